@@ -1,0 +1,3 @@
+//! mcp-contract (being written).
+#![forbid(unsafe_code)]
+fn main() {}

@@ -1,0 +1,1 @@
+//! JSON Schema in canonical form: references resolved, spellings unified. (Stub: being written.)

@@ -1,0 +1,343 @@
+//! The surface: what a server advertised, kept as raw JSON and split into items.
+//!
+//! A surface file is one JSON object with `protocolVersion`, `capabilities`, `serverInfo`,
+//! `instructions` (from initialize) and `tools`, `prompts`, `resources`, `resourceTemplates`
+//! merged across pages. Every key may be absent; a bare `tools/list` result is a surface too.
+//! Items are kept exactly as advertised (no field dropped): judging them is the engine's job.
+
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// What kind of thing an item of the surface is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ItemKind {
+    /// The server itself: serverInfo, protocol version, capabilities, instructions.
+    Server,
+    /// A tool from `tools/list`.
+    Tool,
+    /// A prompt from `prompts/list`.
+    Prompt,
+    /// A resource from `resources/list`.
+    Resource,
+    /// A resource template from `resources/templates/list`.
+    ResourceTemplate,
+}
+
+impl ItemKind {
+    /// Every kind, in report order.
+    pub const ALL: [ItemKind; 5] = [
+        ItemKind::Server,
+        ItemKind::Tool,
+        ItemKind::Prompt,
+        ItemKind::Resource,
+        ItemKind::ResourceTemplate,
+    ];
+
+    /// The kind as written in reports: `server`, `tool`, `prompt`, `resource`, `resource_template`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ItemKind::Server => "server",
+            ItemKind::Tool => "tool",
+            ItemKind::Prompt => "prompt",
+            ItemKind::Resource => "resource",
+            ItemKind::ResourceTemplate => "resource_template",
+        }
+    }
+
+    /// Parses [`ItemKind::as_str`] back.
+    pub fn parse(text: &str) -> Option<ItemKind> {
+        ItemKind::ALL.into_iter().find(|k| k.as_str() == text)
+    }
+
+    /// The test-name group: `tools::NAME`, `prompts::NAME`, … (`server` stands alone).
+    pub fn group(self) -> &'static str {
+        match self {
+            ItemKind::Server => "server",
+            ItemKind::Tool => "tools",
+            ItemKind::Prompt => "prompts",
+            ItemKind::Resource => "resources",
+            ItemKind::ResourceTemplate => "resource_templates",
+        }
+    }
+
+    /// The key of this kind's list in a surface file (`None` for the server).
+    pub fn list_key(self) -> Option<&'static str> {
+        match self {
+            ItemKind::Server => None,
+            ItemKind::Tool => Some("tools"),
+            ItemKind::Prompt => Some("prompts"),
+            ItemKind::Resource => Some("resources"),
+            ItemKind::ResourceTemplate => Some("resourceTemplates"),
+        }
+    }
+
+    /// The field that names an item of this kind (`uri` for resources, `uriTemplate` for templates).
+    pub fn name_field(self) -> Option<&'static str> {
+        match self {
+            ItemKind::Server => None,
+            ItemKind::Tool | ItemKind::Prompt => Some("name"),
+            ItemKind::Resource => Some("uri"),
+            ItemKind::ResourceTemplate => Some("uriTemplate"),
+        }
+    }
+}
+
+impl fmt::Display for ItemKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Identifies one item: its kind and its name (tool/prompt name, resource URI, template URI).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ItemKey {
+    /// The kind of item.
+    pub kind: ItemKind,
+    /// Its name as the server spelled it; `server` for the server item.
+    pub name: String,
+}
+
+impl ItemKey {
+    /// A key of the given kind and name.
+    pub fn new(kind: ItemKind, name: impl Into<String>) -> ItemKey {
+        ItemKey {
+            kind,
+            name: name.into(),
+        }
+    }
+
+    /// The key of the server item.
+    pub fn server() -> ItemKey {
+        ItemKey::new(ItemKind::Server, "server")
+    }
+
+    /// The libtest name of this item's test: `tools::NAME`, or `server`.
+    /// The name is not escaped here: see [`crate::escape`] before printing it.
+    pub fn test_name(&self) -> String {
+        match self.kind {
+            ItemKind::Server => "server".to_owned(),
+            kind => format!("{}::{}", kind.group(), self.name),
+        }
+    }
+}
+
+/// Why a JSON document is not a surface.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SurfaceError {
+    /// Where in the document (a JSON pointer such as `/tools/3`).
+    pub pointer: String,
+    /// What is wrong there.
+    pub message: String,
+}
+
+impl fmt::Display for SurfaceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.pointer.is_empty() {
+            f.write_str(&self.message)
+        } else {
+            write!(f, "at {}: {}", self.pointer, self.message)
+        }
+    }
+}
+
+impl std::error::Error for SurfaceError {}
+
+/// Fields of `initialize` that make up the server item, in the spelling of the spec.
+pub const SERVER_FIELDS: [&str; 4] = [
+    "protocolVersion",
+    "serverInfo",
+    "capabilities",
+    "instructions",
+];
+
+/// Everything a server advertised, one raw JSON value per item.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Surface {
+    items: BTreeMap<ItemKey, Value>,
+    duplicates: Vec<ItemKey>,
+}
+
+impl Surface {
+    /// An empty surface.
+    pub fn new() -> Surface {
+        Surface::default()
+    }
+
+    /// Reads a surface file (or a bare `tools/list` result) from JSON.
+    ///
+    /// Items are kept as advertised. An item without its name field is an error naming its
+    /// position; an item whose name repeats an earlier one is kept out and remembered in
+    /// [`Surface::duplicates`] (the first one wins, as most clients do).
+    pub fn from_json(document: &Value) -> Result<Surface, SurfaceError> {
+        let object = document.as_object().ok_or_else(|| SurfaceError {
+            pointer: String::new(),
+            message: format!(
+                "a surface is a JSON object, found {}",
+                json_type_name(document)
+            ),
+        })?;
+        let mut surface = Surface::new();
+        let server: Map<String, Value> = SERVER_FIELDS
+            .iter()
+            .filter_map(|field| object.get(*field).map(|v| ((*field).to_owned(), v.clone())))
+            .collect();
+        if !server.is_empty() {
+            surface.insert(ItemKey::server(), Value::Object(server));
+        }
+        for kind in ItemKind::ALL {
+            let (Some(list_key), Some(name_field)) = (kind.list_key(), kind.name_field()) else {
+                continue;
+            };
+            let Some(list) = object.get(list_key) else {
+                continue;
+            };
+            let list = list.as_array().ok_or_else(|| SurfaceError {
+                pointer: format!("/{list_key}"),
+                message: format!("expected an array, found {}", json_type_name(list)),
+            })?;
+            for (index, item) in list.iter().enumerate() {
+                let name = item
+                    .get(name_field)
+                    .and_then(Value::as_str)
+                    .ok_or_else(|| SurfaceError {
+                        pointer: format!("/{list_key}/{index}"),
+                        message: format!("this {kind} has no string `{name_field}`"),
+                    })?;
+                let key = ItemKey::new(kind, name);
+                if surface.items.contains_key(&key) {
+                    surface.duplicates.push(key);
+                } else {
+                    surface.items.insert(key, item.clone());
+                }
+            }
+        }
+        Ok(surface)
+    }
+
+    /// The surface as a surface file: server fields at the top, then every list.
+    /// Lists are in name order, so two recordings of one server are byte-identical.
+    pub fn to_json(&self) -> Value {
+        let mut out = Map::new();
+        if let Some(Value::Object(server)) = self.items.get(&ItemKey::server()) {
+            for (k, v) in server {
+                out.insert(k.clone(), v.clone());
+            }
+        }
+        for kind in ItemKind::ALL {
+            if let Some(list_key) = kind.list_key() {
+                let list: Vec<Value> = self
+                    .items
+                    .iter()
+                    .filter(|(key, _)| key.kind == kind)
+                    .map(|(_, v)| v.clone())
+                    .collect();
+                out.insert(list_key.to_owned(), Value::Array(list));
+            }
+        }
+        Value::Object(out)
+    }
+
+    /// Adds or replaces one item.
+    pub fn insert(&mut self, key: ItemKey, value: Value) {
+        self.items.insert(key, value);
+    }
+
+    /// Removes one item.
+    pub fn remove(&mut self, key: &ItemKey) -> Option<Value> {
+        self.items.remove(key)
+    }
+
+    /// One item by key.
+    pub fn get(&self, key: &ItemKey) -> Option<&Value> {
+        self.items.get(key)
+    }
+
+    /// Every item, server first, then tools, prompts, resources and templates, each by name.
+    pub fn items(&self) -> impl Iterator<Item = (&ItemKey, &Value)> {
+        self.items.iter()
+    }
+
+    /// Every item key, in [`Surface::items`] order.
+    pub fn keys(&self) -> impl Iterator<Item = &ItemKey> {
+        self.items.keys()
+    }
+
+    /// How many items there are, the server item included.
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    /// Whether there is no item at all.
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// Items whose name repeated an earlier item of the same kind (kept out of the surface).
+    pub fn duplicates(&self) -> &[ItemKey] {
+        &self.duplicates
+    }
+
+    /// Records that an item of this name appeared again (used by the probe).
+    pub fn note_duplicate(&mut self, key: ItemKey) {
+        self.duplicates.push(key);
+    }
+}
+
+/// A JSON value's type as a word, for messages.
+pub fn json_type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn reads_a_surface_file_and_writes_it_back_in_name_order() {
+        let doc = json!({
+            "protocolVersion": "2025-11-25",
+            "serverInfo": {"name": "s", "version": "1"},
+            "tools": [{"name": "b", "inputSchema": {"type": "object"}}, {"name": "a", "inputSchema": {"type": "object"}, "execution": {"taskSupport": "optional"}}],
+            "resources": [{"uri": "file:///x", "name": "x"}],
+            "resourceTemplates": [{"uriTemplate": "file:///{p}", "name": "p"}]
+        });
+        let surface = Surface::from_json(&doc).unwrap();
+        assert_eq!(surface.len(), 5);
+        let a = surface.get(&ItemKey::new(ItemKind::Tool, "a")).unwrap();
+        assert_eq!(a["execution"]["taskSupport"], "optional");
+        let back = surface.to_json();
+        assert_eq!(back["tools"][0]["name"], "a");
+        assert_eq!(back["prompts"], json!([]));
+        assert_eq!(Surface::from_json(&back).unwrap(), surface);
+    }
+
+    #[test]
+    fn a_bare_tools_list_is_a_surface() {
+        let surface = Surface::from_json(&json!({"tools": [{"name": "t"}]})).unwrap();
+        assert_eq!(surface.keys().map(ItemKey::test_name).collect::<Vec<_>>(), ["tools::t"]);
+    }
+
+    #[test]
+    fn errors_name_the_position() {
+        let err = Surface::from_json(&json!({"tools": [{"name": "a"}, {"title": "no name"}]})).unwrap_err();
+        assert_eq!(err.pointer, "/tools/1");
+        assert!(err.to_string().contains("`name`"), "{err}");
+        assert!(Surface::from_json(&json!([])).is_err());
+    }
+
+    #[test]
+    fn duplicates_are_kept_out_and_remembered() {
+        let surface = Surface::from_json(&json!({"tools": [{"name": "a", "description": "first"}, {"name": "a", "description": "second"}]})).unwrap();
+        assert_eq!(surface.get(&ItemKey::new(ItemKind::Tool, "a")).unwrap()["description"], "first");
+        assert_eq!(surface.duplicates(), [ItemKey::new(ItemKind::Tool, "a")]);
+    }
+}
