@@ -1,9 +1,368 @@
-//! The `#[mcp_contract]` attribute. (Being written.)
+//! The `#[mcp_contract]` attribute of [mcp-contract-test](https://docs.rs/mcp-contract-test).
+//!
+//! Thin sugar over `mcp_contract_test::harness::{Contract, Suite}`: every key maps to one builder
+//! call, and mistakes are compile errors pointing at the offending token. Use it through the
+//! re-export `mcp_contract_test::mcp_contract`.
 #![forbid(unsafe_code)]
-use proc_macro::TokenStream;
 
-/// Turns `fn main() {}` into a contract suite.
+use proc_macro::TokenStream;
+use proc_macro2::{Delimiter, Span, TokenStream as TokenStream2, TokenTree};
+use quote::{quote, quote_spanned};
+use syn::parse::{ParseStream, Parser};
+use syn::punctuated::Punctuated;
+use syn::{LitInt, LitStr, Token};
+
+/// Turns `fn main() {}` in a `harness = false` test file into a contract suite.
+///
+/// ```ignore
+/// #[mcp_contract_test::mcp_contract(server = "python3 my_server.py --stdio")]
+/// fn main() {}
+/// ```
+///
+/// Keys: `server = "command line"` or `bin = "name"` (a binary of this package), `args = [..]`,
+/// `env = ["KEY=value", ..]`, `cwd = "dir"`, `timeout = 30` (seconds) or `"500ms"`,
+/// `name = "suite"`, `fail_on = ["breaking", "safety"]` or `"drift"`, `ci_fail_on = ..`.
+/// Stack the attribute to test several suites (e.g. flag profiles) in one file; each needs a
+/// `name`.
 #[proc_macro_attribute]
-pub fn mcp_contract(_args: TokenStream, item: TokenStream) -> TokenStream {
-    item
+pub fn mcp_contract(args: TokenStream, item: TokenStream) -> TokenStream {
+    match expand(args.into(), item.into()) {
+        Ok(tokens) => tokens.into(),
+        Err(error) => error.to_compile_error().into(),
+    }
+}
+
+fn expand(args: TokenStream2, item: TokenStream2) -> syn::Result<TokenStream2> {
+    let mut suites = vec![parse_suite(args, Span::call_site())?];
+    let (more, body) = split_item(item)?;
+    for (attr_args, span) in more {
+        suites.push(parse_suite(attr_args, span)?);
+    }
+    if suites.len() > 1 {
+        for suite in &suites {
+            if suite.name.is_none() {
+                return Err(syn::Error::new(
+                    suite.span,
+                    "several suites in one file need a `name = \"...\"` each, to keep their tests and snapshots apart",
+                ));
+            }
+        }
+    }
+    let suites = suites.iter().map(Suite::to_tokens);
+    Ok(quote! {
+        fn main() -> ::std::process::ExitCode {
+            #body
+            ::mcp_contract_test::harness::Contract::new(::mcp_contract_test::here!())
+                #( .suite(#suites) )*
+                .run()
+        }
+    })
+}
+
+/// Finds `fn main() { .. }` in the item and the other `#[mcp_contract(..)]` attributes on it.
+fn split_item(item: TokenStream2) -> syn::Result<(Vec<(TokenStream2, Span)>, TokenStream2)> {
+    let tokens: Vec<TokenTree> = item.into_iter().collect();
+    let mut more = Vec::new();
+    let mut i = 0;
+    while i + 1 < tokens.len() {
+        match (&tokens[i], &tokens[i + 1]) {
+            (TokenTree::Punct(p), TokenTree::Group(g))
+                if p.as_char() == '#' && g.delimiter() == Delimiter::Bracket =>
+            {
+                let inner: Vec<TokenTree> = g.stream().into_iter().collect();
+                let path: Vec<String> = inner
+                    .iter()
+                    .take_while(|t| !matches!(t, TokenTree::Group(_)))
+                    .filter_map(|t| match t {
+                        TokenTree::Ident(id) => Some(id.to_string()),
+                        _ => None,
+                    })
+                    .collect();
+                if path.last().map(String::as_str) == Some("mcp_contract") {
+                    match inner.last() {
+                        Some(TokenTree::Group(args))
+                            if args.delimiter() == Delimiter::Parenthesis =>
+                        {
+                            more.push((args.stream(), g.span()));
+                        }
+                        _ => {
+                            return Err(syn::Error::new(
+                                g.span(),
+                                "expected #[mcp_contract(server = \"...\")]",
+                            ))
+                        }
+                    }
+                } else {
+                    return Err(syn::Error::new(
+                        g.span(),
+                        "only #[mcp_contract(..)] attributes may stand on the contract's `fn main`",
+                    ));
+                }
+                i += 2;
+            }
+            _ => break,
+        }
+    }
+    let rest = &tokens[i..];
+    let is_main = matches!(rest, [TokenTree::Ident(f), TokenTree::Ident(m), TokenTree::Group(params), TokenTree::Group(body)]
+        if f == "fn" && m == "main" && params.delimiter() == Delimiter::Parenthesis
+            && params.stream().is_empty() && body.delimiter() == Delimiter::Brace);
+    if !is_main {
+        let span = rest
+            .first()
+            .map(TokenTree::span)
+            .unwrap_or_else(Span::call_site);
+        return Err(syn::Error::new(
+            span,
+            "#[mcp_contract] goes on `fn main() {}` of a `harness = false` test target",
+        ));
+    }
+    let body = match &rest[3] {
+        TokenTree::Group(body) => body.stream(),
+        _ => TokenStream2::new(),
+    };
+    Ok((more, quote! { { #body } }))
+}
+
+struct Suite {
+    span: Span,
+    server: Option<LitStr>,
+    bin: Option<LitStr>,
+    args: Vec<LitStr>,
+    env: Vec<(LitStr, LitStr)>,
+    cwd: Option<LitStr>,
+    timeout_ms: Option<(u64, Span)>,
+    name: Option<LitStr>,
+    fail_on: Option<TokenStream2>,
+    ci_fail_on: Option<TokenStream2>,
+}
+
+fn parse_suite(args: TokenStream2, span: Span) -> syn::Result<Suite> {
+    let mut suite = Suite {
+        span,
+        server: None,
+        bin: None,
+        args: Vec::new(),
+        env: Vec::new(),
+        cwd: None,
+        timeout_ms: None,
+        name: None,
+        fail_on: None,
+        ci_fail_on: None,
+    };
+    let parser = syn::meta::parser(|meta| {
+        let key = meta
+            .path
+            .get_ident()
+            .map(|i| i.to_string())
+            .unwrap_or_default();
+        let once = |taken: bool| {
+            if taken {
+                Err(meta.error(format!("`{key}` is given twice")))
+            } else {
+                Ok(())
+            }
+        };
+        match key.as_str() {
+            "server" => {
+                once(suite.server.is_some())?;
+                suite.server = Some(string(meta.value()?, "server", "\"python3 server.py\"")?);
+            }
+            "bin" => {
+                once(suite.bin.is_some())?;
+                suite.bin = Some(string(meta.value()?, "bin", "\"my-server\"")?);
+            }
+            "args" => suite.args = strings(meta.value()?, "args")?,
+            "env" => {
+                for pair in strings(meta.value()?, "env")? {
+                    let text = pair.value();
+                    let Some((k, v)) = text.split_once('=') else {
+                        return Err(syn::Error::new(pair.span(), "expected \"KEY=value\""));
+                    };
+                    if k.is_empty() {
+                        return Err(syn::Error::new(pair.span(), "the variable name is empty"));
+                    }
+                    suite
+                        .env
+                        .push((LitStr::new(k, pair.span()), LitStr::new(v, pair.span())));
+                }
+            }
+            "cwd" => suite.cwd = Some(string(meta.value()?, "cwd", "\"fixtures\"")?),
+            "name" => {
+                let name = string(meta.value()?, "name", "\"readonly\"")?;
+                let text = name.value();
+                if text.is_empty()
+                    || !text
+                        .bytes()
+                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+                    || ["server", "tools", "prompts", "resources", "resource_templates"]
+                        .contains(&text.as_str())
+                {
+                    return Err(syn::Error::new(
+                        name.span(),
+                        "a suite name is lowercase letters, digits and `_` (and not server, tools, prompts, resources or resource_templates)",
+                    ));
+                }
+                suite.name = Some(name);
+            }
+            "timeout" => suite.timeout_ms = Some(timeout(meta.value()?)?),
+            "fail_on" => suite.fail_on = Some(fail_on(meta.value()?)?),
+            "ci_fail_on" => suite.ci_fail_on = Some(fail_on(meta.value()?)?),
+            _ => {
+                return Err(meta.error(
+                    "unknown key; expected one of: server, bin, args, env, cwd, timeout, name, fail_on, ci_fail_on",
+                ))
+            }
+        }
+        Ok(())
+    });
+    parser.parse2(args)?;
+    match (&suite.server, &suite.bin) {
+        (Some(_), Some(bin)) => Err(syn::Error::new(
+            bin.span(),
+            "give either `server` (a command line) or `bin` (a binary of this package), not both",
+        )),
+        (None, None) => Err(syn::Error::new(
+            span,
+            "missing the server: add `server = \"command line\"` or `bin = \"binary-name\"`",
+        )),
+        _ => Ok(suite),
+    }
+}
+
+fn string(input: ParseStream, key: &str, example: &str) -> syn::Result<LitStr> {
+    input.parse::<LitStr>().map_err(|e| {
+        syn::Error::new(
+            e.span(),
+            format!("`{key}` takes a string literal, e.g. {key} = {example}"),
+        )
+    })
+}
+
+fn strings(input: ParseStream, key: &str) -> syn::Result<Vec<LitStr>> {
+    let content;
+    let bracket = syn::bracketed!(content in input);
+    let _ = bracket;
+    let list = Punctuated::<LitStr, Token![,]>::parse_terminated(&content).map_err(|e| {
+        syn::Error::new(
+            e.span(),
+            format!("`{key}` takes a list of string literals, e.g. {key} = [\"--flag\"]"),
+        )
+    })?;
+    Ok(list.into_iter().collect())
+}
+
+fn timeout(input: ParseStream) -> syn::Result<(u64, Span)> {
+    if input.peek(LitInt) {
+        let secs: LitInt = input.parse()?;
+        let value: u64 = secs.base10_parse()?;
+        if value == 0 {
+            return Err(syn::Error::new(secs.span(), "the timeout must be positive"));
+        }
+        return Ok((value.saturating_mul(1000), secs.span()));
+    }
+    let text: LitStr = input.parse().map_err(|e| {
+        syn::Error::new(
+            e.span(),
+            "`timeout` takes seconds (timeout = 30) or a duration string (timeout = \"500ms\", \"30s\", \"2m\")",
+        )
+    })?;
+    let value = text.value();
+    let (number, unit) = value.split_at(
+        value
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(value.len()),
+    );
+    let factor = match unit.trim() {
+        "ms" => 1,
+        "s" | "" => 1000,
+        "m" | "min" => 60_000,
+        _ => 0,
+    };
+    match number.parse::<u64>() {
+        Ok(n) if n > 0 && factor > 0 => Ok((n.saturating_mul(factor), text.span())),
+        _ => Err(syn::Error::new(
+            text.span(),
+            "expected a positive duration such as \"500ms\", \"30s\" or \"2m\"",
+        )),
+    }
+}
+
+fn fail_on(input: ParseStream) -> syn::Result<TokenStream2> {
+    let words: Vec<LitStr> = if input.peek(LitStr) {
+        vec![input.parse()?]
+    } else {
+        strings(input, "fail_on")?
+    };
+    let mut classes = Vec::new();
+    for word in &words {
+        for part in word
+            .value()
+            .split(',')
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+        {
+            let variant = match part {
+                "drift" | "any" => {
+                    return Ok(quote! { ::mcp_contract_test::check::FailOn::Drift });
+                }
+                "breaking" => quote! { Breaking },
+                "safety" => quote! { Safety },
+                "review" => quote! { Review },
+                "behavior" => quote! { Behavior },
+                "routing" => quote! { Routing },
+                "additive" => quote! { Additive },
+                "cosmetic" => quote! { Cosmetic },
+                _ => {
+                    return Err(syn::Error::new(
+                        word.span(),
+                        format!("unknown class `{part}`: expected \"drift\" or classes among breaking, safety, review, behavior, routing, additive, cosmetic"),
+                    ))
+                }
+            };
+            classes.push(variant);
+        }
+    }
+    Ok(quote! {
+        ::mcp_contract_test::check::FailOn::Classes(::std::vec![
+            #( ::mcp_contract_test::Class::#classes ),*
+        ])
+    })
+}
+
+impl Suite {
+    fn to_tokens(&self) -> TokenStream2 {
+        let mut tokens = match (&self.server, &self.bin) {
+            (Some(server), _) => {
+                quote_spanned! { server.span() => ::mcp_contract_test::harness::Suite::command(#server) }
+            }
+            (None, Some(bin)) => {
+                let var = LitStr::new(&format!("CARGO_BIN_EXE_{}", bin.value()), bin.span());
+                quote_spanned! { bin.span() => ::mcp_contract_test::harness::Suite::program(::core::env!(#var)) }
+            }
+            (None, None) => quote! {},
+        };
+        if let Some(name) = &self.name {
+            tokens.extend(quote! { .name(#name) });
+        }
+        for arg in &self.args {
+            tokens.extend(quote! { .arg(#arg) });
+        }
+        for (k, v) in &self.env {
+            tokens.extend(quote! { .env(#k, #v) });
+        }
+        if let Some(cwd) = &self.cwd {
+            tokens.extend(quote! { .cwd(#cwd) });
+        }
+        if let Some((ms, _)) = self.timeout_ms {
+            tokens.extend(quote! { .timeout(::std::time::Duration::from_millis(#ms)) });
+        }
+        if let Some(fail_on) = &self.fail_on {
+            tokens.extend(quote! { .fail_on(#fail_on) });
+        }
+        if let Some(fail_on) = &self.ci_fail_on {
+            tokens.extend(quote! { .ci_fail_on(#fail_on) });
+        }
+        tokens
+    }
 }

@@ -143,8 +143,18 @@ impl Judgement {
     /// The changes and notes of one item.
     pub fn for_item(&self, item: &ItemKey) -> Judgement {
         Judgement {
-            changes: self.changes.iter().filter(|c| &c.item == item).cloned().collect(),
-            notes: self.notes.iter().filter(|n| &n.item == item).cloned().collect(),
+            changes: self
+                .changes
+                .iter()
+                .filter(|c| &c.item == item)
+                .cloned()
+                .collect(),
+            notes: self
+                .notes
+                .iter()
+                .filter(|n| &n.item == item)
+                .cloned()
+                .collect(),
         }
     }
 

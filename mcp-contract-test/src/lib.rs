@@ -1,14 +1,136 @@
-//! Contract testing for MCP servers, inside `cargo test`. (User guide: being written.)
+//! Contract testing for MCP servers, inside `cargo test`.
+//!
+//! An MCP server's advertised surface — its tools with their input and output schemas,
+//! annotations and descriptions, its prompts, resources, resource templates, instructions and
+//! capabilities — is a promise agents are written against. This crate records that promise as
+//! one insta snapshot per item and holds the server to it: every tool, prompt, resource and
+//! template becomes its own test, and every difference is judged from the caller's side.
+//!
+//! # Quickstart
+//!
+//! ```toml
+//! # Cargo.toml
+//! [dev-dependencies]
+//! mcp-contract-test = "0.1"
+//!
+//! [[test]]
+//! name = "contract"
+//! harness = false
+//! ```
+//!
+//! ```ignore
+//! // tests/contract.rs
+//! #[mcp_contract_test::mcp_contract(server = "python3 my_server.py --stdio")]
+//! fn main() {}
+//! ```
+//!
+//! `cargo test --test contract` starts the server the way its users do (a subprocess over
+//! stdio), lists everything it advertises — following every page, calling no tool — and runs
+//! one test per item:
+//!
+//! ```text
+//! test server ... ok
+//! test tools::export_notes ... FAILED
+//! test tools::search_notes ... ok
+//! test prompts::summarize_notes ... ok
+//! test resources::notes://index ... ok
+//! test resource_templates::notes://note/{id} ... ok
+//! ```
+//!
+//! # The workflow
+//!
+//! 1. **Record.** The first run writes `tests/snapshots/contract__tools__export_notes.snap.new`
+//!    and friends (new items pass). `cargo insta accept` makes them the accepted contract;
+//!    commit them.
+//! 2. **Break.** A change to the server that hurts callers — an argument now required, a type
+//!    narrowed, an output field removed, a read-only tool turned destructive — fails that item's
+//!    test with the rule, the path, before → after, and who it hurts. A `.snap.new` holds the new
+//!    surface, its header carrying the classified change list.
+//! 3. **Review.** `cargo insta review` shows each pending snapshot with its classified changes
+//!    above the diff.
+//! 4. **Accept.** Accepting makes the change the new promise; the suite is green again. A removed
+//!    item is accepted the same way (its snapshot becomes a tombstone that
+//!    `cargo insta test --unreferenced=delete` cleans up).
+//!
+//! Changes in the classes *breaking*, *safety* and *review* fail; *behavior*, *routing*,
+//! *additive* and *cosmetic* drift passes and is summarised at the end of the run. Where CI is
+//! detected (`CI` set, as insta reads it) any unaccepted drift fails and nothing is written, so
+//! committed snapshots always equal the live surface and a pull request's snapshot diff is the
+//! change in the promise.
+//!
+//! # Attribute keys
+//!
+//! | key | meaning |
+//! |---|---|
+//! | `server = "cmd args…"` | the server's command line, split as a POSIX shell would |
+//! | `bin = "name"` | a binary of this package (`CARGO_BIN_EXE_name`; cargo builds it first) |
+//! | `args = ["--flag"]` | more arguments |
+//! | `env = ["KEY=value"]` | environment variables for the server (the rest is inherited) |
+//! | `cwd = "dir"` | working directory, relative to the crate (default: the crate's folder) |
+//! | `timeout = 30` / `"500ms"` | bound on the whole probe (default 30 s) |
+//! | `name = "readonly"` | suite name: tests `readonly::tools::…`, snapshots `contract__readonly__…` |
+//! | `fail_on = ["breaking", "safety"]` / `"drift"` | what fails locally (default breaking, safety, review) |
+//! | `ci_fail_on = …` | what fails in CI (default `"drift"`) |
+//!
+//! Stack the attribute for several suites in one file, e.g. one server under two flag profiles:
+//!
+//! ```ignore
+//! #[mcp_contract_test::mcp_contract(name = "readonly", bin = "notes-server")]
+//! #[mcp_contract_test::mcp_contract(name = "admin", bin = "notes-server", args = ["--enable-admin"])]
+//! fn main() {}
+//! ```
+//!
+//! The attribute is sugar over [`harness::Contract`] and [`harness::Suite`]:
+//!
+//! ```no_run
+//! use mcp_contract_test::harness::{Contract, Suite};
+//! fn main() -> std::process::ExitCode {
+//!     Contract::new(mcp_contract_test::here!())
+//!         .suite(Suite::command("python3 my_server.py --stdio"))
+//!         .run()
+//! }
+//! ```
+//!
+//! # Environment
+//!
+//! | variable | effect |
+//! |---|---|
+//! | `INSTA_UPDATE` | `auto` (default: `.snap.new` locally, nothing in CI), `always`, `new`, `unseen`, `no`, `force` — as insta |
+//! | `INSTA_FORCE_PASS=1` | differences never fail (the pending files are still written); set by `cargo insta test` |
+//! | `CI` | CI detection as insta does it: any drift fails and nothing is written |
+//! | `INSTA_SNAPSHOT_REFERENCES_FILE` | every referenced `.snap` path is appended (for `cargo insta test --unreferenced`) |
+//! | `INSTA_WORKSPACE_ROOT` | overrides workspace detection |
+//! | `MCP_CONTRACT_FAIL_ON` | overrides what fails: `drift`, or classes such as `breaking,safety` |
+//! | `MCP_CONTRACT_TIMEOUT` | overrides the probe timeout, in seconds |
+//!
+//! `insta.yaml` (`behavior.update`, `behavior.force_pass`) is honoured as insta honours it.
+//!
+//! # Under nextest
+//!
+//! `cargo nextest run` starts each test in its own process; the processes of one run share a
+//! single probe of the server (see [`probe_cache`]).
+//!
+//! # Modules
+//!
+//! Data flows one way: [`probe`] → [`surface`] → [`diff`] (with [`schema`] and the [`rules`]
+//! catalogue) → [`change`] → [`check`] (one verdict per item) → [`harness`] (tests and
+//! [`snapshot`] files) or [`report`] (people and machines).
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod change;
+pub mod check;
 pub mod diff;
+pub mod escape;
+pub mod harness;
 pub mod probe;
+pub mod probe_cache;
+pub mod report;
 pub mod rules;
 pub mod schema;
 pub mod snapshot;
 pub mod surface;
 
 pub use change::{Change, Class, Judgement, Note, Policy};
+pub use mcp_contract_macros::mcp_contract;
 pub use surface::{ItemKey, ItemKind, Surface};

@@ -1,10 +1,43 @@
 //! The probe: start a server, shake hands, read every page of every listing, stop it.
-//! It never calls a tool, reads a resource or gets a prompt. (Stub: being written.)
+//!
+//! It never calls a tool, reads a resource or gets a prompt: the only requests sent are
+//! `initialize`, `tools/list`, `prompts/list`, `resources/list` and `resources/templates/list`
+//! (plus the `notifications/initialized` notification and answers to the server's own requests).
+//!
+//! The probe speaks newline-delimited JSON-RPC 2.0 itself instead of using a typed MCP client,
+//! because typed clients drop fields they do not know and reject a whole list over one odd item;
+//! a contract must record what the server advertised, byte for byte. It is synchronous (std
+//! threads and channels) so that every user of this dev-dependency does not compile an async
+//! runtime.
+//!
+//! The client declares no capabilities in `initialize` (`capabilities: {}`): a server may advertise
+//! more tools to clients that support sampling, elicitation or roots, and the contract is about
+//! the base surface every client sees.
+//!
+//! Only the listings whose capability the server advertises are requested (`resources` covers
+//! resource templates too; a capability that is `null` or `false` counts as absent); each one not
+//! advertised becomes one note in [`Probe::notes`]. A listing that is advertised but answered
+//! with -32601 (method not found) is noted and recorded as empty. An empty `nextCursor` ends a
+//! listing like an absent one. Requests the server sends meanwhile are answered (`ping` with `{}`,
+//! anything else with -32601); its notifications are ignored.
+//!
+//! On stdio, lines that are not JSON-RPC (banners, logs printed to stdout) are skipped, but
+//! counted and quoted in time-out and exit messages; a JSON array of objects is read as a batch.
+//!
+//! The session logic is written against the [`Transport`] trait so that another transport (HTTP)
+//! can reuse it through [`probe_transport`]; [`probe_stdio`] is the stdio one.
+
+mod command;
+mod session;
+mod stdio;
+
+pub use command::split_command_line;
+pub use session::{probe_transport, Transport, TransportError};
 
 use crate::surface::Surface;
-use std::fmt;
+use std::fmt::{self, Write as _};
 use std::path::PathBuf;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How to start a server as a subprocess speaking MCP over stdio.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -19,12 +52,61 @@ pub struct ServerCommand {
     pub cwd: Option<PathBuf>,
 }
 
+impl ServerCommand {
+    /// A command running `program` with `args`, inheriting environment and working directory.
+    pub fn new<I, S>(program: impl Into<String>, args: I) -> ServerCommand
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        ServerCommand {
+            program: program.into(),
+            args: args.into_iter().map(Into::into).collect(),
+            env: Vec::new(),
+            cwd: None,
+        }
+    }
+
+    /// Parses a command line the way a POSIX shell splits words (see [`split_command_line`]).
+    /// No shell is involved: no variables, globs, pipes or redirections.
+    ///
+    /// # Errors
+    ///
+    /// The line is empty, or has an unbalanced quote or a trailing backslash.
+    pub fn from_command_line(line: &str) -> Result<ServerCommand, String> {
+        let mut words = split_command_line(line)?.into_iter();
+        let program = words.next().ok_or_else(|| {
+            "the server command line is empty: give the program to run, e.g. `npx -y @scope/server`"
+                .to_owned()
+        })?;
+        Ok(ServerCommand {
+            program,
+            args: words.collect(),
+            env: Vec::new(),
+            cwd: None,
+        })
+    }
+
+    /// The command line as a user would type it, each word quoted when the shell needs it.
+    ///
+    /// Environment variables are left out on purpose: they often hold tokens, and this string
+    /// ends up in error messages and CI logs.
+    pub fn display(&self) -> String {
+        std::iter::once(&self.program)
+            .chain(&self.args)
+            .map(|word| command::quote_word(word))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
 /// Limits and choices of one probe.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProbeOptions {
-    /// How long the whole probe may take, start to stop.
+    /// How long the whole probe may take, from spawning to the last listing. Stopping the server
+    /// afterwards adds at most about three seconds (see [`probe_stdio`]).
     pub timeout: Duration,
-    /// The protocol version asked for in `initialize`.
+    /// The protocol version asked for in `initialize` (the server's answer is accepted as is).
     pub protocol_version: String,
     /// How many pages one listing may have before it is an error.
     pub max_pages: usize,
@@ -45,7 +127,7 @@ impl Default for ProbeOptions {
 pub struct Probe {
     /// The surface exactly as advertised.
     pub surface: Surface,
-    /// Things worth saying once, e.g. "the server does not support prompts/list".
+    /// Things worth saying once, e.g. "the server does not advertise prompts".
     pub notes: Vec<String>,
 }
 
@@ -60,37 +142,279 @@ pub enum Phase {
     List,
 }
 
+impl Phase {
+    /// The phase as a word for messages: "start-up", "initialize", "listing".
+    pub fn describe(self) -> &'static str {
+        match self {
+            Phase::Spawn => "start-up",
+            Phase::Initialize => "initialize",
+            Phase::List => "listing",
+        }
+    }
+}
+
+impl fmt::Display for Phase {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.describe())
+    }
+}
+
+/// What kind of failure a [`ProbeError`] is, for callers that react differently to each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProbeErrorKind {
+    /// The program does not exist (not on PATH, or no such file).
+    CommandNotFound,
+    /// The program could not be started for another reason (permissions, working directory).
+    SpawnFailed,
+    /// The server exited, or closed its stdout or stdin, before answering.
+    Exited,
+    /// The probe's time limit ran out while a request was pending.
+    TimedOut,
+    /// The server answered a request with a JSON-RPC error.
+    ServerError {
+        /// The JSON-RPC error code (0 when the server sent none that fits an `i64`).
+        code: i64,
+    },
+    /// The server's answer does not have the shape MCP requires (result not an object, an item
+    /// without its name, a list that is not an array).
+    Malformed,
+    /// A listing repeated a cursor or had more than [`ProbeOptions::max_pages`] pages.
+    EndlessPagination,
+    /// The server wrote something on stdout that cannot be read as messages at all: invalid
+    /// UTF-8, or a line over 16 MiB.
+    InvalidOutput,
+    /// Reading from or writing to the server failed at the operating-system level.
+    Io,
+}
+
+impl ProbeErrorKind {
+    /// What the user can do about it, one sentence.
+    pub fn advice(self) -> &'static str {
+        match self {
+            ProbeErrorKind::CommandNotFound => {
+                "check the program name and PATH (or give an absolute path), and that it is installed"
+            }
+            ProbeErrorKind::SpawnFailed => {
+                "check that the program is executable and that the working directory exists"
+            }
+            ProbeErrorKind::Exited => {
+                "run the command by hand to see why it stops: it must keep running and answer \
+                 JSON-RPC on stdout until its stdin is closed"
+            }
+            ProbeErrorKind::TimedOut => {
+                "check that the command starts an MCP server speaking newline-delimited JSON-RPC \
+                 on stdout (logs belong on stderr); if it is only slow to start, raise the probe \
+                 timeout"
+            }
+            ProbeErrorKind::ServerError { .. } => {
+                "the server refused the request: its message and stderr above say why"
+            }
+            ProbeErrorKind::Malformed => {
+                "the server's answer does not follow the MCP schema: fix the server (the probe \
+                 records items as advertised but needs each one's name)"
+            }
+            ProbeErrorKind::EndlessPagination => {
+                "fix the server's pagination (each nextCursor must lead further and end), or raise \
+                 max_pages if the list really is that long"
+            }
+            ProbeErrorKind::InvalidOutput => {
+                "stdout is the protocol channel: the server must write only UTF-8 JSON-RPC lines \
+                 there and send logs to stderr"
+            }
+            ProbeErrorKind::Io => "check the system's resources (file descriptors, memory)",
+        }
+    }
+}
+
 /// Why a probe failed: the command, the phase, the exit status and the last lines of stderr.
+///
+/// Every text in it that came from the server is escaped when displayed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProbeError {
     /// The command line, as the user would type it.
     pub command: String,
     /// Where it failed.
     pub phase: Phase,
+    /// What kind of failure it is.
+    pub kind: ProbeErrorKind,
     /// What happened.
     pub message: String,
     /// The exit status, if the server had exited.
     pub exit_status: Option<String>,
-    /// The last lines the server wrote to stderr.
+    /// The last lines the server wrote to stderr (raw; escaped when displayed).
     pub stderr_tail: Vec<String>,
 }
 
 impl fmt::Display for ProbeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {:?}: {}", self.command, self.phase, self.message)
+        write!(
+            f,
+            "probing the MCP server `{}` failed during {}: {}",
+            escape_untrusted(&self.command),
+            self.phase,
+            self.message
+        )?;
+        if let Some(status) = &self.exit_status {
+            write!(f, "\n  the server exited: {status}")?;
+        }
+        if !self.stderr_tail.is_empty() {
+            write!(f, "\n  last lines of its stderr:")?;
+            for line in &self.stderr_tail {
+                write!(f, "\n    | {}", escape_untrusted(line))?;
+            }
+        }
+        write!(f, "\n  what to do: {}", self.kind.advice())
     }
 }
 
 impl std::error::Error for ProbeError {}
 
 /// Starts the server, records its surface and stops it (with its whole process group).
+///
+/// The server is spawned with stdin, stdout and stderr piped, in a process group of its own on
+/// unix. One deadline, `options.timeout`, bounds everything from the spawn to the last listing.
+/// Stopping is then: close stdin and wait up to 1 s, SIGTERM the process group and wait up to
+/// 1 s, SIGKILL the group. The same happens on every error path (and if the caller panics),
+/// so neither the server nor anything it started in its group outlives the probe.
+///
+/// # Errors
+///
+/// A [`ProbeError`] when the server cannot be started, exits, stays silent past the deadline,
+/// answers with a JSON-RPC error or a malformed result, paginates without end, or writes
+/// something on stdout that cannot be messages. Its [`ProbeErrorKind`] says which.
 pub fn probe_stdio(command: &ServerCommand, options: &ProbeOptions) -> Result<Probe, ProbeError> {
-    let _ = options;
-    Err(ProbeError {
-        command: command.program.clone(),
-        phase: Phase::Spawn,
-        message: "not implemented yet".into(),
-        exit_status: None,
-        stderr_tail: Vec::new(),
-    })
+    let deadline = Instant::now() + options.timeout;
+    let mut server = stdio::StdioServer::spawn(command)?;
+    let outcome = session::run(&mut server, options, deadline);
+    match outcome {
+        Ok(probe) => {
+            server.stop();
+            Ok(probe)
+        }
+        Err(failure) => {
+            // Read the exit status before stopping: afterwards it would only say we killed it.
+            let grace = if failure.kind == ProbeErrorKind::Exited {
+                Duration::from_millis(500)
+            } else {
+                Duration::ZERO
+            };
+            let exit_status = server.exit_status_within(grace);
+            server.stop();
+            Err(ProbeError {
+                command: command.display(),
+                phase: failure.phase,
+                kind: failure.kind,
+                message: failure.message,
+                exit_status,
+                stderr_tail: server.stderr_tail(Duration::from_millis(300)),
+            })
+        }
+    }
+}
+
+/// Longest piece of server text quoted in one message, in characters.
+const QUOTE_LIMIT: usize = 200;
+
+/// Makes server-controlled text safe for one line of a terminal or CI log: C0/C1 controls, ESC,
+/// DEL, bidi controls and zero-width characters become visible `\u{..}` escapes.
+// Kept private and independent of `crate::escape`, which is being written at the same time.
+fn escape_untrusted(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        let hidden = matches!(c,
+            '\u{0}'..='\u{1f}'
+            | '\u{7f}'..='\u{9f}'
+            | '\u{ad}'
+            | '\u{61c}'
+            | '\u{180e}'
+            | '\u{200b}'..='\u{200f}'
+            | '\u{2028}'..='\u{202e}'
+            | '\u{2060}'..='\u{206f}'
+            | '\u{feff}'
+            | '\u{fff9}'..='\u{fffb}'
+            | '\u{e0000}'..='\u{e007f}'
+        );
+        if hidden {
+            let _ = write!(out, "\\u{{{:x}}}", c as u32);
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Quotes server text for a message: escaped, and cut after [`QUOTE_LIMIT`] characters.
+fn quote_untrusted(text: &str) -> String {
+    let mut chars = text.chars();
+    let head: String = chars.by_ref().take(QUOTE_LIMIT).collect();
+    let more = if chars.next().is_some() { "…" } else { "" };
+    format!("'{}{more}'", escape_untrusted(&head))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_controls_bidi_and_zero_width() {
+        assert_eq!(
+            escape_untrusted("a\u{1b}[31mb\r\u{202e}c\u{200b}d\u{85}é"),
+            "a\\u{1b}[31mb\\u{d}\\u{202e}c\\u{200b}d\\u{85}é"
+        );
+        assert_eq!(quote_untrusted("ok"), "'ok'");
+        let long = "x".repeat(QUOTE_LIMIT + 5);
+        assert_eq!(
+            quote_untrusted(&long),
+            format!("'{}…'", "x".repeat(QUOTE_LIMIT))
+        );
+    }
+
+    #[test]
+    fn display_names_command_phase_status_stderr_and_advice() {
+        let error = ProbeError {
+            command: "python3 server.py".into(),
+            phase: Phase::Initialize,
+            kind: ProbeErrorKind::Exited,
+            message: "the server exited before answering initialize".into(),
+            exit_status: Some("exit code 3".into()),
+            stderr_tail: vec!["fatal: \u{1b}[31mno config".into()],
+        };
+        let text = error.to_string();
+        assert!(text.starts_with("probing the MCP server `python3 server.py` failed during initialize: the server exited before answering initialize"), "{text}");
+        assert!(
+            text.contains("\n  the server exited: exit code 3"),
+            "{text}"
+        );
+        assert!(
+            text.contains("\n    | fatal: \\u{1b}[31mno config"),
+            "{text}"
+        );
+        assert!(!text.contains('\u{1b}'), "{text}");
+        assert!(
+            text.contains("what to do: run the command by hand"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn command_lines_round_trip_through_display() {
+        let command = ServerCommand::from_command_line(
+            r#"npx -y "@scope/server name" --root '/tmp/a b' it\'s"#,
+        )
+        .unwrap();
+        assert_eq!(command.program, "npx");
+        assert_eq!(
+            command.args,
+            ["-y", "@scope/server name", "--root", "/tmp/a b", "it's"]
+        );
+        let shown = command.display();
+        assert_eq!(
+            shown,
+            r#"npx -y '@scope/server name' --root '/tmp/a b' 'it'\''s'"#
+        );
+        assert_eq!(ServerCommand::from_command_line(&shown).unwrap(), command);
+        assert!(ServerCommand::from_command_line("   ")
+            .unwrap_err()
+            .contains("empty"));
+    }
 }

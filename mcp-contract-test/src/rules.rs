@@ -1,6 +1,31 @@
-//! The rule catalogue: every rule the engine applies, as data. (Stub: being written.)
+//! The rule catalogue: every rule the engine applies, as data.
+//!
+//! Item rules judge whole items and their non-schema fields. Schema rules come in pairs, one
+//! for tool inputs (`input-…`) and its mirror for outputs (`output-…`): what narrows an input
+//! breaks callers, what widens an output breaks consumers. [`markdown`] renders this list as
+//! `docs/rules.md`.
 
 use crate::change::Class;
+use crate::surface::ItemKind;
+
+/// Which side of a tool a schema rule judges.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    /// `inputSchema`: what callers send. Narrowing breaks them.
+    Input,
+    /// `outputSchema`: what callers receive. Widening breaks them.
+    Output,
+}
+
+impl Direction {
+    /// `input` or `output`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Direction::Input => "input",
+            Direction::Output => "output",
+        }
+    }
+}
 
 /// One rule of the catalogue.
 #[derive(Debug, Clone, Copy)]
@@ -13,16 +38,485 @@ pub struct Rule {
     pub title: &'static str,
     /// Who it hurts and why.
     pub explanation: &'static str,
-    /// An example item before the change (JSON).
+    /// An example item before the change (JSON; empty when the item is absent). For schema
+    /// rules this is the tool's `inputSchema` or `outputSchema` (see [`Rule::direction`]).
     pub before: &'static str,
-    /// The same item after the change (JSON).
+    /// The same item after the change (JSON; empty when the item is absent).
     pub after: &'static str,
+    /// The kind of item the example is.
+    pub kind: ItemKind,
+    /// For schema rules: which schema of a tool it judges.
+    pub direction: Option<Direction>,
+    /// For schema rules: the id of the same rule on the other side.
+    pub mirror: Option<&'static str>,
+    /// For schema rules: `Some(true)` when the change narrows the set of valid values,
+    /// `Some(false)` when it widens it, `None` when it is neither (then both sides share a class).
+    pub narrows: Option<bool>,
 }
 
-/// Every rule.
-pub static RULES: &[Rule] = &[];
+macro_rules! catalogue {
+    (
+        items {
+            $( $id:literal, $kind:ident, $class:ident, $title:literal, $expl:literal,
+               $before:literal, $after:literal; )*
+        }
+        schema {
+            $( $base:literal, $narrows:expr, $iclass:ident, $oclass:ident, $stitle:literal,
+               $iexpl:literal, $oexpl:literal, $sbefore:literal, $safter:literal; )*
+        }
+    ) => {
+        /// Every rule: item rules first, then schema rules as input/output pairs.
+        pub static RULES: &[Rule] = &[
+            $( Rule {
+                id: $id, class: Class::$class, title: $title, explanation: $expl,
+                before: $before, after: $after, kind: ItemKind::$kind,
+                direction: None, mirror: None, narrows: None,
+            }, )*
+            $(
+                Rule {
+                    id: concat!("input-", $base), class: Class::$iclass,
+                    title: concat!($stitle, " (input)"), explanation: $iexpl,
+                    before: $sbefore, after: $safter, kind: ItemKind::Tool,
+                    direction: Some(Direction::Input), mirror: Some(concat!("output-", $base)),
+                    narrows: $narrows,
+                },
+                Rule {
+                    id: concat!("output-", $base), class: Class::$oclass,
+                    title: concat!($stitle, " (output)"), explanation: $oexpl,
+                    before: $sbefore, after: $safter, kind: ItemKind::Tool,
+                    direction: Some(Direction::Output), mirror: Some(concat!("input-", $base)),
+                    narrows: $narrows,
+                },
+            )*
+        ];
+    };
+}
+
+catalogue! {
+    items {
+        "tool-added", Tool, Additive, "Tool added",
+        "A new tool: nobody called it before, so nobody breaks.",
+        "", r#"{"name":"t","inputSchema":{"type":"object"}}"#;
+        "tool-removed", Tool, Breaking, "Tool removed",
+        "Callers and agents that call it get an unknown-tool error. When another tool with the same content appeared, the message says it was probably renamed.",
+        r#"{"name":"t","inputSchema":{"type":"object"}}"#, "";
+        "prompt-added", Prompt, Additive, "Prompt added",
+        "A new prompt: nobody used it before.",
+        "", r#"{"name":"p"}"#;
+        "prompt-removed", Prompt, Breaking, "Prompt removed",
+        "Clients that get this prompt receive an error.",
+        r#"{"name":"p"}"#, "";
+        "resource-added", Resource, Additive, "Resource added",
+        "A new resource: nobody read it before.",
+        "", r#"{"uri":"file:///a","name":"a"}"#;
+        "resource-removed", Resource, Breaking, "Resource removed",
+        "Clients that read this URI get an error.",
+        r#"{"uri":"file:///a","name":"a"}"#, "";
+        "resource-template-added", ResourceTemplate, Additive, "Resource template added",
+        "A new URI template: nobody used it before.",
+        "", r#"{"uriTemplate":"file:///{path}","name":"files"}"#;
+        "resource-template-removed", ResourceTemplate, Breaking, "Resource template removed",
+        "The URI template is the template's identity: clients that expand it get URIs the server may no longer serve. When a template of the same name or content appeared, the message names it and its variables.",
+        r#"{"uriTemplate":"file:///{path}","name":"files"}"#, "";
+        "description-changed", Tool, Routing, "Description changed",
+        "Agents choose tools, prompts and resources by their descriptions: the same request may now be routed elsewhere. Whitespace-only edits are not changes.",
+        r#"{"name":"t","description":"Reads a file.","inputSchema":{"type":"object"}}"#,
+        r#"{"name":"t","description":"Reads a file or a directory.","inputSchema":{"type":"object"}}"#;
+        "title-changed", Tool, Routing, "Title changed",
+        "Titles (the item's `title`, a tool's `annotations.title`) are shown to people and read by agents when choosing.",
+        r#"{"name":"t","title":"Read","inputSchema":{"type":"object"}}"#,
+        r#"{"name":"t","title":"Read file","inputSchema":{"type":"object"}}"#;
+        "name-changed", Resource, Routing, "Resource name changed",
+        "The `name` of a resource or template (its identity is the URI) is what agents see in lists.",
+        r#"{"uri":"file:///a","name":"a"}"#, r#"{"uri":"file:///a","name":"b"}"#;
+        "tool-output-schema-added", Tool, Additive, "Output schema added",
+        "The tool now promises structuredContent of a given shape: new information, nobody breaks.",
+        r#"{"name":"t","inputSchema":{"type":"object"}}"#,
+        r#"{"name":"t","inputSchema":{"type":"object"},"outputSchema":{"type":"object"}}"#;
+        "tool-output-schema-removed", Tool, Breaking, "Output schema removed",
+        "structuredContent is no longer promised: consumers that read it break.",
+        r#"{"name":"t","inputSchema":{"type":"object"},"outputSchema":{"type":"object"}}"#,
+        r#"{"name":"t","inputSchema":{"type":"object"}}"#;
+        "tool-hint-riskier", Tool, Safety, "Annotation hint moved away from its safe value",
+        "readOnlyHint true→false, destructiveHint false→true, idempotentHint true→false or openWorldHint false→true (absent hints at their spec defaults: readOnly false, destructive true, idempotent false, openWorld true). Clients that skipped confirmation for this tool may now let it do more than was promised. destructive/idempotent are ignored while the tool is read-only on both sides.",
+        r#"{"name":"t","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}}"#,
+        r#"{"name":"t","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":false}}"#;
+        "tool-hint-safer", Tool, Additive, "Annotation hint moved to its safe value",
+        "The tool promises to do less than before: clients may ask for less confirmation.",
+        r#"{"name":"t","inputSchema":{"type":"object"}}"#,
+        r#"{"name":"t","inputSchema":{"type":"object"},"annotations":{"openWorldHint":false}}"#;
+        "tool-hint-restated", Tool, Cosmetic, "Annotation hint restated",
+        "A hint written out at its default value, or dropped where it equalled the default, or a destructive/idempotent hint changed on a tool that is read-only before and after: the effective promise is unchanged.",
+        r#"{"name":"t","inputSchema":{"type":"object"}}"#,
+        r#"{"name":"t","inputSchema":{"type":"object"},"annotations":{"destructiveHint":true}}"#;
+        "tool-task-support-loosened", Tool, Additive, "Task support loosened",
+        "`execution.taskSupport` forbidden→optional or required→optional: every call that worked still works.",
+        r#"{"name":"t","inputSchema":{"type":"object"}}"#,
+        r#"{"name":"t","inputSchema":{"type":"object"},"execution":{"taskSupport":"optional"}}"#;
+        "tool-task-support-tightened", Tool, Breaking, "Task support tightened",
+        "`execution.taskSupport` →required breaks plain calls; optional/required→forbidden breaks callers that ran it as a task.",
+        r#"{"name":"t","inputSchema":{"type":"object"},"execution":{"taskSupport":"optional"}}"#,
+        r#"{"name":"t","inputSchema":{"type":"object"},"execution":{"taskSupport":"required"}}"#;
+        "tool-task-support-restated", Tool, Cosmetic, "Task support restated",
+        "`execution.taskSupport: \"forbidden\"` written out or dropped: absent means forbidden.",
+        r#"{"name":"t","inputSchema":{"type":"object"}}"#,
+        r#"{"name":"t","inputSchema":{"type":"object"},"execution":{"taskSupport":"forbidden"}}"#;
+        "tool-task-support-unknown", Tool, Review, "Task support value not understood",
+        "`execution` changed to a value the specification does not define: a person should look.",
+        r#"{"name":"t","inputSchema":{"type":"object"}}"#,
+        r#"{"name":"t","inputSchema":{"type":"object"},"execution":{"taskSupport":"sometimes"}}"#;
+        "icons-changed", Tool, Cosmetic, "Icons changed",
+        "Icons are decoration for people; no call is affected.",
+        r#"{"name":"t","inputSchema":{"type":"object"}}"#,
+        r#"{"name":"t","inputSchema":{"type":"object"},"icons":[{"src":"https://example.com/i.png"}]}"#;
+        "field-changed", Tool, Cosmetic, "Other field changed",
+        "A field the protocol does not define for calls (`_meta`, vendor keys, embedded resource text) changed. Reported so nothing is silent; no call is judged to be affected.",
+        r#"{"name":"t","inputSchema":{"type":"object"},"_meta":{"v":1}}"#,
+        r#"{"name":"t","inputSchema":{"type":"object"},"_meta":{"v":2}}"#;
+        "prompt-argument-removed", Prompt, Breaking, "Prompt argument removed",
+        "Clients that pass it may be rejected, and its value is no longer used.",
+        r#"{"name":"p","arguments":[{"name":"topic"}]}"#, r#"{"name":"p","arguments":[]}"#;
+        "prompt-argument-added-required", Prompt, Breaking, "Required prompt argument added",
+        "Existing clients do not pass it: their requests now fail.",
+        r#"{"name":"p"}"#, r#"{"name":"p","arguments":[{"name":"topic","required":true}]}"#;
+        "prompt-argument-added-optional", Prompt, Additive, "Optional prompt argument added",
+        "Existing requests still work.",
+        r#"{"name":"p"}"#, r#"{"name":"p","arguments":[{"name":"topic"}]}"#;
+        "prompt-argument-now-required", Prompt, Breaking, "Prompt argument now required",
+        "Clients that omitted it now fail.",
+        r#"{"name":"p","arguments":[{"name":"topic"}]}"#,
+        r#"{"name":"p","arguments":[{"name":"topic","required":true}]}"#;
+        "prompt-argument-now-optional", Prompt, Additive, "Prompt argument now optional",
+        "Every request that worked still works.",
+        r#"{"name":"p","arguments":[{"name":"topic","required":true}]}"#,
+        r#"{"name":"p","arguments":[{"name":"topic","required":false}]}"#;
+        "mime-type-changed", Resource, Breaking, "MIME type changed",
+        "Clients that decode the content by its type (resources and resource templates) get something else.",
+        r#"{"uri":"file:///a","name":"a","mimeType":"text/plain"}"#,
+        r#"{"uri":"file:///a","name":"a","mimeType":"application/json"}"#;
+        "mime-type-added", Resource, Additive, "MIME type stated",
+        "The content type is now promised where it was unknown.",
+        r#"{"uri":"file:///a","name":"a"}"#, r#"{"uri":"file:///a","name":"a","mimeType":"text/plain"}"#;
+        "mime-type-removed", Resource, Breaking, "MIME type no longer stated",
+        "Clients that chose a decoder by the promised type no longer get one.",
+        r#"{"uri":"file:///a","name":"a","mimeType":"text/plain"}"#, r#"{"uri":"file:///a","name":"a"}"#;
+        "resource-annotations-changed", Resource, Routing, "Resource audience or priority changed",
+        "`annotations.audience`/`priority` decide whether clients show the resource to the model or the user.",
+        r#"{"uri":"file:///a","name":"a","annotations":{"audience":["user"]}}"#,
+        r#"{"uri":"file:///a","name":"a","annotations":{"audience":["assistant"]}}"#;
+        "resource-metadata-changed", Resource, Cosmetic, "Resource size or modification time changed",
+        "`size` and `annotations.lastModified` describe the current content, not the contract.",
+        r#"{"uri":"file:///a","name":"a","size":10}"#, r#"{"uri":"file:///a","name":"a","size":12}"#;
+        "server-protocol-version-changed", Server, Review, "Protocol version changed",
+        "A different protocol version changes what fields mean (2025-06-18 added outputSchema, 2025-11-25 tasks, 2026-07-28 drops initialize and `execution`). Whether that is an upgrade clients follow or a downgrade that loses features depends on the clients: a person should look.",
+        r#"{"protocolVersion":"2025-06-18"}"#, r#"{"protocolVersion":"2025-11-25"}"#;
+        "server-name-changed", Server, Review, "Server name changed",
+        "`serverInfo.name` is how clients and logs recognise the server; a new name may be a different server behind the same command, or a rebrand. A person should confirm.",
+        r#"{"serverInfo":{"name":"a","version":"1"}}"#, r#"{"serverInfo":{"name":"b","version":"1"}}"#;
+        "server-version-changed", Server, Cosmetic, "Server version changed",
+        "`serverInfo.version` is often an SDK version or a constant: not a contract.",
+        r#"{"serverInfo":{"name":"a","version":"1"}}"#, r#"{"serverInfo":{"name":"a","version":"2"}}"#;
+        "server-info-changed", Server, Cosmetic, "Other server information changed",
+        "`serverInfo` fields other than name and version (title, website, icons) are for people.",
+        r#"{"serverInfo":{"name":"a","title":"A"}}"#, r#"{"serverInfo":{"name":"a","title":"The A"}}"#;
+        "server-instructions-changed", Server, Routing, "Server instructions changed",
+        "Instructions go into the model's context and steer how it uses every tool. Whitespace-only edits are not changes.",
+        r#"{"instructions":"Use search first."}"#, r#"{"instructions":"Use fetch first."}"#;
+        "server-capability-added", Server, Additive, "Capability added",
+        "A new capability or sub-flag (`listChanged`, `subscribe`): new features, nobody breaks.",
+        r#"{"capabilities":{"tools":{}}}"#, r#"{"capabilities":{"tools":{"listChanged":true}}}"#;
+        "server-capability-removed", Server, Breaking, "Capability removed",
+        "Clients that use it (listing tools, subscribing, waiting for list_changed) now fail or wait forever.",
+        r#"{"capabilities":{"tools":{},"prompts":{}}}"#, r#"{"capabilities":{"tools":{}}}"#;
+        "server-capability-changed", Server, Review, "Capability value changed",
+        "A capability value that is not a plain on/off flag changed (for example `experimental` settings): a person should look.",
+        r#"{"capabilities":{"experimental":{"x":{"mode":"a"}}}}"#,
+        r#"{"capabilities":{"experimental":{"x":{"mode":"b"}}}}"#;
+    }
+    schema {
+        "property-removed", None, Breaking, Breaking, "Property removed",
+        "Agents that still send the argument are rejected by strict servers or silently ignored.",
+        "Consumers that read this field find nothing.",
+        r#"{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}}}"#,
+        r#"{"type":"object","properties":{"a":{"type":"string"}}}"#;
+        "property-added-required", Some(true), Breaking, Additive, "Required property added",
+        "Existing calls do not send it: they now fail validation.",
+        "Consumers get a new field that is always present: nobody breaks.",
+        r#"{"type":"object","properties":{"a":{"type":"string"}}}"#,
+        r#"{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},"required":["b"]}"#;
+        "property-added-optional", None, Additive, Additive, "Optional property added",
+        "Existing calls still validate.",
+        "A new optional field: consumers that do not know it ignore it.",
+        r#"{"type":"object","properties":{"a":{"type":"string"}}}"#,
+        r#"{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}}}"#;
+        "property-now-required", Some(true), Breaking, Additive, "Property now required",
+        "Calls that omitted it now fail.",
+        "The field is now always present: consumers gain a guarantee.",
+        r#"{"type":"object","properties":{"a":{"type":"string"}}}"#,
+        r#"{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}"#;
+        "property-now-optional", Some(false), Additive, Breaking, "Property now optional",
+        "Calls may omit it now; every call that worked still works.",
+        "The field may now be missing: consumers that read it unconditionally break.",
+        r#"{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}"#,
+        r#"{"type":"object","properties":{"a":{"type":"string"}}}"#;
+        "type-narrowed", Some(true), Breaking, Additive, "Type narrowed",
+        "Values of the dropped types (number→integer, nullable→not null, any→string) are now rejected.",
+        "The field now has fewer possible types: consumers handle a subset.",
+        r#"{"type":"object","properties":{"a":{"type":"number"}}}"#,
+        r#"{"type":"object","properties":{"a":{"type":"integer"}}}"#;
+        "type-widened", Some(false), Additive, Breaking, "Type widened",
+        "More values are accepted (integer→number, string→any, null allowed).",
+        "Consumers may now receive types they do not handle.",
+        r#"{"type":"object","properties":{"a":{"type":"integer"}}}"#,
+        r#"{"type":"object","properties":{"a":{"type":"number"}}}"#;
+        "type-changed", None, Breaking, Breaking, "Type changed",
+        "Neither a subset nor a superset (string→integer, list[str]→list[int]): existing calls fail.",
+        "Consumers receive a type they do not expect.",
+        r#"{"type":"object","properties":{"a":{"type":"string"}}}"#,
+        r#"{"type":"object","properties":{"a":{"type":"integer"}}}"#;
+        "enum-narrowed", Some(true), Breaking, Additive, "Allowed values narrowed",
+        "An enum or const was introduced or lost values: calls sending other values now fail. Values compare as JSON (1 ≠ \"1\", 1 = 1.0).",
+        "Consumers receive fewer distinct values.",
+        r#"{"type":"object","properties":{"a":{"type":"string"}}}"#,
+        r#"{"type":"object","properties":{"a":{"type":"string","enum":["x","y"]}}}"#;
+        "enum-widened", Some(false), Additive, Breaking, "Allowed values widened",
+        "An enum gained values or was dropped: every call that worked still works.",
+        "Consumers may receive a value they do not handle (exhaustive matches break).",
+        r#"{"type":"object","properties":{"a":{"enum":["x"]}}}"#,
+        r#"{"type":"object","properties":{"a":{"enum":["x","y"]}}}"#;
+        "enum-changed", None, Breaking, Breaking, "Allowed values replaced",
+        "Some values were removed and others added: calls sending a removed value fail.",
+        "Consumers may receive a value they do not handle.",
+        r#"{"type":"object","properties":{"a":{"enum":["x","y"]}}}"#,
+        r#"{"type":"object","properties":{"a":{"enum":["x","z"]}}}"#;
+        "range-narrowed", Some(true), Breaking, Additive, "Numeric range narrowed",
+        "minimum/maximum (or their exclusive forms) tightened: calls with values at the old edges fail. On integers `exclusiveMinimum: 0` equals `minimum: 1`.",
+        "Consumers receive values in a smaller range.",
+        r#"{"type":"object","properties":{"a":{"type":"integer"}}}"#,
+        r#"{"type":"object","properties":{"a":{"type":"integer","minimum":1}}}"#;
+        "range-widened", Some(false), Additive, Breaking, "Numeric range widened",
+        "More values are accepted.",
+        "Consumers may receive values outside the range they relied on.",
+        r#"{"type":"object","properties":{"a":{"type":"integer","minimum":1}}}"#,
+        r#"{"type":"object","properties":{"a":{"type":"integer"}}}"#;
+        "multiple-of-narrowed", Some(true), Breaking, Additive, "multipleOf tightened",
+        "Fewer values are multiples of the new step.",
+        "Consumers receive values on a coarser step.",
+        r#"{"type":"object","properties":{"a":{"type":"number"}}}"#,
+        r#"{"type":"object","properties":{"a":{"type":"number","multipleOf":2}}}"#;
+        "multiple-of-widened", Some(false), Additive, Breaking, "multipleOf loosened",
+        "More values are accepted.",
+        "Consumers may receive values off the step they relied on.",
+        r#"{"type":"object","properties":{"a":{"type":"number","multipleOf":2}}}"#,
+        r#"{"type":"object","properties":{"a":{"type":"number"}}}"#;
+        "multiple-of-changed", None, Breaking, Breaking, "multipleOf replaced",
+        "The new step is neither a multiple nor a divisor of the old one: some calls fail.",
+        "Consumers may receive values off the old step.",
+        r#"{"type":"object","properties":{"a":{"type":"number","multipleOf":2}}}"#,
+        r#"{"type":"object","properties":{"a":{"type":"number","multipleOf":3}}}"#;
+        "length-narrowed", Some(true), Breaking, Additive, "String length narrowed",
+        "minLength raised or maxLength lowered/added: longer or shorter strings that worked now fail.",
+        "Consumers receive strings in a smaller length range.",
+        r#"{"type":"object","properties":{"a":{"type":"string"}}}"#,
+        r#"{"type":"object","properties":{"a":{"type":"string","maxLength":10}}}"#;
+        "length-widened", Some(false), Additive, Breaking, "String length widened",
+        "More strings are accepted.",
+        "Consumers may receive strings longer or shorter than they allowed for.",
+        r#"{"type":"object","properties":{"a":{"type":"string","maxLength":10}}}"#,
+        r#"{"type":"object","properties":{"a":{"type":"string"}}}"#;
+        "pattern-added", Some(true), Breaking, Additive, "Pattern added",
+        "Strings that do not match are now rejected.",
+        "Consumers receive strings of a known form.",
+        r#"{"type":"object","properties":{"a":{"type":"string"}}}"#,
+        r#"{"type":"object","properties":{"a":{"type":"string","pattern":"^[a-z]+$"}}}"#;
+        "pattern-removed", Some(false), Additive, Breaking, "Pattern removed",
+        "Any string is accepted now.",
+        "Consumers may receive strings of a form they do not parse.",
+        r#"{"type":"object","properties":{"a":{"type":"string","pattern":"^[a-z]+$"}}}"#,
+        r#"{"type":"object","properties":{"a":{"type":"string"}}}"#;
+        "pattern-changed", None, Review, Review, "Pattern replaced",
+        "Whether one regular expression accepts a subset of another is not decided here: a person should look.",
+        "Whether the new pattern produces only strings the old one allowed is not decided here: a person should look.",
+        r#"{"type":"object","properties":{"a":{"type":"string","pattern":"^[a-z]+$"}}}"#,
+        r#"{"type":"object","properties":{"a":{"type":"string","pattern":"^[a-z0-9]+$"}}}"#;
+        "format-added", Some(true), Breaking, Additive, "Format added",
+        "Validating servers now reject strings that are not of the format.",
+        "Consumers receive strings of a known format.",
+        r#"{"type":"object","properties":{"a":{"type":"string"}}}"#,
+        r#"{"type":"object","properties":{"a":{"type":"string","format":"date"}}}"#;
+        "format-removed", Some(false), Additive, Breaking, "Format removed",
+        "Any string is accepted now.",
+        "Consumers that parse the format may fail.",
+        r#"{"type":"object","properties":{"a":{"type":"string","format":"date"}}}"#,
+        r#"{"type":"object","properties":{"a":{"type":"string"}}}"#;
+        "format-changed", None, Breaking, Breaking, "Format replaced",
+        "Strings of the old format are rejected or mean something else.",
+        "Consumers parse the old format and fail.",
+        r#"{"type":"object","properties":{"a":{"type":"string","format":"date"}}}"#,
+        r#"{"type":"object","properties":{"a":{"type":"string","format":"date-time"}}}"#;
+        "item-count-narrowed", Some(true), Breaking, Additive, "Array length narrowed",
+        "minItems raised or maxItems lowered/added: arrays that worked now fail.",
+        "Consumers receive arrays in a smaller length range.",
+        r#"{"type":"object","properties":{"a":{"type":"array","items":{"type":"string"}}}}"#,
+        r#"{"type":"object","properties":{"a":{"type":"array","items":{"type":"string"},"minItems":1}}}"#;
+        "item-count-widened", Some(false), Additive, Breaking, "Array length widened",
+        "More arrays are accepted.",
+        "Consumers may receive empty or longer arrays than they allowed for.",
+        r#"{"type":"object","properties":{"a":{"type":"array","items":{"type":"string"},"minItems":1}}}"#,
+        r#"{"type":"object","properties":{"a":{"type":"array","items":{"type":"string"}}}}"#;
+        "unique-items-added", Some(true), Breaking, Additive, "uniqueItems required",
+        "Arrays with repeated items now fail.",
+        "Consumers receive arrays without repeats.",
+        r#"{"type":"object","properties":{"a":{"type":"array"}}}"#,
+        r#"{"type":"object","properties":{"a":{"type":"array","uniqueItems":true}}}"#;
+        "unique-items-removed", Some(false), Additive, Breaking, "uniqueItems dropped",
+        "Arrays with repeats are accepted now.",
+        "Consumers may receive repeated items.",
+        r#"{"type":"object","properties":{"a":{"type":"array","uniqueItems":true}}}"#,
+        r#"{"type":"object","properties":{"a":{"type":"array"}}}"#;
+        "property-count-narrowed", Some(true), Breaking, Additive, "Property count narrowed",
+        "minProperties raised or maxProperties lowered/added: objects that worked now fail.",
+        "Consumers receive objects with a narrower number of properties.",
+        r#"{"type":"object","properties":{"a":{"type":"object"}}}"#,
+        r#"{"type":"object","properties":{"a":{"type":"object","maxProperties":3}}}"#;
+        "property-count-widened", Some(false), Additive, Breaking, "Property count widened",
+        "More objects are accepted.",
+        "Consumers may receive more or fewer properties than they allowed for.",
+        r#"{"type":"object","properties":{"a":{"type":"object","maxProperties":3}}}"#,
+        r#"{"type":"object","properties":{"a":{"type":"object"}}}"#;
+        "additional-properties-narrowed", Some(true), Breaking, Additive, "Extra properties restricted",
+        "additionalProperties became false or a schema: calls that sent extra keys now fail.",
+        "Consumers receive only the declared keys (or keys of a known shape).",
+        r#"{"type":"object","properties":{"a":{"type":"string"}}}"#,
+        r#"{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false}"#;
+        "additional-properties-widened", Some(false), Additive, Breaking, "Extra properties allowed",
+        "additionalProperties false→true/schema: more calls are accepted.",
+        "Consumers may receive keys they do not know.",
+        r#"{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false}"#,
+        r#"{"type":"object","properties":{"a":{"type":"string"}}}"#;
+        "property-names-added", Some(true), Breaking, Additive, "propertyNames constraint added",
+        "Objects with keys that do not match are now rejected.",
+        "Consumers receive keys of a known form.",
+        r#"{"type":"object","properties":{"a":{"type":"object"}}}"#,
+        r#"{"type":"object","properties":{"a":{"type":"object","propertyNames":{"pattern":"^x"}}}}"#;
+        "property-names-removed", Some(false), Additive, Breaking, "propertyNames constraint removed",
+        "Any key is accepted now.",
+        "Consumers may receive keys of any form.",
+        r#"{"type":"object","properties":{"a":{"type":"object","propertyNames":{"pattern":"^x"}}}}"#,
+        r#"{"type":"object","properties":{"a":{"type":"object"}}}"#;
+        "union-branch-removed", Some(true), Breaking, Additive, "anyOf/oneOf alternative removed",
+        "Values that only matched the removed alternative now fail.",
+        "Consumers receive fewer alternatives.",
+        r#"{"type":"object","properties":{"a":{"anyOf":[{"type":"string"},{"type":"integer"},{"type":"boolean"}]}}}"#,
+        r#"{"type":"object","properties":{"a":{"anyOf":[{"type":"string"},{"type":"integer"}]}}}"#;
+        "union-branch-added", Some(false), Additive, Breaking, "anyOf/oneOf alternative added",
+        "More values are accepted.",
+        "Consumers may receive a shape they do not handle.",
+        r#"{"type":"object","properties":{"a":{"anyOf":[{"type":"string"},{"type":"integer"}]}}}"#,
+        r#"{"type":"object","properties":{"a":{"anyOf":[{"type":"string"},{"type":"integer"},{"type":"boolean"}]}}}"#;
+        "union-changed", None, Review, Review, "Composition changed in a way not soundly matched",
+        "anyOf/oneOf branches could not be matched by type, discriminator const or content (for example an object became a oneOf of two objects): a person should look.",
+        "anyOf/oneOf branches could not be matched by type, discriminator const or content: a person should look.",
+        r#"{"type":"object","properties":{"a":{"type":"object","properties":{"x":{"type":"string"}}}}}"#,
+        r#"{"type":"object","properties":{"a":{"oneOf":[{"type":"object","properties":{"x":{"type":"string"}}},{"type":"object","properties":{"y":{"type":"string"}}}]}}}"#;
+        "default-changed", None, Behavior, Behavior, "Default changed",
+        "Calls that omit the argument now get a different value: same call, different effect.",
+        "Consumers that treat a missing field as its default now read a different value.",
+        r#"{"type":"object","properties":{"a":{"type":"string","default":"x"}}}"#,
+        r#"{"type":"object","properties":{"a":{"type":"string","default":"y"}}}"#;
+        "description-changed", None, Routing, Routing, "Schema description changed",
+        "Agents fill arguments by reading their descriptions. Whitespace-only edits are not changes.",
+        "Agents interpret results by reading field descriptions.",
+        r#"{"type":"object","properties":{"a":{"type":"string","description":"City name"}}}"#,
+        r#"{"type":"object","properties":{"a":{"type":"string","description":"City or postcode"}}}"#;
+        "title-changed", None, Routing, Routing, "Schema title changed",
+        "A title inside a schema is read by agents like a description; it never affects validation.",
+        "A title inside a schema is read by agents like a description.",
+        r#"{"type":"object","properties":{"a":{"type":"string","title":"City"}}}"#,
+        r#"{"type":"object","properties":{"a":{"type":"string","title":"Town"}}}"#;
+        "examples-changed", None, Routing, Routing, "Schema examples changed",
+        "Agents imitate examples when filling arguments; validation is unaffected.",
+        "Examples shape how agents read results; validation is unaffected.",
+        r#"{"type":"object","properties":{"a":{"type":"string","examples":["Paris"]}}}"#,
+        r#"{"type":"object","properties":{"a":{"type":"string","examples":["Rome"]}}}"#;
+        "deprecated-changed", None, Routing, Routing, "Deprecation changed",
+        "`deprecated: true` tells agents to stop using the argument; calls still validate, so it is routing, not breaking.",
+        "`deprecated: true` tells consumers to stop relying on the field.",
+        r#"{"type":"object","properties":{"a":{"type":"string"}}}"#,
+        r#"{"type":"object","properties":{"a":{"type":"string","deprecated":true}}}"#;
+        "keyword-changed", None, Review, Review, "Schema keyword not judged",
+        "A keyword the engine does not model (not, if/then/else, patternProperties, contentEncoding, an external $ref…) changed: fails closed until a person looks.",
+        "A keyword the engine does not model changed: fails closed until a person looks.",
+        r#"{"type":"object","properties":{"a":{"type":"string","contentEncoding":"base64"}}}"#,
+        r#"{"type":"object","properties":{"a":{"type":"string","contentEncoding":"base32"}}}"#;
+        "schema-meta-changed", None, Cosmetic, Cosmetic, "Schema metadata changed",
+        "`$schema`, `$id`, `$comment` or `$anchor` changed: no effect on which values validate.",
+        "`$schema`, `$id`, `$comment` or `$anchor` changed: no effect on which values validate.",
+        r#"{"$schema":"http://json-schema.org/draft-07/schema#","type":"object"}"#,
+        r#"{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object"}"#;
+    }
+}
 
 /// A rule by id.
 pub fn rule(id: &str) -> Option<&'static Rule> {
     RULES.iter().find(|r| r.id == id)
+}
+
+/// The schema rule `base` (`type-narrowed`) on one side (`input-type-narrowed`).
+pub fn directional(direction: Direction, base: &str) -> Option<&'static Rule> {
+    RULES.iter().find(|r| {
+        r.direction == Some(direction)
+            && r.id
+                .strip_prefix(direction.as_str())
+                .and_then(|rest| rest.strip_prefix('-'))
+                == Some(base)
+    })
+}
+
+/// The catalogue as Markdown (the committed `docs/rules.md`): rules grouped by class, worst
+/// first, each with its id, class, title, explanation and example.
+pub fn markdown() -> String {
+    let mut out = String::new();
+    out.push_str("# Rule catalogue\n\n");
+    out.push_str(
+        "Generated from `mcp-contract-test/src/rules.rs` by `rules::markdown()`; do not edit by hand.\n\
+         Regenerate with `UPDATE_DOCS=1 cargo test -p mcp-contract-test --test engine_docs`.\n\n\
+         Every change the engine reports names one of these rules. Classes failing by default: \
+         breaking, safety, review. Override a rule's class by its id in the policy.\n\n\
+         Schema rules come in pairs: `input-…` judges a tool's `inputSchema` (narrowing breaks \
+         callers), its mirror `output-…` judges `outputSchema` (widening breaks consumers). Their \
+         examples are the schema itself.\n",
+    );
+    for class in Class::ALL {
+        let rules: Vec<&Rule> = RULES.iter().filter(|r| r.class == class).collect();
+        if rules.is_empty() {
+            continue;
+        }
+        out.push_str(&format!("\n## {class}\n"));
+        for r in rules {
+            out.push_str(&format!("\n### `{}`\n\n", r.id));
+            out.push_str(&format!("**{}** — class `{}`", r.title, r.class));
+            if let (Some(direction), Some(mirror)) = (r.direction, r.mirror) {
+                out.push_str(&format!(
+                    "; judges `{}Schema`; mirror: `{mirror}`",
+                    direction.as_str()
+                ));
+            } else {
+                out.push_str(&format!("; item: {}", r.kind));
+            }
+            out.push_str(&format!("\n\n{}\n\n", r.explanation));
+            let label = match r.direction {
+                Some(d) => format!("{}Schema", d.as_str()),
+                None => "item".to_owned(),
+            };
+            for (when, text) in [("Before", r.before), ("After", r.after)] {
+                if text.is_empty() {
+                    out.push_str(&format!("- {when}: (absent)\n"));
+                } else {
+                    out.push_str(&format!("- {when} ({label}): `{text}`\n"));
+                }
+            }
+        }
+    }
+    out
 }

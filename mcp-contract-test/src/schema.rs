@@ -1,1 +1,1024 @@
-//! JSON Schema in canonical form: references resolved, spellings unified. (Stub: being written.)
+//! JSON Schema in canonical form: references resolved, spellings unified.
+//!
+//! The engine never compares schemas as text. Each schema node (one or more JSON values that
+//! all apply: a `$ref` target, `allOf` members, siblings of a `$ref`) is folded into a
+//! [`Shape`]: the set of JSON types it accepts, its enum as a value set, numeric bounds with
+//! integer and draft-4 spellings unified, nullable spellings folded into the type set, and
+//! every keyword the engine does not model kept aside so a change to it is reported rather
+//! than lost. Everything here is iterative or bounded, because schemas come from servers and
+//! can be hostile (10,000-deep, self-referencing, megabytes of enum).
+
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+
+/// A canonical text for a JSON value: object keys sorted, numbers spelled so that equal
+/// numbers are equal (`1` and `1.0` both give `1`), no whitespace. Two values are the same
+/// JSON value exactly when their canonical strings are equal.
+///
+/// Iterative, so a 10,000-deep value does not overflow the stack.
+pub fn canonical_string(value: &Value) -> String {
+    enum Step<'a> {
+        Value(&'a Value),
+        Text(&'static str),
+        Key(&'a str),
+    }
+    let mut out = String::new();
+    let mut stack = vec![Step::Value(value)];
+    while let Some(step) = stack.pop() {
+        match step {
+            Step::Text(text) => out.push_str(text),
+            Step::Key(key) => {
+                push_json_string(&mut out, key);
+                out.push(':');
+            }
+            Step::Value(Value::Null) => out.push_str("null"),
+            Step::Value(Value::Bool(b)) => out.push_str(if *b { "true" } else { "false" }),
+            Step::Value(Value::Number(n)) => out.push_str(&canonical_number(n)),
+            Step::Value(Value::String(s)) => push_json_string(&mut out, s),
+            Step::Value(Value::Array(items)) => {
+                out.push('[');
+                stack.push(Step::Text("]"));
+                for (i, item) in items.iter().enumerate().rev() {
+                    stack.push(Step::Value(item));
+                    if i > 0 {
+                        stack.push(Step::Text(","));
+                    }
+                }
+            }
+            Step::Value(Value::Object(map)) => {
+                out.push('{');
+                stack.push(Step::Text("}"));
+                // Sorted here rather than trusting the map: a dependency enabling serde_json's
+                // `preserve_order` would otherwise make key order significant.
+                let mut keys: Vec<(&String, &Value)> = map.iter().collect();
+                keys.sort_by(|a, b| a.0.cmp(b.0));
+                for (i, (k, v)) in keys.into_iter().enumerate().rev() {
+                    stack.push(Step::Value(v));
+                    stack.push(Step::Key(k));
+                    if i > 0 {
+                        stack.push(Step::Text(","));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+fn push_json_string(out: &mut String, text: &str) {
+    // Serialising a plain string cannot fail; the fallback keeps this panic-free anyway.
+    match serde_json::to_string(text) {
+        Ok(quoted) => out.push_str(&quoted),
+        Err(_) => {
+            out.push('"');
+            out.push_str(text);
+            out.push('"');
+        }
+    }
+}
+
+fn canonical_number(n: &serde_json::Number) -> String {
+    if let Some(i) = n.as_i64() {
+        return i.to_string();
+    }
+    if let Some(u) = n.as_u64() {
+        return u.to_string();
+    }
+    match n.as_f64() {
+        Some(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => format!("{}", f as i64),
+        Some(f) => format!("{f:?}"),
+        None => n.to_string(),
+    }
+}
+
+/// Text as an agent reads it: runs of whitespace collapsed to one space, ends trimmed.
+/// Two descriptions that normalise equal are the same description.
+pub fn normalize_text(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Resolves a same-document reference (`#`, `#/$defs/X`, `#/properties/a/items`) against
+/// `root`, unescaping `~1`, `~0` and percent-encoding. `None` when the reference is not a
+/// JSON pointer fragment or points nowhere.
+pub fn resolve_pointer<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
+    let fragment = reference.strip_prefix('#')?;
+    if fragment.is_empty() {
+        return Some(root);
+    }
+    let fragment = percent_decode(fragment)?;
+    let pointer = fragment.strip_prefix('/')?;
+    let mut node = root;
+    for raw in pointer.split('/') {
+        let token = raw.replace("~1", "/").replace("~0", "~");
+        node = match node {
+            Value::Object(map) => map.get(&token)?,
+            Value::Array(items) => items.get(token.parse::<usize>().ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(node)
+}
+
+fn percent_decode(text: &str) -> Option<String> {
+    if !text.contains('%') {
+        return Some(text.to_owned());
+    }
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = text.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// The JSON types a schema accepts, as a bit set. `integer` is its own atom and `number` is
+/// `integer` plus [`FRACTION`], which makes integer ⊂ number a plain subset test.
+pub type Atoms = u8;
+/// `null`.
+pub const NULL: Atoms = 1;
+/// `boolean`.
+pub const BOOLEAN: Atoms = 2;
+/// `object`.
+pub const OBJECT: Atoms = 4;
+/// `array`.
+pub const ARRAY: Atoms = 8;
+/// `string`.
+pub const STRING: Atoms = 16;
+/// Integral numbers (`integer`).
+pub const INTEGER: Atoms = 32;
+/// Numbers with a fractional part (only ever together with [`INTEGER`] as `number`).
+pub const FRACTION: Atoms = 64;
+/// Every JSON value (an absent `type`, `{}`, `true`).
+pub const ANY: Atoms = 127;
+
+/// The atoms of a `type` name; `None` for a name JSON Schema does not define.
+pub fn atoms_of_type_name(name: &str) -> Option<Atoms> {
+    Some(match name {
+        "null" => NULL,
+        "boolean" => BOOLEAN,
+        "object" => OBJECT,
+        "array" => ARRAY,
+        "string" => STRING,
+        "integer" => INTEGER,
+        "number" => INTEGER | FRACTION,
+        _ => return None,
+    })
+}
+
+/// The atom of one JSON value (used to type an enum).
+pub fn atom_of_value(value: &Value) -> Atoms {
+    match value {
+        Value::Null => NULL,
+        Value::Bool(_) => BOOLEAN,
+        Value::Object(_) => OBJECT,
+        Value::Array(_) => ARRAY,
+        Value::String(_) => STRING,
+        Value::Number(n) => {
+            let integral = n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0);
+            if integral {
+                INTEGER
+            } else {
+                FRACTION
+            }
+        }
+    }
+}
+
+/// Type names for a set of atoms, sorted, as a JSON array (`["integer", "null"]`).
+pub fn type_names(atoms: Atoms) -> Value {
+    let mut names = Vec::new();
+    for (bit, name) in [
+        (ARRAY, "array"),
+        (BOOLEAN, "boolean"),
+        (NULL, "null"),
+        (OBJECT, "object"),
+        (STRING, "string"),
+    ] {
+        if atoms & bit != 0 {
+            names.push(name);
+        }
+    }
+    match atoms & (INTEGER | FRACTION) {
+        0 => {}
+        INTEGER => names.push("integer"),
+        FRACTION => names.push("number (non-integer)"),
+        _ => names.push("number"),
+    }
+    names.sort_unstable();
+    if atoms == ANY {
+        return Value::String("any".to_owned());
+    }
+    Value::Array(
+        names
+            .into_iter()
+            .map(|n| Value::String(n.to_owned()))
+            .collect(),
+    )
+}
+
+/// One value taking part in a schema node. `skip_union` hides `anyOf`/`oneOf` of this value
+/// and of everything reached from it: used when a union's branches are compared one by one
+/// together with the keywords around the union.
+#[derive(Debug, Clone, Copy)]
+pub struct Part<'a> {
+    /// The schema value.
+    pub value: &'a Value,
+    /// Whether its `anyOf`/`oneOf` is already being handled by the caller.
+    pub skip_union: bool,
+}
+
+impl<'a> Part<'a> {
+    /// A part that contributes everything it says.
+    pub fn new(value: &'a Value) -> Part<'a> {
+        Part {
+            value,
+            skip_union: false,
+        }
+    }
+}
+
+/// A schema node: all these values apply at once.
+pub type Node<'a> = Vec<Part<'a>>;
+
+static TRUE_SCHEMA: Value = Value::Bool(true);
+static NULL_VALUE: Value = Value::Null;
+
+/// The node that accepts anything.
+pub fn any_node<'a>() -> Node<'a> {
+    vec![Part::new(&TRUE_SCHEMA)]
+}
+
+/// A numeric bound after unifying spellings.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Bound {
+    /// The limit.
+    pub value: f64,
+    /// Whether the limit itself is excluded.
+    pub exclusive: bool,
+    /// The keyword and value as written, for reports.
+    pub written: Value,
+}
+
+/// What `additionalProperties` allows.
+#[derive(Debug, Clone)]
+pub enum Additional<'a> {
+    /// Absent or `true`: any extra property.
+    Any,
+    /// `false`: no extra property.
+    Never,
+    /// Extra properties must match this schema.
+    Schema(Node<'a>),
+}
+
+/// A schema node folded into one canonical description.
+#[derive(Debug, Clone)]
+pub struct Shape<'a> {
+    /// Accepted JSON types (intersected over every part, narrowed by the enum).
+    pub types: Atoms,
+    /// The enum/const value set by canonical string (`None`: no enum).
+    pub enumeration: Option<BTreeMap<String, &'a Value>>,
+    /// Lower numeric bound.
+    pub lower: Option<Bound>,
+    /// Upper numeric bound.
+    pub upper: Option<Bound>,
+    /// `multipleOf`.
+    pub multiple_of: Option<f64>,
+    /// `minLength`.
+    pub min_length: Option<f64>,
+    /// `maxLength`.
+    pub max_length: Option<f64>,
+    /// Every `pattern` that applies.
+    pub patterns: BTreeSet<&'a str>,
+    /// Every `format` that applies.
+    pub formats: BTreeSet<&'a str>,
+    /// `minItems`.
+    pub min_items: Option<f64>,
+    /// `maxItems`.
+    pub max_items: Option<f64>,
+    /// `uniqueItems: true`.
+    pub unique_items: bool,
+    /// `minProperties`.
+    pub min_properties: Option<f64>,
+    /// `maxProperties`.
+    pub max_properties: Option<f64>,
+    /// Declared properties, each the node of every part that declares it.
+    pub properties: BTreeMap<&'a str, Node<'a>>,
+    /// Required property names.
+    pub required: BTreeSet<&'a str>,
+    /// `additionalProperties`.
+    pub additional: Additional<'a>,
+    /// `propertyNames` (empty: none).
+    pub property_names: Node<'a>,
+    /// Schema of array items beyond the tuple (empty: any).
+    pub items: Node<'a>,
+    /// Tuple positions (`prefixItems`, or draft-4 `items: [..]`).
+    pub prefix: Vec<Node<'a>>,
+    /// `default`.
+    pub default: Option<&'a Value>,
+    /// `description`, normalised.
+    pub description: Option<String>,
+    /// `title`, normalised.
+    pub title: Option<String>,
+    /// `examples`.
+    pub examples: Option<&'a Value>,
+    /// `deprecated: true`.
+    pub deprecated: bool,
+    /// `$schema`, `$id`, `$comment`, `$anchor`: no effect on validation.
+    pub meta: BTreeMap<&'a str, &'a Value>,
+    /// Keywords the engine does not model, by keyword, canonical values joined.
+    pub unknown: BTreeMap<String, Vec<&'a Value>>,
+    /// Branches of a non-nullable `anyOf`/`oneOf` (at least two), each a single value.
+    pub union: Option<Vec<&'a Value>>,
+    /// Whether the union keyword was `oneOf` (`anyOf` otherwise).
+    pub union_is_one_of: bool,
+    /// Whether `null` was folded out of the union (or given by `nullable: true`).
+    pub nullable: bool,
+    /// Identity of the values read (after `$ref`), to spot recursion.
+    pub identity: Vec<usize>,
+    /// Things not analysed while building: cycles, external refs, bounds hit.
+    pub notes: Vec<String>,
+}
+
+impl<'a> Shape<'a> {
+    fn empty() -> Shape<'a> {
+        Shape {
+            types: ANY,
+            enumeration: None,
+            lower: None,
+            upper: None,
+            multiple_of: None,
+            min_length: None,
+            max_length: None,
+            patterns: BTreeSet::new(),
+            formats: BTreeSet::new(),
+            min_items: None,
+            max_items: None,
+            unique_items: false,
+            min_properties: None,
+            max_properties: None,
+            properties: BTreeMap::new(),
+            required: BTreeSet::new(),
+            additional: Additional::Any,
+            property_names: Vec::new(),
+            items: Vec::new(),
+            prefix: Vec::new(),
+            default: None,
+            description: None,
+            title: None,
+            examples: None,
+            deprecated: false,
+            meta: BTreeMap::new(),
+            unknown: BTreeMap::new(),
+            union: None,
+            union_is_one_of: false,
+            nullable: false,
+            identity: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+
+    /// Types with the enum taken into account: `{enum: ["a"]}` accepts strings only.
+    pub fn effective_types(&self) -> Atoms {
+        match &self.enumeration {
+            Some(values) => {
+                let mut atoms = 0;
+                for value in values.values() {
+                    atoms |= atom_of_value(value);
+                }
+                self.types & atoms
+            }
+            None => self.types,
+        }
+    }
+}
+
+/// Keywords the engine models; anything else on a schema object goes to [`Shape::unknown`].
+const MODELLED: &[&str] = &[
+    "type",
+    "enum",
+    "const",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "format",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "minProperties",
+    "maxProperties",
+    "properties",
+    "required",
+    "additionalProperties",
+    "propertyNames",
+    "items",
+    "prefixItems",
+    "additionalItems",
+    "default",
+    "description",
+    "title",
+    "examples",
+    "deprecated",
+    "$schema",
+    "$id",
+    "$comment",
+    "$anchor",
+    "$defs",
+    "definitions",
+    "$ref",
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "nullable",
+];
+
+/// Builds the shape of a node in the document `root`. `max_hops` bounds `$ref` and `allOf`
+/// expansions (a note says so when reached).
+pub fn build<'a>(
+    root: &'a Value,
+    node: &[Part<'a>],
+    max_hops: usize,
+    extra_null: bool,
+) -> Shape<'a> {
+    let mut shape = Shape::empty();
+    let mut work: Vec<(Part<'a>, usize)> = node.iter().rev().map(|p| (*p, 0)).collect();
+    let mut seen: HashSet<usize> = HashSet::new();
+    let mut lower_parts: Vec<Bound> = Vec::new();
+    let mut upper_parts: Vec<Bound> = Vec::new();
+    let mut pending_union: Option<(bool, &'a Value)> = None;
+    let mut expansions = 0usize;
+    while let Some((part, hops)) = work.pop() {
+        let value = part.value;
+        shape.identity.push(value as *const Value as usize);
+        let map = match value {
+            Value::Bool(true) => continue,
+            Value::Bool(false) => {
+                shape.types = 0;
+                continue;
+            }
+            Value::Object(map) => map,
+            other => {
+                shape
+                    .unknown
+                    .entry("(schema is not an object)".to_owned())
+                    .or_default()
+                    .push(other);
+                continue;
+            }
+        };
+        if let Some(reference) = map.get("$ref") {
+            match reference.as_str() {
+                Some(text) if text.starts_with('#') => {
+                    let target_seen = resolve_pointer(root, text);
+                    match target_seen {
+                        Some(target) => {
+                            let id = target as *const Value as usize;
+                            if hops >= max_hops || expansions >= max_hops.saturating_mul(64) {
+                                shape.notes.push(format!(
+                                    "$ref `{text}` not followed: more than {max_hops} references in a chain"
+                                ));
+                                shape
+                                    .unknown
+                                    .entry("$ref".to_owned())
+                                    .or_default()
+                                    .push(reference);
+                            } else if !seen.insert(id) {
+                                shape.notes.push(format!(
+                                    "$ref `{text}` refers back to a schema already being read (a cycle); not followed again"
+                                ));
+                            } else {
+                                expansions += 1;
+                                work.push((
+                                    Part {
+                                        value: target,
+                                        skip_union: part.skip_union,
+                                    },
+                                    hops + 1,
+                                ));
+                            }
+                        }
+                        None => {
+                            shape.notes.push(format!(
+                                "$ref `{text}` points nowhere in this document; compared as written"
+                            ));
+                            shape
+                                .unknown
+                                .entry("$ref".to_owned())
+                                .or_default()
+                                .push(reference);
+                        }
+                    }
+                }
+                _ => {
+                    shape.notes.push(format!(
+                        "external or non-pointer $ref {} not fetched; compared as written",
+                        canonical_string(reference)
+                    ));
+                    shape
+                        .unknown
+                        .entry("$ref".to_owned())
+                        .or_default()
+                        .push(reference);
+                }
+            }
+        }
+        if let Some(Value::Array(members)) = map.get("allOf") {
+            if hops >= max_hops || expansions >= max_hops.saturating_mul(64) {
+                shape.notes.push(format!(
+                    "allOf not expanded: nested more than {max_hops} levels"
+                ));
+                shape
+                    .unknown
+                    .entry("allOf".to_owned())
+                    .or_default()
+                    .push(&map["allOf"]);
+            } else {
+                expansions += 1;
+                for member in members.iter().rev() {
+                    work.push((
+                        Part {
+                            value: member,
+                            skip_union: part.skip_union,
+                        },
+                        hops + 1,
+                    ));
+                }
+            }
+        } else if let Some(other) = map.get("allOf") {
+            shape
+                .unknown
+                .entry("allOf".to_owned())
+                .or_default()
+                .push(other);
+        }
+        for union_key in ["anyOf", "oneOf"] {
+            let Some(branches) = map.get(union_key) else {
+                continue;
+            };
+            if part.skip_union {
+                continue;
+            }
+            if !branches.is_array() || pending_union.is_some() {
+                // Two unions on one node are an intersection of unions: not modelled.
+                shape
+                    .unknown
+                    .entry(union_key.to_owned())
+                    .or_default()
+                    .push(branches);
+                continue;
+            }
+            pending_union = Some((union_key == "oneOf", branches));
+        }
+        for (key, v) in map {
+            match key.as_str() {
+                "type" => match types_of(v) {
+                    Some(atoms) => shape.types &= atoms,
+                    None => shape.unknown.entry("type".to_owned()).or_default().push(v),
+                },
+                "enum" | "const" => {
+                    let values: Vec<&'a Value> = match (key.as_str(), v) {
+                        ("enum", Value::Array(items)) => items.iter().collect(),
+                        ("const", v) => vec![v],
+                        _ => {
+                            shape.unknown.entry(key.clone()).or_default().push(v);
+                            continue;
+                        }
+                    };
+                    let set: BTreeMap<String, &'a Value> = values
+                        .into_iter()
+                        .map(|x| (canonical_string(x), x))
+                        .collect();
+                    shape.enumeration = Some(match shape.enumeration.take() {
+                        None => set,
+                        Some(prev) => prev
+                            .into_iter()
+                            .filter(|(k, _)| set.contains_key(k))
+                            .collect(),
+                    });
+                }
+                "minimum" | "exclusiveMinimum" | "maximum" | "exclusiveMaximum" => {
+                    let is_lower = key.ends_with("inimum");
+                    match v {
+                        Value::Number(n) => {
+                            let draft4_exclusive = key.starts_with('m')
+                                && map
+                                    .get(if is_lower {
+                                        "exclusiveMinimum"
+                                    } else {
+                                        "exclusiveMaximum"
+                                    })
+                                    .and_then(Value::as_bool)
+                                    .unwrap_or(false);
+                            let bound = Bound {
+                                value: n.as_f64().unwrap_or(0.0),
+                                exclusive: key.starts_with('e') || draft4_exclusive,
+                                written: serde_json::json!({ key.clone(): v }),
+                            };
+                            if is_lower {
+                                lower_parts.push(bound);
+                            } else {
+                                upper_parts.push(bound);
+                            }
+                        }
+                        // Draft-4 boolean form: read together with `minimum`/`maximum` above.
+                        Value::Bool(_) if key.starts_with('e') => {}
+                        _ => shape.unknown.entry(key.clone()).or_default().push(v),
+                    }
+                }
+                "multipleOf" => match v.as_f64() {
+                    Some(m) if m > 0.0 => {
+                        shape.multiple_of = Some(match shape.multiple_of {
+                            // Both apply: keep the stricter when one divides the other.
+                            Some(prev) if is_multiple(m, prev) => m,
+                            Some(prev) => prev,
+                            None => m,
+                        })
+                    }
+                    _ => shape.unknown.entry(key.clone()).or_default().push(v),
+                },
+                "minLength" | "minItems" | "minProperties" => match count(v) {
+                    Some(c) => {
+                        let slot = match key.as_str() {
+                            "minLength" => &mut shape.min_length,
+                            "minItems" => &mut shape.min_items,
+                            _ => &mut shape.min_properties,
+                        };
+                        *slot = Some(slot.map_or(c, |p| p.max(c)));
+                    }
+                    None => shape.unknown.entry(key.clone()).or_default().push(v),
+                },
+                "maxLength" | "maxItems" | "maxProperties" => match count(v) {
+                    Some(c) => {
+                        let slot = match key.as_str() {
+                            "maxLength" => &mut shape.max_length,
+                            "maxItems" => &mut shape.max_items,
+                            _ => &mut shape.max_properties,
+                        };
+                        *slot = Some(slot.map_or(c, |p| p.min(c)));
+                    }
+                    None => shape.unknown.entry(key.clone()).or_default().push(v),
+                },
+                "pattern" | "format" => match v.as_str() {
+                    Some(text) => {
+                        if key == "pattern" {
+                            shape.patterns.insert(text);
+                        } else {
+                            shape.formats.insert(text);
+                        }
+                    }
+                    None => shape.unknown.entry(key.clone()).or_default().push(v),
+                },
+                "uniqueItems" => match v.as_bool() {
+                    Some(b) => shape.unique_items |= b,
+                    None => shape.unknown.entry(key.clone()).or_default().push(v),
+                },
+                "properties" => match v {
+                    Value::Object(props) => {
+                        for (name, schema) in props {
+                            shape
+                                .properties
+                                .entry(name.as_str())
+                                .or_default()
+                                .push(Part {
+                                    value: schema,
+                                    skip_union: false,
+                                });
+                        }
+                    }
+                    _ => shape.unknown.entry(key.clone()).or_default().push(v),
+                },
+                "required" => match v {
+                    Value::Array(names) if names.iter().all(Value::is_string) => {
+                        shape
+                            .required
+                            .extend(names.iter().filter_map(Value::as_str));
+                    }
+                    // Draft-3 `required: true` on a property, or garbage: not modelled.
+                    _ => shape.unknown.entry(key.clone()).or_default().push(v),
+                },
+                "additionalProperties" => match v {
+                    Value::Bool(true) => {}
+                    Value::Bool(false) => shape.additional = Additional::Never,
+                    schema @ Value::Object(_) => match &mut shape.additional {
+                        Additional::Never => {}
+                        Additional::Any => {
+                            shape.additional = Additional::Schema(vec![Part::new(schema)])
+                        }
+                        Additional::Schema(parts) => parts.push(Part::new(schema)),
+                    },
+                    _ => shape.unknown.entry(key.clone()).or_default().push(v),
+                },
+                "propertyNames" => shape.property_names.push(Part::new(v)),
+                "items" => match v {
+                    Value::Array(tuple) => merge_prefix(&mut shape.prefix, tuple),
+                    schema => shape.items.push(Part::new(schema)),
+                },
+                "prefixItems" => match v {
+                    Value::Array(tuple) => merge_prefix(&mut shape.prefix, tuple),
+                    _ => shape.unknown.entry(key.clone()).or_default().push(v),
+                },
+                "additionalItems" => {
+                    // Only meaningful next to a draft-4 tuple; otherwise ignored by validators.
+                    if map.get("items").is_some_and(Value::is_array) {
+                        shape.items.push(Part::new(v));
+                    }
+                }
+                "default" => shape.default = shape.default.or(Some(v)),
+                "description" => {
+                    if shape.description.is_none() {
+                        shape.description = v.as_str().map(normalize_text);
+                    }
+                }
+                "title" => {
+                    if shape.title.is_none() {
+                        shape.title = v.as_str().map(normalize_text);
+                    }
+                }
+                "examples" => shape.examples = shape.examples.or(Some(v)),
+                "deprecated" => shape.deprecated |= v.as_bool().unwrap_or(false),
+                "$schema" | "$id" | "$comment" | "$anchor" => {
+                    shape.meta.insert(key.as_str(), v);
+                }
+                "nullable" => shape.nullable |= v.as_bool().unwrap_or(false),
+                k if MODELLED.contains(&k) => {}
+                _ => shape.unknown.entry(key.clone()).or_default().push(v),
+            }
+        }
+        if work.is_empty() {
+            if let Some((one_of, branches)) = pending_union.take() {
+                fold_union(&mut shape, &mut work, one_of, branches, hops);
+            }
+        }
+    }
+    if extra_null {
+        shape.nullable = true;
+    }
+    if shape.nullable {
+        shape.types |= NULL;
+        if let Some(values) = &mut shape.enumeration {
+            values.insert("null".to_owned(), &NULL_VALUE);
+        }
+    }
+    shape.lower = tightest(lower_parts, true);
+    shape.upper = tightest(upper_parts, false);
+    if shape.types & !NULL == INTEGER {
+        // On integers `exclusiveMinimum: 0` and `minimum: 1` accept the same values.
+        if let Some(b) = &mut shape.lower {
+            let v = if b.exclusive {
+                b.value.floor() + 1.0
+            } else {
+                b.value.ceil()
+            };
+            *b = Bound {
+                value: v,
+                exclusive: false,
+                written: b.written.clone(),
+            };
+        }
+        if let Some(b) = &mut shape.upper {
+            let v = if b.exclusive {
+                b.value.ceil() - 1.0
+            } else {
+                b.value.floor()
+            };
+            *b = Bound {
+                value: v,
+                exclusive: false,
+                written: b.written.clone(),
+            };
+        }
+    }
+    shape
+}
+
+/// Nullable unions (`anyOf: [X, {type: "null"}]`) become X plus `null`; a union of one
+/// branch is that branch; real unions are kept for the engine to match branch by branch.
+fn fold_union<'a>(
+    shape: &mut Shape<'a>,
+    work: &mut Vec<(Part<'a>, usize)>,
+    one_of: bool,
+    branches: &'a Value,
+    hops: usize,
+) {
+    let Value::Array(list) = branches else {
+        return;
+    };
+    let mut rest: Vec<&'a Value> = Vec::new();
+    for branch in list {
+        if is_null_only(branch) {
+            shape.nullable = true;
+        } else {
+            rest.push(branch);
+        }
+    }
+    match rest.len() {
+        0 => {
+            shape.types &= NULL;
+        }
+        1 => work.push((Part::new(rest[0]), hops + 1)),
+        _ => {
+            shape.union = Some(rest);
+            shape.union_is_one_of = one_of;
+        }
+    }
+}
+
+fn is_null_only(schema: &Value) -> bool {
+    let Value::Object(map) = schema else {
+        return false;
+    };
+    let null_type = match map.get("type") {
+        Some(Value::String(t)) => t == "null",
+        Some(Value::Array(ts)) => ts.len() == 1 && ts[0] == "null",
+        _ => map.get("const").is_some_and(Value::is_null),
+    };
+    null_type
+        && map.keys().all(|k| {
+            matches!(
+                k.as_str(),
+                "type" | "const" | "description" | "title" | "$comment"
+            )
+        })
+}
+
+fn merge_prefix<'a>(prefix: &mut Vec<Node<'a>>, tuple: &'a [Value]) {
+    for (i, schema) in tuple.iter().enumerate() {
+        if prefix.len() <= i {
+            prefix.push(Vec::new());
+        }
+        prefix[i].push(Part::new(schema));
+    }
+}
+
+fn types_of(value: &Value) -> Option<Atoms> {
+    match value {
+        Value::String(name) => atoms_of_type_name(name),
+        Value::Array(names) => {
+            let mut atoms = 0;
+            for name in names {
+                atoms |= atoms_of_type_name(name.as_str()?)?;
+            }
+            Some(atoms)
+        }
+        _ => None,
+    }
+}
+
+fn count(value: &Value) -> Option<f64> {
+    value.as_f64().filter(|c| *c >= 0.0 && c.fract() == 0.0)
+}
+
+/// Whether every multiple of `a` is a multiple of `b` (`a` is a multiple of `b`).
+pub fn is_multiple(a: f64, b: f64) -> bool {
+    if b <= 0.0 {
+        return false;
+    }
+    let q = a / b;
+    (q - q.round()).abs() < 1e-9 && q.round() >= 1.0
+}
+
+fn tightest(parts: Vec<Bound>, lower: bool) -> Option<Bound> {
+    parts.into_iter().reduce(|a, b| {
+        let b_tighter = if lower {
+            b.value > a.value || (b.value == a.value && b.exclusive && !a.exclusive)
+        } else {
+            b.value < a.value || (b.value == a.value && b.exclusive && !a.exclusive)
+        };
+        if b_tighter {
+            b
+        } else {
+            a
+        }
+    })
+}
+
+/// Compares two bounds of the same side: `Some(true)` when `new` is tighter than `old`,
+/// `Some(false)` when looser, `None` when they accept the same values.
+pub fn bound_tighter(old: Option<&Bound>, new: Option<&Bound>, lower: bool) -> Option<bool> {
+    match (old, new) {
+        (None, None) => None,
+        (None, Some(_)) => Some(true),
+        (Some(_), None) => Some(false),
+        (Some(o), Some(n)) => {
+            if o.value == n.value && o.exclusive == n.exclusive {
+                None
+            } else if o.value == n.value {
+                Some(n.exclusive)
+            } else if lower {
+                Some(n.value > o.value)
+            } else {
+                Some(n.value < o.value)
+            }
+        }
+    }
+}
+
+/// A copy of `value` cut at `depth` levels (deeper parts become `"…"`), so reports stay small
+/// and copying a hostile 10,000-deep schema cannot overflow the stack.
+pub fn clip(value: &Value, depth: usize) -> Value {
+    match value {
+        Value::Array(items) if depth == 0 && !items.is_empty() => Value::String("…".to_owned()),
+        Value::Object(map) if depth == 0 && !map.is_empty() => Value::String("…".to_owned()),
+        Value::Array(items) => Value::Array(items.iter().map(|v| clip(v, depth - 1)).collect()),
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| (k.clone(), clip(v, depth - 1)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn canonical_strings_ignore_key_order_and_number_spelling() {
+        let a = json!({"b": [1, 2.0], "a": {"y": 1, "x": "s"}});
+        let b = json!({"a": {"x": "s", "y": 1.0}, "b": [1.0, 2]});
+        assert_eq!(canonical_string(&a), canonical_string(&b));
+        assert_ne!(canonical_string(&json!(1)), canonical_string(&json!("1")));
+        assert_eq!(
+            canonical_string(&json!({"a": [true, null]})),
+            r#"{"a":[true,null]}"#
+        );
+    }
+
+    #[test]
+    fn pointers_unescape_and_walk_arrays() {
+        let root = json!({"$defs": {"a/b": {"x": 1}, "m~n": 2}, "list": [10, {"y": 3}]});
+        assert_eq!(resolve_pointer(&root, "#/$defs/a~1b/x"), Some(&json!(1)));
+        assert_eq!(resolve_pointer(&root, "#/$defs/m~0n"), Some(&json!(2)));
+        assert_eq!(resolve_pointer(&root, "#/list/1/y"), Some(&json!(3)));
+        assert_eq!(resolve_pointer(&root, "#/%24defs/m~0n"), Some(&json!(2)));
+        assert_eq!(resolve_pointer(&root, "#"), Some(&root));
+        assert_eq!(resolve_pointer(&root, "#/nope"), None);
+        assert_eq!(resolve_pointer(&root, "other.json#/x"), None);
+    }
+
+    #[test]
+    fn nullable_spellings_fold_to_the_same_types() {
+        let root = json!({});
+        let spellings = [
+            json!({"type": ["string", "null"]}),
+            json!({"anyOf": [{"type": "string"}, {"type": "null"}]}),
+            json!({"oneOf": [{"type": "null"}, {"type": "string"}]}),
+            json!({"type": "string", "nullable": true}),
+        ];
+        for s in &spellings {
+            let shape = build(&root, &[Part::new(s)], 8, false);
+            assert_eq!(shape.types, STRING | NULL, "{s}");
+            assert!(shape.union.is_none());
+        }
+    }
+
+    #[test]
+    fn integer_bounds_unify_exclusive_spellings() {
+        let root = json!({});
+        let a = json!({"type": "integer", "exclusiveMinimum": 0});
+        let b = json!({"type": "integer", "minimum": 1});
+        let c = json!({"type": "integer", "minimum": 0, "exclusiveMinimum": true});
+        let la = build(&root, &[Part::new(&a)], 8, false).lower;
+        let lb = build(&root, &[Part::new(&b)], 8, false).lower;
+        let lc = build(&root, &[Part::new(&c)], 8, false).lower;
+        assert_eq!(bound_tighter(la.as_ref(), lb.as_ref(), true), None);
+        assert_eq!(bound_tighter(la.as_ref(), lc.as_ref(), true), None);
+        let d = json!({"type": "number", "exclusiveMinimum": 0});
+        let e = json!({"type": "number", "minimum": 0});
+        let ld = build(&root, &[Part::new(&d)], 8, false).lower;
+        let le = build(&root, &[Part::new(&e)], 8, false).lower;
+        assert_eq!(bound_tighter(ld.as_ref(), le.as_ref(), true), Some(false));
+    }
+
+    #[test]
+    fn self_reference_is_noted_not_followed_forever() {
+        let root = json!({"$defs": {"a": {"$ref": "#/$defs/a"}}});
+        let start = json!({"$ref": "#/$defs/a"});
+        let shape = build(&root, &[Part::new(&start)], 8, false);
+        assert!(
+            shape.notes.iter().any(|n| n.contains("cycle")),
+            "{:?}",
+            shape.notes
+        );
+    }
+
+    #[test]
+    fn clip_cuts_deep_values() {
+        let v = json!({"a": {"b": {"c": 1}}});
+        assert_eq!(clip(&v, 2), json!({"a": {"b": "…"}}));
+    }
+}

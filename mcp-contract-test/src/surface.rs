@@ -204,11 +204,13 @@ impl Surface {
                         pointer: format!("/{list_key}/{index}"),
                         message: format!("this {kind} has no string `{name_field}`"),
                     })?;
-                let key = ItemKey::new(kind, name);
-                if surface.items.contains_key(&key) {
-                    surface.duplicates.push(key);
-                } else {
-                    surface.items.insert(key, item.clone());
+                match surface.items.entry(ItemKey::new(kind, name)) {
+                    std::collections::btree_map::Entry::Occupied(entry) => {
+                        surface.duplicates.push(entry.key().clone());
+                    }
+                    std::collections::btree_map::Entry::Vacant(entry) => {
+                        entry.insert(item.clone());
+                    }
                 }
             }
         }
@@ -323,12 +325,16 @@ mod tests {
     #[test]
     fn a_bare_tools_list_is_a_surface() {
         let surface = Surface::from_json(&json!({"tools": [{"name": "t"}]})).unwrap();
-        assert_eq!(surface.keys().map(ItemKey::test_name).collect::<Vec<_>>(), ["tools::t"]);
+        assert_eq!(
+            surface.keys().map(ItemKey::test_name).collect::<Vec<_>>(),
+            ["tools::t"]
+        );
     }
 
     #[test]
     fn errors_name_the_position() {
-        let err = Surface::from_json(&json!({"tools": [{"name": "a"}, {"title": "no name"}]})).unwrap_err();
+        let err = Surface::from_json(&json!({"tools": [{"name": "a"}, {"title": "no name"}]}))
+            .unwrap_err();
         assert_eq!(err.pointer, "/tools/1");
         assert!(err.to_string().contains("`name`"), "{err}");
         assert!(Surface::from_json(&json!([])).is_err());
@@ -337,7 +343,10 @@ mod tests {
     #[test]
     fn duplicates_are_kept_out_and_remembered() {
         let surface = Surface::from_json(&json!({"tools": [{"name": "a", "description": "first"}, {"name": "a", "description": "second"}]})).unwrap();
-        assert_eq!(surface.get(&ItemKey::new(ItemKind::Tool, "a")).unwrap()["description"], "first");
+        assert_eq!(
+            surface.get(&ItemKey::new(ItemKind::Tool, "a")).unwrap()["description"],
+            "first"
+        );
         assert_eq!(surface.duplicates(), [ItemKey::new(ItemKind::Tool, "a")]);
     }
 }

@@ -1,0 +1,7 @@
+//! The contract suite of the notes server: `cargo test -p notes-server --test contract`.
+//!
+//! Cargo builds the `notes-server` binary first; the suite starts it over stdio exactly as an
+//! MCP client would and holds every tool, prompt, resource and template to the snapshots in
+//! `tests/snapshots/`. `NOTES_SERVER_VERSION=2` (inherited by the server) plays the v2 release.
+#[mcp_contract_test::mcp_contract(bin = "notes-server", timeout = 30)]
+fn main() {}

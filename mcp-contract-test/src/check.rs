@@ -1,0 +1,310 @@
+//! The one orchestration step both faces share: the live surface against the accepted
+//! snapshots, judged into a verdict per item. The harness turns verdicts into tests and pending
+//! `.snap.new` files; the CLI turns them into reports. Neither decides anything on its own.
+
+use crate::change::{Class, Judgement, Policy};
+use crate::diff;
+use crate::snapshot::{self, contents_match, Accepted, Metadata, SnapshotFile};
+use crate::surface::{ItemKey, Surface};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// Which differences fail a verdict.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FailOn {
+    /// Changes in these classes fail (the local default: breaking, safety, review).
+    Classes(Vec<Class>),
+    /// Any difference from the accepted snapshot fails, judged or not (the CI default), so
+    /// committed snapshots always equal the live surface.
+    Drift,
+}
+
+impl FailOn {
+    /// The default outside CI.
+    pub fn local_default() -> FailOn {
+        FailOn::Classes(
+            Class::ALL
+                .into_iter()
+                .filter(|c| c.fails_by_default())
+                .collect(),
+        )
+    }
+
+    /// Parses `drift`, `any`, or a comma-separated list of classes (`breaking,safety`).
+    pub fn parse(text: &str) -> Result<FailOn, String> {
+        let text = text.trim();
+        if text == "drift" || text == "any" {
+            return Ok(FailOn::Drift);
+        }
+        let mut classes = Vec::new();
+        for word in text.split(',').map(str::trim).filter(|w| !w.is_empty()) {
+            match Class::parse(word) {
+                Some(class) => classes.push(class),
+                None => {
+                    return Err(format!(
+                        "unknown class `{}` (expected drift, any, or a list of: {})",
+                        crate::escape::escape(word),
+                        Class::ALL.map(Class::as_str).join(", ")
+                    ))
+                }
+            }
+        }
+        Ok(FailOn::Classes(classes))
+    }
+
+    /// The policy's `failing` set that goes with this choice.
+    pub fn apply(&self, policy: &Policy) -> Policy {
+        let mut policy = policy.clone();
+        policy.failing = match self {
+            FailOn::Classes(classes) => classes.iter().copied().collect(),
+            FailOn::Drift => Class::ALL.into_iter().collect(),
+        };
+        policy
+    }
+}
+
+impl fmt::Display for FailOn {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FailOn::Drift => f.write_str("drift"),
+            FailOn::Classes(classes) => f.write_str(
+                &classes
+                    .iter()
+                    .map(|c| c.as_str())
+                    .collect::<Vec<_>>()
+                    .join(","),
+            ),
+        }
+    }
+}
+
+/// The state of one item compared with its accepted snapshot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum State {
+    /// The live item equals the accepted one.
+    Unchanged,
+    /// The item is live but has no accepted snapshot yet.
+    New,
+    /// The item was accepted but the server no longer advertises it.
+    Removed,
+    /// Both exist and differ.
+    Changed,
+}
+
+/// The verdict on one item.
+#[derive(Debug, Clone)]
+pub struct Verdict {
+    /// The item.
+    pub key: ItemKey,
+    /// Where its accepted snapshot lives (or would live).
+    pub snap_path: PathBuf,
+    /// The accepted snapshot, if any.
+    pub accepted: Option<SnapshotFile>,
+    /// What recording the live surface would write (a tombstone for a removed item).
+    pub recorded: SnapshotFile,
+    /// How the item compares.
+    pub state: State,
+    /// The judged changes (empty when unchanged).
+    pub judgement: Judgement,
+    /// Whether this verdict fails under the suite's [`FailOn`].
+    pub failing: bool,
+}
+
+impl Verdict {
+    /// Whether the live item differs from what was accepted.
+    pub fn drifted(&self) -> bool {
+        self.state != State::Unchanged
+    }
+}
+
+/// What every suite needs to name and place its snapshots.
+#[derive(Debug, Clone)]
+pub struct Layout {
+    /// The folder holding the `.snap` files.
+    pub dir: PathBuf,
+    /// The insta module prefix (the test target's crate name, or the CLI's `--name`).
+    pub module: String,
+    /// The suite name, for several suites in one file.
+    pub suite: Option<String>,
+    /// `source:` written in each snapshot header (workspace-relative test file).
+    pub source: Option<String>,
+    /// `assertion_line:` written in pending snapshots.
+    pub line: Option<u32>,
+    /// A short name of the server for the header's `info`.
+    pub server_label: String,
+}
+
+impl Layout {
+    /// Where the snapshot of one item lives.
+    pub fn snap_path(&self, key: &ItemKey) -> PathBuf {
+        self.dir.join(snapshot::file_name(
+            &self.module,
+            self.suite.as_deref(),
+            key,
+        ))
+    }
+}
+
+/// Every verdict of one suite, plus what was said along the way.
+#[derive(Debug, Clone)]
+pub struct SuiteReport {
+    /// One verdict per item, live or accepted, in item order.
+    pub verdicts: Vec<Verdict>,
+    /// Notes from the probe and the snapshot folder.
+    pub notes: Vec<String>,
+}
+
+impl SuiteReport {
+    /// All judged changes of the suite in one judgement (for reports).
+    pub fn judgement(&self) -> Judgement {
+        let mut all = Judgement::default();
+        for verdict in &self.verdicts {
+            all.changes
+                .extend(verdict.judgement.changes.iter().cloned());
+            all.notes.extend(verdict.judgement.notes.iter().cloned());
+        }
+        all
+    }
+
+    /// Whether any verdict fails.
+    pub fn fails(&self) -> bool {
+        self.verdicts.iter().any(|v| v.failing)
+    }
+}
+
+/// Judges a live surface against a suite's accepted snapshots.
+///
+/// Items accepted as removed (a tombstone snapshot) that are still absent produce no verdict.
+pub fn evaluate(
+    live: &Surface,
+    accepted: &[Accepted],
+    layout: &Layout,
+    policy: &Policy,
+    fail_on: &FailOn,
+) -> SuiteReport {
+    let policy = fail_on.apply(policy);
+    let accepted_by_key: BTreeMap<&ItemKey, &Accepted> =
+        accepted.iter().map(|a| (&a.item.key, a)).collect();
+    let mut keys: Vec<&ItemKey> = live.keys().collect();
+    keys.extend(accepted_by_key.keys().copied());
+    keys.sort();
+    keys.dedup();
+
+    // Whole-surface judgement first: renames are only visible across items.
+    let accepted_surface = accepted_surface(accepted);
+    let whole = diff::diff_surfaces(&accepted_surface, live, &policy);
+
+    let mut verdicts = Vec::new();
+    for key in keys {
+        let old = accepted_by_key.get(key).copied();
+        let old_definition = old.and_then(|a| a.item.definition.as_ref());
+        let new_definition = live.get(key);
+        if old_definition.is_none() && new_definition.is_none() {
+            continue; // removal already accepted
+        }
+        let recorded = SnapshotFile {
+            metadata: Metadata::default(),
+            contents: snapshot::render_item(key, new_definition),
+        };
+        let state = match (old_definition, new_definition) {
+            (None, Some(_)) if old.is_none() => State::New,
+            (None, Some(_)) => State::Changed, // re-added after an accepted removal
+            (Some(_), None) => State::Removed,
+            _ if old.is_some_and(|a| contents_match(&a.file.contents, &recorded.contents)) => {
+                State::Unchanged
+            }
+            _ => State::Changed,
+        };
+        let judgement = match state {
+            State::Unchanged => Judgement::default(),
+            // The first recording of a server has nothing to be judged against.
+            State::New if key.kind == crate::surface::ItemKind::Server => Judgement::default(),
+            _ => whole.for_item(key),
+        };
+        let failing = match fail_on {
+            FailOn::Drift => state != State::Unchanged,
+            // Nothing was promised about an item never accepted: it cannot break a caller.
+            FailOn::Classes(_) => state != State::New && judgement.fails(&policy),
+        };
+        let mut verdict = Verdict {
+            key: key.clone(),
+            snap_path: layout.snap_path(key),
+            accepted: old.map(|a| a.file.clone()),
+            recorded,
+            state,
+            judgement,
+            failing,
+        };
+        verdict.recorded.metadata = metadata(layout, &verdict);
+        verdicts.push(verdict);
+    }
+    SuiteReport {
+        verdicts,
+        notes: Vec::new(),
+    }
+}
+
+/// The accepted snapshots as one surface (tombstones left out).
+pub fn accepted_surface(accepted: &[Accepted]) -> Surface {
+    let mut surface = Surface::new();
+    for a in accepted {
+        if let Some(definition) = &a.item.definition {
+            surface.insert(a.item.key.clone(), definition.clone());
+        }
+    }
+    surface
+}
+
+/// The header of a snapshot as the harness writes it: the classified change list in
+/// `description`, so `cargo insta review` shows it above the diff.
+fn metadata(layout: &Layout, verdict: &Verdict) -> Metadata {
+    let key = &verdict.key;
+    let mut info = serde_json::Map::new();
+    info.insert("server".into(), json!(layout.server_label));
+    info.insert("kind".into(), json!(key.kind.as_str()));
+    info.insert("name".into(), json!(key.name));
+    if let Some(suite) = &layout.suite {
+        info.insert("suite".into(), json!(suite));
+    }
+    let description = if verdict.state == State::Unchanged {
+        None
+    } else {
+        Some(crate::report::change_summary(verdict))
+    };
+    Metadata {
+        source: layout.source.clone(),
+        assertion_line: layout.line,
+        description,
+        expression: Some(expression(key)),
+        info: Some(Value::Object(info)),
+        input_file: None,
+    }
+}
+
+/// The `expression:` of a snapshot: which listing and which item.
+fn expression(key: &ItemKey) -> String {
+    use crate::surface::ItemKind;
+    let listing = match key.kind {
+        ItemKind::Server => return "initialize".to_owned(),
+        ItemKind::Tool => "tools/list",
+        ItemKind::Prompt => "prompts/list",
+        ItemKind::Resource => "resources/list",
+        ItemKind::ResourceTemplate => "resources/templates/list",
+    };
+    format!("{listing}: {}", crate::escape::escape(&key.name))
+}
+
+/// Reads a suite's accepted snapshots, or says which file is broken.
+pub fn load_accepted(layout: &Layout) -> Result<Vec<Accepted>, snapshot::SnapshotError> {
+    snapshot::load_dir(&layout.dir, &layout.module, layout.suite.as_deref())
+}
+
+/// A path shown relative to a base folder when it lies inside it.
+pub fn display_path(path: &Path, base: &Path) -> String {
+    path.strip_prefix(base)
+        .unwrap_or(path)
+        .to_string_lossy()
+        .into_owned()
+}

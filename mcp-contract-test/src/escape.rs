@@ -1,0 +1,115 @@
+//! Escaping of untrusted text: everything a server sent, before it reaches a terminal, a CI log,
+//! a report or a snapshot header.
+//!
+//! A server controls its tool names, descriptions and error strings. Printed raw, an ANSI escape
+//! can recolour or rewrite the reader's terminal, `\r` can overwrite a line that said FAILED, an
+//! OSC-8 sequence can hide a link, bidi controls can reorder what a reviewer reads, and a
+//! `::error::` line can forge a GitHub annotation. [`escape`] makes every such character visible.
+
+use std::fmt::Write as _;
+
+/// Whether a character must not reach a terminal or log as itself.
+///
+/// C0 and C1 controls (ESC, `\r`, BEL, …), DEL, bidi overrides and isolates, zero-width and other
+/// invisible format characters, Unicode tag characters, the BOM, and line/paragraph separators.
+pub fn is_hidden(c: char) -> bool {
+    matches!(c,
+        '\u{0}'..='\u{1f}'
+        | '\u{7f}'..='\u{9f}'
+        | '\u{ad}'            // soft hyphen
+        | '\u{34f}'           // combining grapheme joiner
+        | '\u{61c}'           // arabic letter mark
+        | '\u{115f}' | '\u{1160}' | '\u{3164}' | '\u{ffa0}' // hangul fillers
+        | '\u{17b4}' | '\u{17b5}'
+        | '\u{180b}'..='\u{180f}'
+        | '\u{200b}'..='\u{200f}' // zero-width space/joiners, LRM, RLM
+        | '\u{2028}'..='\u{202e}' // separators, bidi embeddings and overrides
+        | '\u{2060}'..='\u{206f}' // word joiner, invisible operators, bidi isolates
+        | '\u{fe00}'..='\u{fe0f}' // variation selectors
+        | '\u{feff}'
+        | '\u{fff9}'..='\u{fffb}'
+        | '\u{e0000}'..='\u{e007f}' // tag characters
+        | '\u{e0100}'..='\u{e01ef}'
+    )
+}
+
+/// Escapes a server-provided string for one line of output: every hidden character, newline and
+/// tab included, becomes a visible `\n`, `\t` or `\u{…}` escape; a backslash is doubled so an
+/// escape cannot be forged.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if is_hidden(c) => {
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Escapes a server-provided string that may span lines (a description in a report): like
+/// [`escape`], but newlines stay newlines.
+pub fn escape_multiline(text: &str) -> String {
+    text.split('\n').map(escape).collect::<Vec<_>>().join("\n")
+}
+
+/// Shortens an escaped string to about `max` characters, marking the cut.
+pub fn truncate(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_owned();
+    }
+    let mut out: String = text.chars().take(max.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
+
+/// Whether the text holds any hidden character (for lints and findings).
+pub fn has_hidden(text: &str) -> bool {
+    text.chars().any(|c| c != '\n' && c != '\t' && is_hidden(c))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn terminal_tricks_are_neutralised() {
+        let hostile = "ok\u{1b}[2K\r\u{1b}[32mPASSED\u{1b}]8;;https://evil.example\u{7}link\u{1b}]8;;\u{7}\u{202e}txt.exe\u{200b}\u{e0041}";
+        let escaped = escape(hostile);
+        assert!(!escaped.chars().any(is_hidden), "{escaped}");
+        assert!(!escaped.contains('\r'));
+        assert!(escaped.contains("\\u{1b}[2K\\r"), "{escaped}");
+        assert!(escaped.contains("\\u{202e}"));
+        assert!(escaped.contains("\\u{e0041}"));
+    }
+
+    #[test]
+    fn backslashes_cannot_forge_escapes() {
+        assert_eq!(escape("a\\u{1b}"), "a\\\\u{1b}");
+        assert_eq!(escape("line1\nline2"), "line1\\nline2");
+        assert_eq!(
+            escape_multiline("line1\nli\u{1b}ne2"),
+            "line1\nli\\u{1b}ne2"
+        );
+    }
+
+    #[test]
+    fn plain_text_is_untouched() {
+        for text in [
+            "export_csv",
+            "Lists notes — fast, ünïcode 中文 ✓",
+            "file:///tmp/x{id}",
+        ] {
+            assert_eq!(escape(text), text);
+            assert!(!has_hidden(text));
+        }
+        assert!(has_hidden("a\u{200d}b"));
+        assert_eq!(truncate("abcdef", 4), "abc…");
+    }
+}

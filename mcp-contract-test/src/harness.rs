@@ -1,0 +1,537 @@
+//! The test harness: one libtest-mimic test per item, pending snapshots as insta writes them.
+//!
+//! `#[mcp_contract(...)]` expands to a [`Contract`] built from [`Suite`]s; this module is what
+//! `cargo test` runs. It probes each suite's server once (once per run under nextest, see
+//! [`crate::probe_cache`]), judges the live surface against the accepted snapshots with
+//! [`crate::check`], and hands libtest-mimic one trial per item.
+
+use crate::change::Policy;
+use crate::check::{self, FailOn, Layout, State, SuiteReport, Verdict};
+use crate::escape::escape;
+use crate::probe::{ProbeOptions, ServerCommand};
+use crate::snapshot::{self, Outcome, Settings};
+use crate::surface::{ItemKey, ItemKind};
+use libtest_mimic::{Arguments, Failed, Trial};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// Where the contract test lives, captured in the user's test file by [`crate::here!`].
+///
+/// `file!()` and `CARGO_MANIFEST_DIR` must be expanded in the user's crate: expanded in this
+/// library they would point into cargo's registry, where `cargo insta` never looks.
+#[derive(Debug, Clone, Copy)]
+pub struct Location {
+    /// `file!()` of the test file (workspace-relative).
+    pub file: &'static str,
+    /// `line!()` of the attribute, shown by `cargo insta review`.
+    pub line: u32,
+    /// `env!("CARGO_MANIFEST_DIR")` of the crate holding the test.
+    pub manifest_dir: &'static str,
+    /// `env!("CARGO_CRATE_NAME")` of the test target: the snapshot files' module prefix.
+    pub crate_name: &'static str,
+}
+
+/// Captures the [`Location`] of the calling test file.
+#[macro_export]
+macro_rules! here {
+    () => {
+        $crate::harness::Location {
+            file: ::core::file!(),
+            line: ::core::line!(),
+            manifest_dir: ::core::env!("CARGO_MANIFEST_DIR"),
+            crate_name: ::core::env!("CARGO_CRATE_NAME"),
+        }
+    };
+}
+
+/// One server under test with one configuration: its items become tests.
+#[derive(Debug, Clone)]
+pub struct Suite {
+    name: Option<String>,
+    command: Result<ServerCommand, String>,
+    timeout: Duration,
+    fail_on: Option<FailOn>,
+    ci_fail_on: Option<FailOn>,
+    policy: Policy,
+    errors: Vec<String>,
+}
+
+impl Suite {
+    /// A server started from a command line, split as a POSIX shell would split it
+    /// (`python3 my_server.py --stdio`).
+    pub fn command(line: &str) -> Suite {
+        let command = ServerCommand::from_command_line(line)
+            .map_err(|e| format!("cannot split the server command `{}`: {e}", escape(line)));
+        Suite::with(command)
+    }
+
+    /// A server started from a program path and no arguments (see [`Suite::arg`]); used by
+    /// `bin = "..."` with `env!("CARGO_BIN_EXE_<name>")`.
+    pub fn program(program: impl Into<String>) -> Suite {
+        Suite::with(Ok(ServerCommand {
+            program: program.into(),
+            ..ServerCommand::default()
+        }))
+    }
+
+    fn with(command: Result<ServerCommand, String>) -> Suite {
+        Suite {
+            name: None,
+            command,
+            timeout: Duration::from_secs(30),
+            fail_on: None,
+            ci_fail_on: None,
+            policy: Policy::default(),
+            errors: Vec::new(),
+        }
+    }
+
+    /// Names the suite: its tests become `NAME::tools::…` and its snapshots
+    /// `<module>__NAME__…`. Needed when one file holds several suites.
+    pub fn name(mut self, name: &str) -> Suite {
+        if name.is_empty()
+            || !name
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+            || ItemKind::ALL.iter().any(|k| k.group() == name)
+        {
+            self.errors.push(format!(
+                "suite name `{}` must be lowercase letters, digits and `_`, and not a kind's group (server, tools, prompts, resources, resource_templates)",
+                escape(name),
+            ));
+        }
+        self.name = Some(name.to_owned());
+        self
+    }
+
+    /// Adds one argument to the server command.
+    pub fn arg(mut self, arg: impl Into<String>) -> Suite {
+        if let Ok(command) = &mut self.command {
+            command.args.push(arg.into());
+        }
+        self
+    }
+
+    /// Adds arguments to the server command.
+    pub fn args<I, S>(mut self, args: I) -> Suite
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        for arg in args {
+            self = self.arg(arg);
+        }
+        self
+    }
+
+    /// Sets an environment variable for the server (the rest of the environment is inherited).
+    pub fn env(mut self, key: impl Into<String>, value: impl Into<String>) -> Suite {
+        if let Ok(command) = &mut self.command {
+            command.env.push((key.into(), value.into()));
+        }
+        self
+    }
+
+    /// The server's working directory; relative paths are taken from the crate's manifest dir
+    /// (the default working directory).
+    pub fn cwd(mut self, dir: impl Into<PathBuf>) -> Suite {
+        if let Ok(command) = &mut self.command {
+            command.cwd = Some(dir.into());
+        }
+        self
+    }
+
+    /// How long the probe may take, start to stop (default 30 s; `MCP_CONTRACT_TIMEOUT`
+    /// in seconds overrides).
+    pub fn timeout(mut self, timeout: Duration) -> Suite {
+        self.timeout = timeout;
+        self
+    }
+
+    /// Which differences fail outside CI (default: breaking, safety, review).
+    pub fn fail_on(mut self, fail_on: FailOn) -> Suite {
+        self.fail_on = Some(fail_on);
+        self
+    }
+
+    /// Which differences fail in CI (default: any drift, so committed snapshots always equal
+    /// the live surface).
+    pub fn ci_fail_on(mut self, fail_on: FailOn) -> Suite {
+        self.ci_fail_on = Some(fail_on);
+        self
+    }
+
+    /// Replaces the judging policy (class overrides, depth bound).
+    pub fn policy(mut self, policy: Policy) -> Suite {
+        self.policy = policy;
+        self
+    }
+
+    /// Records a configuration error (used by the attribute for values only known at run time).
+    pub fn invalid(mut self, error: impl Into<String>) -> Suite {
+        self.errors.push(error.into());
+        self
+    }
+}
+
+/// A contract test binary: one or more suites, run as one libtest-mimic harness.
+#[derive(Debug, Clone)]
+pub struct Contract {
+    location: Location,
+    suites: Vec<Suite>,
+}
+
+/// What the end-of-run summary needs from each test.
+#[derive(Debug, Clone)]
+struct Pending {
+    test: String,
+    state: State,
+    failing: bool,
+    written: Option<PathBuf>,
+}
+
+impl Contract {
+    /// A contract for the test file at `location` (use [`crate::here!`]).
+    pub fn new(location: Location) -> Contract {
+        Contract {
+            location,
+            suites: Vec::new(),
+        }
+    }
+
+    /// Adds a suite.
+    pub fn suite(mut self, suite: Suite) -> Contract {
+        self.suites.push(suite);
+        self
+    }
+
+    /// Parses the libtest command line, probes every suite, runs one test per item and returns
+    /// the process exit code.
+    pub fn run(self) -> ExitCode {
+        let args = Arguments::from_args();
+        let listing = args.list;
+        let paths = Paths::resolve(&self.location);
+        let settings = match Settings::from_env(Some(&paths.workspace_root)) {
+            Ok(settings) => Arc::new(settings),
+            Err(error) => {
+                eprintln!("mcp-contract: {error}");
+                return ExitCode::from(101);
+            }
+        };
+        let fail_on_env = std::env::var("MCP_CONTRACT_FAIL_ON").ok();
+        let timeout_env = std::env::var("MCP_CONTRACT_TIMEOUT").ok();
+        let summary: Arc<Mutex<Vec<Pending>>> = Arc::default();
+        let mut trials = Vec::new();
+        let mut duplicates = std::collections::BTreeSet::new();
+        for suite in &self.suites {
+            if !duplicates.insert(suite.name.clone()) {
+                eprintln!(
+                    "mcp-contract: two suites share the name {:?}: give each suite its own `name`",
+                    suite.name
+                );
+                return ExitCode::from(101);
+            }
+            let prepared = prepare(
+                suite,
+                &self.location,
+                &paths,
+                &settings,
+                fail_on_env.as_deref(),
+                timeout_env.as_deref(),
+                listing,
+            );
+            trials.extend(into_trials(prepared, &settings, &summary));
+        }
+        let conclusion = libtest_mimic::run(&args, trials);
+        if !listing {
+            print_summary(&summary.lock().unwrap_or_else(|e| e.into_inner()), &paths);
+        }
+        conclusion.exit_code()
+    }
+}
+
+/// The folders a contract test works in.
+#[derive(Debug, Clone)]
+struct Paths {
+    workspace_root: PathBuf,
+    manifest_dir: PathBuf,
+    snapshot_dir: PathBuf,
+    source: String,
+}
+
+impl Paths {
+    fn resolve(location: &Location) -> Paths {
+        let manifest_dir = PathBuf::from(location.manifest_dir);
+        let file = Path::new(location.file);
+        // `file!()` is relative to the workspace root, which is an ancestor of the manifest dir.
+        let workspace_root = std::env::var_os("INSTA_WORKSPACE_ROOT")
+            .map(PathBuf::from)
+            .or_else(|| {
+                manifest_dir
+                    .ancestors()
+                    .find(|dir| dir.join(file).is_file())
+                    .map(Path::to_path_buf)
+            })
+            .unwrap_or_else(|| manifest_dir.clone());
+        let test_file = workspace_root.join(file);
+        let snapshot_dir = test_file
+            .parent()
+            .map(|dir| dir.join("snapshots"))
+            .unwrap_or_else(|| manifest_dir.join("tests").join("snapshots"));
+        Paths {
+            source: location.file.replace('\\', "/"),
+            workspace_root,
+            manifest_dir,
+            snapshot_dir,
+        }
+    }
+}
+
+/// A suite after probing: either verdicts or one error that fails all its tests.
+struct Prepared {
+    prefix: String,
+    result: Result<SuiteReport, (String, Vec<ItemKey>)>,
+}
+
+fn prepare(
+    suite: &Suite,
+    location: &Location,
+    paths: &Paths,
+    settings: &Settings,
+    fail_on_env: Option<&str>,
+    timeout_env: Option<&str>,
+    listing: bool,
+) -> Prepared {
+    let prefix = suite
+        .name
+        .as_ref()
+        .map(|n| format!("{n}::"))
+        .unwrap_or_default();
+    let layout = Layout {
+        dir: paths.snapshot_dir.clone(),
+        module: location.crate_name.to_owned(),
+        suite: suite.name.clone(),
+        source: Some(paths.source.clone()),
+        line: Some(location.line),
+        server_label: suite.command.as_ref().map(server_label).unwrap_or_default(),
+    };
+    let accepted = check::load_accepted(&layout);
+    let accepted_keys: Vec<ItemKey> = match &accepted {
+        Ok(list) => list
+            .iter()
+            .filter(|a| a.item.definition.is_some())
+            .map(|a| a.item.key.clone())
+            .collect(),
+        Err(_) => Vec::new(),
+    };
+    let fail = |message: String| Prepared {
+        prefix: prefix.clone(),
+        result: Err((message, accepted_keys.clone())),
+    };
+    if !suite.errors.is_empty() {
+        return fail(format!(
+            "the contract suite is misconfigured:\n  {}",
+            suite.errors.join("\n  ")
+        ));
+    }
+    let command = match &suite.command {
+        Ok(command) => {
+            let mut command = command.clone();
+            let cwd = match &command.cwd {
+                Some(dir) => paths.manifest_dir.join(dir),
+                None => paths.manifest_dir.clone(),
+            };
+            command.cwd = Some(cwd);
+            command
+        }
+        Err(error) => return fail(error.clone()),
+    };
+    let fail_on = match fail_on_env.map(FailOn::parse) {
+        Some(Err(error)) => return fail(format!("MCP_CONTRACT_FAIL_ON: {error}")),
+        Some(Ok(fail_on)) => fail_on,
+        None if settings.ci => suite.ci_fail_on.clone().unwrap_or(FailOn::Drift),
+        None => suite.fail_on.clone().unwrap_or_else(FailOn::local_default),
+    };
+    let timeout = match timeout_env.map(|t| t.trim().parse::<f64>()) {
+        Some(Ok(secs)) if secs > 0.0 && secs.is_finite() => Duration::from_secs_f64(secs),
+        Some(_) => {
+            return fail(
+                "MCP_CONTRACT_TIMEOUT must be a positive number of seconds, e.g. 30".to_owned(),
+            )
+        }
+        None => suite.timeout,
+    };
+    let accepted = match accepted {
+        Ok(accepted) => accepted,
+        Err(error) => {
+            return fail(format!(
+                "cannot read the accepted contract: {error}\nThe file was left untouched."
+            ))
+        }
+    };
+    let options = ProbeOptions {
+        timeout,
+        ..ProbeOptions::default()
+    };
+    let probe = match crate::probe_cache::probe_shared(&command, &options) {
+        Ok(probe) => probe,
+        Err(error) => {
+            return fail(format!(
+                "{error}\nNo snapshot was written, changed or deleted."
+            ))
+        }
+    };
+    if !listing {
+        for note in &probe.notes {
+            eprintln!("mcp-contract: {}{}", prefix, escape(note));
+        }
+    }
+    let mut report = check::evaluate(&probe.surface, &accepted, &layout, &suite.policy, &fail_on);
+    report.notes.extend(probe.notes);
+    Prepared {
+        prefix,
+        result: Ok(report),
+    }
+}
+
+/// The server as named in snapshot headers: an absolute program path (a cargo-built binary) is
+/// shortened to its file name, so committed snapshots hold nothing machine-specific.
+fn server_label(command: &ServerCommand) -> String {
+    let mut command = command.clone();
+    if Path::new(&command.program).is_absolute() {
+        if let Some(name) = Path::new(&command.program).file_name() {
+            command.program = name.to_string_lossy().into_owned();
+        }
+    }
+    command.display()
+}
+
+fn into_trials(
+    prepared: Prepared,
+    settings: &Arc<Settings>,
+    summary: &Arc<Mutex<Vec<Pending>>>,
+) -> Vec<Trial> {
+    let Prepared { prefix, result } = prepared;
+    match result {
+        Err((message, keys)) => {
+            let message = Arc::new(message);
+            let mut names: Vec<String> = keys.iter().map(ItemKey::test_name).collect();
+            if !names.iter().any(|n| n == "server") {
+                names.insert(0, "server".to_owned());
+            }
+            names
+                .into_iter()
+                .map(|name| {
+                    let message = Arc::clone(&message);
+                    Trial::test(format!("{prefix}{}", escape(&name)), move || {
+                        Err(Failed::from(message.as_str()))
+                    })
+                })
+                .collect()
+        }
+        Ok(report) => report
+            .verdicts
+            .into_iter()
+            .map(|verdict| {
+                let name = format!("{prefix}{}", escape(&verdict.key.test_name()));
+                let settings = Arc::clone(settings);
+                let summary = Arc::clone(summary);
+                let test_name = name.clone();
+                Trial::test(name, move || {
+                    run_item(&test_name, &verdict, &settings, &summary)
+                })
+            })
+            .collect(),
+    }
+}
+
+/// One item's test: write what insta would write, then pass or fail on the verdict.
+fn run_item(
+    test_name: &str,
+    verdict: &Verdict,
+    settings: &Settings,
+    summary: &Mutex<Vec<Pending>>,
+) -> Result<(), Failed> {
+    let outcome = snapshot::record(
+        settings,
+        &verdict.snap_path,
+        verdict.accepted.as_ref(),
+        &verdict.recorded,
+    )
+    .map_err(|e| Failed::from(format!("cannot write the snapshot: {e}")))?;
+    snapshot::add_reference(settings, &verdict.snap_path)
+        .map_err(|e| Failed::from(format!("cannot record the snapshot reference: {e}")))?;
+    let written = match &outcome {
+        Outcome::Pending(path) | Outcome::Accepted(path) => Some(path.clone()),
+        Outcome::Matched | Outcome::NotWritten => None,
+    };
+    if verdict.drifted() {
+        summary
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(Pending {
+                test: test_name.to_owned(),
+                state: verdict.state,
+                failing: verdict.failing,
+                written: written.clone(),
+            });
+    }
+    if !verdict.failing || matches!(outcome, Outcome::Accepted(_)) {
+        return Ok(());
+    }
+    let mut message = format!(
+        "{test_name} differs from its accepted contract ({})\n{}",
+        verdict.snap_path.display(),
+        crate::report::change_summary(verdict)
+    );
+    match &written {
+        Some(path) => message.push_str(&format!(
+            "\n\nA pending snapshot was written to {}.\nIf the change is intended, accept it with `cargo insta review` (or `cargo insta accept`) and tell your callers.",
+            path.display()
+        )),
+        None => message.push_str(
+            "\n\nNo pending snapshot was written (INSTA_UPDATE=no or CI). Run `cargo insta test --review` locally to review and accept it.",
+        ),
+    }
+    if settings.force_pass {
+        eprintln!("mcp-contract: passing because INSTA_FORCE_PASS is set:\n{message}");
+        return Ok(());
+    }
+    Err(Failed::from(message))
+}
+
+fn print_summary(pending: &[Pending], paths: &Paths) {
+    if pending.is_empty() {
+        return;
+    }
+    let written = pending.iter().filter(|p| p.written.is_some()).count();
+    println!(
+        "mcp-contract: {} item(s) differ from the accepted contract ({} failing, {} snapshot(s) written):",
+        pending.len(),
+        pending.iter().filter(|p| p.failing).count(),
+        written
+    );
+    for item in pending {
+        let state = match item.state {
+            State::New => "new",
+            State::Removed => "removed",
+            State::Changed => "changed",
+            State::Unchanged => "unchanged",
+        };
+        let path = item
+            .written
+            .as_ref()
+            .map(|p| check::display_path(p, &paths.workspace_root))
+            .unwrap_or_default();
+        println!(
+            "  {:<40} {state}{} {path}",
+            item.test,
+            if item.failing { " (failing)" } else { "" }
+        );
+    }
+    if written > 0 {
+        println!("Review with `cargo insta review`, or accept all with `cargo insta accept`.");
+    }
+}

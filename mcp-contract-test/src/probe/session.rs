@@ -1,0 +1,654 @@
+//! The MCP session of a probe, independent of the transport: handshake, listings, pagination,
+//! answers to the server's own requests.
+
+use super::{quote_untrusted, Phase, Probe, ProbeError, ProbeErrorKind, ProbeOptions};
+use crate::surface::{json_type_name, ItemKey, ItemKind, Surface, SERVER_FIELDS};
+use serde_json::{json, Map, Value};
+use std::collections::HashSet;
+use std::fmt::{self, Write as _};
+use std::time::Instant;
+
+/// A way to exchange JSON-RPC messages with one server (stdio here; HTTP can implement it too).
+pub trait Transport {
+    /// Sends one JSON-RPC message. Must not block for long: queue it if the peer is slow.
+    fn send(&mut self, message: &Value) -> Result<(), TransportError>;
+
+    /// The next JSON-RPC message from the server, or `None` once `deadline` has passed.
+    fn recv(&mut self, deadline: Instant) -> Result<Option<Value>, TransportError>;
+
+    /// Something the transport noticed that may explain a silence or an exit, such as noise on
+    /// stdout. Added to time-out and exit messages.
+    fn remarks(&self) -> Option<String> {
+        None
+    }
+}
+
+/// Why a transport cannot go on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TransportError {
+    /// The server went away: it exited or closed its end.
+    Closed,
+    /// The server sent something that cannot be read as messages at all (the text says what).
+    InvalidOutput(String),
+    /// An operating-system error while talking to the server.
+    Io(String),
+}
+
+impl fmt::Display for TransportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TransportError::Closed => f.write_str("the server closed the connection"),
+            TransportError::InvalidOutput(what) | TransportError::Io(what) => f.write_str(what),
+        }
+    }
+}
+
+impl std::error::Error for TransportError {}
+
+/// Runs a probe over any transport: handshake, every listing, then returns (the caller stops the
+/// server). `label` names the server in errors (a command line or a URL).
+///
+/// # Errors
+///
+/// A [`ProbeError`] naming the phase and what went wrong; its exit status and stderr tail are
+/// empty, since only the transport's owner knows them.
+pub fn probe_transport<T: Transport + ?Sized>(
+    transport: &mut T,
+    options: &ProbeOptions,
+    label: &str,
+) -> Result<Probe, ProbeError> {
+    run(transport, options, Instant::now() + options.timeout).map_err(|failure| ProbeError {
+        command: label.to_owned(),
+        phase: failure.phase,
+        kind: failure.kind,
+        message: failure.message,
+        exit_status: None,
+        stderr_tail: Vec::new(),
+    })
+}
+
+/// A failure of the session, before the transport adds its details (command, stderr, status).
+#[derive(Debug)]
+pub(super) struct Failure {
+    pub(super) phase: Phase,
+    pub(super) kind: ProbeErrorKind,
+    pub(super) message: String,
+}
+
+/// The four listings: kind, method, and the capability that advertises it.
+const LISTINGS: [(ItemKind, &str, &str); 4] = [
+    (ItemKind::Tool, "tools/list", "tools"),
+    (ItemKind::Prompt, "prompts/list", "prompts"),
+    (ItemKind::Resource, "resources/list", "resources"),
+    (
+        ItemKind::ResourceTemplate,
+        "resources/templates/list",
+        "resources",
+    ),
+];
+
+/// JSON-RPC "method not found".
+const METHOD_NOT_FOUND: i64 = -32601;
+
+pub(super) fn run<T: Transport + ?Sized>(
+    transport: &mut T,
+    options: &ProbeOptions,
+    deadline: Instant,
+) -> Result<Probe, Failure> {
+    let mut session = Session {
+        transport,
+        options,
+        deadline,
+        next_id: 1,
+        notes: Vec::new(),
+    };
+    let mut surface = Surface::new();
+    let capabilities = session.initialize(&mut surface)?;
+    let mut unadvertised_noted = HashSet::new();
+    for (kind, method, capability) in LISTINGS {
+        let advertised = capabilities
+            .as_ref()
+            .and_then(|caps| caps.get(capability))
+            .is_some_and(|value| !matches!(value, Value::Null | Value::Bool(false)));
+        if !advertised {
+            if unadvertised_noted.insert(capability) {
+                let methods = if capability == "resources" {
+                    "resources/list and resources/templates/list were".to_owned()
+                } else {
+                    format!("{method} was")
+                };
+                session.notes.push(format!(
+                    "the server does not advertise {capability} in its capabilities: {methods} not sent"
+                ));
+            }
+            continue;
+        }
+        if let Some(items) = session.list_all(kind, method, capability)? {
+            add_items(&mut surface, kind, method, items)?;
+        }
+    }
+    Ok(Probe {
+        surface,
+        notes: session.notes,
+    })
+}
+
+struct Session<'a, T: Transport + ?Sized> {
+    transport: &'a mut T,
+    options: &'a ProbeOptions,
+    deadline: Instant,
+    next_id: i64,
+    notes: Vec<String>,
+}
+
+impl<T: Transport + ?Sized> Session<'_, T> {
+    /// Shakes hands, puts the server item into `surface` and returns the capabilities object.
+    fn initialize(&mut self, surface: &mut Surface) -> Result<Option<Map<String, Value>>, Failure> {
+        // Declaring no client capability on purpose: the contract is the base surface that every
+        // client sees, not the one a server may widen for sampling/elicitation/roots clients.
+        let params = json!({
+            "protocolVersion": self.options.protocol_version,
+            "capabilities": {},
+            "clientInfo": {"name": "mcp-contract-test", "version": env!("CARGO_PKG_VERSION")},
+        });
+        let result = self.request("initialize", params, Phase::Initialize)?;
+        self.transport
+            .send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+            .map_err(|e| {
+                self.transport_failure(e, Phase::Initialize, "notifications/initialized")
+            })?;
+        let server: Map<String, Value> = SERVER_FIELDS
+            .iter()
+            .filter_map(|field| result.get(*field).map(|v| ((*field).to_owned(), v.clone())))
+            .collect();
+        if !server.is_empty() {
+            surface.insert(ItemKey::server(), Value::Object(server));
+        }
+        match result.get("capabilities") {
+            Some(Value::Object(caps)) => Ok(Some(caps.clone())),
+            Some(other) => {
+                self.notes.push(format!(
+                    "the server's capabilities are {}, not an object: nothing was listed",
+                    json_type_name(other)
+                ));
+                Ok(None)
+            }
+            None => {
+                self.notes.push(
+                    "the server's initialize result has no capabilities: nothing was listed"
+                        .to_owned(),
+                );
+                Ok(None)
+            }
+        }
+    }
+
+    /// Every item of one listing, following `nextCursor`; `None` when the server answers -32601.
+    /// Items come with the page they were on, for messages.
+    fn list_all(
+        &mut self,
+        kind: ItemKind,
+        method: &str,
+        capability: &str,
+    ) -> Result<Option<Vec<(usize, Value)>>, Failure> {
+        let list_key = kind.list_key().unwrap_or("items");
+        let mut items = Vec::new();
+        let mut seen_cursors = HashSet::new();
+        let mut cursor: Option<String> = None;
+        let mut page = 0;
+        loop {
+            page += 1;
+            let params = match &cursor {
+                Some(cursor) => json!({ "cursor": cursor }),
+                None => json!({}),
+            };
+            let result = match self.request(method, params, Phase::List) {
+                Ok(result) => result,
+                Err(failure)
+                    if page == 1
+                        && failure.kind
+                            == (ProbeErrorKind::ServerError {
+                                code: METHOD_NOT_FOUND,
+                            }) =>
+                {
+                    self.notes.push(format!(
+                        "the server advertises {capability} but answered {method} with -32601 \
+                         (method not found): recorded as empty"
+                    ));
+                    return Ok(None);
+                }
+                Err(failure) => return Err(failure),
+            };
+            match result.get(list_key) {
+                Some(Value::Array(list)) => {
+                    items.extend(list.iter().map(|item| (page, item.clone())))
+                }
+                other => {
+                    return Err(Failure {
+                        phase: Phase::List,
+                        kind: ProbeErrorKind::Malformed,
+                        message: format!(
+                            "page {page} of {method} has no `{list_key}` array (found {})",
+                            other.map_or("nothing", json_type_name)
+                        ),
+                    })
+                }
+            }
+            let next = match result.get("nextCursor") {
+                None | Some(Value::Null) => return Ok(Some(items)),
+                // An empty cursor is how many servers in loosely typed languages say "no more".
+                Some(Value::String(next)) if next.is_empty() => return Ok(Some(items)),
+                Some(Value::String(next)) => next.clone(),
+                Some(other) => {
+                    return Err(Failure {
+                        phase: Phase::List,
+                        kind: ProbeErrorKind::Malformed,
+                        message: format!(
+                            "page {page} of {method} has a nextCursor that is {}, not a string",
+                            json_type_name(other)
+                        ),
+                    })
+                }
+            };
+            if !seen_cursors.insert(next.clone()) {
+                return Err(Failure {
+                    phase: Phase::List,
+                    kind: ProbeErrorKind::EndlessPagination,
+                    message: format!(
+                        "page {page} of {method} answered nextCursor {} again: the listing would \
+                         never end",
+                        quote_untrusted(&next)
+                    ),
+                });
+            }
+            if page >= self.options.max_pages {
+                return Err(Failure {
+                    phase: Phase::List,
+                    kind: ProbeErrorKind::EndlessPagination,
+                    message: format!(
+                        "{method} still had a nextCursor after {page} pages (the limit is \
+                         max_pages = {})",
+                        self.options.max_pages
+                    ),
+                });
+            }
+            cursor = Some(next);
+        }
+    }
+
+    /// Sends one request and waits for its answer, serving the server's requests meanwhile.
+    /// Returns the `result` object.
+    fn request(
+        &mut self,
+        method: &str,
+        params: Value,
+        phase: Phase,
+    ) -> Result<Map<String, Value>, Failure> {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.transport
+            .send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+            .map_err(|e| self.transport_failure(e, phase, method))?;
+        loop {
+            let message = match self.transport.recv(self.deadline) {
+                Ok(Some(message)) => message,
+                Ok(None) => {
+                    let mut message = format!(
+                        "timed out: the probe's time limit of {:.1} s ran out while waiting for \
+                         the answer to {method}",
+                        self.options.timeout.as_secs_f64()
+                    );
+                    self.add_remarks(&mut message);
+                    return Err(Failure {
+                        phase,
+                        kind: ProbeErrorKind::TimedOut,
+                        message,
+                    });
+                }
+                Err(e) => return Err(self.transport_failure(e, phase, method)),
+            };
+            if let Some(server_method) = message.get("method") {
+                if let Some(request_id) = message.get("id") {
+                    self.answer_server_request(server_method, request_id)
+                        .map_err(|e| self.transport_failure(e, phase, method))?;
+                }
+                // Notifications (logging, progress, list_changed) change nothing in a recording.
+                continue;
+            }
+            let ours = match message.get("id") {
+                Some(Value::Number(n)) => n.as_i64() == Some(id),
+                // Lenient on servers that echo ids as strings.
+                Some(Value::String(s)) => s == &id.to_string(),
+                _ => false,
+            };
+            if !ours {
+                // An answer to nothing we are waiting for: stale or stray, ignore it.
+                continue;
+            }
+            return take_result(message, method, phase);
+        }
+    }
+
+    /// The probe serves nothing to the server but `ping`.
+    fn answer_server_request(&mut self, method: &Value, id: &Value) -> Result<(), TransportError> {
+        let reply = if method.as_str() == Some("ping") {
+            json!({"jsonrpc": "2.0", "id": id, "result": {}})
+        } else {
+            json!({"jsonrpc": "2.0", "id": id, "error": {
+                "code": METHOD_NOT_FOUND,
+                "message": "not supported by a contract probe",
+            }})
+        };
+        self.transport.send(&reply)
+    }
+
+    fn transport_failure(&self, error: TransportError, phase: Phase, method: &str) -> Failure {
+        match error {
+            TransportError::Closed => {
+                let mut message =
+                    format!("the server exited (or closed its stdout) before answering {method}");
+                self.add_remarks(&mut message);
+                Failure {
+                    phase,
+                    kind: ProbeErrorKind::Exited,
+                    message,
+                }
+            }
+            TransportError::InvalidOutput(what) => Failure {
+                phase,
+                kind: ProbeErrorKind::InvalidOutput,
+                message: format!("while waiting for the answer to {method}: {what}"),
+            },
+            TransportError::Io(what) => Failure {
+                phase,
+                kind: ProbeErrorKind::Io,
+                message: format!("while sending or waiting for {method}: {what}"),
+            },
+        }
+    }
+
+    fn add_remarks(&self, message: &mut String) {
+        if let Some(remarks) = self.transport.remarks() {
+            message.push_str("; ");
+            message.push_str(&remarks);
+        }
+    }
+}
+
+/// The `result` of an answer, or the failure its `error` describes.
+fn take_result(message: Value, method: &str, phase: Phase) -> Result<Map<String, Value>, Failure> {
+    let Value::Object(mut message) = message else {
+        return Err(Failure {
+            phase,
+            kind: ProbeErrorKind::Malformed,
+            message: format!("the answer to {method} is not a JSON object"),
+        });
+    };
+    if let Some(error) = message.get("error") {
+        let code = error.get("code").and_then(Value::as_i64).unwrap_or(0);
+        let text = error.get("message").and_then(Value::as_str).unwrap_or("");
+        let mut detail = format!("the server answered {method} with JSON-RPC error {code}");
+        if !text.is_empty() {
+            let _ = write!(detail, ": {}", quote_untrusted(text));
+        }
+        if let Some(data) = error.get("data") {
+            let _ = write!(detail, " (data: {})", quote_untrusted(&data.to_string()));
+        }
+        return Err(Failure {
+            phase,
+            kind: ProbeErrorKind::ServerError { code },
+            message: detail,
+        });
+    }
+    match message.remove("result") {
+        Some(Value::Object(result)) => Ok(result),
+        Some(other) => Err(Failure {
+            phase,
+            kind: ProbeErrorKind::Malformed,
+            message: format!(
+                "the result of {method} is {}, not an object",
+                json_type_name(&other)
+            ),
+        }),
+        None => Err(Failure {
+            phase,
+            kind: ProbeErrorKind::Malformed,
+            message: format!("the answer to {method} has neither `result` nor `error`"),
+        }),
+    }
+}
+
+/// Adds one listing's items to the surface, keyed by their name field; the first of a repeated
+/// name wins and the repeat is remembered as a duplicate.
+fn add_items(
+    surface: &mut Surface,
+    kind: ItemKind,
+    method: &str,
+    items: Vec<(usize, Value)>,
+) -> Result<(), Failure> {
+    let name_field = kind.name_field().unwrap_or("name");
+    for (index, (page, item)) in items.into_iter().enumerate() {
+        let Some(name) = item.get(name_field).and_then(Value::as_str) else {
+            return Err(Failure {
+                phase: Phase::List,
+                kind: ProbeErrorKind::Malformed,
+                message: format!(
+                    "{method} item {index} (on page {page}) has no string `{name_field}`, so it \
+                     cannot be recorded: {}",
+                    quote_untrusted(&item.to_string())
+                ),
+            });
+        };
+        let key = ItemKey::new(kind, name);
+        if surface.get(&key).is_some() {
+            surface.note_duplicate(key);
+        } else {
+            surface.insert(key, item);
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::VecDeque;
+    use std::time::Duration;
+
+    /// A scripted server: answers each request from a queue of replies keyed by method.
+    struct Scripted {
+        replies: VecDeque<(String, Value)>,
+        inbox: VecDeque<Value>,
+        sent: Vec<Value>,
+    }
+
+    impl Scripted {
+        fn new(replies: &[(&str, Value)]) -> Scripted {
+            Scripted {
+                replies: replies
+                    .iter()
+                    .map(|(m, v)| ((*m).to_owned(), v.clone()))
+                    .collect(),
+                inbox: VecDeque::new(),
+                sent: Vec::new(),
+            }
+        }
+    }
+
+    impl Transport for Scripted {
+        fn send(&mut self, message: &Value) -> Result<(), TransportError> {
+            self.sent.push(message.clone());
+            if let (Some(method), Some(id)) = (message.get("method"), message.get("id")) {
+                let Some((expected, reply)) = self.replies.pop_front() else {
+                    return Err(TransportError::Closed);
+                };
+                assert_eq!(method, expected.as_str());
+                let mut reply = reply;
+                reply["id"] = id.clone();
+                self.inbox.push_back(reply);
+            }
+            Ok(())
+        }
+
+        fn recv(&mut self, _deadline: Instant) -> Result<Option<Value>, TransportError> {
+            Ok(self.inbox.pop_front())
+        }
+    }
+
+    fn init(caps: Value) -> (&'static str, Value) {
+        (
+            "initialize",
+            json!({"result": {"protocolVersion": "2025-06-18", "serverInfo": {"name": "s", "version": "1"}, "capabilities": caps, "extra": 1}}),
+        )
+    }
+
+    #[test]
+    fn lists_only_advertised_kinds_and_notes_the_rest() {
+        let mut t = Scripted::new(&[
+            init(json!({"tools": {}})),
+            (
+                "tools/list",
+                json!({"result": {"tools": [{"name": "a", "x-custom": true}], "nextCursor": "p2"}}),
+            ),
+            (
+                "tools/list",
+                json!({"result": {"tools": [{"name": "b"}, {"name": "a"}]}}),
+            ),
+        ]);
+        let probe = probe_transport(&mut t, &ProbeOptions::default(), "s").unwrap();
+        let server = probe.surface.get(&ItemKey::server()).unwrap();
+        assert_eq!(server["protocolVersion"], "2025-06-18");
+        assert!(server.get("extra").is_none());
+        assert_eq!(
+            probe
+                .surface
+                .get(&ItemKey::new(ItemKind::Tool, "a"))
+                .unwrap()["x-custom"],
+            true
+        );
+        assert_eq!(
+            probe.surface.duplicates(),
+            [ItemKey::new(ItemKind::Tool, "a")]
+        );
+        assert_eq!(probe.notes.len(), 2, "{:?}", probe.notes);
+        assert!(probe.notes[0].contains("does not advertise prompts"));
+        assert!(probe.notes[1].contains("resources/templates/list"));
+        assert_eq!(t.sent[1]["method"], "notifications/initialized");
+        assert_eq!(t.sent[3]["params"]["cursor"], "p2");
+        assert_eq!(t.sent[0]["params"]["capabilities"], json!({}));
+    }
+
+    #[test]
+    fn method_not_found_on_an_advertised_listing_is_a_note() {
+        let mut t = Scripted::new(&[
+            init(json!({"prompts": {}})),
+            (
+                "prompts/list",
+                json!({"error": {"code": -32601, "message": "nope"}}),
+            ),
+        ]);
+        let probe = probe_transport(&mut t, &ProbeOptions::default(), "s").unwrap();
+        assert!(
+            probe
+                .notes
+                .iter()
+                .any(|n| n.contains("prompts/list with -32601")),
+            "{:?}",
+            probe.notes
+        );
+    }
+
+    #[test]
+    fn other_errors_and_malformed_results_fail_with_their_kind() {
+        let mut t = Scripted::new(&[(
+            "initialize",
+            json!({"error": {"code": -32602, "message": "bad\u{1b}[2J version"}}),
+        )]);
+        let err = probe_transport(&mut t, &ProbeOptions::default(), "s").unwrap_err();
+        assert_eq!(err.kind, ProbeErrorKind::ServerError { code: -32602 });
+        assert_eq!(err.phase, Phase::Initialize);
+        assert!(
+            err.message.contains("bad\\u{1b}[2J version"),
+            "{}",
+            err.message
+        );
+
+        let mut t = Scripted::new(&[
+            init(json!({"tools": {}})),
+            ("tools/list", json!({"result": [1]})),
+        ]);
+        let err = probe_transport(&mut t, &ProbeOptions::default(), "s").unwrap_err();
+        assert_eq!(err.kind, ProbeErrorKind::Malformed);
+        assert!(
+            err.message.contains("is an array, not an object"),
+            "{}",
+            err.message
+        );
+
+        let mut t = Scripted::new(&[
+            init(json!({"resources": {}})),
+            (
+                "resources/list",
+                json!({"result": {"resources": [{"uri": "a://x"}, {"name": "no uri"}]}}),
+            ),
+        ]);
+        let err = probe_transport(&mut t, &ProbeOptions::default(), "s").unwrap_err();
+        assert_eq!(
+            (err.kind, err.phase),
+            (ProbeErrorKind::Malformed, Phase::List)
+        );
+        assert!(
+            err.message.contains("resources/list item 1") && err.message.contains("`uri`"),
+            "{}",
+            err.message
+        );
+    }
+
+    #[test]
+    fn max_pages_bounds_a_listing() {
+        let page = |n: usize| {
+            (
+                "tools/list",
+                json!({"result": {"tools": [], "nextCursor": n.to_string()}}),
+            )
+        };
+        let mut t = Scripted::new(&[init(json!({"tools": {}})), page(1), page(2), page(3)]);
+        let options = ProbeOptions {
+            max_pages: 3,
+            ..ProbeOptions::default()
+        };
+        let err = probe_transport(&mut t, &options, "s").unwrap_err();
+        assert_eq!(err.kind, ProbeErrorKind::EndlessPagination);
+        assert!(err.message.contains("after 3 pages"), "{}", err.message);
+    }
+
+    #[test]
+    fn silence_is_a_timeout_naming_the_request() {
+        struct Silent;
+        impl Transport for Silent {
+            fn send(&mut self, _: &Value) -> Result<(), TransportError> {
+                Ok(())
+            }
+            fn recv(&mut self, _: Instant) -> Result<Option<Value>, TransportError> {
+                Ok(None)
+            }
+            fn remarks(&self) -> Option<String> {
+                Some("noise".into())
+            }
+        }
+        let options = ProbeOptions {
+            timeout: Duration::from_millis(10),
+            ..ProbeOptions::default()
+        };
+        let err = probe_transport(&mut Silent, &options, "s").unwrap_err();
+        assert_eq!(
+            (err.kind, err.phase),
+            (ProbeErrorKind::TimedOut, Phase::Initialize)
+        );
+        assert!(
+            err.message.contains("answer to initialize; noise"),
+            "{}",
+            err.message
+        );
+    }
+}

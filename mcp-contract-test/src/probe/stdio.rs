@@ -1,0 +1,535 @@
+//! The stdio transport: a child process, a thread per pipe, and a guard that stops the whole
+//! process group however the probe ends.
+
+use super::session::{Transport, TransportError};
+use super::{quote_untrusted, Phase, ProbeError, ProbeErrorKind, ServerCommand};
+use serde_json::Value;
+use std::collections::VecDeque;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// Longest line accepted on stdout (as rmcp does): a longer one is an error, not a wait.
+const MAX_LINE: usize = 16 * 1024 * 1024;
+/// Stderr lines kept for error messages.
+const STDERR_LINES: usize = 20;
+/// Bytes kept of one stderr line.
+const STDERR_LINE_BYTES: usize = 500;
+/// Lines read ahead from stdout; bounds memory when a server floods its stdout.
+const READ_AHEAD: usize = 4;
+/// How long each step of stopping waits before the next, harder one.
+const STOP_STEP: Duration = Duration::from_secs(1);
+/// How often a wait for exit looks again.
+const POLL: Duration = Duration::from_millis(10);
+
+/// What the stdout thread saw.
+enum Event {
+    Line(String),
+    InvalidUtf8 { line: usize },
+    TooLong { line: usize },
+    Eof,
+    Failed(String),
+}
+
+/// A running server speaking JSON-RPC on its stdio. Dropping it stops the server.
+pub(super) struct StdioServer {
+    child: Child,
+    /// Messages to write; dropping the sender closes the server's stdin.
+    writer: Option<Sender<Vec<u8>>>,
+    events: Receiver<Event>,
+    stderr: Arc<Mutex<StderrTail>>,
+    stderr_done: Receiver<()>,
+    /// Messages of a JSON-RPC batch not handed out yet.
+    pending: VecDeque<Value>,
+    /// Once reading failed, every later read fails the same way.
+    failed: Option<TransportError>,
+    noise_lines: usize,
+    first_noise: Option<String>,
+    exit_status: Option<ExitStatus>,
+    stopped: bool,
+}
+
+impl StdioServer {
+    /// Starts the server with piped stdio, in a process group of its own on unix.
+    pub(super) fn spawn(command: &ServerCommand) -> Result<StdioServer, ProbeError> {
+        let spawn_error = |kind, message: String| ProbeError {
+            command: command.display(),
+            phase: Phase::Spawn,
+            kind,
+            message,
+            exit_status: None,
+            stderr_tail: Vec::new(),
+        };
+        if command.program.is_empty() {
+            return Err(spawn_error(
+                ProbeErrorKind::SpawnFailed,
+                "the command is empty: give the program that starts the server".to_owned(),
+            ));
+        }
+        if let Some(dir) = &command.cwd {
+            if !dir.is_dir() {
+                return Err(spawn_error(
+                    ProbeErrorKind::SpawnFailed,
+                    format!("the working directory {} is not a directory", dir.display()),
+                ));
+            }
+        }
+        let mut builder = Command::new(&command.program);
+        builder
+            .args(&command.args)
+            .envs(command.env.iter().map(|(k, v)| (k, v)))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        if let Some(dir) = &command.cwd {
+            builder.current_dir(dir);
+        }
+        #[cfg(unix)]
+        {
+            // Its own group, so that stopping reaches what it started (`sh -c`, `npx` → node).
+            use std::os::unix::process::CommandExt;
+            builder.process_group(0);
+        }
+        let mut child = builder.spawn().map_err(|error| match error.kind() {
+            io::ErrorKind::NotFound if command.program.contains(std::path::is_separator) => {
+                spawn_error(
+                    ProbeErrorKind::CommandNotFound,
+                    format!(
+                        "command not found: {} (no such file, or its #! interpreter is missing)",
+                        command.program
+                    ),
+                )
+            }
+            io::ErrorKind::NotFound => spawn_error(
+                ProbeErrorKind::CommandNotFound,
+                format!("command not found: {} (looked up on PATH)", command.program),
+            ),
+            io::ErrorKind::PermissionDenied => spawn_error(
+                ProbeErrorKind::SpawnFailed,
+                format!("{} cannot be executed: permission denied", command.program),
+            ),
+            _ => spawn_error(
+                ProbeErrorKind::SpawnFailed,
+                format!("{} could not be started: {error}", command.program),
+            ),
+        })?;
+        // Taking the pipes cannot fail after a piped spawn; should it, the guard below still
+        // stops the child, and the probe reports a closed pipe.
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take();
+        let stderr_pipe = child.stderr.take();
+        let (writer, to_write) = mpsc::channel();
+        let (event_sender, events) = mpsc::sync_channel(READ_AHEAD);
+        let (done_sender, stderr_done) = mpsc::channel();
+        let stderr = Arc::new(Mutex::new(StderrTail::default()));
+        let mut server = StdioServer {
+            child,
+            writer: Some(writer),
+            events,
+            stderr: Arc::clone(&stderr),
+            stderr_done,
+            pending: VecDeque::new(),
+            failed: None,
+            noise_lines: 0,
+            first_noise: None,
+            exit_status: None,
+            stopped: false,
+        };
+        let started = (|| -> io::Result<()> {
+            if let Some(stdin) = stdin {
+                spawn_thread("mcp-probe-stdin", move || write_messages(stdin, to_write))?;
+            }
+            if let Some(stdout) = stdout {
+                spawn_thread("mcp-probe-stdout", move || read_lines(stdout, event_sender))?;
+            }
+            if let Some(pipe) = stderr_pipe {
+                spawn_thread("mcp-probe-stderr", move || {
+                    drain_stderr(pipe, &stderr);
+                    let _ = done_sender.send(());
+                })?;
+            }
+            Ok(())
+        })();
+        if let Err(error) = started {
+            server.stop();
+            return Err(spawn_error(
+                ProbeErrorKind::Io,
+                format!("could not start a thread to read the server: {error}"),
+            ));
+        }
+        Ok(server)
+    }
+
+    /// The exit status, if the server exits within `grace` (checked once when zero).
+    pub(super) fn exit_status_within(&mut self, grace: Duration) -> Option<String> {
+        let until = Instant::now() + grace;
+        loop {
+            if let Some(status) = self.poll_exit() {
+                return Some(describe_status(status));
+            }
+            if Instant::now() >= until {
+                return None;
+            }
+            thread::sleep(POLL);
+        }
+    }
+
+    /// The last lines of stderr, after waiting up to `grace` for the reader to reach its end.
+    pub(super) fn stderr_tail(&self, grace: Duration) -> Vec<String> {
+        let _ = self.stderr_done.recv_timeout(grace);
+        self.stderr
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .lines()
+    }
+
+    /// Stops the server and everything in its process group: close stdin and wait, SIGTERM the
+    /// group and wait, SIGKILL the group. Idempotent; bounded to about three seconds.
+    pub(super) fn stop(&mut self) {
+        if self.stopped {
+            return;
+        }
+        self.stopped = true;
+        // The writer thread ends when its channel closes, dropping (closing) the server's stdin.
+        self.writer = None;
+        let exited = self.wait_for_exit(STOP_STEP);
+        #[cfg(unix)]
+        {
+            use rustix::process::{kill_process_group, test_kill_process_group, Pid, Signal};
+            let group = Pid::from_child(&self.child);
+            let group_alive = || test_kill_process_group(group).is_ok();
+            // The pid is ours until reaped, and a group id is not reused while any member lives,
+            // so signalling the group here reaches only the server and its descendants.
+            if exited && !group_alive() {
+                return;
+            }
+            let _ = kill_process_group(group, Signal::TERM);
+            let until = Instant::now() + STOP_STEP;
+            while Instant::now() < until {
+                self.poll_exit();
+                if self.exit_status.is_some() && !group_alive() {
+                    return;
+                }
+                thread::sleep(POLL);
+            }
+            let _ = kill_process_group(group, Signal::KILL);
+            // SIGKILL is delivered asynchronously: wait until the group is gone, so that the
+            // caller never sees a survivor. A member that stays a zombie (its new parent does not
+            // reap) still answers to kill(0), hence the bound.
+            let until = Instant::now() + STOP_STEP;
+            while Instant::now() < until {
+                self.poll_exit();
+                if self.exit_status.is_some() && !group_alive() {
+                    return;
+                }
+                thread::sleep(POLL);
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            if exited {
+                return;
+            }
+            let _ = self.child.kill();
+        }
+        // SIGKILL cannot be ignored; the wait is bounded anyway in case of a stuck kernel call.
+        self.wait_for_exit(STOP_STEP);
+    }
+
+    fn wait_for_exit(&mut self, limit: Duration) -> bool {
+        let until = Instant::now() + limit;
+        loop {
+            if self.poll_exit().is_some() {
+                return true;
+            }
+            if Instant::now() >= until {
+                return false;
+            }
+            thread::sleep(POLL);
+        }
+    }
+
+    fn poll_exit(&mut self) -> Option<ExitStatus> {
+        if self.exit_status.is_none() {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                self.exit_status = Some(status);
+            }
+        }
+        self.exit_status
+    }
+
+    fn note_noise(&mut self, line: &str) {
+        self.noise_lines += 1;
+        if self.first_noise.is_none() {
+            // Keep a bounded copy: the line may be megabytes long.
+            self.first_noise = Some(line.chars().take(300).collect());
+        }
+    }
+}
+
+impl Drop for StdioServer {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+impl Transport for StdioServer {
+    fn send(&mut self, message: &Value) -> Result<(), TransportError> {
+        let mut bytes = serde_json::to_vec(message)
+            .map_err(|e| TransportError::Io(format!("could not encode a message: {e}")))?;
+        bytes.push(b'\n');
+        match &self.writer {
+            Some(writer) => writer.send(bytes).map_err(|_| TransportError::Closed),
+            None => Err(TransportError::Closed),
+        }
+    }
+
+    fn recv(&mut self, deadline: Instant) -> Result<Option<Value>, TransportError> {
+        loop {
+            if let Some(message) = self.pending.pop_front() {
+                return Ok(Some(message));
+            }
+            if let Some(failed) = &self.failed {
+                return Err(failed.clone());
+            }
+            let Some(left) = deadline.checked_duration_since(Instant::now()) else {
+                return Ok(None);
+            };
+            let event = match self.events.recv_timeout(left) {
+                Ok(event) => event,
+                Err(RecvTimeoutError::Timeout) => return Ok(None),
+                Err(RecvTimeoutError::Disconnected) => Event::Eof,
+            };
+            let failure = match event {
+                Event::Line(line) => {
+                    let text = line.trim();
+                    if text.is_empty() {
+                        continue;
+                    }
+                    match serde_json::from_str::<Value>(text) {
+                        Ok(message @ Value::Object(_)) => return Ok(Some(message)),
+                        Ok(Value::Array(batch))
+                            if !batch.is_empty() && batch.iter().all(Value::is_object) =>
+                        {
+                            self.pending.extend(batch);
+                        }
+                        // Servers and their libraries print banners and logs to stdout; skipping
+                        // them is what clients do, and counting them explains a later timeout.
+                        _ => self.note_noise(text),
+                    }
+                    continue;
+                }
+                Event::Eof => TransportError::Closed,
+                Event::InvalidUtf8 { line } => TransportError::InvalidOutput(format!(
+                    "line {line} of the server's stdout is not valid UTF-8"
+                )),
+                Event::TooLong { line } => TransportError::InvalidOutput(format!(
+                    "line {line} of the server's stdout is longer than {} MiB",
+                    MAX_LINE / (1024 * 1024)
+                )),
+                Event::Failed(error) => {
+                    TransportError::Io(format!("reading the server's stdout failed: {error}"))
+                }
+            };
+            self.failed = Some(failure.clone());
+            return Err(failure);
+        }
+    }
+
+    fn remarks(&self) -> Option<String> {
+        let first = self.first_noise.as_deref()?;
+        let lines = if self.noise_lines == 1 {
+            "line that is"
+        } else {
+            "lines that are"
+        };
+        Some(format!(
+            "the server wrote {} {lines} not JSON-RPC to stdout, first: {} (stdout is the \
+             protocol channel)",
+            self.noise_lines,
+            quote_untrusted(first)
+        ))
+    }
+}
+
+fn spawn_thread(name: &str, body: impl FnOnce() + Send + 'static) -> io::Result<()> {
+    // Detached on purpose: a thread blocked on a pipe that a runaway grandchild keeps open must
+    // not block the probe; it ends when the pipe closes.
+    thread::Builder::new()
+        .name(name.to_owned())
+        .spawn(body)
+        .map(drop)
+}
+
+fn write_messages(mut stdin: ChildStdin, messages: Receiver<Vec<u8>>) {
+    for bytes in messages {
+        if stdin
+            .write_all(&bytes)
+            .and_then(|()| stdin.flush())
+            .is_err()
+        {
+            // The server closed its stdin; the reader will see it go.
+            return;
+        }
+    }
+}
+
+fn read_lines(stdout: ChildStdout, events: SyncSender<Event>) {
+    let mut reader = BufReader::with_capacity(64 * 1024, stdout);
+    let mut buffer = Vec::new();
+    let mut line = 0;
+    loop {
+        buffer.clear();
+        let limit = MAX_LINE as u64 + 1;
+        let event = match (&mut reader).take(limit).read_until(b'\n', &mut buffer) {
+            Ok(0) => Event::Eof,
+            Ok(_) => {
+                line += 1;
+                if buffer.len() > MAX_LINE && buffer.last() != Some(&b'\n') {
+                    Event::TooLong { line }
+                } else {
+                    match String::from_utf8(std::mem::take(&mut buffer)) {
+                        Ok(text) => Event::Line(text),
+                        Err(_) => Event::InvalidUtf8 { line },
+                    }
+                }
+            }
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+            Err(error) => Event::Failed(error.to_string()),
+        };
+        let last = !matches!(event, Event::Line(_));
+        if events.send(event).is_err() || last {
+            return;
+        }
+    }
+}
+
+fn drain_stderr(mut pipe: ChildStderr, tail: &Mutex<StderrTail>) {
+    let mut chunk = [0u8; 8192];
+    loop {
+        match pipe.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => tail
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(&chunk[..n]),
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => break,
+        }
+    }
+}
+
+/// The last lines of stderr, with bounded memory however much the server writes.
+#[derive(Default)]
+struct StderrTail {
+    lines: VecDeque<String>,
+    current: Vec<u8>,
+    current_cut: bool,
+}
+
+impl StderrTail {
+    fn push(&mut self, bytes: &[u8]) {
+        let mut rest = bytes;
+        while !rest.is_empty() {
+            let (piece, ends_line) = match rest.iter().position(|&b| b == b'\n') {
+                Some(at) => (&rest[..at], true),
+                None => (rest, false),
+            };
+            let room = STDERR_LINE_BYTES.saturating_sub(self.current.len());
+            if piece.len() > room {
+                self.current_cut = true;
+            }
+            self.current
+                .extend_from_slice(&piece[..piece.len().min(room)]);
+            if ends_line {
+                self.finish_line();
+                rest = &rest[piece.len() + 1..];
+            } else {
+                rest = &[];
+            }
+        }
+    }
+
+    fn finish_line(&mut self) {
+        let line = render_line(&self.current, self.current_cut);
+        self.current.clear();
+        self.current_cut = false;
+        if self.lines.len() == STDERR_LINES {
+            self.lines.pop_front();
+        }
+        self.lines.push_back(line);
+    }
+
+    fn lines(&self) -> Vec<String> {
+        let mut lines: Vec<String> = self.lines.iter().cloned().collect();
+        if !self.current.is_empty() {
+            lines.push(render_line(&self.current, self.current_cut));
+            if lines.len() > STDERR_LINES {
+                lines.remove(0);
+            }
+        }
+        lines
+    }
+}
+
+fn render_line(bytes: &[u8], cut: bool) -> String {
+    let mut line = String::from_utf8_lossy(bytes)
+        .trim_end_matches('\r')
+        .to_owned();
+    if cut {
+        line.push_str(" …(cut)");
+    }
+    line
+}
+
+fn describe_status(status: ExitStatus) -> String {
+    if let Some(code) = status.code() {
+        return format!("exit code {code}");
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(signal) = status.signal() {
+            return format!("killed by signal {signal}");
+        }
+    }
+    status.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stderr_tail_keeps_the_last_lines_each_capped() {
+        let mut tail = StderrTail::default();
+        for i in 0..100 {
+            tail.push(format!("line {i}\n").as_bytes());
+        }
+        tail.push(&vec![b'x'; 10_000]);
+        tail.push(b"yyy\r\npartial");
+        let lines = tail.lines();
+        assert_eq!(lines.len(), STDERR_LINES);
+        assert_eq!(lines[STDERR_LINES - 3], "line 99");
+        let long = &lines[STDERR_LINES - 2];
+        assert!(
+            long.starts_with("xxx") && long.ends_with(" …(cut)"),
+            "{long}"
+        );
+        assert_eq!(long.len(), STDERR_LINE_BYTES + " …(cut)".len());
+        assert_eq!(lines[STDERR_LINES - 1], "partial");
+        assert!(tail.current.capacity() < 4 * STDERR_LINE_BYTES + 8192);
+    }
+
+    #[test]
+    fn a_line_split_across_chunks_is_one_line() {
+        let mut tail = StderrTail::default();
+        tail.push(b"hel");
+        tail.push(b"lo\nwor");
+        tail.push(b"ld\n");
+        assert_eq!(tail.lines(), ["hello", "world"]);
+    }
+}

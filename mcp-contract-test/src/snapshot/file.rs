@@ -1,0 +1,333 @@
+//! The `.snap` file format: a YAML header between two `---` lines, then the contents.
+
+use super::yaml::{emit_document, parse_mapping_document};
+use super::{ErrorKind, SnapshotError};
+use serde_json::Value;
+use std::path::Path;
+
+/// The header of a snapshot file, as insta reads and writes it.
+///
+/// Every field is optional; absent ones are not written.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Metadata {
+    /// The test file, relative to the workspace root.
+    pub source: Option<String>,
+    /// The line of the assertion; kept in `.snap.new` for review, dropped from `.snap`.
+    pub assertion_line: Option<u32>,
+    /// Free text shown in review (we put the classified change list here).
+    pub description: Option<String>,
+    /// What produced the snapshot, shown in review.
+    pub expression: Option<String>,
+    /// Any structured data shown in review.
+    pub info: Option<Value>,
+    /// A reference to an input file.
+    pub input_file: Option<String>,
+}
+
+impl Metadata {
+    /// The metadata as stored in an accepted `.snap`: insta drops `assertion_line` there.
+    pub fn for_accepted(&self) -> Metadata {
+        Metadata {
+            assertion_line: None,
+            ..self.clone()
+        }
+    }
+}
+
+/// One snapshot file: header and contents.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SnapshotFile {
+    /// The YAML header.
+    pub metadata: Metadata,
+    /// The contents after the header, as read (use [`normalize_contents`] to compare).
+    pub contents: String,
+}
+
+/// The contents as insta stores and compares them: trailing whitespace of the whole text
+/// removed, CRLF turned into LF (a lone CR is data and stays).
+pub fn normalize_contents(contents: &str) -> String {
+    contents.trim_end().replace("\r\n", "\n")
+}
+
+/// Whether two contents are the same snapshot for insta: equal after [`normalize_contents`],
+/// or equal under insta's legacy rule (leading blank lines and a leading `---` line ignored),
+/// which keeps files written by old insta versions passing.
+pub fn contents_match(a: &str, b: &str) -> bool {
+    let (a, b) = (normalize_contents(a), normalize_contents(b));
+    if a == b {
+        return true;
+    }
+    fn legacy(s: &str) -> &str {
+        let s = s.trim_start_matches(['\r', '\n']);
+        s.strip_prefix("---\n").unwrap_or(s)
+    }
+    legacy(&a) == legacy(&b)
+}
+
+impl SnapshotFile {
+    /// A snapshot with this metadata and contents.
+    pub fn new(metadata: Metadata, contents: impl Into<String>) -> SnapshotFile {
+        SnapshotFile {
+            metadata,
+            contents: contents.into(),
+        }
+    }
+
+    /// The file's bytes, identical to what insta 1.49 writes for the same snapshot.
+    pub fn render(&self) -> String {
+        let m = &self.metadata;
+        let strings = |v: &Option<String>| v.as_ref().map(|s| Value::String(s.clone()));
+        let fields = [
+            ("source", strings(&m.source)),
+            ("assertion_line", m.assertion_line.map(Value::from)),
+            ("description", strings(&m.description)),
+            ("expression", strings(&m.expression)),
+            ("info", m.info.clone().filter(|v| !v.is_null())),
+            ("input_file", strings(&m.input_file)),
+        ];
+        let entries: Vec<(&str, &Value)> = fields
+            .iter()
+            .filter_map(|(k, v)| v.as_ref().map(|v| (*k, v)))
+            .collect();
+        let mut out = emit_document(&entries);
+        if !out.ends_with('\n') {
+            out.push('\n');
+        }
+        out.push_str("---\n");
+        out.push_str(&normalize_contents(&self.contents));
+        out.push('\n');
+        out
+    }
+
+    /// Reads a snapshot file from disk. The file is only read, never modified.
+    pub fn read(path: &Path) -> Result<SnapshotFile, SnapshotError> {
+        read_with_offset(path).map(|(file, _)| file)
+    }
+
+    /// Parses the text of a snapshot file, as insta's reader does, more strictly where insta
+    /// would silently lose data: a missing closing `---`, merge-conflict markers and header
+    /// fields of the wrong type are errors naming `path` and the line.
+    ///
+    /// Accepted: the current format, `snapshot_kind: text`, unknown header keys (ignored), and
+    /// insta's legacy header (`Key: value` lines up to a blank line).
+    pub fn parse(text: &str, path: &Path) -> Result<SnapshotFile, SnapshotError> {
+        parse_with_offset(text, path).map(|(file, _)| file)
+    }
+}
+
+/// Reads a file and parses it; also returns the file line where the contents start.
+pub(crate) fn read_with_offset(path: &Path) -> Result<(SnapshotFile, usize), SnapshotError> {
+    let bytes =
+        std::fs::read(path).map_err(|e| SnapshotError::io(path, "read the snapshot", &e))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        let line = 1 + valid.iter().filter(|b| **b == b'\n').count();
+        SnapshotError::at(
+            ErrorKind::InvalidUtf8,
+            path,
+            Some(line),
+            "the file is not valid UTF-8; restore it from version control or delete it and re-record",
+        )
+    })?;
+    parse_with_offset(&text, path)
+}
+
+/// Parses a file's text; also returns the file line where the contents start.
+pub(crate) fn parse_with_offset(
+    text: &str,
+    path: &Path,
+) -> Result<(SnapshotFile, usize), SnapshotError> {
+    check_conflict_markers(text, path)?;
+    if text.is_empty() {
+        return Err(SnapshotError::at(
+            ErrorKind::Truncated,
+            path,
+            Some(1),
+            "the file is empty (an interrupted write?); delete it and re-record",
+        ));
+    }
+    // Lines as insta's reader sees them: split after each `\n`.
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let (metadata, body_start) = if lines[0].trim_end() == "---" {
+        let Some(close) = lines
+            .iter()
+            .skip(1)
+            .position(|l| l.trim_end() == "---")
+            .map(|i| i + 1)
+        else {
+            return Err(SnapshotError::at(
+                ErrorKind::Truncated,
+                path,
+                Some(lines.len()),
+                "the header has no closing `---` line (the file is truncated); restore it from version control or delete it and re-record",
+            ));
+        };
+        let header: String = lines[1..close].concat();
+        (parse_header(&header, path)?, close + 1)
+    } else {
+        legacy_header(&lines)
+    };
+    let contents = lines[body_start..]
+        .iter()
+        .map(|l| match l.strip_suffix('\n') {
+            Some(l) => l.strip_suffix('\r').unwrap_or(l),
+            None => l,
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    Ok((SnapshotFile { metadata, contents }, body_start + 1))
+}
+
+/// Insta's legacy format: a first line (dropped), `Key: value` lines up to a blank line.
+fn legacy_header(lines: &[&str]) -> (Metadata, usize) {
+    let mut metadata = Metadata::default();
+    let mut i = 1;
+    while i < lines.len() {
+        let line = lines[i];
+        i += 1;
+        if line.trim_end().is_empty() {
+            break;
+        }
+        if let Some((key, value)) = line.split_once(':') {
+            let value = Some(value.trim().to_owned());
+            match key.to_lowercase().as_str() {
+                "expression" => metadata.expression = value,
+                "source" => metadata.source = value,
+                _ => {}
+            }
+        }
+    }
+    (metadata, i)
+}
+
+fn check_conflict_markers(text: &str, path: &Path) -> Result<(), SnapshotError> {
+    let is_side = |l: &str| {
+        ["<<<<<<<", ">>>>>>>", "|||||||"]
+            .iter()
+            .any(|m| l == *m || l.starts_with(&format!("{m} ")))
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    // A lone `=======` can be content (a setext heading); with a side marker it is a conflict.
+    if !lines.iter().any(|l| is_side(l)) {
+        return Ok(());
+    }
+    let first = lines
+        .iter()
+        .position(|l| is_side(l) || *l == "=======")
+        .unwrap_or(0);
+    Err(SnapshotError::at(
+        ErrorKind::MergeConflict,
+        path,
+        Some(first + 1),
+        "the file contains merge-conflict markers; resolve the merge conflict or re-record (delete the file and run the tests)",
+    ))
+}
+
+fn parse_header(header: &str, path: &Path) -> Result<Metadata, SnapshotError> {
+    let header_error = |line: usize, message: String| {
+        SnapshotError::at(
+            ErrorKind::Header,
+            path,
+            Some(line),
+            format!("invalid snapshot header: {message}; fix the header or delete the file and re-record"),
+        )
+    };
+    let entries = parse_mapping_document(header, 2).map_err(|e| header_error(e.line, e.message))?;
+    let mut m = Metadata::default();
+    for (key, value, line) in entries {
+        let string = |value: Value| match value {
+            Value::Null => Ok(None),
+            Value::String(s) => Ok(Some(s)),
+            other => Err(header_error(
+                line,
+                format!("`{key}` must be a string, found `{other}` (put it in double quotes)"),
+            )),
+        };
+        match key.as_str() {
+            "source" => m.source = string(value)?,
+            "description" => m.description = string(value)?,
+            "expression" => m.expression = string(value)?,
+            "input_file" => m.input_file = string(value)?,
+            "assertion_line" => {
+                m.assertion_line =
+                    match &value {
+                        Value::Null => None,
+                        v => Some(v.as_u64().and_then(|n| u32::try_from(n).ok()).ok_or_else(
+                            || {
+                                header_error(
+                                    line,
+                                    format!("`assertion_line` must be a line number, found `{v}`"),
+                                )
+                            },
+                        )?),
+                    }
+            }
+            "info" => m.info = Some(value).filter(|v| !v.is_null()),
+            "snapshot_kind" if value.as_str() == Some("binary") => {
+                return Err(header_error(
+                    line,
+                    "binary snapshots are not contract snapshots".to_owned(),
+                ))
+            }
+            // Unknown keys (and `snapshot_kind: text`, `extension`) are ignored, as insta does.
+            _ => {}
+        }
+    }
+    Ok(m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn renders_like_insta() {
+        let file = SnapshotFile::new(
+            Metadata {
+                source: Some("tests/contract.rs".into()),
+                assertion_line: Some(4),
+                description: Some("breaking: x".into()),
+                expression: Some("tools/list: export_csv".into()),
+                info: Some(json!({"kind": "tool", "server": "s"})),
+                input_file: None,
+            },
+            "{\n  \"a\": 1\n}\n\n",
+        );
+        assert_eq!(
+            file.render(),
+            "---\nsource: tests/contract.rs\nassertion_line: 4\ndescription: \"breaking: x\"\nexpression: \"tools/list: export_csv\"\ninfo:\n  kind: tool\n  server: s\n---\n{\n  \"a\": 1\n}\n"
+        );
+        let back = SnapshotFile::parse(&file.render(), Path::new("x.snap")).unwrap();
+        assert_eq!(back.metadata, file.metadata);
+        assert_eq!(back.contents, "{\n  \"a\": 1\n}");
+        assert_eq!(SnapshotFile::default().render(), "---\n{}\n---\n\n");
+    }
+
+    #[test]
+    fn reads_legacy_and_kind_text() {
+        let f = SnapshotFile::parse(
+            "---\nsource: a.rs\nsnapshot_kind: text\nfuture_key: [1]\n---\nbody\r\nmore\n",
+            Path::new("x"),
+        )
+        .unwrap();
+        assert_eq!(f.metadata.source.as_deref(), Some("a.rs"));
+        assert_eq!(f.contents, "body\nmore");
+        let f = SnapshotFile::parse(
+            "Created: 2019\nCreator: insta\nExpression: foo\nSource: src/a.rs\n\nhello\n",
+            Path::new("x"),
+        )
+        .unwrap();
+        assert_eq!(f.metadata.expression.as_deref(), Some("foo"));
+        assert_eq!(f.metadata.source.as_deref(), Some("src/a.rs"));
+        assert_eq!(f.contents, "hello");
+    }
+
+    #[test]
+    fn normalisation_and_legacy_match() {
+        assert_eq!(normalize_contents("a \r\nb\r\n\n  "), "a \nb");
+        assert!(contents_match("a\r\n", "a"));
+        assert!(contents_match("\n---\na", "a"));
+        assert!(!contents_match("a", "b"));
+    }
+}

@@ -1,0 +1,313 @@
+//! The contents of one item's snapshot: canonical, diff-friendly JSON.
+
+use super::{ErrorKind, SnapshotError};
+use crate::surface::{ItemKey, ItemKind};
+use serde_json::{Map, Value};
+use std::path::Path;
+
+/// The version of the snapshot contents this crate writes (the `"contract"` field).
+pub const FORMAT: u32 = 1;
+
+/// One item read back from its snapshot contents.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParsedItem {
+    /// The contents' format version.
+    pub format: u32,
+    /// Which item it is.
+    pub key: ItemKey,
+    /// The accepted definition; `None` for a tombstone (an accepted removal).
+    pub definition: Option<Value>,
+}
+
+/// The snapshot contents of one item: pretty JSON with `contract`, `kind`, `name`, then
+/// `definition` (the raw item, keys sorted) or, for an accepted removal, `"removed": true`.
+///
+/// Set-like arrays (`required`, `enum`, `type`) are sorted so that two recordings of a server
+/// that lists them in a random order are byte-identical; nothing is deduplicated and every
+/// other array keeps its order. Instance data (`default`, `const`, `examples`, `enum` values,
+/// `_meta`) only has its keys sorted.
+pub fn render_item(key: &ItemKey, value: Option<&Value>) -> String {
+    let text = |s: &str| Value::String(s.to_owned()).to_string();
+    let mut out = format!(
+        "{{\n  \"contract\": {FORMAT},\n  \"kind\": {},\n  \"name\": {}",
+        text(key.kind.as_str()),
+        text(&key.name)
+    );
+    match value {
+        Some(value) => {
+            let pretty = serde_json::to_string_pretty(&canonical(value, Context::Schema))
+                .unwrap_or_else(|_| "null".to_owned());
+            out.push_str(",\n  \"definition\": ");
+            out.push_str(&pretty.replace('\n', "\n  "));
+        }
+        None => out.push_str(",\n  \"removed\": true"),
+    }
+    out.push_str("\n}");
+    out
+}
+
+/// Keys whose values are instance data rather than schema: their arrays keep their order.
+const DATA_KEYS: [&str; 6] = ["default", "const", "examples", "example", "enum", "_meta"];
+/// Arrays whose order carries no meaning.
+const SET_KEYS: [&str; 3] = ["required", "enum", "type"];
+/// Keys whose values map names to schemas: a property called `default` is still a schema.
+const NAME_MAPS: [&str; 5] = [
+    "properties",
+    "patternProperties",
+    "$defs",
+    "definitions",
+    "dependentSchemas",
+];
+
+#[derive(Clone, Copy, PartialEq)]
+enum Context {
+    /// Keywords: set-like arrays are sorted.
+    Schema,
+    /// Instance data: only object keys are sorted.
+    Data,
+    /// An object whose keys are names and whose values are schemas.
+    Names,
+}
+
+fn canonical(value: &Value, context: Context) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            let mut out = Map::new();
+            for key in keys {
+                let k = key.as_str();
+                let child_context = match context {
+                    Context::Data => Context::Data,
+                    Context::Names => Context::Schema,
+                    Context::Schema if DATA_KEYS.contains(&k) => Context::Data,
+                    Context::Schema if NAME_MAPS.contains(&k) => Context::Names,
+                    Context::Schema => Context::Schema,
+                };
+                let mut c = canonical(&map[key], child_context);
+                if context == Context::Schema && SET_KEYS.contains(&k) {
+                    if let Value::Array(items) = &mut c {
+                        items.sort_by_cached_key(|v| v.to_string());
+                    }
+                }
+                out.insert(key.clone(), c);
+            }
+            Value::Object(out)
+        }
+        Value::Array(items) => {
+            let context = if context == Context::Names {
+                Context::Schema
+            } else {
+                context
+            };
+            Value::Array(items.iter().map(|v| canonical(v, context)).collect())
+        }
+        other => other.clone(),
+    }
+}
+
+/// Reads snapshot contents written by [`render_item`]. Errors name `path` and the line
+/// (counted from the start of the contents; see [`parse_item_at`] for file lines).
+pub fn parse_item(contents: &str, path: &Path) -> Result<ParsedItem, SnapshotError> {
+    parse_item_at(contents, path, 1)
+}
+
+/// [`parse_item`] for contents that start at line `first_line` of the file, so error lines
+/// point into the file.
+pub fn parse_item_at(
+    contents: &str,
+    path: &Path,
+    first_line: usize,
+) -> Result<ParsedItem, SnapshotError> {
+    let body_error = |line: usize, message: String| {
+        SnapshotError::at(
+            ErrorKind::Body,
+            path,
+            Some(line),
+            format!("{message}; restore the file from version control or delete it and re-record"),
+        )
+    };
+    let document: Value = serde_json::from_str(contents).map_err(|e| {
+        body_error(
+            first_line + e.line().saturating_sub(1),
+            format!("the snapshot contents are not valid JSON ({e})"),
+        )
+    })?;
+    let line_of = |field: &str| {
+        let needle = format!("\"{field}\"");
+        contents
+            .lines()
+            .position(|l| l.trim_start().starts_with(&needle))
+            .map_or(first_line, |i| first_line + i)
+    };
+    let Value::Object(map) = &document else {
+        return Err(body_error(
+            first_line,
+            "the snapshot contents are not a JSON object".into(),
+        ));
+    };
+    let format = match map.get("contract") {
+        Some(v) => v
+            .as_u64()
+            .and_then(|n| u32::try_from(n).ok())
+            .filter(|n| *n >= 1)
+            .ok_or_else(|| {
+                body_error(
+                    line_of("contract"),
+                    format!("`contract` must be a format number, found `{v}`"),
+                )
+            })?,
+        None => {
+            return Err(body_error(
+                first_line,
+                "this is not an mcp-contract-test snapshot (no `contract` field)".into(),
+            ))
+        }
+    };
+    if format > FORMAT {
+        return Err(SnapshotError::at(
+            ErrorKind::NewerFormat,
+            path,
+            Some(line_of("contract")),
+            format!("written by a newer mcp-contract-test (format {format}); upgrade the crate (this one reads format {FORMAT})"),
+        ));
+    }
+    let kind_names = ItemKind::ALL.map(ItemKind::as_str).join(", ");
+    let kind = map
+        .get("kind")
+        .and_then(Value::as_str)
+        .and_then(ItemKind::parse)
+        .ok_or_else(|| {
+            body_error(
+                line_of("kind"),
+                format!("`kind` must be one of {kind_names}"),
+            )
+        })?;
+    let name = map
+        .get("name")
+        .and_then(Value::as_str)
+        .ok_or_else(|| body_error(line_of("name"), "`name` must be a string".into()))?;
+    if kind == ItemKind::Server && name != "server" {
+        return Err(body_error(
+            line_of("name"),
+            "the server item's `name` must be \"server\"".into(),
+        ));
+    }
+    let definition = match (map.get("definition"), map.get("removed")) {
+        (Some(_), Some(_)) => {
+            return Err(body_error(
+                line_of("removed"),
+                "a snapshot has either `definition` or `removed`, not both".into(),
+            ))
+        }
+        (None, Some(Value::Bool(true))) => None,
+        (None, Some(other)) => {
+            return Err(body_error(
+                line_of("removed"),
+                format!("`removed` must be true, found `{other}`"),
+            ))
+        }
+        (None, None) => {
+            return Err(body_error(
+                first_line,
+                "the snapshot has neither `definition` nor `removed`".into(),
+            ))
+        }
+        (Some(def), None) => {
+            let Value::Object(fields) = def else {
+                return Err(body_error(
+                    line_of("definition"),
+                    "`definition` must be a JSON object".into(),
+                ));
+            };
+            if let Some(field) = kind.name_field() {
+                if let Some(other) = fields.get(field).filter(|v| v.as_str() != Some(name)) {
+                    return Err(body_error(
+                        line_of("definition"),
+                        format!(
+                            "the definition's `{field}` is {other} but the snapshot is for {}",
+                            Value::String(name.to_owned())
+                        ),
+                    ));
+                }
+            }
+            Some(def.clone())
+        }
+    };
+    Ok(ParsedItem {
+        format,
+        key: ItemKey::new(kind, name),
+        definition,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn renders_canonically() {
+        let key = ItemKey::new(ItemKind::Tool, "t");
+        let a = json!({"name": "t", "inputSchema": {"type": "object", "required": ["b", "a"], "properties": {"b": {"type": ["string", "null"], "enum": ["y", "x", "y"], "default": {"required": ["z", "a"]}}, "a": {}, "default": {"type": ["b", "a"]}}}, "tags": ["z", "a"]});
+        let b = json!({"tags": ["z", "a"], "inputSchema": {"properties": {"a": {}, "b": {"default": {"required": ["z", "a"]}, "enum": ["x", "y", "y"], "type": ["null", "string"]}, "default": {"type": ["a", "b"]}}, "required": ["a", "b"], "type": "object"}, "name": "t"});
+        let text = render_item(&key, Some(&a));
+        assert_eq!(text, render_item(&key, Some(&b)));
+        assert!(text.starts_with("{\n  \"contract\": 1,\n  \"kind\": \"tool\",\n  \"name\": \"t\",\n  \"definition\": {\n    \"inputSchema\""), "{text}");
+        let parsed = parse_item(&text, Path::new("x")).unwrap();
+        let def = parsed.definition.unwrap();
+        assert_eq!(def["tags"], json!(["z", "a"]));
+        assert_eq!(def["inputSchema"]["required"], json!(["a", "b"]));
+        assert_eq!(
+            def["inputSchema"]["properties"]["b"]["enum"],
+            json!(["x", "y", "y"])
+        );
+        assert_eq!(
+            def["inputSchema"]["properties"]["b"]["default"]["required"],
+            json!(["z", "a"])
+        );
+    }
+
+    #[test]
+    fn tombstones_round_trip() {
+        let key = ItemKey::new(ItemKind::Resource, "file:///x");
+        let text = render_item(&key, None);
+        assert_eq!(text, "{\n  \"contract\": 1,\n  \"kind\": \"resource\",\n  \"name\": \"file:///x\",\n  \"removed\": true\n}");
+        let parsed = parse_item(&text, Path::new("x")).unwrap();
+        assert_eq!(
+            parsed,
+            ParsedItem {
+                format: 1,
+                key,
+                definition: None
+            }
+        );
+    }
+
+    #[test]
+    fn errors_name_file_and_line() {
+        let e = parse_item(
+            "{\n  \"contract\": 1,\n  \"kind\": \"tool\",\n  oops\n}",
+            Path::new("a.snap"),
+        )
+        .unwrap_err();
+        assert_eq!((e.kind, e.line), (ErrorKind::Body, Some(4)));
+        let e = parse_item_at(
+            "{\n  \"contract\": 7,\n  \"kind\": \"tool\"\n}",
+            Path::new("a.snap"),
+            10,
+        )
+        .unwrap_err();
+        assert_eq!((e.kind, e.line), (ErrorKind::NewerFormat, Some(11)));
+        assert!(
+            e.to_string().contains("format 7") && e.to_string().contains("a.snap"),
+            "{e}"
+        );
+        let e = parse_item(
+            "{\"contract\": 1, \"name\": \"x\", \"removed\": true}",
+            Path::new("a"),
+        )
+        .unwrap_err();
+        assert!(e.message.contains("`kind`"), "{e}");
+    }
+}

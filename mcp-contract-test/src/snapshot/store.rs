@@ -1,0 +1,237 @@
+//! Reading a suite's accepted snapshots and writing new ones with insta's update rules.
+
+use super::file::{contents_match, read_with_offset, SnapshotFile};
+use super::item::{parse_item_at, ParsedItem};
+use super::naming::{file_name, is_suite_file};
+use super::settings::{Settings, UpdateMode};
+use super::{ErrorKind, SnapshotError};
+use crate::surface::ItemKey;
+use std::collections::BTreeMap;
+use std::ffi::OsString;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// One accepted snapshot of a suite.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Accepted {
+    /// The `.snap` file.
+    pub path: PathBuf,
+    /// The file as read.
+    pub file: SnapshotFile,
+    /// Its contents, parsed.
+    pub item: ParsedItem,
+}
+
+/// Reads every accepted snapshot of one suite in `dir`, sorted by item.
+///
+/// A file belongs to the suite when its name has the shape [`file_name`] gives `module` and
+/// `suite`; other suites' files sharing the module prefix are left alone, and so are
+/// `.snap.new` files. A missing directory holds no snapshots. Any broken file of the suite is
+/// an error naming it (files are only read), and so is a file whose contents are another
+/// item than its name says (renamed or copied by hand).
+pub fn load_dir(
+    dir: &Path,
+    module: &str,
+    suite: Option<&str>,
+) -> Result<Vec<Accepted>, SnapshotError> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(SnapshotError::io(dir, "list the snapshot folder", &e)),
+    };
+    let mut names = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|e| SnapshotError::io(dir, "list the snapshot folder", &e))?;
+        // Names that are not UTF-8 were not written by us.
+        if let Ok(name) = entry.file_name().into_string() {
+            if is_suite_file(&name, module, suite) {
+                names.push(name);
+            }
+        }
+    }
+    names.sort();
+    let mut by_key: BTreeMap<ItemKey, Accepted> = BTreeMap::new();
+    for name in names {
+        let path = dir.join(&name);
+        let (file, body_line) = read_with_offset(&path)?;
+        let item = parse_item_at(&file.contents, &path, body_line)?;
+        let expected = file_name(module, suite, &item.key);
+        if expected != name {
+            return Err(SnapshotError::at(
+                ErrorKind::Duplicate,
+                &path,
+                None,
+                format!(
+                    "this file holds {} `{}`, whose snapshot is {expected}; the file was renamed or copied by hand: rename it back or delete it",
+                    item.key.kind, item.key.name
+                ),
+            ));
+        }
+        if let Some(first) = by_key.get(&item.key) {
+            return Err(SnapshotError::at(
+                ErrorKind::Duplicate,
+                &path,
+                None,
+                format!(
+                    "{} `{}` is also accepted in {}; delete one of the two files",
+                    item.key.kind,
+                    item.key.name,
+                    first.path.display()
+                ),
+            ));
+        }
+        by_key.insert(item.key.clone(), Accepted { path, file, item });
+    }
+    Ok(by_key.into_values().collect())
+}
+
+/// The pending file of a snapshot: the same path with `.new` appended (`x.snap.new`).
+pub fn pending_path(snap_path: &Path) -> PathBuf {
+    let mut name = OsString::from(snap_path.as_os_str());
+    name.push(".new");
+    PathBuf::from(name)
+}
+
+static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// Writes `bytes` to `path` atomically: a uniquely named temporary file in the same folder,
+/// then a rename over the target, so readers and concurrent writers never see a torn or
+/// mixed file. Creates the folder when missing.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), SnapshotError> {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    std::fs::create_dir_all(dir)
+        .map_err(|e| SnapshotError::io(dir, "create the snapshot folder", &e))?;
+    let file_name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    // Hidden and not ending in `.snap`, so cargo-insta never mistakes it for a snapshot.
+    let temp = dir.join(format!(
+        ".{file_name}.{}-{}-{nanos}.tmp",
+        std::process::id(),
+        TEMP_COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
+    let result = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&temp)
+        .and_then(|mut f| f.write_all(bytes))
+        .map_err(|e| SnapshotError::io(&temp, "write a temporary snapshot file", &e))
+        .and_then(|()| rename_over(&temp, path));
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    result
+}
+
+fn rename_over(from: &Path, to: &Path) -> Result<(), SnapshotError> {
+    let mut attempt = 0;
+    loop {
+        match std::fs::rename(from, to) {
+            Ok(()) => return Ok(()),
+            // Windows refuses to replace a file another process has open for a moment.
+            Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied && attempt < 20 => {
+                attempt += 1;
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            Err(e) => return Err(SnapshotError::io(to, "replace the snapshot", &e)),
+        }
+    }
+}
+
+/// What [`record`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// The live snapshot matches the accepted one; nothing was written.
+    Matched,
+    /// The `.snap` was written (accepted in place).
+    Accepted(PathBuf),
+    /// A `.snap.new` was written for review.
+    Pending(PathBuf),
+    /// Nothing was written (update mode `no`).
+    NotWritten,
+}
+
+fn remove_if_present(path: &Path) -> Result<(), SnapshotError> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(SnapshotError::io(
+            path,
+            "delete the stale pending snapshot",
+            &e,
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Compares the live snapshot with the accepted one and writes what insta would.
+///
+/// Matching (contents equal after normalisation; metadata too under `require_full_match`,
+/// `assertion_line` aside): a stale `.snap.new` is deleted and, under `force`, the `.snap`
+/// rewritten. Otherwise: `always`/`force` write the `.snap` (without `assertion_line`, and
+/// delete a stale `.snap.new`), `new` writes the `.snap.new`, `unseen` writes the `.snap` when
+/// there is none yet and the `.snap.new` otherwise, `no` writes nothing. A `.snap` that exists
+/// but could not be read counts as existing for `unseen`, so it is never overwritten there.
+pub fn record(
+    settings: &Settings,
+    snap_path: &Path,
+    accepted: Option<&SnapshotFile>,
+    live: &SnapshotFile,
+) -> Result<Outcome, SnapshotError> {
+    let pending = pending_path(snap_path);
+    let matched = accepted.is_some_and(|old| {
+        contents_match(&old.contents, &live.contents)
+            && (!settings.require_full_match
+                || old.metadata.for_accepted() == live.metadata.for_accepted())
+    });
+    let write_accepted = || -> Result<Outcome, SnapshotError> {
+        let file = SnapshotFile {
+            metadata: live.metadata.for_accepted(),
+            contents: live.contents.clone(),
+        };
+        write_atomic(snap_path, file.render().as_bytes())?;
+        remove_if_present(&pending)?;
+        Ok(Outcome::Accepted(snap_path.to_path_buf()))
+    };
+    let write_pending = || -> Result<Outcome, SnapshotError> {
+        write_atomic(&pending, live.render().as_bytes())?;
+        Ok(Outcome::Pending(pending.clone()))
+    };
+    if matched {
+        remove_if_present(&pending)?;
+        return if settings.update == UpdateMode::Force {
+            write_accepted()
+        } else {
+            Ok(Outcome::Matched)
+        };
+    }
+    match settings.update {
+        UpdateMode::Always | UpdateMode::Force => write_accepted(),
+        UpdateMode::New => write_pending(),
+        UpdateMode::Unseen if accepted.is_none() && !snap_path.exists() => write_accepted(),
+        UpdateMode::Unseen => write_pending(),
+        UpdateMode::No => Ok(Outcome::NotWritten),
+    }
+}
+
+/// Appends `snap_path` to the references file (`INSTA_SNAPSHOT_REFERENCES_FILE`), one path a
+/// line, so `cargo insta test --unreferenced` keeps it. Does nothing without a references file.
+pub fn add_reference(settings: &Settings, snap_path: &Path) -> Result<(), SnapshotError> {
+    let Some(references) = &settings.references_file else {
+        return Ok(());
+    };
+    // One write of one line in append mode: concurrent tests do not interleave within it.
+    let line = format!("{}\n", snap_path.display());
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(references)
+        .and_then(|mut f| f.write_all(line.as_bytes()))
+        .map_err(|e| SnapshotError::io(references, "append to the snapshot references file", &e))
+}

@@ -1,0 +1,340 @@
+//! End to end: a consumer crate outside the workspace (tests/consumer), driven by `cargo test`
+//! and the real `cargo insta`, against a Python MCP server over stdio.
+//!
+//! Needs `python3` and `cargo-insta` on PATH (`.ci/run` installs cargo-insta 1.49.0).
+
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the crate lives in the workspace")
+        .to_path_buf()
+}
+
+/// A fresh copy of tests/consumer in a temporary folder, with a server and its surface.
+struct Consumer {
+    dir: PathBuf,
+}
+
+impl Consumer {
+    fn new(name: &str) -> Consumer {
+        let root = repo_root();
+        let dir =
+            std::env::temp_dir().join(format!("mcp-contract-e2e-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(dir.join("tests")).unwrap();
+        let manifest = fs::read_to_string(root.join("tests/consumer/Cargo.toml"))
+            .unwrap()
+            .replace(
+                "path = \"../../mcp-contract-test\"",
+                &format!(
+                    "path = {:?}",
+                    root.join("mcp-contract-test").display().to_string()
+                ),
+            );
+        fs::write(dir.join("Cargo.toml"), manifest).unwrap();
+        fs::copy(root.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+        fs::copy(
+            root.join("tests/consumer/tests/contract.rs"),
+            dir.join("tests/contract.rs"),
+        )
+        .unwrap();
+        fs::copy(
+            root.join("fixtures/servers/surface_server.py"),
+            dir.join("server.py"),
+        )
+        .unwrap();
+        let consumer = Consumer { dir };
+        consumer.serve(&v1());
+        consumer
+    }
+
+    /// Plays a server release: the next probe sees this surface.
+    fn serve(&self, surface: &Value) {
+        fs::write(
+            self.dir.join("surface.json"),
+            serde_json::to_string_pretty(surface).unwrap(),
+        )
+        .unwrap();
+    }
+
+    fn command(&self, program: &str, args: &[&str], env: &[(&str, &str)]) -> Output {
+        let mut command = Command::new(program);
+        command.args(args).current_dir(&self.dir);
+        for var in [
+            "CI",
+            "TF_BUILD",
+            "INSTA_UPDATE",
+            "INSTA_FORCE_PASS",
+            "INSTA_FORCE_UPDATE",
+            "INSTA_WORKSPACE_ROOT",
+            "INSTA_SNAPSHOT_REFERENCES_FILE",
+            "INSTA_REQUIRE_FULL_MATCH",
+            "MCP_CONTRACT_FAIL_ON",
+            "MCP_CONTRACT_TIMEOUT",
+            "NEXTEST",
+            "NEXTEST_RUN_ID",
+            "CARGO_TARGET_DIR",
+            "CARGO_MANIFEST_DIR",
+        ] {
+            command.env_remove(var);
+        }
+        // A target folder of its own (the outer cargo holds the workspace's lock), kept between
+        // runs so only the first run compiles the dependencies.
+        command.env("CARGO_TARGET_DIR", repo_root().join("target/e2e"));
+        command.env("CARGO_TERM_COLOR", "never");
+        for (k, v) in env {
+            command.env(k, v);
+        }
+        command.output().expect("cargo runs")
+    }
+
+    fn cargo_test(&self, env: &[(&str, &str)]) -> Run {
+        Run::from(self.command("cargo", &["test", "--test", "contract"], env))
+    }
+
+    fn insta(&self, args: &[&str]) -> Run {
+        let mut full = vec!["insta"];
+        full.extend_from_slice(args);
+        let run = Run::from(self.command("cargo", &full, &[]));
+        assert!(
+            !run.stderr.contains("no such command"),
+            "cargo-insta is not installed: cargo install cargo-insta --locked --version 1.49.0"
+        );
+        run
+    }
+
+    /// Every file in tests/snapshots, by name.
+    fn snapshots(&self) -> BTreeMap<String, String> {
+        let mut files = BTreeMap::new();
+        if let Ok(entries) = fs::read_dir(self.dir.join("tests/snapshots")) {
+            for entry in entries.flatten() {
+                let name = entry.file_name().to_string_lossy().into_owned();
+                files.insert(name, fs::read_to_string(entry.path()).unwrap());
+            }
+        }
+        files
+    }
+
+    fn pending(&self) -> Vec<String> {
+        self.snapshots()
+            .into_keys()
+            .filter(|n| n.ends_with(".snap.new"))
+            .collect()
+    }
+}
+
+impl Drop for Consumer {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.dir);
+    }
+}
+
+struct Run {
+    ok: bool,
+    stdout: String,
+    stderr: String,
+}
+
+impl From<Output> for Run {
+    fn from(output: Output) -> Run {
+        Run {
+            ok: output.status.success(),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        }
+    }
+}
+
+impl std::fmt::Debug for Run {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "ok: {}\n--- stdout\n{}\n--- stderr\n{}",
+            self.ok, self.stdout, self.stderr
+        )
+    }
+}
+
+/// A real server's surface: the reference memory server, 2026.1.26.
+fn v1() -> Value {
+    serde_json::from_str(include_str!(
+        "../../fixtures/surfaces/memory/2026.1.26.json"
+    ))
+    .unwrap()
+}
+
+fn tool_mut<'a>(surface: &'a mut Value, name: &str) -> &'a mut Value {
+    surface["tools"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|t| t["name"] == name)
+        .unwrap()
+}
+
+/// v1 with a breaking change: `search_nodes` gains a required argument.
+fn v2_breaking() -> Value {
+    let mut surface = v1();
+    let tool = tool_mut(&mut surface, "search_nodes");
+    tool["inputSchema"]["properties"]["limit"] = json!({"type": "integer"});
+    tool["inputSchema"]["required"] = json!(["query", "limit"]);
+    surface
+}
+
+/// Records the first contract: new items pass, pending files appear, accept makes them the
+/// contract, and two more runs stay green with nothing pending.
+fn record(consumer: &Consumer) {
+    let first = consumer.cargo_test(&[]);
+    assert!(
+        first.ok,
+        "a first run with nothing accepted passes: {first:?}"
+    );
+    assert!(
+        first.stdout.contains("test tools::search_nodes ... ok"),
+        "{first:?}"
+    );
+    assert!(first.stdout.contains("test server ... ok"), "{first:?}");
+    assert_eq!(
+        consumer.pending().len(),
+        10,
+        "{:?}",
+        consumer.snapshots().keys()
+    );
+    let accept = consumer.insta(&["accept"]);
+    assert!(accept.ok, "{accept:?}");
+    assert!(consumer.pending().is_empty());
+    assert_eq!(consumer.snapshots().len(), 10);
+    for _ in 0..2 {
+        let again = consumer.cargo_test(&[]);
+        assert!(again.ok, "{again:?}");
+        assert!(
+            consumer.pending().is_empty(),
+            "no spurious drift: {:?}",
+            consumer.pending()
+        );
+    }
+}
+
+#[test]
+fn record_break_review_accept() {
+    let consumer = Consumer::new("cycle");
+    record(&consumer);
+    let accepted = consumer.snapshots();
+
+    consumer.serve(&v2_breaking());
+    let broken = consumer.cargo_test(&[]);
+    assert!(!broken.ok, "{broken:?}");
+    assert!(
+        broken
+            .stdout
+            .contains("test tools::search_nodes ... FAILED"),
+        "{broken:?}"
+    );
+    assert!(
+        broken.stdout.contains("test tools::read_graph ... ok"),
+        "{broken:?}"
+    );
+    assert!(
+        broken.stdout.contains("limit"),
+        "the failure names the argument: {broken:?}"
+    );
+    let pending = consumer.pending();
+    assert_eq!(pending, ["contract__tools__search_nodes.snap.new"]);
+    let header = &consumer.snapshots()[&pending[0]];
+    assert!(
+        header.contains("breaking"),
+        "the review header carries the verdict: {header}"
+    );
+    assert!(
+        header.starts_with("---\nsource: tests/contract.rs\n"),
+        "{header}"
+    );
+
+    // Reject: the pending file goes, the accepted one is untouched.
+    let reject = consumer.insta(&["reject"]);
+    assert!(reject.ok, "{reject:?}");
+    assert_eq!(consumer.snapshots(), accepted);
+
+    // CI: the break fails and nothing is written.
+    let ci = consumer.cargo_test(&[("CI", "true")]);
+    assert!(
+        !ci.ok && ci.stdout.contains("tools::search_nodes ... FAILED"),
+        "{ci:?}"
+    );
+    assert_eq!(consumer.snapshots(), accepted, "CI writes nothing");
+
+    // Break again, list what is pending, accept: green again.
+    assert!(!consumer.cargo_test(&[]).ok);
+    let listed = consumer.insta(&["pending-snapshots"]);
+    assert!(
+        listed.stdout.contains("search_nodes") || listed.stderr.contains("search_nodes"),
+        "{listed:?}"
+    );
+    let accept = consumer.insta(&["accept"]);
+    assert!(accept.ok, "{accept:?}");
+    let green = consumer.cargo_test(&[]);
+    assert!(green.ok, "{green:?}");
+    assert!(consumer.snapshots()["contract__tools__search_nodes.snap"].contains("\"limit\""));
+}
+
+#[test]
+fn removal_is_accepted_through_cargo_insta() {
+    let consumer = Consumer::new("removal");
+    record(&consumer);
+    let mut v2 = v1();
+    v2["tools"]
+        .as_array_mut()
+        .unwrap()
+        .retain(|t| t["name"] != "read_graph");
+    consumer.serve(&v2);
+    let broken = consumer.cargo_test(&[]);
+    assert!(
+        broken.stdout.contains("test tools::read_graph ... FAILED"),
+        "{broken:?}"
+    );
+    assert_eq!(consumer.pending(), ["contract__tools__read_graph.snap.new"]);
+    assert!(consumer.insta(&["accept"]).ok);
+    let green = consumer.cargo_test(&[]);
+    assert!(green.ok, "{green:?}");
+    assert!(
+        !green.stdout.contains("tools::read_graph"),
+        "an accepted removal has no test: {green:?}"
+    );
+    // The tombstone is referenced by no test: cargo insta's unreferenced cleanup removes it.
+    let cleanup = consumer.insta(&["test", "--unreferenced=delete"]);
+    assert!(cleanup.ok, "{cleanup:?}");
+    assert!(!consumer
+        .snapshots()
+        .contains_key("contract__tools__read_graph.snap"));
+    assert_eq!(consumer.snapshots().len(), 9);
+    assert!(consumer.cargo_test(&[]).ok);
+}
+
+#[test]
+fn a_dead_server_fails_every_test_and_writes_nothing() {
+    let consumer = Consumer::new("dead");
+    record(&consumer);
+    let accepted = consumer.snapshots();
+    fs::write(
+        consumer.dir.join("server.py"),
+        "import sys\nsys.stderr.write('boom: config missing\\n')\nsys.exit(3)\n",
+    )
+    .unwrap();
+    let run = consumer.cargo_test(&[]);
+    assert!(!run.ok);
+    assert!(
+        run.stdout.contains("test tools::search_nodes ... FAILED"),
+        "{run:?}"
+    );
+    assert!(
+        run.stdout.contains("boom: config missing"),
+        "stderr tail shown: {run:?}"
+    );
+    assert_eq!(consumer.snapshots(), accepted);
+}

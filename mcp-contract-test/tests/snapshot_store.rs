@@ -1,0 +1,793 @@
+//! Reading and writing snapshot folders: insta's update modes, settings, broken files,
+//! concurrent writers, file naming and the real-server corpus.
+
+use mcp_contract_test::snapshot::{
+    file_name, load_dir, parse_item, pending_path, record, render_item, write_atomic, ErrorKind,
+    Metadata, Outcome, Settings, SnapshotFile, UpdateMode,
+};
+use mcp_contract_test::{ItemKey, ItemKind, Surface};
+use serde_json::json;
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+/// A folder under the system temp dir, removed when the test is done with it.
+struct TempDir(PathBuf);
+
+impl std::ops::Deref for TempDir {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn temp_dir(name: &str) -> TempDir {
+    static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "mct-snapshot-store-{name}-{}-{}-{}",
+        std::process::id(),
+        COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos())
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    TempDir(dir)
+}
+
+fn settings(update: UpdateMode) -> Settings {
+    Settings {
+        update,
+        ..Settings::default()
+    }
+}
+
+fn snap(contents: &str, line: u32) -> SnapshotFile {
+    SnapshotFile::new(
+        Metadata {
+            source: Some("tests/contract.rs".into()),
+            assertion_line: Some(line),
+            expression: Some("tools/list: t".into()),
+            ..Metadata::default()
+        },
+        contents,
+    )
+}
+
+/// The outcome of one `record` call from a prepared folder, and what the folder holds after.
+fn run(
+    mode: UpdateMode,
+    accepted: Option<&str>,
+    stale_pending: bool,
+    live: &str,
+) -> (Outcome, Option<String>, Option<String>) {
+    let dir = temp_dir("mode");
+    let path = dir.join("m__tools__t.snap");
+    let accepted_file = accepted.map(|c| snap(c, 1));
+    if let Some(file) = &accepted_file {
+        std::fs::write(&path, file.for_write()).unwrap();
+    }
+    if stale_pending {
+        std::fs::write(pending_path(&path), "stale").unwrap();
+    }
+    let outcome = record(
+        &settings(mode),
+        &path,
+        accepted_file.as_ref(),
+        &snap(live, 7),
+    )
+    .unwrap();
+    let read = |p: &Path| std::fs::read_to_string(p).ok();
+    (outcome, read(&path), read(&pending_path(&path)))
+}
+
+trait ForWrite {
+    fn for_write(&self) -> String;
+}
+impl ForWrite for SnapshotFile {
+    fn for_write(&self) -> String {
+        SnapshotFile::new(self.metadata.for_accepted(), self.contents.clone()).render()
+    }
+}
+
+#[test]
+fn every_mode_does_what_insta_does() {
+    use UpdateMode::*;
+    let old = "old";
+    let new = "new";
+    let old_bytes = snap(old, 1).for_write();
+    let new_accepted = snap(new, 7).for_write();
+    let new_pending = snap(new, 7).render();
+    assert!(new_pending.contains("assertion_line: 7") && !new_accepted.contains("assertion_line"));
+    for mode in [Always, New, Unseen, No, Force] {
+        // Matching: nothing written (force rewrites), a stale pending file is removed.
+        let (outcome, snap_file, pending) = run(mode, Some(old), true, "old\r\n\n");
+        if mode == Force {
+            assert!(matches!(outcome, Outcome::Accepted(_)), "{mode:?}");
+        } else {
+            assert_eq!(outcome, Outcome::Matched, "{mode:?}");
+            assert_eq!(snap_file.as_deref(), Some(old_bytes.as_str()), "{mode:?}");
+        }
+        assert_eq!(pending, None, "{mode:?}: stale .snap.new must go");
+    }
+    let table = [
+        // mode, accepted?, expected .snap, expected .snap.new
+        (Always, true, Some(&new_accepted), None),
+        (Always, false, Some(&new_accepted), None),
+        (Force, true, Some(&new_accepted), None),
+        (New, true, Some(&old_bytes), Some(&new_pending)),
+        (New, false, None, Some(&new_pending)),
+        (Unseen, true, Some(&old_bytes), Some(&new_pending)),
+        (Unseen, false, Some(&new_accepted), None),
+        (No, true, Some(&old_bytes), Some(&"stale".to_owned())),
+        (No, false, None, Some(&"stale".to_owned())),
+    ];
+    for (mode, has_accepted, want_snap, want_pending) in table {
+        let (outcome, snap_file, pending) = run(mode, has_accepted.then_some(old), true, new);
+        assert_eq!(
+            snap_file.as_ref(),
+            want_snap,
+            "{mode:?} accepted={has_accepted}"
+        );
+        assert_eq!(
+            pending.as_ref(),
+            want_pending,
+            "{mode:?} accepted={has_accepted}"
+        );
+        let expected_kind = match (want_pending, want_snap) {
+            _ if mode == No => "none",
+            (Some(_), _) => "pending",
+            _ => "accepted",
+        };
+        let kind = match outcome {
+            Outcome::Accepted(_) => "accepted",
+            Outcome::Pending(_) => "pending",
+            Outcome::NotWritten => "none",
+            Outcome::Matched => "matched",
+        };
+        assert_eq!(kind, expected_kind, "{mode:?} accepted={has_accepted}");
+    }
+}
+
+#[test]
+fn unseen_never_overwrites_an_existing_broken_file() {
+    let dir = temp_dir("unseen");
+    let path = dir.join("m__tools__t.snap");
+    std::fs::write(&path, "---\nbroken").unwrap();
+    let outcome = record(&settings(UpdateMode::Unseen), &path, None, &snap("x", 1)).unwrap();
+    assert_eq!(outcome, Outcome::Pending(pending_path(&path)));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "---\nbroken");
+}
+
+#[test]
+fn full_match_also_compares_metadata() {
+    let dir = temp_dir("full");
+    let path = dir.join("m__tools__t.snap");
+    let old = snap("same", 1);
+    let mut live = snap("same", 99);
+    let mut s = settings(UpdateMode::New);
+    assert_eq!(
+        record(&s, &path, Some(&old), &live).unwrap(),
+        Outcome::Matched
+    );
+    s.require_full_match = true;
+    // assertion_line differs only: still a match (insta trims it on both sides).
+    assert_eq!(
+        record(&s, &path, Some(&old), &live).unwrap(),
+        Outcome::Matched
+    );
+    live.metadata.description = Some("changed".into());
+    assert!(matches!(
+        record(&s, &path, Some(&old), &live).unwrap(),
+        Outcome::Pending(_)
+    ));
+}
+
+#[test]
+fn references_are_appended() {
+    let dir = temp_dir("refs");
+    let refs = dir.join("refs.txt");
+    let s = Settings {
+        references_file: Some(refs.clone()),
+        ..Settings::default()
+    };
+    mcp_contract_test::snapshot::add_reference(&s, Path::new("a/x.snap")).unwrap();
+    mcp_contract_test::snapshot::add_reference(&s, Path::new("a/y.snap")).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(&refs).unwrap(),
+        "a/x.snap\na/y.snap\n"
+    );
+    mcp_contract_test::snapshot::add_reference(&Settings::default(), Path::new("z")).unwrap();
+}
+
+fn vars(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
+    let map: HashMap<String, String> = pairs
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+        .collect();
+    move |name| map.get(name).cloned()
+}
+
+#[test]
+fn ci_detection_matches_insta() {
+    let table: &[(&[(&str, &str)], bool)] = &[
+        (&[], false),
+        (&[("CI", "true")], true),
+        (&[("CI", "1")], true),
+        (&[("CI", "yes")], true),
+        (&[("CI", "false")], false),
+        (&[("CI", "0")], false),
+        (&[("CI", "")], false),
+        (&[("TF_BUILD", "True")], true),
+        (&[("TF_BUILD", "")], true),
+        (&[("CI", "false"), ("TF_BUILD", "True")], false),
+    ];
+    for (env, ci) in table {
+        let s = Settings::from_vars(vars(env), None).unwrap();
+        assert_eq!(s.ci, *ci, "{env:?}");
+        let auto = if *ci { UpdateMode::No } else { UpdateMode::New };
+        assert_eq!(s.update, auto, "{env:?}");
+    }
+}
+
+#[test]
+fn environment_variables_follow_insta() {
+    let table: &[(&[(&str, &str)], UpdateMode)] = &[
+        (&[("INSTA_UPDATE", "always")], UpdateMode::Always),
+        (&[("INSTA_UPDATE", "1")], UpdateMode::Always),
+        (&[("INSTA_UPDATE", "new"), ("CI", "true")], UpdateMode::New),
+        (&[("INSTA_UPDATE", "unseen")], UpdateMode::Unseen),
+        (&[("INSTA_UPDATE", "no")], UpdateMode::No),
+        (&[("INSTA_UPDATE", "force")], UpdateMode::Force),
+        (&[("INSTA_UPDATE", "auto"), ("CI", "true")], UpdateMode::No),
+        (&[("INSTA_UPDATE", "")], UpdateMode::New),
+        (
+            &[("INSTA_UPDATE", "no"), ("INSTA_FORCE_UPDATE", "1")],
+            UpdateMode::Force,
+        ),
+    ];
+    for (env, mode) in table {
+        assert_eq!(
+            Settings::from_vars(vars(env), None).unwrap().update,
+            *mode,
+            "{env:?}"
+        );
+    }
+    let s = Settings::from_vars(
+        vars(&[
+            ("INSTA_FORCE_PASS", "1"),
+            ("INSTA_REQUIRE_FULL_MATCH", "1"),
+            ("INSTA_SNAPSHOT_REFERENCES_FILE", "/tmp/refs"),
+        ]),
+        None,
+    )
+    .unwrap();
+    assert!(s.force_pass && s.require_full_match);
+    assert_eq!(s.references_file, Some(PathBuf::from("/tmp/refs")));
+    for (name, value) in [
+        ("INSTA_UPDATE", "sometimes"),
+        ("INSTA_FORCE_PASS", "true"),
+        ("INSTA_REQUIRE_FULL_MATCH", "2"),
+    ] {
+        let e = Settings::from_vars(vars(&[(name, value)]), None).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Config);
+        assert!(e.message.contains(name) && e.message.contains(value), "{e}");
+    }
+}
+
+#[test]
+fn insta_yaml_precedence() {
+    let root = temp_dir("config");
+    let get = |env: &[(&str, &str)]| Settings::from_vars(vars(env), Some(&*root));
+    // No file: defaults.
+    assert_eq!(get(&[]).unwrap().update, UpdateMode::New);
+    std::fs::write(root.join(".insta.yaml"), "behavior:\n  update: always\n").unwrap();
+    assert_eq!(get(&[]).unwrap().update, UpdateMode::Always);
+    // insta.yaml beats .insta.yaml; .config/insta.yaml beats both.
+    std::fs::write(
+        root.join("insta.yaml"),
+        "behavior:\n  update: unseen\n  force_pass: true\n",
+    )
+    .unwrap();
+    let s = get(&[]).unwrap();
+    assert_eq!((s.update, s.force_pass), (UpdateMode::Unseen, true));
+    std::fs::create_dir_all(root.join(".config")).unwrap();
+    std::fs::write(
+        root.join(".config/insta.yaml"),
+        "# comment\nbehavior:\n  update: \"no\"\n  require_full_match: true\ntest:\n  runner: nextest\n",
+    )
+    .unwrap();
+    let s = get(&[]).unwrap();
+    assert_eq!(
+        (s.update, s.force_pass, s.require_full_match),
+        (UpdateMode::No, false, true)
+    );
+    // Environment beats file; an empty variable does not.
+    let s = get(&[("INSTA_UPDATE", "force"), ("INSTA_REQUIRE_FULL_MATCH", "0")]).unwrap();
+    assert_eq!((s.update, s.require_full_match), (UpdateMode::Force, false));
+    assert_eq!(get(&[("INSTA_UPDATE", "")]).unwrap().update, UpdateMode::No);
+    // INSTA_WORKSPACE_ROOT replaces the given root.
+    let elsewhere = temp_dir("config-elsewhere");
+    let s = get(&[("INSTA_WORKSPACE_ROOT", elsewhere.to_str().unwrap())]).unwrap();
+    assert_eq!(
+        (s.update, s.workspace_root),
+        (UpdateMode::New, Some(elsewhere.to_path_buf()))
+    );
+    // Legacy force_update, bad values with file and line.
+    std::fs::write(
+        root.join(".config/insta.yaml"),
+        "behavior:\n  force_update: true\n",
+    )
+    .unwrap();
+    assert_eq!(get(&[]).unwrap().update, UpdateMode::Force);
+    std::fs::write(
+        root.join(".config/insta.yaml"),
+        "behavior:\n  update: sometimes\n",
+    )
+    .unwrap();
+    let e = get(&[]).unwrap_err();
+    assert_eq!(
+        (e.line, e.path.clone()),
+        (Some(2), Some(root.join(".config/insta.yaml"))),
+        "{e}"
+    );
+    assert!(
+        get(&[("INSTA_UPDATE", "new")]).is_ok(),
+        "env beats a bad file value"
+    );
+    std::fs::write(
+        root.join(".config/insta.yaml"),
+        "behavior:\n  force_pass: maybe\n",
+    )
+    .unwrap();
+    assert!(get(&[]).unwrap_err().message.contains("force_pass"));
+    std::fs::write(root.join(".config/insta.yaml"), "behavior: [\n").unwrap();
+    assert_eq!(get(&[]).unwrap_err().kind, ErrorKind::Config);
+}
+
+#[test]
+fn concurrent_writers_never_leave_a_torn_file() {
+    let dir = temp_dir("atomic");
+    let path = dir.join("m__tools__t.snap");
+    let versions: Vec<String> = (0..8)
+        .map(|i| snap(&format!("writer {i}\n{}", "x".repeat(20_000 + i * 997)), 1).render())
+        .collect();
+    std::thread::scope(|scope| {
+        for version in &versions {
+            let path = &path;
+            scope.spawn(move || {
+                for _ in 0..25 {
+                    write_atomic(path, version.as_bytes()).unwrap();
+                }
+            });
+        }
+        scope.spawn(|| {
+            for _ in 0..200 {
+                if let Ok(text) = std::fs::read_to_string(&path) {
+                    assert!(versions.contains(&text), "a reader saw a torn file");
+                    SnapshotFile::parse(&text, &path).unwrap();
+                }
+            }
+        });
+    });
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(versions.contains(&text));
+    let leftovers: Vec<_> = std::fs::read_dir(&*dir)
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(
+        leftovers.len(),
+        1,
+        "temporary files left behind: {leftovers:?}"
+    );
+}
+
+#[test]
+fn broken_files_give_errors_with_file_and_line_and_stay_untouched() {
+    let good_body = render_item(
+        &ItemKey::new(ItemKind::Tool, "t"),
+        Some(&json!({"name": "t"})),
+    );
+    let table: Vec<(&str, String, ErrorKind, Option<usize>, &str)> = vec![
+        ("truncated", "---\nsource: a.rs\n".into(), ErrorKind::Truncated, Some(2), "closing `---`"),
+        ("empty", String::new(), ErrorKind::Truncated, Some(1), "empty"),
+        ("body not json", "---\nsource: a.rs\n---\n{\n  \"contract\": 1,\n  nope\n}\n".into(), ErrorKind::Body, Some(6), "not valid JSON"),
+        ("body lacks kind", "---\n{}\n---\n{\"contract\": 1, \"name\": \"t\", \"removed\": true}\n".into(), ErrorKind::Body, Some(4), "`kind`"),
+        ("conflict", format!("---\nsource: a.rs\n---\n<<<<<<< HEAD\n{good_body}\n=======\n{good_body}\n>>>>>>> branch\n"), ErrorKind::MergeConflict, Some(4), "resolve the merge conflict or re-record"),
+        ("newer format", "---\n{}\n---\n{\n  \"contract\": 2,\n  \"kind\": \"tool\",\n  \"name\": \"t\",\n  \"removed\": true\n}\n".into(), ErrorKind::NewerFormat, Some(5), "upgrade the crate"),
+        ("wrong key type", format!("---\nsource: a.rs\nassertion_line: [1]\n---\n{good_body}\n"), ErrorKind::Header, Some(3), "assertion_line"),
+        ("wrong string type", format!("---\nexpression: 42\n---\n{good_body}\n"), ErrorKind::Header, Some(2), "expression"),
+        ("bad yaml", format!("---\nsource: \"open\n---\n{good_body}\n"), ErrorKind::Header, Some(2), "quoted string"),
+    ];
+    for (name, text, kind, line, words) in table {
+        let dir = temp_dir("broken");
+        let path = dir.join("m__tools__t.snap");
+        std::fs::write(&path, &text).unwrap();
+        let e = load_dir(&dir, "m", None).unwrap_err();
+        assert_eq!((e.kind, e.line), (kind, line), "{name}: {e}");
+        assert_eq!(e.path.as_deref(), Some(path.as_path()), "{name}");
+        let shown = e.to_string();
+        assert!(
+            shown.contains(words) && shown.contains("m__tools__t.snap"),
+            "{name}: {shown}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            text,
+            "{name}: file modified"
+        );
+    }
+    let dir = temp_dir("broken-utf8");
+    let path = dir.join("m__server.snap");
+    let bytes = b"---\n{}\n---\n\xff\n".to_vec();
+    std::fs::write(&path, &bytes).unwrap();
+    let e = load_dir(&dir, "m", None).unwrap_err();
+    assert_eq!((e.kind, e.line), (ErrorKind::InvalidUtf8, Some(4)), "{e}");
+    assert_eq!(std::fs::read(&path).unwrap(), bytes);
+}
+
+#[test]
+fn load_dir_reads_only_this_suite() {
+    let dir = temp_dir("load");
+    assert!(load_dir(&dir.join("missing"), "m", None)
+        .unwrap()
+        .is_empty());
+    let keys = [
+        ItemKey::server(),
+        ItemKey::new(ItemKind::Tool, "export_csv"),
+        ItemKey::new(ItemKind::Resource, "file:///x"),
+        ItemKey::new(ItemKind::ResourceTemplate, "test://{id}"),
+    ];
+    let write = |suite: Option<&str>, key: &ItemKey, removed: bool| {
+        let def = match key.kind {
+            ItemKind::Server => json!({"protocolVersion": "2025-11-25"}),
+            ItemKind::Tool => json!({"name": key.name}),
+            ItemKind::Resource => json!({"uri": key.name, "name": "x"}),
+            _ => json!({"uriTemplate": key.name, "name": "x"}),
+        };
+        let body = render_item(key, (!removed).then_some(&def));
+        let path = dir.join(file_name("m", suite, key));
+        write_atomic(
+            &path,
+            SnapshotFile::new(Metadata::default(), body)
+                .render()
+                .as_bytes(),
+        )
+        .unwrap();
+    };
+    for key in &keys {
+        write(None, key, false);
+        write(Some("other"), key, key.kind == ItemKind::Tool);
+    }
+    std::fs::write(
+        dir.join("m__tools__export_csv.snap.new"),
+        "pending, ignored",
+    )
+    .unwrap();
+    std::fs::write(dir.join("z__tools__x.snap"), "another module, ignored").unwrap();
+    let ours = load_dir(&dir, "m", None).unwrap();
+    let got: Vec<_> = ours.iter().map(|a| a.item.key.clone()).collect();
+    let mut want = keys.to_vec();
+    want.sort();
+    assert_eq!(got, want);
+    assert!(ours.iter().all(|a| a.item.definition.is_some()));
+    let other = load_dir(&dir, "m", Some("other")).unwrap();
+    assert_eq!(other.len(), 4);
+    assert!(other.iter().any(|a| a.item.definition.is_none()));
+    // A copy of a file under another name claims an item that is not its own.
+    std::fs::copy(
+        dir.join(file_name("m", None, &keys[1])),
+        dir.join("m__tools__export_csv_old.snap"),
+    )
+    .unwrap();
+    let e = load_dir(&dir, "m", None).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Duplicate);
+    assert!(e.to_string().contains("export_csv_old.snap"), "{e}");
+}
+
+/// A tiny deterministic generator, so the property tests need no extra crate.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[(self.next() % items.len() as u64) as usize]
+    }
+}
+
+fn hostile_names(count: usize) -> Vec<String> {
+    let pieces = [
+        "a",
+        "B",
+        "_",
+        "-",
+        ".",
+        "..",
+        "/",
+        "\\",
+        "\0",
+        ":",
+        " ",
+        "é",
+        "É",
+        "日本",
+        "🦀",
+        "file:///",
+        "test://static/resource/",
+        "{id}",
+        "%2F",
+        "CON",
+        "export_csv",
+        "__",
+        "-h",
+        "0123456789abcdef",
+        "\n",
+        "\t",
+        "~",
+        "*",
+        "?",
+        "\"",
+        "<",
+        ">",
+        "|",
+    ];
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut names = vec![
+        String::new(),
+        ".".into(),
+        "..".into(),
+        "x".repeat(300),
+        "y".repeat(100),
+        "y".repeat(101),
+        "export_csv".into(),
+        "Export_CSV".into(),
+        "export_csv-h0123456789abcdef".into(),
+    ];
+    while names.len() < count {
+        let len = 1 + rng.next() % 12;
+        let mut name: String = (0..len).map(|_| rng.pick(&pieces)).collect();
+        if rng.next() % 10 == 0 {
+            name = name.repeat(30);
+        }
+        names.push(name);
+    }
+    names
+}
+
+#[test]
+fn file_names_are_safe_short_and_distinct() {
+    let names = hostile_names(10_000);
+    for kind in [
+        ItemKind::Tool,
+        ItemKind::Resource,
+        ItemKind::ResourceTemplate,
+    ] {
+        let mut seen: BTreeMap<String, &str> = BTreeMap::new();
+        for name in &names {
+            let file = file_name("contract", None, &ItemKey::new(kind, name.as_str()));
+            assert!(file.len() <= 150, "{name:?} -> {file} is too long");
+            assert!(
+                file.bytes()
+                    .all(|b| matches!(b, b'a'..=b'z' | b'0'..=b'9' | b'_' | b'-' | b'.')),
+                "{name:?} -> {file}"
+            );
+            let component = Path::new(&file);
+            assert_eq!(component.components().count(), 1, "{name:?} -> {file}");
+            assert!(!file.starts_with('.') && file.ends_with(".snap"));
+            let stem = file
+                .trim_start_matches(&format!("contract__{}__", kind.group()))
+                .trim_end_matches(".snap");
+            assert!(stem.len() <= 100, "{name:?} -> {stem}");
+            if let Some(previous) = seen.insert(file.to_lowercase(), name.as_str()) {
+                assert_eq!(previous, name.as_str(), "two names share {file}");
+            }
+        }
+    }
+    assert_eq!(
+        file_name(
+            "contract",
+            None,
+            &ItemKey::new(ItemKind::Tool, "export_csv")
+        ),
+        "contract__tools__export_csv.snap"
+    );
+}
+
+fn corpus_files() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/surfaces");
+    let mut files = Vec::new();
+    for server in std::fs::read_dir(&root).expect("fixtures/surfaces is in the repository") {
+        for file in std::fs::read_dir(server.unwrap().path()).unwrap() {
+            let path = file.unwrap().path();
+            if path.extension().is_some_and(|e| e == "json") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+#[test]
+fn every_corpus_item_round_trips() {
+    let files = corpus_files();
+    assert!(
+        files.len() >= 5,
+        "expected the copied corpus, found {files:?}"
+    );
+    let dir = temp_dir("corpus");
+    let mut items = 0;
+    for path in files {
+        let document: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let surface = Surface::from_json(&document).unwrap();
+        let module = "corpus";
+        let suite = path
+            .file_stem()
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .replace('.', "_");
+        let server = path
+            .parent()
+            .unwrap()
+            .file_name()
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .to_owned();
+        let suite = format!("{server}-{suite}");
+        let mut written = Vec::new();
+        for (key, value) in surface.items() {
+            let body = render_item(key, Some(value));
+            let parsed = parse_item(&body, &path).unwrap();
+            assert_eq!(&parsed.key, key);
+            let definition = parsed.definition.unwrap();
+            // Same item up to the order of set-like arrays.
+            assert_eq!(
+                render_item(key, Some(&definition)),
+                body,
+                "{key:?} in {path:?}"
+            );
+            assert_eq!(
+                count_leaves(&definition),
+                count_leaves(value),
+                "{key:?} in {path:?}"
+            );
+            let file = SnapshotFile::new(
+                Metadata {
+                    source: Some("tests/contract.rs".into()),
+                    expression: Some(format!("{}: {}", key.kind.group(), key.name)),
+                    info: Some(
+                        json!({"server": server, "kind": key.kind.as_str(), "name": key.name}),
+                    ),
+                    ..Metadata::default()
+                },
+                body,
+            );
+            let file_path = dir.join(file_name(module, Some(&suite), key));
+            write_atomic(&file_path, file.render().as_bytes()).unwrap();
+            written.push((key.clone(), file));
+            items += 1;
+        }
+        let loaded = load_dir(&dir, module, Some(&suite)).unwrap();
+        assert_eq!(loaded.len(), written.len(), "{path:?}");
+        for ((key, file), accepted) in written.iter().zip(&loaded) {
+            assert_eq!(&accepted.item.key, key);
+            assert_eq!(accepted.file.metadata, file.metadata);
+            assert_eq!(
+                render_item(key, accepted.item.definition.as_ref()),
+                render_item(key, surface.get(key)),
+                "{key:?} in {path:?}"
+            );
+            assert_eq!(
+                render_item(key, accepted.item.definition.as_ref()),
+                file.contents
+            );
+        }
+    }
+    assert!(items > 200, "only {items} items in the corpus");
+}
+
+fn count_leaves(value: &serde_json::Value) -> usize {
+    match value {
+        serde_json::Value::Array(items) => items.iter().map(count_leaves).sum::<usize>() + 1,
+        serde_json::Value::Object(map) => map.values().map(count_leaves).sum::<usize>() + 1,
+        _ => 1,
+    }
+}
+
+#[test]
+fn mangled_files_give_errors_not_panics() {
+    let body = render_item(
+        &ItemKey::new(ItemKind::Tool, "t"),
+        Some(&json!({"name": "t", "inputSchema": {"type": "object", "required": ["a"]}})),
+    );
+    let original = SnapshotFile::new(
+        Metadata {
+            source: Some("tests/contract.rs".into()),
+            assertion_line: Some(3),
+            description: Some("breaking: \"x\"\nsecond line".into()),
+            expression: Some("tools/list: t".into()),
+            info: Some(json!({"server": "s", "list": [{"a": 1}, "b"], "empty": {}})),
+            input_file: None,
+        },
+        body,
+    )
+    .render();
+    let inserts = [
+        "\n",
+        "---\n",
+        " ",
+        "  ",
+        "\t",
+        ":",
+        "- ",
+        "\"",
+        "'",
+        "\\",
+        "|",
+        "|+\n",
+        ">",
+        "[",
+        "{",
+        "}",
+        "]",
+        ",",
+        "#",
+        "&a",
+        "*a",
+        "!!str ",
+        "é",
+        "🦀",
+        "\r\n",
+        "<<<<<<< x\n",
+        "\\u12",
+        "\\x",
+    ];
+    let mut rng = Rng(42);
+    let path = Path::new("fuzz.snap");
+    let mut errors = 0;
+    for _ in 0..3000 {
+        let mut text = original.clone();
+        for _ in 0..1 + rng.next() % 3 {
+            let mut at = (rng.next() % (text.len() as u64 + 1)) as usize;
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            if rng.next() % 4 == 0 {
+                text.truncate(at);
+            } else {
+                text.insert_str(at, rng.pick(&inserts));
+            }
+        }
+        match SnapshotFile::parse(&text, path) {
+            Ok(file) => {
+                // Whatever was read renders and reads back the same.
+                let again = SnapshotFile::parse(&file.render(), path).unwrap();
+                assert_eq!(again.metadata, file.metadata, "{text:?}");
+                let _ = parse_item(&file.contents, path);
+            }
+            Err(e) => {
+                errors += 1;
+                assert_eq!(e.path.as_deref(), Some(path));
+                assert!(e.line.is_some(), "{e}");
+            }
+        }
+    }
+    assert!(
+        errors > 100,
+        "the mutations should break many files ({errors})"
+    );
+}

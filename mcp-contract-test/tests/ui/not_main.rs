@@ -1,0 +1,4 @@
+#[mcp_contract_test::mcp_contract(server = "python3 server.py")]
+fn helper() {}
+
+fn main() {}
