@@ -1226,7 +1226,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
             sn.min_length,
             so.max_length,
             sn.max_length,
-            "length",
+            ("length-narrowed", "length-widened"),
             "minLength",
             "maxLength",
             path,
@@ -1236,7 +1236,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
             sn.min_items,
             so.max_items,
             sn.max_items,
-            "item-count",
+            ("item-count-narrowed", "item-count-widened"),
             "minItems",
             "maxItems",
             path,
@@ -1246,7 +1246,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
             sn.min_properties,
             so.max_properties,
             sn.max_properties,
-            "property-count",
+            ("property-count-narrowed", "property-count-widened"),
             "minProperties",
             "maxProperties",
             path,
@@ -1475,16 +1475,12 @@ impl<'a> SchemaCx<'a, '_, '_> {
         new_min: Option<f64>,
         old_max: Option<f64>,
         new_max: Option<f64>,
-        base: &'static str,
+        ids: (&'static str, &'static str),
         min_word: &str,
         max_word: &str,
         path: &str,
     ) {
-        let (narrowed, widened) = match base {
-            "length" => ("length-narrowed", "length-widened"),
-            "item-count" => ("item-count-narrowed", "item-count-widened"),
-            _ => ("property-count-narrowed", "property-count-widened"),
-        };
+        let (narrowed, widened) = ids;
         let what = self.what(path);
         let (a, b) = (old_min.unwrap_or(0.0), new_min.unwrap_or(0.0));
         if a != b {

@@ -30,6 +30,9 @@ impl Consumer {
         fs::create_dir_all(dir.join("tests")).unwrap();
         let manifest = fs::read_to_string(root.join("tests/consumer/Cargo.toml"))
             .unwrap()
+            // One package name per consumer: they share a target folder, and a shared test
+            // binary would carry another consumer's `CARGO_MANIFEST_DIR`.
+            .replace("name = \"consumer\"", &format!("name = \"consumer-{name}\""))
             .replace(
                 "path = \"../../mcp-contract-test\"",
                 &format!(
@@ -135,6 +138,15 @@ impl Drop for Consumer {
     }
 }
 
+/// The result libtest printed for one test (names are padded to a common width).
+fn outcome<'a>(stdout: &'a str, test: &str) -> Option<&'a str> {
+    stdout.lines().find_map(|line| {
+        let rest = line.strip_prefix("test ")?;
+        let (name, result) = rest.split_once(" ... ")?;
+        (name.trim_end() == test).then_some(result.trim())
+    })
+}
+
 struct Run {
     ok: bool,
     stdout: String,
@@ -196,10 +208,10 @@ fn record(consumer: &Consumer) {
         "a first run with nothing accepted passes: {first:?}"
     );
     assert!(
-        first.stdout.contains("test tools::search_nodes ... ok"),
+        outcome(&first.stdout, "tools::search_nodes") == Some("ok"),
         "{first:?}"
     );
-    assert!(first.stdout.contains("test server ... ok"), "{first:?}");
+    assert!(outcome(&first.stdout, "server") == Some("ok"), "{first:?}");
     assert_eq!(
         consumer.pending().len(),
         10,
@@ -231,13 +243,11 @@ fn record_break_review_accept() {
     let broken = consumer.cargo_test(&[]);
     assert!(!broken.ok, "{broken:?}");
     assert!(
-        broken
-            .stdout
-            .contains("test tools::search_nodes ... FAILED"),
+        outcome(&broken.stdout, "tools::search_nodes") == Some("FAILED"),
         "{broken:?}"
     );
     assert!(
-        broken.stdout.contains("test tools::read_graph ... ok"),
+        outcome(&broken.stdout, "tools::read_graph") == Some("ok"),
         "{broken:?}"
     );
     assert!(
@@ -264,7 +274,7 @@ fn record_break_review_accept() {
     // CI: the break fails and nothing is written.
     let ci = consumer.cargo_test(&[("CI", "true")]);
     assert!(
-        !ci.ok && ci.stdout.contains("tools::search_nodes ... FAILED"),
+        !ci.ok && outcome(&ci.stdout, "tools::search_nodes") == Some("FAILED"),
         "{ci:?}"
     );
     assert_eq!(consumer.snapshots(), accepted, "CI writes nothing");
@@ -295,7 +305,7 @@ fn removal_is_accepted_through_cargo_insta() {
     consumer.serve(&v2);
     let broken = consumer.cargo_test(&[]);
     assert!(
-        broken.stdout.contains("test tools::read_graph ... FAILED"),
+        outcome(&broken.stdout, "tools::read_graph") == Some("FAILED"),
         "{broken:?}"
     );
     assert_eq!(consumer.pending(), ["contract__tools__read_graph.snap.new"]);
@@ -329,7 +339,7 @@ fn a_dead_server_fails_every_test_and_writes_nothing() {
     let run = consumer.cargo_test(&[]);
     assert!(!run.ok);
     assert!(
-        run.stdout.contains("test tools::search_nodes ... FAILED"),
+        outcome(&run.stdout, "tools::search_nodes") == Some("FAILED"),
         "{run:?}"
     );
     assert!(
