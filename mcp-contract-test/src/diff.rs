@@ -1836,74 +1836,99 @@ impl<'a> SchemaCx<'a, '_, '_> {
             .map(|n| schema::build(self.new_root, n, self.max_depth, extra.1))
             .collect();
         let matched = match_by_type(&os, &ns).or_else(|| self.match_by_discriminator(&os, &ns));
-        if let Some((pairs, gone, added)) = matched {
-            for (i, j) in pairs {
-                self.compare(ob[i].clone(), nb[j].clone(), path, depth + 1, extra);
-            }
+        if let Some(matching) = matched {
+            self.apply_matching(so, sn, &ob, &nb, &os, &ns, matching, path, depth, extra);
+            return;
+        }
+        // One side is exactly one branch of the other (`X` became `anyOf: [X, string]`), even
+        // when X itself is a union reached through a $ref.
+        if let Some(j) = wrapped_in(sn, old) {
+            self.compare(
+                old.clone(),
+                nb[j].clone(),
+                path,
+                depth + 1,
+                (false, extra.1),
+            );
             let what = self.what(path);
-            for i in gone {
-                let value = so
-                    .union
-                    .as_ref()
-                    .and_then(|u| u.get(i))
-                    .map(|v| clip(v, CLIP));
-                self.emit(
-                    "union-branch-removed",
-                    path,
-                    value.or_else(|| first_value(&ob[i])),
-                    None,
-                    format!(
-                        "{what} alternative {} removed",
-                        canonical_string(&type_names(os[i].effective_types()))
-                    ),
-                );
-            }
-            for j in added {
+            for k in (0..nb.len()).filter(|k| *k != j) {
                 let value = sn
                     .union
                     .as_ref()
-                    .and_then(|u| u.get(j))
+                    .and_then(|u| u.get(k))
                     .map(|v| clip(v, CLIP));
+                let types = canonical_string(&type_names(ns[k].effective_types()));
                 self.emit(
                     "union-branch-added",
                     path,
                     None,
-                    value.or_else(|| first_value(&nb[j])),
-                    format!(
-                        "{what} alternative {} added",
-                        canonical_string(&type_names(ns[j].effective_types()))
-                    ),
+                    value,
+                    format!("{what} alternative {types} added"),
                 );
             }
             return;
         }
-        // Same branches in any order: compare what surrounds the union.
-        if let (Some(a), Some(b)) = (&so.union, &sn.union) {
-            let sorted = |list: &Vec<&Value>| {
-                let mut texts: Vec<String> = list.iter().map(|v| canonical_string(v)).collect();
-                texts.sort();
-                texts
-            };
-            if sorted(a) == sorted(b) {
-                if so.union_is_one_of != sn.union_is_one_of {
-                    let word = |one: bool| if one { "oneOf" } else { "anyOf" };
-                    self.emit("keyword-changed", path, Some(json!(word(so.union_is_one_of))), Some(json!(word(sn.union_is_one_of))), format!("{} {} became {}: exclusivity of overlapping branches changed; not judged", self.what(path), word(so.union_is_one_of), word(sn.union_is_one_of)));
-                }
-                let outer = |node: &Node<'a>| -> Node<'a> {
-                    node.iter()
-                        .map(|p| Part {
-                            value: p.value,
-                            skip_union: true,
-                        })
-                        .collect()
-                };
-                let mut ao = schema::build(self.old_root, &outer(old), self.max_depth, so.nullable);
-                let mut an = schema::build(self.new_root, &outer(new), self.max_depth, sn.nullable);
-                ao.notes.clear();
-                an.notes.clear();
-                self.shapes(&ao, &an, path, depth);
-                return;
+        if let Some(i) = wrapped_in(so, new) {
+            self.compare(
+                ob[i].clone(),
+                new.clone(),
+                path,
+                depth + 1,
+                (extra.0, false),
+            );
+            let what = self.what(path);
+            for k in (0..ob.len()).filter(|k| *k != i) {
+                let value = so
+                    .union
+                    .as_ref()
+                    .and_then(|u| u.get(k))
+                    .map(|v| clip(v, CLIP));
+                let types = canonical_string(&type_names(os[k].effective_types()));
+                self.emit(
+                    "union-branch-removed",
+                    path,
+                    value,
+                    None,
+                    format!("{what} alternative {types} removed"),
+                );
             }
+            return;
+        }
+        // Branches equal as written, in any order: the rest were added or removed (sound for
+        // anyOf; for oneOf an added branch that overlaps could also reject values, said below).
+        if let Some((pairs, gone, added)) = match_by_content(so, sn, old, new) {
+            if so.union.is_some() && sn.union.is_some() && so.union_is_one_of != sn.union_is_one_of
+            {
+                let word = |one: bool| if one { "oneOf" } else { "anyOf" };
+                self.emit(
+                    "keyword-changed",
+                    path,
+                    Some(json!(word(so.union_is_one_of))),
+                    Some(json!(word(sn.union_is_one_of))),
+                    format!(
+                        "{} {} became {}: exclusivity of overlapping branches changed; not judged",
+                        self.what(path),
+                        word(so.union_is_one_of),
+                        word(sn.union_is_one_of)
+                    ),
+                );
+            }
+            if sn.union_is_one_of && !added.is_empty() {
+                self.note(path, "oneOf gained a branch: values matching it and an old branch would now be rejected; judged as an added alternative".to_owned());
+            }
+            self.apply_matching(
+                so,
+                sn,
+                &ob,
+                &nb,
+                &os,
+                &ns,
+                (pairs, gone, added),
+                path,
+                depth,
+                extra,
+            );
+            return;
         }
         let describe = |s: &Shape<'a>, node: &Node<'a>| match &s.union {
             Some(list) => Value::Array(list.iter().map(|v| clip(v, CLIP)).collect()),
@@ -1916,6 +1941,62 @@ impl<'a> SchemaCx<'a, '_, '_> {
             Some(describe(sn, new)),
             format!("{}: anyOf/oneOf branches could not be matched by type, discriminator or content; a person should look", self.what(path)),
         );
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn apply_matching(
+        &mut self,
+        so: &Shape<'a>,
+        sn: &Shape<'a>,
+        ob: &[Node<'a>],
+        nb: &[Node<'a>],
+        os: &[Shape<'a>],
+        ns: &[Shape<'a>],
+        matching: Matching,
+        path: &str,
+        depth: usize,
+        extra: (bool, bool),
+    ) {
+        let (pairs, gone, added) = matching;
+
+        for (i, j) in pairs {
+            self.compare(ob[i].clone(), nb[j].clone(), path, depth + 1, extra);
+        }
+        let what = self.what(path);
+        for i in gone {
+            let value = so
+                .union
+                .as_ref()
+                .and_then(|u| u.get(i))
+                .map(|v| clip(v, CLIP));
+            self.emit(
+                "union-branch-removed",
+                path,
+                value.or_else(|| first_value(&ob[i])),
+                None,
+                format!(
+                    "{what} alternative {} removed",
+                    canonical_string(&type_names(os[i].effective_types()))
+                ),
+            );
+        }
+        for j in added {
+            let value = sn
+                .union
+                .as_ref()
+                .and_then(|u| u.get(j))
+                .map(|v| clip(v, CLIP));
+            self.emit(
+                "union-branch-added",
+                path,
+                None,
+                value.or_else(|| first_value(&nb[j])),
+                format!(
+                    "{what} alternative {} added",
+                    canonical_string(&type_names(ns[j].effective_types()))
+                ),
+            );
+        }
     }
 
     /// Pairs object branches by a property every branch pins to one distinct const.
@@ -1970,6 +2051,57 @@ impl<'a> SchemaCx<'a, '_, '_> {
 
 /// Matched branch pairs, old branches with no partner, new branches with no partner.
 type Matching = (Vec<(usize, usize)>, Vec<usize>, Vec<usize>);
+
+/// The branch of `shape`'s union written exactly like the whole `node` on the other side.
+fn wrapped_in(shape: &Shape<'_>, node: &Node<'_>) -> Option<usize> {
+    let list = shape.union.as_ref()?;
+    let text = node_text(node);
+    let found: Vec<usize> = list
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| canonical_string(b) == text)
+        .map(|(i, _)| i)
+        .collect();
+    match found.as_slice() {
+        [one] => Some(*one),
+        _ => None,
+    }
+}
+
+/// Pairs branches written identically (a non-union side is one branch); fails when branches
+/// were both added and removed, since then nothing says which replaced which.
+fn match_by_content<'a>(
+    so: &Shape<'a>,
+    sn: &Shape<'a>,
+    old: &Node<'a>,
+    new: &Node<'a>,
+) -> Option<Matching> {
+    let texts = |s: &Shape<'a>, node: &Node<'a>| -> Vec<String> {
+        match &s.union {
+            Some(list) => list.iter().map(|v| canonical_string(v)).collect(),
+            None => vec![node_text(node)],
+        }
+    };
+    let (a, b) = (texts(so, old), texts(sn, new));
+    let mut index: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (j, t) in b.iter().enumerate().rev() {
+        index.entry(t.as_str()).or_default().push(j);
+    }
+    let mut pairs = Vec::new();
+    let mut gone = Vec::new();
+    for (i, t) in a.iter().enumerate() {
+        match index.get_mut(t.as_str()).and_then(Vec::pop) {
+            Some(j) => pairs.push((i, j)),
+            None => gone.push(i),
+        }
+    }
+    let paired: HashSet<usize> = pairs.iter().map(|p| p.1).collect();
+    let added: Vec<usize> = (0..b.len()).filter(|j| !paired.contains(j)).collect();
+    if pairs.is_empty() || (!gone.is_empty() && !added.is_empty()) {
+        return None;
+    }
+    Some((pairs, gone, added))
+}
 
 /// Pairs branches by JSON type when, on each side, no two branches share a type.
 fn match_by_type(os: &[Shape<'_>], ns: &[Shape<'_>]) -> Option<Matching> {

@@ -8,7 +8,7 @@
 use crate::change::Policy;
 use crate::check::{self, FailOn, Layout, State, SuiteReport, Verdict};
 use crate::escape::escape;
-use crate::probe::{ProbeOptions, ServerCommand};
+use crate::probe::{ProbeOptions, ServerCommand, ServerSpec};
 use crate::snapshot::{self, Outcome, Settings};
 use crate::surface::{ItemKey, ItemKind};
 use libtest_mimic::{Arguments, Failed, Trial};
@@ -50,7 +50,7 @@ macro_rules! here {
 #[derive(Debug, Clone)]
 pub struct Suite {
     name: Option<String>,
-    command: Result<ServerCommand, String>,
+    server: Result<ServerSpec, String>,
     timeout: Duration,
     fail_on: Option<FailOn>,
     ci_fail_on: Option<FailOn>,
@@ -63,6 +63,7 @@ impl Suite {
     /// (`python3 my_server.py --stdio`).
     pub fn command(line: &str) -> Suite {
         let command = ServerCommand::from_command_line(line)
+            .map(ServerSpec::Stdio)
             .map_err(|e| format!("cannot split the server command `{}`: {e}", escape(line)));
         Suite::with(command)
     }
@@ -70,16 +71,16 @@ impl Suite {
     /// A server started from a program path and no arguments (see [`Suite::arg`]); used by
     /// `bin = "..."` with `env!("CARGO_BIN_EXE_<name>")`.
     pub fn program(program: impl Into<String>) -> Suite {
-        Suite::with(Ok(ServerCommand {
+        Suite::with(Ok(ServerSpec::Stdio(ServerCommand {
             program: program.into(),
             ..ServerCommand::default()
-        }))
+        })))
     }
 
-    fn with(command: Result<ServerCommand, String>) -> Suite {
+    fn with(server: Result<ServerSpec, String>) -> Suite {
         Suite {
             name: None,
-            command,
+            server,
             timeout: Duration::from_secs(30),
             fail_on: None,
             ci_fail_on: None,
@@ -108,7 +109,7 @@ impl Suite {
 
     /// Adds one argument to the server command.
     pub fn arg(mut self, arg: impl Into<String>) -> Suite {
-        if let Ok(command) = &mut self.command {
+        if let Ok(ServerSpec::Stdio(command)) = &mut self.server {
             command.args.push(arg.into());
         }
         self
@@ -128,7 +129,7 @@ impl Suite {
 
     /// Sets an environment variable for the server (the rest of the environment is inherited).
     pub fn env(mut self, key: impl Into<String>, value: impl Into<String>) -> Suite {
-        if let Ok(command) = &mut self.command {
+        if let Ok(ServerSpec::Stdio(command)) = &mut self.server {
             command.env.push((key.into(), value.into()));
         }
         self
@@ -137,7 +138,7 @@ impl Suite {
     /// The server's working directory; relative paths are taken from the crate's manifest dir
     /// (the default working directory).
     pub fn cwd(mut self, dir: impl Into<PathBuf>) -> Suite {
-        if let Ok(command) = &mut self.command {
+        if let Ok(ServerSpec::Stdio(command)) = &mut self.server {
             command.cwd = Some(dir.into());
         }
         self
@@ -315,7 +316,7 @@ fn prepare(
         suite: suite.name.clone(),
         source: Some(paths.source.clone()),
         line: Some(location.line),
-        server_label: suite.command.as_ref().map(server_label).unwrap_or_default(),
+        server_label: suite.server.as_ref().map(server_label).unwrap_or_default(),
     };
     let accepted = check::load_accepted(&layout);
     let accepted_keys: Vec<ItemKey> = match &accepted {
@@ -336,16 +337,17 @@ fn prepare(
             suite.errors.join("\n  ")
         ));
     }
-    let command = match &suite.command {
-        Ok(command) => {
+    let spec = match &suite.server {
+        Ok(ServerSpec::Stdio(command)) => {
             let mut command = command.clone();
             let cwd = match &command.cwd {
                 Some(dir) => paths.manifest_dir.join(dir),
                 None => paths.manifest_dir.clone(),
             };
             command.cwd = Some(cwd);
-            command
+            ServerSpec::Stdio(command)
         }
+        Ok(spec) => spec.clone(),
         Err(error) => return fail(error.clone()),
     };
     let fail_on = match fail_on_env.map(FailOn::parse) {
@@ -375,7 +377,7 @@ fn prepare(
         timeout,
         ..ProbeOptions::default()
     };
-    let probe = match crate::probe_cache::probe_shared(&command, &options) {
+    let probe = match crate::probe_cache::probe_shared(&spec, &options) {
         Ok(probe) => probe,
         Err(error) => {
             return fail(format!(
@@ -398,7 +400,10 @@ fn prepare(
 
 /// The server as named in snapshot headers: an absolute program path (a cargo-built binary) is
 /// shortened to its file name, so committed snapshots hold nothing machine-specific.
-fn server_label(command: &ServerCommand) -> String {
+fn server_label(spec: &ServerSpec) -> String {
+    let ServerSpec::Stdio(command) = spec else {
+        return spec.display();
+    };
     let mut command = command.clone();
     if Path::new(&command.program).is_absolute() {
         if let Some(name) = Path::new(&command.program).file_name() {

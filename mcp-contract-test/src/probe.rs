@@ -312,6 +312,59 @@ pub fn probe_stdio(command: &ServerCommand, options: &ProbeOptions) -> Result<Pr
     }
 }
 
+/// Where a server is and how to reach it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ServerSpec {
+    /// A subprocess speaking MCP over stdio.
+    Stdio(ServerCommand),
+    /// A Streamable HTTP endpoint.
+    Http(HttpEndpoint),
+}
+
+impl ServerSpec {
+    /// The server as shown in messages and reports (never a secret).
+    pub fn display(&self) -> String {
+        match self {
+            ServerSpec::Stdio(command) => command.display(),
+            ServerSpec::Http(endpoint) => endpoint.url.clone(),
+        }
+    }
+}
+
+/// A Streamable HTTP MCP endpoint and the headers sent with every request.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct HttpEndpoint {
+    /// The endpoint URL, e.g. `http://127.0.0.1:8080/mcp`.
+    pub url: String,
+    /// Extra request headers (e.g. `Authorization`), by name.
+    pub headers: Vec<(String, HeaderValue)>,
+}
+
+/// A header value: written literally, or read from an environment variable at probe time so
+/// that secrets never sit in code, snapshots or messages.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HeaderValue {
+    /// The value itself.
+    Literal(String),
+    /// The name of an environment variable holding the value.
+    Env(String),
+}
+
+/// Probes a server wherever it is: see [`probe_stdio`].
+pub fn probe(spec: &ServerSpec, options: &ProbeOptions) -> Result<Probe, ProbeError> {
+    match spec {
+        ServerSpec::Stdio(command) => probe_stdio(command, options),
+        ServerSpec::Http(endpoint) => Err(ProbeError {
+            command: endpoint.url.clone(),
+            phase: Phase::Spawn,
+            kind: ProbeErrorKind::SpawnFailed,
+            message: "Streamable HTTP is not supported by this build yet".to_owned(),
+            exit_status: None,
+            stderr_tail: Vec::new(),
+        }),
+    }
+}
+
 /// Longest piece of server text quoted in one message, in characters.
 const QUOTE_LIMIT: usize = 200;
 

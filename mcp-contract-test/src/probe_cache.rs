@@ -6,7 +6,7 @@
 //! parent process (nextest itself) and its start time. Outside nextest nothing is shared: a plain
 //! `cargo test` runs the binary once.
 
-use crate::probe::{self, Probe, ProbeError, ProbeOptions, ServerCommand};
+use crate::probe::{self, Probe, ProbeError, ProbeOptions, ServerSpec};
 use crate::surface::Surface;
 use serde_json::{json, Value};
 use std::fs;
@@ -18,13 +18,13 @@ use std::time::{Duration, Instant, SystemTime};
 ///
 /// Errors are shared too, so a server that fails to start fails every test with the same
 /// message without being started once per test.
-pub fn probe_shared(command: &ServerCommand, options: &ProbeOptions) -> Result<Probe, String> {
+pub fn probe_shared(spec: &ServerSpec, options: &ProbeOptions) -> Result<Probe, String> {
     let Some(dir) = cache_dir() else {
-        return probe::probe_stdio(command, options).map_err(|e| e.to_string());
+        return probe::probe(spec, options).map_err(|e| e.to_string());
     };
     let key = format!(
         "{:016x}",
-        fnv1a(format!("{command:?}{options:?}").as_bytes())
+        fnv1a(format!("{spec:?}{options:?}").as_bytes())
     );
     let result = dir.join(format!("{key}.json"));
     let lock = dir.join(format!("{key}.lock"));
@@ -42,7 +42,7 @@ pub fn probe_shared(command: &ServerCommand, options: &ProbeOptions) -> Result<P
                 .open(&lock)
             {
                 Ok(_) => {
-                    let outcome = probe::probe_stdio(command, options);
+                    let outcome = probe::probe(spec, options);
                     write_result(&result, &outcome);
                     let _ = fs::remove_file(&lock);
                     return outcome.map_err(|e| e.to_string());
@@ -56,7 +56,7 @@ pub fn probe_shared(command: &ServerCommand, options: &ProbeOptions) -> Result<P
         }
         if start.elapsed() > patience {
             // The lock holder is stuck or gone: probe on our own rather than wait forever.
-            return probe::probe_stdio(command, options).map_err(|e| e.to_string());
+            return probe::probe(spec, options).map_err(|e| e.to_string());
         }
         std::thread::sleep(Duration::from_millis(20));
     }
