@@ -26,9 +26,14 @@ use syn::{LitInt, LitStr, Token};
 /// `name`.
 #[proc_macro_attribute]
 pub fn mcp_contract(args: TokenStream, item: TokenStream) -> TokenStream {
-    match expand(args.into(), item.into()) {
+    let item = TokenStream2::from(item);
+    match expand(args.into(), item.clone()) {
         Ok(tokens) => tokens.into(),
-        Err(error) => error.to_compile_error().into(),
+        Err(error) => {
+            // Keep the item so the only error the user sees is ours, not a missing `main`.
+            let error = error.to_compile_error();
+            quote! { #error #item }.into()
+        }
     }
 }
 

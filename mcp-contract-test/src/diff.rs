@@ -55,6 +55,9 @@ pub fn diff_surfaces(old: &Surface, new: &Surface, policy: &Policy) -> Judgement
                 .get(&(key.kind, content_without_identity(key.kind, value)))
                 .and_then(|names| names.first())
             {
+                Some(name) if key.kind == ItemKind::ResourceTemplate => {
+                    Some(template_replacement(&key.name, name))
+                }
                 Some(name) => Some(format!("probably renamed to `{name}`")),
                 None if key.kind == ItemKind::ResourceTemplate => value
                     .get("name")
@@ -213,7 +216,7 @@ fn template_replacement(old: &str, new: &str) -> String {
     let (a, b) = (template_variables(old), template_variables(new));
     let gone: Vec<&String> = a.difference(&b).collect();
     let added: Vec<&String> = b.difference(&a).collect();
-    let mut text = format!("probably replaced by `{new}` (same name)");
+    let mut text = format!("probably renamed to `{new}`");
     if !gone.is_empty() {
         text.push_str(&format!("; variables removed: {}", join_names(&gone)));
     }
@@ -1842,7 +1845,10 @@ impl<'a> SchemaCx<'a, '_, '_> {
         }
         // One side is exactly one branch of the other (`X` became `anyOf: [X, string]`), even
         // when X itself is a union reached through a $ref.
-        if let Some(j) = wrapped_in(sn, old) {
+        // Adding a branch to a oneOf can reject values that now match two branches, so only
+        // anyOf (or type-disjoint branches, handled above) may grow this way.
+        let may_grow = !sn.union_is_one_of || sn.union.is_none();
+        if let Some(j) = wrapped_in(sn, old).filter(|_| may_grow) {
             self.compare(
                 old.clone(),
                 nb[j].clone(),
@@ -1896,7 +1902,9 @@ impl<'a> SchemaCx<'a, '_, '_> {
         }
         // Branches equal as written, in any order: the rest were added or removed (sound for
         // anyOf; for oneOf an added branch that overlaps could also reject values, said below).
-        if let Some((pairs, gone, added)) = match_by_content(so, sn, old, new) {
+        if let Some((pairs, gone, added)) =
+            match_by_content(so, sn, old, new).filter(|m| may_grow || m.2.is_empty())
+        {
             if so.union.is_some() && sn.union.is_some() && so.union_is_one_of != sn.union_is_one_of
             {
                 let word = |one: bool| if one { "oneOf" } else { "anyOf" };
@@ -1912,9 +1920,6 @@ impl<'a> SchemaCx<'a, '_, '_> {
                         word(sn.union_is_one_of)
                     ),
                 );
-            }
-            if sn.union_is_one_of && !added.is_empty() {
-                self.note(path, "oneOf gained a branch: values matching it and an old branch would now be rejected; judged as an added alternative".to_owned());
             }
             self.apply_matching(
                 so,

@@ -461,7 +461,14 @@ pub fn build<'a>(
     let mut expansions = 0usize;
     while let Some((part, hops)) = work.pop() {
         let value = part.value;
-        shape.identity.push(value as *const Value as usize);
+        // A bare `{"$ref": …}` is only a pointer: the target is the identity, so recursion is
+        // caught at the first repeat whichever pointer led to it.
+        let bare_ref = value
+            .as_object()
+            .is_some_and(|m| m.len() == 1 && m.contains_key("$ref"));
+        if !bare_ref {
+            shape.identity.push(value as *const Value as usize);
+        }
         let map = match value {
             Value::Bool(true) => continue,
             Value::Bool(false) => {
