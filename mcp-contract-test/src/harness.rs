@@ -488,13 +488,16 @@ fn run_item(
     }
     let mut message = format!(
         "{test_name} differs from its accepted contract ({})\n{}",
-        verdict.snap_path.display(),
+        check::display_path(
+            &verdict.snap_path,
+            &std::env::current_dir().unwrap_or_default()
+        ),
         crate::report::change_summary(verdict)
     );
     match &written {
         Some(path) => message.push_str(&format!(
             "\n\nA pending snapshot was written to {}.\nIf the change is intended, accept it with `cargo insta review` (or `cargo insta accept`) and tell your callers.",
-            path.display()
+            check::display_path(path, &std::env::current_dir().unwrap_or_default())
         )),
         None => message.push_str(
             "\n\nNo pending snapshot was written (INSTA_UPDATE=no or CI). Run `cargo insta test --review` locally to review and accept it.",

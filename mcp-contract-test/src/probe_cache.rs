@@ -22,10 +22,7 @@ pub fn probe_shared(spec: &ServerSpec, options: &ProbeOptions) -> Result<Probe, 
     let Some(dir) = cache_dir() else {
         return probe::probe(spec, options).map_err(|e| e.to_string());
     };
-    let key = format!(
-        "{:016x}",
-        fnv1a(format!("{spec:?}{options:?}").as_bytes())
-    );
+    let key = format!("{:016x}", fnv1a(format!("{spec:?}{options:?}").as_bytes()));
     let result = dir.join(format!("{key}.json"));
     let lock = dir.join(format!("{key}.lock"));
     // Twice the probe's own bound: the holder of the lock needs up to one timeout.
@@ -111,7 +108,29 @@ fn cache_dir() -> Option<PathBuf> {
     // Beside the test binary (target/<profile>/), so `cargo clean` removes it.
     let exe = std::env::current_exe().ok()?;
     let base = exe.parent()?.parent()?.join("mcp-contract-probes");
-    Some(base.join(format!("{:016x}", fnv1a(run.as_bytes()))))
+    let dir = base.join(format!("{:016x}", fnv1a(run.as_bytes())));
+    if !dir.exists() {
+        remove_old_runs(&base);
+    }
+    Some(dir)
+}
+
+/// Runs leave one small folder each; folders of runs over a day old are removed.
+fn remove_old_runs(base: &Path) {
+    let Ok(entries) = fs::read_dir(base) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let old = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| SystemTime::now().duration_since(t).ok())
+            .is_some_and(|age| age > Duration::from_secs(24 * 3600));
+        if old {
+            let _ = fs::remove_dir_all(entry.path());
+        }
+    }
 }
 
 #[cfg(not(unix))]

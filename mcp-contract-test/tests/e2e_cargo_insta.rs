@@ -32,7 +32,10 @@ impl Consumer {
             .unwrap()
             // One package name per consumer: they share a target folder, and a shared test
             // binary would carry another consumer's `CARGO_MANIFEST_DIR`.
-            .replace("name = \"consumer\"", &format!("name = \"consumer-{name}\""))
+            .replace(
+                "name = \"consumer\"",
+                &format!("name = \"consumer-{name}\""),
+            )
             .replace(
                 "path = \"../../mcp-contract-test\"",
                 &format!(
@@ -347,4 +350,36 @@ fn a_dead_server_fails_every_test_and_writes_nothing() {
         "stderr tail shown: {run:?}"
     );
     assert_eq!(consumer.snapshots(), accepted);
+}
+
+#[test]
+fn nextest_runs_every_item_and_probes_the_server_once() {
+    let consumer = Consumer::new("nextest");
+    if !consumer
+        .command("cargo", &["nextest", "--version"], &[])
+        .status
+        .success()
+    {
+        eprintln!("skipped: cargo-nextest is not installed");
+        return;
+    }
+    record(&consumer);
+    let log = consumer.dir.join("requests.log");
+    let log_text = log.display().to_string();
+    let run = Run::from(consumer.command(
+        "cargo",
+        &["nextest", "run", "--test", "contract", "--no-fail-fast"],
+        &[("FIXTURE_LOG", &log_text)],
+    ));
+    assert!(run.ok, "{run:?}");
+    assert!(run.stderr.contains("10 tests run: 10 passed"), "{run:?}");
+    let requests = fs::read_to_string(&log).unwrap_or_default();
+    let starts = requests
+        .lines()
+        .filter(|l| l.contains("initialize") && !l.contains("initialized"))
+        .count();
+    assert_eq!(
+        starts, 1,
+        "one probe per nextest run, not one per test:\n{requests}"
+    );
 }
