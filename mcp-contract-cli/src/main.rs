@@ -1,36 +1,48 @@
 //! `mcp-contract`: the contract engine of mcp-contract-test for servers in any language and any
-//! CI. See `mcp-contract --help`.
+//! CI. See `mcp-contract --help` and `docs/cli.md`.
 #![forbid(unsafe_code)]
+
+mod config;
+mod run;
+mod serve;
+mod target;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use mcp_contract_test::change::Policy;
+use mcp_contract_test::check::FailOn;
 use mcp_contract_test::escape::escape;
-use mcp_contract_test::probe::{self, ProbeOptions, ServerCommand};
+use mcp_contract_test::report::{self, Items, Report, ServerResult};
+use mcp_contract_test::snapshot;
 use mcp_contract_test::surface::Surface;
-use mcp_contract_test::{diff, report, snapshot};
+use mcp_contract_test::{diff, Judgement};
 use serde_json::Value;
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Duration;
 
-/// Exit codes, stable and documented.
-mod exit {
-    /// No change in a failing class.
+/// Exit codes, stable and documented in `docs/cli.md`.
+pub mod exit {
+    /// Nothing fails.
     pub const OK: u8 = 0;
-    /// At least one change in a failing class.
+    /// At least one change fails under `--fail-on`.
     pub const FAILING: u8 = 1;
-    /// Usage error or unreadable input.
+    /// Usage error or unreadable input (arguments, configuration, snapshots, surface files).
     pub const USAGE: u8 = 2;
-    /// The server could not be started or did not answer.
+    /// The server requires authentication (HTTP 401/403).
+    pub const AUTH: u8 = 3;
+    /// The server could not be started or reached, or did not answer as an MCP server.
     pub const UNREACHABLE: u8 = 4;
 }
+
+const AFTER_HELP: &str = "Exit codes: 0 ok, 1 failing changes, 2 usage or unreadable input, \
+3 auth required, 4 server unreachable or failed to start.\nDocumentation: docs/cli.md";
 
 #[derive(Parser)]
 #[command(
     name = "mcp-contract",
     version,
     about = "Record, check and diff the advertised surface of MCP servers.",
-    after_help = "Exit codes: 0 ok, 1 failing changes, 2 usage or unreadable input, 4 server unreachable or failed to start."
+    after_help = AFTER_HELP
 )]
 struct Cli {
     #[command(subcommand)]
@@ -39,6 +51,25 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Check live servers against their accepted snapshots (never writes them).
+    Check {
+        #[command(flatten)]
+        snapshots: SnapshotArgs,
+        #[command(flatten)]
+        output: Output,
+        #[command(flatten)]
+        server: ServerArgs,
+    },
+    /// Accept the live surfaces: write their snapshots (the only writer; `accept` is an alias).
+    #[command(alias = "accept")]
+    Snapshot {
+        #[command(flatten)]
+        snapshots: SnapshotArgs,
+        #[command(flatten)]
+        output: Output,
+        #[command(flatten)]
+        server: ServerArgs,
+    },
     /// Judge the changes between two recorded surfaces (surface files or snapshot folders).
     Diff {
         /// The accepted surface: a surface JSON file, a bare tools/list result, or a folder of .snap files.
@@ -48,21 +79,55 @@ enum Command {
         #[command(flatten)]
         output: Output,
     },
-    /// Start a server over stdio and write its surface file.
+    /// Probe a server and write its surface file.
     Capture {
         /// Where to write the surface (stdout when absent).
         #[arg(short, long)]
         output: Option<PathBuf>,
         #[command(flatten)]
-        server: Server,
+        server: ServerArgs,
     },
-    /// Start a server and print its surface, one line per item.
+    /// Probe a server and print its surface, one line per item.
     Show {
         #[command(flatten)]
-        server: Server,
+        server: ServerArgs,
+    },
+    /// Serve a recorded surface (snapshot folder or surface file) over stdio as a stand-in server.
+    Serve {
+        /// A snapshot folder or a surface JSON file.
+        source: PathBuf,
+        /// The snapshot file prefix, when SOURCE is a folder.
+        #[arg(long, default_value = "contract")]
+        name: String,
+        /// The suite (profile) name, when SOURCE is a folder.
+        #[arg(long)]
+        suite: Option<String>,
     },
     /// Print the rule catalogue as Markdown (docs/rules.md).
     Rules,
+}
+
+#[derive(clap::Args)]
+struct SnapshotArgs {
+    /// The snapshot folder (the harness's tests/snapshots).
+    #[arg(long)]
+    dir: Option<PathBuf>,
+    /// The snapshot file prefix: the harness's test target name.
+    #[arg(long, default_value = "contract")]
+    name: String,
+    /// The suite name (the harness's `name = …`), for several suites in one folder.
+    #[arg(long)]
+    suite: Option<String>,
+    /// A configuration file with several servers (default: ./mcp-contract.toml when no server is given).
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// What fails: breaking, safety, review, any (= any drift), or a comma-separated list of
+    /// classes. Default: breaking,safety,review.
+    #[arg(long)]
+    fail_on: Option<String>,
+    /// How many servers are probed at once.
+    #[arg(long, default_value_t = 4)]
+    jobs: usize,
 }
 
 #[derive(clap::Args)]
@@ -72,25 +137,48 @@ struct Output {
     format: Format,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-enum Format {
+/// Report formats.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// For a terminal: grouped by class then item (colour on a TTY unless NO_COLOR).
     Human,
+    /// Versioned JSON, described by docs/report.schema.json.
     Json,
+    /// For a pull-request comment or $GITHUB_STEP_SUMMARY.
+    Markdown,
+    /// JUnit XML: one test case per item.
+    Junit,
+    /// GitHub Actions workflow commands (::error / ::warning).
+    Github,
 }
 
-#[derive(clap::Args)]
-struct Server {
-    /// Bound on the whole probe, in seconds.
-    #[arg(long, default_value_t = 30.0)]
-    timeout: f64,
+/// How to reach one server, from the command line.
+#[derive(clap::Args, Clone)]
+pub struct ServerArgs {
+    /// A Streamable HTTP endpoint instead of a command.
+    #[arg(long)]
+    url: Option<String>,
+    /// A request header for --url, `Name: value`; `${VAR}` in the value is read from the
+    /// environment at probe time and never printed. Repeatable.
+    #[arg(long = "header", value_name = "NAME: VALUE")]
+    headers: Vec<String>,
+    /// An environment variable for the server command, KEY=VALUE. Repeatable.
+    #[arg(long = "env", value_name = "KEY=VALUE")]
+    env: Vec<String>,
+    /// Bound on the whole probe, in seconds (default 30).
+    #[arg(long)]
+    timeout: Option<f64>,
     /// The server command and its arguments, after `--`.
-    #[arg(last = true, required = true, num_args = 1..)]
+    #[arg(last = true, num_args = 1..)]
     command: Vec<String>,
 }
 
+/// A failure of the CLI itself: its exit code and one message.
+pub type Fail = (u8, String);
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match run(cli.command) {
+    match run_command(cli.command) {
         Ok(code) => ExitCode::from(code),
         Err((code, message)) => {
             eprintln!("mcp-contract: {message}");
@@ -99,31 +187,37 @@ fn main() -> ExitCode {
     }
 }
 
-type Outcome = Result<u8, (u8, String)>;
-
-fn run(command: Command) -> Outcome {
+fn run_command(command: Command) -> Result<u8, Fail> {
     match command {
-        Command::Diff { old, new, output } => {
-            let old_surface = load_surface(&old)?;
-            let new_surface = load_surface(&new)?;
-            let policy = Policy::default();
-            let judgement = diff::diff_surfaces(&old_surface, &new_surface, &policy);
-            let failing = judgement.fails(&policy);
-            match output.format {
-                Format::Json => println!(
-                    "{}",
-                    serde_json::to_string_pretty(&report::json(&judgement, failing))
-                        .unwrap_or_default()
-                ),
-                Format::Human => print!("{}", human_diff(&judgement)),
-            }
-            Ok(if failing { exit::FAILING } else { exit::OK })
-        }
+        Command::Check {
+            snapshots,
+            output,
+            server,
+        } => run::check(
+            &snapshots_options(&snapshots)?,
+            &server,
+            output.format,
+            false,
+        ),
+        Command::Snapshot {
+            snapshots,
+            output,
+            server,
+        } => run::check(
+            &snapshots_options(&snapshots)?,
+            &server,
+            output.format,
+            true,
+        ),
+        Command::Diff { old, new, output } => diff_command(&old, &new, output.format),
         Command::Capture { output, server } => {
-            let probe = probe_server(&server)?;
-            let text = serde_json::to_string_pretty(&probe.surface.to_json()).unwrap_or_default();
+            let target = target::single(&server, "server", None)?;
+            let probe = target::probe(&target).map_err(|f| (f.kind.exit_code(), f.message))?;
+            let text = serde_json::to_string_pretty(&probe.surface.to_json())
+                .map_err(|e| (exit::USAGE, format!("cannot render the surface: {e}")))?;
             match output {
-                Some(path) => write_file(&path, &(text + "\n"))?,
+                Some(path) => snapshot::write_atomic(&path, (text + "\n").as_bytes())
+                    .map_err(|e| (exit::USAGE, e.to_string()))?,
                 None => println!("{text}"),
             }
             for note in &probe.notes {
@@ -132,7 +226,8 @@ fn run(command: Command) -> Outcome {
             Ok(exit::OK)
         }
         Command::Show { server } => {
-            let probe = probe_server(&server)?;
+            let target = target::single(&server, "server", None)?;
+            let probe = target::probe(&target).map_err(|f| (f.kind.exit_code(), f.message))?;
             for (key, value) in probe.surface.items() {
                 let description = value
                     .get("description")
@@ -141,6 +236,35 @@ fn run(command: Command) -> Outcome {
                     .unwrap_or_default();
                 println!("{:<50} {description}", escape(&key.test_name()));
             }
+            for note in &probe.notes {
+                eprintln!("note: {}", escape(note));
+            }
+            Ok(exit::OK)
+        }
+        Command::Serve {
+            source,
+            name,
+            suite,
+        } => {
+            let surface = if source.is_dir() {
+                let accepted = snapshot::load_dir(&source, &name, suite.as_deref())
+                    .map_err(|e| (exit::USAGE, e.to_string()))?;
+                if accepted.is_empty() {
+                    return Err((
+                        exit::USAGE,
+                        format!(
+                            "{} holds no snapshots named {}__…: check --name and --suite",
+                            source.display(),
+                            snapshot::safe_component(&name)
+                        ),
+                    ));
+                }
+                mcp_contract_test::check::accepted_surface(&accepted)
+            } else {
+                load_surface(&source)?
+            };
+            serve::run(&serve::Served::new(&surface))
+                .map_err(|e| (exit::USAGE, format!("serving on stdio failed: {e}")))?;
             Ok(exit::OK)
         }
         Command::Rules => {
@@ -150,36 +274,85 @@ fn run(command: Command) -> Outcome {
     }
 }
 
-fn probe_server(server: &Server) -> Result<probe::Probe, (u8, String)> {
-    if !(server.timeout > 0.0 && server.timeout.is_finite()) {
-        return Err((
-            exit::USAGE,
-            "--timeout must be a positive number of seconds".into(),
-        ));
-    }
-    let (program, args) = server
-        .command
-        .split_first()
-        .ok_or((exit::USAGE, "give the server command after `--`".to_owned()))?;
-    let command = ServerCommand {
-        program: program.clone(),
-        args: args.to_vec(),
-        ..ServerCommand::default()
-    };
-    let options = ProbeOptions {
-        timeout: Duration::from_secs_f64(server.timeout),
-        ..ProbeOptions::default()
-    };
-    probe::probe_stdio(&command, &options).map_err(|e| (exit::UNREACHABLE, e.to_string()))
+/// The options shared by `check` and `snapshot`, validated.
+pub struct SnapshotOptions {
+    dir: Option<PathBuf>,
+    name: String,
+    suite: Option<String>,
+    config: Option<PathBuf>,
+    fail_on: Option<(String, FailOn)>,
+    jobs: usize,
 }
 
-fn write_file(path: &Path, text: &str) -> Result<(), (u8, String)> {
-    std::fs::write(path, text)
-        .map_err(|e| (exit::USAGE, format!("cannot write {}: {e}", path.display())))
+fn snapshots_options(args: &SnapshotArgs) -> Result<SnapshotOptions, Fail> {
+    let fail_on = match &args.fail_on {
+        None => None,
+        Some(text) => Some((
+            text.clone(),
+            FailOn::parse(text).map_err(|e| (exit::USAGE, format!("--fail-on: {e}")))?,
+        )),
+    };
+    if args.jobs == 0 {
+        return Err((exit::USAGE, "--jobs must be at least 1".to_owned()));
+    }
+    Ok(SnapshotOptions {
+        dir: args.dir.clone(),
+        name: args.name.clone(),
+        suite: args.suite.clone(),
+        config: args.config.clone(),
+        fail_on,
+        jobs: args.jobs,
+    })
+}
+
+/// Whether colour may be used on stdout.
+pub fn color_stdout() -> bool {
+    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
+/// Writes a report in the chosen format on stdout.
+pub fn print_report(report: &Report, format: Format) {
+    let text = match format {
+        Format::Human => report::human::render(report, color_stdout()),
+        Format::Json => report::json::to_string_safe(&report::json::render(report)) + "\n",
+        Format::Markdown => report::markdown::render(report),
+        Format::Junit => report::junit::render(report),
+        Format::Github => report::github::render(report),
+    };
+    print!("{text}");
+}
+
+fn diff_command(old: &Path, new: &Path, format: Format) -> Result<u8, Fail> {
+    let old_surface = load_surface(old)?;
+    let new_surface = load_surface(new)?;
+    let policy = Policy::default();
+    let judgement: Judgement = diff::diff_surfaces(&old_surface, &new_surface, &policy);
+    let failing = judgement.fails(&policy);
+    if format == Format::Json {
+        let body = report::json(&judgement, failing);
+        println!("{}", report::json::to_string_safe(&body));
+    } else {
+        let report = Report {
+            servers: vec![ServerResult {
+                name: "diff".to_owned(),
+                server: format!("{} → {}", old.display(), new.display()),
+                outcome: Ok(Items::from_judgement(
+                    &old_surface,
+                    &new_surface,
+                    &judgement,
+                    &policy,
+                )),
+            }],
+            fail_on: FailOn::local_default().to_string(),
+            accept_command: None,
+        };
+        print_report(&report, format);
+    }
+    Ok(if failing { exit::FAILING } else { exit::OK })
 }
 
 /// Reads a surface file, a bare tools/list result, or a folder of snapshot files.
-fn load_surface(path: &Path) -> Result<Surface, (u8, String)> {
+fn load_surface(path: &Path) -> Result<Surface, Fail> {
     let unreadable = |message: String| (exit::USAGE, message);
     if path.is_dir() {
         return load_snapshot_dir(path).map_err(unreadable);
@@ -224,38 +397,4 @@ fn load_snapshot_dir(dir: &Path) -> Result<Surface, String> {
         }
     }
     Ok(surface)
-}
-
-fn human_diff(judgement: &mcp_contract_test::Judgement) -> String {
-    use std::fmt::Write as _;
-    let mut out = String::new();
-    let mut changes: Vec<_> = judgement.changes.iter().collect();
-    changes.sort_by(|a, b| (a.class, &a.item).cmp(&(b.class, &b.item)));
-    let mut current = None;
-    for change in changes {
-        if current != Some(change.class) {
-            let _ = writeln!(out, "{}:", change.class);
-            current = Some(change.class);
-        }
-        let _ = writeln!(
-            out,
-            "  {} {}",
-            escape(&change.item.test_name()),
-            report::change_line(change)
-                .trim_start_matches(change.class.as_str())
-                .trim_start()
-        );
-        let _ = writeln!(out, "      {}", escape(&change.message));
-    }
-    for note in &judgement.notes {
-        let _ = writeln!(
-            out,
-            "note: {} {}: {}",
-            escape(&note.item.test_name()),
-            escape(&note.path),
-            escape(&note.message)
-        );
-    }
-    let _ = writeln!(out, "summary: {}", report::counts_line(judgement));
-    out
 }

@@ -140,6 +140,29 @@ struct Suite {
     name: Option<LitStr>,
     fail_on: Option<TokenStream2>,
     ci_fail_on: Option<TokenStream2>,
+    url: Option<LitStr>,
+    headers: Vec<LitStr>,
+    start: Option<LitStr>,
+    ready_line: Option<LitStr>,
+    /// `(selector, placeholder)` pairs.
+    redact: Vec<(LitStr, LitStr)>,
+    /// `(pattern, replacement)` pairs.
+    filters: Vec<(LitStr, LitStr)>,
+}
+
+/// Splits `"LEFT => RIGHT"` (at the first ` => ` when `first`, else the last); `default` when
+/// there is no arrow.
+fn arrow_pair(lit: &LitStr, first: bool, default: Option<&str>) -> syn::Result<(LitStr, LitStr)> {
+    let text = lit.value();
+    let split = if first { text.split_once(" => ") } else { text.rsplit_once(" => ") };
+    match (split, default) {
+        (Some((a, b)), _) => Ok((LitStr::new(a.trim(), lit.span()), LitStr::new(b, lit.span()))),
+        (None, Some(d)) => Ok((LitStr::new(text.trim(), lit.span()), LitStr::new(d, lit.span()))),
+        (None, None) => Err(syn::Error::new(
+            lit.span(),
+            "expected \"REGEX => REPLACEMENT\", e.g. \"\\\\d{4}-\\\\d\\\\d-\\\\d\\\\d => [date]\"",
+        )),
+    }
 }
 
 fn parse_suite(args: TokenStream2, span: Span) -> syn::Result<Suite> {
@@ -154,6 +177,12 @@ fn parse_suite(args: TokenStream2, span: Span) -> syn::Result<Suite> {
         name: None,
         fail_on: None,
         ci_fail_on: None,
+        url: None,
+        headers: Vec::new(),
+        start: None,
+        ready_line: None,
+        redact: Vec::new(),
+        filters: Vec::new(),
     };
     let parser = syn::meta::parser(|meta| {
         let key = meta
@@ -213,15 +242,69 @@ fn parse_suite(args: TokenStream2, span: Span) -> syn::Result<Suite> {
             "timeout" => suite.timeout_ms = Some(timeout(meta.value()?)?),
             "fail_on" => suite.fail_on = Some(fail_on(meta.value()?)?),
             "ci_fail_on" => suite.ci_fail_on = Some(fail_on(meta.value()?)?),
+            "url" => {
+                once(suite.url.is_some())?;
+                suite.url = Some(string(meta.value()?, "url", "\"http://127.0.0.1:8080/mcp\"")?);
+            }
+            "headers" => {
+                for header in strings(meta.value()?, "headers")? {
+                    let text = header.value();
+                    if text.split_once(':').is_none_or(|(name, _)| name.trim().is_empty()) {
+                        return Err(syn::Error::new(
+                            header.span(),
+                            "expected \"Name: value\", e.g. \"Authorization: Bearer ${MCP_TOKEN}\"",
+                        ));
+                    }
+                    suite.headers.push(header);
+                }
+            }
+            "start" => {
+                once(suite.start.is_some())?;
+                suite.start = Some(string(meta.value()?, "start", "\"python3 server.py --port {port}\"")?);
+            }
+            "ready_line" => {
+                once(suite.ready_line.is_some())?;
+                suite.ready_line = Some(string(meta.value()?, "ready_line", "\"listening on\"")?);
+            }
+            "redact" => {
+                for item in strings(meta.value()?, "redact")? {
+                    suite.redact.push(arrow_pair(&item, true, Some("[redacted]"))?);
+                }
+            }
+            "filters" => {
+                for item in strings(meta.value()?, "filters")? {
+                    suite.filters.push(arrow_pair(&item, false, None)?);
+                }
+            }
             _ => {
                 return Err(meta.error(
-                    "unknown key; expected one of: server, bin, args, env, cwd, timeout, name, fail_on, ci_fail_on",
+                    "unknown key; expected one of: server, bin, url, headers, start, ready_line, args, env, cwd, timeout, name, fail_on, ci_fail_on, redact, filters",
                 ))
             }
         }
         Ok(())
     });
     parser.parse2(args)?;
+    if let Some(url) = &suite.url {
+        if suite.server.is_some() || suite.bin.is_some() {
+            return Err(syn::Error::new(
+                url.span(),
+                "give either `url` (an HTTP endpoint, with `start` to launch it) or `server`/`bin` (stdio), not both",
+            ));
+        }
+        return Ok(suite);
+    }
+    if let Some(key) = suite
+        .start
+        .as_ref()
+        .or(suite.ready_line.as_ref())
+        .or(suite.headers.first())
+    {
+        return Err(syn::Error::new(
+            key.span(),
+            "`headers`, `start` and `ready_line` belong to HTTP suites: add `url = \"http://127.0.0.1:{port}/mcp\"`",
+        ));
+    }
     match (&suite.server, &suite.bin) {
         (Some(_), Some(bin)) => Err(syn::Error::new(
             bin.span(),
@@ -345,8 +428,22 @@ impl Suite {
                 let var = LitStr::new(&format!("CARGO_BIN_EXE_{}", bin.value()), bin.span());
                 quote_spanned! { bin.span() => ::mcp_contract_test::harness::Suite::program(::core::env!(#var)) }
             }
-            (None, None) => quote! {},
+            (None, None) => match &self.url {
+                Some(url) => {
+                    quote_spanned! { url.span() => ::mcp_contract_test::harness::Suite::url(#url) }
+                }
+                None => quote! {},
+            },
         };
+        if let Some(start) = &self.start {
+            tokens.extend(quote! { .start(#start) });
+        }
+        if let Some(ready) = &self.ready_line {
+            tokens.extend(quote! { .ready_line(#ready) });
+        }
+        for header in &self.headers {
+            tokens.extend(quote! { .header_line(#header) });
+        }
         if let Some(name) = &self.name {
             tokens.extend(quote! { .name(#name) });
         }
@@ -367,6 +464,12 @@ impl Suite {
         }
         if let Some(fail_on) = &self.ci_fail_on {
             tokens.extend(quote! { .ci_fail_on(#fail_on) });
+        }
+        for (selector, placeholder) in &self.redact {
+            tokens.extend(quote! { .redact(#selector, #placeholder) });
+        }
+        for (pattern, replacement) in &self.filters {
+            tokens.extend(quote! { .filter(#pattern, #replacement) });
         }
         tokens
     }

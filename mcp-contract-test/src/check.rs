@@ -4,6 +4,7 @@
 
 use crate::change::{Class, Judgement, Policy};
 use crate::diff;
+use crate::redact::{self, Redactions};
 use crate::snapshot::{self, contents_match, Accepted, Metadata, SnapshotFile};
 use crate::surface::{ItemKey, Surface};
 use serde_json::{json, Value};
@@ -174,9 +175,8 @@ impl SuiteReport {
     }
 }
 
-/// Judges a live surface against a suite's accepted snapshots.
-///
-/// Items accepted as removed (a tombstone snapshot) that are still absent produce no verdict.
+/// Judges a live surface against a suite's accepted snapshots, with no redaction (secrets are
+/// still scrubbed and spellings normalised: see [`evaluate_with`]).
 pub fn evaluate(
     live: &Surface,
     accepted: &[Accepted],
@@ -184,6 +184,46 @@ pub fn evaluate(
     policy: &Policy,
     fail_on: &FailOn,
 ) -> SuiteReport {
+    evaluate_with(live, accepted, layout, policy, fail_on, &Redactions::default())
+}
+
+/// Judges a live surface against a suite's accepted snapshots.
+///
+/// The live surface first goes through [`redact::prepare`] (spellings, the suite's
+/// redactions and filters, secret scrubbing), so verdicts, reports and written snapshots only
+/// ever see the prepared surface; every secret becomes one note. Accepted definitions go
+/// through the same steps before comparison, and an item is unchanged when its snapshot text
+/// matches, *or* when its prepared definition renders the same as the live one: a snapshot
+/// written by an older build (another format, raw spellings, a value now redacted or scrubbed)
+/// is read on what it recorded and is not drift. Those get one note suggesting a re-recording.
+///
+/// Items accepted as removed (a tombstone snapshot) that are still absent produce no verdict.
+pub fn evaluate_with(
+    live: &Surface,
+    accepted: &[Accepted],
+    layout: &Layout,
+    policy: &Policy,
+    fail_on: &FailOn,
+    redactions: &Redactions,
+) -> SuiteReport {
+    let prepared = redact::prepare(live, redactions);
+    let live = &prepared.surface;
+    let mut notes: Vec<String> = Vec::new();
+    notes.extend(crate::spelling::lint(&prepared.respellings));
+    notes.extend(prepared.findings.iter().map(ToString::to_string));
+    // Accepted definitions as this build would have recorded them.
+    let accepted: Vec<Accepted> = accepted
+        .iter()
+        .map(|a| {
+            let mut a = a.clone();
+            if let Some(definition) = &a.item.definition {
+                a.item.definition = Some(redact::prepare_item(&a.item.key, definition, redactions).1);
+            }
+            a
+        })
+        .collect();
+    let accepted = &accepted[..];
+    let mut refreshable: Vec<(String, u32)> = Vec::new();
     let policy = fail_on.apply(policy);
     let accepted_by_key: BTreeMap<&ItemKey, &Accepted> =
         accepted.iter().map(|a| (&a.item.key, a)).collect();
@@ -215,6 +255,15 @@ pub fn evaluate(
             _ if old.is_some_and(|a| contents_match(&a.file.contents, &recorded.contents)) => {
                 State::Unchanged
             }
+            // Compared on the definition: a rendering or recording change is not drift.
+            (Some(old_definition), Some(_))
+                if snapshot::render_item(key, Some(old_definition)) == recorded.contents =>
+            {
+                if let Some(a) = old {
+                    refreshable.push((display_path(&a.path, &layout.dir), a.item.format));
+                }
+                State::Unchanged
+            }
             _ => State::Changed,
         };
         let judgement = match state {
@@ -240,10 +289,36 @@ pub fn evaluate(
         verdict.recorded.metadata = metadata(layout, &verdict);
         verdicts.push(verdict);
     }
-    SuiteReport {
-        verdicts,
-        notes: Vec::new(),
+    if !refreshable.is_empty() {
+        notes.push(refresh_note(&refreshable));
     }
+    SuiteReport { verdicts, notes }
+}
+
+/// The one note for accepted snapshots that are unchanged on their definition but were
+/// written differently (an older format, raw spellings, values now redacted or scrubbed).
+fn refresh_note(files: &[(String, u32)]) -> String {
+    let oldest = files.iter().map(|f| f.1).min().unwrap_or(snapshot::FORMAT);
+    let why = if oldest < snapshot::FORMAT {
+        format!("recorded by an older mcp-contract-test (format {oldest})")
+    } else {
+        "recorded by an older build of mcp-contract-test (raw spellings, values now redacted or secrets now replaced)".to_owned()
+    };
+    let mut names: Vec<&str> = files.iter().map(|f| f.0.as_str()).collect();
+    let more = names.len().saturating_sub(3);
+    names.truncate(3);
+    let more = if more > 0 {
+        format!(" and {more} more")
+    } else {
+        String::new()
+    };
+    format!(
+        "{} accepted snapshot(s) were {why} and match the live surface on what they recorded \
+         ({}{more}); no drift. Re-record to refresh them: `INSTA_UPDATE=force cargo test` \
+         (or `cargo insta test --force-update-snapshots`)",
+        files.len(),
+        names.join(", ")
+    )
 }
 
 /// The accepted snapshots as one surface (tombstones left out).

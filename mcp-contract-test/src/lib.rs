@@ -64,6 +64,10 @@
 //! |---|---|
 //! | `server = "cmd args…"` | the server's command line, split as a POSIX shell would |
 //! | `bin = "name"` | a binary of this package (`CARGO_BIN_EXE_name`; cargo builds it first) |
+//! | `url = "http://127.0.0.1:{port}/mcp"` | a Streamable HTTP endpoint instead of stdio (JSON and SSE answers) |
+//! | `headers = ["Authorization: Bearer ${MCP_TOKEN}"]` | HTTP headers; `${VAR}` is read from the environment at probe time and never shown |
+//! | `start = "python3 server.py --port {port}"` | with `url`: start the server first on a free port (`{port}`), stop its process group after |
+//! | `ready_line = "listening"` | with `start`: ready once a stdout/stderr line contains this (default: once the port accepts) |
 //! | `args = ["--flag"]` | more arguments |
 //! | `env = ["KEY=value"]` | environment variables for the server (the rest is inherited) |
 //! | `cwd = "dir"` | working directory, relative to the crate (default: the crate's folder) |
@@ -71,6 +75,14 @@
 //! | `name = "readonly"` | suite name: tests `readonly::tools::…`, snapshots `contract__readonly__…` |
 //! | `fail_on = ["breaking", "safety"]` / `"drift"` | what fails locally (default breaking, safety, review) |
 //! | `ci_fail_on = …` | what fails in CI (default `"drift"`) |
+//! | `redact = [".serverInfo.version => [version]"]` | replace the values a selector picks (placeholder `[redacted]` without `=>`); see [`redact`] |
+//! | `filters = ["local timezone is [^;]+ => local timezone is [tz]"]` | replace a regex in every string of every item |
+//!
+//! Whatever the keys, anything shaped like a credential (private keys, JWTs, cloud and SaaS
+//! keys, bearer tokens, passwords in URLs) is replaced by `<secret:KIND:HASH8>` before it reaches
+//! a snapshot, a report or a log, with one `secret-in-surface` note saying where; non-spec
+//! spellings (`input_schema`, `next_cursor`, …) are recorded under the spec's and reported once
+//! (see [`spelling`]). Snapshots written by older builds are compared on what they recorded.
 //!
 //! Stack the attribute for several suites in one file, e.g. one server under two flag profiles:
 //!
@@ -125,10 +137,12 @@ pub mod escape;
 pub mod harness;
 pub mod probe;
 pub mod probe_cache;
+pub mod redact;
 pub mod report;
 pub mod rules;
 pub mod schema;
 pub mod snapshot;
+pub mod spelling;
 pub mod surface;
 
 pub use change::{Change, Class, Judgement, Note, Policy};

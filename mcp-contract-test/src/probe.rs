@@ -28,6 +28,7 @@
 //! can reuse it through [`probe_transport`]; [`probe_stdio`] is the stdio one.
 
 mod command;
+mod http;
 mod session;
 mod stdio;
 
@@ -185,6 +186,24 @@ pub enum ProbeErrorKind {
     InvalidOutput,
     /// Reading from or writing to the server failed at the operating-system level.
     Io,
+    /// The suite's own configuration cannot be used (a bad URL, an unset environment variable
+    /// for a header, a header value with a line break).
+    Configuration,
+    /// Nothing answers at the endpoint's address (connection refused, unknown host, no answer
+    /// to connect).
+    Unreachable,
+    /// The endpoint answered 401 or 403: credentials are missing or refused.
+    AuthRequired,
+    /// The endpoint answered 404: the path is wrong (or the session was dropped).
+    NotFound,
+    /// What answers at the URL is not a Streamable HTTP MCP endpoint (a web page, 405 on POST,
+    /// a body that is not JSON-RPC).
+    NotMcp,
+    /// The endpoint answered another HTTP error status.
+    HttpStatus {
+        /// The HTTP status code.
+        status: u16,
+    },
 }
 
 impl ProbeErrorKind {
@@ -222,6 +241,26 @@ impl ProbeErrorKind {
                  there and send logs to stderr"
             }
             ProbeErrorKind::Io => "check the system's resources (file descriptors, memory)",
+            ProbeErrorKind::Configuration => "fix the suite's configuration as the message says",
+            ProbeErrorKind::Unreachable => {
+                "is the server running at that URL? Start it (or give the suite a start command) \
+                 and check the host and port"
+            }
+            ProbeErrorKind::AuthRequired => {
+                "send credentials with a header whose value comes from an environment variable \
+                 (e.g. Authorization: Bearer ${MCP_TOKEN}) and check that the variable holds a \
+                 valid token"
+            }
+            ProbeErrorKind::NotFound => {
+                "wrong path? MCP endpoints are usually served at /mcp (e.g. http://HOST:PORT/mcp)"
+            }
+            ProbeErrorKind::NotMcp => {
+                "point the suite at the server's Streamable HTTP MCP endpoint (usually /mcp), not \
+                 at a web page or an old HTTP+SSE endpoint"
+            }
+            ProbeErrorKind::HttpStatus { .. } => {
+                "the server failed to answer: its logs say why (the status and body are above)"
+            }
         }
     }
 }
@@ -322,46 +361,231 @@ pub enum ServerSpec {
 }
 
 impl ServerSpec {
-    /// The server as shown in messages and reports (never a secret).
+    /// The server as shown in messages and reports (never a secret: a URL's query string and
+    /// credentials are left out).
     pub fn display(&self) -> String {
         match self {
             ServerSpec::Stdio(command) => command.display(),
-            ServerSpec::Http(endpoint) => endpoint.url.clone(),
+            ServerSpec::Http(endpoint) => http::display_url(&endpoint.url),
         }
     }
 }
 
 /// A Streamable HTTP MCP endpoint and the headers sent with every request.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+///
+/// Its `Debug` shows where each header value comes from but never a value that may be secret
+/// (see [`HeaderValue`]), because `Debug` output ends up in logs and cache keys.
+#[derive(Clone, PartialEq, Eq, Default)]
 pub struct HttpEndpoint {
     /// The endpoint URL, e.g. `http://127.0.0.1:8080/mcp`.
     pub url: String,
     /// Extra request headers (e.g. `Authorization`), by name.
     pub headers: Vec<(String, HeaderValue)>,
+    /// A server to start for the probe (and stop, with its process group, afterwards). `{port}`
+    /// in its arguments and in `url` is replaced by a free port on 127.0.0.1.
+    pub start: Option<ServerCommand>,
+    /// With `start`: the server is ready once a line of its stdout or stderr contains this text.
+    /// Without it, once a TCP connection to the URL's port succeeds.
+    pub ready_line: Option<String>,
+}
+
+impl HttpEndpoint {
+    /// An endpoint at `url` with no extra headers.
+    pub fn new(url: impl Into<String>) -> HttpEndpoint {
+        HttpEndpoint {
+            url: url.into(),
+            ..HttpEndpoint::default()
+        }
+    }
+}
+
+impl fmt::Debug for HttpEndpoint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let headers: Vec<String> = self
+            .headers
+            .iter()
+            .map(|(name, value)| format!("{name}: {}", value.describe(name)))
+            .collect();
+        f.debug_struct("HttpEndpoint")
+            .field("url", &http::display_url(&self.url))
+            .field("headers", &headers)
+            .field("start", &self.start.as_ref().map(ServerCommand::display))
+            .field("ready_line", &self.ready_line)
+            .finish()
+    }
 }
 
 /// A header value: written literally, or read from an environment variable at probe time so
 /// that secrets never sit in code, snapshots or messages.
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// No value is ever shown by `Debug` or in messages: an environment value shows as
+/// `<from $VAR>`, a literal one as `<literal>` (a literal of a header whose name does not look
+/// secret, such as `X-Profile`, is shown in [`HttpEndpoint`]'s `Debug`).
+#[derive(Clone, PartialEq, Eq)]
 pub enum HeaderValue {
     /// The value itself.
     Literal(String),
     /// The name of an environment variable holding the value.
     Env(String),
+    /// A value with one environment variable in it, e.g. `Bearer ${MCP_TOKEN}`: `${var}` in
+    /// `template` is replaced by the variable's value.
+    Template {
+        /// The text around the variable, with `${var}` where its value goes.
+        template: String,
+        /// The environment variable.
+        var: String,
+    },
 }
 
-/// Probes a server wherever it is: see [`probe_stdio`].
+impl HeaderValue {
+    /// Parses a header value as written in an attribute: `${VAR}` anywhere in it takes that
+    /// part from the environment (`"${MCP_TOKEN}"` is the whole value, `"Bearer ${MCP_TOKEN}"`
+    /// a part); anything else is literal. One variable at most.
+    ///
+    /// # Errors
+    ///
+    /// More than one `${…}`, an unclosed one, or a variable name that is not
+    /// letters, digits and `_`.
+    pub fn parse(text: &str) -> Result<HeaderValue, String> {
+        let Some(start) = text.find("${") else {
+            return Ok(HeaderValue::Literal(text.to_owned()));
+        };
+        let rest = &text[start + 2..];
+        let end = rest
+            .find('}')
+            .ok_or_else(|| "the header value has `${` without its closing `}`".to_owned())?;
+        let var = &rest[..end];
+        if var.is_empty() || !var.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+            return Err(
+                "a header value's `${VAR}` must name an environment variable (letters, digits, _)"
+                    .to_owned(),
+            );
+        }
+        if rest[end + 1..].contains("${") {
+            return Err("a header value may take at most one `${VAR}` from the environment".into());
+        }
+        if start == 0 && end + 3 == text.len() {
+            return Ok(HeaderValue::Env(var.to_owned()));
+        }
+        Ok(HeaderValue::Template {
+            template: text.to_owned(),
+            var: var.to_owned(),
+        })
+    }
+
+    /// Where the value comes from, for people: never a value that may be secret.
+    fn describe(&self, header: &str) -> String {
+        match self {
+            HeaderValue::Literal(value) if !looks_secret(header) => format!("{value:?}"),
+            HeaderValue::Literal(_) => "<literal, redacted>".to_owned(),
+            HeaderValue::Env(var) => format!("<from ${var}>"),
+            HeaderValue::Template { var, .. } => format!("<template with ${var}>"),
+        }
+    }
+}
+
+impl fmt::Debug for HeaderValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.describe("authorization"))
+    }
+}
+
+/// Whether a header's name says its value is a credential.
+fn looks_secret(header: &str) -> bool {
+    let name = header.to_ascii_lowercase();
+    [
+        "auth",
+        "token",
+        "key",
+        "secret",
+        "cookie",
+        "session",
+        "password",
+        "signature",
+    ]
+    .iter()
+    .any(|word| name.contains(word))
+}
+
+/// Probes a Streamable HTTP endpoint: POSTs `initialize` and the listings (JSON or SSE
+/// answers), then DELETEs the session. One deadline, `options.timeout`, bounds everything
+/// (connect, each request, each read); the closing DELETE adds at most two seconds.
+///
+/// Header values from environment variables are read now. No header value appears in any
+/// message: server text quoted in an error has them replaced by `<redacted>`.
+///
+/// # Errors
+///
+/// A [`ProbeError`] whose kind says what to do: [`ProbeErrorKind::Unreachable`],
+/// [`ProbeErrorKind::AuthRequired`] (with the escaped `WWW-Authenticate` challenge),
+/// [`ProbeErrorKind::NotFound`], [`ProbeErrorKind::TimedOut`], [`ProbeErrorKind::NotMcp`],
+/// [`ProbeErrorKind::Configuration`], or any failure of the MCP session itself.
+pub fn probe_http(endpoint: &HttpEndpoint, options: &ProbeOptions) -> Result<Probe, ProbeError> {
+    let deadline = Instant::now() + options.timeout;
+    let label = http::display_url(&endpoint.url);
+    let setup_error = |failure: http::HttpFailure| ProbeError {
+        command: label.clone(),
+        phase: Phase::Spawn,
+        kind: failure.kind,
+        message: failure.message,
+        exit_status: None,
+        stderr_tail: Vec::new(),
+    };
+    let headers = http::resolve_headers(endpoint).map_err(setup_error)?;
+    let mut started = None;
+    let mut endpoint = endpoint.clone();
+    if let Some(command) = endpoint.start.clone() {
+        let server = http::StartedServer::start(&command, &endpoint, deadline)
+            .map_err(|e| e.into_probe_error(&label))?;
+        endpoint.url = server.url.clone();
+        started = Some(server);
+    }
+    let mut transport =
+        http::HttpTransport::new(&endpoint, headers, deadline).map_err(setup_error)?;
+    let outcome = session::run(&mut transport, options, deadline);
+    let classified = transport.failure.take();
+    transport.close();
+    let stderr_tail = match &mut started {
+        Some(server) => {
+            let tail = if outcome.is_err() {
+                server.output_tail()
+            } else {
+                Vec::new()
+            };
+            server.stop();
+            tail
+        }
+        None => Vec::new(),
+    };
+    outcome.map_err(|failure| {
+        let (kind, message) = match classified {
+            // The transport knows better than "an I/O error" what went wrong.
+            Some(http) if failure.kind == ProbeErrorKind::Io => (http.kind, http.message),
+            _ => (failure.kind, failure.message),
+        };
+        let message = match kind {
+            ProbeErrorKind::TimedOut if !message.contains("time limit of") => format!(
+                "{message} (time limit {:.1} s)",
+                options.timeout.as_secs_f64()
+            ),
+            _ => message,
+        };
+        ProbeError {
+            command: label.clone(),
+            phase: failure.phase,
+            kind,
+            message,
+            exit_status: None,
+            stderr_tail,
+        }
+    })
+}
+
+/// Probes a server wherever it is: see [`probe_stdio`] and [`probe_http`].
 pub fn probe(spec: &ServerSpec, options: &ProbeOptions) -> Result<Probe, ProbeError> {
     match spec {
         ServerSpec::Stdio(command) => probe_stdio(command, options),
-        ServerSpec::Http(endpoint) => Err(ProbeError {
-            command: endpoint.url.clone(),
-            phase: Phase::Spawn,
-            kind: ProbeErrorKind::SpawnFailed,
-            message: "Streamable HTTP is not supported by this build yet".to_owned(),
-            exit_status: None,
-            stderr_tail: Vec::new(),
-        }),
+        ServerSpec::Http(endpoint) => probe_http(endpoint, options),
     }
 }
 

@@ -1,11 +1,26 @@
 //! Reports: how verdicts and changes are written for people (terminal, test failures, snapshot
 //! headers) and machines (JSON). Every server string is escaped here, at the last step.
+//!
+//! The functions at the top serve the harness (one suite, one verdict). A whole run of the
+//! `mcp-contract` CLI — several servers, each checked or failed — is a [`Report`], written in one
+//! of five formats, one module each: [`human`](mod@human) (terminal), [`json`](mod@json)
+//! (machines; schema in `docs/report.schema.json`), [`markdown`] (pull-request comments,
+//! `$GITHUB_STEP_SUMMARY`), [`junit`] (CI dashboards) and [`github`] (workflow commands).
+
+pub mod github;
+pub mod human;
+pub mod json;
+pub mod junit;
+pub mod markdown;
 
 use crate::change::{Change, Class, Judgement};
 use crate::check::{State, SuiteReport, Verdict};
 use crate::escape::{escape, truncate};
+use crate::surface::ItemKey;
 use serde_json::{json, Value};
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::path::PathBuf;
 
 /// How long a JSON value may grow in a one-line rendering before it is cut.
 const VALUE_WIDTH: usize = 80;
@@ -76,7 +91,11 @@ pub fn change_summary(verdict: &Verdict) -> String {
 
 /// Counts by class, worst first: `2 breaking, 1 routing`.
 pub fn counts_line(judgement: &Judgement) -> String {
-    let counts = judgement.counts();
+    counts_line_of(&judgement.counts())
+}
+
+/// Counts by class, worst first, from a count map: `2 breaking, 1 routing`.
+pub fn counts_line_of(counts: &BTreeMap<Class, usize>) -> String {
     if counts.is_empty() {
         return "no changes".to_owned();
     }
@@ -124,4 +143,301 @@ pub fn json(judgement: &Judgement, failing: bool) -> Value {
         .collect();
     body["summary"] = json!({ "failing": failing, "counts": counts });
     body
+}
+
+/// One run of checks over one or more servers: what every report format is written from.
+#[derive(Debug, Clone, Default)]
+pub struct Report {
+    /// One result per server, in configuration order.
+    pub servers: Vec<ServerResult>,
+    /// What fails, as given (`breaking,safety,review`, `drift`), shown in reports.
+    pub fail_on: String,
+    /// The command that accepts the live surfaces (shown when something drifted).
+    pub accept_command: Option<String>,
+}
+
+/// The result for one server: its items, or why it could not be checked.
+#[derive(Debug, Clone)]
+pub struct ServerResult {
+    /// The name of the server (from the configuration file, or the suite name).
+    pub name: String,
+    /// How the server is reached: a command line or a URL, never a secret.
+    pub server: String,
+    /// Its items, or the failure that kept it from being checked.
+    pub outcome: Result<Items, Failure>,
+}
+
+/// Every item of one server, compared with its accepted contract.
+#[derive(Debug, Clone, Default)]
+pub struct Items {
+    /// One entry per item, live or accepted, in item order.
+    pub items: Vec<ItemResult>,
+    /// Notes from the probe and the engine that belong to no item.
+    pub notes: Vec<String>,
+}
+
+/// One item compared with its accepted contract.
+#[derive(Debug, Clone)]
+pub struct ItemResult {
+    /// The item.
+    pub key: ItemKey,
+    /// How it compares.
+    pub state: State,
+    /// Whether it fails under the run's fail-on choice.
+    pub failing: bool,
+    /// Its judged changes and notes.
+    pub judgement: Judgement,
+    /// Its accepted snapshot file, when there is one.
+    pub snapshot: Option<PathBuf>,
+}
+
+/// Why a server could not be checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    /// What kind of failure it is.
+    pub kind: FailureKind,
+    /// The full message (server text in it already escaped).
+    pub message: String,
+}
+
+/// The kinds of [`Failure`], each with its exit code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum FailureKind {
+    /// The accepted snapshots or another input could not be read (exit code 2).
+    Unreadable,
+    /// The server requires authentication (exit code 3).
+    AuthRequired,
+    /// The server could not be started or reached, or did not answer (exit code 4).
+    Unreachable,
+}
+
+impl FailureKind {
+    /// The kind as written in the JSON report.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FailureKind::Unreadable => "unreadable",
+            FailureKind::AuthRequired => "auth-required",
+            FailureKind::Unreachable => "unreachable",
+        }
+    }
+
+    /// The documented exit code of the CLI for this failure.
+    pub fn exit_code(self) -> u8 {
+        match self {
+            FailureKind::Unreadable => 2,
+            FailureKind::AuthRequired => 3,
+            FailureKind::Unreachable => 4,
+        }
+    }
+}
+
+/// The status of a server or a whole report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// Nothing fails.
+    Ok,
+    /// At least one item fails.
+    Fail,
+    /// At least one server could not be checked.
+    Error,
+}
+
+impl Status {
+    /// The status as written in reports: `ok`, `fail`, `error`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::Fail => "fail",
+            Status::Error => "error",
+        }
+    }
+}
+
+impl ItemResult {
+    /// Whether the item differs from its accepted contract.
+    pub fn drifted(&self) -> bool {
+        self.state != State::Unchanged
+    }
+
+    /// The state as written in reports: `unchanged`, `new`, `removed`, `changed`.
+    pub fn state_str(&self) -> &'static str {
+        state_str(self.state)
+    }
+
+    /// The changes, worst class first (stable within a class).
+    pub fn changes_worst_first(&self) -> Vec<&Change> {
+        let mut changes: Vec<&Change> = self.judgement.changes.iter().collect();
+        changes.sort_by_key(|c| c.class);
+        changes
+    }
+}
+
+/// Makes text that should already be escaped safe for one more output: hidden characters
+/// (newlines kept) become visible escapes, but backslashes are not doubled, so escaped text
+/// reads the same. Used for messages assembled from escaped parts (probe errors).
+pub fn defang(text: &str) -> String {
+    text.split('\n')
+        .map(|line| {
+            line.chars()
+                .map(|c| {
+                    if crate::escape::is_hidden(c) {
+                        format!("\\u{{{:x}}}", c as u32)
+                    } else {
+                        c.to_string()
+                    }
+                })
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A [`State`] as written in reports.
+pub fn state_str(state: State) -> &'static str {
+    match state {
+        State::Unchanged => "unchanged",
+        State::New => "new",
+        State::Removed => "removed",
+        State::Changed => "changed",
+    }
+}
+
+impl Items {
+    /// The items of a checked suite (from [`crate::check::evaluate`]).
+    pub fn from_suite(report: &SuiteReport) -> Items {
+        Items {
+            items: report
+                .verdicts
+                .iter()
+                .map(|v| ItemResult {
+                    key: v.key.clone(),
+                    state: v.state,
+                    failing: v.failing,
+                    judgement: v.judgement.clone(),
+                    snapshot: v.accepted.as_ref().map(|_| v.snap_path.clone()),
+                })
+                .collect(),
+            notes: report.notes.clone(),
+        }
+    }
+
+    /// The items of a judgement between two surfaces (the `diff` command): only items with a
+    /// change or a note appear; `state` says whether each was added, removed or changed.
+    pub fn from_judgement(
+        old: &crate::surface::Surface,
+        new: &crate::surface::Surface,
+        judgement: &Judgement,
+        policy: &crate::change::Policy,
+    ) -> Items {
+        let mut keys: Vec<ItemKey> = judgement.items().into_iter().collect();
+        for key in old.keys().chain(new.keys()) {
+            if old.get(key) != new.get(key) && !keys.contains(key) {
+                keys.push(key.clone());
+            }
+        }
+        keys.sort();
+        let items = keys
+            .into_iter()
+            .map(|key| {
+                let state = match (old.get(&key), new.get(&key)) {
+                    (None, Some(_)) => State::New,
+                    (Some(_), None) => State::Removed,
+                    (a, b) if a == b => State::Unchanged,
+                    _ => State::Changed,
+                };
+                let judgement = judgement.for_item(&key);
+                ItemResult {
+                    failing: judgement.fails(policy),
+                    key,
+                    state,
+                    judgement,
+                    snapshot: None,
+                }
+            })
+            .collect();
+        Items {
+            items,
+            notes: Vec::new(),
+        }
+    }
+
+    /// Every change and note of these items, in one judgement.
+    pub fn judgement(&self) -> Judgement {
+        let mut all = Judgement::default();
+        for item in &self.items {
+            all.changes.extend(item.judgement.changes.iter().cloned());
+            all.notes.extend(item.judgement.notes.iter().cloned());
+        }
+        all
+    }
+}
+
+impl ServerResult {
+    /// `ok`, `fail` (an item fails) or `error` (not checked).
+    pub fn status(&self) -> Status {
+        match &self.outcome {
+            Err(_) => Status::Error,
+            Ok(items) if items.items.iter().any(|i| i.failing) => Status::Fail,
+            Ok(_) => Status::Ok,
+        }
+    }
+}
+
+impl Report {
+    /// `error` when a server could not be checked, else `fail` when an item fails, else `ok`.
+    pub fn status(&self) -> Status {
+        let statuses: Vec<Status> = self.servers.iter().map(ServerResult::status).collect();
+        if statuses.contains(&Status::Error) {
+            Status::Error
+        } else if statuses.contains(&Status::Fail) {
+            Status::Fail
+        } else {
+            Status::Ok
+        }
+    }
+
+    /// The documented exit code: the code of the most basic failure of any server (2 before
+    /// 3 before 4), else 1 when an item fails, else 0.
+    pub fn exit_code(&self) -> u8 {
+        let failure = self
+            .servers
+            .iter()
+            .filter_map(|s| s.outcome.as_ref().err().map(|f| f.kind))
+            .min();
+        match (failure, self.status()) {
+            (Some(kind), _) => kind.exit_code(),
+            (None, Status::Fail) => 1,
+            _ => 0,
+        }
+    }
+
+    /// How many changes each class has, across every server.
+    pub fn counts(&self) -> BTreeMap<Class, usize> {
+        let mut counts = BTreeMap::new();
+        for server in &self.servers {
+            if let Ok(items) = &server.outcome {
+                for item in &items.items {
+                    for change in &item.judgement.changes {
+                        *counts.entry(change.class).or_insert(0) += 1;
+                    }
+                }
+            }
+        }
+        counts
+    }
+
+    /// Items checked, drifted and failing, across every server.
+    pub fn item_counts(&self) -> (usize, usize, usize) {
+        let mut counts = (0, 0, 0);
+        for server in &self.servers {
+            if let Ok(items) = &server.outcome {
+                for item in &items.items {
+                    counts.0 += 1;
+                    counts.1 += usize::from(item.drifted());
+                    counts.2 += usize::from(item.failing);
+                }
+            }
+        }
+        counts
+    }
 }

@@ -101,6 +101,7 @@ pub(super) fn run<T: Transport + ?Sized>(
         deadline,
         next_id: 1,
         notes: Vec::new(),
+        respellings: Vec::new(),
     };
     let mut surface = Surface::new();
     let capabilities = session.initialize(&mut surface)?;
@@ -124,9 +125,13 @@ pub(super) fn run<T: Transport + ?Sized>(
             continue;
         }
         if let Some(items) = session.list_all(kind, method, capability)? {
-            add_items(&mut surface, kind, method, items)?;
+            add_items(&mut surface, kind, method, items, &mut session.respellings)?;
         }
     }
+    // Non-spec spellings are read and recorded canonically; the server gets one lint.
+    session
+        .notes
+        .extend(crate::spelling::lint(&session.respellings));
     Ok(Probe {
         surface,
         notes: session.notes,
@@ -139,6 +144,7 @@ struct Session<'a, T: Transport + ?Sized> {
     deadline: Instant,
     next_id: i64,
     notes: Vec<String>,
+    respellings: Vec<crate::spelling::Respelling>,
 }
 
 impl<T: Transport + ?Sized> Session<'_, T> {
@@ -151,7 +157,9 @@ impl<T: Transport + ?Sized> Session<'_, T> {
             "capabilities": {},
             "clientInfo": {"name": "mcp-contract-test", "version": env!("CARGO_PKG_VERSION")},
         });
-        let result = self.request("initialize", params, Phase::Initialize)?;
+        let mut result = self.request("initialize", params, Phase::Initialize)?;
+        self.respellings
+            .extend(crate::spelling::normalize_initialize(&mut result));
         self.transport
             .send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
             .map_err(|e| {
@@ -202,7 +210,7 @@ impl<T: Transport + ?Sized> Session<'_, T> {
                 Some(cursor) => json!({ "cursor": cursor }),
                 None => json!({}),
             };
-            let result = match self.request(method, params, Phase::List) {
+            let mut result = match self.request(method, params, Phase::List) {
                 Ok(result) => result,
                 Err(failure)
                     if page == 1
@@ -219,6 +227,8 @@ impl<T: Transport + ?Sized> Session<'_, T> {
                 }
                 Err(failure) => return Err(failure),
             };
+            self.respellings
+                .extend(crate::spelling::normalize_list_result(method, &mut result));
             match result.get(list_key) {
                 Some(Value::Array(list)) => {
                     items.extend(list.iter().map(|item| (page, item.clone())))
@@ -425,9 +435,12 @@ fn add_items(
     kind: ItemKind,
     method: &str,
     items: Vec<(usize, Value)>,
+    respellings: &mut Vec<crate::spelling::Respelling>,
 ) -> Result<(), Failure> {
     let name_field = kind.name_field().unwrap_or("name");
-    for (index, (page, item)) in items.into_iter().enumerate() {
+    for (index, (page, mut item)) in items.into_iter().enumerate() {
+        // Before the name is read: a template may spell its name field `uri_template`.
+        respellings.extend(crate::spelling::normalize_item(kind, &mut item));
         let Some(name) = item.get(name_field).and_then(Value::as_str) else {
             return Err(Failure {
                 phase: Phase::List,

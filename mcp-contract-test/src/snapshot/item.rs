@@ -6,7 +6,42 @@ use serde_json::{Map, Value};
 use std::path::Path;
 
 /// The version of the snapshot contents this crate writes (the `"contract"` field).
-pub const FORMAT: u32 = 1;
+pub const FORMAT: u32 = Format::CURRENT.number();
+
+/// Every version of the snapshot contents that ever shipped, each with its own reader.
+///
+/// Comparison never happens on the rendered text alone: a snapshot is compared on the
+/// *definition* it recorded (see [`crate::check::evaluate`]), so a later format that renders
+/// differently (another key order, another indentation) never counts as drift. A new format
+/// adds a variant here and a reader in [`parse_item_at`]; old readers stay, so snapshots
+/// committed years ago are still read as they were written. Fixtures of every format live in
+/// `fixtures/snapshots/format-N/`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Format {
+    /// Format 1 (mcp-contract-test 0.1): pretty JSON `{contract, kind, name, definition |
+    /// removed}`, keys sorted, set-like arrays sorted.
+    V1,
+}
+
+impl Format {
+    /// The format this crate writes.
+    pub const CURRENT: Format = Format::V1;
+
+    /// The format's number, as written in the `"contract"` field.
+    pub const fn number(self) -> u32 {
+        match self {
+            Format::V1 => 1,
+        }
+    }
+
+    /// The format of a `"contract"` number, if this crate knows it.
+    pub fn from_number(number: u32) -> Option<Format> {
+        match number {
+            1 => Some(Format::V1),
+            _ => None,
+        }
+    }
+}
 
 /// One item read back from its snapshot contents.
 #[derive(Debug, Clone, PartialEq)]
@@ -164,13 +199,26 @@ pub fn parse_item_at(
             ))
         }
     };
-    if format > FORMAT {
-        return Err(SnapshotError::at(
-            ErrorKind::NewerFormat,
-            path,
-            Some(line_of("contract")),
-            format!("written by a newer mcp-contract-test (format {format}); upgrade the crate (this one reads format {FORMAT})"),
-        ));
+    let known = match Format::from_number(format) {
+        Some(known) => known,
+        None if format > FORMAT => {
+            return Err(SnapshotError::at(
+                ErrorKind::NewerFormat,
+                path,
+                Some(line_of("contract")),
+                format!("written by a newer mcp-contract-test (format {format}); upgrade the crate (this one reads formats 1 to {FORMAT})"),
+            ))
+        }
+        None => {
+            return Err(body_error(
+                line_of("contract"),
+                format!("format {format} never shipped; this crate reads formats 1 to {FORMAT}"),
+            ))
+        }
+    };
+    // One reader per format; format 1 is the only one so far.
+    match known {
+        Format::V1 => {}
     }
     let kind_names = ItemKind::ALL.map(ItemKind::as_str).join(", ");
     let kind = map

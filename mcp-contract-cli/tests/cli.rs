@@ -1,0 +1,822 @@
+//! The `mcp-contract` binary as a user runs it: real fixture servers (Python), real files, every
+//! output format read by its consumer, the documented exit codes.
+
+use mcp_contract_test::probe::{self, ProbeOptions, ServerCommand};
+use mcp_contract_test::snapshot;
+use mcp_contract_test::surface::Surface;
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+const BIN: &str = env!("CARGO_BIN_EXE_mcp-contract");
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+fn fixture_server(surface: &str) -> Vec<String> {
+    vec![
+        "python3".into(),
+        repo()
+            .join("fixtures/servers/surface_server.py")
+            .display()
+            .to_string(),
+        repo()
+            .join("fixtures/surfaces")
+            .join(surface)
+            .display()
+            .to_string(),
+    ]
+}
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn run(args: &[&str], server: &[String]) -> Run {
+    run_in(&repo(), args, server)
+}
+
+fn run_in(cwd: &Path, args: &[&str], server: &[String]) -> Run {
+    let mut command = Command::new(BIN);
+    command.current_dir(cwd).args(args).env_remove("NO_COLOR");
+    if !server.is_empty() {
+        command.arg("--").args(server);
+    }
+    let output = command.stdin(Stdio::null()).output().unwrap();
+    Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(output.stdout).unwrap(),
+        stderr: String::from_utf8(output.stderr).unwrap(),
+    }
+}
+
+fn temp_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "mcp-contract-cli-{tag}-{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn listing(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+fn dir_arg(dir: &Path) -> String {
+    dir.display().to_string()
+}
+
+#[test]
+fn snapshot_then_check_is_clean_and_check_never_writes() {
+    let dir = temp_dir("roundtrip");
+    let d = dir_arg(&dir);
+    let first = run(
+        &["snapshot", "--dir", &d],
+        &fixture_server("filesystem/0.6.2.json"),
+    );
+    assert_eq!(first.code, 0, "{}{}", first.stdout, first.stderr);
+    let files = listing(&dir);
+    assert!(
+        files
+            .iter()
+            .any(|(n, _)| n == "contract__tools__read_file.snap"),
+        "{files:?}"
+    );
+    assert!(files.iter().all(|(n, _)| n.ends_with(".snap")));
+
+    let clean = run(
+        &["check", "--dir", &d],
+        &fixture_server("filesystem/0.6.2.json"),
+    );
+    assert_eq!(clean.code, 0, "{}{}", clean.stdout, clean.stderr);
+    assert!(clean.stdout.contains("no drift"), "{}", clean.stdout);
+
+    // Drift: the review class fails by default; nothing is written.
+    let drift = run(
+        &["check", "--dir", &d],
+        &fixture_server("filesystem/2025.7.1.json"),
+    );
+    assert_eq!(drift.code, 1, "{}{}", drift.stdout, drift.stderr);
+    assert!(drift.stdout.contains("FAIL contract"), "{}", drift.stdout);
+    assert!(drift.stdout.contains("server-protocol-version-changed"));
+    assert!(
+        drift.stdout.contains("mcp-contract snapshot --dir"),
+        "{}",
+        drift.stdout
+    );
+    assert!(!drift.stdout.contains('\u{1b}'), "no colour when piped");
+    assert_eq!(listing(&dir), files, "check wrote into the snapshot folder");
+
+    for (fail_on, code) in [
+        ("breaking", 0),
+        ("review", 1),
+        ("any", 1),
+        ("routing,additive", 1),
+    ] {
+        let r = run(
+            &["check", "--dir", &d, "--fail-on", fail_on],
+            &fixture_server("filesystem/2025.7.1.json"),
+        );
+        assert_eq!(
+            r.code, code,
+            "--fail-on {fail_on}: {}{}",
+            r.stdout, r.stderr
+        );
+    }
+    assert_eq!(listing(&dir), files);
+
+    // Accepting the drift makes it the contract; check is clean again.
+    let accept = run(
+        &["accept", "--dir", &d],
+        &fixture_server("filesystem/2025.7.1.json"),
+    );
+    assert_eq!(accept.code, 0, "{}{}", accept.stdout, accept.stderr);
+    let again = run(
+        &["check", "--dir", &d, "--fail-on", "any"],
+        &fixture_server("filesystem/2025.7.1.json"),
+    );
+    assert_eq!(again.code, 0, "{}{}", again.stdout, again.stderr);
+
+    // Going back removes tools: snapshot deletes their files (no tombstones).
+    assert!(dir.join("contract__tools__edit_file.snap").exists());
+    let back = run(
+        &["snapshot", "--dir", &d],
+        &fixture_server("filesystem/0.6.2.json"),
+    );
+    assert_eq!(back.code, 0, "{}{}", back.stdout, back.stderr);
+    assert!(!dir.join("contract__tools__edit_file.snap").exists());
+    // Back to the first recording: the same files with the same contents (headers say why
+    // each was last accepted).
+    let now = listing(&dir);
+    assert_eq!(
+        now.iter().map(|(n, _)| n).collect::<Vec<_>>(),
+        files.iter().map(|(n, _)| n).collect::<Vec<_>>()
+    );
+    for ((name, a), (_, b)) in now.iter().zip(&files) {
+        let a = snapshot::SnapshotFile::parse(std::str::from_utf8(a).unwrap(), Path::new(name))
+            .unwrap();
+        let b = snapshot::SnapshotFile::parse(std::str::from_utf8(b).unwrap(), Path::new(name))
+            .unwrap();
+        assert!(snapshot::contents_match(&a.contents, &b.contents), "{name}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn usage_errors_and_unreadable_input_exit_2_with_one_line() {
+    let dir = temp_dir("usage");
+    let d = dir_arg(&dir);
+    let server = fixture_server("memory/2026.1.26.json");
+    for (args, needle) in [
+        (
+            vec!["check", "--dir", &d, "--fail-on", "bogus"],
+            "unknown class `bogus`",
+        ),
+        (vec!["check"], "--dir"),
+        (vec!["check", "--dir", &d, "--timeout=-1"], "timeout"),
+        (
+            vec!["check", "--dir", &d, "--url", "http://127.0.0.1:9/mcp"],
+            "not both",
+        ),
+    ] {
+        let r = run(&args, &server);
+        assert_eq!(r.code, 2, "{args:?}: {}{}", r.stdout, r.stderr);
+        assert!(r.stderr.contains(needle), "{args:?}: {}", r.stderr);
+        assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+    }
+    let r = run(
+        &["diff", "/nonexistent/old.json", "/nonexistent/new.json"],
+        &[],
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    let r = run(&["check", "--bogus-flag"], &[]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+
+    // A broken accepted snapshot: exit 2, the file untouched, nothing written.
+    std::fs::write(dir.join("contract__tools__read_graph.snap"), "---\nbroken").unwrap();
+    let before = listing(&dir);
+    let r = run(&["snapshot", "--dir", &d], &server);
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("cannot read the accepted contract"),
+        "{}",
+        r.stdout
+    );
+    assert_eq!(listing(&dir), before);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn unreachable_servers_exit_4() {
+    let dir = temp_dir("unreachable");
+    let d = dir_arg(&dir);
+    let r = run(
+        &["check", "--dir", &d],
+        &["no-such-mcp-server-binary-x".to_owned()],
+    );
+    assert_eq!(r.code, 4, "{}{}", r.stdout, r.stderr);
+    let mut exits = fixture_server("memory/2026.1.26.json");
+    exits.extend(["--mode".into(), "exit-before-initialize".into()]);
+    let r = run(&["check", "--dir", &d, "--format", "json"], &exits);
+    assert_eq!(r.code, 4, "{}{}", r.stdout, r.stderr);
+    let report: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(report["status"], "error");
+    assert_eq!(report["servers"][0]["error"]["kind"], "unreachable");
+    let r = run(&["capture"], &["no-such-mcp-server-binary-x".to_owned()]);
+    assert_eq!(r.code, 4, "{}", r.stderr);
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A tiny HTTP endpoint answering 401 to everything; returns its URL.
+fn http_401() -> Option<(String, std::thread::JoinHandle<()>)> {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").ok()?;
+    let url = format!("http://{}/mcp", listener.local_addr().ok()?);
+    let handle = std::thread::spawn(move || {
+        listener.set_nonblocking(false).ok();
+        for _ in 0..4 {
+            let Ok((mut stream, _)) = listener.accept() else {
+                return;
+            };
+            stream.set_read_timeout(Some(Duration::from_secs(2))).ok();
+            let mut buf = [0u8; 65536];
+            let _ = stream.read(&mut buf);
+            let _ = stream.write_all(
+                b"HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Bearer\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+            );
+            if String::from_utf8_lossy(&buf).contains("STOP") {
+                return;
+            }
+        }
+    });
+    Some((url, handle))
+}
+
+#[test]
+fn auth_required_exits_3_and_header_secrets_are_never_printed() {
+    let Some((url, _server)) = http_401() else {
+        eprintln!("skipped: cannot listen on 127.0.0.1");
+        return;
+    };
+    let dir = temp_dir("auth");
+    let mut command = Command::new(BIN);
+    command
+        .args([
+            "check",
+            "--dir",
+            &dir_arg(&dir),
+            "--format",
+            "json",
+            "--url",
+            &url,
+        ])
+        .args(["--header", "Authorization: Bearer ${MCP_CLI_TEST_TOKEN}"])
+        .env("MCP_CLI_TEST_TOKEN", "s3cr3t-token-value");
+    let output = command.output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(3), "{stdout}{stderr}");
+    assert!(!stdout.contains("s3cr3t") && !stderr.contains("s3cr3t"));
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(report["servers"][0]["error"]["kind"], "auth-required");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+// ---- JSON Schema (the keywords docs/report.schema.json uses) ----
+
+fn validate(schema: &Value, root: &Value, value: &Value, at: &str, errors: &mut Vec<String>) {
+    if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
+        let name = reference
+            .strip_prefix("#/$defs/")
+            .expect("only local $defs refs");
+        return validate(&root["$defs"][name], root, value, at, errors);
+    }
+    if let Some(types) = schema.get("type") {
+        let types: Vec<&str> = match types {
+            Value::String(t) => vec![t.as_str()],
+            Value::Array(ts) => ts.iter().filter_map(Value::as_str).collect(),
+            _ => panic!("bad type keyword"),
+        };
+        let ok = types.iter().any(|t| match *t {
+            "object" => value.is_object(),
+            "array" => value.is_array(),
+            "string" => value.is_string(),
+            "integer" => value.is_i64() || value.is_u64(),
+            "number" => value.is_number(),
+            "boolean" => value.is_boolean(),
+            "null" => value.is_null(),
+            other => panic!("unknown type {other}"),
+        });
+        if !ok {
+            errors.push(format!("{at}: {value} is not {types:?}"));
+            return;
+        }
+    }
+    if let Some(options) = schema.get("enum").and_then(Value::as_array) {
+        if !options.contains(value) {
+            errors.push(format!("{at}: {value} not in enum"));
+        }
+    }
+    if let Some(object) = value.as_object() {
+        for key in schema
+            .get("required")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            if !object.contains_key(key.as_str().unwrap()) {
+                errors.push(format!("{at}: missing {key}"));
+            }
+        }
+        let properties = schema.get("properties").and_then(Value::as_object);
+        for (key, child) in object {
+            match properties.and_then(|p| p.get(key)) {
+                Some(sub) => validate(sub, root, child, &format!("{at}/{key}"), errors),
+                None if schema.get("additionalProperties") == Some(&Value::Bool(false)) => {
+                    errors.push(format!("{at}: unexpected property {key}"))
+                }
+                None => {}
+            }
+        }
+    }
+    if let (Some(items), Some(array)) = (schema.get("items"), value.as_array()) {
+        for (i, child) in array.iter().enumerate() {
+            validate(items, root, child, &format!("{at}/{i}"), errors);
+        }
+    }
+}
+
+fn schema() -> Value {
+    serde_json::from_str(&std::fs::read_to_string(repo().join("docs/report.schema.json")).unwrap())
+        .unwrap()
+}
+
+fn assert_valid(report: &Value) {
+    let schema = schema();
+    let mut errors = Vec::new();
+    validate(&schema, &schema, report, "", &mut errors);
+    assert!(errors.is_empty(), "{errors:#?}\n{report:#}");
+}
+
+#[test]
+fn the_validator_rejects_what_the_schema_forbids() {
+    let schema = schema();
+    for bad in [
+        json!({}),
+        json!({"version": 2, "status": "ok", "fail_on": "", "servers": [], "accept_command": null,
+               "summary": {"servers": 0, "errors": 0, "items": 0, "drifted": 0, "failing": 0,
+               "counts": {"breaking":0,"safety":0,"review":0,"behavior":0,"routing":0,"additive":0,"cosmetic":0}}}),
+        json!({"version": 1, "status": "meh", "fail_on": "", "servers": [], "accept_command": null,
+               "summary": {"servers": 0, "errors": 0, "items": 0, "drifted": 0, "failing": 0,
+               "counts": {"breaking":0,"safety":0,"review":0,"behavior":0,"routing":0,"additive":0,"cosmetic":0}}}),
+    ] {
+        let mut errors = Vec::new();
+        validate(&schema, &schema, &bad, "", &mut errors);
+        assert!(!errors.is_empty(), "{bad}");
+    }
+}
+
+#[test]
+fn json_report_matches_its_schema() {
+    let dir = temp_dir("json");
+    let d = dir_arg(&dir);
+    run(
+        &["snapshot", "--dir", &d],
+        &fixture_server("filesystem/0.6.2.json"),
+    );
+    let clean = run(
+        &["check", "--dir", &d, "--format", "json"],
+        &fixture_server("filesystem/0.6.2.json"),
+    );
+    let clean: Value = serde_json::from_str(&clean.stdout).unwrap();
+    assert_valid(&clean);
+    assert_eq!(clean["status"], "ok");
+    let r = run(
+        &["check", "--dir", &d, "--format", "json"],
+        &fixture_server("filesystem/2025.7.1.json"),
+    );
+    assert_eq!(r.code, 1);
+    let report: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_valid(&report);
+    assert_eq!(report["version"], 1);
+    assert_eq!(report["status"], "fail");
+    assert_eq!(report["summary"]["counts"]["review"], 1);
+    let items = report["servers"][0]["items"].as_array().unwrap();
+    assert!(items
+        .iter()
+        .any(|i| i["test"] == "tools::edit_file" && i["state"] == "new"));
+    assert!(items
+        .iter()
+        .any(|i| i["test"] == "server" && i["failing"] == true));
+    let changes = report["servers"][0]["changes"].as_array().unwrap();
+    assert!(changes
+        .iter()
+        .any(|c| c["rule"] == "server-protocol-version-changed" && c["failing"] == true));
+
+    // diff keeps the shape of issue 3.
+    let r = run(
+        &[
+            "diff",
+            "fixtures/surfaces/filesystem/0.6.2.json",
+            "fixtures/surfaces/filesystem/2025.7.1.json",
+            "--format",
+            "json",
+        ],
+        &[],
+    );
+    let diff: Value = serde_json::from_str(&r.stdout).unwrap();
+    for key in [
+        "rule", "class", "kind", "name", "path", "before", "after", "message",
+    ] {
+        assert!(diff["changes"][0].get(key).is_some(), "{key}");
+    }
+    assert!(diff["notes"].is_array());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn junit_is_parsed_by_python_xml() {
+    let dir = temp_dir("junit");
+    let d = dir_arg(&dir);
+    run(
+        &["snapshot", "--dir", &d],
+        &fixture_server("filesystem/0.6.2.json"),
+    );
+    let r = run(
+        &["check", "--dir", &d, "--format", "junit"],
+        &fixture_server("filesystem/2025.7.1.json"),
+    );
+    assert_eq!(r.code, 1);
+    let script = "import sys, xml.etree.ElementTree as E\n\
+                  root = E.fromstring(sys.stdin.buffer.read())\n\
+                  cases = root.findall('./testsuite/testcase')\n\
+                  failed = [c.get('name') for c in cases if c.find('failure') is not None]\n\
+                  print(len(cases), root.get('tests'), root.get('failures'), ','.join(failed))";
+    let out = python(script, r.stdout.as_bytes());
+    assert_eq!(out.trim(), "13 13 1 server", "{}", r.stdout);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn python(script: &str, input: &[u8]) -> String {
+    use std::io::Write;
+    let mut child = Command::new("python3")
+        .args(["-c", script])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success());
+    String::from_utf8(output.stdout).unwrap()
+}
+
+/// A surface whose server text tries every injection the report formats must stop.
+fn hostile_surfaces(dir: &Path) -> (PathBuf, PathBuf) {
+    let old = json!({
+        "protocolVersion": "2025-06-18",
+        "serverInfo": {"name": "evil", "version": "1"},
+        "capabilities": {"tools": {}},
+        "tools": [{"name": "x", "description": "fine", "inputSchema": {"type": "object",
+            "properties": {"a": {"type": "string"}}}}]
+    });
+    let description = "</testcase>]]><img src=x onerror=alert(1)> [click](https://evil.example) ![i](http://e/i.png) `code` | pipe | www.evil.example \u{1b}[31mred\r\n::error title=forged::forged\n%0A::error::also forged & 'q' \"dq\" \u{0}\u{202e}";
+    let new = json!({
+        "protocolVersion": "2025-06-18",
+        "serverInfo": {"name": "evil", "version": "1"},
+        "capabilities": {"tools": {}},
+        "tools": [
+            {"name": "x", "description": description, "inputSchema": {"type": "object",
+                "properties": {"a": {"type": "string"}}, "required": ["a"]}},
+            {"name": "evil<b>|`::error::", "description": description, "inputSchema": {"type": "object"}}
+        ]
+    });
+    let (o, n) = (dir.join("old.json"), dir.join("new.json"));
+    std::fs::write(&o, old.to_string()).unwrap();
+    std::fs::write(&n, new.to_string()).unwrap();
+    (o, n)
+}
+
+#[test]
+fn server_text_cannot_inject_into_any_format() {
+    let dir = temp_dir("hostile");
+    let (old, new) = hostile_surfaces(&dir);
+    let snaps = dir.join("snaps");
+    let script = repo()
+        .join("fixtures/servers/surface_server.py")
+        .display()
+        .to_string();
+    let server = |surface: &Path| {
+        vec![
+            "python3".to_owned(),
+            script.clone(),
+            surface.display().to_string(),
+        ]
+    };
+    let r = run(&["snapshot", "--dir", &dir_arg(&snaps)], &server(&old));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let check = |format: &str| {
+        let r = run(
+            &["check", "--dir", &dir_arg(&snaps), "--format", format],
+            &server(&new),
+        );
+        assert_eq!(r.code, 1, "{format}: {}{}", r.stdout, r.stderr);
+        r.stdout
+    };
+    for format in ["human", "markdown", "junit", "github", "json"] {
+        let out = check(format);
+        assert!(
+            !out.contains('\u{1b}')
+                && !out.contains('\r')
+                && !out.contains('\u{0}')
+                && !out.contains('\u{202e}'),
+            "{format}: {out}"
+        );
+    }
+    let human = check("human");
+    assert!(
+        human.contains("argument-now-required") || human.contains("required"),
+        "{human}"
+    );
+
+    let markdown = check("markdown");
+    let body = markdown.split("```sh").next().unwrap();
+    for line in body.lines().filter(|l| !l.starts_with('|')) {
+        let chars: Vec<char> = line.chars().collect();
+        for (i, c) in chars.iter().enumerate() {
+            if matches!(c, '<' | '>' | '[' | ']' | '`' | '|' | '!') {
+                assert!(i > 0 && chars[i - 1] == '\\', "unescaped {c} in: {line}");
+            }
+        }
+        assert!(
+            !line.contains("://") && !line.contains("www."),
+            "autolink in: {line}"
+        );
+    }
+    assert!(markdown.contains("❌"));
+
+    let github = check("github");
+    for line in github.lines() {
+        assert!(
+            line.starts_with("::error title=")
+                || line.starts_with("::warning title=")
+                || line.starts_with("::notice title="),
+            "{line}"
+        );
+        // The title property ends at the first `::`; the server cannot close it early.
+        let after = line.split_once(" title=").unwrap().1;
+        let (title, _) = after.split_once("::").unwrap();
+        assert!(!title.contains(',') || title.contains("%2C"), "{title}");
+    }
+    // Two drifted tools and the summary: three commands, however hostile the text.
+    assert_eq!(github.lines().count(), 3, "{github}");
+    assert!(github.contains("evil<b>|`%3A%3Aerror%3A%3A"), "{github}");
+
+    let junit = check("junit");
+    let out = python(
+        "import sys, xml.etree.ElementTree as E\nroot = E.fromstring(sys.stdin.buffer.read())\nprint(len(root.findall('./testsuite/testcase')))",
+        junit.as_bytes(),
+    );
+    assert_eq!(out.trim(), "3", "{junit}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn serve_round_trips_a_snapshot_folder_and_paginates() {
+    let dir = temp_dir("serve");
+    let d = dir_arg(&dir);
+    let r = run(
+        &["snapshot", "--dir", &d],
+        &fixture_server("everything/2026.1.26.json"),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let live = probe::probe_stdio(
+        &ServerCommand::new(
+            "python3",
+            fixture_server("everything/2026.1.26.json").split_off(1),
+        ),
+        &ProbeOptions::default(),
+    )
+    .unwrap();
+    let served = probe::probe_stdio(
+        &ServerCommand::new(BIN, ["serve", d.as_str()]),
+        &ProbeOptions::default(),
+    )
+    .unwrap();
+    // The snapshot form is canonical (set-like arrays sorted): compare in that form.
+    let canonical = |surface: &Surface| -> Vec<String> {
+        surface
+            .items()
+            .map(|(k, v)| snapshot::render_item(k, Some(v)))
+            .collect()
+    };
+    assert!(
+        canonical(&served.surface) == canonical(&live.surface),
+        "served surface differs"
+    );
+    // And the harness's check of the stand-in is clean.
+    let r = run(
+        &["check", "--dir", &d, "--fail-on", "any"],
+        &[BIN.to_owned(), "serve".into(), d.clone()],
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+
+    // A surface file of 173 tools comes back whole through pages of 50.
+    let tools: Vec<Value> = (0..173)
+        .map(|i| json!({"name": format!("t{i:03}"), "inputSchema": {"type": "object"}}))
+        .collect();
+    let file = dir.join("big.json");
+    std::fs::write(
+        &file,
+        json!({"capabilities": {"tools": {}}, "tools": tools}).to_string(),
+    )
+    .unwrap();
+    let served = probe::probe_stdio(
+        &ServerCommand::new(BIN, ["serve", file.to_str().unwrap()]),
+        &ProbeOptions {
+            timeout: Duration::from_secs(20),
+            ..ProbeOptions::default()
+        },
+    )
+    .unwrap();
+    let expected =
+        Surface::from_json(&json!({"capabilities": {"tools": {}}, "tools": tools})).unwrap();
+    assert_eq!(served.surface.len(), 174);
+    assert_eq!(
+        served.surface.to_json()["tools"],
+        expected.to_json()["tools"]
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn config_file_checks_several_servers_into_one_report() {
+    let dir = temp_dir("config");
+    let script = repo().join("fixtures/servers/surface_server.py");
+    let surfaces = repo().join("fixtures/surfaces");
+    let config = format!(
+        r#"# two servers, one report
+dir = "contracts"
+
+[[server]]
+name = "memory"
+command = ["python3", '{script}', '{memory}']
+
+[[server]]
+name = "files"
+command = "python3 '{script}' '{files}'"
+profile = "readonly"
+env = {{ FIXTURE_LOG = "" }}
+"#,
+        script = script.display(),
+        memory = surfaces.join("memory/2026.1.26.json").display(),
+        files = surfaces.join("filesystem/0.6.2.json").display(),
+    );
+    std::fs::write(dir.join("mcp-contract.toml"), &config).unwrap();
+    let r = run_in(&dir, &["snapshot"], &[]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let contracts = dir.join("contracts");
+    assert!(contracts.join("memory__server.snap").exists());
+    assert!(contracts
+        .join("files__readonly__tools__read_file.snap")
+        .exists());
+    let r = run_in(&dir, &["check", "--format", "json"], &[]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let report: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_valid(&report);
+    assert_eq!(report["servers"].as_array().unwrap().len(), 2);
+    assert_eq!(report["servers"][0]["name"], "memory");
+    assert_eq!(report["servers"][1]["name"], "files");
+    assert_eq!(r.stderr, "", "quiet when stderr is not a terminal");
+
+    // One server drifts: exit 1, the other still reported ok.
+    std::fs::write(
+        dir.join("mcp-contract.toml"),
+        config.replace("filesystem/0.6.2.json", "filesystem/2025.7.1.json"),
+    )
+    .unwrap();
+    let r = run_in(&dir, &["check", "--format", "json"], &[]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    let report: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(report["servers"][0]["status"], "ok");
+    assert_eq!(report["servers"][1]["status"], "fail");
+
+    // A bad configuration names its line and exits 2.
+    std::fs::write(
+        dir.join("bad.toml"),
+        "[[server]]\nname = \"x\"\ncommand = [\"a\"\n",
+    )
+    .unwrap();
+    let r = run_in(&dir, &["check", "--config", "bad.toml"], &[]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("bad.toml:3:"), "{}", r.stderr);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The notes-server binary, built by cargo (the harness's own server).
+fn notes_server() -> Option<PathBuf> {
+    let status = Command::new(env!("CARGO"))
+        .args([
+            "build",
+            "-p",
+            "notes-server",
+            "--bin",
+            "notes-server",
+            "--quiet",
+        ])
+        .current_dir(repo())
+        .status()
+        .ok()?;
+    if !status.success() {
+        return None;
+    }
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo().join("target"));
+    let bin = target
+        .join("debug")
+        .join(format!("notes-server{}", std::env::consts::EXE_SUFFIX));
+    bin.is_file().then_some(bin)
+}
+
+#[test]
+fn harness_snapshots_check_clean_and_the_cli_writes_the_same_files() {
+    let Some(bin) = notes_server() else {
+        panic!("cannot build the notes-server example with cargo");
+    };
+    let committed = repo().join("examples/notes-server/tests/snapshots");
+    let server = [bin.display().to_string()];
+    let r = run(
+        &["check", "--dir", &dir_arg(&committed), "--fail-on", "any"],
+        &server,
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+
+    // Recorded by the CLI: the harness's files without its `source:` line, byte for byte.
+    let dir = temp_dir("harness");
+    let r = run(&["snapshot", "--dir", &dir_arg(&dir)], &server);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let ours = listing(&dir);
+    let theirs: Vec<(String, Vec<u8>)> = listing(&committed)
+        .into_iter()
+        .filter(|(n, _)| n.ends_with(".snap"))
+        .map(|(n, bytes)| {
+            let text = String::from_utf8(bytes).unwrap();
+            let text = text.replacen("source: examples/notes-server/tests/contract.rs\n", "", 1);
+            (n, text.into_bytes())
+        })
+        .collect();
+    assert_eq!(ours.len(), theirs.len());
+    for ((a, x), (b, y)) in ours.iter().zip(&theirs) {
+        assert_eq!(a, b);
+        assert_eq!(
+            String::from_utf8_lossy(x),
+            String::from_utf8_lossy(y),
+            "{a}"
+        );
+    }
+
+    // The v2 release breaks the contract: the CLI fails it like the harness does.
+    let mut command = Command::new(BIN);
+    let output = command
+        .args([
+            "check",
+            "--dir",
+            &dir_arg(&committed),
+            "--format",
+            "json",
+            "--",
+            &server[0],
+        ])
+        .env("NOTES_SERVER_VERSION", "2")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert!(report["summary"]["counts"]["breaking"].as_u64().unwrap() > 0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

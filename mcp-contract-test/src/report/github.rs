@@ -1,0 +1,96 @@
+//! GitHub Actions workflow commands: `::error` for failing items and servers that could not be
+//! checked, `::warning` for drift that does not fail, `::notice` for notes.
+//!
+//! Data is escaped as the runner requires (`%` → `%25`, `\r` → `%0D`, `\n` → `%0A`; in
+//! properties also `:` → `%3A` and `,` → `%2C`), after every hidden character has been made
+//! visible, so a server string can neither end the command early nor start a second one.
+
+use super::{change_line, defang, Report};
+use crate::escape::escape;
+use std::fmt::Write as _;
+
+/// Escapes a workflow command's message.
+pub fn data(text: &str) -> String {
+    defang(text)
+        .replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// Escapes a workflow command's property value (`title=`, `file=`).
+pub fn property(text: &str) -> String {
+    data(text).replace(':', "%3A").replace(',', "%2C")
+}
+
+/// Renders the report as workflow commands, one per line.
+pub fn render(report: &Report) -> String {
+    let mut out = String::new();
+    for server in &report.servers {
+        let name = escape(&server.name);
+        let items = match &server.outcome {
+            Err(failure) => {
+                let _ = writeln!(
+                    out,
+                    "::error title={}::{}",
+                    property(&format!("{name}: not checked ({})", failure.kind.as_str())),
+                    data(&failure.message)
+                );
+                continue;
+            }
+            Ok(items) => items,
+        };
+        for item in items.items.iter().filter(|i| i.drifted()) {
+            let command = if item.failing { "error" } else { "warning" };
+            let title = format!(
+                "{name} {}: {}{}",
+                escape(&item.key.test_name()),
+                item.state_str(),
+                if item.failing { " (failing)" } else { "" }
+            );
+            let mut message = String::new();
+            for change in item.changes_worst_first() {
+                let _ = write!(
+                    message,
+                    "{}\n    {}\n",
+                    change_line(change),
+                    escape(&change.message)
+                );
+            }
+            if message.is_empty() {
+                message = format!(
+                    "{} differs from its accepted contract",
+                    escape(&item.key.test_name())
+                );
+            }
+            let _ = writeln!(
+                out,
+                "::{command} title={}::{}",
+                property(&title),
+                data(message.trim_end())
+            );
+            for note in &item.judgement.notes {
+                let _ = writeln!(
+                    out,
+                    "::notice title={}::{}",
+                    property(&format!("{name} {}", escape(&item.key.test_name()))),
+                    data(&format!(
+                        "{}: {}",
+                        escape(&note.path),
+                        escape(&note.message)
+                    ))
+                );
+            }
+        }
+    }
+    let (checked, drifted, failing) = report.item_counts();
+    let _ = writeln!(
+        out,
+        "::notice title=mcp-contract::{}",
+        data(&format!(
+            "{} server(s), {checked} item(s), {drifted} drifted, {failing} failing; {}",
+            report.servers.len(),
+            super::counts_line_of(&report.counts())
+        ))
+    );
+    out
+}

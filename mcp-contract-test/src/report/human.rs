@@ -1,0 +1,136 @@
+//! The human report: per server, changes grouped by class (worst first) then by item; colour
+//! only when the caller says the output is a terminal. Every server string is escaped.
+
+use super::{change_line, counts_line_of, Report, Status};
+use crate::change::Class;
+use crate::escape::escape;
+use std::fmt::Write as _;
+
+const RED: &str = "\u{1b}[1;31m";
+const YELLOW: &str = "\u{1b}[33m";
+const GREEN: &str = "\u{1b}[32m";
+const DIM: &str = "\u{1b}[2m";
+const RESET: &str = "\u{1b}[0m";
+
+/// Renders the report for a person. `color` adds ANSI colours (pass it only for a terminal
+/// with `NO_COLOR` unset); the text is otherwise identical.
+pub fn render(report: &Report, color: bool) -> String {
+    let paint = |code: &str, text: &str| {
+        if color {
+            format!("{code}{text}{RESET}")
+        } else {
+            text.to_owned()
+        }
+    };
+    let mut out = String::new();
+    for server in &report.servers {
+        let status = match server.status() {
+            Status::Ok => paint(GREEN, "ok"),
+            Status::Fail => paint(RED, "FAIL"),
+            Status::Error => paint(RED, "ERROR"),
+        };
+        let _ = writeln!(
+            out,
+            "{status} {} ({})",
+            escape(&server.name),
+            escape(&server.server)
+        );
+        let items = match &server.outcome {
+            Err(failure) => {
+                for line in failure.message.lines() {
+                    let _ = writeln!(out, "    {}", super::defang(line));
+                }
+                continue;
+            }
+            Ok(items) => items,
+        };
+        let drifted = items.items.iter().filter(|i| i.drifted()).count();
+        if drifted == 0 {
+            let _ = writeln!(
+                out,
+                "    no drift: {} items match their accepted contract",
+                items.items.len()
+            );
+        }
+        for class in Class::ALL {
+            let mut heading = false;
+            for item in &items.items {
+                let changes: Vec<_> = item
+                    .judgement
+                    .changes
+                    .iter()
+                    .filter(|c| c.class == class)
+                    .collect();
+                if changes.is_empty() {
+                    continue;
+                }
+                if !heading {
+                    let code = if class.fails_by_default() {
+                        RED
+                    } else {
+                        YELLOW
+                    };
+                    let _ = writeln!(out, "  {}:", paint(code, class.as_str()));
+                    heading = true;
+                }
+                let marker = if item.failing { " (failing)" } else { "" };
+                let _ = writeln!(
+                    out,
+                    "    {} [{}]{marker}",
+                    escape(&item.key.test_name()),
+                    item.state_str()
+                );
+                for change in changes {
+                    let line = change_line(change);
+                    let line = line.trim_start_matches(class.as_str()).trim_start();
+                    let _ = writeln!(out, "      {line}");
+                    let _ = writeln!(out, "        {}", paint(DIM, &escape(&change.message)));
+                }
+            }
+        }
+        let unjudged: Vec<_> = items
+            .items
+            .iter()
+            .filter(|i| i.drifted() && i.judgement.changes.is_empty())
+            .collect();
+        if !unjudged.is_empty() {
+            let _ = writeln!(out, "  drift without a judged change:");
+            for item in unjudged {
+                let marker = if item.failing { " (failing)" } else { "" };
+                let _ = writeln!(
+                    out,
+                    "    {} [{}]{marker}",
+                    escape(&item.key.test_name()),
+                    item.state_str()
+                );
+            }
+        }
+        for item in &items.items {
+            for note in &item.judgement.notes {
+                let _ = writeln!(
+                    out,
+                    "  note: {} {}: {}",
+                    escape(&item.key.test_name()),
+                    escape(&note.path),
+                    escape(&note.message)
+                );
+            }
+        }
+        for note in &items.notes {
+            let _ = writeln!(out, "  note: {}", escape(note));
+        }
+    }
+    let (checked, drifted, failing) = report.item_counts();
+    let _ = writeln!(
+        out,
+        "summary: {} server(s), {checked} item(s), {drifted} drifted, {failing} failing; {}",
+        report.servers.len(),
+        counts_line_of(&report.counts())
+    );
+    if drifted > 0 {
+        if let Some(accept) = &report.accept_command {
+            let _ = writeln!(out, "to accept the live surface after review: {accept}");
+        }
+    }
+    out
+}

@@ -1,0 +1,150 @@
+//! The JUnit XML report for CI dashboards: one `<testsuite>` per server, one `<testcase>` per
+//! item (`classname` the server's name, `name` the item's test name), one `<failure>` per
+//! failing change. A server that could not be checked is one test case with an `<error>`.
+//!
+//! Every text goes through [`xml`]: `& < > " '` become entities and characters XML 1.0 forbids
+//! (most C0 controls, lone surrogates cannot occur in Rust strings, U+FFFE/U+FFFF) are replaced
+//! by their visible escape, so the document is always well-formed.
+
+use super::{change_line, Report};
+use crate::escape::escape;
+use std::fmt::Write as _;
+
+/// Escapes untrusted text for XML 1.0 content and attribute values.
+pub fn xml(untrusted: &str) -> String {
+    xml_escaped(&escape(untrusted))
+}
+
+/// Escapes text already escaped for a terminal (see [`super::defang`]) for XML 1.0.
+fn xml_escaped(escaped: &str) -> String {
+    let mut out = String::with_capacity(escaped.len());
+    for c in super::defang(escaped).chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\u{fffe}' | '\u{ffff}' => {
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
+            c if (c as u32) < 0x20 && !matches!(c, '\t' | '\n' | '\r') => {
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Escapes multi-line text for XML content, keeping the line breaks.
+fn xml_lines(escaped: &str) -> String {
+    escaped
+        .split('\n')
+        .map(xml_escaped)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Renders the report as a JUnit XML document.
+pub fn render(report: &Report) -> String {
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let (checked, _, failing) = report.item_counts();
+    let errors = report.servers.iter().filter(|s| s.outcome.is_err()).count();
+    let _ = writeln!(
+        out,
+        "<testsuites name=\"mcp-contract\" tests=\"{}\" failures=\"{failing}\" errors=\"{errors}\">",
+        checked + errors
+    );
+    for server in &report.servers {
+        let name = xml(&server.name);
+        match &server.outcome {
+            Err(failure) => {
+                let _ = writeln!(
+                    out,
+                    "  <testsuite name=\"{name}\" tests=\"1\" failures=\"0\" errors=\"1\">"
+                );
+                let _ = writeln!(
+                    out,
+                    "    <testcase classname=\"{name}\" name=\"server\">\n      <error type=\"{}\" message=\"{}\">{}</error>\n    </testcase>",
+                    failure.kind.as_str(),
+                    xml_escaped(failure.message.lines().next().unwrap_or_default()),
+                    xml_lines(&failure.message)
+                );
+            }
+            Ok(items) => {
+                let failures = items.items.iter().filter(|i| i.failing).count();
+                let _ = writeln!(
+                    out,
+                    "  <testsuite name=\"{name}\" tests=\"{}\" failures=\"{failures}\" errors=\"0\">",
+                    items.items.len()
+                );
+                for item in &items.items {
+                    let _ = write!(
+                        out,
+                        "    <testcase classname=\"{name}\" name=\"{}\"",
+                        xml(&item.key.test_name())
+                    );
+                    if !item.drifted() {
+                        out.push_str("/>\n");
+                        continue;
+                    }
+                    out.push_str(">\n");
+                    let changes = item.changes_worst_first();
+                    if item.failing {
+                        let failing: Vec<_> = changes
+                            .iter()
+                            .filter(|c| report_fails(report, item, c.class))
+                            .collect();
+                        if failing.is_empty() {
+                            let _ = writeln!(
+                                out,
+                                "      <failure type=\"drift\" message=\"{} differs from its accepted contract ({})\"/>",
+                                xml(&item.key.test_name()),
+                                item.state_str()
+                            );
+                        }
+                        for change in failing {
+                            let _ = writeln!(
+                                out,
+                                "      <failure type=\"{}\" message=\"{}\">{}</failure>",
+                                change.class,
+                                xml_escaped(&change_line(change)),
+                                xml(&change.message)
+                            );
+                        }
+                    }
+                    let mut system_out = format!("{}\n", item.state_str());
+                    for change in &changes {
+                        let _ = writeln!(
+                            system_out,
+                            "{}\n    {}",
+                            change_line(change),
+                            escape(&change.message)
+                        );
+                    }
+                    let _ = writeln!(
+                        out,
+                        "      <system-out>{}</system-out>",
+                        xml_lines(&system_out)
+                    );
+                    out.push_str("    </testcase>\n");
+                }
+                out.push_str("  </testsuite>\n");
+                continue;
+            }
+        }
+        out.push_str("  </testsuite>\n");
+    }
+    out.push_str("</testsuites>\n");
+    out
+}
+
+/// Whether a change of this class makes a failing item fail: under `drift` every change does.
+fn report_fails(report: &Report, _item: &super::ItemResult, class: crate::change::Class) -> bool {
+    let fail_on = report.fail_on.trim();
+    if fail_on == "drift" || fail_on == "any" {
+        return true;
+    }
+    fail_on.split(',').any(|w| w.trim() == class.as_str())
+}

@@ -1,0 +1,253 @@
+//! Spellings in the wild: non-spec keys some SDK versions emit, read and recorded canonically.
+//!
+//! Some servers (older Python and Go SDKs, hand-written servers, serialisers configured for
+//! snake_case) send `input_schema` instead of `inputSchema`, `next_cursor` instead of
+//! `nextCursor`, `server_info`, `uri_template`, `mime_type`, `read_only_hint`, … A client that
+//! follows the spec does not see those fields at all, so the server deserves a lint; but the
+//! contract is about what the server means, so the probe reads them, records them under the spec
+//! spelling, and reports them once per server ([`lint`]), never as drift between two runs.
+//!
+//! Only known keys at known places are renamed: property names inside a schema, `_meta` and
+//! every other user-chosen name are left alone. Where a value carries both spellings, the spec
+//! one wins and the other is dropped (and the lint says so).
+
+use crate::surface::{ItemKind, Surface};
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+
+/// One non-spec key that was renamed (or dropped, when the spec spelling was present too).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Respelling {
+    /// The key as the server spelled it.
+    pub found: &'static str,
+    /// The key as the spec spells it.
+    pub canonical: &'static str,
+    /// Where: the listing or item field it was found in (`tools[].input_schema`).
+    pub place: String,
+    /// The spec spelling was present too: the non-spec value was dropped.
+    pub both: bool,
+}
+
+/// Tool fields.
+const TOOL: &[(&str, &str)] = &[
+    ("input_schema", "inputSchema"),
+    ("output_schema", "outputSchema"),
+];
+/// Resource and resource-template fields.
+const RESOURCE: &[(&str, &str)] = &[("mime_type", "mimeType"), ("uri_template", "uriTemplate")];
+/// Tool annotation hints.
+const ANNOTATIONS: &[(&str, &str)] = &[
+    ("read_only_hint", "readOnlyHint"),
+    ("destructive_hint", "destructiveHint"),
+    ("idempotent_hint", "idempotentHint"),
+    ("open_world_hint", "openWorldHint"),
+];
+/// Resource annotations.
+const RESOURCE_ANNOTATIONS: &[(&str, &str)] = &[("last_modified", "lastModified")];
+/// The initialize result.
+const INITIALIZE: &[(&str, &str)] = &[
+    ("server_info", "serverInfo"),
+    ("protocol_version", "protocolVersion"),
+];
+/// Inside each capability object.
+const CAPABILITY: &[(&str, &str)] = &[("list_changed", "listChanged")];
+/// A `*/list` result.
+const LIST_RESULT: &[(&str, &str)] = &[
+    ("next_cursor", "nextCursor"),
+    ("resource_templates", "resourceTemplates"),
+];
+
+fn rename(
+    map: &mut Map<String, Value>,
+    pairs: &[(&'static str, &'static str)],
+    place: &str,
+    out: &mut Vec<Respelling>,
+) {
+    for &(found, canonical) in pairs {
+        let Some(value) = map.remove(found) else {
+            continue;
+        };
+        let both = map.contains_key(canonical);
+        if !both {
+            map.insert(canonical.to_owned(), value);
+        }
+        out.push(Respelling {
+            found,
+            canonical,
+            place: place.to_owned(),
+            both,
+        });
+    }
+}
+
+/// Normalises one listed item in place (before its name field is read: a template's
+/// `uri_template` is its name). Returns what was renamed.
+pub fn normalize_item(kind: ItemKind, item: &mut Value) -> Vec<Respelling> {
+    let mut out = Vec::new();
+    let Value::Object(map) = item else {
+        return out;
+    };
+    let list = kind.list_key().unwrap_or("server");
+    match kind {
+        ItemKind::Server => {
+            out = normalize_initialize(map);
+        }
+        ItemKind::Tool => {
+            rename(map, TOOL, &format!("{list}[]"), &mut out);
+            if let Some(Value::Object(annotations)) = map.get_mut("annotations") {
+                rename(
+                    annotations,
+                    ANNOTATIONS,
+                    &format!("{list}[].annotations"),
+                    &mut out,
+                );
+            }
+        }
+        ItemKind::Prompt => {}
+        ItemKind::Resource | ItemKind::ResourceTemplate => {
+            rename(map, RESOURCE, &format!("{list}[]"), &mut out);
+            if let Some(Value::Object(annotations)) = map.get_mut("annotations") {
+                rename(
+                    annotations,
+                    RESOURCE_ANNOTATIONS,
+                    &format!("{list}[].annotations"),
+                    &mut out,
+                );
+            }
+        }
+    }
+    out
+}
+
+/// Normalises an `initialize` result (or the server item, which holds the same fields).
+pub fn normalize_initialize(result: &mut Map<String, Value>) -> Vec<Respelling> {
+    let mut out = Vec::new();
+    rename(result, INITIALIZE, "initialize", &mut out);
+    if let Some(Value::Object(capabilities)) = result.get_mut("capabilities") {
+        for (name, capability) in capabilities.iter_mut() {
+            if let Value::Object(capability) = capability {
+                if name == "experimental" {
+                    continue; // names chosen by the server
+                }
+                rename(
+                    capability,
+                    CAPABILITY,
+                    "initialize.capabilities.*",
+                    &mut out,
+                );
+            }
+        }
+    }
+    out
+}
+
+/// Normalises one page of a `*/list` result: `next_cursor`, `resource_templates`.
+pub fn normalize_list_result(method: &str, result: &mut Map<String, Value>) -> Vec<Respelling> {
+    let mut out = Vec::new();
+    rename(result, LIST_RESULT, method, &mut out);
+    out
+}
+
+/// Every item of a surface, normalised (keys are kept: a surface cannot hold an item whose name
+/// field was misspelled). Idempotent.
+pub fn normalize_surface(surface: &Surface) -> (Surface, Vec<Respelling>) {
+    let mut out = Surface::new();
+    let mut found = Vec::new();
+    for (key, item) in surface.items() {
+        let mut item = item.clone();
+        found.extend(normalize_item(key.kind, &mut item));
+        out.insert(key.clone(), item);
+    }
+    for key in surface.duplicates() {
+        out.note_duplicate(key.clone());
+    }
+    (out, found)
+}
+
+/// The one lint a server gets for its spellings, or `None` when it spells everything as the
+/// spec does. Starts with the lint id `non-spec-spelling`.
+pub fn lint(found: &[Respelling]) -> Option<String> {
+    if found.is_empty() {
+        return None;
+    }
+    let mut grouped: BTreeMap<(&str, &str, &str), (usize, bool)> = BTreeMap::new();
+    for r in found {
+        let entry = grouped
+            .entry((r.place.as_str(), r.found, r.canonical))
+            .or_default();
+        entry.0 += 1;
+        entry.1 |= r.both;
+    }
+    let parts: Vec<String> = grouped
+        .iter()
+        .map(|((place, found, canonical), (count, both))| {
+            let times = if *count > 1 {
+                format!(" ({count}×)")
+            } else {
+                String::new()
+            };
+            let both = if *both {
+                format!(", also sent as `{canonical}`: the spec spelling was kept")
+            } else {
+                String::new()
+            };
+            format!("{place}: `{found}` → `{canonical}`{times}{both}")
+        })
+        .collect();
+    Some(format!(
+        "non-spec-spelling: the server uses spellings the MCP spec does not, read and recorded \
+         under the spec's: {}. Clients that follow the spec will not see these fields (a tool \
+         without `inputSchema` looks argument-less to them): fix the server or its SDK version.",
+        parts.join("; ")
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn renames_known_keys_at_known_places_only() {
+        let mut tool = json!({"name": "t", "input_schema": {"type": "object", "properties": {"mime_type": {"type": "string"}, "input_schema": {}}}, "annotations": {"read_only_hint": true}});
+        let found = normalize_item(ItemKind::Tool, &mut tool);
+        assert_eq!(
+            tool,
+            json!({"name": "t", "inputSchema": {"type": "object", "properties": {"mime_type": {"type": "string"}, "input_schema": {}}}, "annotations": {"readOnlyHint": true}})
+        );
+        assert_eq!(found.len(), 2);
+        let again = normalize_item(ItemKind::Tool, &mut tool);
+        assert!(again.is_empty(), "idempotent");
+    }
+
+    #[test]
+    fn the_spec_spelling_wins() {
+        let mut t =
+            json!({"uri_template": "a://{x}", "uriTemplate": "b://{x}", "mime_type": "text/plain"});
+        let found = normalize_item(ItemKind::ResourceTemplate, &mut t);
+        assert_eq!(
+            t,
+            json!({"uriTemplate": "b://{x}", "mimeType": "text/plain"})
+        );
+        let lint = lint(&found).unwrap();
+        assert!(lint.contains("the spec spelling was kept"), "{lint}");
+    }
+
+    #[test]
+    fn initialize_and_list_results() {
+        let mut init = json!({"server_info": {"name": "s"}, "protocol_version": "2025-06-18", "capabilities": {"tools": {"list_changed": true}, "experimental": {"x": {"list_changed": 1}}}});
+        let Value::Object(map) = &mut init else {
+            unreachable!()
+        };
+        assert_eq!(normalize_initialize(map).len(), 3);
+        assert_eq!(
+            init,
+            json!({"serverInfo": {"name": "s"}, "protocolVersion": "2025-06-18", "capabilities": {"tools": {"listChanged": true}, "experimental": {"x": {"list_changed": 1}}}})
+        );
+        let mut page = Map::new();
+        page.insert("next_cursor".into(), json!("2"));
+        assert_eq!(normalize_list_result("tools/list", &mut page).len(), 1);
+        assert_eq!(page["nextCursor"], "2");
+        assert!(lint(&[]).is_none());
+    }
+}

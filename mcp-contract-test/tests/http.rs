@@ -1,0 +1,403 @@
+//! The Streamable HTTP probe against real servers on 127.0.0.1: the stdlib fixture server
+//! (`fixtures/servers/http_server.py`, JSON and SSE answers, a bearer token) and, when the Python
+//! `mcp` package is installed, a third-party FastMCP server behind the fixture's token gate.
+//!
+//! Every test proves the token appears in no error, no `Debug` and no recorded surface.
+
+use mcp_contract_test::probe::{
+    probe, HeaderValue, HttpEndpoint, ProbeErrorKind, ProbeOptions, ServerCommand, ServerSpec,
+};
+use mcp_contract_test::surface::Surface;
+use serde_json::Value;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Once;
+use std::time::{Duration, Instant};
+
+const TOKEN: &str = "s3cr3t-Tok3n-4242";
+const WRONG: &str = "wr0ng-Tok3n-7777";
+
+fn setup() -> bool {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        // Rust's std serialises environment access with spawns and reads.
+        std::env::set_var("HTTP_TEST_TOKEN", TOKEN);
+        std::env::set_var("HTTP_TEST_WRONG", WRONG);
+    });
+    let ok = Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        eprintln!("skipped: python3 is not available to run the fixture servers");
+    }
+    ok
+}
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the crate sits inside the workspace")
+        .to_path_buf()
+}
+
+fn surface_path() -> PathBuf {
+    repo_root().join("fixtures/surfaces/everything/2025.11.25.json")
+}
+
+fn expected_surface() -> Surface {
+    let text = std::fs::read_to_string(surface_path()).unwrap();
+    Surface::from_json(&serde_json::from_str::<Value>(&text).unwrap()).unwrap()
+}
+
+/// An endpoint whose fixture server the probe starts on a free port, demanding TOKEN.
+fn started(extra: &[&str], token_var: Option<&str>) -> HttpEndpoint {
+    let mut args = vec![
+        repo_root()
+            .join("fixtures/servers/http_server.py")
+            .display()
+            .to_string(),
+        surface_path().display().to_string(),
+        "--port".into(),
+        "{port}".into(),
+        "--token-env".into(),
+        "HTTP_TEST_TOKEN".into(),
+    ];
+    args.extend(extra.iter().map(|s| (*s).to_owned()));
+    HttpEndpoint {
+        url: "http://127.0.0.1:{port}/mcp".into(),
+        headers: token_var
+            .map(|var| {
+                vec![(
+                    "Authorization".to_owned(),
+                    HeaderValue::Template {
+                        template: format!("Bearer ${{{var}}}"),
+                        var: var.to_owned(),
+                    },
+                )]
+            })
+            .unwrap_or_default(),
+        start: Some(ServerCommand::new("python3", args)),
+        ready_line: Some("ready http://".into()),
+    }
+}
+
+fn options(secs: u64) -> ProbeOptions {
+    ProbeOptions {
+        timeout: Duration::from_secs(secs),
+        ..ProbeOptions::default()
+    }
+}
+
+fn assert_no_secret(text: &str) {
+    assert!(!text.contains(TOKEN), "the token leaked: {text}");
+    assert!(!text.contains(WRONG), "the wrong token leaked: {text}");
+}
+
+#[test]
+fn json_and_sse_answers_record_the_surface_exactly() {
+    if !setup() {
+        return;
+    }
+    let expected = expected_surface();
+    for mode in ["json", "sse"] {
+        let spec = ServerSpec::Http(started(&["--response", mode], Some("HTTP_TEST_TOKEN")));
+        assert_no_secret(&format!("{spec:?}"));
+        assert_no_secret(&spec.display());
+        let probe = probe(&spec, &options(20)).unwrap_or_else(|e| panic!("{mode}: {e}"));
+        assert_eq!(probe.surface, expected, "{mode}");
+        assert_no_secret(&probe.surface.to_json().to_string());
+        assert_no_secret(&format!("{:?}", probe.notes));
+    }
+}
+
+#[test]
+fn the_session_id_and_protocol_version_are_echoed_and_the_session_deleted() {
+    if !setup() {
+        return;
+    }
+    let log = std::env::temp_dir().join(format!("http-fixture-log-{}", std::process::id()));
+    let _ = std::fs::remove_file(&log);
+    let mut endpoint = started(&[], Some("HTTP_TEST_TOKEN"));
+    if let Some(command) = &mut endpoint.start {
+        command
+            .env
+            .push(("FIXTURE_LOG".into(), log.display().to_string()));
+    }
+    probe(&ServerSpec::Http(endpoint), &options(20)).unwrap();
+    let text = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0], "POST initialize session=no version=- auth=ok",
+        "{text}"
+    );
+    assert_eq!(
+        lines[1], "POST notifications/initialized session=yes version=2025-11-25 auth=ok",
+        "{text}"
+    );
+    assert!(lines.contains(&"POST tools/list session=yes version=2025-11-25 auth=ok"));
+    assert_eq!(
+        lines.last(),
+        Some(&"DELETE DELETE session=yes version=2025-11-25 auth=ok"),
+        "{text}"
+    );
+    let _ = std::fs::remove_file(&log);
+}
+
+#[test]
+fn a_wrong_or_missing_token_is_an_auth_error_with_the_escaped_challenge() {
+    if !setup() {
+        return;
+    }
+    for var in [Some("HTTP_TEST_WRONG"), None] {
+        let spec = ServerSpec::Http(started(&[], var));
+        let error = probe(&spec, &options(20)).unwrap_err();
+        assert_eq!(error.kind, ProbeErrorKind::AuthRequired, "{error}");
+        let text = error.to_string();
+        assert!(text.contains("401 Unauthorized"), "{text}");
+        assert!(
+            text.contains("WWW-Authenticate: 'Bearer realm=\"mcp-fixture\""),
+            "{text}"
+        );
+        assert!(text.contains("\\u{1b}[31mtoken"), "{text}");
+        assert!(!text.contains('\u{1b}'), "{text}");
+        assert!(text.contains("what to do: send credentials"), "{text}");
+        assert_no_secret(&text);
+        assert_no_secret(&format!("{error:?}"));
+    }
+}
+
+#[test]
+fn an_unset_token_variable_is_a_configuration_error_naming_it() {
+    if !setup() {
+        return;
+    }
+    let spec = ServerSpec::Http(started(&[], Some("HTTP_TEST_NEVER_SET_4711")));
+    let error = probe(&spec, &options(5)).unwrap_err();
+    assert_eq!(error.kind, ProbeErrorKind::Configuration, "{error}");
+    assert!(error.to_string().contains("HTTP_TEST_NEVER_SET_4711"));
+}
+
+#[test]
+fn a_server_that_is_down_is_unreachable_at_once() {
+    if !setup() {
+        return;
+    }
+    let port = {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.local_addr().unwrap().port()
+    };
+    let mut endpoint = HttpEndpoint::new(format!("http://127.0.0.1:{port}/mcp"));
+    endpoint.headers.push((
+        "Authorization".into(),
+        HeaderValue::Env("HTTP_TEST_TOKEN".into()),
+    ));
+    let start = Instant::now();
+    let error = probe(&ServerSpec::Http(endpoint), &options(5)).unwrap_err();
+    assert!(start.elapsed() < Duration::from_secs(5));
+    assert_eq!(error.kind, ProbeErrorKind::Unreachable, "{error}");
+    let text = error.to_string();
+    assert!(
+        text.contains(&format!(
+            "is the server running at http://127.0.0.1:{port}/mcp"
+        )),
+        "{text}"
+    );
+    assert_no_secret(&text);
+}
+
+#[test]
+fn wrong_paths_web_pages_and_silence_have_their_own_errors() {
+    if !setup() {
+        return;
+    }
+    let cases: [(&[&str], ProbeErrorKind, &str); 4] = [
+        (
+            &["--path", "/other"],
+            ProbeErrorKind::NotFound,
+            "MCP endpoints are usually",
+        ),
+        (
+            &["--mode", "html"],
+            ProbeErrorKind::NotMcp,
+            "Content-Type 'text/html'",
+        ),
+        (&["--mode", "no-post"], ProbeErrorKind::NotMcp, "405"),
+        (&["--mode", "text"], ProbeErrorKind::NotMcp, "not JSON"),
+    ];
+    for (args, kind, needle) in cases {
+        let spec = ServerSpec::Http(started(args, Some("HTTP_TEST_TOKEN")));
+        let error = probe(&spec, &options(20)).unwrap_err();
+        assert_eq!(error.kind, kind, "{args:?}: {error}");
+        assert!(error.to_string().contains(needle), "{args:?}: {error}");
+        assert_no_secret(&error.to_string());
+    }
+    let spec = ServerSpec::Http(started(&["--mode", "hang"], Some("HTTP_TEST_TOKEN")));
+    let start = Instant::now();
+    let error = probe(&spec, &options(3)).unwrap_err();
+    assert!(
+        start.elapsed() < Duration::from_secs(8),
+        "{:?}",
+        start.elapsed()
+    );
+    assert_eq!(error.kind, ProbeErrorKind::TimedOut, "{error}");
+}
+
+#[test]
+fn a_started_server_is_stopped_and_its_port_freed() {
+    if !setup() {
+        return;
+    }
+    // Readiness by port instead of a line.
+    let mut endpoint = started(&[], Some("HTTP_TEST_TOKEN"));
+    endpoint.ready_line = None;
+    let marker = format!("marker-{}", std::process::id());
+    if let Some(command) = &mut endpoint.start {
+        command
+            .env
+            .push(("HTTP_TEST_MARKER".into(), marker.clone()));
+    }
+    probe(&ServerSpec::Http(endpoint), &options(20)).unwrap();
+    std::thread::sleep(Duration::from_millis(100));
+    let alive = std::fs::read_dir("/proc")
+        .map(|dir| {
+            dir.flatten().any(|e| {
+                std::fs::read(e.path().join("environ"))
+                    .is_ok_and(|env| String::from_utf8_lossy(&env).contains(&marker))
+                    && std::fs::read_to_string(e.path().join("stat"))
+                        .is_ok_and(|s| !s.contains(") Z "))
+            })
+        })
+        .unwrap_or(false);
+    assert!(!alive, "the started server outlived the probe");
+
+    let mut endpoint = started(&[], Some("HTTP_TEST_TOKEN"));
+    endpoint
+        .start
+        .as_mut()
+        .unwrap()
+        .args
+        .push("--bogus-exit".into());
+    endpoint.start.as_mut().unwrap().args.push("x".into());
+    endpoint.ready_line = Some("never printed".into());
+    endpoint.start.as_mut().unwrap().program = "python3".into();
+    endpoint.start.as_mut().unwrap().args.insert(0, "-c".into());
+    endpoint.start.as_mut().unwrap().args.insert(
+        1,
+        "import sys; print('boom', file=sys.stderr); sys.exit(3)".into(),
+    );
+    let error = probe(&ServerSpec::Http(endpoint), &options(10)).unwrap_err();
+    assert_eq!(error.kind, ProbeErrorKind::Exited, "{error}");
+    assert!(error.to_string().contains("| boom"), "{error}");
+}
+
+/// The Python MCP SDK's FastMCP over streamable-http, behind the fixture's token gate.
+#[test]
+fn a_third_party_fastmcp_server_behind_a_token() {
+    if !setup() {
+        return;
+    }
+    let has_mcp = Command::new("python3")
+        .args(["-c", "import mcp.server.fastmcp"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_mcp {
+        eprintln!(
+            "skipped: the Python `mcp` package is not installed (pip install 'mcp>=1.10,<2')"
+        );
+        return;
+    }
+    let upstream_port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let script = repo_root().join("fixtures/servers/fastmcp_server.py");
+    let upstream = Command::new("python3")
+        .arg(&script)
+        .arg(upstream_port.to_string())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    struct Kill(std::process::Child);
+    impl Drop for Kill {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let _guard = Kill(upstream);
+    let upstream_url = format!("http://127.0.0.1:{upstream_port}/mcp");
+    let mut endpoint = HttpEndpoint {
+        url: "http://127.0.0.1:{port}/mcp".into(),
+        headers: vec![(
+            "Authorization".into(),
+            HeaderValue::parse("Bearer ${HTTP_TEST_TOKEN}").unwrap(),
+        )],
+        start: Some(ServerCommand::new(
+            "python3",
+            [
+                repo_root()
+                    .join("fixtures/servers/http_server.py")
+                    .display()
+                    .to_string(),
+                "--port".into(),
+                "{port}".into(),
+                "--token-env".into(),
+                "HTTP_TEST_TOKEN".into(),
+                "--proxy".into(),
+                upstream_url.clone(),
+            ],
+        )),
+        ready_line: Some("ready http://".into()),
+    };
+    // Wait for the upstream to listen.
+    let until = Instant::now() + Duration::from_secs(20);
+    while std::net::TcpStream::connect(("127.0.0.1", upstream_port)).is_err() {
+        assert!(Instant::now() < until, "FastMCP did not start");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let probe_result = probe(&ServerSpec::Http(endpoint.clone()), &options(20)).unwrap();
+    let names: Vec<String> = probe_result.surface.keys().map(|k| k.test_name()).collect();
+    assert!(
+        names.contains(&"tools::add_numbers".to_owned()),
+        "{names:?}"
+    );
+    assert!(names.contains(&"server".to_owned()), "{names:?}");
+    assert_no_secret(&probe_result.surface.to_json().to_string());
+
+    endpoint.headers[0].1 = HeaderValue::parse("Bearer ${HTTP_TEST_WRONG}").unwrap();
+    let error = probe(&ServerSpec::Http(endpoint), &options(20)).unwrap_err();
+    assert_eq!(error.kind, ProbeErrorKind::AuthRequired, "{error}");
+    assert_no_secret(&error.to_string());
+}
+
+/// The committed snapshots of tests/http_contract.rs (an HTTP suite with a bearer token) hold
+/// neither the token nor the free port the server ran on.
+#[test]
+fn the_http_contract_snapshots_hold_no_secret() {
+    let dir = repo_root().join("mcp-contract-test/tests/snapshots");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !name.starts_with("http_contract__") {
+            continue;
+        }
+        seen += 1;
+        let text = std::fs::read_to_string(entry.path()).unwrap();
+        assert!(!text.contains("contract-Secret-Tok3n-9137"), "{name}");
+        assert!(!text.contains("Bearer"), "{name}");
+        if name == "http_contract__server.snap" {
+            assert!(
+                text.contains("server: \"http://127.0.0.1:{port}/mcp\""),
+                "{text}"
+            );
+        }
+    }
+    assert_eq!(
+        seen, 10,
+        "the http_contract suite's snapshots are committed"
+    );
+}
