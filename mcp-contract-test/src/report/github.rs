@@ -94,3 +94,23 @@ pub fn render(report: &Report) -> String {
     );
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_cannot_be_ended_or_forged() {
+        assert_eq!(data("50%\r\n::error::x"), "50%25\\u{d}%0A::error::x");
+        assert_eq!(property("a: b, c"), "a%3A b%2C c");
+        assert_eq!(data("a\u{1b}[31m"), "a\\u{1b}[31m");
+        assert_eq!(
+            crate::report::markdown::text("<img> [x](y) `c` |"),
+            "\\<img\\> \\[x\\]\\(y\\) \\`c\\` \\|"
+        );
+        assert_eq!(
+            crate::report::junit::xml("<a href='x'>&\u{1}"),
+            "&lt;a href=&apos;x&apos;&gt;&amp;\\u{1}"
+        );
+    }
+}
