@@ -10,6 +10,7 @@ use proc_macro2::{Delimiter, Span, TokenStream as TokenStream2, TokenTree};
 use quote::{quote, quote_spanned};
 use syn::parse::{ParseStream, Parser};
 use syn::punctuated::Punctuated;
+use syn::spanned::Spanned as _;
 use syn::{LitInt, LitStr, Token};
 
 /// Turns `fn main() {}` in a `harness = false` test file into a contract suite.
@@ -21,7 +22,14 @@ use syn::{LitInt, LitStr, Token};
 ///
 /// Keys: `server = "command line"` or `bin = "name"` (a binary of this package), `args = [..]`,
 /// `env = ["KEY=value", ..]`, `cwd = "dir"`, `timeout = 30` (seconds) or `"500ms"`,
-/// `name = "suite"`, `fail_on = ["breaking", "safety"]` or `"drift"`, `ci_fail_on = ..`.
+/// `name = "suite"`, `fail_on = ["breaking", "safety"]` or `"drift"`, `ci_fail_on = ..`,
+/// `lifecycle = "initialize" | "discover" | "auto"`.
+///
+/// `handler = my_server::Server::new()` tests an `rmcp::ServerHandler` in-process (no process,
+/// no port): the expression is evaluated for each probe. It needs mcp-contract-test's `rmcp`
+/// feature (`mcp-contract-test = { version = "0.1", features = ["rmcp"] }`); without it the
+/// error is that `Suite::in_process` does not exist. Wrap an expression with a top-level
+/// comma outside brackets in parentheses.
 /// Stack the attribute to test several suites (e.g. flag profiles) in one file; each needs a
 /// `name`.
 #[proc_macro_attribute]
@@ -148,16 +156,29 @@ struct Suite {
     redact: Vec<(LitStr, LitStr)>,
     /// `(pattern, replacement)` pairs.
     filters: Vec<(LitStr, LitStr)>,
+    /// `handler = <expr>`: the raw tokens of the expression building an in-process server.
+    handler: Option<(TokenStream2, Span)>,
+    lifecycle: Option<LitStr>,
 }
 
 /// Splits `"LEFT => RIGHT"` (at the first ` => ` when `first`, else the last); `default` when
 /// there is no arrow.
 fn arrow_pair(lit: &LitStr, first: bool, default: Option<&str>) -> syn::Result<(LitStr, LitStr)> {
     let text = lit.value();
-    let split = if first { text.split_once(" => ") } else { text.rsplit_once(" => ") };
+    let split = if first {
+        text.split_once(" => ")
+    } else {
+        text.rsplit_once(" => ")
+    };
     match (split, default) {
-        (Some((a, b)), _) => Ok((LitStr::new(a.trim(), lit.span()), LitStr::new(b, lit.span()))),
-        (None, Some(d)) => Ok((LitStr::new(text.trim(), lit.span()), LitStr::new(d, lit.span()))),
+        (Some((a, b)), _) => Ok((
+            LitStr::new(a.trim(), lit.span()),
+            LitStr::new(b, lit.span()),
+        )),
+        (None, Some(d)) => Ok((
+            LitStr::new(text.trim(), lit.span()),
+            LitStr::new(d, lit.span()),
+        )),
         (None, None) => Err(syn::Error::new(
             lit.span(),
             "expected \"REGEX => REPLACEMENT\", e.g. \"\\\\d{4}-\\\\d\\\\d-\\\\d\\\\d => [date]\"",
@@ -183,6 +204,8 @@ fn parse_suite(args: TokenStream2, span: Span) -> syn::Result<Suite> {
         ready_line: None,
         redact: Vec::new(),
         filters: Vec::new(),
+        handler: None,
+        lifecycle: None,
     };
     let parser = syn::meta::parser(|meta| {
         let key = meta
@@ -276,15 +299,59 @@ fn parse_suite(args: TokenStream2, span: Span) -> syn::Result<Suite> {
                     suite.filters.push(arrow_pair(&item, false, None)?);
                 }
             }
+            "handler" => {
+                once(suite.handler.is_some())?;
+                let span = meta.path.span();
+                suite.handler = Some((expression(meta.value()?)?, span));
+            }
+            "lifecycle" => {
+                once(suite.lifecycle.is_some())?;
+                let word = string(meta.value()?, "lifecycle", "\"auto\"")?;
+                if !["initialize", "discover", "auto"].contains(&word.value().as_str()) {
+                    return Err(syn::Error::new(
+                        word.span(),
+                        "`lifecycle` is \"initialize\" (the default), \"discover\" (server/discover only) or \"auto\" (discover, falling back to initialize)",
+                    ));
+                }
+                suite.lifecycle = Some(word);
+            }
             _ => {
                 return Err(meta.error(
-                    "unknown key; expected one of: server, bin, url, headers, start, ready_line, args, env, cwd, timeout, name, fail_on, ci_fail_on, redact, filters",
+                    "unknown key; expected one of: server, bin, url, handler, headers, start, ready_line, args, env, cwd, timeout, name, lifecycle, fail_on, ci_fail_on, redact, filters",
                 ))
             }
         }
         Ok(())
     });
     parser.parse2(args)?;
+    if let Some((_, handler_span)) = &suite.handler {
+        if suite.server.is_some() || suite.bin.is_some() || suite.url.is_some() {
+            return Err(syn::Error::new(
+                *handler_span,
+                "give one server: `handler` (an in-process rmcp server), `server`/`bin` (stdio) or `url` (HTTP)",
+            ));
+        }
+        if let Some(key) = suite
+            .start
+            .as_ref()
+            .or(suite.ready_line.as_ref())
+            .or(suite.headers.first())
+            .or(suite.args.first())
+            .or(suite.cwd.as_ref())
+        {
+            return Err(syn::Error::new(
+                key.span(),
+                "an in-process `handler` takes no `args`, `cwd`, `headers`, `start` or `ready_line`: pass its configuration to the constructor",
+            ));
+        }
+        if !suite.env.is_empty() {
+            return Err(syn::Error::new(
+                *handler_span,
+                "an in-process `handler` takes no `env`: pass its configuration to the constructor",
+            ));
+        }
+        return Ok(suite);
+    }
     if let Some(url) = &suite.url {
         if suite.server.is_some() || suite.bin.is_some() {
             return Err(syn::Error::new(
@@ -312,10 +379,46 @@ fn parse_suite(args: TokenStream2, span: Span) -> syn::Result<Suite> {
         )),
         (None, None) => Err(syn::Error::new(
             span,
-            "missing the server: add `server = \"command line\"` or `bin = \"binary-name\"`",
+            "missing the server: add `server = \"command line\"`, `bin = \"binary-name\"`, `url = \"http://…\"` or `handler = my_server::Server::new()`",
         )),
         _ => Ok(suite),
     }
+}
+
+/// The tokens of an expression up to the next top-level comma (or the end). Commas inside
+/// brackets, braces, parentheses and `<...>` generic arguments belong to the expression.
+/// (`syn`'s `Expr` parser needs its "full" feature, which every user would compile.)
+fn expression(input: ParseStream) -> syn::Result<TokenStream2> {
+    let mut tokens = TokenStream2::new();
+    let mut angle_depth: usize = 0;
+    let mut previous: Option<char> = None;
+    while !input.is_empty() {
+        if angle_depth == 0 && input.peek(Token![,]) {
+            break;
+        }
+        let token: TokenTree = input.parse()?;
+        if let TokenTree::Punct(punct) = &token {
+            let c = punct.as_char();
+            match c {
+                '<' => angle_depth += 1,
+                // `->` and `=>` are arrows, not closing brackets.
+                '>' if !matches!(previous, Some('-' | '=')) => {
+                    angle_depth = angle_depth.saturating_sub(1)
+                }
+                _ => {}
+            }
+            previous = Some(c);
+        } else {
+            previous = None;
+        }
+        tokens.extend(std::iter::once(token));
+    }
+    if tokens.is_empty() {
+        return Err(input.error(
+            "`handler` takes an expression building the server, e.g. handler = my_server::Server::new()",
+        ));
+    }
+    Ok(tokens)
 }
 
 fn string(input: ParseStream, key: &str, example: &str) -> syn::Result<LitStr> {
@@ -428,13 +531,26 @@ impl Suite {
                 let var = LitStr::new(&format!("CARGO_BIN_EXE_{}", bin.value()), bin.span());
                 quote_spanned! { bin.span() => ::mcp_contract_test::harness::Suite::program(::core::env!(#var)) }
             }
-            (None, None) => match &self.url {
-                Some(url) => {
+            (None, None) => match (&self.url, &self.handler) {
+                (Some(url), _) => {
                     quote_spanned! { url.span() => ::mcp_contract_test::harness::Suite::url(#url) }
                 }
-                None => quote! {},
+                // `Suite::in_process` exists only with mcp-contract-test's `rmcp` feature; without
+                // it rustc names the missing function at the key.
+                (None, Some((expr, span))) => quote_spanned! { *span =>
+                    {
+                        // `|| Server::new()` is the closure the user meant, not a redundant one.
+                        #[allow(clippy::redundant_closure)]
+                        let make = move || #expr;
+                        ::mcp_contract_test::harness::Suite::in_process(make)
+                    }
+                },
+                (None, None) => quote! {},
             },
         };
+        if let Some(lifecycle) = &self.lifecycle {
+            tokens.extend(quote! { .lifecycle_named(#lifecycle) });
+        }
         if let Some(start) = &self.start {
             tokens.extend(quote! { .start(#start) });
         }

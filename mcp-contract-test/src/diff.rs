@@ -9,8 +9,8 @@
 use crate::change::{Change, Class, Judgement, Note, Policy};
 use crate::rules::{self, Direction};
 use crate::schema::{
-    self, any_node, atom_of_value, bound_tighter, canonical_string, clip, is_multiple,
-    normalize_text, type_names, Additional, Atoms, Node, Part, Shape, NULL,
+    self, any_node, atom_of_value, bound_tighter, canonical_schema_string, canonical_string, clip,
+    is_multiple, normalize_text, type_names, Additional, Atoms, Node, Part, Shape, NULL,
 };
 use crate::surface::{ItemKey, ItemKind, Surface};
 use serde_json::{json, Map, Value};
@@ -189,9 +189,9 @@ fn content_without_identity(kind: ItemKind, value: &Value) -> String {
         (Value::Object(map), Some(field)) => {
             let mut rest = map.clone();
             rest.remove(field);
-            canonical_string(&Value::Object(rest))
+            canonical_schema_string(&Value::Object(rest))
         }
-        _ => canonical_string(value),
+        _ => canonical_schema_string(value),
     }
 }
 
@@ -1047,7 +1047,7 @@ fn join(parent: &str, segment: &str) -> String {
 
 fn node_text(node: &[Part<'_>]) -> String {
     node.iter()
-        .map(|p| canonical_string(p.value))
+        .map(|p| canonical_schema_string(p.value))
         .collect::<Vec<_>>()
         .join("&")
 }
@@ -2064,7 +2064,7 @@ fn wrapped_in(shape: &Shape<'_>, node: &Node<'_>) -> Option<usize> {
     let found: Vec<usize> = list
         .iter()
         .enumerate()
-        .filter(|(_, b)| canonical_string(b) == text)
+        .filter(|(_, b)| canonical_schema_string(b) == text)
         .map(|(i, _)| i)
         .collect();
     match found.as_slice() {
@@ -2083,7 +2083,7 @@ fn match_by_content<'a>(
 ) -> Option<Matching> {
     let texts = |s: &Shape<'a>, node: &Node<'a>| -> Vec<String> {
         match &s.union {
-            Some(list) => list.iter().map(|v| canonical_string(v)).collect(),
+            Some(list) => list.iter().map(|v| canonical_schema_string(v)).collect(),
             None => vec![node_text(node)],
         }
     };

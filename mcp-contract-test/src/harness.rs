@@ -8,7 +8,9 @@
 use crate::change::Policy;
 use crate::check::{self, FailOn, Layout, State, SuiteReport, Verdict};
 use crate::escape::escape;
-use crate::probe::{HeaderValue, HttpEndpoint, ProbeOptions, ServerCommand, ServerSpec};
+use crate::probe::{
+    HeaderValue, HttpEndpoint, InProcess, Lifecycle, ProbeOptions, ServerCommand, ServerSpec,
+};
 use crate::snapshot::{self, Outcome, Settings};
 use crate::surface::{ItemKey, ItemKind};
 use libtest_mimic::{Arguments, Failed, Trial};
@@ -56,6 +58,7 @@ pub struct Suite {
     ci_fail_on: Option<FailOn>,
     policy: Policy,
     redactions: crate::redact::Redactions,
+    lifecycle: Lifecycle,
     errors: Vec<String>,
 }
 
@@ -82,6 +85,45 @@ impl Suite {
     /// `{port}` in the URL is a free port chosen for the server the suite starts.
     pub fn url(url: impl Into<String>) -> Suite {
         Suite::with(Ok(ServerSpec::Http(HttpEndpoint::new(url))))
+    }
+
+    /// A server running inside the test process: no process, no port, no binary build.
+    ///
+    /// `make` builds a fresh handler for each probe; it is served over an in-memory pipe on a
+    /// current-thread tokio runtime in a background thread, and stopped when the probe ends.
+    /// Needs the `rmcp` feature: `mcp-contract-test = { version = "0.1", features = ["rmcp"] }`.
+    /// Used by the attribute's `handler = my_server::Server::new()`.
+    #[cfg(feature = "rmcp")]
+    pub fn in_process<H, F>(make: F) -> Suite
+    where
+        H: rmcp::ServerHandler,
+        F: Fn() -> H + Send + Sync + 'static,
+    {
+        Suite::with(Ok(ServerSpec::InProcess(InProcess::rmcp(make))))
+    }
+
+    /// A server running inside the test process, reached through a transport of its own (see
+    /// [`InProcess::new`]); [`Suite::in_process`] is this for rmcp handlers.
+    pub fn in_process_with(server: InProcess) -> Suite {
+        Suite::with(Ok(ServerSpec::InProcess(server)))
+    }
+
+    /// How the probe opens the session: [`Lifecycle::Initialize`] (the default),
+    /// [`Lifecycle::Discover`] (the stateless `server/discover` of protocol 2026-07-28) or
+    /// [`Lifecycle::Auto`] (discover, falling back to initialize). The handshake used is written
+    /// in the header of the `server` snapshot.
+    pub fn lifecycle(mut self, lifecycle: Lifecycle) -> Suite {
+        self.lifecycle = lifecycle;
+        self
+    }
+
+    /// [`Suite::lifecycle`] from a word: `initialize`, `discover` or `auto` (used by the
+    /// attribute's `lifecycle = "auto"`).
+    pub fn lifecycle_named(self, word: &str) -> Suite {
+        match Lifecycle::parse(word) {
+            Ok(lifecycle) => self.lifecycle(lifecycle),
+            Err(error) => self.invalid(error),
+        }
     }
 
     /// Adds a request header to an HTTP suite. Take secrets from the environment:
@@ -155,6 +197,14 @@ impl Suite {
         match &mut self.server {
             Ok(ServerSpec::Stdio(command)) => Some(command),
             Ok(ServerSpec::Http(endpoint)) => endpoint.start.as_mut(),
+            Ok(ServerSpec::InProcess(_)) => {
+                self.errors.push(
+                    "`args`, `env` and `cwd` do not apply to an in-process server: pass its \
+                     configuration to the handler's constructor"
+                        .to_owned(),
+                );
+                None
+            }
             Err(_) => None,
         }
     }
@@ -168,6 +218,7 @@ impl Suite {
             ci_fail_on: None,
             policy: Policy::default(),
             redactions: crate::redact::Redactions::default(),
+            lifecycle: Lifecycle::default(),
             errors: Vec::new(),
         }
     }
@@ -462,6 +513,7 @@ fn prepare(
             }
             ServerSpec::Http(endpoint)
         }
+        Ok(spec @ ServerSpec::InProcess(_)) => spec.clone(),
         Err(error) => return fail(error.clone()),
     };
     let fail_on = match fail_on_env.map(FailOn::parse) {
@@ -489,9 +541,16 @@ fn prepare(
     };
     let options = ProbeOptions {
         timeout,
+        lifecycle: suite.lifecycle,
         ..ProbeOptions::default()
     };
-    let probe = match crate::probe_cache::probe_shared(&spec, &options) {
+    // An in-process probe costs milliseconds and its name need not be unique (one handler type
+    // under two configurations): it is never shared between the processes of a nextest run.
+    let probed = match &spec {
+        ServerSpec::InProcess(_) => crate::probe::probe(&spec, &options).map_err(|e| e.to_string()),
+        _ => crate::probe_cache::probe_shared(&spec, &options),
+    };
+    let probe = match probed {
         Ok(probe) => probe,
         Err(error) => {
             return fail(format!(
@@ -522,12 +581,28 @@ fn prepare(
             eprintln!("mcp-contract: {}{}", prefix, escape(note));
         }
     }
+    record_handshake(&mut report, probe.handshake);
     report
         .notes
         .extend(probe.notes.iter().map(|n| crate::redact::scrub_message(n)));
     Prepared {
         prefix,
         result: Ok(report),
+    }
+}
+
+/// Writes the handshake the probe used into the header of the `server` snapshot (`expression`
+/// and `info.handshake`), never into its body: the item stays what the server advertised.
+fn record_handshake(report: &mut SuiteReport, handshake: crate::probe::Handshake) {
+    for verdict in &mut report.verdicts {
+        if verdict.key.kind != ItemKind::Server {
+            continue;
+        }
+        let metadata = &mut verdict.recorded.metadata;
+        metadata.expression = Some(handshake.method().to_owned());
+        if let Some(serde_json::Value::Object(info)) = &mut metadata.info {
+            info.insert("handshake".to_owned(), handshake.method().into());
+        }
     }
 }
 

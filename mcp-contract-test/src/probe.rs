@@ -29,10 +29,14 @@
 
 mod command;
 mod http;
+mod in_process;
 mod session;
 mod stdio;
 
 pub use command::split_command_line;
+#[cfg(feature = "rmcp")]
+pub use in_process::rmcp_transport;
+pub use in_process::{probe_in_process, InProcess, InProcessTransport};
 pub use session::{probe_transport, Transport, TransportError};
 
 use crate::surface::Surface;
@@ -111,6 +115,62 @@ pub struct ProbeOptions {
     pub protocol_version: String,
     /// How many pages one listing may have before it is an error.
     pub max_pages: usize,
+    /// Which handshake opens the session (default [`Lifecycle::Initialize`]).
+    pub lifecycle: Lifecycle,
+}
+
+/// How a probe opens its session with the server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Lifecycle {
+    /// `initialize` then `notifications/initialized` (every protocol version up to 2025-11-25).
+    #[default]
+    Initialize,
+    /// The stateless lifecycle of protocol 2026-07-28: `server/discover`, no `initialize`, the
+    /// protocol version and client info in every request's `_meta`. A server that does not
+    /// know `server/discover` is an error.
+    Discover,
+    /// `server/discover` first; a server that answers it with a JSON-RPC error (-32601, method
+    /// not found, from a server older than 2026-07-28) gets `initialize` instead.
+    Auto,
+}
+
+impl Lifecycle {
+    /// Parses `initialize`, `discover` or `auto`.
+    ///
+    /// # Errors
+    ///
+    /// Any other word, with the three that are allowed.
+    pub fn parse(text: &str) -> Result<Lifecycle, String> {
+        match text.trim() {
+            "initialize" => Ok(Lifecycle::Initialize),
+            "discover" => Ok(Lifecycle::Discover),
+            "auto" => Ok(Lifecycle::Auto),
+            other => Err(format!(
+                "unknown lifecycle `{}`: expected initialize, discover or auto",
+                escape_untrusted(other)
+            )),
+        }
+    }
+}
+
+/// The handshake a probe actually used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Handshake {
+    /// `initialize` (the session lifecycle).
+    #[default]
+    Initialize,
+    /// `server/discover` (the stateless lifecycle of 2026-07-28).
+    Discover,
+}
+
+impl Handshake {
+    /// The method that opened the session: `initialize` or `server/discover`.
+    pub fn method(self) -> &'static str {
+        match self {
+            Handshake::Initialize => "initialize",
+            Handshake::Discover => "server/discover",
+        }
+    }
 }
 
 impl Default for ProbeOptions {
@@ -119,6 +179,7 @@ impl Default for ProbeOptions {
             timeout: Duration::from_secs(30),
             protocol_version: "2025-11-25".to_owned(),
             max_pages: 1000,
+            lifecycle: Lifecycle::Initialize,
         }
     }
 }
@@ -130,6 +191,9 @@ pub struct Probe {
     pub surface: Surface,
     /// Things worth saying once, e.g. "the server does not advertise prompts".
     pub notes: Vec<String>,
+    /// The handshake that opened the session (recorded in the server snapshot's header, never in
+    /// its body).
+    pub handshake: Handshake,
 }
 
 /// The step a probe was at when it failed.
@@ -358,6 +422,8 @@ pub enum ServerSpec {
     Stdio(ServerCommand),
     /// A Streamable HTTP endpoint.
     Http(HttpEndpoint),
+    /// A server running inside the test process (no process, no port).
+    InProcess(InProcess),
 }
 
 impl ServerSpec {
@@ -367,6 +433,7 @@ impl ServerSpec {
         match self {
             ServerSpec::Stdio(command) => command.display(),
             ServerSpec::Http(endpoint) => http::display_url(&endpoint.url),
+            ServerSpec::InProcess(server) => format!("in-process {}", server.name()),
         }
     }
 }
@@ -581,11 +648,12 @@ pub fn probe_http(endpoint: &HttpEndpoint, options: &ProbeOptions) -> Result<Pro
     })
 }
 
-/// Probes a server wherever it is: see [`probe_stdio`] and [`probe_http`].
+/// Probes a server wherever it is: see [`probe_stdio`], [`probe_http`] and [`probe_in_process`].
 pub fn probe(spec: &ServerSpec, options: &ProbeOptions) -> Result<Probe, ProbeError> {
     match spec {
         ServerSpec::Stdio(command) => probe_stdio(command, options),
         ServerSpec::Http(endpoint) => probe_http(endpoint, options),
+        ServerSpec::InProcess(server) => probe_in_process(server, options),
     }
 }
 

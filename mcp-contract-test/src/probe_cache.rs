@@ -80,12 +80,24 @@ fn read_result(path: &Path) -> Option<Result<Probe, String>> {
         .iter()
         .filter_map(|n| n.as_str().map(str::to_owned))
         .collect();
-    Some(Ok(Probe { surface, notes }))
+    let handshake = match value.get("handshake").and_then(Value::as_str) {
+        Some("server/discover") => probe::Handshake::Discover,
+        _ => probe::Handshake::Initialize,
+    };
+    Some(Ok(Probe {
+        surface,
+        notes,
+        handshake,
+    }))
 }
 
 fn write_result(path: &Path, outcome: &Result<Probe, ProbeError>) {
     let value = match outcome {
-        Ok(probe) => json!({"surface": probe.surface.to_json(), "notes": probe.notes}),
+        Ok(probe) => json!({
+            "surface": probe.surface.to_json(),
+            "notes": probe.notes,
+            "handshake": probe.handshake.method(),
+        }),
         Err(error) => json!({"error": error.to_string()}),
     };
     let tmp = path.with_extension(format!("tmp{}", std::process::id()));

@@ -370,30 +370,60 @@ struct Pattern {
     regex: Regex,
     /// The group holding the secret (0: the whole match).
     group: usize,
+    /// Literals of which every match contains at least one (ASCII case-insensitively): a text
+    /// holding none is skipped without running the regex. Most strings hold none, and the
+    /// regex engine costs microseconds per string.
+    needles: &'static [&'static str],
+}
+
+impl Pattern {
+    fn may_match(&self, text: &str) -> bool {
+        self.needles.iter().any(|needle| contains_ignore_ascii_case(text, needle))
+    }
+}
+
+/// Whether `text` contains `needle` (ASCII letters compared case-insensitively).
+fn contains_ignore_ascii_case(text: &str, needle: &str) -> bool {
+    let (text, needle) = (text.as_bytes(), needle.as_bytes());
+    let Some((&first, rest)) = needle.split_first() else {
+        return true;
+    };
+    text.len() >= needle.len()
+        && (0..=text.len() - needle.len()).any(|at| {
+            text[at].eq_ignore_ascii_case(&first)
+                && text[at + 1..at + needle.len()].eq_ignore_ascii_case(rest)
+        })
 }
 
 fn patterns() -> &'static [Pattern] {
     static PATTERNS: OnceLock<Vec<Pattern>> = OnceLock::new();
     PATTERNS.get_or_init(|| {
-        let table: [(&str, &str, usize); 11] = [
-            ("private-key", r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----(?s:.*?)(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----|$)", 0),
-            ("jwt", r"\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*", 0),
-            ("aws-access-key", r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b", 0),
-            ("github-token", r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})", 0),
-            ("slack-token", r"\bxox[baprs]-[A-Za-z0-9-]{10,}", 0),
-            ("stripe-key", r"\b[sr]k_live_[A-Za-z0-9]{16,}", 0),
-            ("google-api-key", r"\bAIza[0-9A-Za-z_-]{35}", 0),
-            ("openai-key", r"\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}", 0),
-            ("bearer-token", r"(?i)\bbearer\s+([A-Za-z0-9._~+/-]{16,}=*)", 1),
-            ("basic-auth", r"(?i)\bbasic\s+([A-Za-z0-9+/]{16,}=*)", 1),
-            ("url-password", r"\b[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@<>]+:([^\s/@]+)@", 1),
+        // (kind, pattern, group, needles): every match of the pattern contains a needle.
+        type Row = (&'static str, &'static str, usize, &'static [&'static str]);
+        let table: [Row; 11] = [
+            ("private-key", r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----(?s:.*?)(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----|$)", 0, &["-----BEGIN "]),
+            ("jwt", r"\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*", 0, &["eyJ"]),
+            ("aws-access-key", r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b", 0, &["AKIA", "ASIA"]),
+            ("github-token", r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})", 0, &["gh"]),
+            ("slack-token", r"\bxox[baprs]-[A-Za-z0-9-]{10,}", 0, &["xox"]),
+            ("stripe-key", r"\b[sr]k_live_[A-Za-z0-9]{16,}", 0, &["k_live_"]),
+            ("google-api-key", r"\bAIza[0-9A-Za-z_-]{35}", 0, &["AIza"]),
+            ("openai-key", r"\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}", 0, &["sk-"]),
+            ("bearer-token", r"(?i)\bbearer\s+([A-Za-z0-9._~+/-]{16,}=*)", 1, &["bearer"]),
+            ("basic-auth", r"(?i)\bbasic\s+([A-Za-z0-9+/]{16,}=*)", 1, &["basic"]),
+            ("url-password", r"\b[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@<>]+:([^\s/@]+)@", 1, &["://"]),
         ];
         table
             .into_iter()
-            .filter_map(|(kind, pattern, group)| {
+            .filter_map(|(kind, pattern, group, needles)| {
                 // The table is constant and tested; a pattern that failed to compile would only
                 // weaken detection, never panic on a user's machine.
-                Regex::new(pattern).ok().map(|regex| Pattern { kind, regex, group })
+                Regex::new(pattern).ok().map(|regex| Pattern {
+                    kind,
+                    regex,
+                    group,
+                    needles,
+                })
             })
             .collect()
     })
@@ -422,9 +452,15 @@ fn is_placeholder(secret: &str) -> bool {
 /// Replaces every credential-shaped part of `text`; returns the new text and the kinds found
 /// (with their placeholders), or `None` when nothing was found.
 pub fn scrub_text(text: &str) -> Option<(String, Vec<(&'static str, String)>)> {
+    if !patterns().iter().any(|pattern| pattern.may_match(text)) {
+        return None;
+    }
     let mut current = text.to_owned();
     let mut found = Vec::new();
     for pattern in patterns() {
+        if !pattern.may_match(&current) {
+            continue;
+        }
         let mut out = String::with_capacity(current.len());
         let mut last = 0;
         let mut changed = false;

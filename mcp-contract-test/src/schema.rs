@@ -17,9 +17,20 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 ///
 /// Iterative, so a 10,000-deep value does not overflow the stack.
 pub fn canonical_string(value: &Value) -> String {
+    canonical(value, false)
+}
+
+/// Like [`canonical_string`], but the arrays JSON Schema reads as sets (`required`, `enum`,
+/// `type`) are sorted first: two schemas that differ only in their order give the same text.
+pub fn canonical_schema_string(value: &Value) -> String {
+    canonical(value, true)
+}
+
+fn canonical(value: &Value, sets: bool) -> String {
     enum Step<'a> {
         Value(&'a Value),
         Text(&'static str),
+        Owned(String),
         Key(&'a str),
     }
     let mut out = String::new();
@@ -27,6 +38,7 @@ pub fn canonical_string(value: &Value) -> String {
     while let Some(step) = stack.pop() {
         match step {
             Step::Text(text) => out.push_str(text),
+            Step::Owned(text) => out.push_str(&text),
             Step::Key(key) => {
                 push_json_string(&mut out, key);
                 out.push(':');
@@ -53,7 +65,17 @@ pub fn canonical_string(value: &Value) -> String {
                 let mut keys: Vec<(&String, &Value)> = map.iter().collect();
                 keys.sort_by(|a, b| a.0.cmp(b.0));
                 for (i, (k, v)) in keys.into_iter().enumerate().rev() {
-                    stack.push(Step::Value(v));
+                    match v {
+                        Value::Array(items)
+                            if sets && matches!(k.as_str(), "required" | "enum" | "type") =>
+                        {
+                            let mut texts: Vec<String> =
+                                items.iter().map(|x| canonical(x, true)).collect();
+                            texts.sort_unstable();
+                            stack.push(Step::Owned(format!("[{}]", texts.join(","))));
+                        }
+                        _ => stack.push(Step::Value(v)),
+                    }
                     stack.push(Step::Key(k));
                     if i > 0 {
                         stack.push(Step::Text(","));

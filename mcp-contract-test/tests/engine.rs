@@ -10,67 +10,360 @@ use serde_json::{json, Value};
 /// (what, old schema of argument `a`, new schema, expected rule or "" for no change)
 fn input_table() -> Vec<(&'static str, Value, Value, &'static str)> {
     vec![
-        ("enum introduced narrows", json!({"type": "string"}), json!({"type": "string", "enum": ["x"]}), "input-enum-narrowed"),
-        ("enum dropped widens", json!({"type": "string", "enum": ["x"]}), json!({"type": "string"}), "input-enum-widened"),
-        ("integer to number widens", json!({"type": "integer"}), json!({"type": "number"}), "input-type-widened"),
-        ("number to integer narrows", json!({"type": "number"}), json!({"type": "integer"}), "input-type-narrowed"),
-        ("string to any widens", json!({"type": "string"}), json!({}), "input-type-widened"),
-        ("string to integer", json!({"type": "string"}), json!({"type": "integer"}), "input-type-changed"),
-        ("nullable dropped", json!({"type": ["string", "null"]}), json!({"type": "string"}), "input-type-narrowed"),
-        ("maxLength added", json!({"type": "string"}), json!({"type": "string", "maxLength": 5}), "input-length-narrowed"),
-        ("minLength lowered", json!({"type": "string", "minLength": 3}), json!({"type": "string", "minLength": 1}), "input-length-widened"),
-        ("pattern added", json!({"type": "string"}), json!({"type": "string", "pattern": "^a"}), "input-pattern-added"),
-        ("pattern removed", json!({"type": "string", "pattern": "^a"}), json!({"type": "string"}), "input-pattern-removed"),
-        ("pattern changed", json!({"type": "string", "pattern": "^a"}), json!({"type": "string", "pattern": "^b"}), "input-pattern-changed"),
-        ("format added", json!({"type": "string"}), json!({"type": "string", "format": "uri"}), "input-format-added"),
-        ("format removed", json!({"type": "string", "format": "uri"}), json!({"type": "string"}), "input-format-removed"),
-        ("format changed", json!({"type": "string", "format": "uri"}), json!({"type": "string", "format": "email"}), "input-format-changed"),
-        ("const added", json!({"type": "string"}), json!({"type": "string", "const": "x"}), "input-enum-narrowed"),
-        ("const equals one-value enum", json!({"const": "x"}), json!({"enum": ["x"]}), ""),
-        ("default changed", json!({"type": "string", "default": "a"}), json!({"type": "string", "default": "b"}), "input-default-changed"),
-        ("default added", json!({"type": "string"}), json!({"type": "string", "default": "b"}), "input-default-changed"),
-        ("enum 1 vs \"1\"", json!({"enum": [1]}), json!({"enum": ["1"]}), "input-enum-changed"),
-        ("enum 1 vs 1.0", json!({"enum": [1, 2]}), json!({"enum": [2.0, 1.0]}), ""),
-        ("enum value added", json!({"enum": ["a"]}), json!({"enum": ["a", "b"]}), "input-enum-widened"),
-        ("enum value removed", json!({"enum": ["a", "b"]}), json!({"enum": ["a"]}), "input-enum-narrowed"),
-        ("enum order", json!({"enum": ["a", "b", "c"]}), json!({"enum": ["c", "a", "b"]}), ""),
-        ("type order", json!({"type": ["string", "integer"]}), json!({"type": ["integer", "string"]}), ""),
-        ("boolean enum is boolean", json!({"type": "boolean"}), json!({"type": "boolean", "enum": [false, true]}), ""),
-        ("nullable anyOf = type array", json!({"type": ["string", "null"]}), json!({"anyOf": [{"type": "string"}, {"type": "null"}]}), ""),
-        ("nullable oneOf = type array", json!({"type": ["string", "null"]}), json!({"oneOf": [{"type": "null"}, {"type": "string"}]}), ""),
-        ("OpenAPI nullable", json!({"type": ["string", "null"]}), json!({"type": "string", "nullable": true}), ""),
-        ("Optional[Literal] narrowed", json!({"anyOf": [{"enum": ["x", "y"], "type": "string"}, {"type": "null"}]}), json!({"anyOf": [{"enum": ["x"], "type": "string"}, {"type": "null"}]}), "input-enum-narrowed"),
-        ("exclusiveMinimum 0 = minimum 1 on integers", json!({"type": "integer", "exclusiveMinimum": 0}), json!({"type": "integer", "minimum": 1}), ""),
-        ("draft-4 exclusive = exclusiveMinimum", json!({"type": "number", "minimum": 0, "exclusiveMinimum": true}), json!({"type": "number", "exclusiveMinimum": 0}), ""),
-        ("minimum raised", json!({"type": "integer", "minimum": 0}), json!({"type": "integer", "minimum": 1}), "input-range-narrowed"),
-        ("maximum removed", json!({"type": "integer", "maximum": 9}), json!({"type": "integer"}), "input-range-widened"),
-        ("exclusive made inclusive on numbers", json!({"type": "number", "exclusiveMaximum": 1}), json!({"type": "number", "maximum": 1}), "input-range-widened"),
-        ("multipleOf 2 to 4", json!({"type": "integer", "multipleOf": 2}), json!({"type": "integer", "multipleOf": 4}), "input-multiple-of-narrowed"),
-        ("multipleOf 4 to 2", json!({"type": "integer", "multipleOf": 4}), json!({"type": "integer", "multipleOf": 2}), "input-multiple-of-widened"),
-        ("multipleOf 2 to 3", json!({"type": "integer", "multipleOf": 2}), json!({"type": "integer", "multipleOf": 3}), "input-multiple-of-changed"),
-        ("minItems added", json!({"type": "array"}), json!({"type": "array", "minItems": 1}), "input-item-count-narrowed"),
-        ("maxItems raised", json!({"type": "array", "maxItems": 2}), json!({"type": "array", "maxItems": 3}), "input-item-count-widened"),
-        ("uniqueItems added", json!({"type": "array"}), json!({"type": "array", "uniqueItems": true}), "input-unique-items-added"),
-        ("maxProperties added", json!({"type": "object"}), json!({"type": "object", "maxProperties": 2}), "input-property-count-narrowed"),
-        ("additionalProperties false", json!({"type": "object"}), json!({"type": "object", "additionalProperties": false}), "input-additional-properties-narrowed"),
-        ("additionalProperties schema", json!({"type": "object", "additionalProperties": true}), json!({"type": "object", "additionalProperties": {"type": "string"}}), "input-additional-properties-narrowed"),
-        ("additionalProperties false to true", json!({"type": "object", "additionalProperties": false}), json!({"type": "object"}), "input-additional-properties-widened"),
-        ("propertyNames added", json!({"type": "object"}), json!({"type": "object", "propertyNames": {"maxLength": 3}}), "input-property-names-added"),
-        ("unknown keyword changed", json!({"type": "string", "not": {"const": "a"}}), json!({"type": "string", "not": {"const": "b"}}), "input-keyword-changed"),
-        ("unknown keyword unchanged", json!({"type": "string", "not": {"const": "a"}}), json!({"not": {"const": "a"}, "type": "string"}), ""),
-        ("description whitespace", json!({"type": "string", "description": "City  name "}), json!({"type": "string", "description": "City name"}), ""),
-        ("description changed", json!({"type": "string", "description": "City"}), json!({"type": "string", "description": "Town"}), "input-description-changed"),
-        ("title in schema", json!({"type": "string", "title": "A"}), json!({"type": "string", "title": "B"}), "input-title-changed"),
-        ("deprecated added", json!({"type": "string"}), json!({"type": "string", "deprecated": true}), "input-deprecated-changed"),
-        ("$comment changed", json!({"type": "string", "$comment": "x"}), json!({"type": "string", "$comment": "y"}), "input-schema-meta-changed"),
-        ("anyOf branch type widened", json!({"anyOf": [{"type": "string"}, {"type": "integer"}]}), json!({"anyOf": [{"type": "number"}, {"type": "string"}]}), "input-type-widened"),
-        ("anyOf branch added", json!({"type": "string"}), json!({"anyOf": [{"type": "string"}, {"type": "boolean"}]}), "input-union-branch-added"),
-        ("object became oneOf of two objects", json!({"type": "object", "properties": {"x": {"type": "string"}}}),
-            json!({"oneOf": [{"type": "object", "properties": {"x": {"type": "string"}}}, {"type": "object", "properties": {"y": {"type": "string"}}}]}), "input-union-changed"),
-        ("allOf merged equals flat", json!({"type": "object", "properties": {"x": {"type": "string"}, "y": {"type": "integer"}}, "required": ["y"]}),
-            json!({"allOf": [{"type": "object", "properties": {"x": {"type": "string"}}}, {"properties": {"y": {"type": "integer"}}, "required": ["y"]}]}), ""),
-        ("list[str] to list[int]", json!({"type": "array", "items": {"type": "string"}}), json!({"type": "array", "items": {"type": "integer"}}), "input-type-changed"),
-        ("tuple spellings equal", json!({"type": "array", "items": [{"type": "string"}, {"type": "integer"}]}), json!({"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}]}), ""),
+        (
+            "enum introduced narrows",
+            json!({"type": "string"}),
+            json!({"type": "string", "enum": ["x"]}),
+            "input-enum-narrowed",
+        ),
+        (
+            "enum dropped widens",
+            json!({"type": "string", "enum": ["x"]}),
+            json!({"type": "string"}),
+            "input-enum-widened",
+        ),
+        (
+            "integer to number widens",
+            json!({"type": "integer"}),
+            json!({"type": "number"}),
+            "input-type-widened",
+        ),
+        (
+            "number to integer narrows",
+            json!({"type": "number"}),
+            json!({"type": "integer"}),
+            "input-type-narrowed",
+        ),
+        (
+            "string to any widens",
+            json!({"type": "string"}),
+            json!({}),
+            "input-type-widened",
+        ),
+        (
+            "string to integer",
+            json!({"type": "string"}),
+            json!({"type": "integer"}),
+            "input-type-changed",
+        ),
+        (
+            "nullable dropped",
+            json!({"type": ["string", "null"]}),
+            json!({"type": "string"}),
+            "input-type-narrowed",
+        ),
+        (
+            "maxLength added",
+            json!({"type": "string"}),
+            json!({"type": "string", "maxLength": 5}),
+            "input-length-narrowed",
+        ),
+        (
+            "minLength lowered",
+            json!({"type": "string", "minLength": 3}),
+            json!({"type": "string", "minLength": 1}),
+            "input-length-widened",
+        ),
+        (
+            "pattern added",
+            json!({"type": "string"}),
+            json!({"type": "string", "pattern": "^a"}),
+            "input-pattern-added",
+        ),
+        (
+            "pattern removed",
+            json!({"type": "string", "pattern": "^a"}),
+            json!({"type": "string"}),
+            "input-pattern-removed",
+        ),
+        (
+            "pattern changed",
+            json!({"type": "string", "pattern": "^a"}),
+            json!({"type": "string", "pattern": "^b"}),
+            "input-pattern-changed",
+        ),
+        (
+            "format added",
+            json!({"type": "string"}),
+            json!({"type": "string", "format": "uri"}),
+            "input-format-added",
+        ),
+        (
+            "format removed",
+            json!({"type": "string", "format": "uri"}),
+            json!({"type": "string"}),
+            "input-format-removed",
+        ),
+        (
+            "format changed",
+            json!({"type": "string", "format": "uri"}),
+            json!({"type": "string", "format": "email"}),
+            "input-format-changed",
+        ),
+        (
+            "const added",
+            json!({"type": "string"}),
+            json!({"type": "string", "const": "x"}),
+            "input-enum-narrowed",
+        ),
+        (
+            "const equals one-value enum",
+            json!({"const": "x"}),
+            json!({"enum": ["x"]}),
+            "",
+        ),
+        (
+            "default changed",
+            json!({"type": "string", "default": "a"}),
+            json!({"type": "string", "default": "b"}),
+            "input-default-changed",
+        ),
+        (
+            "default added",
+            json!({"type": "string"}),
+            json!({"type": "string", "default": "b"}),
+            "input-default-changed",
+        ),
+        (
+            "enum 1 vs \"1\"",
+            json!({"enum": [1]}),
+            json!({"enum": ["1"]}),
+            "input-enum-changed",
+        ),
+        (
+            "enum 1 vs 1.0",
+            json!({"enum": [1, 2]}),
+            json!({"enum": [2.0, 1.0]}),
+            "",
+        ),
+        (
+            "enum value added",
+            json!({"enum": ["a"]}),
+            json!({"enum": ["a", "b"]}),
+            "input-enum-widened",
+        ),
+        (
+            "enum value removed",
+            json!({"enum": ["a", "b"]}),
+            json!({"enum": ["a"]}),
+            "input-enum-narrowed",
+        ),
+        (
+            "enum order",
+            json!({"enum": ["a", "b", "c"]}),
+            json!({"enum": ["c", "a", "b"]}),
+            "",
+        ),
+        (
+            "type order",
+            json!({"type": ["string", "integer"]}),
+            json!({"type": ["integer", "string"]}),
+            "",
+        ),
+        (
+            "boolean enum is boolean",
+            json!({"type": "boolean"}),
+            json!({"type": "boolean", "enum": [false, true]}),
+            "",
+        ),
+        (
+            "nullable anyOf = type array",
+            json!({"type": ["string", "null"]}),
+            json!({"anyOf": [{"type": "string"}, {"type": "null"}]}),
+            "",
+        ),
+        (
+            "nullable oneOf = type array",
+            json!({"type": ["string", "null"]}),
+            json!({"oneOf": [{"type": "null"}, {"type": "string"}]}),
+            "",
+        ),
+        (
+            "OpenAPI nullable",
+            json!({"type": ["string", "null"]}),
+            json!({"type": "string", "nullable": true}),
+            "",
+        ),
+        (
+            "Optional[Literal] narrowed",
+            json!({"anyOf": [{"enum": ["x", "y"], "type": "string"}, {"type": "null"}]}),
+            json!({"anyOf": [{"enum": ["x"], "type": "string"}, {"type": "null"}]}),
+            "input-enum-narrowed",
+        ),
+        (
+            "exclusiveMinimum 0 = minimum 1 on integers",
+            json!({"type": "integer", "exclusiveMinimum": 0}),
+            json!({"type": "integer", "minimum": 1}),
+            "",
+        ),
+        (
+            "draft-4 exclusive = exclusiveMinimum",
+            json!({"type": "number", "minimum": 0, "exclusiveMinimum": true}),
+            json!({"type": "number", "exclusiveMinimum": 0}),
+            "",
+        ),
+        (
+            "minimum raised",
+            json!({"type": "integer", "minimum": 0}),
+            json!({"type": "integer", "minimum": 1}),
+            "input-range-narrowed",
+        ),
+        (
+            "maximum removed",
+            json!({"type": "integer", "maximum": 9}),
+            json!({"type": "integer"}),
+            "input-range-widened",
+        ),
+        (
+            "exclusive made inclusive on numbers",
+            json!({"type": "number", "exclusiveMaximum": 1}),
+            json!({"type": "number", "maximum": 1}),
+            "input-range-widened",
+        ),
+        (
+            "multipleOf 2 to 4",
+            json!({"type": "integer", "multipleOf": 2}),
+            json!({"type": "integer", "multipleOf": 4}),
+            "input-multiple-of-narrowed",
+        ),
+        (
+            "multipleOf 4 to 2",
+            json!({"type": "integer", "multipleOf": 4}),
+            json!({"type": "integer", "multipleOf": 2}),
+            "input-multiple-of-widened",
+        ),
+        (
+            "multipleOf 2 to 3",
+            json!({"type": "integer", "multipleOf": 2}),
+            json!({"type": "integer", "multipleOf": 3}),
+            "input-multiple-of-changed",
+        ),
+        (
+            "minItems added",
+            json!({"type": "array"}),
+            json!({"type": "array", "minItems": 1}),
+            "input-item-count-narrowed",
+        ),
+        (
+            "maxItems raised",
+            json!({"type": "array", "maxItems": 2}),
+            json!({"type": "array", "maxItems": 3}),
+            "input-item-count-widened",
+        ),
+        (
+            "uniqueItems added",
+            json!({"type": "array"}),
+            json!({"type": "array", "uniqueItems": true}),
+            "input-unique-items-added",
+        ),
+        (
+            "maxProperties added",
+            json!({"type": "object"}),
+            json!({"type": "object", "maxProperties": 2}),
+            "input-property-count-narrowed",
+        ),
+        (
+            "additionalProperties false",
+            json!({"type": "object"}),
+            json!({"type": "object", "additionalProperties": false}),
+            "input-additional-properties-narrowed",
+        ),
+        (
+            "additionalProperties schema",
+            json!({"type": "object", "additionalProperties": true}),
+            json!({"type": "object", "additionalProperties": {"type": "string"}}),
+            "input-additional-properties-narrowed",
+        ),
+        (
+            "additionalProperties false to true",
+            json!({"type": "object", "additionalProperties": false}),
+            json!({"type": "object"}),
+            "input-additional-properties-widened",
+        ),
+        (
+            "propertyNames added",
+            json!({"type": "object"}),
+            json!({"type": "object", "propertyNames": {"maxLength": 3}}),
+            "input-property-names-added",
+        ),
+        (
+            "unknown keyword changed",
+            json!({"type": "string", "not": {"const": "a"}}),
+            json!({"type": "string", "not": {"const": "b"}}),
+            "input-keyword-changed",
+        ),
+        (
+            "unknown keyword unchanged",
+            json!({"type": "string", "not": {"const": "a"}}),
+            json!({"not": {"const": "a"}, "type": "string"}),
+            "",
+        ),
+        (
+            "description whitespace",
+            json!({"type": "string", "description": "City  name "}),
+            json!({"type": "string", "description": "City name"}),
+            "",
+        ),
+        (
+            "description changed",
+            json!({"type": "string", "description": "City"}),
+            json!({"type": "string", "description": "Town"}),
+            "input-description-changed",
+        ),
+        (
+            "title in schema",
+            json!({"type": "string", "title": "A"}),
+            json!({"type": "string", "title": "B"}),
+            "input-title-changed",
+        ),
+        (
+            "deprecated added",
+            json!({"type": "string"}),
+            json!({"type": "string", "deprecated": true}),
+            "input-deprecated-changed",
+        ),
+        (
+            "$comment changed",
+            json!({"type": "string", "$comment": "x"}),
+            json!({"type": "string", "$comment": "y"}),
+            "input-schema-meta-changed",
+        ),
+        (
+            "anyOf branch type widened",
+            json!({"anyOf": [{"type": "string"}, {"type": "integer"}]}),
+            json!({"anyOf": [{"type": "number"}, {"type": "string"}]}),
+            "input-type-widened",
+        ),
+        (
+            "anyOf branch added",
+            json!({"type": "string"}),
+            json!({"anyOf": [{"type": "string"}, {"type": "boolean"}]}),
+            "input-union-branch-added",
+        ),
+        (
+            "object became oneOf of two objects",
+            json!({"type": "object", "properties": {"x": {"type": "string"}}}),
+            json!({"oneOf": [{"type": "object", "properties": {"x": {"type": "string"}}}, {"type": "object", "properties": {"y": {"type": "string"}}}]}),
+            "input-union-changed",
+        ),
+        (
+            "allOf merged equals flat",
+            json!({"type": "object", "properties": {"x": {"type": "string"}, "y": {"type": "integer"}}, "required": ["y"]}),
+            json!({"allOf": [{"type": "object", "properties": {"x": {"type": "string"}}}, {"properties": {"y": {"type": "integer"}}, "required": ["y"]}]}),
+            "",
+        ),
+        (
+            "list[str] to list[int]",
+            json!({"type": "array", "items": {"type": "string"}}),
+            json!({"type": "array", "items": {"type": "integer"}}),
+            "input-type-changed",
+        ),
+        (
+            "tuple spellings equal",
+            json!({"type": "array", "items": [{"type": "string"}, {"type": "integer"}]}),
+            json!({"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}]}),
+            "",
+        ),
     ]
 }
 
@@ -80,9 +373,16 @@ fn input_rules_table() {
     for (what, old, new, expected) in input_table() {
         let j = input(prop(old), prop(new));
         let found: Vec<&str> = j.changes.iter().map(|c| c.rule).collect();
-        let ok = if expected.is_empty() { found.is_empty() } else { found == [expected] };
+        let ok = if expected.is_empty() {
+            found.is_empty()
+        } else {
+            found == [expected]
+        };
         if !ok {
-            failures.push(format!("{what}: expected {expected:?}, got {:?}", rules_of(&j)));
+            failures.push(format!(
+                "{what}: expected {expected:?}, got {:?}",
+                rules_of(&j)
+            ));
         }
     }
     assert!(failures.is_empty(), "{failures:#?}");
@@ -102,21 +402,60 @@ fn output_rules_mirror_the_input_table() {
         assert_eq!(j.changes[0].rule, mirror, "{what}");
         let rule = mcp_contract_test::rules::rule(&mirror).unwrap();
         assert_eq!(j.changes[0].class, rule.class, "{what}");
-        assert!(j.changes[0].path.starts_with("outputSchema.a"), "{what}: {}", j.changes[0].path);
+        assert!(
+            j.changes[0].path.starts_with("outputSchema.a"),
+            "{what}: {}",
+            j.changes[0].path
+        );
     }
 }
 
 #[test]
 fn classes_of_key_verdicts() {
-    let c = expect_one(&input(prop(json!({"type": "string"})), prop(json!({"type": "string", "enum": ["x"]}))), "input-enum-narrowed", "a");
+    let c = expect_one(
+        &input(
+            prop(json!({"type": "string"})),
+            prop(json!({"type": "string", "enum": ["x"]})),
+        ),
+        "input-enum-narrowed",
+        "a",
+    );
     assert_eq!(c.class, Class::Breaking);
-    let c = expect_one(&input(prop(json!({"type": "integer"})), prop(json!({"type": "number"}))), "input-type-widened", "a");
+    let c = expect_one(
+        &input(
+            prop(json!({"type": "integer"})),
+            prop(json!({"type": "number"})),
+        ),
+        "input-type-widened",
+        "a",
+    );
     assert_eq!(c.class, Class::Additive);
-    let c = expect_one(&output(prop(json!({"type": "integer"})), prop(json!({"type": "number"}))), "output-type-widened", "outputSchema.a");
+    let c = expect_one(
+        &output(
+            prop(json!({"type": "integer"})),
+            prop(json!({"type": "number"})),
+        ),
+        "output-type-widened",
+        "outputSchema.a",
+    );
     assert_eq!(c.class, Class::Breaking);
-    let c = expect_one(&output(prop(json!({"enum": ["a"]})), prop(json!({"enum": ["a", "b"]}))), "output-enum-widened", "outputSchema.a");
+    let c = expect_one(
+        &output(
+            prop(json!({"enum": ["a"]})),
+            prop(json!({"enum": ["a", "b"]})),
+        ),
+        "output-enum-widened",
+        "outputSchema.a",
+    );
     assert_eq!(c.class, Class::Breaking);
-    let c = expect_one(&input(prop(json!({"type": "string", "default": "a"})), prop(json!({"type": "string"}))), "input-default-changed", "a");
+    let c = expect_one(
+        &input(
+            prop(json!({"type": "string", "default": "a"})),
+            prop(json!({"type": "string"})),
+        ),
+        "input-default-changed",
+        "a",
+    );
     assert_eq!(c.class, Class::Behavior);
 }
 
@@ -124,14 +463,57 @@ fn classes_of_key_verdicts() {
 fn arguments_added_removed_and_required() {
     let a = json!({"type": "object", "properties": {"x": {"type": "string"}}, "required": ["x"]});
     let b = json!({"type": "object", "properties": {"x": {"type": "string"}, "y": {"type": "string"}}, "required": ["x", "y"]});
-    assert_eq!(expect_one(&input(a.clone(), b.clone()), "input-property-added-required", "y").class, Class::Breaking);
-    assert_eq!(expect_one(&input(b.clone(), a.clone()), "input-property-removed", "y").class, Class::Breaking);
+    assert_eq!(
+        expect_one(
+            &input(a.clone(), b.clone()),
+            "input-property-added-required",
+            "y"
+        )
+        .class,
+        Class::Breaking
+    );
+    assert_eq!(
+        expect_one(&input(b.clone(), a.clone()), "input-property-removed", "y").class,
+        Class::Breaking
+    );
     let c = json!({"type": "object", "properties": {"x": {"type": "string"}}});
-    assert_eq!(expect_one(&input(c.clone(), a.clone()), "input-property-now-required", "x").class, Class::Breaking);
-    assert_eq!(expect_one(&input(a.clone(), c.clone()), "input-property-now-optional", "x").class, Class::Additive);
+    assert_eq!(
+        expect_one(
+            &input(c.clone(), a.clone()),
+            "input-property-now-required",
+            "x"
+        )
+        .class,
+        Class::Breaking
+    );
+    assert_eq!(
+        expect_one(
+            &input(a.clone(), c.clone()),
+            "input-property-now-optional",
+            "x"
+        )
+        .class,
+        Class::Additive
+    );
     // Output side: field now optional breaks consumers, field removed breaks consumers.
-    assert_eq!(expect_one(&output(a.clone(), c.clone()), "output-property-now-optional", "outputSchema.x").class, Class::Breaking);
-    assert_eq!(expect_one(&output(b, a.clone()), "output-property-removed", "outputSchema.y").class, Class::Breaking);
+    assert_eq!(
+        expect_one(
+            &output(a.clone(), c.clone()),
+            "output-property-now-optional",
+            "outputSchema.x"
+        )
+        .class,
+        Class::Breaking
+    );
+    assert_eq!(
+        expect_one(
+            &output(b, a.clone()),
+            "output-property-removed",
+            "outputSchema.y"
+        )
+        .class,
+        Class::Breaking
+    );
     // Required order is not a change.
     let r1 = json!({"type": "object", "properties": {"x": {}, "y": {}}, "required": ["x", "y"]});
     let r2 = json!({"required": ["y", "x"], "properties": {"y": {}, "x": {}}, "type": "object"});
@@ -148,16 +530,25 @@ fn nested_paths_are_dotted_and_bracketed() {
     expect_one(&input(old, new), "input-type-changed", "tags[].name");
     let old = json!({"type": "object", "properties": {"items": {"type": "array", "items": {"type": "object", "properties": {"id": {"type": "integer"}}, "required": ["id"]}}}});
     let new = json!({"type": "object", "properties": {"items": {"type": "array", "items": {"type": "object", "properties": {"id": {"type": "integer"}}}}}});
-    expect_one(&output(old, new), "output-property-now-optional", "outputSchema.items[].id");
+    expect_one(
+        &output(old, new),
+        "output-property-now-optional",
+        "outputSchema.items[].id",
+    );
     let old = json!({"type": "object", "properties": {"m": {"type": "object", "additionalProperties": {"type": "string"}}}});
     let new = json!({"type": "object", "properties": {"m": {"type": "object", "additionalProperties": {"type": "integer"}}}});
     expect_one(&input(old, new), "input-type-changed", "m.*");
-    let old = prop(json!({"type": "array", "prefixItems": [{"type": "string"}, {"type": "string"}]}));
-    let new = prop(json!({"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}]}));
+    let old =
+        prop(json!({"type": "array", "prefixItems": [{"type": "string"}, {"type": "string"}]}));
+    let new =
+        prop(json!({"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}]}));
     expect_one(&input(old, new), "input-type-changed", "a[1]");
     // Root-level keywords are reported at the schema itself.
     expect_one(
-        &input(json!({"type": "object"}), json!({"type": "object", "additionalProperties": false})),
+        &input(
+            json!({"type": "object"}),
+            json!({"type": "object", "additionalProperties": false}),
+        ),
         "input-additional-properties-narrowed",
         "inputSchema",
     );
@@ -175,7 +566,11 @@ fn references_resolve_and_renamed_definitions_are_equal() {
         expect_none(&input(inline.clone(), other.clone()));
     }
     // A pointer into properties: `p` equals `q`; q is new.
-    expect_one(&input(inline.clone(), pointer), "input-property-added-optional", "q");
+    expect_one(
+        &input(inline.clone(), pointer),
+        "input-property-added-optional",
+        "q",
+    );
     // A change behind a $ref is found at the using path.
     let changed = json!({"type": "object", "properties": {"p": {"$ref": "#/$defs/P"}}, "$defs": {"P": {"type": "object", "properties": {"x": {"type": "integer"}}}}});
     expect_one(&input(via_defs, changed), "input-type-changed", "p.x");
@@ -185,28 +580,61 @@ fn references_resolve_and_renamed_definitions_are_equal() {
 fn cycles_and_external_refs_are_noted() {
     let tree = |leaf: &str| json!({"type": "object", "properties": {"root": {"$ref": "#/$defs/node"}}, "$defs": {"node": {"type": "object", "properties": {"value": {"type": leaf}, "children": {"type": "array", "items": {"$ref": "#/$defs/node"}}}}}});
     let j = input(tree("string"), tree("integer"));
-    assert_eq!(j.changes.iter().filter(|c| c.rule == "input-type-changed").count(), 1, "{:?}", rules_of(&j));
+    assert_eq!(
+        j.changes
+            .iter()
+            .filter(|c| c.rule == "input-type-changed")
+            .count(),
+        1,
+        "{:?}",
+        rules_of(&j)
+    );
     assert_eq!(j.changes[0].path, "root.value");
-    assert!(j.notes.iter().any(|n| n.message.contains("recursive")), "{:?}", j.notes);
+    assert!(
+        j.notes.iter().any(|n| n.message.contains("recursive")),
+        "{:?}",
+        j.notes
+    );
     let self_ref = json!({"$ref": "#"});
-    let j = input(json!({"type": "object", "properties": {"a": self_ref.clone()}}), json!({"type": "object", "properties": {"a": self_ref}, "required": ["a"]}));
-    assert!(j.changes.iter().any(|c| c.rule == "input-property-now-required"));
+    let j = input(
+        json!({"type": "object", "properties": {"a": self_ref.clone()}}),
+        json!({"type": "object", "properties": {"a": self_ref}, "required": ["a"]}),
+    );
+    assert!(j
+        .changes
+        .iter()
+        .any(|c| c.rule == "input-property-now-required"));
     let ext = |url: &str| prop(json!({"$ref": url}));
-    let j = input(ext("https://example.com/a.json"), ext("https://example.com/a.json").clone());
+    let j = input(
+        ext("https://example.com/a.json"),
+        ext("https://example.com/a.json").clone(),
+    );
     expect_none(&j);
-    let j = input(json!({"type": "object", "properties": {"a": {"$ref": "https://example.com/a.json"}}, "x": 1}), ext("https://example.com/a.json"));
-    assert!(j.notes.iter().any(|n| n.message.contains("not fetched")), "{:?}", j.notes);
-    let j = input(ext("https://example.com/a.json"), ext("https://example.com/b.json"));
+    let j = input(
+        json!({"type": "object", "properties": {"a": {"$ref": "https://example.com/a.json"}}, "x": 1}),
+        ext("https://example.com/a.json"),
+    );
+    assert!(
+        j.notes.iter().any(|n| n.message.contains("not fetched")),
+        "{:?}",
+        j.notes
+    );
+    let j = input(
+        ext("https://example.com/a.json"),
+        ext("https://example.com/b.json"),
+    );
     expect_one(&j, "input-keyword-changed", "a");
     assert!(j.notes.iter().any(|n| n.message.contains("not fetched")));
 }
 
 #[test]
 fn discriminated_unions_compare_branch_by_branch() {
-    let u = |limit: u64| prop(json!({"oneOf": [
-        {"type": "object", "properties": {"kind": {"const": "circle"}, "r": {"type": "number"}}},
-        {"type": "object", "properties": {"kind": {"const": "square"}, "side": {"type": "number", "maximum": limit}}}
-    ]}));
+    let u = |limit: u64| {
+        prop(json!({"oneOf": [
+            {"type": "object", "properties": {"kind": {"const": "circle"}, "r": {"type": "number"}}},
+            {"type": "object", "properties": {"kind": {"const": "square"}, "side": {"type": "number", "maximum": limit}}}
+        ]}))
+    };
     expect_one(&input(u(10), u(5)), "input-range-narrowed", "a.side");
     let swapped = prop(json!({"oneOf": [
         {"type": "object", "properties": {"kind": {"const": "square"}, "side": {"type": "number", "maximum": 10}}},
@@ -225,28 +653,138 @@ fn tool_level_rules() {
         t
     };
     let cases: Vec<(Value, Value, &str, Class)> = vec![
-        (json!({"annotations": {"readOnlyHint": true}}), json!({"annotations": {"readOnlyHint": false}}), "tool-hint-riskier", Class::Safety),
-        (json!({"annotations": {"readOnlyHint": true}}), json!({}), "tool-hint-riskier", Class::Safety),
-        (json!({"annotations": {"readOnlyHint": false, "destructiveHint": false}}), json!({"annotations": {"readOnlyHint": false}}), "tool-hint-riskier", Class::Safety),
-        (json!({"annotations": {"openWorldHint": false}}), json!({"annotations": {"openWorldHint": true}}), "tool-hint-riskier", Class::Safety),
-        (json!({"annotations": {"idempotentHint": true}}), json!({}), "tool-hint-riskier", Class::Safety),
-        (json!({}), json!({"annotations": {"readOnlyHint": true}}), "tool-hint-safer", Class::Additive),
-        (json!({}), json!({"annotations": {"openWorldHint": true}}), "tool-hint-restated", Class::Cosmetic),
-        (json!({"annotations": {"readOnlyHint": true, "destructiveHint": false}}), json!({"annotations": {"readOnlyHint": true, "destructiveHint": true}}), "tool-hint-restated", Class::Cosmetic),
-        (json!({}), json!({"execution": {"taskSupport": "forbidden"}}), "tool-task-support-restated", Class::Cosmetic),
-        (json!({}), json!({"execution": {"taskSupport": "optional"}}), "tool-task-support-loosened", Class::Additive),
-        (json!({}), json!({"execution": {"taskSupport": "required"}}), "tool-task-support-tightened", Class::Breaking),
-        (json!({"execution": {"taskSupport": "optional"}}), json!({}), "tool-task-support-tightened", Class::Breaking),
-        (json!({"execution": {"taskSupport": "required"}}), json!({"execution": {"taskSupport": "optional"}}), "tool-task-support-loosened", Class::Additive),
-        (json!({}), json!({"outputSchema": {"type": "object"}}), "tool-output-schema-added", Class::Additive),
-        (json!({"outputSchema": {"type": "object"}}), json!({}), "tool-output-schema-removed", Class::Breaking),
-        (json!({"description": "Reads a file."}), json!({"description": "Reads a file. "}), "", Class::Cosmetic),
-        (json!({"description": "Reads a file."}), json!({"description": "Reads\n a   file."}), "", Class::Cosmetic),
-        (json!({"description": "Reads a file."}), json!({"description": "Deletes a file."}), "description-changed", Class::Routing),
-        (json!({"annotations": {"title": "A"}}), json!({"annotations": {"title": "B"}}), "title-changed", Class::Routing),
-        (json!({"_meta": {"a": 1}}), json!({"_meta": {"a": 2}}), "field-changed", Class::Cosmetic),
-        (json!({"x-vendor": 1}), json!({}), "field-changed", Class::Cosmetic),
-        (json!({}), json!({"icons": [{"src": "a"}]}), "icons-changed", Class::Cosmetic),
+        (
+            json!({"annotations": {"readOnlyHint": true}}),
+            json!({"annotations": {"readOnlyHint": false}}),
+            "tool-hint-riskier",
+            Class::Safety,
+        ),
+        (
+            json!({"annotations": {"readOnlyHint": true}}),
+            json!({}),
+            "tool-hint-riskier",
+            Class::Safety,
+        ),
+        (
+            json!({"annotations": {"readOnlyHint": false, "destructiveHint": false}}),
+            json!({"annotations": {"readOnlyHint": false}}),
+            "tool-hint-riskier",
+            Class::Safety,
+        ),
+        (
+            json!({"annotations": {"openWorldHint": false}}),
+            json!({"annotations": {"openWorldHint": true}}),
+            "tool-hint-riskier",
+            Class::Safety,
+        ),
+        (
+            json!({"annotations": {"idempotentHint": true}}),
+            json!({}),
+            "tool-hint-riskier",
+            Class::Safety,
+        ),
+        (
+            json!({}),
+            json!({"annotations": {"readOnlyHint": true}}),
+            "tool-hint-safer",
+            Class::Additive,
+        ),
+        (
+            json!({}),
+            json!({"annotations": {"openWorldHint": true}}),
+            "tool-hint-restated",
+            Class::Cosmetic,
+        ),
+        (
+            json!({"annotations": {"readOnlyHint": true, "destructiveHint": false}}),
+            json!({"annotations": {"readOnlyHint": true, "destructiveHint": true}}),
+            "tool-hint-restated",
+            Class::Cosmetic,
+        ),
+        (
+            json!({}),
+            json!({"execution": {"taskSupport": "forbidden"}}),
+            "tool-task-support-restated",
+            Class::Cosmetic,
+        ),
+        (
+            json!({}),
+            json!({"execution": {"taskSupport": "optional"}}),
+            "tool-task-support-loosened",
+            Class::Additive,
+        ),
+        (
+            json!({}),
+            json!({"execution": {"taskSupport": "required"}}),
+            "tool-task-support-tightened",
+            Class::Breaking,
+        ),
+        (
+            json!({"execution": {"taskSupport": "optional"}}),
+            json!({}),
+            "tool-task-support-tightened",
+            Class::Breaking,
+        ),
+        (
+            json!({"execution": {"taskSupport": "required"}}),
+            json!({"execution": {"taskSupport": "optional"}}),
+            "tool-task-support-loosened",
+            Class::Additive,
+        ),
+        (
+            json!({}),
+            json!({"outputSchema": {"type": "object"}}),
+            "tool-output-schema-added",
+            Class::Additive,
+        ),
+        (
+            json!({"outputSchema": {"type": "object"}}),
+            json!({}),
+            "tool-output-schema-removed",
+            Class::Breaking,
+        ),
+        (
+            json!({"description": "Reads a file."}),
+            json!({"description": "Reads a file. "}),
+            "",
+            Class::Cosmetic,
+        ),
+        (
+            json!({"description": "Reads a file."}),
+            json!({"description": "Reads\n a   file."}),
+            "",
+            Class::Cosmetic,
+        ),
+        (
+            json!({"description": "Reads a file."}),
+            json!({"description": "Deletes a file."}),
+            "description-changed",
+            Class::Routing,
+        ),
+        (
+            json!({"annotations": {"title": "A"}}),
+            json!({"annotations": {"title": "B"}}),
+            "title-changed",
+            Class::Routing,
+        ),
+        (
+            json!({"_meta": {"a": 1}}),
+            json!({"_meta": {"a": 2}}),
+            "field-changed",
+            Class::Cosmetic,
+        ),
+        (
+            json!({"x-vendor": 1}),
+            json!({}),
+            "field-changed",
+            Class::Cosmetic,
+        ),
+        (
+            json!({}),
+            json!({"icons": [{"src": "a"}]}),
+            "icons-changed",
+            Class::Cosmetic,
+        ),
     ];
     for (old, new, rule, class) in cases {
         let j = tool(base(old.clone()), base(new.clone()));
@@ -255,36 +793,173 @@ fn tool_level_rules() {
             continue;
         }
         assert_eq!(j.changes.len(), 1, "{old} → {new}: {:?}", rules_of(&j));
-        assert_eq!((j.changes[0].rule, j.changes[0].class), (rule, class), "{old} → {new}");
+        assert_eq!(
+            (j.changes[0].rule, j.changes[0].class),
+            (rule, class),
+            "{old} → {new}"
+        );
     }
 }
 
 #[test]
 fn prompt_resource_template_and_server_rules() {
     let p = |args: Value| json!({"name": "p", "arguments": args});
-    let cases: Vec<(ItemKind, Option<Value>, Option<Value>, &str, Class)> = vec![
-        (ItemKind::Prompt, Some(p(json!([{"name": "a"}]))), Some(p(json!([{"name": "a"}, {"name": "b", "required": true}]))), "prompt-argument-added-required", Class::Breaking),
-        (ItemKind::Prompt, Some(p(json!([{"name": "a"}]))), Some(p(json!([{"name": "a"}, {"name": "b"}]))), "prompt-argument-added-optional", Class::Additive),
-        (ItemKind::Prompt, Some(p(json!([{"name": "a"}]))), Some(p(json!([]))), "prompt-argument-removed", Class::Breaking),
-        (ItemKind::Prompt, Some(p(json!([{"name": "a"}]))), Some(p(json!([{"name": "a", "required": true}]))), "prompt-argument-now-required", Class::Breaking),
-        (ItemKind::Prompt, Some(p(json!([{"name": "a", "required": true}]))), Some(p(json!([{"name": "a"}]))), "prompt-argument-now-optional", Class::Additive),
-        (ItemKind::Prompt, Some(json!({"name": "p", "description": "x"})), Some(json!({"name": "p", "description": "y"})), "description-changed", Class::Routing),
-        (ItemKind::Prompt, Some(p(json!([{"name": "a", "description": "x"}]))), Some(p(json!([{"name": "a", "description": "y"}]))), "description-changed", Class::Routing),
-        (ItemKind::Prompt, None, Some(json!({"name": "p"})), "prompt-added", Class::Additive),
-        (ItemKind::Resource, Some(json!({"uri": "u", "name": "a", "mimeType": "text/plain"})), Some(json!({"uri": "u", "name": "a", "mimeType": "text/html"})), "mime-type-changed", Class::Breaking),
-        (ItemKind::Resource, Some(json!({"uri": "u", "name": "a"})), None, "resource-removed", Class::Breaking),
-        (ItemKind::ResourceTemplate, Some(json!({"uriTemplate": "f:///{p}", "name": "a", "mimeType": "text/plain"})), Some(json!({"uriTemplate": "f:///{p}", "name": "a", "mimeType": "image/png"})), "mime-type-changed", Class::Breaking),
-        (ItemKind::ResourceTemplate, Some(json!({"uriTemplate": "f:///{p}", "name": "a", "description": "x"})), Some(json!({"uriTemplate": "f:///{p}", "name": "a", "description": "y"})), "description-changed", Class::Routing),
-        (ItemKind::ResourceTemplate, None, Some(json!({"uriTemplate": "f:///{p}", "name": "a"})), "resource-template-added", Class::Additive),
-        (ItemKind::Server, Some(json!({"capabilities": {"tools": {}}})), Some(json!({"capabilities": {}})), "server-capability-removed", Class::Breaking),
-        (ItemKind::Server, Some(json!({"capabilities": {"resources": {"subscribe": true}}})), Some(json!({"capabilities": {"resources": {}}})), "server-capability-removed", Class::Breaking),
-        (ItemKind::Server, Some(json!({"capabilities": {"tools": {"listChanged": false}}})), Some(json!({"capabilities": {"tools": {}}})), "", Class::Cosmetic),
-        (ItemKind::Server, Some(json!({"capabilities": {}})), Some(json!({"capabilities": {"prompts": {}}})), "server-capability-added", Class::Additive),
-        (ItemKind::Server, Some(json!({"protocolVersion": "2025-06-18"})), Some(json!({"protocolVersion": "2024-11-05"})), "server-protocol-version-changed", Class::Review),
-        (ItemKind::Server, Some(json!({"instructions": "Use a."})), Some(json!({"instructions": " Use  a. "})), "", Class::Cosmetic),
-        (ItemKind::Server, Some(json!({"instructions": "Use a."})), Some(json!({"instructions": "Use b."})), "server-instructions-changed", Class::Routing),
-        (ItemKind::Server, Some(json!({"serverInfo": {"name": "a", "version": "1"}})), Some(json!({"serverInfo": {"name": "a", "version": "2"}})), "server-version-changed", Class::Cosmetic),
-        (ItemKind::Server, Some(json!({"serverInfo": {"name": "a"}})), Some(json!({"serverInfo": {"name": "b"}})), "server-name-changed", Class::Review),
+    type Case = (ItemKind, Option<Value>, Option<Value>, &'static str, Class);
+    let cases: Vec<Case> = vec![
+        (
+            ItemKind::Prompt,
+            Some(p(json!([{"name": "a"}]))),
+            Some(p(json!([{"name": "a"}, {"name": "b", "required": true}]))),
+            "prompt-argument-added-required",
+            Class::Breaking,
+        ),
+        (
+            ItemKind::Prompt,
+            Some(p(json!([{"name": "a"}]))),
+            Some(p(json!([{"name": "a"}, {"name": "b"}]))),
+            "prompt-argument-added-optional",
+            Class::Additive,
+        ),
+        (
+            ItemKind::Prompt,
+            Some(p(json!([{"name": "a"}]))),
+            Some(p(json!([]))),
+            "prompt-argument-removed",
+            Class::Breaking,
+        ),
+        (
+            ItemKind::Prompt,
+            Some(p(json!([{"name": "a"}]))),
+            Some(p(json!([{"name": "a", "required": true}]))),
+            "prompt-argument-now-required",
+            Class::Breaking,
+        ),
+        (
+            ItemKind::Prompt,
+            Some(p(json!([{"name": "a", "required": true}]))),
+            Some(p(json!([{"name": "a"}]))),
+            "prompt-argument-now-optional",
+            Class::Additive,
+        ),
+        (
+            ItemKind::Prompt,
+            Some(json!({"name": "p", "description": "x"})),
+            Some(json!({"name": "p", "description": "y"})),
+            "description-changed",
+            Class::Routing,
+        ),
+        (
+            ItemKind::Prompt,
+            Some(p(json!([{"name": "a", "description": "x"}]))),
+            Some(p(json!([{"name": "a", "description": "y"}]))),
+            "description-changed",
+            Class::Routing,
+        ),
+        (
+            ItemKind::Prompt,
+            None,
+            Some(json!({"name": "p"})),
+            "prompt-added",
+            Class::Additive,
+        ),
+        (
+            ItemKind::Resource,
+            Some(json!({"uri": "u", "name": "a", "mimeType": "text/plain"})),
+            Some(json!({"uri": "u", "name": "a", "mimeType": "text/html"})),
+            "mime-type-changed",
+            Class::Breaking,
+        ),
+        (
+            ItemKind::Resource,
+            Some(json!({"uri": "u", "name": "a"})),
+            None,
+            "resource-removed",
+            Class::Breaking,
+        ),
+        (
+            ItemKind::ResourceTemplate,
+            Some(json!({"uriTemplate": "f:///{p}", "name": "a", "mimeType": "text/plain"})),
+            Some(json!({"uriTemplate": "f:///{p}", "name": "a", "mimeType": "image/png"})),
+            "mime-type-changed",
+            Class::Breaking,
+        ),
+        (
+            ItemKind::ResourceTemplate,
+            Some(json!({"uriTemplate": "f:///{p}", "name": "a", "description": "x"})),
+            Some(json!({"uriTemplate": "f:///{p}", "name": "a", "description": "y"})),
+            "description-changed",
+            Class::Routing,
+        ),
+        (
+            ItemKind::ResourceTemplate,
+            None,
+            Some(json!({"uriTemplate": "f:///{p}", "name": "a"})),
+            "resource-template-added",
+            Class::Additive,
+        ),
+        (
+            ItemKind::Server,
+            Some(json!({"capabilities": {"tools": {}}})),
+            Some(json!({"capabilities": {}})),
+            "server-capability-removed",
+            Class::Breaking,
+        ),
+        (
+            ItemKind::Server,
+            Some(json!({"capabilities": {"resources": {"subscribe": true}}})),
+            Some(json!({"capabilities": {"resources": {}}})),
+            "server-capability-removed",
+            Class::Breaking,
+        ),
+        (
+            ItemKind::Server,
+            Some(json!({"capabilities": {"tools": {"listChanged": false}}})),
+            Some(json!({"capabilities": {"tools": {}}})),
+            "",
+            Class::Cosmetic,
+        ),
+        (
+            ItemKind::Server,
+            Some(json!({"capabilities": {}})),
+            Some(json!({"capabilities": {"prompts": {}}})),
+            "server-capability-added",
+            Class::Additive,
+        ),
+        (
+            ItemKind::Server,
+            Some(json!({"protocolVersion": "2025-06-18"})),
+            Some(json!({"protocolVersion": "2024-11-05"})),
+            "server-protocol-version-changed",
+            Class::Review,
+        ),
+        (
+            ItemKind::Server,
+            Some(json!({"instructions": "Use a."})),
+            Some(json!({"instructions": " Use  a. "})),
+            "",
+            Class::Cosmetic,
+        ),
+        (
+            ItemKind::Server,
+            Some(json!({"instructions": "Use a."})),
+            Some(json!({"instructions": "Use b."})),
+            "server-instructions-changed",
+            Class::Routing,
+        ),
+        (
+            ItemKind::Server,
+            Some(json!({"serverInfo": {"name": "a", "version": "1"}})),
+            Some(json!({"serverInfo": {"name": "a", "version": "2"}})),
+            "server-version-changed",
+            Class::Cosmetic,
+        ),
+        (
+            ItemKind::Server,
+            Some(json!({"serverInfo": {"name": "a"}})),
+            Some(json!({"serverInfo": {"name": "b"}})),
+            "server-name-changed",
+            Class::Review,
+        ),
     ];
     for (kind, old, new, rule, class) in cases {
         let j = item(kind, old.clone(), new.clone());
@@ -293,7 +968,11 @@ fn prompt_resource_template_and_server_rules() {
             continue;
         }
         assert_eq!(j.changes.len(), 1, "{old:?} → {new:?}: {:?}", rules_of(&j));
-        assert_eq!((j.changes[0].rule, j.changes[0].class), (rule, class), "{old:?} → {new:?}");
+        assert_eq!(
+            (j.changes[0].rule, j.changes[0].class),
+            (rule, class),
+            "{old:?} → {new:?}"
+        );
     }
 }
 
@@ -309,12 +988,33 @@ fn renames_and_replaced_templates_are_named() {
     })).unwrap();
     let j = surfaces(&old, &new);
     let removed = j.changes.iter().find(|c| c.rule == "tool-removed").unwrap();
-    assert!(removed.message.contains("probably renamed to `export_table`"), "{}", removed.message);
-    let template = j.changes.iter().find(|c| c.rule == "resource-template-removed").unwrap();
-    assert!(template.message.contains("variables added: `encoding`"), "{}", template.message);
-    assert_eq!(template.item, ItemKey::new(ItemKind::ResourceTemplate, "file:///{path}"));
+    assert!(
+        removed
+            .message
+            .contains("probably renamed to `export_table`"),
+        "{}",
+        removed.message
+    );
+    let template = j
+        .changes
+        .iter()
+        .find(|c| c.rule == "resource-template-removed")
+        .unwrap();
+    assert!(
+        template.message.contains("variables added: `encoding`"),
+        "{}",
+        template.message
+    );
+    assert_eq!(
+        template.item,
+        ItemKey::new(ItemKind::ResourceTemplate, "file:///{path}")
+    );
     // Sorted by item, then path, then rule.
-    let keys: Vec<_> = j.changes.iter().map(|c| (c.item.clone(), c.path.clone(), c.rule)).collect();
+    let keys: Vec<_> = j
+        .changes
+        .iter()
+        .map(|c| (c.item.clone(), c.path.clone(), c.rule))
+        .collect();
     let mut sorted = keys.clone();
     sorted.sort();
     assert_eq!(keys, sorted);

@@ -14,7 +14,10 @@ fn parse(text: &str) -> Option<Value> {
     if text.is_empty() {
         None
     } else {
-        Some(serde_json::from_str(text).unwrap_or_else(|e| panic!("example `{text}` is not JSON: {e}")))
+        Some(
+            serde_json::from_str(text)
+                .unwrap_or_else(|e| panic!("example `{text}` is not JSON: {e}")),
+        )
     }
 }
 
@@ -24,8 +27,14 @@ fn every_example_triggers_exactly_its_rule() {
     for rule in RULES {
         let (before, after) = (parse(rule.before), parse(rule.after));
         let judgement = match rule.direction {
-            Some(Direction::Input) => input(before.expect("schema example"), after.expect("schema example")),
-            Some(Direction::Output) => output(before.expect("schema example"), after.expect("schema example")),
+            Some(Direction::Input) => input(
+                before.expect("schema example"),
+                after.expect("schema example"),
+            ),
+            Some(Direction::Output) => output(
+                before.expect("schema example"),
+                after.expect("schema example"),
+            ),
             None => item(rule.kind, before, after),
         };
         let found: BTreeSet<&str> = judgement.changes.iter().map(|c| c.rule).collect();
@@ -45,11 +54,17 @@ fn ids_are_unique_kebab_case_and_documented() {
     for rule in RULES {
         assert!(seen.insert(rule.id), "duplicate id {}", rule.id);
         assert!(
-            rule.id.split('-').all(|w| !w.is_empty() && w.chars().all(|c| c.is_ascii_lowercase())),
+            rule.id
+                .split('-')
+                .all(|w| !w.is_empty() && w.chars().all(|c| c.is_ascii_lowercase())),
             "{} is not kebab-case",
             rule.id
         );
-        assert!(!rule.title.is_empty() && !rule.explanation.is_empty(), "{}", rule.id);
+        assert!(
+            !rule.title.is_empty() && !rule.explanation.is_empty(),
+            "{}",
+            rule.id
+        );
         assert!(rules::rule(rule.id).is_some());
     }
     assert!(rules::rule("no-such-rule").is_none());
@@ -58,22 +73,53 @@ fn ids_are_unique_kebab_case_and_documented() {
 #[test]
 fn every_input_rule_has_an_output_mirror_with_the_opposite_class() {
     let mut checked = 0;
-    for rule in RULES.iter().filter(|r| r.direction == Some(Direction::Input)) {
-        let mirror_id = rule.mirror.unwrap_or_else(|| panic!("{} has no mirror", rule.id));
-        let mirror = rules::rule(mirror_id).unwrap_or_else(|| panic!("{}: mirror {mirror_id} missing", rule.id));
+    for rule in RULES
+        .iter()
+        .filter(|r| r.direction == Some(Direction::Input))
+    {
+        let mirror_id = rule
+            .mirror
+            .unwrap_or_else(|| panic!("{} has no mirror", rule.id));
+        let mirror = rules::rule(mirror_id)
+            .unwrap_or_else(|| panic!("{}: mirror {mirror_id} missing", rule.id));
         assert_eq!(mirror.direction, Some(Direction::Output), "{mirror_id}");
-        assert_eq!(mirror.mirror, Some(rule.id), "{mirror_id} does not point back");
+        assert_eq!(
+            mirror.mirror,
+            Some(rule.id),
+            "{mirror_id} does not point back"
+        );
         assert_eq!(mirror.narrows, rule.narrows, "{mirror_id}");
         match rule.narrows {
-            Some(true) => assert_eq!((rule.class, mirror.class), (Class::Breaking, Class::Additive), "{}", rule.id),
-            Some(false) => assert_eq!((rule.class, mirror.class), (Class::Additive, Class::Breaking), "{}", rule.id),
-            None => assert_eq!(rule.class, mirror.class, "{}: neither narrows nor widens, so both sides share a class", rule.id),
+            Some(true) => assert_eq!(
+                (rule.class, mirror.class),
+                (Class::Breaking, Class::Additive),
+                "{}",
+                rule.id
+            ),
+            Some(false) => assert_eq!(
+                (rule.class, mirror.class),
+                (Class::Additive, Class::Breaking),
+                "{}",
+                rule.id
+            ),
+            None => assert_eq!(
+                rule.class, mirror.class,
+                "{}: neither narrows nor widens, so both sides share a class",
+                rule.id
+            ),
         }
         checked += 1;
     }
     // And no output rule without an input rule.
-    for rule in RULES.iter().filter(|r| r.direction == Some(Direction::Output)) {
-        assert!(rule.mirror.and_then(rules::rule).is_some(), "{} has no input mirror", rule.id);
+    for rule in RULES
+        .iter()
+        .filter(|r| r.direction == Some(Direction::Output))
+    {
+        assert!(
+            rule.mirror.and_then(rules::rule).is_some(),
+            "{} has no input mirror",
+            rule.id
+        );
     }
     assert!(checked >= 30, "only {checked} input rules");
 }
@@ -83,12 +129,15 @@ fn every_input_rule_has_an_output_mirror_with_the_opposite_class() {
 /// the catalogue does not know.
 #[test]
 fn every_rule_id_in_the_engine_source_is_catalogued() {
-    let source = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/src/diff.rs")).expect("read diff.rs");
+    let source = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/src/diff.rs"))
+        .expect("read diff.rs");
     let mut literals = BTreeSet::new();
     for (i, chunk) in source.split('"').enumerate() {
         if i % 2 == 1
             && chunk.contains('-')
-            && chunk.split('-').all(|w| !w.is_empty() && w.chars().all(|c| c.is_ascii_lowercase()))
+            && chunk
+                .split('-')
+                .all(|w| !w.is_empty() && w.chars().all(|c| c.is_ascii_lowercase()))
         {
             literals.insert(chunk.to_owned());
         }
@@ -98,7 +147,10 @@ fn every_rule_id_in_the_engine_source_is_catalogued() {
         let item_rule = rules::rule(literal).is_some_and(|r| r.direction.is_none());
         let schema_rule = rules::directional(Direction::Input, literal).is_some()
             && rules::directional(Direction::Output, literal).is_some();
-        assert!(item_rule || schema_rule, "`{literal}` in src/diff.rs is not a catalogued rule id");
+        assert!(
+            item_rule || schema_rule,
+            "`{literal}` in src/diff.rs is not a catalogued rule id"
+        );
     }
 }
 
@@ -106,11 +158,19 @@ fn every_rule_id_in_the_engine_source_is_catalogued() {
 fn no_internal_missing_rule_notes_across_examples() {
     for rule in RULES {
         let j = match rule.direction {
-            Some(Direction::Input) => input(parse(rule.before).unwrap(), parse(rule.after).unwrap()),
-            Some(Direction::Output) => output(parse(rule.before).unwrap(), parse(rule.after).unwrap()),
+            Some(Direction::Input) => {
+                input(parse(rule.before).unwrap(), parse(rule.after).unwrap())
+            }
+            Some(Direction::Output) => {
+                output(parse(rule.before).unwrap(), parse(rule.after).unwrap())
+            }
             None => item(rule.kind, parse(rule.before), parse(rule.after)),
         };
-        assert!(j.notes.iter().all(|n| !n.message.starts_with("internal")), "{:?}", j.notes);
+        assert!(
+            j.notes.iter().all(|n| !n.message.starts_with("internal")),
+            "{:?}",
+            j.notes
+        );
     }
     let _ = (json!(null), ItemKind::Tool);
 }
@@ -118,7 +178,9 @@ fn no_internal_missing_rule_notes_across_examples() {
 #[test]
 fn policy_overrides_change_the_class() {
     let mut policy = mcp_contract_test::Policy::default();
-    policy.overrides.insert("input-default-changed".to_owned(), Class::Breaking);
+    policy
+        .overrides
+        .insert("input-default-changed".to_owned(), Class::Breaking);
     let key = mcp_contract_test::ItemKey::new(ItemKind::Tool, "t");
     let a = json!({"name": "t", "inputSchema": prop(json!({"type": "string", "default": "x"}))});
     let b = json!({"name": "t", "inputSchema": prop(json!({"type": "string", "default": "y"}))});

@@ -31,7 +31,9 @@ fn drift(server: &str, a: &str, b: &str) -> Judgement {
 }
 
 fn has(j: &Judgement, name: &str, rule: &str, path: &str) -> bool {
-    j.changes.iter().any(|c| c.item.name == name && c.rule == rule && c.path == path)
+    j.changes
+        .iter()
+        .any(|c| c.item.name == name && c.rule == rule && c.path == path)
 }
 
 /// `cargo test -p mcp-contract-test --test engine_corpus -- --ignored --nocapture` prints
@@ -43,10 +45,216 @@ fn print_drift() {
         let j = drift(server, a, b);
         println!("=== {server} {a} -> {b}: {:?}", j.counts());
         for c in &j.changes {
-            println!("  [{}] {} {} `{}`: {}", c.class, c.rule, c.item.test_name(), c.path, c.message);
+            println!(
+                "  [{}] {} {} `{}`: {}",
+                c.class,
+                c.rule,
+                c.item.test_name(),
+                c.path,
+                c.message
+            );
         }
         for n in &j.notes {
             println!("  note {} `{}`: {}", n.item.test_name(), n.path, n.message);
         }
+    }
+}
+
+#[test]
+fn filesystem_read_file_gained_optional_head_and_tail() {
+    // 0.6.2 read_file takes only `path`; 2025.7.1 adds optional `head` and `tail` (numbers).
+    let j = drift("filesystem", "0.6.2", "2025.7.1");
+    for arg in ["head", "tail"] {
+        let c = j
+            .changes
+            .iter()
+            .find(|c| c.item.name == "read_file" && c.path == arg)
+            .expect(arg);
+        assert_eq!(
+            (c.rule, c.class),
+            ("input-property-added-optional", Class::Additive)
+        );
+    }
+    // Only the protocol version bump (2024-11-05 → 2025-11-25) asks for a person.
+    let failing: Vec<_> = j
+        .changes
+        .iter()
+        .filter(|c| c.class.fails_by_default())
+        .map(|c| c.rule)
+        .collect();
+    assert_eq!(failing, ["server-protocol-version-changed"]);
+    assert!(!drift("filesystem", "2025.7.1", "2025.8.21")
+        .changes
+        .iter()
+        .any(|c| c.class.fails_by_default()));
+}
+
+#[test]
+fn filesystem_read_multiple_files_now_needs_one_path() {
+    // 2025.11.25 adds `minItems: 1` to read_multiple_files.paths: an empty list used to validate.
+    let j = drift("filesystem", "2025.8.21", "2025.11.25");
+    assert!(has(
+        &j,
+        "read_multiple_files",
+        "input-item-count-narrowed",
+        "paths"
+    ));
+    let failing: Vec<_> = j
+        .changes
+        .iter()
+        .filter(|c| c.class.fails_by_default())
+        .collect();
+    assert_eq!(failing.len(), 1, "{failing:#?}");
+}
+
+#[test]
+fn filesystem_move_file_became_destructive() {
+    // 2026.8.31 sets destructiveHint true on move_file (was false): safety.
+    let j = drift("filesystem", "2026.1.14", "2026.8.31");
+    let c = j
+        .changes
+        .iter()
+        .find(|c| c.item.name == "move_file" && c.path == "annotations.destructiveHint")
+        .unwrap();
+    assert_eq!((c.rule, c.class), ("tool-hint-riskier", Class::Safety));
+}
+
+#[test]
+fn playwright_browser_close_is_no_longer_read_only() {
+    // 0.0.40 annotates browser_close readOnlyHint true; 0.0.60 false and destructive.
+    let j = drift("playwright", "0.0.40", "0.0.60");
+    assert!(has(
+        &j,
+        "browser_close",
+        "tool-hint-riskier",
+        "annotations.readOnlyHint"
+    ));
+    assert!(has(
+        &j,
+        "browser_take_screenshot",
+        "input-property-now-required",
+        "type"
+    ));
+    assert!(has(
+        &j,
+        "browser_console_messages",
+        "input-property-added-required",
+        "level"
+    ));
+}
+
+#[test]
+fn playwright_ref_arguments_became_target() {
+    // 0.0.83 replaces the `ref` argument of browser_click by a required `target`.
+    let j = drift("playwright", "0.0.60", "0.0.83");
+    assert!(has(&j, "browser_click", "input-property-removed", "ref"));
+    assert!(has(
+        &j,
+        "browser_click",
+        "input-property-added-required",
+        "target"
+    ));
+    assert!(has(
+        &j,
+        "browser_fill_form",
+        "input-property-removed",
+        "fields[].ref"
+    ));
+}
+
+#[test]
+fn notion_children_gained_alternatives_additively() {
+    // 2.5.2 wraps children items `{$ref: blockObjectRequest}` in anyOf [same, string, object].
+    let j = drift("notion", "2.0.0", "2.5.2");
+    let added: Vec<_> = j
+        .changes
+        .iter()
+        .filter(|c| c.item.name == "API-patch-block-children" && c.path == "children[]")
+        .map(|c| (c.rule, c.class))
+        .collect();
+    assert_eq!(
+        added,
+        [
+            ("input-union-branch-added", Class::Additive),
+            ("input-union-branch-added", Class::Additive)
+        ]
+    );
+    // The dropped Notion-Version header argument is a removal.
+    assert!(has(
+        &j,
+        "API-get-self",
+        "input-property-removed",
+        "Notion-Version"
+    ));
+}
+
+#[test]
+fn memory_patch_release_only_changes_the_version_string() {
+    let j = drift("memory", "0.6.2", "2025.8.4");
+    assert_eq!(j.changes.len(), 1, "{:#?}", j.changes);
+    assert_eq!(
+        (j.changes[0].rule, j.changes[0].class),
+        ("server-version-changed", Class::Cosmetic)
+    );
+}
+
+/// `-latestdeps` records the same package version with its dependencies at their latest. It
+/// is not a clean control: with the newest zod the servers advertise every inputSchema as a
+/// bare `{"$schema": …}` (checked by hand), so agents lose every argument. The engine must say
+/// exactly that (arguments removed: breaking; object type and extra keys relaxed: additive)
+/// and nothing else.
+#[test]
+fn latestdeps_control_pairs_only_show_the_lost_schemas() {
+    for (server, version) in [
+        ("filesystem", "0.6.2"),
+        ("filesystem", "2025.7.1"),
+        ("filesystem", "2025.8.21"),
+        ("github", "0.6.2"),
+    ] {
+        let latest = surface(server, &format!("{version}-latestdeps"));
+        let j = surfaces(&surface(server, version), &latest);
+        assert!(!j.changes.is_empty());
+        for c in &j.changes {
+            let emptied = latest
+                .get(&c.item)
+                .and_then(|t| t.get("inputSchema"))
+                .is_some_and(|s| s.get("properties").is_none());
+            let explained = match c.rule {
+                "input-property-removed" => emptied,
+                "input-type-widened" | "input-additional-properties-widened" => {
+                    emptied && c.path == "inputSchema"
+                }
+                "server-version-changed" => true,
+                // Descriptions inside the lost schemas go with them.
+                _ => false,
+            };
+            assert!(
+                explained,
+                "{server} {version}: unexplained {} {} `{}`: {}",
+                c.rule,
+                c.item.test_name(),
+                c.path,
+                c.message
+            );
+        }
+    }
+}
+
+#[test]
+fn no_pair_emits_an_uncatalogued_rule_or_internal_note() {
+    for (server, a, b) in PAIRS {
+        let j = drift(server, a, b);
+        for c in &j.changes {
+            assert!(
+                mcp_contract_test::rules::rule(c.rule).is_some(),
+                "{}",
+                c.rule
+            );
+        }
+        assert!(
+            j.notes.iter().all(|n| !n.message.starts_with("internal")),
+            "{server}: {:?}",
+            j.notes
+        );
     }
 }

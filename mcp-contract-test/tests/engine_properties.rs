@@ -12,7 +12,10 @@ use std::time::{Duration, Instant};
 #[test]
 fn a_surface_against_itself_has_no_changes() {
     let fixtures = all_fixtures();
-    assert!(fixtures.len() >= 30, "copy /work/shared/corpus/surfaces into fixtures/surfaces");
+    assert!(
+        fixtures.len() >= 30,
+        "copy /work/shared/corpus/surfaces into fixtures/surfaces"
+    );
     for (label, doc) in fixtures {
         let s = Surface::from_json(&doc).unwrap();
         let j = surfaces(&s, &s);
@@ -34,7 +37,20 @@ fn permute(value: &Value, seed: u64, key: Option<&str>) -> Value {
         }
         Value::Array(items) => {
             let mut items: Vec<Value> = items.iter().map(|v| permute(v, seed, None)).collect();
-            let is_set = matches!(key, Some("required" | "enum" | "type" | "tools" | "prompts" | "resources" | "resourceTemplates" | "anyOf" | "oneOf"));
+            let is_set = matches!(
+                key,
+                Some(
+                    "required"
+                        | "enum"
+                        | "type"
+                        | "tools"
+                        | "prompts"
+                        | "resources"
+                        | "resourceTemplates"
+                        | "anyOf"
+                        | "oneOf"
+                )
+            );
             if is_set && !items.is_empty() {
                 let n = items.len();
                 items.rotate_left((seed as usize) % n);
@@ -49,7 +65,10 @@ fn permute(value: &Value, seed: u64, key: Option<&str>) -> Value {
 }
 
 fn summary(j: &Judgement) -> Vec<String> {
-    j.changes.iter().map(|c| format!("{} {} {} {}", c.item.test_name(), c.path, c.rule, c.class)).collect()
+    j.changes
+        .iter()
+        .map(|c| format!("{} {} {} {}", c.item.test_name(), c.path, c.rule, c.class))
+        .collect()
 }
 
 #[test]
@@ -59,41 +78,78 @@ fn permutations_of_sets_and_key_order_change_nothing() {
         for seed in 1..4 {
             let p = Surface::from_json(&permute(&doc, seed, None)).unwrap();
             let j = surfaces(&s, &p);
-            assert!(j.changes.is_empty(), "{label} seed {seed}: {:#?}", j.changes);
+            assert!(
+                j.changes.is_empty(),
+                "{label} seed {seed}: {:#?}",
+                j.changes
+            );
         }
     }
 }
 
 #[test]
 fn drift_verdicts_are_invariant_under_permutation() {
-    let pairs = [("filesystem", "2025.8.21", "2025.11.25"), ("playwright", "0.0.60", "0.0.83"), ("notion", "2.0.0", "2.5.2")];
+    let pairs = [
+        ("filesystem", "2025.8.21", "2025.11.25"),
+        ("playwright", "0.0.60", "0.0.83"),
+        ("notion", "2.0.0", "2.5.2"),
+    ];
     for (server, a, b) in pairs {
         let read = |v: &str| -> Value {
-            serde_json::from_str(&std::fs::read_to_string(fixtures().join(server).join(format!("{v}.json"))).unwrap()).unwrap()
+            serde_json::from_str(
+                &std::fs::read_to_string(fixtures().join(server).join(format!("{v}.json")))
+                    .unwrap(),
+            )
+            .unwrap()
         };
         let (da, db) = (read(a), read(b));
-        let plain = surfaces(&Surface::from_json(&da).unwrap(), &Surface::from_json(&db).unwrap());
+        let plain = surfaces(
+            &Surface::from_json(&da).unwrap(),
+            &Surface::from_json(&db).unwrap(),
+        );
         for seed in 1..3 {
             let permuted = surfaces(
                 &Surface::from_json(&permute(&da, seed, None)).unwrap(),
                 &Surface::from_json(&permute(&db, seed + 1, None)).unwrap(),
             );
-            assert_eq!(summary(&plain), summary(&permuted), "{server} {a}→{b} seed {seed}");
+            assert_eq!(
+                summary(&plain),
+                summary(&permuted),
+                "{server} {a}→{b} seed {seed}"
+            );
         }
     }
 }
 
 /// Runs `f` on a thread with a big stack: building and dropping 10,000-deep values recurses.
 fn big_stack<F: FnOnce() + Send + 'static>(f: F) {
-    std::thread::Builder::new().stack_size(256 << 20).spawn(f).unwrap().join().unwrap();
+    std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(f)
+        .unwrap()
+        .join()
+        .unwrap();
 }
 
+/// Built by moving, not with `json!` (which copies an interpolated value: quadratic here).
 fn deep(levels: usize, leaf: &str) -> Value {
     let mut v = json!({"type": leaf});
     for _ in 0..levels {
-        v = json!({"type": "object", "properties": {"a": v}});
+        let mut props = Map::new();
+        props.insert("a".to_owned(), v);
+        let mut level = Map::new();
+        level.insert("type".to_owned(), json!("object"));
+        level.insert("properties".to_owned(), Value::Object(props));
+        v = Value::Object(level);
     }
     v
+}
+
+fn tool_with_schema(schema: Value) -> Value {
+    let mut t = Map::new();
+    t.insert("name".to_owned(), json!("t"));
+    t.insert("inputSchema".to_owned(), schema);
+    Value::Object(t)
 }
 
 #[test]
@@ -101,17 +157,32 @@ fn ten_thousand_deep_nesting_is_bounded_and_noted() {
     big_stack(|| {
         let (a, b) = (deep(10_000, "string"), deep(10_000, "integer"));
         let key = ItemKey::new(ItemKind::Tool, "t");
-        let (ta, tb) = (json!({"name": "t", "inputSchema": a}), json!({"name": "t", "inputSchema": b}));
+        let (ta, tb) = (tool_with_schema(a), tool_with_schema(b));
         let start = Instant::now();
         let j = diff_item(&key, Some(&ta), Some(&tb), &Policy::default());
         assert!(j.changes.is_empty(), "{:?}", j.changes.len());
-        assert!(j.notes.iter().any(|n| n.message.contains("deeper than 32 levels")), "{:?}", j.notes);
+        assert!(
+            j.notes
+                .iter()
+                .any(|n| n.message.contains("deeper than 32 levels")),
+            "{:?}",
+            j.notes
+        );
         let same = diff_item(&key, Some(&ta), Some(&ta), &Policy::default());
         assert!(same.changes.is_empty() && same.notes.is_empty());
         // A policy asking for more depth is capped, not obeyed into a stack overflow.
-        let greedy = Policy { max_depth: 1_000_000, ..Policy::default() };
+        let greedy = Policy {
+            max_depth: 1_000_000,
+            ..Policy::default()
+        };
         let j = diff_item(&key, Some(&ta), Some(&tb), &greedy);
-        assert!(j.notes.iter().any(|n| n.message.contains("deeper than 100 levels")), "{:?}", j.notes);
+        assert!(
+            j.notes
+                .iter()
+                .any(|n| n.message.contains("deeper than 100 levels")),
+            "{:?}",
+            j.notes
+        );
         assert!(start.elapsed() < Duration::from_secs(20));
         std::mem::forget((ta, tb));
     });
@@ -127,29 +198,67 @@ fn hundred_thousand_value_enums_compare_as_sets() {
     let j = input(prop(json!({"enum": values})), prop(json!({"enum": fewer})));
     let c = expect_one(&j, "input-enum-narrowed", "a");
     assert!(c.message.contains("\"v777\""), "{}", c.message);
-    assert!(start.elapsed() < Duration::from_secs(20), "{:?}", start.elapsed());
+    assert!(
+        start.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        start.elapsed()
+    );
 }
 
 #[test]
 fn self_references_and_reference_bombs_terminate() {
-    let j = input(json!({"$ref": "#"}), json!({"$ref": "#", "required": ["x"]}));
-    assert!(j.changes.iter().any(|c| c.rule == "input-property-added-required"), "{:?}", rules_of(&j));
-    let j = input(json!({"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"}), json!({"type": "object"}));
-    assert!(j.notes.iter().any(|n| n.message.contains("cycle")), "{:?}", j.notes);
+    let j = input(
+        json!({"$ref": "#"}),
+        json!({"$ref": "#", "required": ["x"]}),
+    );
+    assert!(
+        j.changes
+            .iter()
+            .any(|c| c.rule == "input-property-added-required"),
+        "{:?}",
+        rules_of(&j)
+    );
+    let j = input(
+        json!({"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"}),
+        json!({"type": "object"}),
+    );
+    assert!(
+        j.notes.iter().any(|n| n.message.contains("cycle")),
+        "{:?}",
+        j.notes
+    );
     // Each definition refers to the next one ten times: 10^30 paths if expanded naively.
     let bomb = |leaf: &str| {
         let mut defs = Map::new();
         for i in 0..30 {
-            let props: Map<String, Value> = (0..10).map(|k| (format!("p{k}"), json!({"$ref": format!("#/$defs/d{}", i + 1)}))).collect();
-            defs.insert(format!("d{i}"), json!({"type": "object", "properties": props}));
+            let props: Map<String, Value> = (0..10)
+                .map(|k| {
+                    (
+                        format!("p{k}"),
+                        json!({"$ref": format!("#/$defs/d{}", i + 1)}),
+                    )
+                })
+                .collect();
+            defs.insert(
+                format!("d{i}"),
+                json!({"type": "object", "properties": props}),
+            );
         }
         defs.insert("d30".to_owned(), json!({"type": leaf}));
         json!({"$ref": "#/$defs/d0", "$defs": defs})
     };
     let start = Instant::now();
     let j = input(bomb("string"), bomb("integer"));
-    assert!(start.elapsed() < Duration::from_secs(30), "{:?}", start.elapsed());
-    assert!(j.notes.iter().any(|n| n.message.contains("budget")), "{:?}", j.notes.len());
+    assert!(
+        start.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        start.elapsed()
+    );
+    assert!(
+        j.notes.iter().any(|n| n.message.contains("budget")),
+        "{:?}",
+        j.notes.len()
+    );
 }
 
 #[test]
@@ -157,7 +266,11 @@ fn a_twenty_megabyte_schema_is_linear() {
     let build = |changed: bool| {
         let mut props = Map::new();
         for i in 0..200_000 {
-            let ty = if changed && i == 123_456 { "integer" } else { "string" };
+            let ty = if changed && i == 123_456 {
+                "integer"
+            } else {
+                "string"
+            };
             props.insert(format!("p{i:06}"), json!({"type": ty, "description": "a description long enough to make this twenty megabytes"}));
         }
         json!({"type": "object", "properties": props})
@@ -167,5 +280,9 @@ fn a_twenty_megabyte_schema_is_linear() {
     let start = Instant::now();
     let j = input(a, b);
     expect_one(&j, "input-type-changed", "p123456");
-    assert!(start.elapsed() < Duration::from_secs(60), "{:?}", start.elapsed());
+    assert!(
+        start.elapsed() < Duration::from_secs(60),
+        "{:?}",
+        start.elapsed()
+    );
 }

@@ -5,15 +5,9 @@
 //! README.md). It exists so that `mcp-contract-test` has a real rmcp server to record and judge.
 #![forbid(unsafe_code)]
 
-mod server;
-mod store;
-mod tools;
-mod v1;
-mod v2;
-
 use std::process::ExitCode;
 
-use server::NotesServer;
+use notes_server::{v1, v2, NotesServer};
 
 /// The environment variable that selects the release.
 const VERSION_VAR: &str = "NOTES_SERVER_VERSION";

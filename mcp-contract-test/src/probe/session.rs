@@ -1,12 +1,14 @@
 //! The MCP session of a probe, independent of the transport: handshake, listings, pagination,
 //! answers to the server's own requests.
 
-use super::{quote_untrusted, Phase, Probe, ProbeError, ProbeErrorKind, ProbeOptions};
+use super::{
+    quote_untrusted, Handshake, Lifecycle, Phase, Probe, ProbeError, ProbeErrorKind, ProbeOptions,
+};
 use crate::surface::{json_type_name, ItemKey, ItemKind, Surface, SERVER_FIELDS};
 use serde_json::{json, Map, Value};
 use std::collections::HashSet;
 use std::fmt::{self, Write as _};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// A way to exchange JSON-RPC messages with one server (stdio here; HTTP can implement it too).
 pub trait Transport {
@@ -90,6 +92,21 @@ const LISTINGS: [(ItemKind, &str, &str); 4] = [
 /// JSON-RPC "method not found".
 const METHOD_NOT_FOUND: i64 = -32601;
 
+/// The protocol version whose lifecycle is `server/discover`.
+const DISCOVER_VERSION: &str = "2026-07-28";
+
+/// Error codes with which a 2026-07-28 server rejects `server/discover` without being a legacy
+/// server (unsupported protocol version, missing client capability, header mismatch): under
+/// [`Lifecycle::Auto`] these are errors, every other JSON-RPC error means "use initialize".
+const MODERN_REJECTIONS: [i64; 3] = [-32022, -32021, -32020];
+
+/// Longest wait for an answer to `server/discover` under [`Lifecycle::Auto`] before falling back
+/// to `initialize` (a legacy server may ignore requests before `initialize`).
+const AUTO_DISCOVER_WAIT: Duration = Duration::from_secs(5);
+
+/// The `_meta` key that carries the server's implementation info in a discover result.
+const SERVER_INFO_META: &str = "io.modelcontextprotocol/serverInfo";
+
 pub(super) fn run<T: Transport + ?Sized>(
     transport: &mut T,
     options: &ProbeOptions,
@@ -102,9 +119,10 @@ pub(super) fn run<T: Transport + ?Sized>(
         next_id: 1,
         notes: Vec::new(),
         respellings: Vec::new(),
+        meta: None,
     };
     let mut surface = Surface::new();
-    let capabilities = session.initialize(&mut surface)?;
+    let (capabilities, handshake) = session.open(&mut surface)?;
     let mut unadvertised_noted = HashSet::new();
     for (kind, method, capability) in LISTINGS {
         let advertised = capabilities
@@ -135,6 +153,7 @@ pub(super) fn run<T: Transport + ?Sized>(
     Ok(Probe {
         surface,
         notes: session.notes,
+        handshake,
     })
 }
 
@@ -145,9 +164,121 @@ struct Session<'a, T: Transport + ?Sized> {
     next_id: i64,
     notes: Vec<String>,
     respellings: Vec<crate::spelling::Respelling>,
+    /// The `_meta` sent with every request of a stateless (discover) session.
+    meta: Option<Value>,
 }
 
 impl<T: Transport + ?Sized> Session<'_, T> {
+    /// Opens the session as the lifecycle option says; returns the capabilities object and the
+    /// handshake used.
+    fn open(
+        &mut self,
+        surface: &mut Surface,
+    ) -> Result<(Option<Map<String, Value>>, Handshake), Failure> {
+        let auto = match self.options.lifecycle {
+            Lifecycle::Initialize => {
+                return Ok((self.initialize(surface)?, Handshake::Initialize));
+            }
+            Lifecycle::Discover => false,
+            Lifecycle::Auto => true,
+        };
+        match self.discover(surface, auto) {
+            Ok(Some(capabilities)) => Ok((capabilities, Handshake::Discover)),
+            Ok(None) => Ok((self.initialize(surface)?, Handshake::Initialize)),
+            Err(failure) => Err(failure),
+        }
+    }
+
+    /// The stateless handshake: `server/discover` with the client context in `_meta`. Under
+    /// `auto`, `Ok(None)` when the server is a legacy one and `initialize` must follow.
+    #[allow(clippy::type_complexity)]
+    fn discover(
+        &mut self,
+        surface: &mut Surface,
+        auto: bool,
+    ) -> Result<Option<Option<Map<String, Value>>>, Failure> {
+        let meta = json!({
+            "io.modelcontextprotocol/protocolVersion": DISCOVER_VERSION,
+            "io.modelcontextprotocol/clientInfo":
+                {"name": "mcp-contract-test", "version": env!("CARGO_PKG_VERSION")},
+            "io.modelcontextprotocol/clientCapabilities": {},
+        });
+        self.meta = Some(meta);
+        let wait = AUTO_DISCOVER_WAIT.min(self.options.timeout / 3);
+        let deadline = if auto {
+            self.deadline.min(Instant::now() + wait)
+        } else {
+            self.deadline
+        };
+        let outcome = self.request_until("server/discover", json!({}), Phase::Initialize, deadline);
+        let mut result = match outcome {
+            Ok(result) => result,
+            Err(failure) if auto => {
+                let legacy = match failure.kind {
+                    ProbeErrorKind::ServerError { code } => !MODERN_REJECTIONS.contains(&code),
+                    ProbeErrorKind::TimedOut => {
+                        self.notes.push(format!(
+                            "server/discover got no answer within {:.1} s: fell back to initialize",
+                            wait.as_secs_f64()
+                        ));
+                        true
+                    }
+                    _ => false,
+                };
+                if !legacy {
+                    return Err(failure);
+                }
+                self.meta = None;
+                return Ok(None);
+            }
+            Err(failure) => return Err(failure),
+        };
+        let supported = match result.get("supportedVersions") {
+            Some(Value::Array(versions)) => versions.iter().any(|v| v == DISCOVER_VERSION),
+            _ => false,
+        };
+        if !supported {
+            if auto {
+                self.meta = None;
+                self.notes.push(format!(
+                    "the server answered server/discover but its supportedVersions do not include \
+                     {DISCOVER_VERSION}: fell back to initialize"
+                ));
+                return Ok(None);
+            }
+            return Err(Failure {
+                phase: Phase::Initialize,
+                kind: ProbeErrorKind::Malformed,
+                message: format!(
+                    "the server's server/discover result has no supportedVersions array \
+                     including {DISCOVER_VERSION} (found {}): it cannot be probed with the \
+                     stateless lifecycle; use lifecycle = \"auto\" or \"initialize\"",
+                    quote_untrusted(
+                        &result
+                            .get("supportedVersions")
+                            .map_or_else(|| "nothing".to_owned(), Value::to_string)
+                    )
+                ),
+            });
+        }
+        // The discover result carries no protocolVersion (the client chose it) and its
+        // serverInfo in `_meta`: record them where initialize puts them, so the server item has
+        // the same shape whichever handshake was used.
+        self.respellings
+            .extend(crate::spelling::normalize_initialize(&mut result));
+        result.insert("protocolVersion".to_owned(), json!(DISCOVER_VERSION));
+        if !result.contains_key("serverInfo") {
+            if let Some(info) = result
+                .get("_meta")
+                .and_then(|meta| meta.get(SERVER_INFO_META))
+                .cloned()
+            {
+                result.insert("serverInfo".to_owned(), info);
+            }
+        }
+        Ok(Some(self.record_server(result, surface)))
+    }
+
     /// Shakes hands, puts the server item into `surface` and returns the capabilities object.
     fn initialize(&mut self, surface: &mut Surface) -> Result<Option<Map<String, Value>>, Failure> {
         // Declaring no client capability on purpose: the contract is the base surface that every
@@ -165,6 +296,15 @@ impl<T: Transport + ?Sized> Session<'_, T> {
             .map_err(|e| {
                 self.transport_failure(e, Phase::Initialize, "notifications/initialized")
             })?;
+        Ok(self.record_server(result, surface))
+    }
+
+    /// Puts the server item of a handshake result into `surface`; returns its capabilities.
+    fn record_server(
+        &mut self,
+        result: Map<String, Value>,
+        surface: &mut Surface,
+    ) -> Option<Map<String, Value>> {
         let server: Map<String, Value> = SERVER_FIELDS
             .iter()
             .filter_map(|field| result.get(*field).map(|v| ((*field).to_owned(), v.clone())))
@@ -173,20 +313,20 @@ impl<T: Transport + ?Sized> Session<'_, T> {
             surface.insert(ItemKey::server(), Value::Object(server));
         }
         match result.get("capabilities") {
-            Some(Value::Object(caps)) => Ok(Some(caps.clone())),
+            Some(Value::Object(caps)) => Some(caps.clone()),
             Some(other) => {
                 self.notes.push(format!(
                     "the server's capabilities are {}, not an object: nothing was listed",
                     json_type_name(other)
                 ));
-                Ok(None)
+                None
             }
             None => {
                 self.notes.push(
-                    "the server's initialize result has no capabilities: nothing was listed"
+                    "the server's handshake result has no capabilities: nothing was listed"
                         .to_owned(),
                 );
-                Ok(None)
+                None
             }
         }
     }
@@ -294,13 +434,28 @@ impl<T: Transport + ?Sized> Session<'_, T> {
         params: Value,
         phase: Phase,
     ) -> Result<Map<String, Value>, Failure> {
+        self.request_until(method, params, phase, self.deadline)
+    }
+
+    /// [`Session::request`] with its own deadline (never later than the probe's); a stateless
+    /// session adds its `_meta` to the params.
+    fn request_until(
+        &mut self,
+        method: &str,
+        mut params: Value,
+        phase: Phase,
+        deadline: Instant,
+    ) -> Result<Map<String, Value>, Failure> {
+        if let (Some(meta), Value::Object(params)) = (&self.meta, &mut params) {
+            params.insert("_meta".to_owned(), meta.clone());
+        }
         let id = self.next_id;
         self.next_id += 1;
         self.transport
             .send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
             .map_err(|e| self.transport_failure(e, phase, method))?;
         loop {
-            let message = match self.transport.recv(self.deadline) {
+            let message = match self.transport.recv(deadline) {
                 Ok(Some(message)) => message,
                 Ok(None) => {
                     let mut message = format!(

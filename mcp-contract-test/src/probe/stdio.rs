@@ -2,7 +2,7 @@
 //! process group however the probe ends.
 
 use super::session::{Transport, TransportError};
-use super::{quote_untrusted, Phase, ProbeError, ProbeErrorKind, ServerCommand};
+use super::{escape_untrusted, quote_untrusted, Phase, ProbeError, ProbeErrorKind, ServerCommand};
 use serde_json::Value;
 use std::collections::VecDeque;
 use std::io::{self, BufRead, BufReader, Read, Write};
@@ -12,6 +12,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
+/// How deep serde_json parses (its fixed recursion limit); deeper answers are a named error.
+const MAX_DEPTH: usize = 128;
 /// Longest line accepted on stdout (as rmcp does): a longer one is an error, not a wait.
 const MAX_LINE: usize = 16 * 1024 * 1024;
 /// Stderr lines kept for error messages.
@@ -315,12 +317,25 @@ impl Transport for StdioServer {
                             if !batch.is_empty() && batch.iter().all(Value::is_object) =>
                         {
                             self.pending.extend(batch);
+                            continue;
+                        }
+                        // JSON nested deeper than serde_json's limit (128) is a message the
+                        // probe cannot read, not noise: skipping it would end in a timeout.
+                        Err(error) if is_too_deep(&error) => {
+                            TransportError::InvalidOutput(format!(
+                                "the server's answer nests deeper than {MAX_DEPTH} levels, more \
+                                 than the probe reads ({}): flatten the schema, e.g. with \
+                                 `$defs` and `$ref`",
+                                escape_untrusted(&error.to_string())
+                            ))
                         }
                         // Servers and their libraries print banners and logs to stdout; skipping
                         // them is what clients do, and counting them explains a later timeout.
-                        _ => self.note_noise(text),
+                        _ => {
+                            self.note_noise(text);
+                            continue;
+                        }
                     }
-                    continue;
                 }
                 Event::Eof => TransportError::Closed,
                 Event::InvalidUtf8 { line } => TransportError::InvalidOutput(format!(
@@ -353,6 +368,11 @@ impl Transport for StdioServer {
             quote_untrusted(first)
         ))
     }
+}
+
+/// Whether serde_json gave up on a value nested deeper than its recursion limit.
+fn is_too_deep(error: &serde_json::Error) -> bool {
+    error.is_syntax() && error.to_string().starts_with("recursion limit exceeded")
 }
 
 fn spawn_thread(name: &str, body: impl FnOnce() + Send + 'static) -> io::Result<()> {

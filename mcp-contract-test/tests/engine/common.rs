@@ -8,7 +8,10 @@ use std::path::PathBuf;
 
 /// Judges a tool whose inputSchema goes from `before` to `after`.
 pub fn input(before: Value, after: Value) -> Judgement {
-    tool(json!({"name": "t", "inputSchema": before}), json!({"name": "t", "inputSchema": after}))
+    tool(
+        json!({"name": "t", "inputSchema": before}),
+        json!({"name": "t", "inputSchema": after}),
+    )
 }
 
 /// Judges a tool whose outputSchema goes from `before` to `after`.
@@ -39,7 +42,12 @@ pub fn item(kind: ItemKind, before: Option<Value>, after: Option<Value>) -> Judg
                 .to_owned()
         }
     };
-    diff_item(&ItemKey::new(kind, name), before.as_ref(), after.as_ref(), &Policy::default())
+    diff_item(
+        &ItemKey::new(kind, name),
+        before.as_ref(),
+        after.as_ref(),
+        &Policy::default(),
+    )
 }
 
 /// A schema with one property `a`.
@@ -49,12 +57,20 @@ pub fn prop(schema: Value) -> Value {
 
 /// The (rule, class, path) of every change.
 pub fn rules_of(j: &Judgement) -> Vec<(&'static str, Class, String)> {
-    j.changes.iter().map(|c| (c.rule, c.class, c.path.clone())).collect()
+    j.changes
+        .iter()
+        .map(|c| (c.rule, c.class, c.path.clone()))
+        .collect()
 }
 
 /// Asserts exactly one change, with this rule and path; returns it for more checks.
 pub fn expect_one(j: &Judgement, rule: &str, path: &str) -> mcp_contract_test::Change {
-    assert_eq!(j.changes.len(), 1, "expected exactly `{rule}` at `{path}`, got {:#?}", rules_of(j));
+    assert_eq!(
+        j.changes.len(),
+        1,
+        "expected exactly `{rule}` at `{path}`, got {:#?}",
+        rules_of(j)
+    );
     let c = j.changes[0].clone();
     assert_eq!((c.rule, c.path.as_str()), (rule, path), "{c:#?}");
     c
@@ -62,7 +78,11 @@ pub fn expect_one(j: &Judgement, rule: &str, path: &str) -> mcp_contract_test::C
 
 /// Asserts no change at all (notes allowed).
 pub fn expect_none(j: &Judgement) {
-    assert!(j.changes.is_empty(), "expected no change, got {:#?}", j.changes);
+    assert!(
+        j.changes.is_empty(),
+        "expected no change, got {:#?}",
+        j.changes
+    );
 }
 
 /// The fixture directory.
@@ -74,22 +94,30 @@ pub fn fixtures() -> PathBuf {
 pub fn surface(server: &str, version: &str) -> Surface {
     let path = fixtures().join(server).join(format!("{version}.json"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let doc: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let doc: Value =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     Surface::from_json(&doc).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 /// Every fixture surface as (label, document).
 pub fn all_fixtures() -> Vec<(String, Value)> {
     let mut out = Vec::new();
-    let mut servers: Vec<_> = std::fs::read_dir(fixtures()).expect("fixtures/surfaces exists").flatten().collect();
+    let mut servers: Vec<_> = std::fs::read_dir(fixtures())
+        .expect("fixtures/surfaces exists")
+        .flatten()
+        .collect();
     servers.sort_by_key(|e| e.path());
     for server in servers {
-        let mut files: Vec<_> = std::fs::read_dir(server.path()).expect("server dir").flatten().collect();
+        let mut files: Vec<_> = std::fs::read_dir(server.path())
+            .expect("server dir")
+            .flatten()
+            .collect();
         files.sort_by_key(|e| e.path());
         for file in files {
             let path = file.path();
             if path.extension().is_some_and(|e| e == "json") {
-                let doc = serde_json::from_str(&std::fs::read_to_string(&path).expect("read")).expect("json");
+                let doc = serde_json::from_str(&std::fs::read_to_string(&path).expect("read"))
+                    .expect("json");
                 out.push((path.display().to_string(), doc));
             }
         }

@@ -1,0 +1,166 @@
+//! Scale: probe + canonicalise + diff + verdicts for a generated server of N tools with nested
+//! `$defs`, with wall time per phase and this process's peak memory (VmHWM).
+//!
+//! ```sh
+//! cargo build --release -p mcp-contract-test --example scale
+//! for n in 100 1000 10000; do target/release/examples/scale $n; done
+//! ```
+//!
+//! The accepted contract is release 1 (one `.snap` per item, written into a temporary folder
+//! beforehand, not timed). The live server is `fixtures/servers/surface_server.py` serving
+//! release 2, in which one tool in ten changes (breaking, additive, routing, behavior changes,
+//! some deep inside `$ref`s). Timed: the probe (spawn, handshake, `tools/list`, stop), loading
+//! the accepted snapshots, and `check::evaluate` (canonicalise, diff, one verdict per item).
+//! The Python server's own JSON work (load the file, encode the answer) is measured separately
+//! and is part of the probe time. Prints one line of `key=value` pairs (times in ms, memory in MB).
+#![forbid(unsafe_code)]
+
+#[path = "../benches/support/generate.rs"]
+mod generate;
+
+use mcp_contract_test::check::{self, FailOn, Layout};
+use mcp_contract_test::probe::{self, ProbeOptions, ServerCommand, ServerSpec};
+use mcp_contract_test::{snapshot, Policy, Surface};
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+use std::time::{Duration, Instant};
+
+fn main() -> ExitCode {
+    let n: usize = match std::env::args().nth(1).map(|a| a.parse()) {
+        None => 1000,
+        Some(Ok(n)) => n,
+        Some(Err(_)) => {
+            eprintln!("usage: scale [number of tools, default 1000]");
+            return ExitCode::from(2);
+        }
+    };
+    match run(n) {
+        Ok(line) => {
+            println!("{line}");
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("scale: {error}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.1}", d.as_secs_f64() * 1000.0)
+}
+
+fn run(n: usize) -> Result<String, String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let server = root.join("fixtures/servers/surface_server.py");
+    let dir = std::env::temp_dir().join(format!("mcp-contract-scale-{n}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let result = measure(n, &server, &dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    result
+}
+
+fn measure(n: usize, server: &Path, dir: &Path) -> Result<String, String> {
+    let snaps = dir.join("snapshots");
+    std::fs::create_dir_all(&snaps).map_err(|e| format!("{}: {e}", snaps.display()))?;
+    // Release 2 as the server's surface file.
+    let live_file = dir.join("surface.json");
+    let live_json = generate::surface(n, true);
+    let live_text = serde_json::to_string(&live_json).map_err(|e| e.to_string())?;
+    std::fs::write(&live_file, &live_text).map_err(|e| format!("{}: {e}", live_file.display()))?;
+
+    // Release 1 as the accepted contract, recorded the way the harness records it.
+    let layout = Layout {
+        dir: snaps.clone(),
+        module: "contract".to_owned(),
+        suite: None,
+        source: Some("tests/contract.rs".to_owned()),
+        line: None,
+        server_label: "generated".to_owned(),
+    };
+    let accepted_surface = Surface::from_json(&generate::surface(n, false))
+        .map_err(|e| format!("generated surface: {e:?}"))?;
+    let policy = Policy::default();
+    let fail_on = FailOn::local_default();
+    let started = Instant::now();
+    let first = check::evaluate(&accepted_surface, &[], &layout, &policy, &fail_on);
+    for verdict in &first.verdicts {
+        let file = snapshot::SnapshotFile {
+            metadata: verdict.recorded.metadata.for_accepted(),
+            contents: verdict.recorded.contents.clone(),
+        };
+        snapshot::write_atomic(&verdict.snap_path, file.render().as_bytes())
+            .map_err(|e| e.to_string())?;
+    }
+    let record_time = started.elapsed();
+
+    // Timed: probe, load, evaluate.
+    let spec = ServerSpec::Stdio(ServerCommand::new(
+        "python3",
+        [server.display().to_string(), live_file.display().to_string()],
+    ));
+    let options = ProbeOptions {
+        timeout: Duration::from_secs(120),
+        ..ProbeOptions::default()
+    };
+    let started = Instant::now();
+    let probed = probe::probe(&spec, &options).map_err(|e| e.to_string())?;
+    let probe_time = started.elapsed();
+    let started = Instant::now();
+    let accepted = check::load_accepted(&layout).map_err(|e| e.to_string())?;
+    let load_time = started.elapsed();
+    let started = Instant::now();
+    let report = check::evaluate(&probed.surface, &accepted, &layout, &policy, &fail_on);
+    let evaluate_time = started.elapsed();
+    let total = probe_time + load_time + evaluate_time;
+
+    // The same evaluation when nothing changed (the everyday run).
+    let started = Instant::now();
+    let unchanged = check::evaluate(&accepted_surface, &accepted, &layout, &policy, &fail_on);
+    let unchanged_time = started.elapsed();
+
+    let changed = report.verdicts.iter().filter(|v| v.drifted()).count();
+    let failing = report.verdicts.iter().filter(|v| v.failing).count();
+    let still = unchanged.verdicts.iter().filter(|v| v.drifted()).count();
+    if probed.surface.len() != n + 1 || changed == 0 || still != 0 {
+        return Err(format!(
+            "unexpected result: {} items probed, {changed} changed, {still} drifted when unchanged",
+            probed.surface.len()
+        ));
+    }
+    let python = python_json_time(&live_file)?;
+    Ok(format!(
+        "tools={n} surface_mb={:.1} probe_ms={} python_json_ms={python} load_ms={} evaluate_ms={} \
+         total_ms={} unchanged_evaluate_ms={} record_ms={} changed={changed} failing={failing} \
+         peak_rss_mb={}",
+        live_text.len() as f64 / 1e6,
+        ms(probe_time),
+        ms(load_time),
+        ms(evaluate_time),
+        ms(total),
+        ms(unchanged_time),
+        ms(record_time),
+        peak_rss_mb().unwrap_or_else(|| "?".to_owned()),
+    ))
+}
+
+/// The Python server's own JSON work: loading the surface file and encoding the answer.
+fn python_json_time(file: &PathBuf) -> Result<String, String> {
+    let script = "import json,sys,time\nt=time.perf_counter()\nd=json.load(open(sys.argv[1]))\n\
+                  json.dumps({'jsonrpc':'2.0','id':2,'result':{'tools':d['tools']}})\n\
+                  print('%.1f'%((time.perf_counter()-t)*1000))";
+    let out = Command::new("python3")
+        .args(["-c", script])
+        .arg(file)
+        .output()
+        .map_err(|e| format!("python3: {e}"))?;
+    Ok(String::from_utf8_lossy(&out.stdout).trim().to_owned())
+}
+
+/// Peak resident memory of this process (`VmHWM`), in MB; Linux only.
+fn peak_rss_mb() -> Option<String> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(format!("{:.0}", kb / 1024.0))
+}

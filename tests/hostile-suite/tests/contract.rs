@@ -1,0 +1,23 @@
+//! A contract suite whose server is only known at run time, as a user's suite that reads its
+//! server command from the environment would be.
+//!
+//! - `HOSTILE_SERVER`: the server's command line (split as a POSIX shell would); unset, every
+//!   test fails with the suite's configuration error.
+//!
+//! Everything else is the harness's own environment: `MCP_CONTRACT_TIMEOUT`, `INSTA_UPDATE`,
+//! `INSTA_WORKSPACE_ROOT` (the snapshot folder is `<root>/tests/hostile-suite/tests/snapshots`),
+//! `CI`. Nothing is committed in `tests/snapshots/`: the driving test always points
+//! `INSTA_WORKSPACE_ROOT` at a temporary folder.
+#![forbid(unsafe_code)]
+
+use mcp_contract_test::harness::{Contract, Suite};
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let suite = match std::env::var("HOSTILE_SERVER") {
+        Ok(line) => Suite::command(&line),
+        Err(_) => Suite::command("false")
+            .invalid("HOSTILE_SERVER is not set: give the server's command line"),
+    };
+    Contract::new(mcp_contract_test::here!()).suite(suite).run()
+}
