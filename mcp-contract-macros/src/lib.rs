@@ -159,6 +159,8 @@ struct Suite {
     /// `handler = <expr>`: the raw tokens of the expression building an in-process server.
     handler: Option<(TokenStream2, Span)>,
     lifecycle: Option<LitStr>,
+    /// Lint and policy calls (`.lint_setting(..)`, `.policy_read_only()`, …), in key order.
+    lints: Vec<TokenStream2>,
 }
 
 /// Splits `"LEFT => RIGHT"` (at the first ` => ` when `first`, else the last); `default` when
@@ -206,6 +208,7 @@ fn parse_suite(args: TokenStream2, span: Span) -> syn::Result<Suite> {
         filters: Vec::new(),
         handler: None,
         lifecycle: None,
+        lints: Vec::new(),
     };
     let parser = syn::meta::parser(|meta| {
         let key = meta
@@ -315,9 +318,48 @@ fn parse_suite(args: TokenStream2, span: Span) -> syn::Result<Suite> {
                 }
                 suite.lifecycle = Some(word);
             }
+            "lints" => {
+                for setting in strings(meta.value()?, "lints")? {
+                    let text = setting.value();
+                    let level = text.split_once('=').map(|(_, l)| l.trim());
+                    if !matches!(level, Some("deny" | "warn" | "allow")) {
+                        return Err(syn::Error::new(
+                            setting.span(),
+                            "expected \"RULE=LEVEL\" with LEVEL deny, warn or allow, e.g. \"description-missing=deny\"",
+                        ));
+                    }
+                    suite.lints.push(quote! { .lint_setting(#setting) });
+                }
+            }
+            "read_only" => {
+                let value: syn::LitBool = meta.value()?.parse()?;
+                if value.value {
+                    suite.lints.push(quote! { .policy_read_only() });
+                }
+            }
+            "forbid" => {
+                for pattern in strings(meta.value()?, "forbid")? {
+                    suite.lints.push(quote! { .forbid(#pattern) });
+                }
+            }
+            "require_annotations" => {
+                let names = strings(meta.value()?, "require_annotations")?;
+                suite
+                    .lints
+                    .push(quote! { .require_annotations([#(#names),*]) });
+            }
+            "allow" => {
+                let path = string(meta.value()?, "allow", "\"contract-allow.toml\"")?;
+                suite.lints.push(quote! { .allow_list(#path) });
+            }
+            "description_budget" => {
+                let value: syn::LitInt = meta.value()?.parse()?;
+                let chars: usize = value.base10_parse()?;
+                suite.lints.push(quote! { .description_budget(#chars) });
+            }
             _ => {
                 return Err(meta.error(
-                    "unknown key; expected one of: server, bin, url, handler, headers, start, ready_line, args, env, cwd, timeout, name, lifecycle, fail_on, ci_fail_on, redact, filters",
+                    "unknown key; expected one of: server, bin, url, handler, headers, start, ready_line, args, env, cwd, timeout, name, lifecycle, fail_on, ci_fail_on, redact, filters, lints, read_only, forbid, require_annotations, allow, description_budget",
                 ))
             }
         }
@@ -586,6 +628,9 @@ impl Suite {
         }
         for (pattern, replacement) in &self.filters {
             tokens.extend(quote! { .filter(#pattern, #replacement) });
+        }
+        for call in &self.lints {
+            tokens.extend(call.clone());
         }
         tokens
     }

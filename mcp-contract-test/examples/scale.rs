@@ -7,12 +7,15 @@
 //! ```
 //!
 //! The accepted contract is release 1 (one `.snap` per item, written into a temporary folder
-//! beforehand, not timed). The live server is `fixtures/servers/surface_server.py` serving
-//! release 2, in which one tool in ten changes (breaking, additive, routing, behavior changes,
-//! some deep inside `$ref`s). Timed: the probe (spawn, handshake, `tools/list`, stop), loading
+//! beforehand by a child process, not timed). The live server is
+//! `fixtures/servers/surface_server.py` serving release 2, in which half of the tools change
+//! (breaking, additive, routing and behavior changes, some deep inside `$ref`s). Timed: the probe (spawn, handshake, `tools/list`, stop), loading
 //! the accepted snapshots, and `check::evaluate` (canonicalise, diff, one verdict per item).
 //! The Python server's own JSON work (load the file, encode the answer) is measured separately
-//! and is part of the probe time. Prints one line of `key=value` pairs (times in ms, memory in MB).
+//! and is part of the probe time. `peak_rss_mb` is this process's VmHWM right after the timed
+//! phases (the Python server's memory is not included). Then the everyday case is timed too:
+//! evaluating the accepted contract against itself (`unchanged_evaluate_ms`). Prints one line
+//! of `key=value` pairs (times in ms, memory in MB).
 #![forbid(unsafe_code)]
 
 #[path = "../benches/support/generate.rs"]
@@ -21,12 +24,29 @@ mod generate;
 use mcp_contract_test::check::{self, FailOn, Layout};
 use mcp_contract_test::probe::{self, ProbeOptions, ServerCommand, ServerSpec};
 use mcp_contract_test::{snapshot, Policy, Surface};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant};
 
 fn main() -> ExitCode {
-    let n: usize = match std::env::args().nth(1).map(|a| a.parse()) {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    // `scale --setup N DIR`: the untimed part, in its own process so that its memory does not
+    // count in the measured process's peak.
+    if let [flag, n, dir] = &args[..] {
+        if flag == "--setup" {
+            let Ok(n) = n.parse() else {
+                return ExitCode::from(2);
+            };
+            return match setup(n, Path::new(dir)) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(error) => {
+                    eprintln!("scale --setup: {error}");
+                    ExitCode::from(1)
+                }
+            };
+        }
+    }
+    let n: usize = match args.first().map(|a| a.parse()) {
         None => 1000,
         Some(Ok(n)) => n,
         Some(Err(_)) => {
@@ -60,30 +80,35 @@ fn run(n: usize) -> Result<String, String> {
     result
 }
 
-fn measure(n: usize, server: &Path, dir: &Path) -> Result<String, String> {
-    let snaps = dir.join("snapshots");
-    std::fs::create_dir_all(&snaps).map_err(|e| format!("{}: {e}", snaps.display()))?;
-    // Release 2 as the server's surface file.
-    let live_file = dir.join("surface.json");
-    let live_json = generate::surface(n, true);
-    let live_text = serde_json::to_string(&live_json).map_err(|e| e.to_string())?;
-    std::fs::write(&live_file, &live_text).map_err(|e| format!("{}: {e}", live_file.display()))?;
-
-    // Release 1 as the accepted contract, recorded the way the harness records it.
-    let layout = Layout {
-        dir: snaps.clone(),
+fn layout(dir: &Path) -> Layout {
+    Layout {
+        dir: dir.join("snapshots"),
         module: "contract".to_owned(),
         suite: None,
         source: Some("tests/contract.rs".to_owned()),
         line: None,
         server_label: "generated".to_owned(),
-    };
-    let accepted_surface = Surface::from_json(&generate::surface(n, false))
+    }
+}
+
+/// Writes release 2 as the server's surface file and release 1 as the accepted contract (one
+/// `.snap` per item, recorded the way the harness records them).
+fn setup(n: usize, dir: &Path) -> Result<(), String> {
+    let layout = layout(dir);
+    std::fs::create_dir_all(&layout.dir).map_err(|e| format!("{}: {e}", layout.dir.display()))?;
+    let live_file = dir.join("surface.json");
+    let live_text =
+        serde_json::to_string(&generate::surface(n, true)).map_err(|e| e.to_string())?;
+    std::fs::write(&live_file, &live_text).map_err(|e| format!("{}: {e}", live_file.display()))?;
+    let accepted = Surface::from_json(&generate::surface(n, false))
         .map_err(|e| format!("generated surface: {e:?}"))?;
-    let policy = Policy::default();
-    let fail_on = FailOn::local_default();
-    let started = Instant::now();
-    let first = check::evaluate(&accepted_surface, &[], &layout, &policy, &fail_on);
+    let first = check::evaluate(
+        &accepted,
+        &[],
+        &layout,
+        &Policy::default(),
+        &FailOn::local_default(),
+    );
     for verdict in &first.verdicts {
         let file = snapshot::SnapshotFile {
             metadata: verdict.recorded.metadata.for_accepted(),
@@ -92,12 +117,35 @@ fn measure(n: usize, server: &Path, dir: &Path) -> Result<String, String> {
         snapshot::write_atomic(&verdict.snap_path, file.render().as_bytes())
             .map_err(|e| e.to_string())?;
     }
-    let record_time = started.elapsed();
+    Ok(())
+}
 
-    // Timed: probe, load, evaluate.
+fn measure(n: usize, server: &Path, dir: &Path) -> Result<String, String> {
+    let started = Instant::now();
+    let me = std::env::current_exe().map_err(|e| e.to_string())?;
+    let status = Command::new(me)
+        .arg("--setup")
+        .arg(n.to_string())
+        .arg(dir)
+        .status()
+        .map_err(|e| format!("setup: {e}"))?;
+    if !status.success() {
+        return Err(format!("setup failed: {status}"));
+    }
+    let setup_time = started.elapsed();
+    let layout = layout(dir);
+    let live_file = dir.join("surface.json");
+    let surface_mb = std::fs::metadata(&live_file).map_or(0.0, |m| m.len() as f64 / 1e6);
+    let policy = Policy::default();
+    let fail_on = FailOn::local_default();
+
+    // Timed: probe, load, evaluate — what a suite run does before its tests report.
     let spec = ServerSpec::Stdio(ServerCommand::new(
-        "python3",
-        [server.display().to_string(), live_file.display().to_string()],
+        python(),
+        [
+            server.display().to_string(),
+            live_file.display().to_string(),
+        ],
     ));
     let options = ProbeOptions {
         timeout: Duration::from_secs(120),
@@ -113,48 +161,54 @@ fn measure(n: usize, server: &Path, dir: &Path) -> Result<String, String> {
     let report = check::evaluate(&probed.surface, &accepted, &layout, &policy, &fail_on);
     let evaluate_time = started.elapsed();
     let total = probe_time + load_time + evaluate_time;
-
-    // The same evaluation when nothing changed (the everyday run).
-    let started = Instant::now();
-    let unchanged = check::evaluate(&accepted_surface, &accepted, &layout, &policy, &fail_on);
-    let unchanged_time = started.elapsed();
-
+    let peak = peak_rss_mb().unwrap_or_else(|| "?".to_owned());
     let changed = report.verdicts.iter().filter(|v| v.drifted()).count();
     let failing = report.verdicts.iter().filter(|v| v.failing).count();
+    let items = probed.surface.len();
+    drop((report, probed));
+
+    // The everyday run: nothing changed (the accepted contract against itself).
+    let same = check::accepted_surface(&accepted);
+    let started = Instant::now();
+    let unchanged = check::evaluate(&same, &accepted, &layout, &policy, &fail_on);
+    let unchanged_time = started.elapsed();
     let still = unchanged.verdicts.iter().filter(|v| v.drifted()).count();
-    if probed.surface.len() != n + 1 || changed == 0 || still != 0 {
+    if items != n + 1 || changed == 0 || still != 0 {
         return Err(format!(
-            "unexpected result: {} items probed, {changed} changed, {still} drifted when unchanged",
-            probed.surface.len()
+            "unexpected result: {items} items probed, {changed} changed, {still} drifted when unchanged"
         ));
     }
     let python = python_json_time(&live_file)?;
     Ok(format!(
-        "tools={n} surface_mb={:.1} probe_ms={} python_json_ms={python} load_ms={} evaluate_ms={} \
-         total_ms={} unchanged_evaluate_ms={} record_ms={} changed={changed} failing={failing} \
-         peak_rss_mb={}",
-        live_text.len() as f64 / 1e6,
+        "tools={n} surface_mb={surface_mb:.1} probe_ms={} python_json_ms={python} load_ms={} \
+         evaluate_ms={} total_ms={} peak_rss_mb={peak} unchanged_evaluate_ms={} setup_ms={} \
+         changed={changed} failing={failing}",
         ms(probe_time),
         ms(load_time),
         ms(evaluate_time),
         ms(total),
         ms(unchanged_time),
-        ms(record_time),
-        peak_rss_mb().unwrap_or_else(|| "?".to_owned()),
+        ms(setup_time),
     ))
 }
 
 /// The Python server's own JSON work: loading the surface file and encoding the answer.
-fn python_json_time(file: &PathBuf) -> Result<String, String> {
+fn python_json_time(file: &Path) -> Result<String, String> {
     let script = "import json,sys,time\nt=time.perf_counter()\nd=json.load(open(sys.argv[1]))\n\
                   json.dumps({'jsonrpc':'2.0','id':2,'result':{'tools':d['tools']}})\n\
                   print('%.1f'%((time.perf_counter()-t)*1000))";
-    let out = Command::new("python3")
+    let out = Command::new(python())
         .args(["-c", script])
         .arg(file)
         .output()
         .map_err(|e| format!("python3: {e}"))?;
     Ok(String::from_utf8_lossy(&out.stdout).trim().to_owned())
+}
+
+/// The Python interpreter: `$PYTHON`, else `python3` from PATH (a pyenv shim adds ~100 ms of
+/// its own to every start; `scripts/perf/scale.sh` passes the real interpreter).
+fn python() -> String {
+    std::env::var("PYTHON").unwrap_or_else(|_| "python3".to_owned())
 }
 
 /// Peak resident memory of this process (`VmHWM`), in MB; Linux only.

@@ -109,14 +109,23 @@ pub struct Verdict {
     pub state: State,
     /// The judged changes (empty when unchanged).
     pub judgement: Judgement,
-    /// Whether this verdict fails under the suite's [`FailOn`].
+    /// Whether this verdict fails under the suite's [`FailOn`], or has a deny-level lint
+    /// finding that no allow-list entry accepted.
     pub failing: bool,
+    /// Lint findings on the live item (see [`crate::lint`]); suite-level ones (duplicate
+    /// names, allow-list entries) are on the `server` verdict. Not part of the snapshot body.
+    pub findings: Vec<crate::lint::Finding>,
 }
 
 impl Verdict {
     /// Whether the live item differs from what was accepted.
     pub fn drifted(&self) -> bool {
         self.state != State::Unchanged
+    }
+
+    /// Whether a lint finding fails this verdict (deny, not allowed).
+    pub fn lint_failing(&self) -> bool {
+        self.findings.iter().any(crate::lint::Finding::fails)
     }
 }
 
@@ -198,6 +207,7 @@ pub fn evaluate(
 /// is read on what it recorded and is not drift. Those get one note suggesting a re-recording.
 ///
 /// Items accepted as removed (a tombstone snapshot) that are still absent produce no verdict.
+/// The live surface is linted with the default [`crate::lint::Lints`].
 pub fn evaluate_with(
     live: &Surface,
     accepted: &[Accepted],
@@ -206,7 +216,36 @@ pub fn evaluate_with(
     fail_on: &FailOn,
     redactions: &Redactions,
 ) -> SuiteReport {
+    let lints = crate::lint::Lints::default();
+    evaluate_linted(live, accepted, layout, policy, fail_on, redactions, &lints)
+}
+
+/// [`evaluate_with`] with the suite's lint configuration: the prepared live surface is linted
+/// (levels, policies, allow-list as of today) and each verdict carries its findings; a deny
+/// finding fails its verdict whatever the state, a new item included.
+pub fn evaluate_linted(
+    live: &Surface,
+    accepted: &[Accepted],
+    layout: &Layout,
+    policy: &Policy,
+    fail_on: &FailOn,
+    redactions: &Redactions,
+    lints: &crate::lint::Lints,
+) -> SuiteReport {
     let prepared = redact::prepare(live, redactions);
+    let mut findings_by_item: BTreeMap<ItemKey, Vec<crate::lint::Finding>> = BTreeMap::new();
+    for finding in crate::lint::lint_at(
+        &prepared.surface,
+        &prepared.findings,
+        &prepared.respellings,
+        lints,
+        crate::lint::allow::Date::today(),
+    ) {
+        findings_by_item
+            .entry(finding.item.clone())
+            .or_default()
+            .push(finding);
+    }
     let live = &prepared.surface;
     let mut notes: Vec<String> = Vec::new();
     notes.extend(crate::spelling::lint(&prepared.respellings));
@@ -233,8 +272,38 @@ pub fn evaluate_with(
     keys.dedup();
 
     // Whole-surface judgement first: renames are only visible across items.
-    let accepted_surface = accepted_surface(accepted);
-    let whole = diff::diff_surfaces(&accepted_surface, live, &policy);
+    // Only items whose definitions differ are diffed: an equal item has no changes, and renames
+    // are found among added and removed items, which always differ. The judgement is grouped
+    // by item once, so that handing each verdict its changes is not quadratic.
+    let mut before = Surface::new();
+    let mut after = Surface::new();
+    for a in accepted {
+        if let Some(definition) = &a.item.definition {
+            if live.get(&a.item.key) != Some(definition) {
+                before.insert(a.item.key.clone(), definition.clone());
+            }
+        }
+    }
+    for (key, definition) in live.items() {
+        let old = accepted_by_key
+            .get(key)
+            .and_then(|a| a.item.definition.as_ref());
+        if old != Some(definition) {
+            after.insert(key.clone(), definition.clone());
+        }
+    }
+    let whole = diff::diff_surfaces(&before, &after, &policy);
+    let mut by_item: BTreeMap<ItemKey, Judgement> = BTreeMap::new();
+    for change in whole.changes {
+        by_item
+            .entry(change.item.clone())
+            .or_default()
+            .changes
+            .push(change);
+    }
+    for note in whole.notes {
+        by_item.entry(note.item.clone()).or_default().notes.push(note);
+    }
 
     let mut verdicts = Vec::new();
     for key in keys {
@@ -270,7 +339,7 @@ pub fn evaluate_with(
             State::Unchanged => Judgement::default(),
             // The first recording of a server has nothing to be judged against.
             State::New if key.kind == crate::surface::ItemKind::Server => Judgement::default(),
-            _ => whole.for_item(key),
+            _ => by_item.remove(key).unwrap_or_default(),
         };
         let failing = match fail_on {
             FailOn::Drift => state != State::Unchanged,
@@ -285,12 +354,22 @@ pub fn evaluate_with(
             state,
             judgement,
             failing,
+            findings: findings_by_item.remove(key).unwrap_or_default(),
         };
+        verdict.failing |= verdict.lint_failing();
         verdict.recorded.metadata = metadata(layout, &verdict);
         verdicts.push(verdict);
     }
     if !refreshable.is_empty() {
         notes.push(refresh_note(&refreshable));
+    }
+    // Findings on items without a verdict (no server item): said, and failing the first verdict.
+    for finding in findings_by_item.into_values().flatten() {
+        notes.push(format!("lint {}", finding.line()));
+        if let Some(first) = verdicts.first_mut() {
+            first.failing |= finding.fails();
+            first.findings.push(finding);
+        }
     }
     SuiteReport { verdicts, notes }
 }

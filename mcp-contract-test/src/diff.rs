@@ -338,6 +338,16 @@ fn text_field(
     what: &str,
 ) {
     if text_of(old) != text_of(new) {
+        if let Some(added) = poisoned(old, new) {
+            out.emit(
+                "description-poisoned",
+                path,
+                old.map(|v| clip(v, CLIP)),
+                new.map(|v| clip(v, CLIP)),
+                format!("{what} changed and adds {added}: text aimed at the model, not a rewording; review it as an attack before accepting"),
+            );
+            return;
+        }
         let message = match (old, new) {
             (None, Some(_)) => format!("{what} added: agents may now route requests differently"),
             (Some(_), None) => format!("{what} removed: agents may now route requests differently"),
@@ -351,6 +361,11 @@ fn text_field(
             message,
         );
     }
+}
+
+/// What a text change added that is aimed at the model (see [`crate::lint::poison`]).
+fn poisoned(old: Option<&Value>, new: Option<&Value>) -> Option<String> {
+    crate::lint::poison::added(old.and_then(Value::as_str), new.and_then(Value::as_str))
 }
 
 /// Fields nobody calls with: reported as cosmetic so nothing is silent.
@@ -447,13 +462,23 @@ fn server(out: &mut Out<'_>, old: &Value, new: &Value) {
         );
     }
     if text_of(o.get("instructions")) != text_of(n.get("instructions")) {
-        out.emit(
-            "server-instructions-changed",
-            "instructions",
-            o.get("instructions").cloned(),
-            n.get("instructions").cloned(),
-            "server instructions changed: they steer how agents use every tool".to_owned(),
-        );
+        if let Some(added) = poisoned(o.get("instructions"), n.get("instructions")) {
+            out.emit(
+                "instructions-poisoned",
+                "instructions",
+                o.get("instructions").cloned(),
+                n.get("instructions").cloned(),
+                format!("server instructions changed and add {added}: text aimed at the model, not a rewording; review it as an attack before accepting"),
+            );
+        } else {
+            out.emit(
+                "server-instructions-changed",
+                "instructions",
+                o.get("instructions").cloned(),
+                n.get("instructions").cloned(),
+                "server instructions changed: they steer how agents use every tool".to_owned(),
+            );
+        }
     }
     capabilities(
         out,
@@ -1702,7 +1727,21 @@ impl<'a> SchemaCx<'a, '_, '_> {
                 format!("{what} {text}: calls that omit it now behave differently"),
             );
         }
-        if so.description != sn.description {
+        let poison =
+            crate::lint::poison::added(so.description.as_deref(), sn.description.as_deref())
+                .or_else(|| crate::lint::poison::added(so.title.as_deref(), sn.title.as_deref()));
+        if let (Some(added), true) = (
+            &poison,
+            so.description != sn.description || so.title != sn.title,
+        ) {
+            self.emit(
+                "description-poisoned",
+                path,
+                so.description.clone().map(Value::String),
+                sn.description.clone().map(Value::String),
+                format!("{what} description or title changed and adds {added}: text aimed at the model; review it as an attack before accepting"),
+            );
+        } else if so.description != sn.description {
             self.emit(
                 "description-changed",
                 path,
@@ -1711,7 +1750,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
                 format!("{what} description changed: agents may fill it differently"),
             );
         }
-        if so.title != sn.title {
+        if so.title != sn.title && poison.is_none() {
             self.emit(
                 "title-changed",
                 path,

@@ -60,6 +60,8 @@ pub struct Suite {
     redactions: crate::redact::Redactions,
     lifecycle: Lifecycle,
     errors: Vec<String>,
+    lints: crate::lint::Lints,
+    allow_list: Option<PathBuf>,
 }
 
 impl Suite {
@@ -103,7 +105,7 @@ impl Suite {
     }
 
     /// A server running inside the test process, reached through a transport of its own (see
-    /// [`InProcess::new`]); [`Suite::in_process`] is this for rmcp handlers.
+    /// [`InProcess::new`]); `Suite::in_process` (feature `rmcp`) is this for rmcp handlers.
     pub fn in_process_with(server: InProcess) -> Suite {
         Suite::with(Ok(ServerSpec::InProcess(server)))
     }
@@ -220,6 +222,8 @@ impl Suite {
             redactions: crate::redact::Redactions::default(),
             lifecycle: Lifecycle::default(),
             errors: Vec::new(),
+            lints: crate::lint::Lints::default(),
+            allow_list: None,
         }
     }
 
@@ -323,6 +327,63 @@ impl Suite {
             Ok(redactions) => self.redactions = redactions,
             Err(error) => self.errors.push(format!("filter {error}")),
         }
+        self
+    }
+
+    /// Sets the level of one lint (see [`crate::lint`]): `Level::Deny` fails the item's test,
+    /// `Level::Warn` reports it, `Level::Allow` silences it. An unknown rule id is a
+    /// configuration error.
+    pub fn lint(mut self, rule: &str, level: crate::lint::Level) -> Suite {
+        if let Err(error) = self.lints.set_level(rule, level) {
+            self.errors.push(error);
+        }
+        self
+    }
+
+    /// [`Suite::lint`] from a setting written `rule=level` (the attribute's `lints = [..]`).
+    pub fn lint_setting(mut self, setting: &str) -> Suite {
+        if let Err(error) = self.lints.apply_setting(setting) {
+            self.errors.push(error);
+        }
+        self
+    }
+
+    /// The longest description, in characters, before `description-too-long` (default 1024).
+    pub fn description_budget(mut self, chars: usize) -> Suite {
+        self.lints.description_budget = chars;
+        self
+    }
+
+    /// Policy: every tool must declare `readOnlyHint: true` (`policy-not-read-only`, deny).
+    pub fn policy_read_only(mut self) -> Suite {
+        self.lints.read_only = true;
+        self
+    }
+
+    /// Policy: no tool may match this name glob (`*` any run, `?` one character):
+    /// `forbid("delete_*")` (`policy-forbidden-tool`, deny).
+    pub fn forbid(mut self, pattern: impl Into<String>) -> Suite {
+        self.lints.forbid.push(pattern.into());
+        self
+    }
+
+    /// Policy: every tool must state these annotations (`readOnlyHint`, `destructiveHint`, …)
+    /// explicitly (`policy-annotation-missing`, deny).
+    pub fn require_annotations<I, S>(mut self, names: I) -> Suite
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.lints
+            .require_annotations
+            .extend(names.into_iter().map(Into::into));
+        self
+    }
+
+    /// An allow-list file (relative to the crate's manifest dir) of accepted findings; see
+    /// [`crate::lint::allow`]. Entries matching nothing, or expired, fail the `server` test.
+    pub fn allow_list(mut self, path: impl Into<PathBuf>) -> Suite {
+        self.allow_list = Some(path.into());
         self
     }
 
@@ -531,14 +592,11 @@ fn prepare(
         }
         None => suite.timeout,
     };
-    let accepted = match accepted {
-        Ok(accepted) => accepted,
-        Err(error) => {
-            return fail(format!(
-                "cannot read the accepted contract: {error}\nThe file was left untouched."
-            ))
-        }
-    };
+    // A broken snapshot folder still probes: every live item's test then fails with the one
+    // message, so a filtered run (`-- tools::x`) cannot pass on a folder it cannot read.
+    let accepted = accepted.map_err(|error| {
+        format!("cannot read the accepted contract: {error}\nThe file was left untouched.")
+    });
     let options = ProbeOptions {
         timeout,
         lifecycle: suite.lifecycle,
@@ -550,13 +608,23 @@ fn prepare(
         ServerSpec::InProcess(_) => crate::probe::probe(&spec, &options).map_err(|e| e.to_string()),
         _ => crate::probe_cache::probe_shared(&spec, &options),
     };
-    let probe = match probed {
-        Ok(probe) => probe,
-        Err(error) => {
+    let probe = match (probed, &accepted) {
+        (Ok(probe), _) => probe,
+        (Err(_), Err(unreadable)) => return fail(unreadable.clone()),
+        (Err(error), Ok(_)) => {
             return fail(format!(
                 "{}\nNo snapshot was written, changed or deleted.",
                 crate::redact::scrub_message(&error)
             ))
+        }
+    };
+    let accepted = match accepted {
+        Ok(accepted) => accepted,
+        Err(unreadable) => {
+            return Prepared {
+                prefix: prefix.clone(),
+                result: Err((unreadable, probe.surface.keys().cloned().collect())),
+            }
         }
     };
     if !listing {
@@ -568,14 +636,36 @@ fn prepare(
             );
         }
     }
-    let mut report = check::evaluate_with(
+    let mut lints = suite.lints.clone();
+    if let Some(path) = &suite.allow_list {
+        match crate::lint::allow::AllowList::load(&paths.manifest_dir.join(path)) {
+            Ok(mut list) => {
+                list.origin = path.display().to_string();
+                lints.allow = Some(list);
+            }
+            Err(error) => return fail(error),
+        }
+    }
+    let mut report = check::evaluate_linted(
         &probe.surface,
         &accepted,
         &layout,
         &suite.policy,
         &fail_on,
         &suite.redactions,
+        &lints,
     );
+    if !listing {
+        for verdict in &report.verdicts {
+            for finding in verdict.findings.iter().filter(|f| !f.fails()) {
+                eprintln!(
+                    "mcp-contract: {prefix}{}: lint {}",
+                    escape(&verdict.key.test_name()),
+                    finding.line()
+                );
+            }
+        }
+    }
     if !listing {
         for note in &report.notes {
             eprintln!("mcp-contract: {}{}", prefix, escape(note));
@@ -697,8 +787,17 @@ fn run_item(
                 written: written.clone(),
             });
     }
-    if !verdict.failing || matches!(outcome, Outcome::Accepted(_)) {
+    let lint_failing = verdict.lint_failing();
+    if !verdict.failing || (matches!(outcome, Outcome::Accepted(_)) && !lint_failing) {
         return Ok(());
+    }
+    if lint_failing && (!verdict.drifted() || verdict.state == State::New) {
+        // Lints need no baseline: deny findings fail whatever the snapshot says, even under
+        // INSTA_FORCE_PASS (they are not snapshot differences).
+        return Err(Failed::from(format!(
+            "{test_name} breaks the suite's lint rules:\n{}\n\nFix the server, set the rule's level (`lints = [\"RULE=warn\"]`), or accept this one finding in the allow-list with a reason.",
+            crate::report::findings_summary(&verdict.findings)
+        )));
     }
     let mut message = format!(
         "{test_name} differs from its accepted contract ({})\n{}",
@@ -708,6 +807,10 @@ fn run_item(
         ),
         crate::report::change_summary(verdict)
     );
+    if !verdict.findings.is_empty() {
+        message.push('\n');
+        message.push_str(&crate::report::findings_summary(&verdict.findings));
+    }
     match &written {
         Some(path) => message.push_str(&format!(
             "\n\nA pending snapshot was written to {}.\nIf the change is intended, accept it with `cargo insta review` (or `cargo insta accept`) and tell your callers.",
@@ -717,7 +820,7 @@ fn run_item(
             "\n\nNo pending snapshot was written (INSTA_UPDATE=no or CI). Run `cargo insta test --review` locally to review and accept it.",
         ),
     }
-    if settings.force_pass {
+    if settings.force_pass && !lint_failing {
         eprintln!("mcp-contract: passing because INSTA_FORCE_PASS is set:\n{message}");
         return Ok(());
     }

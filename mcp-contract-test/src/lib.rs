@@ -65,6 +65,8 @@
 //! | `server = "cmd args…"` | the server's command line, split as a POSIX shell would |
 //! | `bin = "name"` | a binary of this package (`CARGO_BIN_EXE_name`; cargo builds it first) |
 //! | `url = "http://127.0.0.1:{port}/mcp"` | a Streamable HTTP endpoint instead of stdio (JSON and SSE answers) |
+//! | `handler = my_server::Server::new()` | an `rmcp::ServerHandler` tested in-process: no process, no port, no binary build (feature `rmcp`) |
+//! | `lifecycle = "auto"` | the handshake: `"initialize"` (default), `"discover"` (2026-07-28 `server/discover`), `"auto"` (discover, falling back to initialize); the one used is written in the `server` snapshot's header |
 //! | `headers = ["Authorization: Bearer ${MCP_TOKEN}"]` | HTTP headers; `${VAR}` is read from the environment at probe time and never shown |
 //! | `start = "python3 server.py --port {port}"` | with `url`: start the server first on a free port (`{port}`), stop its process group after |
 //! | `ready_line = "listening"` | with `start`: ready once a stdout/stderr line contains this (default: once the port accepts) |
@@ -84,13 +86,30 @@
 //! spellings (`input_schema`, `next_cursor`, …) are recorded under the spec's and reported once
 //! (see [`spelling`]). Snapshots written by older builds are compared on what they recorded.
 //!
-//! Stack the attribute for several suites in one file, e.g. one server under two flag profiles:
+//! Stack the attribute for several suites in one file, e.g. one server under two flag profiles
+//! (`examples/tiered-server`, whose run-control tools exist only behind a flag):
 //!
 //! ```ignore
-//! #[mcp_contract_test::mcp_contract(name = "readonly", bin = "notes-server")]
-//! #[mcp_contract_test::mcp_contract(name = "admin", bin = "notes-server", args = ["--enable-admin"])]
+//! #[mcp_contract_test::mcp_contract(name = "readonly", bin = "tiered-server")]
+//! #[mcp_contract_test::mcp_contract(name = "runcontrol", bin = "tiered-server", args = ["--enable-run-control"])]
 //! fn main() {}
 //! ```
+//!
+//! Each profile has its own tests (`readonly::tools::list_jobs`) and snapshots
+//! (`contract__readonly__tools__list_jobs.snap`); args, env and headers may differ per profile.
+//!
+//! A Rust server built on rmcp can skip the process altogether: with
+//! `mcp-contract-test = { version = "0.1", features = ["rmcp"] }`,
+//!
+//! ```ignore
+//! #[mcp_contract_test::mcp_contract(handler = my_server::Server::new())]
+//! fn main() {}
+//! ```
+//!
+//! builds the handler for each probe and serves it over an in-memory pipe on a current-thread
+//! tokio runtime in a background thread (`harness::Suite::in_process`); the probe takes a few
+//! milliseconds. Without the feature the error is that `Suite::in_process` does not exist.
+//! (rmcp needs Rust 1.88.)
 //!
 //! The attribute is sugar over [`harness::Contract`] and [`harness::Suite`]:
 //!
@@ -135,6 +154,7 @@ pub mod check;
 pub mod diff;
 pub mod escape;
 pub mod harness;
+pub mod lint;
 pub mod probe;
 pub mod probe_cache;
 pub mod redact;

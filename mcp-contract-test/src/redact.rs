@@ -378,7 +378,14 @@ struct Pattern {
 
 impl Pattern {
     fn may_match(&self, text: &str) -> bool {
-        self.needles.iter().any(|needle| contains_ignore_ascii_case(text, needle))
+        // `str::contains` is the fast search; `(?i)` patterns need the case-blind one.
+        if self.regex.as_str().starts_with("(?i)") {
+            self.needles
+                .iter()
+                .any(|needle| contains_ignore_ascii_case(text, needle))
+        } else {
+            self.needles.iter().any(|needle| text.contains(needle))
+        }
     }
 }
 
@@ -449,10 +456,16 @@ fn is_placeholder(secret: &str) -> bool {
         || secret.chars().all(|c| c == '*' || c == 'x' || c == 'X')
 }
 
+/// Whether any secret pattern could match `text` (a cheap literal check before the regexes).
+fn may_hold_secret(text: &str) -> bool {
+    // The shortest match of any pattern (`a://b:c@`) has 8 bytes; most keys are shorter.
+    text.len() >= 8 && patterns().iter().any(|pattern| pattern.may_match(text))
+}
+
 /// Replaces every credential-shaped part of `text`; returns the new text and the kinds found
 /// (with their placeholders), or `None` when nothing was found.
 pub fn scrub_text(text: &str) -> Option<(String, Vec<(&'static str, String)>)> {
-    if !patterns().iter().any(|pattern| pattern.may_match(text)) {
+    if !may_hold_secret(text) {
         return None;
     }
     let mut current = text.to_owned();
@@ -516,6 +529,18 @@ fn scrub_at(item: &ItemKey, value: &mut Value, path: &mut String, findings: &mut
             for (i, child) in items.iter_mut().enumerate() {
                 let len = path.len();
                 path.push_str(&format!("[{i}]"));
+                scrub_at(item, child, path, findings);
+                path.truncate(len);
+            }
+        }
+        // Most objects have no credential-shaped key: walk them in place, without rebuilding.
+        Value::Object(map) if !map.keys().any(|key| may_hold_secret(key)) => {
+            for (key, child) in map.iter_mut() {
+                let len = path.len();
+                if len > 0 {
+                    path.push('.');
+                }
+                path.push_str(key);
                 scrub_at(item, child, path, findings);
                 path.truncate(len);
             }

@@ -29,7 +29,11 @@ const VALUE_WIDTH: usize = 80;
 pub fn compact(value: Option<&Value>) -> String {
     match value {
         None => "(absent)".to_owned(),
-        Some(Value::String(s)) => truncate(&escape(&format!("{s:?}")), VALUE_WIDTH),
+        // `escape` already spells newlines and controls visibly; Debug would escape them twice.
+        Some(Value::String(s)) => truncate(
+            &format!("\"{}\"", escape(s).replace('"', "\\\"")),
+            VALUE_WIDTH,
+        ),
         Some(v) => truncate(&escape(&v.to_string()), VALUE_WIDTH),
     }
 }
@@ -89,6 +93,29 @@ pub fn change_summary(verdict: &Verdict) -> String {
     out
 }
 
+/// The lint findings of one item, one escaped line each (`deny  hidden-characters description:
+/// …`), allowed ones marked; empty when there are none.
+pub fn findings_summary(findings: &[crate::lint::Finding]) -> String {
+    findings
+        .iter()
+        .map(|f| format!("lint {}", f.line()))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Lint counts, `2 deny, 1 warn, 1 allowed`, or `None` when there is no finding.
+pub fn findings_line<'a>(findings: impl IntoIterator<Item = &'a crate::lint::Finding>) -> Option<String> {
+    let (mut deny, mut warn, mut allowed) = (0, 0, 0);
+    for f in findings {
+        match (&f.allowed, f.level) {
+            (Some(_), _) => allowed += 1,
+            (None, crate::lint::Level::Deny) => deny += 1,
+            (None, _) => warn += 1,
+        }
+    }
+    (deny + warn + allowed > 0).then(|| format!("lints: {deny} deny, {warn} warn, {allowed} allowed"))
+}
+
 /// Counts by class, worst first: `2 breaking, 1 routing`.
 pub fn counts_line(judgement: &Judgement) -> String {
     counts_line_of(&judgement.counts())
@@ -125,11 +152,23 @@ pub fn human(report: &SuiteReport) -> String {
             change_summary(verdict).replace('\n', "\n     ")
         );
     }
+    for verdict in report.verdicts.iter().filter(|v| !v.findings.is_empty()) {
+        let _ = writeln!(
+            out,
+            "{} {}:\n     {}",
+            if verdict.lint_failing() { "FAIL" } else { "lint" },
+            escape(&verdict.key.test_name()),
+            findings_summary(&verdict.findings).replace('\n', "\n     ")
+        );
+    }
     for note in &report.notes {
         let _ = writeln!(out, "note: {}", escape(note));
     }
     let judgement = report.judgement();
     let _ = writeln!(out, "summary: {}", counts_line(&judgement));
+    if let Some(line) = findings_line(report.verdicts.iter().flat_map(|v| &v.findings)) {
+        let _ = writeln!(out, "{line}");
+    }
     out
 }
 
@@ -189,6 +228,8 @@ pub struct ItemResult {
     pub judgement: Judgement,
     /// Its accepted snapshot file, when there is one.
     pub snapshot: Option<PathBuf>,
+    /// Lint findings on the live item (see [`crate::lint`]).
+    pub findings: Vec<crate::lint::Finding>,
 }
 
 /// Why a server could not be checked.
@@ -315,6 +356,7 @@ impl Items {
                     failing: v.failing,
                     judgement: v.judgement.clone(),
                     snapshot: v.accepted.as_ref().map(|_| v.snap_path.clone()),
+                    findings: v.findings.clone(),
                 })
                 .collect(),
             notes: report.notes.clone(),
@@ -352,6 +394,7 @@ impl Items {
                     state,
                     judgement,
                     snapshot: None,
+                    findings: Vec::new(),
                 }
             })
             .collect();

@@ -1,6 +1,7 @@
 //! Generated surfaces for the benchmarks and `examples/scale.rs`: `n` tools, each with nested
 //! `$defs` (a `$ref` chain three deep, arrays of referenced objects, enums, defaults, an output
-//! schema), and a "next release" of the same surface in which one tool in ten changes.
+//! schema), and a "next release" of the same surface in which half of the tools change
+//! (`i % 10` in 0..5: breaking, routing, additive, breaking inside a `$ref`, behavior).
 
 use serde_json::{json, Value};
 

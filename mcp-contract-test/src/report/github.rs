@@ -82,6 +82,29 @@ pub fn render(report: &Report) -> String {
             }
         }
     }
+    for server in &report.servers {
+        let Ok(items) = &server.outcome else { continue };
+        let name = escape(&server.name);
+        for item in &items.items {
+            for f in &item.findings {
+                let command = match (f.fails(), f.allowed.is_some()) {
+                    (true, _) => "error",
+                    (false, true) => "notice",
+                    (false, false) => "warning",
+                };
+                let _ = writeln!(
+                    out,
+                    "::{command} title={}::{}",
+                    property(&format!(
+                        "{name} {}: lint {}",
+                        escape(&item.key.test_name()),
+                        f.rule
+                    )),
+                    data(&f.line())
+                );
+            }
+        }
+    }
     let (checked, drifted, failing) = report.item_counts();
     let _ = writeln!(
         out,

@@ -116,6 +116,24 @@ pub fn render(report: &Report, color: bool) -> String {
                 );
             }
         }
+        let linted: Vec<_> = items.items.iter().filter(|i| !i.findings.is_empty()).collect();
+        if !linted.is_empty() {
+            let _ = writeln!(out, "  lints:");
+        }
+        for item in linted {
+            let marker = if item.findings.iter().any(|f| f.fails()) {
+                " (failing)"
+            } else {
+                ""
+            };
+            let _ = writeln!(out, "    {}{marker}", escape(&item.key.test_name()));
+            for finding in &item.findings {
+                let code = if finding.fails() { RED } else { YELLOW };
+                let line = finding.line();
+                let (level, rest) = line.split_at(5.min(line.len()));
+                let _ = writeln!(out, "      {}{rest}", paint(code, level));
+            }
+        }
         for note in &items.notes {
             let _ = writeln!(out, "  note: {}", escape(note));
         }
@@ -127,6 +145,14 @@ pub fn render(report: &Report, color: bool) -> String {
         report.servers.len(),
         counts_line_of(&report.counts())
     );
+    let findings = report
+        .servers
+        .iter()
+        .filter_map(|s| s.outcome.as_ref().ok())
+        .flat_map(|items| items.items.iter().flat_map(|i| &i.findings));
+    if let Some(line) = super::findings_line(findings) {
+        let _ = writeln!(out, "{line}");
+    }
     if drifted > 0 {
         if let Some(accept) = &report.accept_command {
             let _ = writeln!(out, "to accept the live surface after review: {accept}");

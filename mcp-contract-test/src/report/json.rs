@@ -24,6 +24,7 @@ pub fn render(report: &Report) -> Value {
             "drifted": drifted,
             "failing": failing,
             "counts": counts(&report.counts()),
+            "findings": finding_counts(report),
         },
         "accept_command": report.accept_command,
     })
@@ -42,6 +43,23 @@ fn counts(counts: &std::collections::BTreeMap<Class, usize>) -> Value {
     Value::Object(map)
 }
 
+/// Lint findings across every server: deny and warn count findings not allowed.
+fn finding_counts(report: &Report) -> Value {
+    let (mut deny, mut warn, mut allowed) = (0, 0, 0);
+    for server in &report.servers {
+        if let Ok(items) = &server.outcome {
+            for f in items.items.iter().flat_map(|i| &i.findings) {
+                match (&f.allowed, f.level) {
+                    (Some(_), _) => allowed += 1,
+                    (None, crate::lint::Level::Deny) => deny += 1,
+                    (None, _) => warn += 1,
+                }
+            }
+        }
+    }
+    json!({ "deny": deny, "warn": warn, "allowed": allowed })
+}
+
 fn server(server: &ServerResult) -> Value {
     let mut out = json!({
         "name": server.name,
@@ -51,6 +69,7 @@ fn server(server: &ServerResult) -> Value {
         "changes": [],
         "notes": [],
         "items": [],
+        "findings": [],
     });
     match &server.outcome {
         Err(failure) => {
@@ -73,6 +92,16 @@ fn server(server: &ServerResult) -> Value {
                 |n| json!({ "kind": Value::Null, "name": Value::Null, "path": "", "message": n }),
             ));
             out["notes"] = Value::Array(notes);
+            out["findings"] = items
+                .items
+                .iter()
+                .flat_map(|i| &i.findings)
+                .map(|f| {
+                    let mut value = f.to_json();
+                    value["failing"] = json!(f.fails());
+                    value
+                })
+                .collect();
             out["items"] = items
                 .items
                 .iter()

@@ -85,18 +85,36 @@ pub fn render(report: &Report) -> String {
                         "    <testcase classname=\"{name}\" name=\"{}\"",
                         xml(&item.key.test_name())
                     );
-                    if !item.drifted() {
+                    if !item.drifted() && item.findings.is_empty() {
                         out.push_str("/>\n");
                         continue;
                     }
                     out.push_str(">\n");
+                    for f in item.findings.iter().filter(|f| f.fails()) {
+                        let _ = writeln!(
+                            out,
+                            "      <failure type=\"lint\" message=\"{}\">{}</failure>",
+                            xml_escaped(&format!("lint {} {}", f.rule, escape(&f.path))),
+                            xml_escaped(&f.line())
+                        );
+                    }
+                    if !item.drifted() {
+                        let lines: Vec<String> = item.findings.iter().map(|f| f.line()).collect();
+                        let _ = writeln!(
+                            out,
+                            "      <system-out>{}</system-out>",
+                            xml_lines(&lines.join("\n"))
+                        );
+                        out.push_str("    </testcase>\n");
+                        continue;
+                    }
                     let changes = item.changes_worst_first();
                     if item.failing {
                         let failing: Vec<_> = changes
                             .iter()
                             .filter(|c| report_fails(report, item, c.class))
                             .collect();
-                        if failing.is_empty() {
+                        if failing.is_empty() && !item.findings.iter().any(|f| f.fails()) {
                             let _ = writeln!(
                                 out,
                                 "      <failure type=\"drift\" message=\"{} differs from its accepted contract ({})\"/>",
@@ -115,6 +133,9 @@ pub fn render(report: &Report) -> String {
                         }
                     }
                     let mut system_out = format!("{}\n", item.state_str());
+                    for f in &item.findings {
+                        let _ = writeln!(system_out, "{}", f.line());
+                    }
                     for change in &changes {
                         let _ = writeln!(
                             system_out,

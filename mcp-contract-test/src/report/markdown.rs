@@ -139,6 +139,31 @@ pub fn render(report: &Report) -> String {
                 );
             }
         }
+        let linted: Vec<_> = items.items.iter().filter(|i| !i.findings.is_empty()).collect();
+        if !linted.is_empty() {
+            let _ = writeln!(out, "\nLints:\n");
+        }
+        for item in linted {
+            let _ = writeln!(out, "- **{}**", text(&item.key.test_name()));
+            for f in &item.findings {
+                let path = if f.path.is_empty() {
+                    String::new()
+                } else {
+                    format!(" at {}", text(&f.path))
+                };
+                let allowed = match &f.allowed {
+                    Some(reason) => format!(" (allowed: {})", text(reason)),
+                    None => String::new(),
+                };
+                let level = if f.fails() { "**deny**" } else { f.level.as_str() };
+                let _ = writeln!(
+                    out,
+                    "  - {level} {}{path}: {}{allowed}",
+                    text(f.rule),
+                    text(&f.message)
+                );
+            }
+        }
         for note in &items.notes {
             let _ = writeln!(out, "- note: {}", text(note));
         }

@@ -3,6 +3,8 @@
 //!
 //! - `HOSTILE_SERVER`: the server's command line (split as a POSIX shell would); unset, every
 //!   test fails with the suite's configuration error.
+//! - `HOSTILE_LINTS`: lint settings, comma-separated `rule=level` (e.g.
+//!   `tool-name-invalid=warn`), for runs about capture rather than lints.
 //!
 //! Everything else is the harness's own environment: `MCP_CONTRACT_TIMEOUT`, `INSTA_UPDATE`,
 //! `INSTA_WORKSPACE_ROOT` (the snapshot folder is `<root>/tests/hostile-suite/tests/snapshots`),
@@ -19,5 +21,10 @@ fn main() -> ExitCode {
         Err(_) => Suite::command("false")
             .invalid("HOSTILE_SERVER is not set: give the server's command line"),
     };
+    let lints = std::env::var("HOSTILE_LINTS").unwrap_or_default();
+    let suite = lints
+        .split(',')
+        .filter(|s| !s.trim().is_empty())
+        .fold(suite, Suite::lint_setting);
     Contract::new(mcp_contract_test::here!()).suite(suite).run()
 }

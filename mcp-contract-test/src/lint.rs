@@ -1,0 +1,757 @@
+//! Lints on the live surface: what is wrong with a server's surface today, needing no accepted
+//! contract, plus house rules (policies) a team enforces on every tool.
+//!
+//! Every lint is a rule of the catalogue ([`crate::rules::LINTS`], documented in
+//! `docs/rules.md`) with a [`Level`]: `deny` fails the item's test (and the CLI's exit code),
+//! `warn` is reported but passes, `allow` is silent. Defaults:
+//!
+//! | rule | default | what |
+//! |---|---|---|
+//! | `tool-name-invalid` | deny | a tool name outside `A–Z a–z 0–9 _ - .` or 1–128 characters |
+//! | `name-duplicate` | deny | two items of one kind share a name (on the `server` item) |
+//! | `schema-not-object` | deny | `inputSchema` (or `outputSchema`) missing, not an object, or `type` not `"object"` |
+//! | `schema-required-missing` | deny | `required` names a property that is not declared |
+//! | `schema-type-unknown` | deny | a `type` that JSON Schema does not define |
+//! | `hidden-characters` | deny | zero-width, bidi, tag, C0/C1 control characters or ANSI escapes in any text |
+//! | `description-missing` | warn | a tool or prompt without a description |
+//! | `description-too-long` | warn | a description over the budget ([`Lints::description_budget`], 1024) |
+//! | `secret-in-surface` | warn | something shaped like a credential (see [`crate::redact`]) |
+//! | `non-spec-spelling` | warn | `input_schema` and friends (see [`crate::spelling`]) |
+//! | `policy-not-read-only` | deny | with [`Lints::read_only`]: a tool without `readOnlyHint: true` |
+//! | `policy-forbidden-tool` | deny | a tool whose name matches a [`Lints::forbid`] glob |
+//! | `policy-annotation-missing` | deny | a tool without an annotation [`Lints::require_annotations`] lists |
+//! | `allow-entry-unused` | deny | an allow-list entry that matches no finding |
+//! | `allow-entry-expired` | deny | an allow-list entry past its `expires` date |
+//!
+//! An [`allow::AllowList`] accepts single findings (rule, item, path) with a reason; allowed
+//! findings are reported as allowed and never fail.
+//!
+//! On drift, [`poison::added`] decides whether a changed description or instruction is a plain
+//! rewording (routing) or added text aimed at the model (`description-poisoned`, safety).
+//!
+//! Messages may quote what the server sent: print them through [`crate::escape`].
+
+pub mod allow;
+pub mod poison;
+
+use crate::escape::escape;
+use crate::surface::{ItemKey, ItemKind, Surface};
+use allow::{AllowList, Date};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// How much a lint finding matters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Level {
+    /// Silent: the lint does not run.
+    Allow,
+    /// Reported (summary line, reports) but passes.
+    Warn,
+    /// Fails the item's test and the CLI's exit code.
+    Deny,
+}
+
+impl Level {
+    /// `allow`, `warn` or `deny`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Allow => "allow",
+            Level::Warn => "warn",
+            Level::Deny => "deny",
+        }
+    }
+
+    /// Parses [`Level::as_str`] back.
+    pub fn parse(text: &str) -> Option<Level> {
+        match text.trim() {
+            "allow" => Some(Level::Allow),
+            "warn" => Some(Level::Warn),
+            "deny" => Some(Level::Deny),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One lint finding on one item.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    /// The lint's rule id (see [`crate::rules::LINTS`]).
+    pub rule: &'static str,
+    /// Its level under the suite's configuration.
+    pub level: Level,
+    /// The item it is about (`server` for suite-level findings such as duplicate names).
+    pub item: ItemKey,
+    /// Where inside the item (`description`, `inputSchema.properties.a.type`); empty for the
+    /// item as a whole.
+    pub path: String,
+    /// What is wrong and what to do. May quote server text: escape it when printing.
+    pub message: String,
+    /// The reason of the allow-list entry that accepted it, if one did.
+    pub allowed: Option<String>,
+}
+
+impl Finding {
+    /// Whether it fails its item: deny, and not allowed.
+    pub fn fails(&self) -> bool {
+        self.level == Level::Deny && self.allowed.is_none()
+    }
+
+    /// The finding as the JSON reports write it.
+    pub fn to_json(&self) -> Value {
+        json!({
+            "rule": self.rule,
+            "level": self.level.as_str(),
+            "kind": self.item.kind.as_str(),
+            "name": self.item.name,
+            "path": self.path,
+            "message": self.message,
+            "allowed": self.allowed,
+        })
+    }
+
+    /// One line for people, escaped: `deny  hidden-characters description: …`, with
+    /// `(allowed: reason)` when the allow-list accepted it.
+    pub fn line(&self) -> String {
+        let path = if self.path.is_empty() {
+            String::new()
+        } else {
+            format!(" {}", escape(&self.path))
+        };
+        let allowed = match &self.allowed {
+            Some(reason) => format!(" (allowed: {})", escape(reason)),
+            None => String::new(),
+        };
+        format!(
+            "{:<5} {}{path}: {}{allowed}",
+            self.level.as_str(),
+            self.rule,
+            escape(&self.message)
+        )
+    }
+}
+
+/// The lint configuration of one suite: levels, budgets, policies and the allow-list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lints {
+    levels: BTreeMap<&'static str, Level>,
+    /// The longest description, in characters, before `description-too-long` (default 1024).
+    pub description_budget: usize,
+    /// Every tool must declare `readOnlyHint: true` (`policy-not-read-only`).
+    pub read_only: bool,
+    /// Tool-name globs (`*`, `?`) that must never exist (`policy-forbidden-tool`).
+    pub forbid: Vec<String>,
+    /// Annotations every tool must state (`policy-annotation-missing`), e.g. `readOnlyHint`.
+    pub require_annotations: Vec<String>,
+    /// Accepted findings.
+    pub allow: Option<AllowList>,
+}
+
+impl Default for Lints {
+    fn default() -> Lints {
+        Lints {
+            levels: BTreeMap::new(),
+            description_budget: 1024,
+            read_only: false,
+            forbid: Vec::new(),
+            require_annotations: Vec::new(),
+            allow: None,
+        }
+    }
+}
+
+impl Lints {
+    /// The level of a lint: its configured level, else the catalogue's default.
+    pub fn level(&self, rule: &str) -> Level {
+        self.levels
+            .get(rule)
+            .copied()
+            .or_else(|| crate::rules::lint(rule).map(|r| r.level))
+            .unwrap_or(Level::Deny)
+    }
+
+    /// Sets the level of one lint; an unknown rule id is an error listing the known ones.
+    pub fn set_level(&mut self, rule: &str, level: Level) -> Result<(), String> {
+        match crate::rules::lint(rule.trim()) {
+            Some(r) => {
+                self.levels.insert(r.id, level);
+                Ok(())
+            }
+            None => Err(format!(
+                "unknown lint `{}` (known: {})",
+                escape(rule),
+                crate::rules::LINTS
+                    .iter()
+                    .map(|r| r.id)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+        }
+    }
+
+    /// Applies a setting written `rule=level` (`missing-description=deny`), as the attribute's
+    /// `lints = [..]` and the CLI's `--lint` take it.
+    pub fn apply_setting(&mut self, setting: &str) -> Result<(), String> {
+        let (rule, level) = setting.split_once('=').ok_or_else(|| {
+            format!(
+                "lint setting `{}` is written RULE=LEVEL, e.g. description-missing=deny",
+                escape(setting)
+            )
+        })?;
+        let level = Level::parse(level).ok_or_else(|| {
+            format!(
+                "lint level `{}` must be deny, warn or allow",
+                escape(level.trim())
+            )
+        })?;
+        self.set_level(rule.trim(), level)
+    }
+}
+
+/// Lints a surface with today's date (for the allow-list's expiry).
+pub fn lint(surface: &Surface, config: &Lints) -> Vec<Finding> {
+    lint_at(surface, &[], &[], config, Date::today())
+}
+
+/// Lints a surface: the surface lints and policies, plus one `secret-in-surface` finding per
+/// secret and one `non-spec-spelling` finding for the respellings found while preparing it,
+/// then the allow-list as of `today`. Findings at level allow are left out. Sorted by item,
+/// path and rule.
+pub fn lint_at(
+    surface: &Surface,
+    secrets: &[crate::redact::Finding],
+    respellings: &[crate::spelling::Respelling],
+    config: &Lints,
+    today: Date,
+) -> Vec<Finding> {
+    let mut out = Out {
+        config,
+        findings: Vec::new(),
+    };
+    for key in surface.duplicates() {
+        out.push(
+            "name-duplicate",
+            &ItemKey::server(),
+            key.kind.group(),
+            format!(
+                "two {}s are named `{}`: clients keep one and cannot reach the other; give each its own name",
+                key.kind, key.name
+            ),
+        );
+    }
+    for (key, value) in surface.items() {
+        item(&mut out, key, value);
+    }
+    for secret in secrets {
+        out.push(
+            crate::redact::SECRET_RULE,
+            &secret.item,
+            &secret.path,
+            format!(
+                "looks like a {} credential (replaced by {} in snapshots and reports); if it is real, every client receives it: rotate it",
+                secret.kind, secret.placeholder
+            ),
+        );
+    }
+    if let Some(text) = crate::spelling::lint(respellings) {
+        let text = text
+            .strip_prefix("non-spec-spelling: ")
+            .unwrap_or(&text)
+            .to_owned();
+        out.push("non-spec-spelling", &ItemKey::server(), "", text);
+    }
+    let mut findings = out.findings;
+    if let Some(list) = &config.allow {
+        apply_allow(&mut findings, list, config, today);
+    }
+    findings.sort_by(|a, b| (&a.item, &a.path, a.rule).cmp(&(&b.item, &b.path, b.rule)));
+    findings
+}
+
+/// Marks the findings an entry accepts, and adds `allow-entry-unused` / `allow-entry-expired`.
+fn apply_allow(findings: &mut Vec<Finding>, list: &AllowList, config: &Lints, today: Date) {
+    let mut extra = Vec::new();
+    for entry in &list.entries {
+        let at = format!("{}:{}", list.origin, entry.line);
+        let what = format!(
+            "entry at {at} (rule `{}`, item `{}`)",
+            entry.rule, entry.item
+        );
+        if let Some(expires) = entry.expires.filter(|e| *e <= today) {
+            extra.push(("allow-entry-expired", format!(
+                "{what} expired on {expires}: fix the finding, or renew the entry with a new date after review"
+            )));
+            continue;
+        }
+        let mut used = false;
+        for finding in findings.iter_mut() {
+            if finding.rule == entry.rule
+                && finding.item.test_name() == entry.item
+                && entry.path.as_ref().is_none_or(|p| *p == finding.path)
+                && !finding.rule.starts_with("allow-entry-")
+            {
+                used = true;
+                if finding.allowed.is_none() {
+                    finding.allowed = Some(entry.reason.clone());
+                }
+            }
+        }
+        if !used {
+            extra.push(("allow-entry-unused", format!(
+                "{what} matches no finding: remove it (the finding is gone, or the entry is misspelled)"
+            )));
+        }
+    }
+    for (rule, message) in extra {
+        let level = config.level(rule);
+        if level != Level::Allow {
+            findings.push(Finding {
+                rule,
+                level,
+                item: ItemKey::server(),
+                path: "allow".to_owned(),
+                message,
+                allowed: None,
+            });
+        }
+    }
+}
+
+struct Out<'c> {
+    config: &'c Lints,
+    findings: Vec<Finding>,
+}
+
+impl Out<'_> {
+    fn push(&mut self, rule: &'static str, item: &ItemKey, path: &str, message: String) {
+        let level = self.config.level(rule);
+        if level == Level::Allow {
+            return;
+        }
+        self.findings.push(Finding {
+            rule,
+            level,
+            item: item.clone(),
+            path: path.to_owned(),
+            message,
+            allowed: None,
+        });
+    }
+}
+
+fn item(out: &mut Out<'_>, key: &ItemKey, value: &Value) {
+    hidden(out, key, value, "", 0);
+    let description = value.get("description").and_then(Value::as_str);
+    if matches!(key.kind, ItemKind::Tool | ItemKind::Prompt)
+        && description.is_none_or(|d| d.trim().is_empty())
+    {
+        out.push(
+            "description-missing",
+            key,
+            "description",
+            format!(
+                "this {} has no description: agents cannot tell when to use it",
+                key.kind
+            ),
+        );
+    }
+    if let Some(d) = description {
+        let length = d.chars().count();
+        if length > out.config.description_budget {
+            out.push(
+                "description-too-long",
+                key,
+                "description",
+                format!(
+                    "the description is {length} characters (budget {}): every character is spent in every agent's context",
+                    out.config.description_budget
+                ),
+            );
+        }
+    }
+    if key.kind != ItemKind::Tool {
+        return;
+    }
+    tool_name(out, key);
+    let input = value.get("inputSchema");
+    object_schema(out, key, "inputSchema", input, true);
+    if let Some(schema) = input {
+        schema_node(out, key, schema, "inputSchema", 0);
+    }
+    if let Some(schema) = value.get("outputSchema") {
+        object_schema(out, key, "outputSchema", Some(schema), false);
+        schema_node(out, key, schema, "outputSchema", 0);
+    }
+    policies(out, key, value);
+}
+
+/// `tool-name-invalid`: the spec's charset and length.
+fn tool_name(out: &mut Out<'_>, key: &ItemKey) {
+    let name = &key.name;
+    let length = name.chars().count();
+    let bad: Vec<char> = name
+        .chars()
+        .filter(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')))
+        .collect();
+    let problem = if length == 0 {
+        Some("is empty".to_owned())
+    } else if length > 128 {
+        Some(format!("is {length} characters long (at most 128)"))
+    } else if !bad.is_empty() {
+        let mut shown: Vec<String> = bad
+            .iter()
+            .map(|c| format!("`{}` (U+{:04X})", escape(&c.to_string()), *c as u32))
+            .collect();
+        shown.dedup();
+        shown.truncate(5);
+        Some(format!("contains {}", shown.join(", ")))
+    } else {
+        None
+    };
+    if let Some(problem) = problem {
+        out.push(
+            "tool-name-invalid",
+            key,
+            "name",
+            format!("the tool name {problem}: the spec allows A–Z a–z 0–9 _ - . and 1–128 characters; clients may reject or mangle it"),
+        );
+    }
+}
+
+/// `schema-not-object`: the top of an input (required) or output schema.
+fn object_schema(
+    out: &mut Out<'_>,
+    key: &ItemKey,
+    path: &str,
+    schema: Option<&Value>,
+    required: bool,
+) {
+    let problem = match schema {
+        None if required => Some("is missing (the spec requires an object schema, `{\"type\":\"object\"}` for no arguments)".to_owned()),
+        None => None,
+        Some(Value::Object(map)) => match map.get("type") {
+            Some(Value::String(t)) if t == "object" => None,
+            None => Some("has no `\"type\": \"object\"`".to_owned()),
+            Some(other) => Some(format!("has `type` {} instead of \"object\"", other)),
+        },
+        Some(other) => Some(format!(
+            "is {}, not a JSON Schema object",
+            crate::surface::json_type_name(other)
+        )),
+    };
+    if let Some(problem) = problem {
+        out.push(
+            "schema-not-object",
+            key,
+            path,
+            format!("`{path}` {problem}: clients validate and build arguments from it"),
+        );
+    }
+}
+
+const TYPES: [&str; 7] = [
+    "string", "number", "integer", "boolean", "object", "array", "null",
+];
+
+/// `schema-type-unknown` and `schema-required-missing`, through every subschema.
+fn schema_node(out: &mut Out<'_>, key: &ItemKey, node: &Value, path: &str, depth: usize) {
+    let Value::Object(map) = node else {
+        return;
+    };
+    if depth > 64 {
+        return;
+    }
+    if let Some(t) = map.get("type") {
+        let names: Vec<&Value> = match t {
+            Value::Array(list) => list.iter().collect(),
+            other => vec![other],
+        };
+        for name in names {
+            if !name.as_str().is_some_and(|n| TYPES.contains(&n)) {
+                out.push(
+                    "schema-type-unknown",
+                    key,
+                    &join(path, "type"),
+                    format!(
+                        "`type` {} is not a JSON Schema type (string, number, integer, boolean, object, array, null): validators reject the schema or every value",
+                        crate::schema::clip(name, 2)
+                    ),
+                );
+            }
+        }
+    }
+    if let Some(Value::Array(required)) = map.get("required") {
+        let open = [
+            "allOf",
+            "anyOf",
+            "oneOf",
+            "$ref",
+            "patternProperties",
+            "if",
+            "dependentSchemas",
+        ]
+        .iter()
+        .any(|k| map.contains_key(*k))
+            || map
+                .get("additionalProperties")
+                .is_some_and(Value::is_object);
+        let properties = map.get("properties").and_then(Value::as_object);
+        if !open {
+            for name in required {
+                let Some(name) = name.as_str() else { continue };
+                if !properties.is_some_and(|p| p.contains_key(name)) {
+                    out.push(
+                        "schema-required-missing",
+                        key,
+                        &join(path, "required"),
+                        format!("`required` names `{name}`, which `properties` does not declare: agents cannot know its type, and calls fail until they guess it"),
+                    );
+                }
+            }
+        }
+    }
+    for field in [
+        "properties",
+        "$defs",
+        "definitions",
+        "patternProperties",
+        "dependentSchemas",
+    ] {
+        if let Some(Value::Object(children)) = map.get(field) {
+            for (name, child) in children {
+                schema_node(out, key, child, &join(&join(path, field), name), depth + 1);
+            }
+        }
+    }
+    for field in [
+        "items",
+        "additionalProperties",
+        "not",
+        "if",
+        "then",
+        "else",
+        "contains",
+        "propertyNames",
+        "additionalItems",
+        "unevaluatedProperties",
+        "unevaluatedItems",
+    ] {
+        match map.get(field) {
+            Some(child @ Value::Object(_)) => {
+                schema_node(out, key, child, &join(path, field), depth + 1)
+            }
+            Some(Value::Array(list)) if field == "items" => {
+                for (i, child) in list.iter().enumerate() {
+                    schema_node(
+                        out,
+                        key,
+                        child,
+                        &format!("{}[{i}]", join(path, field)),
+                        depth + 1,
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+    for field in ["allOf", "anyOf", "oneOf", "prefixItems"] {
+        if let Some(Value::Array(list)) = map.get(field) {
+            for (i, child) in list.iter().enumerate() {
+                schema_node(
+                    out,
+                    key,
+                    child,
+                    &format!("{}[{i}]", join(path, field)),
+                    depth + 1,
+                );
+            }
+        }
+    }
+}
+
+fn join(path: &str, field: &str) -> String {
+    if path.is_empty() {
+        field.to_owned()
+    } else {
+        format!("{path}.{field}")
+    }
+}
+
+/// The policies of the suite, on one tool.
+fn policies(out: &mut Out<'_>, key: &ItemKey, tool: &Value) {
+    let annotations = tool.get("annotations").and_then(Value::as_object);
+    if out.config.read_only
+        && annotations.and_then(|a| a.get("readOnlyHint")) != Some(&Value::Bool(true))
+    {
+        out.push(
+            "policy-not-read-only",
+            key,
+            "annotations.readOnlyHint",
+            "the suite's policy is read-only, and this tool does not declare `readOnlyHint: true`"
+                .to_owned(),
+        );
+    }
+    if let Some(pattern) = out.config.forbid.iter().find(|p| glob(p, &key.name)) {
+        out.push(
+            "policy-forbidden-tool",
+            key,
+            "",
+            format!("the suite's policy forbids tools matching `{pattern}`: this tool must not exist on this server"),
+        );
+    }
+    for required in &out.config.require_annotations {
+        if !annotations.is_some_and(|a| a.contains_key(required.as_str())) {
+            out.push(
+                "policy-annotation-missing",
+                key,
+                &format!("annotations.{required}"),
+                format!("the suite's policy requires every tool to state `{required}`, and this one does not"),
+            );
+        }
+    }
+}
+
+/// Glob match on a whole name: `*` any run, `?` one character.
+pub fn glob(pattern: &str, name: &str) -> bool {
+    let p: Vec<char> = pattern.chars().collect();
+    let n: Vec<char> = name.chars().collect();
+    let (mut pi, mut ni) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while ni < n.len() {
+        if pi < p.len() && (p[pi] == '?' || p[pi] == n[ni]) {
+            pi += 1;
+            ni += 1;
+        } else if pi < p.len() && p[pi] == '*' {
+            star = Some((pi, ni));
+            pi += 1;
+        } else if let Some((sp, sn)) = star {
+            pi = sp + 1;
+            ni = sn + 1;
+            star = Some((sp, sn + 1));
+        } else {
+            return false;
+        }
+    }
+    while pi < p.len() && p[pi] == '*' {
+        pi += 1;
+    }
+    pi == p.len()
+}
+
+/// `hidden-characters`: every string and key of the item.
+fn hidden(out: &mut Out<'_>, key: &ItemKey, value: &Value, path: &str, depth: usize) {
+    if depth > 64 {
+        return;
+    }
+    match value {
+        Value::String(text) => hidden_text(out, key, path, text),
+        Value::Array(list) => {
+            for (i, v) in list.iter().enumerate() {
+                hidden(out, key, v, &format!("{path}[{i}]"), depth + 1);
+            }
+        }
+        Value::Object(map) => {
+            for (k, v) in map {
+                let child = join(path, k);
+                hidden_text(out, key, &format!("{child} (key)"), k);
+                hidden(out, key, v, &child, depth + 1);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn hidden_text(out: &mut Out<'_>, key: &ItemKey, path: &str, text: &str) {
+    let found = hidden_in(text);
+    if found.is_empty() {
+        return;
+    }
+    let ansi = text.contains('\u{1b}');
+    let mut names: Vec<String> = found
+        .iter()
+        .map(|(_, c)| format!("U+{:04X} {}", *c as u32, char_name(*c)))
+        .collect();
+    names.sort();
+    names.dedup();
+    let count = names.len();
+    names.truncate(4);
+    let more = if count > 4 { ", …" } else { "" };
+    out.push(
+        "hidden-characters",
+        key,
+        path,
+        format!(
+            "{} hidden character(s){} at character {}: {}{more}. People reviewing the text do not see them; the model reads them",
+            found.len(),
+            if ansi { ", ANSI escapes among them" } else { "" },
+            found[0].0,
+            names.join(", ")
+        ),
+    );
+}
+
+/// What kind of hidden character this is, for messages.
+fn char_name(c: char) -> &'static str {
+    match c {
+        '\u{1b}' => "ESC (ANSI escape)",
+        '\r' => "CARRIAGE RETURN",
+        '\u{0}'..='\u{1f}' | '\u{7f}' => "control",
+        '\u{80}'..='\u{9f}' => "C1 control",
+        '\u{200b}' => "ZERO WIDTH SPACE",
+        '\u{200c}' | '\u{200d}' => "zero-width joiner",
+        '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{61c}' => {
+            "bidi control"
+        }
+        '\u{2028}' | '\u{2029}' => "line/paragraph separator",
+        '\u{feff}' => "BOM / ZERO WIDTH NO-BREAK SPACE",
+        '\u{e0000}'..='\u{e007f}' => "TAG character",
+        '\u{fe00}'..='\u{fe0f}' | '\u{e0100}'..='\u{e01ef}' => "variation selector",
+        _ => "invisible format character",
+    }
+}
+
+/// The hidden characters of a text with their character offsets, leaving out what is benign in
+/// real text: `\n`, `\t`, `\r` before `\n`, an emoji variation selector (U+FE0E/U+FE0F after a
+/// non-ASCII character), a zero-width joiner between two emoji, and the tag sequence of a flag
+/// emoji (U+1F3F4, tags, U+E007F).
+pub fn hidden_in(text: &str) -> Vec<(usize, char)> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut found = Vec::new();
+    let mut in_flag = false;
+    for (i, &c) in chars.iter().enumerate() {
+        let prev = i.checked_sub(1).map(|p| chars[p]);
+        let next = chars.get(i + 1).copied();
+        if c == '\u{1f3f4}' {
+            in_flag = true;
+            continue;
+        }
+        let benign = match c {
+            '\n' | '\t' => true,
+            '\r' => next == Some('\n'),
+            '\u{fe0e}' | '\u{fe0f}' => {
+                prev.is_some_and(|p| !p.is_ascii() && !crate::escape::is_hidden(p))
+            }
+            '\u{200d}' => {
+                prev.is_some_and(|p| {
+                    p as u32 >= 0x2000 && !crate::escape::is_hidden(p) || p == '\u{fe0f}'
+                }) && next.is_some_and(|n| n as u32 >= 0x2000 && !crate::escape::is_hidden(n))
+            }
+            '\u{e0061}'..='\u{e007a}' | '\u{e0030}'..='\u{e0039}' => in_flag,
+            '\u{e007f}' => std::mem::replace(&mut in_flag, false),
+            _ => false,
+        };
+        if !matches!(c, '\u{e0061}'..='\u{e007a}' | '\u{e0030}'..='\u{e0039}') {
+            in_flag = false;
+        }
+        if !benign && crate::escape::is_hidden(c) {
+            found.push((i, c));
+        }
+    }
+    found
+}

@@ -1,0 +1,345 @@
+//! The allow-list file: findings a team has reviewed and accepted, each with a reason and an
+//! optional expiry date. Committed next to the snapshots and reviewed like code.
+//!
+//! ```toml
+//! [[allow]]
+//! rule = "description-missing"
+//! item = "tools::legacy_export"
+//! path = ""                  # optional: without it, any path of the item
+//! reason = "vendor tool, tracked in #123"
+//! expires = "2027-03-01"     # optional, YYYY-MM-DD (the entry stops applying on that day)
+//! ```
+//!
+//! The reader takes the subset this file needs (no dependency): comments, `[[allow]]` tables and
+//! `key = "string"` pairs (basic strings with `\\ \" \n \t \uXXXX`, or literal `'…'` strings).
+//! Anything else is an error naming the line. An entry that matches no finding fails the
+//! suite (`allow-entry-unused`), and so does an expired one (`allow-entry-expired`): the file
+//! cannot rot silently.
+
+use std::fmt;
+use std::path::Path;
+
+/// A calendar date (proleptic Gregorian, UTC).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Date {
+    /// The year.
+    pub year: i32,
+    /// The month, 1–12.
+    pub month: u32,
+    /// The day, 1–31.
+    pub day: u32,
+}
+
+impl Date {
+    /// Parses `YYYY-MM-DD`, checking the day exists.
+    pub fn parse(text: &str) -> Option<Date> {
+        let mut parts = text.trim().split('-');
+        let (y, m, d) = (parts.next()?, parts.next()?, parts.next()?);
+        if parts.next().is_some() || y.len() != 4 || m.len() != 2 || d.len() != 2 {
+            return None;
+        }
+        let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+        if !(all_digits(y) && all_digits(m) && all_digits(d)) {
+            return None;
+        }
+        let date = Date {
+            year: y.parse().ok()?,
+            month: m.parse().ok()?,
+            day: d.parse().ok()?,
+        };
+        let leap = (date.year % 4 == 0 && date.year % 100 != 0) || date.year % 400 == 0;
+        let days = match date.month {
+            1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+            4 | 6 | 9 | 11 => 30,
+            2 if leap => 29,
+            2 => 28,
+            _ => return None,
+        };
+        (1..=days).contains(&date.day).then_some(date)
+    }
+
+    /// The civil date `days` days after 1970-01-01 (Howard Hinnant's `civil_from_days`).
+    pub fn from_unix_days(days: i64) -> Date {
+        let z = days + 719_468;
+        let era = z.div_euclid(146_097);
+        let doe = z.rem_euclid(146_097);
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        let mp = (5 * doy + 2) / 153;
+        let day = doy - (153 * mp + 2) / 5 + 1;
+        let month = if mp < 10 { mp + 3 } else { mp - 9 };
+        let year = yoe + era * 400 + i64::from(month <= 2);
+        Date {
+            year: i32::try_from(year).unwrap_or(i32::MAX),
+            month: u32::try_from(month).unwrap_or(1),
+            day: u32::try_from(day).unwrap_or(1),
+        }
+    }
+
+    /// Today in UTC, from the system clock (1970-01-01 if the clock is before the epoch).
+    pub fn today() -> Date {
+        let secs = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or(0);
+        Date::from_unix_days(i64::try_from(secs / 86_400).unwrap_or(0))
+    }
+}
+
+impl fmt::Display for Date {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:04}-{:02}-{:02}", self.year, self.month, self.day)
+    }
+}
+
+/// One accepted finding.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AllowEntry {
+    /// The lint rule id.
+    pub rule: String,
+    /// The item's test name: `server`, `tools::legacy_export`, `prompts::p`.
+    pub item: String,
+    /// Where inside the item; `None` matches any path.
+    pub path: Option<String>,
+    /// Why it is accepted (required: a reviewer reads it).
+    pub reason: String,
+    /// The day the entry stops applying.
+    pub expires: Option<Date>,
+    /// The line of its `[[allow]]` header (1-based).
+    pub line: usize,
+}
+
+/// A parsed allow-list file.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AllowList {
+    /// Where it was read from, as shown in messages.
+    pub origin: String,
+    /// Its entries, in file order.
+    pub entries: Vec<AllowEntry>,
+}
+
+impl AllowList {
+    /// Reads and parses a file; the error names the file and the line.
+    pub fn load(path: &Path) -> Result<AllowList, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            format!(
+                "cannot read the allow-list {}: {e} (create it, or drop the `allow` setting)",
+                path.display()
+            )
+        })?;
+        AllowList::parse(&text, &path.display().to_string())
+    }
+
+    /// Parses the text of an allow-list; `origin` names it in messages.
+    pub fn parse(text: &str, origin: &str) -> Result<AllowList, String> {
+        let mut entries: Vec<AllowEntry> = Vec::new();
+        let mut current: Option<(usize, Vec<(String, String, usize)>)> = None;
+        let err = |line: usize, message: String| format!("{origin}:{line}: {message}");
+        let finish = |table: (usize, Vec<(String, String, usize)>)| -> Result<AllowEntry, String> {
+            let (line, pairs) = table;
+            let get = |key: &str| {
+                pairs
+                    .iter()
+                    .find(|(k, _, _)| k == key)
+                    .map(|(_, v, l)| (v.clone(), *l))
+            };
+            let required = |key: &str| {
+                get(key)
+                    .filter(|(v, _)| !v.trim().is_empty())
+                    .ok_or_else(|| {
+                        err(
+                            line,
+                            format!("this [[allow]] entry needs a non-empty `{key} = \"…\"`"),
+                        )
+                    })
+            };
+            let (rule, _) = required("rule")?;
+            let (item, _) = required("item")?;
+            let (reason, _) = required("reason")?;
+            let expires = match get("expires") {
+                None => None,
+                Some((text, l)) => Some(Date::parse(&text).ok_or_else(|| {
+                    err(
+                        l,
+                        format!(
+                            "`expires = \"{}\"` is not a date: write YYYY-MM-DD",
+                            crate::escape::escape(&text)
+                        ),
+                    )
+                })?),
+            };
+            Ok(AllowEntry {
+                rule,
+                item,
+                path: get("path").map(|(v, _)| v),
+                reason,
+                expires,
+                line,
+            })
+        };
+        for (index, raw) in text.lines().enumerate() {
+            let line = index + 1;
+            let trimmed = raw.trim();
+            if trimmed.is_empty() || trimmed.starts_with('#') {
+                continue;
+            }
+            if trimmed.starts_with('[') {
+                let header = strip_comment(trimmed).trim();
+                if header != "[[allow]]" {
+                    return Err(err(
+                        line,
+                        format!(
+                            "unexpected table `{}`: an allow-list holds `[[allow]]` entries only",
+                            crate::escape::escape(header)
+                        ),
+                    ));
+                }
+                if let Some(table) = current.take() {
+                    entries.push(finish(table)?);
+                }
+                current = Some((line, Vec::new()));
+                continue;
+            }
+            let Some((key, rest)) = trimmed.split_once('=') else {
+                return Err(err(line, "expected `key = \"value\"`".to_owned()));
+            };
+            let key = key.trim();
+            let Some(table) = current.as_mut() else {
+                return Err(err(
+                    line,
+                    "a key before the first `[[allow]]`: start each entry with `[[allow]]`"
+                        .to_owned(),
+                ));
+            };
+            if !matches!(key, "rule" | "item" | "path" | "reason" | "expires") {
+                return Err(err(
+                    line,
+                    format!(
+                        "unknown key `{}` (expected rule, item, path, reason, expires)",
+                        crate::escape::escape(key)
+                    ),
+                ));
+            }
+            if table.1.iter().any(|(k, _, _)| k == key) {
+                return Err(err(line, format!("`{key}` is given twice in one entry")));
+            }
+            let value = string_value(rest.trim()).map_err(|m| err(line, m))?;
+            table.1.push((key.to_owned(), value, line));
+        }
+        if let Some(table) = current.take() {
+            entries.push(finish(table)?);
+        }
+        Ok(AllowList {
+            origin: origin.to_owned(),
+            entries,
+        })
+    }
+}
+
+/// The text before a `#` comment (outside strings; used for headers only).
+fn strip_comment(text: &str) -> &str {
+    text.split('#').next().unwrap_or(text)
+}
+
+/// One string value and an optional trailing comment.
+fn string_value(text: &str) -> Result<String, String> {
+    let mut chars = text.char_indices();
+    let (value, end) = match chars.next() {
+        Some((_, '\'')) => {
+            let close = text[1..].find('\'').ok_or("unterminated literal string")?;
+            (text[1..=close].to_owned(), close + 2)
+        }
+        Some((_, '"')) => {
+            let mut out = String::new();
+            let mut end = None;
+            let mut iter = text[1..].char_indices();
+            while let Some((i, c)) = iter.next() {
+                match c {
+                    '"' => {
+                        end = Some(i + 2);
+                        break;
+                    }
+                    '\\' => match iter.next().map(|(_, e)| e) {
+                        Some('\\') => out.push('\\'),
+                        Some('"') => out.push('"'),
+                        Some('n') => out.push('\n'),
+                        Some('t') => out.push('\t'),
+                        Some('u') => {
+                            let hex: String =
+                                (0..4).filter_map(|_| iter.next().map(|p| p.1)).collect();
+                            let c = u32::from_str_radix(&hex, 16)
+                                .ok()
+                                .and_then(char::from_u32)
+                                .ok_or("bad \\u escape: write \\uXXXX")?;
+                            out.push(c);
+                        }
+                        _ => return Err("unknown escape in a string".to_owned()),
+                    },
+                    c => out.push(c),
+                }
+            }
+            (out, end.ok_or("unterminated string")?)
+        }
+        _ => return Err("expected a quoted string".to_owned()),
+    };
+    let rest = text[end..].trim();
+    if !rest.is_empty() && !rest.starts_with('#') {
+        return Err("unexpected text after the value".to_owned());
+    }
+    Ok(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates() {
+        assert_eq!(
+            Date::from_unix_days(0),
+            Date {
+                year: 1970,
+                month: 1,
+                day: 1
+            }
+        );
+        assert_eq!(Date::from_unix_days(19_782).to_string(), "2024-02-29");
+        assert_eq!(Date::from_unix_days(-1).to_string(), "1969-12-31");
+        assert!(Date::parse("2024-02-29").is_some());
+        assert!(Date::parse("2023-02-29").is_none());
+        assert!(Date::parse("2023-13-01").is_none());
+        assert!(Date::parse("23-1-1").is_none());
+        assert!(Date::today().year >= 2024);
+    }
+
+    #[test]
+    fn parses_entries_and_names_bad_lines() {
+        let list = AllowList::parse(
+            "# reviewed\n[[allow]]\nrule = \"description-missing\"\nitem = 'tools::a'\nreason = \"vendor # tool\" # why\nexpires = \"2030-01-02\"\n\n[[allow]]\nrule=\"x\"\nitem=\"server\"\npath=\"\"\nreason=\"r\"\n",
+            "allow.toml",
+        )
+        .unwrap();
+        assert_eq!(list.entries.len(), 2);
+        assert_eq!(list.entries[0].reason, "vendor # tool");
+        assert_eq!(list.entries[0].path, None);
+        assert_eq!(list.entries[1].path.as_deref(), Some(""));
+        assert_eq!(list.entries[0].expires.unwrap().to_string(), "2030-01-02");
+        for (text, needle) in [
+            ("rule = \"x\"", ":1: a key before"),
+            (
+                "[[allow]]\nrule = \"x\"\nitem = \"y\"",
+                ":1: this [[allow]] entry needs a non-empty `reason",
+            ),
+            ("[[allow]]\nrule = x", ":2: expected a quoted string"),
+            ("[[allow]]\nwho = \"x\"", ":2: unknown key"),
+            ("[deny]", ":1: unexpected table"),
+            (
+                "[[allow]]\nrule=\"r\"\nitem=\"i\"\nreason=\"r\"\nexpires=\"soon\"",
+                ":5: `expires",
+            ),
+        ] {
+            let e = AllowList::parse(text, "allow.toml").unwrap_err();
+            assert!(e.contains(needle), "{text:?}: {e}");
+        }
+    }
+}
