@@ -128,6 +128,14 @@ struct SnapshotArgs {
     /// How many servers are probed at once.
     #[arg(long, default_value_t = 4)]
     jobs: usize,
+    /// A lint level, RULE=LEVEL (deny, warn or allow), e.g. description-missing=deny.
+    /// Repeatable. Lints and their defaults: docs/lints.md.
+    #[arg(long = "lint", value_name = "RULE=LEVEL")]
+    lints: Vec<String>,
+    /// An allow-list file of accepted lint findings (docs/lints.md); entries that match
+    /// nothing or have expired fail.
+    #[arg(long, value_name = "FILE")]
+    allow: Option<PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -282,6 +290,7 @@ pub struct SnapshotOptions {
     config: Option<PathBuf>,
     fail_on: Option<(String, FailOn)>,
     jobs: usize,
+    lints: mcp_contract_test::lint::Lints,
 }
 
 fn snapshots_options(args: &SnapshotArgs) -> Result<SnapshotOptions, Fail> {
@@ -295,6 +304,18 @@ fn snapshots_options(args: &SnapshotArgs) -> Result<SnapshotOptions, Fail> {
     if args.jobs == 0 {
         return Err((exit::USAGE, "--jobs must be at least 1".to_owned()));
     }
+    let mut lints = mcp_contract_test::lint::Lints::default();
+    for setting in &args.lints {
+        lints
+            .apply_setting(setting)
+            .map_err(|e| (exit::USAGE, format!("--lint: {e}")))?;
+    }
+    if let Some(path) = &args.allow {
+        lints.allow = Some(
+            mcp_contract_test::lint::allow::AllowList::load(path)
+                .map_err(|e| (exit::USAGE, format!("--allow: {e}")))?,
+        );
+    }
     Ok(SnapshotOptions {
         dir: args.dir.clone(),
         name: args.name.clone(),
@@ -302,6 +323,7 @@ fn snapshots_options(args: &SnapshotArgs) -> Result<SnapshotOptions, Fail> {
         config: args.config.clone(),
         fail_on,
         jobs: args.jobs,
+        lints,
     })
 }
 

@@ -12,6 +12,7 @@ use crate::{exit, print_report, Fail, Format, ServerArgs, SnapshotOptions};
 use mcp_contract_test::change::Policy;
 use mcp_contract_test::check::{self, FailOn, Layout, State, SuiteReport};
 use mcp_contract_test::escape::escape;
+use mcp_contract_test::lint::Lints;
 use mcp_contract_test::report::{Failure, FailureKind, Items, Report, ServerResult};
 use mcp_contract_test::snapshot::{self, SnapshotFile};
 use std::io::IsTerminal;
@@ -92,7 +93,7 @@ pub fn check(
     };
     let (fail_on_text, fail_on) =
         fail_on.unwrap_or_else(|| (FailOn::local_default().to_string(), FailOn::local_default()));
-    let results = run_all(&targets, &fail_on, options.jobs, write);
+    let results = run_all(&targets, &fail_on, &options.lints, options.jobs, write);
     let report = Report {
         servers: results,
         fail_on: fail_on_text,
@@ -102,7 +103,13 @@ pub fn check(
     Ok(report.exit_code())
 }
 
-fn run_all(targets: &[Target], fail_on: &FailOn, jobs: usize, write: bool) -> Vec<ServerResult> {
+fn run_all(
+    targets: &[Target],
+    fail_on: &FailOn,
+    lints: &Lints,
+    jobs: usize,
+    write: bool,
+) -> Vec<ServerResult> {
     let progress = targets.len() > 1 && std::io::stderr().is_terminal();
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
@@ -117,7 +124,7 @@ fn run_all(targets: &[Target], fail_on: &FailOn, jobs: usize, write: bool) -> Ve
                 if progress {
                     eprintln!("mcp-contract: probing {} …", escape(&target.name));
                 }
-                let result = one(target, fail_on, write);
+                let result = one(target, fail_on, lints, write);
                 if progress {
                     let n = done.fetch_add(1, Ordering::SeqCst) + 1;
                     eprintln!(
@@ -139,14 +146,15 @@ fn run_all(targets: &[Target], fail_on: &FailOn, jobs: usize, write: bool) -> Ve
         .collect()
 }
 
-fn one(target: &Target, fail_on: &FailOn, write: bool) -> ServerResult {
-    let outcome = evaluate(target, fail_on).and_then(|report| {
+fn one(target: &Target, fail_on: &FailOn, lints: &Lints, write: bool) -> ServerResult {
+    let outcome = evaluate(target, fail_on, lints).and_then(|report| {
         let mut items = Items::from_suite(&report);
         if write {
             accept(&report)?;
-            // Accepted: what it was judged to be is now the contract, so nothing fails.
+            // Accepted: what it was judged to be is now the contract, so only lint findings
+            // (which need no contract) still fail.
             for item in &mut items.items {
-                item.failing = false;
+                item.failing = item.findings.iter().any(|f| f.fails());
             }
         }
         Ok(items)
@@ -159,7 +167,7 @@ fn one(target: &Target, fail_on: &FailOn, write: bool) -> ServerResult {
 }
 
 /// The live surface against the accepted snapshots: the harness's `prepare`, without tests.
-fn evaluate(target: &Target, fail_on: &FailOn) -> Result<SuiteReport, Failure> {
+fn evaluate(target: &Target, fail_on: &FailOn, lints: &Lints) -> Result<SuiteReport, Failure> {
     let accepted = check::load_accepted(&target.layout).map_err(|e| Failure {
         kind: FailureKind::Unreadable,
         message: format!("cannot read the accepted contract: {e}\nThe file was left untouched."),
@@ -169,12 +177,14 @@ fn evaluate(target: &Target, fail_on: &FailOn) -> Result<SuiteReport, Failure> {
             .push_str("\nNo snapshot was written, changed or deleted.");
         f
     })?;
-    let mut report = check::evaluate(
+    let mut report = check::evaluate_linted(
         &probe.surface,
         &accepted,
         &target.layout,
         &Policy::default(),
         fail_on,
+        &Default::default(),
+        lints,
     );
     report.notes.extend(probe.notes);
     Ok(report)

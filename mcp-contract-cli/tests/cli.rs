@@ -592,8 +592,11 @@ fn server_text_cannot_inject_into_any_format() {
         let (title, _) = after.split_once("::").unwrap();
         assert!(!title.contains(',') || title.contains("%2C"), "{title}");
     }
-    // Two drifted tools and the summary: three commands, however hostile the text.
-    assert_eq!(github.lines().count(), 3, "{github}");
+    // Two drifted tools and the summary: three commands, however hostile the text; plus one
+    // per lint finding (hidden characters in both descriptions, the tool name's charset).
+    let lints = github.lines().filter(|l| l.contains(" lint ")).count();
+    assert_eq!(lints, 3, "{github}");
+    assert_eq!(github.lines().count(), 3 + lints, "{github}");
     assert!(github.contains("evil<b>|`%3A%3Aerror%3A%3A"), "{github}");
 
     let junit = check("junit");

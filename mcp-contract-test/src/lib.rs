@@ -65,6 +65,7 @@
 //! | `server = "cmd args…"` | the server's command line, split as a POSIX shell would |
 //! | `bin = "name"` | a binary of this package (`CARGO_BIN_EXE_name`; cargo builds it first) |
 //! | `url = "http://127.0.0.1:{port}/mcp"` | a Streamable HTTP endpoint instead of stdio (JSON and SSE answers) |
+//! | `url = "https://mcp.example.com/mcp"` | the same over TLS (feature `https`: rustls with ring, the public CAs of `webpki-roots`; a private or self-signed CA from `MCP_CONTRACT_CA_FILE=path/to/ca.pem`, or [`probe::HttpEndpoint::ca_file`]; verification cannot be switched off) |
 //! | `handler = my_server::Server::new()` | an `rmcp::ServerHandler` tested in-process: no process, no port, no binary build (feature `rmcp`) |
 //! | `lifecycle = "auto"` | the handshake: `"initialize"` (default), `"discover"` (2026-07-28 `server/discover`), `"auto"` (discover, falling back to initialize); the one used is written in the `server` snapshot's header |
 //! | `headers = ["Authorization: Bearer ${MCP_TOKEN}"]` | HTTP headers; `${VAR}` is read from the environment at probe time and never shown |
@@ -79,6 +80,12 @@
 //! | `ci_fail_on = …` | what fails in CI (default `"drift"`) |
 //! | `redact = [".serverInfo.version => [version]"]` | replace the values a selector picks (placeholder `[redacted]` without `=>`); see [`redact`] |
 //! | `filters = ["local timezone is [^;]+ => local timezone is [tz]"]` | replace a regex in every string of every item |
+//! | `lints = ["description-missing=deny"]` | lint levels (`deny` fails, `warn` reports, `allow` silences); see [`lint`] and `docs/lints.md` |
+//! | `read_only = true` | policy: every tool must declare `readOnlyHint: true` |
+//! | `forbid = ["deploy", "delete_*"]` | policy: tools (name globs) that must never exist |
+//! | `require_annotations = ["readOnlyHint"]` | policy: annotations every tool must state |
+//! | `allow = "contract-allow.toml"` | allow-list of accepted lint findings (reason, optional expiry) |
+//! | `description_budget = 2048` | longest description before `description-too-long` (default 1024) |
 //!
 //! Whatever the keys, anything shaped like a credential (private keys, JWTs, cloud and SaaS
 //! keys, bearer tokens, passwords in URLs) is replaced by `<secret:KIND:HASH8>` before it reaches

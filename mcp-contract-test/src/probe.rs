@@ -32,6 +32,8 @@ mod http;
 mod in_process;
 mod session;
 mod stdio;
+#[cfg(feature = "https")]
+mod tls;
 
 pub use command::split_command_line;
 #[cfg(feature = "rmcp")]
@@ -268,6 +270,9 @@ pub enum ProbeErrorKind {
         /// The HTTP status code.
         status: u16,
     },
+    /// An `https://` endpoint's TLS handshake failed: its certificate is not trusted or does not
+    /// name the host, or what answers does not speak TLS.
+    Tls,
 }
 
 impl ProbeErrorKind {
@@ -324,6 +329,11 @@ impl ProbeErrorKind {
             }
             ProbeErrorKind::HttpStatus { .. } => {
                 "the server failed to answer: its logs say why (the status and body are above)"
+            }
+            ProbeErrorKind::Tls => {
+                "the server's certificate must be trusted and name the URL's host: for a private \
+                 or self-signed CA set MCP_CONTRACT_CA_FILE=path/to/ca.pem (or \
+                 HttpEndpoint::ca_file); there is no switch to skip verification"
             }
         }
     }
@@ -454,6 +464,10 @@ pub struct HttpEndpoint {
     /// With `start`: the server is ready once a line of its stdout or stderr contains this text.
     /// Without it, once a TCP connection to the URL's port succeeds.
     pub ready_line: Option<String>,
+    /// For `https://` URLs (feature `https`): a PEM file of CA certificates trusted besides the
+    /// public CAs, for private or self-signed deployments. When `None`, the file named by the
+    /// environment variable `MCP_CONTRACT_CA_FILE` is used, if set.
+    pub ca_file: Option<PathBuf>,
 }
 
 impl HttpEndpoint {
@@ -478,6 +492,7 @@ impl fmt::Debug for HttpEndpoint {
             .field("headers", &headers)
             .field("start", &self.start.as_ref().map(ServerCommand::display))
             .field("ready_line", &self.ready_line)
+            .field("ca_file", &self.ca_file)
             .finish()
     }
 }
@@ -586,7 +601,8 @@ fn looks_secret(header: &str) -> bool {
 /// A [`ProbeError`] whose kind says what to do: [`ProbeErrorKind::Unreachable`],
 /// [`ProbeErrorKind::AuthRequired`] (with the escaped `WWW-Authenticate` challenge),
 /// [`ProbeErrorKind::NotFound`], [`ProbeErrorKind::TimedOut`], [`ProbeErrorKind::NotMcp`],
-/// [`ProbeErrorKind::Configuration`], or any failure of the MCP session itself.
+/// [`ProbeErrorKind::Tls`] (`https://`, feature `https`), [`ProbeErrorKind::Configuration`]
+/// (an `https://` URL without the feature, too), or any failure of the MCP session itself.
 pub fn probe_http(endpoint: &HttpEndpoint, options: &ProbeOptions) -> Result<Probe, ProbeError> {
     let deadline = Instant::now() + options.timeout;
     let label = http::display_url(&endpoint.url);

@@ -83,7 +83,7 @@ const MARKUP: &[(&str, &str)] = &[
 ];
 
 /// An addition longer than this many characters is reported on its own.
-pub const LONG_ADDITION: usize = 1500;
+pub const LONG_ADDITION: usize = 4000;
 /// A run of base64 characters at least this long is reported as a blob.
 const BASE64_RUN: usize = 40;
 
@@ -289,7 +289,7 @@ mod tests {
             let what = added(Some("Reads."), Some(text)).unwrap_or_default();
             assert!(what.contains(expect), "{text:?}: {what:?}");
         }
-        let long = format!("Reads.{}", " word".repeat(400));
+        let long = format!("Reads.{}", " word".repeat(900));
         assert!(added(Some("Reads."), Some(&long)).is_some());
         // Already there before: not an addition.
         let old = "Do not tell the user about https://a.example";

@@ -10,6 +10,10 @@
 //! (best effort, bounded). Each request uses a connection of its own (`Connection: close`): a
 //! probe sends a handful of requests, and this keeps the client small.
 //!
+//! `https://` URLs (feature `https`) wrap each connection in rustls (see `tls.rs`); the request
+//! and response handling is the same code over a [`Conn`], plain or TLS. Without the feature
+//! they are refused with a configuration error that says which feature to enable.
+//!
 //! Header values may come from environment variables ([`HeaderValue::Env`]); the values of every
 //! header are treated as secrets: they are scrubbed from any server text quoted in an error.
 
@@ -33,38 +37,42 @@ const MAX_BODY: usize = 64 * 1024 * 1024;
 /// Bound on the closing DELETE of the session.
 const DELETE_BOUND: Duration = Duration::from_secs(2);
 
-/// A parsed `http://` URL.
+/// A parsed `http://` or `https://` URL.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Url {
+    /// `https://`: the connection is TLS.
+    pub(super) tls: bool,
     pub(super) host: String,
     pub(super) port: u16,
     /// Path and query, starting with `/`.
     pub(super) target: String,
 }
 
-/// Splits an endpoint URL. Only `http://` is spoken by this build.
+/// Splits an endpoint URL: `http://`, and `https://` when built with the `https` feature.
 pub(super) fn parse_url(url: &str) -> Result<Url, (ProbeErrorKind, String)> {
     let config = |message: String| (ProbeErrorKind::Configuration, message);
     let (scheme, rest) = url.split_once("://").ok_or_else(|| {
         config("the URL has no scheme: write it as http://HOST:PORT/mcp".to_owned())
     })?;
-    match scheme.to_ascii_lowercase().as_str() {
-        "http" => {}
+    let tls = match scheme.to_ascii_lowercase().as_str() {
+        "http" => false,
+        "https" if cfg!(feature = "https") => true,
         "https" => {
             return Err(config(
-                "https:// endpoints are not supported by this build: probe the server over \
-                 plain http on a local port (e.g. behind the TLS terminator), or use stdio"
+                "https:// endpoints need the `https` feature: enable the `https` feature of \
+                 mcp-contract-test (mcp-contract-test = { version = \"0.1\", features = \
+                 [\"https\"] }), or probe the server over plain http on a local port"
                     .to_owned(),
             ))
         }
         _ => {
             return Err(config(
-                "the URL's scheme must be http:// (Streamable HTTP endpoints look like \
-                 http://127.0.0.1:8080/mcp)"
+                "the URL's scheme must be http:// or https:// (Streamable HTTP endpoints look \
+                 like http://127.0.0.1:8080/mcp)"
                     .to_owned(),
             ))
         }
-    }
+    };
     let (authority, target) = match rest.find(['/', '?']) {
         Some(at) if rest[at..].starts_with('/') => (&rest[..at], rest[at..].to_owned()),
         Some(at) => (&rest[..at], format!("/{}", &rest[at..])),
@@ -93,6 +101,7 @@ pub(super) fn parse_url(url: &str) -> Result<Url, (ProbeErrorKind, String)> {
         return Err(config("the URL has no host".to_owned()));
     }
     let port = match port {
+        None | Some("") if tls => 443,
         None | Some("") => 80,
         Some(port) => port
             .parse::<u16>()
@@ -103,7 +112,12 @@ pub(super) fn parse_url(url: &str) -> Result<Url, (ProbeErrorKind, String)> {
             "the URL's path has spaces or control characters: percent-encode them".to_owned(),
         ));
     }
-    Ok(Url { host, port, target })
+    Ok(Url {
+        tls,
+        host,
+        port,
+        target,
+    })
 }
 
 /// Shows a URL without its query string (which may hold a token) or credentials.
@@ -188,6 +202,53 @@ pub(super) fn resolve_headers(
     Ok(headers)
 }
 
+/// One connection to the endpoint: plain TCP, or TLS over it (`https://`). Everything above the
+/// connection (requests, responses, chunking, SSE) is the same code over its `Read + Write`.
+enum Conn {
+    Plain(TcpStream),
+    #[cfg(feature = "https")]
+    Tls(Box<super::tls::TlsStream>),
+}
+
+impl Conn {
+    /// The TCP socket underneath (for timeouts).
+    fn tcp(&self) -> &TcpStream {
+        match self {
+            Conn::Plain(stream) => stream,
+            #[cfg(feature = "https")]
+            Conn::Tls(stream) => stream.get_ref(),
+        }
+    }
+}
+
+impl Read for Conn {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Conn::Plain(stream) => stream.read(buf),
+            #[cfg(feature = "https")]
+            Conn::Tls(stream) => super::tls::read(stream, buf),
+        }
+    }
+}
+
+impl Write for Conn {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Conn::Plain(stream) => stream.write(buf),
+            #[cfg(feature = "https")]
+            Conn::Tls(stream) => stream.write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Conn::Plain(stream) => stream.flush(),
+            #[cfg(feature = "https")]
+            Conn::Tls(stream) => stream.flush(),
+        }
+    }
+}
+
 /// How a response body is delimited.
 enum Framing {
     Length(u64),
@@ -197,7 +258,7 @@ enum Framing {
 
 /// A response body as a byte stream (de-chunked).
 struct Body {
-    reader: BufReader<TcpStream>,
+    reader: BufReader<Conn>,
     framing: Framing,
 }
 
@@ -350,6 +411,9 @@ pub(super) struct HttpTransport {
     pub(super) failure: Option<HttpFailure>,
     /// Set while the first request is under way: a connection refused then means "unreachable".
     deadline: Instant,
+    /// The TLS configuration, for `https://` URLs.
+    #[cfg(feature = "https")]
+    tls: Option<super::tls::Tls>,
 }
 
 fn id_key(id: &Value) -> String {
@@ -367,6 +431,12 @@ impl HttpTransport {
     ) -> Result<HttpTransport, HttpFailure> {
         let url =
             parse_url(&endpoint.url).map_err(|(kind, message)| HttpFailure { kind, message })?;
+        #[cfg(feature = "https")]
+        let tls = if url.tls {
+            Some(super::tls::Tls::new(endpoint.ca_file.as_deref())?)
+        } else {
+            None
+        };
         Ok(HttpTransport {
             url,
             shown_url: display_url(&endpoint.url),
@@ -379,6 +449,8 @@ impl HttpTransport {
             stream: None,
             failure: None,
             deadline,
+            #[cfg(feature = "https")]
+            tls,
         })
     }
 
@@ -412,7 +484,30 @@ impl HttpTransport {
             .filter(|d| !d.is_zero())
     }
 
-    fn connect(&mut self, bound: Duration) -> Result<TcpStream, TransportError> {
+    /// Opens a connection with read and write timeouts of `bound`; for `https://`, completes the
+    /// TLS handshake (within the same bound per read or write).
+    fn connect(&mut self, bound: Duration) -> Result<Conn, TransportError> {
+        let stream = self.connect_tcp(bound)?;
+        let _ = stream.set_nodelay(true);
+        let timeouts = stream
+            .set_read_timeout(Some(bound))
+            .and_then(|()| stream.set_write_timeout(Some(bound)));
+        if let Err(error) = timeouts {
+            return Err(TransportError::Io(format!(
+                "cannot set socket timeouts: {error}"
+            )));
+        }
+        #[cfg(feature = "https")]
+        if let Some(tls) = &self.tls {
+            return match tls.connect(&self.url.host, stream, &self.shown_url) {
+                Ok(stream) => Ok(Conn::Tls(Box::new(stream))),
+                Err(failure) => Err(self.fail(failure.kind, failure.message)),
+            };
+        }
+        Ok(Conn::Plain(stream))
+    }
+
+    fn connect_tcp(&mut self, bound: Duration) -> Result<TcpStream, TransportError> {
         let shown = self.shown_url.clone();
         let addrs: Vec<SocketAddr> = match (self.url.host.as_str(), self.url.port).to_socket_addrs()
         {
@@ -454,20 +549,13 @@ impl HttpTransport {
         body: Option<&[u8]>,
         bound: Duration,
     ) -> Result<Response, TransportError> {
-        let stream = self.connect(bound)?;
-        let _ = stream.set_nodelay(true);
-        let timeouts = stream
-            .set_read_timeout(Some(bound))
-            .and_then(|()| stream.set_write_timeout(Some(bound)));
-        if let Err(error) = timeouts {
-            return Err(TransportError::Io(format!(
-                "cannot set socket timeouts: {error}"
-            )));
-        }
-        let host = if self.url.host.contains(':') {
-            format!("[{}]:{}", self.url.host, self.url.port)
-        } else {
-            format!("{}:{}", self.url.host, self.url.port)
+        let mut stream = self.connect(bound)?;
+        let default_port = if self.url.tls { 443 } else { 80 };
+        let host = match (self.url.host.contains(':'), self.url.port == default_port) {
+            (true, true) => format!("[{}]", self.url.host),
+            (true, false) => format!("[{}]:{}", self.url.host, self.url.port),
+            (false, true) => self.url.host.clone(),
+            (false, false) => format!("{}:{}", self.url.host, self.url.port),
         };
         let mut head = format!(
             "{method} {} HTTP/1.1\r\nHost: {host}\r\nUser-Agent: mcp-contract-test/{}\r\n\
@@ -491,25 +579,38 @@ impl HttpTransport {
             head.push_str(&format!("{name}: {value}\r\n"));
         }
         head.push_str("\r\n");
-        let mut writer = &stream;
-        let written = writer
+        let written = stream
             .write_all(head.as_bytes())
-            .and_then(|()| writer.write_all(body.unwrap_or_default()))
-            .and_then(|()| writer.flush());
+            .and_then(|()| stream.write_all(body.unwrap_or_default()))
+            .and_then(|()| stream.flush());
         if let Err(error) = written {
             return Err(self.io_failure(error, "sending the request"));
         }
         let mut reader = BufReader::new(stream);
         let mut status_line = String::new();
         if let Err(error) = read_line_limited(&mut reader, &mut status_line, 8192) {
-            return Err(self.io_failure(error, "waiting for the response"));
+            let closed = matches!(
+                error.kind(),
+                io::ErrorKind::ConnectionReset
+                    | io::ErrorKind::ConnectionAborted
+                    | io::ErrorKind::UnexpectedEof
+            );
+            if !closed || !status_line.is_empty() {
+                return Err(self.io_failure(error, "waiting for the response"));
+            }
+            // Closed (or reset) before a single byte: reported as no HTTP response, below.
         }
         if status_line.is_empty() {
             return Err(self.fail(
                 ProbeErrorKind::NotMcp,
                 format!(
-                    "{} closed the connection without an HTTP response: is it an HTTP server?",
-                    self.shown_url
+                    "{} closed the connection without an HTTP response: is it an HTTP server{}?",
+                    self.shown_url,
+                    if self.url.tls {
+                        ""
+                    } else {
+                        " (an https server? then write the URL with https://)"
+                    }
                 ),
             ));
         }
@@ -907,6 +1008,7 @@ impl Transport for HttpTransport {
                     .get_ref()
                     .reader
                     .get_ref()
+                    .tcp()
                     .set_read_timeout(Some(left));
             }
             match self.next_event() {
@@ -1187,6 +1289,7 @@ mod tests {
         assert_eq!(
             url,
             Url {
+                tls: false,
                 host: "127.0.0.1".into(),
                 port: 8080,
                 target: "/mcp?x=1".into()
@@ -1208,7 +1311,26 @@ mod tests {
                 "{bad}"
             );
         }
-        assert!(parse_url("https://h/mcp").unwrap_err().1.contains("https"));
+    }
+
+    #[cfg(not(feature = "https"))]
+    #[test]
+    fn https_urls_name_the_feature_that_speaks_them() {
+        let (kind, message) = parse_url("https://h/mcp").unwrap_err();
+        assert_eq!(kind, ProbeErrorKind::Configuration);
+        assert!(
+            message.contains("enable the `https` feature of mcp-contract-test"),
+            "{message}"
+        );
+    }
+
+    #[cfg(feature = "https")]
+    #[test]
+    fn https_urls_default_to_port_443() {
+        let url = parse_url("HTTPS://example.com/mcp").unwrap();
+        assert!(url.tls);
+        assert_eq!((url.host.as_str(), url.port), ("example.com", 443));
+        assert_eq!(parse_url("https://[::1]:8443/").unwrap().port, 8443);
     }
 
     #[test]

@@ -338,4 +338,3 @@ pub fn common_checks(label: &str, run: &Run, marker: &str, bound: Duration) {
         run.show()
     );
 }
-

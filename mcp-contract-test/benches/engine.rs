@@ -1,0 +1,153 @@
+//! The judgement engine: canonicalise + diff of real third-party surfaces (fixtures/surfaces,
+//! each release against the next), of generated surfaces with nested `$defs`, and the whole
+//! `check::evaluate` step (live surface against accepted snapshots → one verdict per item).
+//!
+//! `cargo bench -p mcp-contract-test --bench engine`
+#![forbid(unsafe_code)]
+
+#[path = "support/generate.rs"]
+mod generate;
+
+use mcp_contract_test::check::{self, FailOn, Layout};
+use mcp_contract_test::snapshot::{self, Accepted};
+use mcp_contract_test::{diff, Policy, Surface};
+use std::path::{Path, PathBuf};
+
+fn main() {
+    divan::main();
+}
+
+fn read_surface(path: &Path) -> Surface {
+    let text = std::fs::read_to_string(path).expect("a corpus surface file");
+    Surface::from_json(&serde_json::from_str(&text).expect("JSON")).expect("a surface")
+}
+
+/// Every corpus server's releases in version order, as (older, newer) pairs.
+fn corpus_pairs() -> Vec<(String, Surface, Surface)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/surfaces");
+    let mut pairs = Vec::new();
+    let mut servers: Vec<PathBuf> = std::fs::read_dir(&root)
+        .expect("fixtures/surfaces")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    servers.sort();
+    for server in servers {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&server)
+            .expect("a corpus folder")
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "json"))
+            .collect();
+        files.sort();
+        for pair in files.windows(2) {
+            let name = format!(
+                "{}/{}",
+                server.file_name().unwrap_or_default().to_string_lossy(),
+                pair[1].file_stem().unwrap_or_default().to_string_lossy()
+            );
+            pairs.push((name, read_surface(&pair[0]), read_surface(&pair[1])));
+        }
+    }
+    pairs
+}
+
+/// Every release-to-release pair of the corpus, diffed in one go.
+#[divan::bench]
+fn corpus_all_pairs(bencher: divan::Bencher) {
+    let pairs = corpus_pairs();
+    let policy = Policy::default();
+    bencher.bench(|| {
+        for (_, old, new) in &pairs {
+            divan::black_box(diff::diff_surfaces(old, new, &policy));
+        }
+    });
+}
+
+/// Canonical rendering of every item of the largest corpus surfaces (what snapshots hold).
+#[divan::bench]
+fn corpus_canonicalise(bencher: divan::Bencher) {
+    let surfaces: Vec<Surface> = corpus_pairs().into_iter().map(|(_, _, new)| new).collect();
+    bencher.bench(|| {
+        for surface in &surfaces {
+            for (key, item) in surface.items() {
+                divan::black_box(snapshot::render_item(key, Some(item)));
+            }
+        }
+    });
+}
+
+/// Diff of a generated surface against its next release (half of the tools change).
+#[divan::bench(args = [100, 1000])]
+fn generated_diff(bencher: divan::Bencher, tools: usize) {
+    let old = Surface::from_json(&generate::surface(tools, false)).expect("generated");
+    let new = Surface::from_json(&generate::surface(tools, true)).expect("generated");
+    let policy = Policy::default();
+    bencher.bench(|| divan::black_box(diff::diff_surfaces(&old, &new, &policy)));
+}
+
+fn layout(dir: &Path) -> Layout {
+    Layout {
+        dir: dir.to_path_buf(),
+        module: "contract".to_owned(),
+        suite: None,
+        source: Some("tests/contract.rs".to_owned()),
+        line: None,
+        server_label: "generated".to_owned(),
+    }
+}
+
+/// Release 1 of a generated surface, accepted: written as snapshots and loaded back.
+fn accepted(tools: usize) -> (Layout, Vec<Accepted>) {
+    let dir = std::env::temp_dir().join(format!(
+        "mcp-contract-bench-engine-{tools}-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    let layout = layout(&dir);
+    let v1 = Surface::from_json(&generate::surface(tools, false)).expect("generated");
+    let first = check::evaluate(
+        &v1,
+        &[],
+        &layout,
+        &Policy::default(),
+        &FailOn::local_default(),
+    );
+    for verdict in &first.verdicts {
+        let file = snapshot::SnapshotFile {
+            metadata: verdict.recorded.metadata.for_accepted(),
+            contents: verdict.recorded.contents.clone(),
+        };
+        snapshot::write_atomic(&verdict.snap_path, file.render().as_bytes()).expect("write");
+    }
+    let accepted = check::load_accepted(&layout).expect("load");
+    let _ = std::fs::remove_dir_all(&dir);
+    (layout, accepted)
+}
+
+/// `check::evaluate` when half of the tools changed: canonicalise, diff, verdicts.
+#[divan::bench(args = [100, 1000])]
+fn evaluate_changed(bencher: divan::Bencher, tools: usize) {
+    let (layout, accepted) = accepted(tools);
+    let live = Surface::from_json(&generate::surface(tools, true)).expect("generated");
+    let (policy, fail_on) = (Policy::default(), FailOn::local_default());
+    bencher.bench(|| {
+        divan::black_box(check::evaluate(
+            &live, &accepted, &layout, &policy, &fail_on,
+        ))
+    });
+}
+
+/// `check::evaluate` when nothing changed: the everyday run.
+#[divan::bench(args = [100, 1000])]
+fn evaluate_unchanged(bencher: divan::Bencher, tools: usize) {
+    let (layout, accepted) = accepted(tools);
+    let live = check::accepted_surface(&accepted);
+    let (policy, fail_on) = (Policy::default(), FailOn::local_default());
+    bencher.bench(|| {
+        divan::black_box(check::evaluate(
+            &live, &accepted, &layout, &policy, &fail_on,
+        ))
+    });
+}
