@@ -8,6 +8,7 @@ use crate::redact::{self, Redactions};
 use crate::snapshot::{self, contents_match, Accepted, Metadata, SnapshotFile};
 use crate::surface::{ItemKey, Surface};
 use serde_json::{json, Value};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -232,7 +233,8 @@ pub fn evaluate_linted(
     redactions: &Redactions,
     lints: &crate::lint::Lints,
 ) -> SuiteReport {
-    let prepared = redact::prepare(live, redactions);
+    // Borrowed, not copied, when preparing changes nothing (the common case).
+    let prepared = redact::prepare_cow(live, redactions);
     let mut findings_by_item: BTreeMap<ItemKey, Vec<crate::lint::Finding>> = BTreeMap::new();
     for finding in crate::lint::lint_at(
         &prepared.surface,
@@ -246,22 +248,24 @@ pub fn evaluate_linted(
             .or_default()
             .push(finding);
     }
-    let live = &prepared.surface;
+    let live: &Surface = &prepared.surface;
     let mut notes: Vec<String> = Vec::new();
     notes.extend(crate::spelling::lint(&prepared.respellings));
     notes.extend(prepared.findings.iter().map(ToString::to_string));
-    // Accepted definitions as this build would have recorded them.
-    let accepted: Vec<Accepted> = accepted
+    // Accepted definitions as this build would have recorded them (borrowed when preparing
+    // changes nothing: no copy of the accepted snapshots).
+    let definitions: Vec<(&ItemKey, Cow<Value>)> = accepted
         .iter()
-        .map(|a| {
-            let mut a = a.clone();
-            if let Some(definition) = &a.item.definition {
-                a.item.definition = Some(redact::prepare_item(&a.item.key, definition, redactions).1);
-            }
-            a
+        .filter_map(|a| {
+            let definition = a.item.definition.as_ref()?;
+            Some((
+                &a.item.key,
+                redact::prepare_item_cow(&a.item.key, definition, redactions).1,
+            ))
         })
         .collect();
-    let accepted = &accepted[..];
+    let prepared_by_key: BTreeMap<&ItemKey, &Value> =
+        definitions.iter().map(|(key, d)| (*key, &**d)).collect();
     let mut refreshable: Vec<(String, u32)> = Vec::new();
     let policy = fail_on.apply(policy);
     let accepted_by_key: BTreeMap<&ItemKey, &Accepted> =
@@ -275,24 +279,20 @@ pub fn evaluate_linted(
     // Only items whose definitions differ are diffed: an equal item has no changes, and renames
     // are found among added and removed items, which always differ. The judgement is grouped
     // by item once, so that handing each verdict its changes is not quadratic.
-    let mut before = Surface::new();
-    let mut after = Surface::new();
-    for a in accepted {
-        if let Some(definition) = &a.item.definition {
-            if live.get(&a.item.key) != Some(definition) {
-                before.insert(a.item.key.clone(), definition.clone());
-            }
+    // Borrowed items, not copies.
+    let mut before: BTreeMap<&ItemKey, &Value> = BTreeMap::new();
+    let mut after: BTreeMap<&ItemKey, &Value> = BTreeMap::new();
+    for (&key, &definition) in &prepared_by_key {
+        if live.get(key) != Some(definition) {
+            before.insert(key, definition);
         }
     }
     for (key, definition) in live.items() {
-        let old = accepted_by_key
-            .get(key)
-            .and_then(|a| a.item.definition.as_ref());
-        if old != Some(definition) {
-            after.insert(key.clone(), definition.clone());
+        if prepared_by_key.get(key).copied() != Some(definition) {
+            after.insert(key, definition);
         }
     }
-    let whole = diff::diff_surfaces(&before, &after, &policy);
+    let whole = diff::diff_item_maps(&before, &after, &policy);
     let mut by_item: BTreeMap<ItemKey, Judgement> = BTreeMap::new();
     for change in whole.changes {
         by_item
@@ -308,7 +308,7 @@ pub fn evaluate_linted(
     let mut verdicts = Vec::new();
     for key in keys {
         let old = accepted_by_key.get(key).copied();
-        let old_definition = old.and_then(|a| a.item.definition.as_ref());
+        let old_definition = prepared_by_key.get(key).copied();
         let new_definition = live.get(key);
         if old_definition.is_none() && new_definition.is_none() {
             continue; // removal already accepted

@@ -24,13 +24,25 @@ const CLIP: usize = 6;
 
 /// Judges every difference between an accepted surface and a live one.
 pub fn diff_surfaces(old: &Surface, new: &Surface, policy: &Policy) -> Judgement {
-    let keys: BTreeSet<&ItemKey> = old.keys().chain(new.keys()).collect();
+    let old: BTreeMap<&ItemKey, &Value> = old.items().collect();
+    let new: BTreeMap<&ItemKey, &Value> = new.items().collect();
+    diff_item_maps(&old, &new, policy)
+}
+
+/// [`diff_surfaces`] on borrowed items: the items of each side by key, so that a caller that
+/// only diffs some items (see [`crate::check::evaluate`]) does not copy them into surfaces.
+pub fn diff_item_maps(
+    old: &BTreeMap<&ItemKey, &Value>,
+    new: &BTreeMap<&ItemKey, &Value>,
+    policy: &Policy,
+) -> Judgement {
+    let keys: BTreeSet<&ItemKey> = old.keys().chain(new.keys()).copied().collect();
     // Content of every added item without its identity field, to spot renames.
     let mut added_by_content: HashMap<(ItemKind, String), Vec<&str>> = HashMap::new();
     let mut added_templates_by_name: HashMap<String, Vec<&str>> = HashMap::new();
     for key in &keys {
-        if old.get(key).is_none() {
-            if let Some(value) = new.get(key) {
+        if !old.contains_key(key) {
+            if let Some(&value) = new.get(key) {
                 added_by_content
                     .entry((key.kind, content_without_identity(key.kind, value)))
                     .or_default()
@@ -49,7 +61,7 @@ pub fn diff_surfaces(old: &Surface, new: &Surface, policy: &Policy) -> Judgement
     let mut judgement = Judgement::default();
     for key in keys {
         let mut out = Out::new(key, policy);
-        let (before, after) = (old.get(key), new.get(key));
+        let (before, after) = (old.get(key).copied(), new.get(key).copied());
         if let (Some(value), None) = (before, after) {
             let hint = match added_by_content
                 .get(&(key.kind, content_without_identity(key.kind, value)))

@@ -44,6 +44,7 @@ use crate::spelling::{self, Respelling};
 use crate::surface::{ItemKey, Surface};
 use regex_lite::Regex;
 use serde_json::Value;
+use std::borrow::Cow;
 use std::fmt;
 use std::sync::OnceLock;
 
@@ -592,6 +593,17 @@ pub struct Prepared {
     pub respellings: Vec<Respelling>,
 }
 
+/// [`Prepared`] without a copy when preparing changed nothing (see [`prepare_cow`]).
+#[derive(Debug, Clone)]
+pub struct PreparedCow<'a> {
+    /// The prepared surface: the input itself when no item changed, else a prepared copy.
+    pub surface: Cow<'a, Surface>,
+    /// Every secret replaced, with where it was.
+    pub findings: Vec<Finding>,
+    /// Every non-spec spelling renamed (see [`spelling::lint`]).
+    pub respellings: Vec<Respelling>,
+}
+
 /// One item through spellings, redactions, filters and secret scrubbing. Returns the item's key
 /// (changed only when a secret was in its name) and the findings.
 pub fn prepare_item(
@@ -599,12 +611,32 @@ pub fn prepare_item(
     item: &Value,
     redactions: &Redactions,
 ) -> (ItemKey, Value, Vec<Finding>, Vec<Respelling>) {
-    let mut item = item.clone();
-    let respellings = spelling::normalize_item(key.kind, &mut item);
-    redactions.apply(key, &mut item);
+    let (key, item, findings, respellings) = prepare_item_cow(key, item, redactions);
+    (key.into_owned(), item.into_owned(), findings, respellings)
+}
+
+/// [`prepare_item`], copy-on-write: the key and the item come back borrowed when preparing
+/// them changes nothing (no redaction, no non-spec spelling, no secret), which is the common
+/// case, so an unchanged surface is never copied. The result equals [`prepare_item`]'s.
+pub fn prepare_item_cow<'a>(
+    key: &'a ItemKey,
+    item: &'a Value,
+    redactions: &Redactions,
+) -> (Cow<'a, ItemKey>, Cow<'a, Value>, Vec<Finding>, Vec<Respelling>) {
+    // A read-only look first: most items can be left as they are without copying them.
+    if redactions.is_empty()
+        && !spelling::may_normalize_item(key.kind, item)
+        && !may_hold_secret(&key.name)
+        && !value_may_hold_secret(item)
+    {
+        return (Cow::Borrowed(key), Cow::Borrowed(item), Vec::new(), Vec::new());
+    }
+    let mut prepared = item.clone();
+    let respellings = spelling::normalize_item(key.kind, &mut prepared);
+    redactions.apply(key, &mut prepared);
     let mut findings = Vec::new();
-    scrub_value(key, &mut item, &mut findings);
-    let mut key = key.clone();
+    scrub_value(key, &mut prepared, &mut findings);
+    let mut new_key = Cow::Borrowed(key);
     if let Some((name, found)) = scrub_text(&key.name) {
         for (kind, placeholder) in found {
             findings.push(Finding {
@@ -614,28 +646,80 @@ pub fn prepare_item(
                 placeholder,
             });
         }
-        key = ItemKey::new(key.kind, name);
+        let renamed = ItemKey::new(key.kind, name);
         for finding in &mut findings {
-            finding.item = key.clone();
+            finding.item = renamed.clone();
         }
+        new_key = Cow::Owned(renamed);
     }
-    (key, item, findings, respellings)
+    // The look above is a superset: a candidate that came out equal stays borrowed.
+    let prepared = if prepared == *item {
+        Cow::Borrowed(item)
+    } else {
+        Cow::Owned(prepared)
+    };
+    (new_key, prepared, findings, respellings)
+}
+
+/// Whether any string value or object key in `value` could hold a secret (a cheap literal
+/// check: see [`scrub_value`] for the real one).
+fn value_may_hold_secret(value: &Value) -> bool {
+    match value {
+        Value::String(s) => may_hold_secret(s),
+        Value::Array(items) => items.iter().any(value_may_hold_secret),
+        Value::Object(map) => map
+            .iter()
+            .any(|(key, child)| may_hold_secret(key) || value_may_hold_secret(child)),
+        _ => false,
+    }
 }
 
 /// The whole surface through [`prepare_item`]. Idempotent: preparing a prepared surface changes
 /// nothing and finds nothing.
 pub fn prepare(surface: &Surface, redactions: &Redactions) -> Prepared {
-    let mut prepared = Prepared::default();
+    let PreparedCow {
+        surface: prepared,
+        findings,
+        respellings,
+    } = prepare_cow(surface, redactions);
+    Prepared {
+        surface: prepared.into_owned(),
+        findings,
+        respellings,
+    }
+}
+
+/// [`prepare`], copy-on-write: when no item changes (the common case), the surface comes back
+/// borrowed instead of copied; otherwise it is the same prepared surface [`prepare`] returns.
+pub fn prepare_cow<'a>(surface: &'a Surface, redactions: &Redactions) -> PreparedCow<'a> {
+    let mut items = Vec::with_capacity(surface.len());
+    let mut findings = Vec::new();
+    let mut respellings = Vec::new();
+    let mut changed = false;
     for (key, item) in surface.items() {
-        let (key, item, findings, respellings) = prepare_item(key, item, redactions);
-        prepared.surface.insert(key, item);
-        prepared.findings.extend(findings);
-        prepared.respellings.extend(respellings);
+        let (key, item, found, respelled) = prepare_item_cow(key, item, redactions);
+        changed |= matches!(key, Cow::Owned(_)) || matches!(item, Cow::Owned(_));
+        findings.extend(found);
+        respellings.extend(respelled);
+        items.push((key, item));
     }
-    for key in surface.duplicates() {
-        prepared.surface.note_duplicate(key.clone());
+    let surface = if changed {
+        let mut prepared = Surface::new();
+        for (key, item) in items {
+            prepared.insert(key.into_owned(), item.into_owned());
+        }
+        for key in surface.duplicates() {
+            prepared.note_duplicate(key.clone());
+        }
+        Cow::Owned(prepared)
+    } else {
+        Cow::Borrowed(surface)
+    };
+    PreparedCow {
+        surface,
+        findings,
+        respellings,
     }
-    prepared
 }
 
 #[cfg(test)]

@@ -104,7 +104,9 @@ pub fn findings_summary(findings: &[crate::lint::Finding]) -> String {
 }
 
 /// Lint counts, `2 deny, 1 warn, 1 allowed`, or `None` when there is no finding.
-pub fn findings_line<'a>(findings: impl IntoIterator<Item = &'a crate::lint::Finding>) -> Option<String> {
+pub fn findings_line<'a>(
+    findings: impl IntoIterator<Item = &'a crate::lint::Finding>,
+) -> Option<String> {
     let (mut deny, mut warn, mut allowed) = (0, 0, 0);
     for f in findings {
         match (&f.allowed, f.level) {
@@ -113,7 +115,8 @@ pub fn findings_line<'a>(findings: impl IntoIterator<Item = &'a crate::lint::Fin
             (None, _) => warn += 1,
         }
     }
-    (deny + warn + allowed > 0).then(|| format!("lints: {deny} deny, {warn} warn, {allowed} allowed"))
+    (deny + warn + allowed > 0)
+        .then(|| format!("lints: {deny} deny, {warn} warn, {allowed} allowed"))
 }
 
 /// Counts by class, worst first: `2 breaking, 1 routing`.
@@ -156,7 +159,11 @@ pub fn human(report: &SuiteReport) -> String {
         let _ = writeln!(
             out,
             "{} {}:\n     {}",
-            if verdict.lint_failing() { "FAIL" } else { "lint" },
+            if verdict.lint_failing() {
+                "FAIL"
+            } else {
+                "lint"
+            },
             escape(&verdict.key.test_name()),
             findings_summary(&verdict.findings).replace('\n', "\n     ")
         );

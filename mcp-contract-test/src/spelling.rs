@@ -80,6 +80,29 @@ fn rename(
     }
 }
 
+/// Whether [`normalize_item`] could change this item: a read-only look for any non-spec key
+/// at a place it renames (a superset: the server item is always a candidate), so that items
+/// spelled as the spec does are not copied.
+pub fn may_normalize_item(kind: ItemKind, item: &Value) -> bool {
+    let Value::Object(map) = item else {
+        return false;
+    };
+    let has = |map: &Map<String, Value>, pairs: &[(&str, &str)]| {
+        pairs.iter().any(|(found, _)| map.contains_key(*found))
+    };
+    let annotations_have = |pairs: &[(&str, &str)]| {
+        matches!(map.get("annotations"), Some(Value::Object(a)) if has(a, pairs))
+    };
+    match kind {
+        ItemKind::Server => true,
+        ItemKind::Tool => has(map, TOOL) || annotations_have(ANNOTATIONS),
+        ItemKind::Prompt => false,
+        ItemKind::Resource | ItemKind::ResourceTemplate => {
+            has(map, RESOURCE) || annotations_have(RESOURCE_ANNOTATIONS)
+        }
+    }
+}
+
 /// Normalises one listed item in place (before its name field is read: a template's
 /// `uri_template` is its name). Returns what was renamed.
 pub fn normalize_item(kind: ItemKind, item: &mut Value) -> Vec<Respelling> {

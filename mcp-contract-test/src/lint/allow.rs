@@ -133,9 +133,9 @@ impl AllowList {
     /// Parses the text of an allow-list; `origin` names it in messages.
     pub fn parse(text: &str, origin: &str) -> Result<AllowList, String> {
         let mut entries: Vec<AllowEntry> = Vec::new();
-        let mut current: Option<(usize, Vec<(String, String, usize)>)> = None;
+        let mut current: Option<Table> = None;
         let err = |line: usize, message: String| format!("{origin}:{line}: {message}");
-        let finish = |table: (usize, Vec<(String, String, usize)>)| -> Result<AllowEntry, String> {
+        let finish = |table: Table| -> Result<AllowEntry, String> {
             let (line, pairs) = table;
             let get = |key: &str| {
                 pairs
@@ -235,6 +235,9 @@ impl AllowList {
         })
     }
 }
+
+/// One `[[allow]]` table being read: its header line and its `(key, value, line)` pairs.
+type Table = (usize, Vec<(String, String, usize)>);
 
 /// The text before a `#` comment (outside strings; used for headers only).
 fn strip_comment(text: &str) -> &str {

@@ -499,7 +499,8 @@ impl HttpTransport {
         }
         #[cfg(feature = "https")]
         if let Some(tls) = &self.tls {
-            return match tls.connect(&self.url.host, stream, &self.shown_url) {
+            let until = Instant::now() + bound;
+            return match tls.connect(&self.url.host, stream, &self.shown_url, until) {
                 Ok(stream) => Ok(Conn::Tls(Box::new(stream))),
                 Err(failure) => Err(self.fail(failure.kind, failure.message)),
             };

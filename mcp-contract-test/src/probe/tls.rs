@@ -15,6 +15,7 @@ use std::io::{self, Read};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Instant;
 
 /// The environment variable naming an extra CA file (PEM) when the endpoint names none.
 pub(super) const CA_FILE_VAR: &str = "MCP_CONTRACT_CA_FILE";
@@ -102,13 +103,15 @@ impl Tls {
         })
     }
 
-    /// Runs the TLS handshake over `tcp` (whose read and write timeouts bound it), verifying
-    /// the certificate against `host` (SNI is sent for a DNS name).
+    /// Runs the TLS handshake over `tcp` (whose read and write timeouts bound each step; the
+    /// whole ends by `deadline`), verifying the certificate against `host` (SNI is sent for a
+    /// DNS name).
     pub(super) fn connect(
         &self,
         host: &str,
         mut tcp: TcpStream,
         shown_url: &str,
+        deadline: Instant,
     ) -> Result<TlsStream, HttpFailure> {
         let name = ServerName::try_from(host.to_owned()).map_err(|_| HttpFailure {
             kind: ProbeErrorKind::Configuration,
@@ -122,6 +125,15 @@ impl Tls {
                 message: format!("the TLS connection to {shown_url} could not be set up: {e}"),
             })?;
         while connection.is_handshaking() {
+            if Instant::now() >= deadline {
+                return Err(HttpFailure {
+                    kind: ProbeErrorKind::TimedOut,
+                    message: format!(
+                        "timed out in the TLS handshake with {shown_url}: the probe's time \
+                         limit ran out"
+                    ),
+                });
+            }
             if let Err(error) = connection.complete_io(&mut tcp) {
                 return Err(self.handshake_failure(&error, host, shown_url));
             }

@@ -116,7 +116,11 @@ pub fn render(report: &Report, color: bool) -> String {
                 );
             }
         }
-        let linted: Vec<_> = items.items.iter().filter(|i| !i.findings.is_empty()).collect();
+        let linted: Vec<_> = items
+            .items
+            .iter()
+            .filter(|i| !i.findings.is_empty())
+            .collect();
         if !linted.is_empty() {
             let _ = writeln!(out, "  lints:");
         }

@@ -139,7 +139,11 @@ pub fn render(report: &Report) -> String {
                 );
             }
         }
-        let linted: Vec<_> = items.items.iter().filter(|i| !i.findings.is_empty()).collect();
+        let linted: Vec<_> = items
+            .items
+            .iter()
+            .filter(|i| !i.findings.is_empty())
+            .collect();
         if !linted.is_empty() {
             let _ = writeln!(out, "\nLints:\n");
         }
@@ -155,7 +159,11 @@ pub fn render(report: &Report) -> String {
                     Some(reason) => format!(" (allowed: {})", text(reason)),
                     None => String::new(),
                 };
-                let level = if f.fails() { "**deny**" } else { f.level.as_str() };
+                let level = if f.fails() {
+                    "**deny**"
+                } else {
+                    f.level.as_str()
+                };
                 let _ = writeln!(
                     out,
                     "  - {level} {}{path}: {}{allowed}",
