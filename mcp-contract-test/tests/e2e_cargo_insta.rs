@@ -24,6 +24,13 @@ struct Consumer {
 impl Consumer {
     fn new(name: &str) -> Consumer {
         let root = repo_root();
+        let test = fs::read_to_string(root.join("tests/consumer/tests/contract.rs")).unwrap();
+        Consumer::with_test(name, &test)
+    }
+
+    /// A consumer whose `tests/contract.rs` is `test`.
+    fn with_test(name: &str, test: &str) -> Consumer {
+        let root = repo_root();
         let dir =
             std::env::temp_dir().join(format!("mcp-contract-e2e-{name}-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
@@ -45,11 +52,7 @@ impl Consumer {
             );
         fs::write(dir.join("Cargo.toml"), manifest).unwrap();
         fs::copy(root.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
-        fs::copy(
-            root.join("tests/consumer/tests/contract.rs"),
-            dir.join("tests/contract.rs"),
-        )
-        .unwrap();
+        fs::write(dir.join("tests/contract.rs"), test).unwrap();
         fs::copy(
             root.join("fixtures/servers/surface_server.py"),
             dir.join("server.py"),
@@ -382,4 +385,54 @@ fn nextest_runs_every_item_and_probes_the_server_once() {
         starts, 1,
         "one probe per nextest run, not one per test:\n{requests}"
     );
+}
+
+#[test]
+fn listing_prints_only_the_list() {
+    let consumer = Consumer::new("list");
+    let run = Run::from(consumer.command(
+        "cargo",
+        &[
+            "test", "-q", "--test", "contract", "--", "--list", "--format", "terse",
+        ],
+        &[],
+    ));
+    assert!(run.ok, "{run:?}");
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 10, "{run:?}");
+    assert!(lines.iter().all(|l| l.ends_with(": test")), "{run:?}");
+    assert!(consumer.snapshots().is_empty(), "listing writes nothing");
+}
+
+#[test]
+fn filters_keep_a_timestamp_in_a_description_from_drifting() {
+    let test = r#"#[mcp_contract_test::mcp_contract(
+    server = "python3 server.py surface.json",
+    filters = ["[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]+Z => [timestamp]"],
+    redact = [".inputSchema.properties.query.default => [default]"],
+)]
+fn main() {}
+"#;
+    let consumer = Consumer::with_test("filters", test);
+    let stamped = |stamp: &str, default: &str| {
+        let mut surface = v1();
+        let tool = tool_mut(&mut surface, "search_nodes");
+        tool["description"] = json!(format!("Search the graph (index built {stamp})."));
+        tool["inputSchema"]["properties"]["query"]["default"] = json!(default);
+        surface
+    };
+    consumer.serve(&stamped("2026-11-30T05:00:00Z", "alpha"));
+    record(&consumer);
+    let snap = &consumer.snapshots()["contract__tools__search_nodes.snap"];
+    assert!(
+        snap.contains("[timestamp]") && snap.contains("[default]"),
+        "{snap}"
+    );
+    assert!(
+        !snap.contains("2026-11-30T05") && !snap.contains("alpha"),
+        "{snap}"
+    );
+    consumer.serve(&stamped("2027-01-02T17:45:09Z", "beta"));
+    let again = consumer.cargo_test(&[("CI", "true")]);
+    assert!(again.ok, "a new timestamp is not drift: {again:?}");
 }
