@@ -234,7 +234,9 @@ pub fn evaluate_linted(
     lints: &crate::lint::Lints,
 ) -> SuiteReport {
     // Borrowed, not copied, when preparing changes nothing (the common case).
+    let __t = std::time::Instant::now();
     let prepared = redact::prepare_cow(live, redactions);
+    eprintln!("TT prepare {:?}", __t.elapsed());
     let mut findings_by_item: BTreeMap<ItemKey, Vec<crate::lint::Finding>> = BTreeMap::new();
     for finding in crate::lint::lint_at(
         &prepared.surface,
@@ -248,6 +250,7 @@ pub fn evaluate_linted(
             .or_default()
             .push(finding);
     }
+    eprintln!("TT lint {:?}", __t.elapsed());
     let live: &Surface = &prepared.surface;
     let mut notes: Vec<String> = Vec::new();
     notes.extend(crate::spelling::lint(&prepared.respellings));
@@ -279,6 +282,7 @@ pub fn evaluate_linted(
     // Only items whose definitions differ are diffed: an equal item has no changes, and renames
     // are found among added and removed items, which always differ. The judgement is grouped
     // by item once, so that handing each verdict its changes is not quadratic.
+    eprintln!("TT accepted {:?}", __t.elapsed());
     // Borrowed items, not copies.
     let mut before: BTreeMap<&ItemKey, &Value> = BTreeMap::new();
     let mut after: BTreeMap<&ItemKey, &Value> = BTreeMap::new();
@@ -293,6 +297,7 @@ pub fn evaluate_linted(
         }
     }
     let whole = diff::diff_item_maps(&before, &after, &policy);
+    eprintln!("TT diff {:?}", __t.elapsed());
     let mut by_item: BTreeMap<ItemKey, Judgement> = BTreeMap::new();
     for change in whole.changes {
         by_item
@@ -360,6 +365,7 @@ pub fn evaluate_linted(
         verdict.recorded.metadata = metadata(layout, &verdict);
         verdicts.push(verdict);
     }
+    eprintln!("TT verdicts {:?}", __t.elapsed());
     if !refreshable.is_empty() {
         notes.push(refresh_note(&refreshable));
     }
