@@ -1166,6 +1166,23 @@ impl<'a> SchemaCx<'a, '_, '_> {
         self.out.note(&display, message);
     }
 
+    /// Where the engine stops comparing: a difference it did not look at fails closed (review),
+    /// an unexamined part that may still differ through a `$ref` is noted.
+    fn not_compared(&mut self, old: &Node<'a>, new: &Node<'a>, path: &str, why: String) {
+        let (a, b) = (node_text(old), node_text(new));
+        if a != b {
+            self.emit(
+                "keyword-changed",
+                path,
+                Some(clip(&Value::String(a), CLIP)),
+                Some(clip(&Value::String(b), CLIP)),
+                format!("{why}; this part differs and a person should look"),
+            );
+        } else if a.contains("\"$ref\"") {
+            self.note(path, why);
+        }
+    }
+
     fn compare(
         &mut self,
         old: Node<'a>,
@@ -1179,20 +1196,16 @@ impl<'a> SchemaCx<'a, '_, '_> {
         }
         self.budget -= 1;
         if self.budget == 0 {
-            self.note(path, "comparison budget exhausted (the schema expands too much through $ref): the rest of this schema was not compared".to_owned());
+            let why = "comparison budget exhausted (the schema expands too much through $ref): the rest of this schema was not compared";
+            self.not_compared(&old, &new, path, why.to_owned());
             return;
         }
         if depth > self.max_depth {
-            let (a, b) = (node_text(&old), node_text(&new));
-            if a != b || a.contains("\"$ref\"") {
-                self.note(
-                    path,
-                    format!(
-                        "schema nested deeper than {} levels: not compared below here",
-                        self.max_depth
-                    ),
-                );
-            }
+            let why = format!(
+                "schema nested deeper than {} levels: not compared below here",
+                self.max_depth
+            );
+            self.not_compared(&old, &new, path, why);
             return;
         }
         let so = schema::build(self.old_root, &old, self.max_depth, nulls.0);

@@ -406,7 +406,14 @@ fn tool_name(out: &mut Out<'_>, key: &ItemKey) {
     } else if !bad.is_empty() {
         let mut shown: Vec<String> = bad
             .iter()
-            .map(|c| format!("`{}` (U+{:04X})", escape(&c.to_string()), *c as u32))
+            // Messages hold raw text (escaped once, where printed): an invisible character is
+            // named by its code point alone.
+            .map(|c| match c {
+                c if crate::escape::is_hidden(*c) || c.is_whitespace() => {
+                    format!("U+{:04X}", *c as u32)
+                }
+                c => format!("`{c}` (U+{:04X})", *c as u32),
+            })
             .collect();
         shown.dedup();
         shown.truncate(5);

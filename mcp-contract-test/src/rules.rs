@@ -457,9 +457,9 @@ catalogue! {
         "`deprecated: true` tells consumers to stop relying on the field.",
         r#"{"type":"object","properties":{"a":{"type":"string"}}}"#,
         r#"{"type":"object","properties":{"a":{"type":"string","deprecated":true}}}"#;
-        "keyword-changed", None, Review, Review, "Schema keyword not judged",
-        "A keyword the engine does not model (not, if/then/else, patternProperties, contentEncoding, an external $ref…) changed: fails closed until a person looks.",
-        "A keyword the engine does not model changed: fails closed until a person looks.",
+        "keyword-changed", None, Review, Review, "Schema part not judged",
+        "A keyword the engine does not model (not, if/then/else, patternProperties, contentEncoding, an external $ref…) changed, or a part of the schema beyond the depth bound or the comparison budget differs: fails closed until a person looks.",
+        "A keyword the engine does not model changed, or a part beyond the depth bound or comparison budget differs: fails closed until a person looks.",
         r#"{"type":"object","properties":{"a":{"type":"string","contentEncoding":"base64"}}}"#,
         r#"{"type":"object","properties":{"a":{"type":"string","contentEncoding":"base32"}}}"#;
         "schema-meta-changed", None, Cosmetic, Cosmetic, "Schema metadata changed",

@@ -1019,3 +1019,31 @@ fn renames_and_replaced_templates_are_named() {
     sorted.sort();
     assert_eq!(keys, sorted);
 }
+
+/// A difference below the depth bound is not silently passed: it fails closed as review.
+#[test]
+fn a_difference_beyond_the_depth_bound_fails_closed() {
+    use mcp_contract_test::{Class, ItemKey, ItemKind, Policy};
+    fn nested(depth: usize, leaf: &str) -> serde_json::Value {
+        let mut schema = serde_json::json!({"type": leaf});
+        for _ in 0..depth {
+            schema = serde_json::json!({"type": "object", "properties": {"a": schema}});
+        }
+        serde_json::json!({"name": "deep", "inputSchema": schema})
+    }
+    let policy = Policy::default();
+    let key = ItemKey::new(ItemKind::Tool, "deep");
+    let (old, new) = (nested(40, "string"), nested(40, "integer"));
+    let judgement = mcp_contract_test::diff::diff_item(&key, Some(&old), Some(&new), &policy);
+    assert!(
+        judgement
+            .changes
+            .iter()
+            .any(|c| c.rule == "input-keyword-changed" || c.rule == "keyword-changed"),
+        "{judgement:#?}"
+    );
+    assert!(judgement.changes.iter().any(|c| c.class == Class::Review));
+    assert!(judgement.fails(&policy));
+    let same = mcp_contract_test::diff::diff_item(&key, Some(&old), Some(&old), &policy);
+    assert!(same.changes.is_empty(), "{same:#?}");
+}
