@@ -70,10 +70,12 @@ pub fn render_item(key: &ItemKey, value: Option<&Value>) -> String {
     );
     match value {
         Some(value) => {
-            let pretty = serde_json::to_string_pretty(&canonical(value, Context::Schema))
-                .unwrap_or_else(|_| "null".to_owned());
+            // Written straight from the value, one level in: the same bytes as pretty-printing
+            // `canonical(value)` and indenting it, without building the canonical copy.
+            let mut pretty = Vec::with_capacity(256);
+            write_canonical(&mut pretty, value, Context::Schema, Some(1));
             out.push_str(",\n  \"definition\": ");
-            out.push_str(&pretty.replace('\n', "\n  "));
+            out.push_str(&String::from_utf8_lossy(&pretty));
         }
         None => out.push_str(",\n  \"removed\": true"),
     }
@@ -104,6 +106,150 @@ enum Context {
     Names,
 }
 
+/// The context of an object's child under `key`.
+fn child_context(context: Context, key: &str) -> Context {
+    match context {
+        Context::Data => Context::Data,
+        Context::Names => Context::Schema,
+        Context::Schema if DATA_KEYS.contains(&key) => Context::Data,
+        Context::Schema if NAME_MAPS.contains(&key) => Context::Names,
+        Context::Schema => Context::Schema,
+    }
+}
+
+/// Writes the canonical form of `value` as JSON: compact when `indent` is `None` (the bytes of
+/// `canonical(value).to_string()`), else pretty with two spaces a level, starting at level
+/// `indent` (the bytes of `serde_json::to_string_pretty(&canonical(value))` with every line
+/// after the first indented by `indent` levels). Keys sorted; set-like arrays sorted by their
+/// compact canonical text, as [`render_item`] documents.
+fn write_canonical(out: &mut Vec<u8>, value: &Value, context: Context, indent: Option<usize>) {
+    let newline = |out: &mut Vec<u8>, level: usize| {
+        out.push(b'\n');
+        out.resize(out.len() + 2 * level, b' ');
+    };
+    match value {
+        Value::Object(map) => {
+            if map.is_empty() {
+                out.extend_from_slice(b"{}");
+                return;
+            }
+            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+            if !entries.windows(2).all(|w| w[0].0 <= w[1].0) {
+                entries.sort_by(|a, b| a.0.cmp(b.0));
+            }
+            out.push(b'{');
+            for (i, (key, child)) in entries.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                if let Some(level) = indent {
+                    newline(out, level + 1);
+                }
+                write_str(out, key);
+                out.extend_from_slice(if indent.is_some() { b": " } else { b":" });
+                let child_indent = indent.map(|level| level + 1);
+                let context_of_child = child_context(context, key);
+                match child {
+                    Value::Array(items)
+                        if context == Context::Schema && SET_KEYS.contains(&key.as_str()) =>
+                    {
+                        write_sorted_array(out, items, context_of_child, child_indent);
+                    }
+                    _ => write_canonical(out, child, context_of_child, child_indent),
+                }
+            }
+            if let Some(level) = indent {
+                newline(out, level);
+            }
+            out.push(b'}');
+        }
+        Value::Array(items) => {
+            let context = if context == Context::Names {
+                Context::Schema
+            } else {
+                context
+            };
+            write_array(out, items.iter(), items.len(), context, indent);
+        }
+        Value::String(text) => write_str(out, text),
+        // Numbers, booleans and null print as serde_json prints them.
+        other => {
+            let _ = serde_json::to_writer(&mut *out, other);
+        }
+    }
+}
+
+fn write_array<'a>(
+    out: &mut Vec<u8>,
+    items: impl Iterator<Item = &'a Value>,
+    len: usize,
+    context: Context,
+    indent: Option<usize>,
+) {
+    if len == 0 {
+        out.extend_from_slice(b"[]");
+        return;
+    }
+    out.push(b'[');
+    for (i, item) in items.enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        if let Some(level) = indent {
+            out.push(b'\n');
+            out.resize(out.len() + 2 * (level + 1), b' ');
+        }
+        write_canonical(out, item, context, indent.map(|level| level + 1));
+    }
+    if let Some(level) = indent {
+        out.push(b'\n');
+        out.resize(out.len() + 2 * level, b' ');
+    }
+    out.push(b']');
+}
+
+/// A set-like array: its elements in the order of their compact canonical text.
+fn write_sorted_array(out: &mut Vec<u8>, items: &[Value], context: Context, indent: Option<usize>) {
+    let context = if context == Context::Names {
+        Context::Schema
+    } else {
+        context
+    };
+    let mut keyed: Vec<(Vec<u8>, &Value)> = items
+        .iter()
+        .map(|item| {
+            let mut compact = Vec::new();
+            write_canonical(&mut compact, item, context, None);
+            (compact, item)
+        })
+        .collect();
+    // Byte order of UTF-8 is the order of the strings `sort_by_cached_key` compared.
+    keyed.sort_by(|a, b| a.0.cmp(&b.0));
+    if indent.is_none() {
+        if keyed.is_empty() {
+            out.extend_from_slice(b"[]");
+            return;
+        }
+        out.push(b'[');
+        for (i, (compact, _)) in keyed.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            out.extend_from_slice(compact);
+        }
+        out.push(b']');
+        return;
+    }
+    write_array(out, keyed.iter().map(|(_, v)| *v), keyed.len(), context, indent);
+}
+
+fn write_str(out: &mut Vec<u8>, text: &str) {
+    let _ = serde_json::to_writer(&mut *out, text);
+}
+
+/// The canonical copy [`write_canonical`] prints without building (kept as the reference the
+/// tests compare it with).
+#[cfg(test)]
 fn canonical(value: &Value, context: Context) -> Value {
     match value {
         Value::Object(map) => {
