@@ -56,8 +56,9 @@ pub fn suite_binary() -> &'static Path {
                 "--message-format=json",
             ])
             .current_dir(repo_root())
-            // Its own target folder: the outer `cargo test` may hold the lock of target/debug.
-            .env("CARGO_TARGET_DIR", repo_root().join("target/hostile"))
+            // Not target/debug, whose lock the outer `cargo test` may hold; target/e2e is shared
+            // with the end-to-end consumers, which build the same dependencies.
+            .env("CARGO_TARGET_DIR", repo_root().join("target/e2e"))
             .stderr(Stdio::inherit())
             .output()
             .expect("cargo runs");
