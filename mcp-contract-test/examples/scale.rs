@@ -154,14 +154,16 @@ fn measure(n: usize, server: &Path, dir: &Path) -> Result<String, String> {
     let started = Instant::now();
     let probed = probe::probe(&spec, &options).map_err(|e| e.to_string())?;
     let probe_time = started.elapsed();
+    let rss_probe = rss_mb("VmRSS:").unwrap_or_else(|| "?".to_owned());
     let started = Instant::now();
     let accepted = check::load_accepted(&layout).map_err(|e| e.to_string())?;
     let load_time = started.elapsed();
+    let rss_load = rss_mb("VmRSS:").unwrap_or_else(|| "?".to_owned());
     let started = Instant::now();
     let report = check::evaluate(&probed.surface, &accepted, &layout, &policy, &fail_on);
     let evaluate_time = started.elapsed();
     let total = probe_time + load_time + evaluate_time;
-    let peak = peak_rss_mb().unwrap_or_else(|| "?".to_owned());
+    let peak = rss_mb("VmHWM:").unwrap_or_else(|| "?".to_owned());
     let changed = report.verdicts.iter().filter(|v| v.drifted()).count();
     let failing = report.verdicts.iter().filter(|v| v.failing).count();
     let items = probed.surface.len();
@@ -181,7 +183,8 @@ fn measure(n: usize, server: &Path, dir: &Path) -> Result<String, String> {
     let python = python_json_time(&live_file)?;
     Ok(format!(
         "tools={n} surface_mb={surface_mb:.1} probe_ms={} python_json_ms={python} load_ms={} \
-         evaluate_ms={} total_ms={} peak_rss_mb={peak} unchanged_evaluate_ms={} setup_ms={} \
+         evaluate_ms={} total_ms={} peak_rss_mb={peak} rss_after_probe_mb={rss_probe} \
+         rss_after_load_mb={rss_load} unchanged_evaluate_ms={} setup_ms={} \
          changed={changed} failing={failing}",
         ms(probe_time),
         ms(load_time),
@@ -211,10 +214,11 @@ fn python() -> String {
     std::env::var("PYTHON").unwrap_or_else(|_| "python3".to_owned())
 }
 
-/// Peak resident memory of this process (`VmHWM`), in MB; Linux only.
-fn peak_rss_mb() -> Option<String> {
+/// A memory figure of this process from `/proc/self/status` (`VmHWM:` the peak resident
+/// memory, `VmRSS:` the current one), in MB; Linux only.
+fn rss_mb(field: &str) -> Option<String> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let line = status.lines().find(|l| l.starts_with(field))?;
     let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(format!("{:.0}", kb / 1024.0))
 }

@@ -194,7 +194,14 @@ pub fn evaluate(
     policy: &Policy,
     fail_on: &FailOn,
 ) -> SuiteReport {
-    evaluate_with(live, accepted, layout, policy, fail_on, &Redactions::default())
+    evaluate_with(
+        live,
+        accepted,
+        layout,
+        policy,
+        fail_on,
+        &Redactions::default(),
+    )
 }
 
 /// Judges a live surface against a suite's accepted snapshots.
@@ -234,9 +241,7 @@ pub fn evaluate_linted(
     lints: &crate::lint::Lints,
 ) -> SuiteReport {
     // Borrowed, not copied, when preparing changes nothing (the common case).
-    let __t = std::time::Instant::now();
     let prepared = redact::prepare_cow(live, redactions);
-    eprintln!("TT prepare {:?}", __t.elapsed());
     let mut findings_by_item: BTreeMap<ItemKey, Vec<crate::lint::Finding>> = BTreeMap::new();
     for finding in crate::lint::lint_at(
         &prepared.surface,
@@ -250,23 +255,22 @@ pub fn evaluate_linted(
             .or_default()
             .push(finding);
     }
-    eprintln!("TT lint {:?}", __t.elapsed());
     let live: &Surface = &prepared.surface;
     let mut notes: Vec<String> = Vec::new();
     notes.extend(crate::spelling::lint(&prepared.respellings));
     notes.extend(prepared.findings.iter().map(ToString::to_string));
     // Accepted definitions as this build would have recorded them (borrowed when preparing
     // changes nothing: no copy of the accepted snapshots).
-    let definitions: Vec<(&ItemKey, Cow<Value>)> = accepted
-        .iter()
-        .filter_map(|a| {
-            let definition = a.item.definition.as_ref()?;
-            Some((
-                &a.item.key,
-                redact::prepare_item_cow(&a.item.key, definition, redactions).1,
-            ))
-        })
-        .collect();
+    let definitions: Vec<(&ItemKey, Cow<Value>)> = crate::parallel::map_in_order(accepted, |a| {
+        let definition = a.item.definition.as_ref()?;
+        Some((
+            &a.item.key,
+            redact::prepare_item_cow(&a.item.key, definition, redactions).1,
+        ))
+    })
+    .into_iter()
+    .flatten()
+    .collect();
     let prepared_by_key: BTreeMap<&ItemKey, &Value> =
         definitions.iter().map(|(key, d)| (*key, &**d)).collect();
     let mut refreshable: Vec<(String, u32)> = Vec::new();
@@ -282,22 +286,28 @@ pub fn evaluate_linted(
     // Only items whose definitions differ are diffed: an equal item has no changes, and renames
     // are found among added and removed items, which always differ. The judgement is grouped
     // by item once, so that handing each verdict its changes is not quadratic.
-    eprintln!("TT accepted {:?}", __t.elapsed());
     // Borrowed items, not copies.
     let mut before: BTreeMap<&ItemKey, &Value> = BTreeMap::new();
     let mut after: BTreeMap<&ItemKey, &Value> = BTreeMap::new();
+    // Each item compared once: equal ones are left out of both sides.
+    for (key, definition) in live.items() {
+        match prepared_by_key.get(key) {
+            Some(&old) if old == definition => {}
+            Some(&old) => {
+                before.insert(key, old);
+                after.insert(key, definition);
+            }
+            None => {
+                after.insert(key, definition);
+            }
+        }
+    }
     for (&key, &definition) in &prepared_by_key {
-        if live.get(key) != Some(definition) {
+        if live.get(key).is_none() {
             before.insert(key, definition);
         }
     }
-    for (key, definition) in live.items() {
-        if prepared_by_key.get(key).copied() != Some(definition) {
-            after.insert(key, definition);
-        }
-    }
     let whole = diff::diff_item_maps(&before, &after, &policy);
-    eprintln!("TT diff {:?}", __t.elapsed());
     let mut by_item: BTreeMap<ItemKey, Judgement> = BTreeMap::new();
     for change in whole.changes {
         by_item
@@ -307,11 +317,18 @@ pub fn evaluate_linted(
             .push(change);
     }
     for note in whole.notes {
-        by_item.entry(note.item.clone()).or_default().notes.push(note);
+        by_item
+            .entry(note.item.clone())
+            .or_default()
+            .notes
+            .push(note);
     }
 
+    // What recording would write, rendered for every item at once (on several threads).
+    let texts =
+        crate::parallel::map_in_order(&keys, |key| snapshot::render_item(key, live.get(key)));
     let mut verdicts = Vec::new();
-    for key in keys {
+    for (key, contents) in keys.iter().copied().zip(texts) {
         let old = accepted_by_key.get(key).copied();
         let old_definition = prepared_by_key.get(key).copied();
         let new_definition = live.get(key);
@@ -320,7 +337,7 @@ pub fn evaluate_linted(
         }
         let recorded = SnapshotFile {
             metadata: Metadata::default(),
-            contents: snapshot::render_item(key, new_definition),
+            contents,
         };
         let state = match (old_definition, new_definition) {
             (None, Some(_)) if old.is_none() => State::New,
@@ -365,7 +382,6 @@ pub fn evaluate_linted(
         verdict.recorded.metadata = metadata(layout, &verdict);
         verdicts.push(verdict);
     }
-    eprintln!("TT verdicts {:?}", __t.elapsed());
     if !refreshable.is_empty() {
         notes.push(refresh_note(&refreshable));
     }

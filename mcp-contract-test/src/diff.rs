@@ -58,8 +58,7 @@ pub fn diff_item_maps(
             }
         }
     }
-    let mut judgement = Judgement::default();
-    for key in keys {
+    let judge = |key: &ItemKey| -> (Vec<Change>, Vec<Note>) {
         let mut out = Out::new(key, policy);
         let (before, after) = (old.get(key).copied(), new.get(key).copied());
         if let (Some(value), None) = (before, after) {
@@ -83,8 +82,13 @@ pub fn diff_item_maps(
         } else {
             item_into(&mut out, before, after);
         }
-        judgement.changes.append(&mut out.changes);
-        judgement.notes.append(&mut out.notes);
+        (out.changes, out.notes)
+    };
+    let keys: Vec<&ItemKey> = keys.into_iter().collect();
+    let mut judgement = Judgement::default();
+    for (mut changes, mut notes) in crate::parallel::map_in_order(&keys, |key| judge(key)) {
+        judgement.changes.append(&mut changes);
+        judgement.notes.append(&mut notes);
     }
     finish(judgement)
 }

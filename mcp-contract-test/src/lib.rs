@@ -162,6 +162,7 @@ pub mod diff;
 pub mod escape;
 pub mod harness;
 pub mod lint;
+mod parallel;
 pub mod probe;
 pub mod probe_cache;
 pub mod redact;

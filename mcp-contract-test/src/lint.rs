@@ -346,7 +346,7 @@ impl Out<'_> {
 }
 
 fn item(out: &mut Out<'_>, key: &ItemKey, value: &Value) {
-    hidden(out, key, value, "", 0);
+    hidden(out, key, value, &mut String::new(), 0);
     let description = value.get("description").and_then(Value::as_str);
     if matches!(key.kind, ItemKind::Tool | ItemKind::Prompt)
         && description.is_none_or(|d| d.trim().is_empty())
@@ -652,7 +652,10 @@ pub fn glob(pattern: &str, name: &str) -> bool {
 }
 
 /// `hidden-characters`: every string and key of the item.
-fn hidden(out: &mut Out<'_>, key: &ItemKey, value: &Value, path: &str, depth: usize) {
+/// `path` is one buffer extended and truncated along the walk: a path is only built into a
+/// message when something hidden is found (most values have nothing).
+fn hidden(out: &mut Out<'_>, key: &ItemKey, value: &Value, path: &mut String, depth: usize) {
+    use std::fmt::Write as _;
     if depth > 64 {
         return;
     }
@@ -660,14 +663,24 @@ fn hidden(out: &mut Out<'_>, key: &ItemKey, value: &Value, path: &str, depth: us
         Value::String(text) => hidden_text(out, key, path, text),
         Value::Array(list) => {
             for (i, v) in list.iter().enumerate() {
-                hidden(out, key, v, &format!("{path}[{i}]"), depth + 1);
+                let len = path.len();
+                let _ = write!(path, "[{i}]");
+                hidden(out, key, v, path, depth + 1);
+                path.truncate(len);
             }
         }
         Value::Object(map) => {
             for (k, v) in map {
-                let child = join(path, k);
-                hidden_text(out, key, &format!("{child} (key)"), k);
-                hidden(out, key, v, &child, depth + 1);
+                let len = path.len();
+                if len > 0 {
+                    path.push('.');
+                }
+                path.push_str(k);
+                if k.chars().any(crate::escape::is_hidden) {
+                    hidden_text(out, key, &format!("{path} (key)"), k);
+                }
+                hidden(out, key, v, path, depth + 1);
+                path.truncate(len);
             }
         }
         _ => {}
@@ -728,6 +741,10 @@ fn char_name(c: char) -> &'static str {
 /// non-ASCII character), a zero-width joiner between two emoji, and the tag sequence of a flag
 /// emoji (U+1F3F4, tags, U+E007F).
 pub fn hidden_in(text: &str) -> Vec<(usize, char)> {
+    // Only hidden characters are reported: a text without one needs no closer look.
+    if !text.chars().any(crate::escape::is_hidden) {
+        return Vec::new();
+    }
     let chars: Vec<char> = text.chars().collect();
     let mut found = Vec::new();
     let mut in_flag = false;

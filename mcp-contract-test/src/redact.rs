@@ -378,6 +378,25 @@ struct Pattern {
 }
 
 impl Pattern {
+    /// Whether the regex is case-blind (`(?i)`), and so are its needles.
+    fn case_blind(&self) -> bool {
+        self.regex.as_str().starts_with("(?i)")
+    }
+
+    /// Whether one of the needles starts `bytes`.
+    fn needle_at(&self, bytes: &[u8]) -> bool {
+        let blind = self.case_blind();
+        self.needles.iter().any(|needle| {
+            let needle = needle.as_bytes();
+            bytes.len() >= needle.len()
+                && if blind {
+                    bytes[..needle.len()].eq_ignore_ascii_case(needle)
+                } else {
+                    &bytes[..needle.len()] == needle
+                }
+        })
+    }
+
     fn may_match(&self, text: &str) -> bool {
         // `str::contains` is the fast search; `(?i)` patterns need the case-blind one.
         if self.regex.as_str().starts_with("(?i)") {
@@ -457,10 +476,42 @@ fn is_placeholder(secret: &str) -> bool {
         || secret.chars().all(|c| c == '*' || c == 'x' || c == 'X')
 }
 
-/// Whether any secret pattern could match `text` (a cheap literal check before the regexes).
+/// Whether any secret pattern could match `text` (a cheap literal check before the regexes):
+/// whether some pattern's needle occurs in it. One pass over the bytes: only positions holding
+/// a needle's first byte (either case for case-blind patterns) are looked at closer.
 fn may_hold_secret(text: &str) -> bool {
     // The shortest match of any pattern (`a://b:c@`) has 8 bytes; most keys are shorter.
-    text.len() >= 8 && patterns().iter().any(|pattern| pattern.may_match(text))
+    if text.len() < 8 {
+        return false;
+    }
+    let first = needle_first_bytes();
+    let bytes = text.as_bytes();
+    (0..bytes.len()).any(|at| {
+        first[usize::from(bytes[at])]
+            && patterns()
+                .iter()
+                .any(|pattern| pattern.needle_at(&bytes[at..]))
+    })
+}
+
+/// Every byte a needle starts with (both cases for case-blind patterns).
+fn needle_first_bytes() -> &'static [bool; 256] {
+    static FIRST: OnceLock<[bool; 256]> = OnceLock::new();
+    FIRST.get_or_init(|| {
+        let mut first = [false; 256];
+        for pattern in patterns() {
+            for needle in pattern.needles {
+                if let Some(&b) = needle.as_bytes().first() {
+                    first[usize::from(b)] = true;
+                    if pattern.case_blind() {
+                        first[usize::from(b.to_ascii_lowercase())] = true;
+                        first[usize::from(b.to_ascii_uppercase())] = true;
+                    }
+                }
+            }
+        }
+        first
+    })
 }
 
 /// Replaces every credential-shaped part of `text`; returns the new text and the kinds found
@@ -622,14 +673,24 @@ pub fn prepare_item_cow<'a>(
     key: &'a ItemKey,
     item: &'a Value,
     redactions: &Redactions,
-) -> (Cow<'a, ItemKey>, Cow<'a, Value>, Vec<Finding>, Vec<Respelling>) {
+) -> (
+    Cow<'a, ItemKey>,
+    Cow<'a, Value>,
+    Vec<Finding>,
+    Vec<Respelling>,
+) {
     // A read-only look first: most items can be left as they are without copying them.
     if redactions.is_empty()
         && !spelling::may_normalize_item(key.kind, item)
         && !may_hold_secret(&key.name)
         && !value_may_hold_secret(item)
     {
-        return (Cow::Borrowed(key), Cow::Borrowed(item), Vec::new(), Vec::new());
+        return (
+            Cow::Borrowed(key),
+            Cow::Borrowed(item),
+            Vec::new(),
+            Vec::new(),
+        );
     }
     let mut prepared = item.clone();
     let respellings = spelling::normalize_item(key.kind, &mut prepared);
@@ -696,8 +757,12 @@ pub fn prepare_cow<'a>(surface: &'a Surface, redactions: &Redactions) -> Prepare
     let mut findings = Vec::new();
     let mut respellings = Vec::new();
     let mut changed = false;
-    for (key, item) in surface.items() {
-        let (key, item, found, respelled) = prepare_item_cow(key, item, redactions);
+    let listed: Vec<(&ItemKey, &Value)> = surface.items().collect();
+    // Items are independent: prepared on several threads for a large surface.
+    let prepared_items = crate::parallel::map_in_order(&listed, |(key, item)| {
+        prepare_item_cow(key, item, redactions)
+    });
+    for (key, item, found, respelled) in prepared_items {
         changed |= matches!(key, Cow::Owned(_)) || matches!(item, Cow::Owned(_));
         findings.extend(found);
         respellings.extend(respelled);
@@ -796,6 +861,30 @@ mod tests {
         assert_eq!((v, more.len()), (again, 0), "idempotent");
         assert_eq!(placeholder("jwt", "a"), placeholder("jwt", "a"));
         assert_ne!(placeholder("jwt", "a"), placeholder("jwt", "b"));
+    }
+
+    #[test]
+    fn the_one_pass_needle_check_agrees_with_every_pattern() {
+        let texts = [
+            "a normal description",
+            "https://example.com/path",
+            "use BEARER tokens",
+            "BaSiC auth here",
+            "xxxxxxxxeyJ",
+            "AKIA at the end",
+            "-----BEGIN key",
+            "ends in gh",
+            "k_live_ only",
+            "sk- prefixed",
+            "AIza start",
+            "ASIA……ünïcode",
+            "1234567",
+            "",
+        ];
+        for text in texts {
+            let slow = text.len() >= 8 && patterns().iter().any(|p| p.may_match(text));
+            assert_eq!(may_hold_secret(text), slow, "{text}");
+        }
     }
 
     #[test]

@@ -90,9 +90,7 @@ pub fn may_normalize_item(kind: ItemKind, item: &Value) -> bool {
     let has = |map: &Map<String, Value>, pairs: &[(&str, &str)]| {
         pairs.iter().any(|(found, _)| map.contains_key(*found))
     };
-    let annotations_have = |pairs: &[(&str, &str)]| {
-        matches!(map.get("annotations"), Some(Value::Object(a)) if has(a, pairs))
-    };
+    let annotations_have = |pairs: &[(&str, &str)]| matches!(map.get("annotations"), Some(Value::Object(a)) if has(a, pairs));
     match kind {
         ItemKind::Server => true,
         ItemKind::Tool => has(map, TOOL) || annotations_have(ANNOTATIONS),

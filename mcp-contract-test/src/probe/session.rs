@@ -369,9 +369,10 @@ impl<T: Transport + ?Sized> Session<'_, T> {
             };
             self.respellings
                 .extend(crate::spelling::normalize_list_result(method, &mut result));
-            match result.get(list_key) {
+            // Items are moved out of the page, not copied: one copy of a large listing.
+            match result.get_mut(list_key) {
                 Some(Value::Array(list)) => {
-                    items.extend(list.iter().map(|item| (page, item.clone())))
+                    items.extend(std::mem::take(list).into_iter().map(|item| (page, item)))
                 }
                 other => {
                     return Err(Failure {
@@ -379,7 +380,7 @@ impl<T: Transport + ?Sized> Session<'_, T> {
                         kind: ProbeErrorKind::Malformed,
                         message: format!(
                             "page {page} of {method} has no `{list_key}` array (found {})",
-                            other.map_or("nothing", json_type_name)
+                            other.map_or("nothing", |v| json_type_name(v))
                         ),
                     })
                 }

@@ -53,6 +53,10 @@ pub fn normalize_contents(contents: &str) -> String {
 /// or equal under insta's legacy rule (leading blank lines and a leading `---` line ignored),
 /// which keeps files written by old insta versions passing.
 pub fn contents_match(a: &str, b: &str) -> bool {
+    // Without a CR, normalising is trimming the end: compare without copying either text.
+    if !a.contains('\r') && !b.contains('\r') && a.trim_end() == b.trim_end() {
+        return true;
+    }
     let (a, b) = (normalize_contents(a), normalize_contents(b));
     if a == b {
         return true;

@@ -2,7 +2,7 @@
 
 use super::{ErrorKind, SnapshotError};
 use crate::surface::{ItemKey, ItemKind};
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::path::Path;
 
 /// The version of the snapshot contents this crate writes (the `"contract"` field).
@@ -240,7 +240,13 @@ fn write_sorted_array(out: &mut Vec<u8>, items: &[Value], context: Context, inde
         out.push(b']');
         return;
     }
-    write_array(out, keyed.iter().map(|(_, v)| *v), keyed.len(), context, indent);
+    write_array(
+        out,
+        keyed.iter().map(|(_, v)| *v),
+        keyed.len(),
+        context,
+        indent,
+    );
 }
 
 fn write_str(out: &mut Vec<u8>, text: &str) {
@@ -255,7 +261,7 @@ fn canonical(value: &Value, context: Context) -> Value {
         Value::Object(map) => {
             let mut keys: Vec<&String> = map.keys().collect();
             keys.sort();
-            let mut out = Map::new();
+            let mut out = serde_json::Map::new();
             for key in keys {
                 let k = key.as_str();
                 let child_context = match context {
@@ -308,7 +314,7 @@ pub fn parse_item_at(
             format!("{message}; restore the file from version control or delete it and re-record"),
         )
     };
-    let document: Value = serde_json::from_str(contents).map_err(|e| {
+    let mut document: Value = serde_json::from_str(contents).map_err(|e| {
         body_error(
             first_line + e.line().saturating_sub(1),
             format!("the snapshot contents are not valid JSON ({e})"),
@@ -387,14 +393,14 @@ pub fn parse_item_at(
             "the server item's `name` must be \"server\"".into(),
         ));
     }
-    let definition = match (map.get("definition"), map.get("removed")) {
+    let has_definition = match (map.get("definition"), map.get("removed")) {
         (Some(_), Some(_)) => {
             return Err(body_error(
                 line_of("removed"),
                 "a snapshot has either `definition` or `removed`, not both".into(),
             ))
         }
-        (None, Some(Value::Bool(true))) => None,
+        (None, Some(Value::Bool(true))) => false,
         (None, Some(other)) => {
             return Err(body_error(
                 line_of("removed"),
@@ -425,12 +431,18 @@ pub fn parse_item_at(
                     ));
                 }
             }
-            Some(def.clone())
+            true
         }
+    };
+    let key = ItemKey::new(kind, name);
+    // Moved out of the parsed document, not copied.
+    let definition = match &mut document {
+        Value::Object(map) if has_definition => map.remove("definition"),
+        _ => None,
     };
     Ok(ParsedItem {
         format,
-        key: ItemKey::new(kind, name),
+        key,
         definition,
     })
 }
@@ -460,6 +472,62 @@ mod tests {
             def["inputSchema"]["properties"]["b"]["default"]["required"],
             json!(["z", "a"])
         );
+    }
+
+    /// The text `render_item` wrote before it printed without building a canonical copy.
+    fn reference_render(key: &ItemKey, value: &Value) -> String {
+        let text = |s: &str| Value::String(s.to_owned()).to_string();
+        let pretty = serde_json::to_string_pretty(&canonical(value, Context::Schema)).unwrap();
+        format!(
+            "{{\n  \"contract\": {FORMAT},\n  \"kind\": {},\n  \"name\": {},\n  \"definition\": {}\n}}",
+            text(key.kind.as_str()),
+            text(&key.name),
+            pretty.replace('\n', "\n  ")
+        )
+    }
+
+    #[test]
+    fn streaming_render_is_byte_identical_to_the_canonical_copy() {
+        let key = ItemKey::new(ItemKind::Tool, "t\u{1b}\"x");
+        let samples = [
+            json!({"name": "t", "a": {}, "b": [], "inputSchema": {"type": ["string", "null", {"z": 1, "a": [2, 1]}], "required": [], "enum": [{"b": 1, "a": 2}, "\u{7f}é\n", 1.5, -0.0, 1e300, null, true], "properties": {"enum": {"type": ["b", "a"]}, "required": ["y", "x"]}, "default": {"required": ["z", "a"], "type": ["b", "a"]}}}),
+            json!({"uri": "x", "_meta": {"required": ["b", "a"]}, "examples": [[3, 1]], "x": [[{"type": ["b", "a"]}]]}),
+        ];
+        for value in &samples {
+            assert_eq!(
+                render_item(&key, Some(value)),
+                reference_render(&key, value)
+            );
+        }
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/surfaces");
+        let mut files = vec![root];
+        let mut items = 0;
+        while let Some(path) = files.pop() {
+            if path.is_dir() {
+                files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+                continue;
+            }
+            if path.extension().is_none_or(|e| e != "json") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let Ok(document) = serde_json::from_str::<Value>(&text) else {
+                continue;
+            };
+            let Ok(surface) = crate::surface::Surface::from_json(&document) else {
+                continue;
+            };
+            for (key, value) in surface.items() {
+                assert_eq!(
+                    render_item(key, Some(value)),
+                    reference_render(key, value),
+                    "{}",
+                    path.display()
+                );
+                items += 1;
+            }
+        }
+        assert!(items > 100, "only {items} corpus items");
     }
 
     #[test]

@@ -52,12 +52,10 @@ pub fn load_dir(
     }
     names.sort();
     let mut by_key: BTreeMap<ItemKey, Accepted> = BTreeMap::new();
-    for name in names {
-        let path = dir.join(&name);
-        let (file, body_line) = read_with_offset(&path)?;
-        let item = parse_item_at(&file.contents, &path, body_line)?;
+    for (name, read) in names.iter().zip(read_all(dir, &names)) {
+        let (path, file, item) = read?;
         let expected = file_name(module, suite, &item.key);
-        if expected != name {
+        if expected != *name {
             return Err(SnapshotError::at(
                 ErrorKind::Duplicate,
                 &path,
@@ -84,6 +82,22 @@ pub fn load_dir(
         by_key.insert(item.key.clone(), Accepted { path, file, item });
     }
     Ok(by_key.into_values().collect())
+}
+
+/// One snapshot file read and parsed: its path, the file, its contents parsed.
+type Read = Result<(PathBuf, SnapshotFile, ParsedItem), SnapshotError>;
+
+/// Reads and parses `names` in `dir`, in order; on several threads when there are many (reading
+/// and parsing thousands of files is most of a large suite's start-up: see
+/// [`crate::parallel`]). Every file is only read.
+fn read_all(dir: &Path, names: &[String]) -> Vec<Read> {
+    let read_one = |name: &String| -> Read {
+        let path = dir.join(name);
+        let (file, body_line) = read_with_offset(&path)?;
+        let item = parse_item_at(&file.contents, &path, body_line)?;
+        Ok((path, file, item))
+    };
+    crate::parallel::map_in_order(names, read_one)
 }
 
 /// The pending file of a snapshot: the same path with `.new` appended (`x.snap.new`).
