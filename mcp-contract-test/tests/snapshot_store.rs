@@ -791,3 +791,28 @@ fn mangled_files_give_errors_not_panics() {
         "the mutations should break many files ({errors})"
     );
 }
+
+/// Found by cargo-fuzz (snapshot_read): mapping keys that are themselves nested mappings were
+/// stringified level by level, doubling in size per level (a 1.8 KB header asked for 2 GB).
+#[test]
+fn nested_flow_keys_in_a_header_are_an_error_not_an_explosion() {
+    let nested = format!("{}{}", "{".repeat(80), "}".repeat(80));
+    for header in [
+        format!("info: {{{nested}: 1}}\n"),
+        format!("info: {nested}\n"),
+        format!("info: [{}{}]\n", "[".repeat(200), "]".repeat(200)),
+    ] {
+        let text = format!("---\nsource: tests/contract.rs\n{header}---\n{{}}\n");
+        let started = std::time::Instant::now();
+        let result = mcp_contract_test::snapshot::SnapshotFile::parse(
+            &text,
+            std::path::Path::new("tests/snapshots/contract__tools__x.snap"),
+        );
+        let error = result.expect_err("a header this deep is refused");
+        assert!(
+            error.to_string().contains("contract__tools__x.snap"),
+            "{error}"
+        );
+        assert!(started.elapsed() < std::time::Duration::from_secs(2));
+    }
+}

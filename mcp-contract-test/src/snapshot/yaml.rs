@@ -473,6 +473,7 @@ fn inline_value(text: &str, no: usize) -> Result<Value, YamlError> {
             s: text,
             pos: 0,
             no,
+            depth: 0,
         };
         let value = chars.value()?;
         chars.end()?;
@@ -532,6 +533,7 @@ fn quoted(text: &str, no: usize) -> Result<(String, usize), YamlError> {
         s: text,
         pos: 0,
         no,
+        depth: 0,
     };
     let s = flow.quoted()?;
     Ok((s, flow.pos))
@@ -541,7 +543,13 @@ struct Flow<'s> {
     s: &'s str,
     pos: usize,
     no: usize,
+    /// How many flow collections enclose the current value: bounded, so a hand-edited header
+    /// can neither overflow the stack nor grow without end.
+    depth: usize,
 }
+
+/// Deepest nesting of flow collections (`[..]`, `{..}`) a header value may have.
+const MAX_FLOW_DEPTH: usize = 32;
 
 impl Flow<'_> {
     fn rest(&self) -> &str {
@@ -565,8 +573,23 @@ impl Flow<'_> {
 
     fn value(&mut self) -> Result<Value, YamlError> {
         self.skip_ws();
+        if matches!(self.rest().chars().next(), Some('[' | '{')) {
+            if self.depth >= MAX_FLOW_DEPTH {
+                return err(
+                    self.no,
+                    format!("flow collections nested deeper than {MAX_FLOW_DEPTH} levels"),
+                );
+            }
+            self.depth += 1;
+            let value = self.collection();
+            self.depth -= 1;
+            return value;
+        }
+        self.scalar()
+    }
+
+    fn collection(&mut self) -> Result<Value, YamlError> {
         match self.rest().chars().next() {
-            Some('"' | '\'') => self.quoted().map(Value::String),
             Some('[') => {
                 self.pos += 1;
                 let mut items = Vec::new();
@@ -595,8 +618,16 @@ impl Flow<'_> {
                     if self.eat('}') {
                         break;
                     }
+                    // A collection as a key would be stringified level by level, growing
+                    // exponentially with nesting: keys are scalars.
                     let key = match self.value()? {
                         Value::String(s) => s,
+                        Value::Array(_) | Value::Object(_) => {
+                            return err(
+                                self.no,
+                                "a mapping key must be a plain value, not a list or mapping",
+                            )
+                        }
                         other => other.to_string(),
                     };
                     self.skip_ws();
@@ -617,6 +648,13 @@ impl Flow<'_> {
                 }
                 Ok(Value::Object(map))
             }
+            _ => self.scalar(),
+        }
+    }
+
+    fn scalar(&mut self) -> Result<Value, YamlError> {
+        match self.rest().chars().next() {
+            Some('"' | '\'') => self.quoted().map(Value::String),
             Some(_) => {
                 let rest = self.rest();
                 let mut end = rest.len();
