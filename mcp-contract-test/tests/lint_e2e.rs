@@ -4,6 +4,11 @@
 //! colour or rewrite the terminal of whoever runs the check: no raw ESC, lone CR, BEL, bidi
 //! control, zero-width or tag character reaches stdout, stderr, a report or a snapshot header.
 
+// The hostile-suite binary, built once into the target folder the other suites share.
+#[path = "hostile/common.rs"]
+mod common;
+
+use common::suite_binary;
 use mcp_contract_test::check::{self, FailOn, Layout};
 use mcp_contract_test::lint::Lints;
 use mcp_contract_test::probe::{self, ProbeOptions, ServerCommand, ServerSpec};
@@ -11,7 +16,6 @@ use mcp_contract_test::report::{self, Items, Report, ServerResult};
 use mcp_contract_test::Policy;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::OnceLock;
 use std::time::Duration;
 
 fn repo() -> PathBuf {
@@ -166,36 +170,6 @@ fn strip_our_colours(text: &str) -> String {
         out = out.replace(code, "");
     }
     out
-}
-
-fn suite_binary() -> &'static Path {
-    static BINARY: OnceLock<PathBuf> = OnceLock::new();
-    BINARY.get_or_init(|| {
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-        let out = Command::new(cargo)
-            .args([
-                "test",
-                "-p",
-                "hostile-suite",
-                "--test",
-                "contract",
-                "--no-run",
-                "--message-format=json",
-            ])
-            .current_dir(repo())
-            // The folder tests/hostile.rs builds the same binary in.
-            .env("CARGO_TARGET_DIR", repo().join("target/hostile"))
-            .stderr(Stdio::inherit())
-            .output()
-            .expect("cargo runs");
-        assert!(out.status.success(), "building hostile-suite failed");
-        String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
-            .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == "contract")
-            .find_map(|m| m["executable"].as_str().map(PathBuf::from))
-            .expect("the suite binary")
-    })
 }
 
 struct Run {

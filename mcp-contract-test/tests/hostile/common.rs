@@ -1,4 +1,4 @@
-//! Helpers shared by hostile.rs and concurrency.rs: the hostile-suite contract binary, built
+//! Helpers shared by hostile.rs, concurrency.rs and lint_e2e.rs: the hostile-suite contract binary, built
 //! once, run with a temporary snapshot folder, and the checks every run gets.
 #![allow(dead_code)]
 
