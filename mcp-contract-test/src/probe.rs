@@ -30,6 +30,7 @@
 mod command;
 mod http;
 mod in_process;
+mod process_group;
 mod session;
 mod stdio;
 #[cfg(feature = "https")]

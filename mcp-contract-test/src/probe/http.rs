@@ -17,6 +17,7 @@
 //! Header values may come from environment variables ([`HeaderValue::Env`]); the values of every
 //! header are treated as secrets: they are scrubbed from any server text quoted in an error.
 
+use super::process_group;
 use super::session::{Transport, TransportError};
 use super::{
     quote_untrusted, HeaderValue, HttpEndpoint, Phase, ProbeError, ProbeErrorKind, ServerCommand,
@@ -1218,28 +1219,8 @@ impl StartedServer {
             return;
         }
         self.stopped = true;
-        #[cfg(unix)]
-        {
-            use rustix::process::{kill_process_group, test_kill_process_group, Pid, Signal};
-            let group = Pid::from_child(&self.child);
-            let _ = kill_process_group(group, Signal::TERM);
-            for signal in [Some(Signal::KILL), None] {
-                let until = Instant::now() + Duration::from_secs(1);
-                while Instant::now() < until {
-                    let _ = self.child.try_wait();
-                    if test_kill_process_group(group).is_err() {
-                        return;
-                    }
-                    thread::sleep(Duration::from_millis(10));
-                }
-                if let Some(signal) = signal {
-                    let _ = kill_process_group(group, signal);
-                }
-            }
-        }
-        #[cfg(not(unix))]
-        {
-            let _ = self.child.kill();
+        if process_group::terminate(&mut self.child, Duration::from_secs(1)).is_some() {
+            return;
         }
         let _ = self.child.wait();
     }

@@ -1,6 +1,7 @@
 //! The stdio transport: a child process, a thread per pipe, and a guard that stops the whole
 //! process group however the probe ends.
 
+use super::process_group;
 use super::session::{Transport, TransportError};
 use super::{escape_untrusted, quote_untrusted, Phase, ProbeError, ProbeErrorKind, ServerCommand};
 use serde_json::Value;
@@ -198,44 +199,12 @@ impl StdioServer {
         // The writer thread ends when its channel closes, dropping (closing) the server's stdin.
         self.writer = None;
         let exited = self.wait_for_exit(STOP_STEP);
-        #[cfg(unix)]
-        {
-            use rustix::process::{kill_process_group, test_kill_process_group, Pid, Signal};
-            let group = Pid::from_child(&self.child);
-            let group_alive = || test_kill_process_group(group).is_ok();
-            // The pid is ours until reaped, and a group id is not reused while any member lives,
-            // so signalling the group here reaches only the server and its descendants.
-            if exited && !group_alive() {
-                return;
-            }
-            let _ = kill_process_group(group, Signal::TERM);
-            let until = Instant::now() + STOP_STEP;
-            while Instant::now() < until {
-                self.poll_exit();
-                if self.exit_status.is_some() && !group_alive() {
-                    return;
-                }
-                thread::sleep(POLL);
-            }
-            let _ = kill_process_group(group, Signal::KILL);
-            // SIGKILL is delivered asynchronously: wait until the group is gone, so that the
-            // caller never sees a survivor. A member that stays a zombie (its new parent does not
-            // reap) still answers to kill(0), hence the bound.
-            let until = Instant::now() + STOP_STEP;
-            while Instant::now() < until {
-                self.poll_exit();
-                if self.exit_status.is_some() && !group_alive() {
-                    return;
-                }
-                thread::sleep(POLL);
-            }
+        if exited && !process_group::alive(&self.child) {
+            return;
         }
-        #[cfg(not(unix))]
-        {
-            if exited {
-                return;
-            }
-            let _ = self.child.kill();
+        if let Some(status) = process_group::terminate(&mut self.child, STOP_STEP) {
+            self.exit_status.get_or_insert(status);
+            return;
         }
         // SIGKILL cannot be ignored; the wait is bounded anyway in case of a stuck kernel call.
         self.wait_for_exit(STOP_STEP);
