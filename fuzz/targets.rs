@@ -50,7 +50,7 @@ pub fn diff(data: &[u8]) {
         same.changes
     );
     for (key, value) in old.items() {
-        let _ = render_item(key, Some(value));
+        let _ = render_item(key, Some(&value));
     }
 }
 

@@ -407,7 +407,7 @@ fn load_snapshot_dir(dir: &Path) -> Result<Surface, String> {
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         let file = snapshot::SnapshotFile::parse(&text, &path).map_err(|e| e.to_string())?;
         let item = snapshot::parse_item(&file.contents, &path).map_err(|e| e.to_string())?;
-        if surface.get(&item.key).is_some() {
+        if surface.contains(&item.key) {
             return Err(format!(
                 "{} holds snapshots of several suites with the item {}: point at one suite's files",
                 dir.display(),

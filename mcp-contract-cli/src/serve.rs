@@ -25,8 +25,10 @@ impl Served {
     pub fn new(surface: &Surface) -> Served {
         let server = surface
             .get(&mcp_contract_test::ItemKey::server())
-            .and_then(Value::as_object)
-            .cloned()
+            .and_then(|server| match server.into_owned() {
+                Value::Object(server) => Some(server),
+                _ => None,
+            })
             .unwrap_or_default();
         let methods = [
             (ItemKind::Tool, "tools/list"),
@@ -41,7 +43,7 @@ impl Served {
                 let items = surface
                     .items()
                     .filter(|(k, _)| k.kind == kind)
-                    .map(|(_, v)| v.clone())
+                    .map(|(_, v)| v.into_owned())
                     .collect();
                 Some((method, key, items))
             })

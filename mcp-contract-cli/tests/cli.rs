@@ -634,7 +634,7 @@ fn serve_round_trips_a_snapshot_folder_and_paginates() {
     let canonical = |surface: &Surface| -> Vec<String> {
         surface
             .items()
-            .map(|(k, v)| snapshot::render_item(k, Some(v)))
+            .map(|(k, v)| snapshot::render_item(k, Some(&v)))
             .collect()
     };
     assert!(

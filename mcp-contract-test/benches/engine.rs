@@ -72,7 +72,7 @@ fn corpus_canonicalise(bencher: divan::Bencher) {
     bencher.bench(|| {
         for surface in &surfaces {
             for (key, item) in surface.items() {
-                divan::black_box(snapshot::render_item(key, Some(item)));
+                divan::black_box(snapshot::render_item(key, Some(&item)));
             }
         }
     });
@@ -150,4 +150,47 @@ fn evaluate_unchanged(bencher: divan::Bencher, tools: usize) {
             &live, &accepted, &layout, &policy, &fail_on,
         ))
     });
+}
+
+/// The changed tools of a generated surface (half of them), as (key, before, after).
+fn changed_items(
+    tools: usize,
+) -> Vec<(
+    mcp_contract_test::ItemKey,
+    serde_json::Value,
+    serde_json::Value,
+)> {
+    let old = Surface::from_json(&generate::surface(tools, false)).expect("generated");
+    let new = Surface::from_json(&generate::surface(tools, true)).expect("generated");
+    let after: std::collections::BTreeMap<_, serde_json::Value> = new
+        .items()
+        .map(|(key, item)| (key, (*item).clone()))
+        .collect();
+    old.items()
+        .filter_map(|(key, before)| {
+            let after = after.get(key)?;
+            (*before != *after).then(|| (key.clone(), (*before).clone(), after.clone()))
+        })
+        .collect()
+}
+
+/// `diff::diff_item` on each changed tool of a generated surface, one after another (the
+/// per-item cost the scale run spreads over its cores).
+#[divan::bench(args = [1000])]
+fn generated_changed_items(bencher: divan::Bencher, tools: usize) {
+    let changed = changed_items(tools);
+    let policy = Policy::default();
+    bencher.bench(|| {
+        for (key, before, after) in &changed {
+            divan::black_box(diff::diff_item(key, Some(before), Some(after), &policy));
+        }
+    });
+}
+
+/// `lint::lint` of a generated surface (sequential in `check::evaluate`).
+#[divan::bench(args = [1000])]
+fn generated_lint(bencher: divan::Bencher, tools: usize) {
+    let surface = Surface::from_json(&generate::surface(tools, true)).expect("generated");
+    let config = mcp_contract_test::lint::Lints::default();
+    bencher.bench(|| divan::black_box(mcp_contract_test::lint::lint(&surface, &config)));
 }

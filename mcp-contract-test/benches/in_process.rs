@@ -81,9 +81,9 @@ fn accepted(spec: &ServerSpec, options: &ProbeOptions) -> Vec<Accepted> {
     surface
         .items()
         .map(|(key, value)| {
-            let contents = snapshot::render_item(key, Some(value));
+            let contents = snapshot::render_item(key, Some(&value));
             let path = PathBuf::from(snapshot::file_name("contract", None, key));
-            let item = snapshot::parse_item(&contents, &path).expect("parse");
+            let item = snapshot::read_head_at(&contents, &path, 1).expect("parse");
             Accepted {
                 path,
                 file: SnapshotFile::new(Default::default(), contents),

@@ -11,11 +11,16 @@
 //! `fixtures/servers/surface_server.py` serving release 2, in which half of the tools change
 //! (breaking, additive, routing and behavior changes, some deep inside `$ref`s). Timed: the probe (spawn, handshake, `tools/list`, stop), loading
 //! the accepted snapshots, and `check::evaluate` (canonicalise, diff, one verdict per item).
-//! The Python server's own JSON work (load the file, encode the answer) is measured separately
-//! and is part of the probe time. `peak_rss_mb` is this process's VmHWM right after the timed
+//! The server answers `tools/list` with a result prepared beforehand (`--prebuilt`), as a server
+//! holding its listing in memory does; what Python's JSON module would add to build it at every
+//! start (load the file, encode the answer) is measured separately (`python_json_ms`) and is
+//! not part of the probe time. `peak_rss_mb` is this process's VmHWM right after the timed
 //! phases (the Python server's memory is not included). Then the everyday case is timed too:
 //! evaluating the accepted contract against itself (`unchanged_evaluate_ms`). Prints one line
 //! of `key=value` pairs (times in ms, memory in MB).
+//!
+//! `SCALE_KEEP=DIR` sets DIR up on the first run and reuses it afterwards (for profiling:
+//! `SCALE_KEEP=/tmp/s10k perf record -g target/release/examples/scale 10000`).
 #![forbid(unsafe_code)]
 
 #[path = "../benches/support/generate.rs"]
@@ -73,6 +78,11 @@ fn ms(d: Duration) -> String {
 fn run(n: usize) -> Result<String, String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let server = root.join("fixtures/servers/surface_server.py");
+    // `SCALE_KEEP=DIR`: set up DIR once and keep it, so that a profiler (`perf record`) sees
+    // only the timed phases on later runs.
+    if let Some(dir) = std::env::var_os("SCALE_KEEP") {
+        return measure(n, &server, Path::new(&dir));
+    }
     let dir = std::env::temp_dir().join(format!("mcp-contract-scale-{n}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let result = measure(n, &server, &dir);
@@ -100,6 +110,19 @@ fn setup(n: usize, dir: &Path) -> Result<(), String> {
     let live_text =
         serde_json::to_string(&generate::surface(n, true)).map_err(|e| e.to_string())?;
     std::fs::write(&live_file, &live_text).map_err(|e| format!("{}: {e}", live_file.display()))?;
+    // The same release as the server answers it: its handshake fields, and the `tools/list`
+    // result ready to send (`--prebuilt`), so the timed probe is not Python's JSON work.
+    let live: serde_json::Value = serde_json::from_str(&live_text).map_err(|e| e.to_string())?;
+    let tools = serde_json::json!({ "tools": live["tools"] });
+    let server = serde_json::json!({
+        "protocolVersion": live["protocolVersion"],
+        "serverInfo": live["serverInfo"],
+        "capabilities": {"tools": {}},
+    });
+    for (name, value) in [("tools.json", &tools), ("server.json", &server)] {
+        let path = dir.join(name);
+        std::fs::write(&path, value.to_string()).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
     let accepted = Surface::from_json(&generate::surface(n, false))
         .map_err(|e| format!("generated surface: {e:?}"))?;
     let first = check::evaluate(
@@ -122,15 +145,17 @@ fn setup(n: usize, dir: &Path) -> Result<(), String> {
 
 fn measure(n: usize, server: &Path, dir: &Path) -> Result<String, String> {
     let started = Instant::now();
-    let me = std::env::current_exe().map_err(|e| e.to_string())?;
-    let status = Command::new(me)
-        .arg("--setup")
-        .arg(n.to_string())
-        .arg(dir)
-        .status()
-        .map_err(|e| format!("setup: {e}"))?;
-    if !status.success() {
-        return Err(format!("setup failed: {status}"));
+    if !dir.join("tools.json").exists() {
+        let me = std::env::current_exe().map_err(|e| e.to_string())?;
+        let status = Command::new(me)
+            .arg("--setup")
+            .arg(n.to_string())
+            .arg(dir)
+            .status()
+            .map_err(|e| format!("setup: {e}"))?;
+        if !status.success() {
+            return Err(format!("setup failed: {status}"));
+        }
     }
     let setup_time = started.elapsed();
     let layout = layout(dir);
@@ -144,7 +169,9 @@ fn measure(n: usize, server: &Path, dir: &Path) -> Result<String, String> {
         python(),
         [
             server.display().to_string(),
-            live_file.display().to_string(),
+            dir.join("server.json").display().to_string(),
+            "--prebuilt".to_owned(),
+            format!("tools/list={}", dir.join("tools.json").display()),
         ],
     ));
     let options = ProbeOptions {

@@ -6,6 +6,7 @@ use crate::change::{Class, Judgement, Policy};
 use crate::diff;
 use crate::redact::{self, Redactions};
 use crate::snapshot::{self, contents_match, Accepted, Metadata, SnapshotFile};
+use crate::spelling::Respelling;
 use crate::surface::{ItemKey, Surface};
 use serde_json::{json, Value};
 use std::borrow::Cow;
@@ -231,6 +232,12 @@ pub fn evaluate_with(
 /// [`evaluate_with`] with the suite's lint configuration: the prepared live surface is linted
 /// (levels, policies, allow-list as of today) and each verdict carries its findings; a deny
 /// finding fails its verdict whatever the state, a new item included.
+///
+/// Items are taken one at a time (on several threads for a large surface): each live item is
+/// parsed, prepared, linted, rendered and compared with its accepted snapshot, and only a
+/// changed item's accepted definition is parsed, so neither side is ever held parsed as a
+/// whole. Renames are the one judgement across items: when items were both added and removed,
+/// those items are judged together afterwards.
 pub fn evaluate_linted(
     live: &Surface,
     accepted: &[Accepted],
@@ -240,13 +247,82 @@ pub fn evaluate_linted(
     redactions: &Redactions,
     lints: &crate::lint::Lints,
 ) -> SuiteReport {
-    // Borrowed, not copied, when preparing changes nothing (the common case).
-    let prepared = redact::prepare_cow(live, redactions);
+    let policy = fail_on.apply(policy);
+    // The key an item is judged under is its prepared key (a secret in a name is replaced),
+    // which depends on the name alone. Two names that prepare alike: the later one wins, as
+    // when a surface is prepared whole; the earlier one still has its secrets reported.
+    let mut live_by_key: BTreeMap<ItemKey, &ItemKey> = BTreeMap::new();
+    let mut shadowed: Vec<&ItemKey> = Vec::new();
+    for key in live.keys() {
+        if let Some(earlier) = live_by_key.insert(redact::prepared_key(key).into_owned(), key) {
+            shadowed.push(earlier);
+        }
+    }
+    let accepted_by_key: BTreeMap<&ItemKey, &Accepted> =
+        accepted.iter().map(|a| (&a.item.key, a)).collect();
+    let mut keys: Vec<&ItemKey> = live_by_key.keys().collect();
+    keys.extend(accepted_by_key.keys().copied());
+    keys.sort();
+    keys.dedup();
+    let promised = |key: &ItemKey| accepted_by_key.get(key).is_some_and(|a| !a.item.removed);
+    let any_removed = accepted_by_key
+        .keys()
+        .any(|key| promised(key) && !live_by_key.contains_key(*key));
+    let any_added = live_by_key.keys().any(|key| !promised(key));
+    // A removed item's judgement looks for the added item it was probably renamed to: only then
+    // are one-sided items kept parsed and judged together.
+    let renames_possible = any_removed && any_added;
+
+    let outcomes = crate::parallel::map_in_order(&keys, |&key| {
+        let live_key = live_by_key.get(key).copied();
+        judge_item(
+            key,
+            live_key.map(|k| (k, live.get(k).unwrap_or_default())),
+            accepted_by_key.get(key).copied(),
+            layout,
+            &policy,
+            redactions,
+            lints,
+            renames_possible,
+        )
+    });
+    let mut outcomes: Vec<Outcome> = outcomes.into_iter().flatten().collect();
+
+    // Secrets and spellings in the order of the live surface, as preparing it whole reports them.
+    let mut prepared_notes: Vec<(&ItemKey, Vec<redact::Finding>, Vec<Respelling>)> = outcomes
+        .iter_mut()
+        .filter_map(|o| {
+            let live_key = o.live_key?;
+            Some((
+                live_key,
+                std::mem::take(&mut o.secrets),
+                std::mem::take(&mut o.respellings),
+            ))
+        })
+        .collect();
+    for key in shadowed {
+        if let Some(value) = live.get(key) {
+            let (_, _, secrets, respellings) = redact::prepare_item_cow(key, &value, redactions);
+            prepared_notes.push((key, secrets, respellings));
+        }
+    }
+    prepared_notes.sort_by(|a, b| a.0.cmp(b.0));
+    let mut secrets = Vec::new();
+    let mut respellings = Vec::new();
+    for (_, s, r) in prepared_notes {
+        secrets.extend(s);
+        respellings.extend(r);
+    }
+    let item_findings = outcomes
+        .iter_mut()
+        .flat_map(|o| std::mem::take(&mut o.findings))
+        .collect();
     let mut findings_by_item: BTreeMap<ItemKey, Vec<crate::lint::Finding>> = BTreeMap::new();
-    for finding in crate::lint::lint_at(
-        &prepared.surface,
-        &prepared.findings,
-        &prepared.respellings,
+    for finding in crate::lint::finish(
+        live.duplicates(),
+        item_findings,
+        &secrets,
+        &respellings,
         lints,
         crate::lint::allow::Date::today(),
     ) {
@@ -255,113 +331,71 @@ pub fn evaluate_linted(
             .or_default()
             .push(finding);
     }
-    let live: &Surface = &prepared.surface;
     let mut notes: Vec<String> = Vec::new();
-    notes.extend(crate::spelling::lint(&prepared.respellings));
-    notes.extend(prepared.findings.iter().map(ToString::to_string));
-    // Accepted definitions as this build would have recorded them (borrowed when preparing
-    // changes nothing: no copy of the accepted snapshots).
-    let definitions: Vec<(&ItemKey, Cow<Value>)> = crate::parallel::map_in_order(accepted, |a| {
-        let definition = a.item.definition.as_ref()?;
-        Some((
-            &a.item.key,
-            redact::prepare_item_cow(&a.item.key, definition, redactions).1,
-        ))
-    })
-    .into_iter()
-    .flatten()
-    .collect();
-    let prepared_by_key: BTreeMap<&ItemKey, &Value> =
-        definitions.iter().map(|(key, d)| (*key, &**d)).collect();
+    notes.extend(crate::spelling::lint(&respellings));
+    notes.extend(secrets.iter().map(ToString::to_string));
+
+    // Items added and removed in one release, judged together for renames.
+    let mut renamed = if renames_possible {
+        let before: BTreeMap<&ItemKey, &Value> = outcomes
+            .iter()
+            .filter_map(|o| {
+                Some((
+                    o.key,
+                    o.one_sided.as_ref().filter(|_| o.state == State::Removed)?,
+                ))
+            })
+            .collect();
+        let after: BTreeMap<&ItemKey, &Value> = outcomes
+            .iter()
+            .filter_map(|o| {
+                Some((
+                    o.key,
+                    o.one_sided.as_ref().filter(|_| o.state != State::Removed)?,
+                ))
+            })
+            .collect();
+        let whole = diff::diff_item_maps(&before, &after, &policy);
+        let mut by_item: BTreeMap<ItemKey, Judgement> = BTreeMap::new();
+        for change in whole.changes {
+            by_item
+                .entry(change.item.clone())
+                .or_default()
+                .changes
+                .push(change);
+        }
+        for note in whole.notes {
+            by_item
+                .entry(note.item.clone())
+                .or_default()
+                .notes
+                .push(note);
+        }
+        by_item
+    } else {
+        BTreeMap::new()
+    };
+
     let mut refreshable: Vec<(String, u32)> = Vec::new();
-    let policy = fail_on.apply(policy);
-    let accepted_by_key: BTreeMap<&ItemKey, &Accepted> =
-        accepted.iter().map(|a| (&a.item.key, a)).collect();
-    let mut keys: Vec<&ItemKey> = live.keys().collect();
-    keys.extend(accepted_by_key.keys().copied());
-    keys.sort();
-    keys.dedup();
-
-    // Whole-surface judgement first: renames are only visible across items.
-    // Only items whose definitions differ are diffed: an equal item has no changes, and renames
-    // are found among added and removed items, which always differ. The judgement is grouped
-    // by item once, so that handing each verdict its changes is not quadratic.
-    // Borrowed items, not copies.
-    let mut before: BTreeMap<&ItemKey, &Value> = BTreeMap::new();
-    let mut after: BTreeMap<&ItemKey, &Value> = BTreeMap::new();
-    // Each item compared once: equal ones are left out of both sides.
-    for (key, definition) in live.items() {
-        match prepared_by_key.get(key) {
-            Some(&old) if old == definition => {}
-            Some(&old) => {
-                before.insert(key, old);
-                after.insert(key, definition);
-            }
-            None => {
-                after.insert(key, definition);
-            }
-        }
-    }
-    for (&key, &definition) in &prepared_by_key {
-        if live.get(key).is_none() {
-            before.insert(key, definition);
-        }
-    }
-    let whole = diff::diff_item_maps(&before, &after, &policy);
-    let mut by_item: BTreeMap<ItemKey, Judgement> = BTreeMap::new();
-    for change in whole.changes {
-        by_item
-            .entry(change.item.clone())
-            .or_default()
-            .changes
-            .push(change);
-    }
-    for note in whole.notes {
-        by_item
-            .entry(note.item.clone())
-            .or_default()
-            .notes
-            .push(note);
-    }
-
-    // What recording would write, rendered for every item at once (on several threads).
-    let texts =
-        crate::parallel::map_in_order(&keys, |key| snapshot::render_item(key, live.get(key)));
-    let mut verdicts = Vec::new();
-    for (key, contents) in keys.iter().copied().zip(texts) {
-        let old = accepted_by_key.get(key).copied();
-        let old_definition = prepared_by_key.get(key).copied();
-        let new_definition = live.get(key);
-        if old_definition.is_none() && new_definition.is_none() {
-            continue; // removal already accepted
-        }
-        let recorded = SnapshotFile {
-            metadata: Metadata::default(),
+    let mut verdicts = Vec::with_capacity(outcomes.len());
+    for outcome in outcomes {
+        let Outcome {
+            key,
+            state,
             contents,
-        };
-        let state = match (old_definition, new_definition) {
-            (None, Some(_)) if old.is_none() => State::New,
-            (None, Some(_)) => State::Changed, // re-added after an accepted removal
-            (Some(_), None) => State::Removed,
-            _ if old.is_some_and(|a| contents_match(&a.file.contents, &recorded.contents)) => {
-                State::Unchanged
-            }
-            // Compared on the definition: a rendering or recording change is not drift.
-            (Some(old_definition), Some(_))
-                if snapshot::render_item(key, Some(old_definition)) == recorded.contents =>
-            {
-                if let Some(a) = old {
-                    refreshable.push((display_path(&a.path, &layout.dir), a.item.format));
-                }
-                State::Unchanged
-            }
-            _ => State::Changed,
-        };
+            judgement,
+            refresh,
+            ..
+        } = outcome;
+        let old = accepted_by_key.get(key).copied();
+        refreshable.extend(refresh);
         let judgement = match state {
             State::Unchanged => Judgement::default(),
             // The first recording of a server has nothing to be judged against.
             State::New if key.kind == crate::surface::ItemKind::Server => Judgement::default(),
-            _ => by_item.remove(key).unwrap_or_default(),
+            _ => judgement
+                .or_else(|| renamed.remove(key))
+                .unwrap_or_default(),
         };
         let failing = match fail_on {
             FailOn::Drift => state != State::Unchanged,
@@ -372,7 +406,10 @@ pub fn evaluate_linted(
             key: key.clone(),
             snap_path: layout.snap_path(key),
             accepted: old.map(|a| a.file.clone()),
-            recorded,
+            recorded: SnapshotFile {
+                metadata: Metadata::default(),
+                contents,
+            },
             state,
             judgement,
             failing,
@@ -394,6 +431,119 @@ pub fn evaluate_linted(
         }
     }
     SuiteReport { verdicts, notes }
+}
+
+/// One item taken through the pipeline, before the surface-wide steps.
+struct Outcome<'a> {
+    key: &'a ItemKey,
+    /// The live item's own key (differs from `key` when its name held a secret).
+    live_key: Option<&'a ItemKey>,
+    state: State,
+    /// What recording would write.
+    contents: String,
+    /// The item's judgement, unless it waits for the rename pass.
+    judgement: Option<Judgement>,
+    /// The prepared definition of an item present on one side only, kept for the rename pass.
+    one_sided: Option<Value>,
+    /// `(file, format)` of an accepted snapshot that is unchanged on its definition but was
+    /// written differently.
+    refresh: Option<(String, u32)>,
+    secrets: Vec<redact::Finding>,
+    respellings: Vec<Respelling>,
+    findings: Vec<crate::lint::Finding>,
+}
+
+/// The per-item steps: prepare, lint, render, compare, judge. `None` for a removal that was
+/// already accepted (nothing to say).
+#[allow(clippy::too_many_arguments)]
+fn judge_item<'a>(
+    key: &'a ItemKey,
+    live: Option<(&'a ItemKey, Cow<'_, Value>)>,
+    old: Option<&'a Accepted>,
+    layout: &Layout,
+    policy: &Policy,
+    redactions: &Redactions,
+    lints: &crate::lint::Lints,
+    renames_possible: bool,
+) -> Option<Outcome<'a>> {
+    let live_key = live.as_ref().map(|(k, _)| *k);
+    let (new_definition, secrets, respellings) = match live {
+        Some((live_key, value)) => {
+            let (_, prepared, secrets, respellings) =
+                redact::prepare_item_cow(live_key, &value, redactions);
+            // No copy when preparing changed nothing (the common case).
+            let changed = match prepared {
+                Cow::Owned(prepared) => Some(prepared),
+                Cow::Borrowed(_) => None,
+            };
+            let definition = changed.map_or(value, Cow::Owned);
+            (Some(definition), secrets, respellings)
+        }
+        None => (None, Vec::new(), Vec::new()),
+    };
+    let has_old_definition = old.is_some_and(|a| !a.item.removed);
+    if !has_old_definition && new_definition.is_none() {
+        return None; // removal already accepted
+    }
+    let findings = new_definition
+        .as_ref()
+        .map(|d| crate::lint::lint_item(key, d, lints))
+        .unwrap_or_default();
+    let contents = snapshot::render_item(key, new_definition.as_deref());
+    // The accepted definition as this build would have recorded it; parsed only when the
+    // snapshot text differs.
+    let old_definition = || -> Option<Value> {
+        let definition = old?.definition()?;
+        Some(
+            redact::prepare_item_cow(key, &definition, redactions)
+                .1
+                .into_owned(),
+        )
+    };
+    let mut refresh = None;
+    let (state, old_definition) = match (has_old_definition, &new_definition) {
+        (false, Some(_)) if old.is_none() => (State::New, None),
+        (false, Some(_)) => (State::Changed, None), // re-added after an accepted removal
+        (true, None) => (State::Removed, old_definition()),
+        (true, Some(_)) if old.is_some_and(|a| contents_match(&a.file.contents, &contents)) => {
+            (State::Unchanged, None)
+        }
+        (true, Some(_)) => {
+            let old_definition = old_definition();
+            // Compared on the definition: a rendering or recording change is not drift.
+            if snapshot::render_item(key, old_definition.as_ref()) == contents {
+                if let Some(a) = old {
+                    refresh = Some((display_path(&a.path, &layout.dir), a.item.format));
+                }
+                (State::Unchanged, None)
+            } else {
+                (State::Changed, old_definition)
+            }
+        }
+        (false, None) => return None,
+    };
+    let mut one_sided = None;
+    let judgement = match (state, old_definition, new_definition) {
+        (State::Unchanged, _, _) => None,
+        (_, Some(old), Some(new)) => Some(diff::diff_item(key, Some(&old), Some(&new), policy)),
+        (_, old, new) if renames_possible => {
+            one_sided = old.or(new.map(Cow::into_owned));
+            None
+        }
+        (_, old, new) => Some(diff::diff_item(key, old.as_ref(), new.as_deref(), policy)),
+    };
+    Some(Outcome {
+        key,
+        live_key,
+        state,
+        contents,
+        judgement,
+        one_sided,
+        refresh,
+        secrets,
+        respellings,
+        findings,
+    })
 }
 
 /// The one note for accepted snapshots that are unchanged on their definition but were
@@ -426,8 +576,8 @@ fn refresh_note(files: &[(String, u32)]) -> String {
 pub fn accepted_surface(accepted: &[Accepted]) -> Surface {
     let mut surface = Surface::new();
     for a in accepted {
-        if let Some(definition) = &a.item.definition {
-            surface.insert(a.item.key.clone(), definition.clone());
+        if let Some(definition) = a.definition() {
+            surface.insert(a.item.key.clone(), definition);
         }
     }
     surface

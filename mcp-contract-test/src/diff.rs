@@ -14,6 +14,7 @@ use crate::schema::{
 };
 use crate::surface::{ItemKey, ItemKind, Surface};
 use serde_json::{json, Map, Value};
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 /// Nesting levels followed whatever the policy says: enough for real schemas, small enough
@@ -24,8 +25,10 @@ const CLIP: usize = 6;
 
 /// Judges every difference between an accepted surface and a live one.
 pub fn diff_surfaces(old: &Surface, new: &Surface, policy: &Policy) -> Judgement {
-    let old: BTreeMap<&ItemKey, &Value> = old.items().collect();
-    let new: BTreeMap<&ItemKey, &Value> = new.items().collect();
+    let old: Vec<(&ItemKey, Cow<Value>)> = old.items().collect();
+    let new: Vec<(&ItemKey, Cow<Value>)> = new.items().collect();
+    let old: BTreeMap<&ItemKey, &Value> = old.iter().map(|(k, v)| (*k, &**v)).collect();
+    let new: BTreeMap<&ItemKey, &Value> = new.iter().map(|(k, v)| (*k, &**v)).collect();
     diff_item_maps(&old, &new, policy)
 }
 

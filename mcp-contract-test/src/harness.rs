@@ -539,7 +539,7 @@ fn prepare(
     let accepted_keys: Vec<ItemKey> = match &accepted {
         Ok(list) => list
             .iter()
-            .filter(|a| a.item.definition.is_some())
+            .filter(|a| !a.item.removed)
             .map(|a| a.item.key.clone())
             .collect(),
         Err(_) => Vec::new(),

@@ -230,11 +230,46 @@ pub fn lint_at(
     config: &Lints,
     today: Date,
 ) -> Vec<Finding> {
+    let items = surface
+        .items()
+        .flat_map(|(key, value)| lint_item(key, &value, config))
+        .collect();
+    finish(
+        surface.duplicates(),
+        items,
+        secrets,
+        respellings,
+        config,
+        today,
+    )
+}
+
+/// The findings on one item (its lints and policies), unsorted; [`finish`] adds the
+/// surface-wide ones. Items are independent, so a large surface is linted item by item.
+pub(crate) fn lint_item(key: &ItemKey, value: &Value, config: &Lints) -> Vec<Finding> {
     let mut out = Out {
         config,
         findings: Vec::new(),
     };
-    for key in surface.duplicates() {
+    item(&mut out, key, value);
+    out.findings
+}
+
+/// The surface-wide findings (duplicate names, secrets, spellings) around the items'
+/// findings (in item order), then the allow-list as of `today`, sorted by item, path and rule.
+pub(crate) fn finish(
+    duplicates: &[ItemKey],
+    items: Vec<Finding>,
+    secrets: &[crate::redact::Finding],
+    respellings: &[crate::spelling::Respelling],
+    config: &Lints,
+    today: Date,
+) -> Vec<Finding> {
+    let mut out = Out {
+        config,
+        findings: Vec::new(),
+    };
+    for key in duplicates {
         out.push(
             "name-duplicate",
             &ItemKey::server(),
@@ -245,9 +280,7 @@ pub fn lint_at(
             ),
         );
     }
-    for (key, value) in surface.items() {
-        item(&mut out, key, value);
-    }
+    out.findings.extend(items);
     for secret in secrets {
         out.push(
             crate::redact::SECRET_RULE,

@@ -30,6 +30,7 @@
 mod command;
 mod http;
 mod in_process;
+mod message;
 mod process_group;
 mod session;
 mod stdio;
@@ -40,6 +41,7 @@ pub use command::split_command_line;
 #[cfg(feature = "rmcp")]
 pub use in_process::rmcp_transport;
 pub use in_process::{probe_in_process, InProcess, InProcessTransport};
+pub use message::{Message, MessageError};
 pub use session::{probe_transport, Transport, TransportError};
 
 use crate::surface::Surface;

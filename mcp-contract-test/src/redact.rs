@@ -373,33 +373,22 @@ struct Pattern {
     group: usize,
     /// Literals of which every match contains at least one (ASCII case-insensitively): a text
     /// holding none is skipped without running the regex. Most strings hold none, and the
-    /// regex engine costs microseconds per string.
+    /// regex engine costs microseconds per string. Needles common in prose (`gh`) would make
+    /// every description a candidate.
     needles: &'static [&'static str],
+    /// Whether the regex is case-blind (`(?i)`), and so are its needles.
+    case_blind: bool,
 }
 
 impl Pattern {
     /// Whether the regex is case-blind (`(?i)`), and so are its needles.
     fn case_blind(&self) -> bool {
-        self.regex.as_str().starts_with("(?i)")
-    }
-
-    /// Whether one of the needles starts `bytes`.
-    fn needle_at(&self, bytes: &[u8]) -> bool {
-        let blind = self.case_blind();
-        self.needles.iter().any(|needle| {
-            let needle = needle.as_bytes();
-            bytes.len() >= needle.len()
-                && if blind {
-                    bytes[..needle.len()].eq_ignore_ascii_case(needle)
-                } else {
-                    &bytes[..needle.len()] == needle
-                }
-        })
+        self.case_blind
     }
 
     fn may_match(&self, text: &str) -> bool {
         // `str::contains` is the fast search; `(?i)` patterns need the case-blind one.
-        if self.regex.as_str().starts_with("(?i)") {
+        if self.case_blind {
             self.needles
                 .iter()
                 .any(|needle| contains_ignore_ascii_case(text, needle))
@@ -431,7 +420,7 @@ fn patterns() -> &'static [Pattern] {
             ("private-key", r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----(?s:.*?)(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----|$)", 0, &["-----BEGIN "]),
             ("jwt", r"\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*", 0, &["eyJ"]),
             ("aws-access-key", r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b", 0, &["AKIA", "ASIA"]),
-            ("github-token", r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})", 0, &["gh"]),
+            ("github-token", r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})", 0, &["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"]),
             ("slack-token", r"\bxox[baprs]-[A-Za-z0-9-]{10,}", 0, &["xox"]),
             ("stripe-key", r"\b[sr]k_live_[A-Za-z0-9]{16,}", 0, &["k_live_"]),
             ("google-api-key", r"\bAIza[0-9A-Za-z_-]{35}", 0, &["AIza"]),
@@ -447,6 +436,7 @@ fn patterns() -> &'static [Pattern] {
                 // weaken detection, never panic on a user's machine.
                 Regex::new(pattern).ok().map(|regex| Pattern {
                     kind,
+                    case_blind: pattern.starts_with("(?i)"),
                     regex,
                     group,
                     needles,
@@ -484,33 +474,49 @@ fn may_hold_secret(text: &str) -> bool {
     if text.len() < 8 {
         return false;
     }
-    let first = needle_first_bytes();
+    let by_first = needles_by_first_byte();
     let bytes = text.as_bytes();
     (0..bytes.len()).any(|at| {
-        first[usize::from(bytes[at])]
-            && patterns()
-                .iter()
-                .any(|pattern| pattern.needle_at(&bytes[at..]))
+        by_first[usize::from(bytes[at])]
+            .iter()
+            .any(|&(needle, blind)| {
+                let rest = &bytes[at..];
+                rest.len() >= needle.len()
+                    && if blind {
+                        rest[..needle.len()].eq_ignore_ascii_case(needle)
+                    } else {
+                        &rest[..needle.len()] == needle
+                    }
+            })
     })
 }
 
-/// Every byte a needle starts with (both cases for case-blind patterns).
-fn needle_first_bytes() -> &'static [bool; 256] {
-    static FIRST: OnceLock<[bool; 256]> = OnceLock::new();
-    FIRST.get_or_init(|| {
-        let mut first = [false; 256];
+/// A needle's bytes, and whether it is compared case-blind.
+type Needle = (&'static [u8], bool);
+
+/// Every needle by its first byte (both cases for case-blind patterns), with whether it is
+/// case-blind: a byte that starts no needle costs one lookup.
+fn needles_by_first_byte() -> &'static [Vec<Needle>] {
+    static TABLE: OnceLock<Vec<Vec<Needle>>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut table = vec![Vec::new(); 256];
         for pattern in patterns() {
             for needle in pattern.needles {
-                if let Some(&b) = needle.as_bytes().first() {
-                    first[usize::from(b)] = true;
-                    if pattern.case_blind() {
-                        first[usize::from(b.to_ascii_lowercase())] = true;
-                        first[usize::from(b.to_ascii_uppercase())] = true;
-                    }
+                let Some(&b) = needle.as_bytes().first() else {
+                    continue;
+                };
+                let mut firsts = vec![b];
+                if pattern.case_blind() {
+                    firsts = vec![b.to_ascii_lowercase(), b.to_ascii_uppercase()];
+                    firsts.dedup();
+                }
+                for first in firsts {
+                    let entry: &mut Vec<Needle> = &mut table[usize::from(first)];
+                    entry.push((needle.as_bytes(), pattern.case_blind()));
                 }
             }
         }
-        first
+        table
     })
 }
 
@@ -549,6 +555,15 @@ pub fn scrub_text(text: &str) -> Option<(String, Vec<(&'static str, String)>)> {
         }
     }
     (!found.is_empty()).then_some((current, found))
+}
+
+/// The key an item is prepared under: its own, unless its name holds a secret (see
+/// [`prepare_item_cow`], which returns the same key).
+pub(crate) fn prepared_key(key: &ItemKey) -> Cow<'_, ItemKey> {
+    match scrub_text(&key.name) {
+        Some((name, _)) => Cow::Owned(ItemKey::new(key.kind, name)),
+        None => Cow::Borrowed(key),
+    }
 }
 
 /// Replaces credentials in any message (a probe error, a note) before it is printed.
@@ -644,17 +659,6 @@ pub struct Prepared {
     pub respellings: Vec<Respelling>,
 }
 
-/// [`Prepared`] without a copy when preparing changed nothing (see [`prepare_cow`]).
-#[derive(Debug, Clone)]
-pub struct PreparedCow<'a> {
-    /// The prepared surface: the input itself when no item changed, else a prepared copy.
-    pub surface: Cow<'a, Surface>,
-    /// Every secret replaced, with where it was.
-    pub findings: Vec<Finding>,
-    /// Every non-spec spelling renamed (see [`spelling::lint`]).
-    pub respellings: Vec<Respelling>,
-}
-
 /// One item through spellings, redactions, filters and secret scrubbing. Returns the item's key
 /// (changed only when a secret was in its name) and the findings.
 pub fn prepare_item(
@@ -736,55 +740,20 @@ fn value_may_hold_secret(value: &Value) -> bool {
 }
 
 /// The whole surface through [`prepare_item`]. Idempotent: preparing a prepared surface changes
-/// nothing and finds nothing.
+/// nothing and finds nothing. ([`crate::check`] prepares item by item instead, so that a large
+/// surface is never held parsed as a whole.)
 pub fn prepare(surface: &Surface, redactions: &Redactions) -> Prepared {
-    let PreparedCow {
-        surface: prepared,
-        findings,
-        respellings,
-    } = prepare_cow(surface, redactions);
-    Prepared {
-        surface: prepared.into_owned(),
-        findings,
-        respellings,
+    let mut prepared = Prepared::default();
+    for (key, item) in surface.items() {
+        let (key, item, findings, respellings) = prepare_item_cow(key, &item, redactions);
+        prepared.findings.extend(findings);
+        prepared.respellings.extend(respellings);
+        prepared.surface.insert(key.into_owned(), item.into_owned());
     }
-}
-
-/// [`prepare`], copy-on-write: when no item changes (the common case), the surface comes back
-/// borrowed instead of copied; otherwise it is the same prepared surface [`prepare`] returns.
-pub fn prepare_cow<'a>(surface: &'a Surface, redactions: &Redactions) -> PreparedCow<'a> {
-    let mut items = Vec::with_capacity(surface.len());
-    let mut findings = Vec::new();
-    let mut respellings = Vec::new();
-    let mut changed = false;
-    let listed: Vec<(&ItemKey, &Value)> = surface.items().collect();
-    // Items are independent: prepared on several threads for a large surface.
-    let prepared_items = crate::parallel::map_in_order(&listed, |(key, item)| {
-        prepare_item_cow(key, item, redactions)
-    });
-    for (key, item, found, respelled) in prepared_items {
-        changed |= matches!(key, Cow::Owned(_)) || matches!(item, Cow::Owned(_));
-        findings.extend(found);
-        respellings.extend(respelled);
-        items.push((key, item));
+    for key in surface.duplicates() {
+        prepared.surface.note_duplicate(key.clone());
     }
-    let surface = if changed {
-        let mut prepared = Surface::new();
-        for (key, item) in items {
-            prepared.insert(key.into_owned(), item.into_owned());
-        }
-        for key in surface.duplicates() {
-            prepared.note_duplicate(key.clone());
-        }
-        Cow::Owned(prepared)
-    } else {
-        Cow::Borrowed(surface)
-    };
-    PreparedCow {
-        surface,
-        findings,
-        respellings,
-    }
+    prepared
 }
 
 #[cfg(test)]

@@ -162,10 +162,25 @@ pub fn normalize_initialize(result: &mut Map<String, Value>) -> Vec<Respelling> 
     out
 }
 
-/// Normalises one page of a `*/list` result: `next_cursor`, `resource_templates`.
-pub fn normalize_list_result(method: &str, result: &mut Map<String, Value>) -> Vec<Respelling> {
+/// Normalises the members of one page of a `*/list` result (`next_cursor`,
+/// `resource_templates`); the members' values are left as they are (the probe keeps them raw).
+pub fn normalize_list_page<V>(method: &str, page: &mut BTreeMap<String, V>) -> Vec<Respelling> {
     let mut out = Vec::new();
-    rename(result, LIST_RESULT, method, &mut out);
+    for &(found, canonical) in LIST_RESULT {
+        let Some(value) = page.remove(found) else {
+            continue;
+        };
+        let both = page.contains_key(canonical);
+        if !both {
+            page.insert(canonical.to_owned(), value);
+        }
+        out.push(Respelling {
+            found,
+            canonical,
+            place: method.to_owned(),
+            both,
+        });
+    }
     out
 }
 
@@ -175,7 +190,7 @@ pub fn normalize_surface(surface: &Surface) -> (Surface, Vec<Respelling>) {
     let mut out = Surface::new();
     let mut found = Vec::new();
     for (key, item) in surface.items() {
-        let mut item = item.clone();
+        let mut item = item.into_owned();
         found.extend(normalize_item(key.kind, &mut item));
         out.insert(key.clone(), item);
     }
@@ -265,9 +280,9 @@ mod tests {
             init,
             json!({"serverInfo": {"name": "s"}, "protocolVersion": "2025-06-18", "capabilities": {"tools": {"listChanged": true}, "experimental": {"x": {"list_changed": 1}}}})
         );
-        let mut page = Map::new();
-        page.insert("next_cursor".into(), json!("2"));
-        assert_eq!(normalize_list_result("tools/list", &mut page).len(), 1);
+        let mut page = BTreeMap::new();
+        page.insert("next_cursor".to_owned(), json!("2"));
+        assert_eq!(normalize_list_page("tools/list", &mut page).len(), 1);
         assert_eq!(page["nextCursor"], "2");
         assert!(lint(&[]).is_none());
     }

@@ -6,6 +6,7 @@
 //! Items are kept exactly as advertised (no field dropped): judging them is the engine's job.
 
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -152,10 +153,63 @@ pub const SERVER_FIELDS: [&str; 4] = [
 ];
 
 /// Everything a server advertised, one raw JSON value per item.
-#[derive(Debug, Clone, Default, PartialEq)]
+///
+/// Items read from a server are kept as their JSON text and parsed when looked at: a parsed
+/// `serde_json::Value` takes about 18 times the memory of its text, and a contract run must hold
+/// a large server's surface next to its accepted snapshots (10,000 tools are 15 MB of text and
+/// ~280 MB parsed). Items inserted as values stay values. Equality is on the values.
+#[derive(Debug, Clone, Default)]
 pub struct Surface {
-    items: BTreeMap<ItemKey, Value>,
+    items: BTreeMap<ItemKey, Item>,
     duplicates: Vec<ItemKey>,
+}
+
+/// How one item is held.
+#[derive(Debug, Clone)]
+enum Item {
+    /// As a value (inserted by a caller).
+    Parsed(Value),
+    /// As JSON text: the item as the server sent it, or as serde_json wrote it after the probe
+    /// renamed a non-spec key. The probe only stores text that nests well below serde_json's
+    /// parse limit, so it always parses back.
+    Text(Box<str>),
+}
+
+impl Item {
+    fn value(&self) -> Cow<'_, Value> {
+        match self {
+            Item::Parsed(value) => Cow::Borrowed(value),
+            Item::Text(text) => Cow::Owned(
+                serde_json::from_str(text)
+                    .expect("the probe stores only JSON text that parses (checked when stored)"),
+            ),
+        }
+    }
+
+    fn into_value(self) -> Value {
+        match self {
+            Item::Parsed(value) => value,
+            item @ Item::Text(_) => item.value().into_owned(),
+        }
+    }
+}
+
+impl PartialEq for Surface {
+    fn eq(&self, other: &Surface) -> bool {
+        self.duplicates == other.duplicates
+            && self.items.len() == other.items.len()
+            && self
+                .items
+                .iter()
+                .zip(&other.items)
+                .all(|((k1, a), (k2, b))| {
+                    k1 == k2
+                        && match (a, b) {
+                            (Item::Text(a), Item::Text(b)) if a == b => true,
+                            _ => a.value() == b.value(),
+                        }
+                })
+    }
 }
 
 impl Surface {
@@ -209,7 +263,7 @@ impl Surface {
                         surface.duplicates.push(entry.key().clone());
                     }
                     std::collections::btree_map::Entry::Vacant(entry) => {
-                        entry.insert(item.clone());
+                        entry.insert(Item::Parsed(item.clone()));
                     }
                 }
             }
@@ -221,9 +275,9 @@ impl Surface {
     /// Lists are in name order, so two recordings of one server are byte-identical.
     pub fn to_json(&self) -> Value {
         let mut out = Map::new();
-        if let Some(Value::Object(server)) = self.items.get(&ItemKey::server()) {
-            for (k, v) in server {
-                out.insert(k.clone(), v.clone());
+        if let Some(server) = self.get(&ItemKey::server()) {
+            if let Value::Object(server) = server.into_owned() {
+                out.extend(server);
             }
         }
         for kind in ItemKind::ALL {
@@ -232,7 +286,7 @@ impl Surface {
                     .items
                     .iter()
                     .filter(|(key, _)| key.kind == kind)
-                    .map(|(_, v)| v.clone())
+                    .map(|(_, item)| item.value().into_owned())
                     .collect();
                 out.insert(list_key.to_owned(), Value::Array(list));
             }
@@ -242,22 +296,35 @@ impl Surface {
 
     /// Adds or replaces one item.
     pub fn insert(&mut self, key: ItemKey, value: Value) {
-        self.items.insert(key, value);
+        self.items.insert(key, Item::Parsed(value));
+    }
+
+    /// Adds or replaces one item held as text: `text` must be one JSON value that serde_json
+    /// parses (the probe checks the JSON and its nesting before it calls this).
+    pub(crate) fn insert_text(&mut self, key: ItemKey, text: String) {
+        self.items.insert(key, Item::Text(text.into_boxed_str()));
     }
 
     /// Removes one item.
     pub fn remove(&mut self, key: &ItemKey) -> Option<Value> {
-        self.items.remove(key)
+        self.items.remove(key).map(Item::into_value)
     }
 
-    /// One item by key.
-    pub fn get(&self, key: &ItemKey) -> Option<&Value> {
-        self.items.get(key)
+    /// Whether the surface has this item.
+    pub fn contains(&self, key: &ItemKey) -> bool {
+        self.items.contains_key(key)
     }
 
-    /// Every item, server first, then tools, prompts, resources and templates, each by name.
-    pub fn items(&self) -> impl Iterator<Item = (&ItemKey, &Value)> {
-        self.items.iter()
+    /// One item by key: borrowed when it is held as a value, parsed from its text
+    /// otherwise (each call parses again: look an item up once per use).
+    pub fn get(&self, key: &ItemKey) -> Option<Cow<'_, Value>> {
+        self.items.get(key).map(Item::value)
+    }
+
+    /// Every item, server first, then tools, prompts, resources and templates, each by name;
+    /// parsed one at a time as the iteration goes (see [`Surface::get`]).
+    pub fn items(&self) -> impl Iterator<Item = (&ItemKey, Cow<'_, Value>)> {
+        self.items.iter().map(|(key, item)| (key, item.value()))
     }
 
     /// Every item key, in [`Surface::items`] order.
@@ -348,5 +415,31 @@ mod tests {
             "first"
         );
         assert_eq!(surface.duplicates(), [ItemKey::new(ItemKind::Tool, "a")]);
+    }
+
+    #[test]
+    fn items_held_as_text_equal_the_same_items_held_as_values() {
+        let key = ItemKey::new(ItemKind::Tool, "t");
+        let mut as_text = Surface::new();
+        as_text.insert_text(
+            key.clone(),
+            r#"{ "name": "t", "inputSchema": {"type": "object"} }"#.into(),
+        );
+        let mut as_value = Surface::new();
+        as_value.insert(
+            key.clone(),
+            json!({"inputSchema": {"type": "object"}, "name": "t"}),
+        );
+        assert_eq!(as_text, as_value);
+        assert_eq!(as_text.get(&key).unwrap()["inputSchema"]["type"], "object");
+        assert!(matches!(as_value.get(&key), Some(Cow::Borrowed(_))));
+        let mut other = Surface::new();
+        other.insert_text(key.clone(), r#"{"name": "t"}"#.into());
+        assert_ne!(other, as_value);
+        assert_eq!(
+            as_text.remove(&key),
+            Some(json!({"name": "t", "inputSchema": {"type": "object"}}))
+        );
+        assert!(!as_text.contains(&key));
     }
 }

@@ -81,7 +81,14 @@ fn listed(surface: &Surface) -> Vec<(ItemKey, Value)> {
     surface
         .keys()
         .filter(|k| k.kind != ItemKind::Server)
-        .map(|k| (k.clone(), surface.get(k).cloned().unwrap_or(Value::Null)))
+        .map(|k| {
+            (
+                k.clone(),
+                surface
+                    .get(k)
+                    .map_or(Value::Null, std::borrow::Cow::into_owned),
+            )
+        })
         .collect()
 }
 

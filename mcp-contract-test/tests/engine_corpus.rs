@@ -217,7 +217,7 @@ fn latestdeps_control_pairs_only_show_the_lost_schemas() {
         for c in &j.changes {
             let emptied = latest
                 .get(&c.item)
-                .and_then(|t| t.get("inputSchema"))
+                .and_then(|t| t.get("inputSchema").cloned())
                 .is_some_and(|s| s.get("properties").is_none());
             let explained = match c.rule {
                 "input-property-removed" => emptied,

@@ -134,7 +134,12 @@ fn auto_lifecycle_uses_server_discover_with_rmcp_and_lists_the_same_items() {
         p.surface
             .keys()
             .filter(|k| k.kind != ItemKind::Server)
-            .map(|k| (k.clone(), p.surface.get(k).cloned()))
+            .map(|k| {
+                (
+                    k.clone(),
+                    p.surface.get(k).map(std::borrow::Cow::into_owned),
+                )
+            })
             .collect::<Vec<_>>()
     };
     assert_eq!(items(&auto), items(&initialize));

@@ -192,8 +192,8 @@ proptest! {
             prop_assert_eq!(&back, &surface);
         }
         // Duplicates are kept out on the first read, so the second read has the same items.
-        let first: Vec<(&ItemKey, &Value)> = surface.items().collect();
-        let second: Vec<(&ItemKey, &Value)> = back.items().collect();
+        let first: Vec<(&ItemKey, Value)> = surface.items().map(|(k, v)| (k, v.into_owned())).collect();
+        let second: Vec<(&ItemKey, Value)> = back.items().map(|(k, v)| (k, v.into_owned())).collect();
         prop_assert_eq!(first, second);
         prop_assert!(back.duplicates().is_empty());
     }

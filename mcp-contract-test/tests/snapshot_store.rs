@@ -477,10 +477,10 @@ fn load_dir_reads_only_this_suite() {
     let mut want = keys.to_vec();
     want.sort();
     assert_eq!(got, want);
-    assert!(ours.iter().all(|a| a.item.definition.is_some()));
+    assert!(ours.iter().all(|a| a.definition().is_some()));
     let other = load_dir(&dir, "m", Some("other")).unwrap();
     assert_eq!(other.len(), 4);
-    assert!(other.iter().any(|a| a.item.definition.is_none()));
+    assert!(other.iter().any(|a| a.definition().is_none()));
     // A copy of a file under another name claims an item that is not its own.
     std::fs::copy(
         dir.join(file_name("m", None, &keys[1])),
@@ -650,7 +650,7 @@ fn every_corpus_item_round_trips() {
         let suite = format!("{server}-{suite}");
         let mut written = Vec::new();
         for (key, value) in surface.items() {
-            let body = render_item(key, Some(value));
+            let body = render_item(key, Some(&value));
             let parsed = parse_item(&body, &path).unwrap();
             assert_eq!(&parsed.key, key);
             let definition = parsed.definition.unwrap();
@@ -662,7 +662,7 @@ fn every_corpus_item_round_trips() {
             );
             assert_eq!(
                 count_leaves(&definition),
-                count_leaves(value),
+                count_leaves(&value),
                 "{key:?} in {path:?}"
             );
             let file = SnapshotFile::new(
@@ -687,12 +687,12 @@ fn every_corpus_item_round_trips() {
             assert_eq!(&accepted.item.key, key);
             assert_eq!(accepted.file.metadata, file.metadata);
             assert_eq!(
-                render_item(key, accepted.item.definition.as_ref()),
-                render_item(key, surface.get(key)),
+                render_item(key, accepted.definition().as_ref()),
+                render_item(key, surface.get(key).as_deref()),
                 "{key:?} in {path:?}"
             );
             assert_eq!(
-                render_item(key, accepted.item.definition.as_ref()),
+                render_item(key, accepted.definition().as_ref()),
                 file.contents
             );
         }

@@ -17,6 +17,7 @@
 //! Header values may come from environment variables ([`HeaderValue::Env`]); the values of every
 //! header are treated as secrets: they are scrubbed from any server text quoted in an error.
 
+use super::message::{Message, MessageError};
 use super::process_group;
 use super::session::{Transport, TransportError};
 use super::{
@@ -404,9 +405,9 @@ pub(super) struct HttpTransport {
     protocol_version: Option<String>,
     /// Requests sent and not answered yet: id → method.
     in_flight: HashMap<String, String>,
-    inbox: VecDeque<Value>,
+    inbox: VecDeque<Message>,
     /// Messages of an SSE batch not accepted yet.
-    backlog: VecDeque<Value>,
+    backlog: VecDeque<Message>,
     stream: Option<EventStream>,
     /// The first failure this transport classified (kind and message), kept for the probe.
     pub(super) failure: Option<HttpFailure>,
@@ -799,14 +800,16 @@ impl HttpTransport {
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return Ok(());
         }
-        match serde_json::from_slice::<Value>(&bytes) {
-            Ok(message @ Value::Object(_)) => self.accept(message),
-            Ok(Value::Array(batch)) if batch.iter().all(Value::is_object) => {
+        let parsed = std::str::from_utf8(&bytes)
+            .map_err(|_| MessageError::NotMessages)
+            .and_then(Message::parse_all);
+        match parsed {
+            Ok(batch) => {
                 for message in batch {
                     self.accept(message);
                 }
             }
-            _ => {
+            Err(_) => {
                 let text = String::from_utf8_lossy(&bytes[..bytes.len().min(300)]).into_owned();
                 let quoted = self.scrub(&text);
                 return Err(self.fail(
@@ -822,13 +825,17 @@ impl HttpTransport {
     }
 
     /// Queues one message from the server, noting what the handshake negotiated.
-    fn accept(&mut self, message: Value) {
+    fn accept(&mut self, message: Message) {
         if message.get("method").is_none() {
             if let Some(id) = message.get("id") {
                 if let Some(method) = self.in_flight.remove(&id_key(id)) {
                     if method == "initialize" {
-                        if let Some(version) = message
-                            .pointer("/result/protocolVersion")
+                        let result = message
+                            .result()
+                            .and_then(|raw| serde_json::from_str::<Value>(raw.get()).ok());
+                        if let Some(version) = result
+                            .as_ref()
+                            .and_then(|r| r.get("protocolVersion"))
                             .and_then(Value::as_str)
                             .filter(|v| v.bytes().all(|b| b.is_ascii_graphic()))
                         {
@@ -842,7 +849,7 @@ impl HttpTransport {
     }
 
     /// The next message of the open SSE stream, or `None` when it ended.
-    fn next_event(&mut self) -> Result<Option<Value>, TransportError> {
+    fn next_event(&mut self) -> Result<Option<Message>, TransportError> {
         let Some(mut stream) = self.stream.take() else {
             return Ok(None);
         };
@@ -856,14 +863,8 @@ impl HttpTransport {
             let line = line.trim_end_matches(['\r', '\n']);
             if n == 0 || line.is_empty() {
                 if !data.is_empty() {
-                    match serde_json::from_str::<Value>(&data) {
-                        Ok(message @ Value::Object(_)) => {
-                            self.stream = Some(stream);
-                            return Ok(Some(message));
-                        }
-                        Ok(Value::Array(batch))
-                            if !batch.is_empty() && batch.iter().all(Value::is_object) =>
-                        {
+                    match Message::parse_all(&data) {
+                        Ok(batch) if !batch.is_empty() => {
                             let mut batch = batch.into_iter();
                             let first = batch.next();
                             self.backlog.extend(batch);
@@ -973,7 +974,7 @@ impl Transport for HttpTransport {
         }
     }
 
-    fn recv(&mut self, deadline: Instant) -> Result<Option<Value>, TransportError> {
+    fn recv(&mut self, deadline: Instant) -> Result<Option<Message>, TransportError> {
         loop {
             if let Some(message) = self.inbox.pop_front() {
                 return Ok(Some(message));

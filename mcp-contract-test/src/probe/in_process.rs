@@ -107,6 +107,7 @@ pub use self::rmcp_bridge::rmcp_transport;
 #[cfg(feature = "rmcp")]
 mod rmcp_bridge {
     use super::{InProcess, InProcessTransport};
+    use crate::probe::message::{Message, MessageError};
     use crate::probe::session::{Transport, TransportError};
     use serde_json::Value;
     use std::sync::mpsc;
@@ -155,7 +156,7 @@ mod rmcp_bridge {
             .build()
             .map_err(|e| format!("cannot build a tokio runtime for the in-process server: {e}"))?;
         let (outgoing_tx, mut outgoing_rx) = tokio::sync::mpsc::unbounded_channel::<String>();
-        let (incoming_tx, incoming_rx) = mpsc::channel::<Result<Value, TransportError>>();
+        let (incoming_tx, incoming_rx) = mpsc::channel::<Result<Message, TransportError>>();
         let (done_tx, done_rx) = mpsc::channel::<()>();
         let panic_tx = incoming_tx.clone();
         let thread = thread::Builder::new()
@@ -203,12 +204,26 @@ mod rmcp_bridge {
                                         continue;
                                     }
                                     Ok(_) => {
-                                        serde_json::from_slice::<Value>(&buffer).map_err(|e| {
-                                            TransportError::InvalidOutput(format!(
-                                                "the in-process server wrote a line that is not \
-                                             JSON: {e}"
-                                            ))
-                                        })
+                                        let parsed = std::str::from_utf8(&buffer)
+                                            .map_err(|_| MessageError::NotMessages)
+                                            .and_then(Message::parse_all);
+                                        match parsed {
+                                            Ok(batch) => {
+                                                let mut sent = true;
+                                                for message in batch {
+                                                    sent &= incoming_tx.send(Ok(message)).is_ok();
+                                                }
+                                                if sent {
+                                                    continue;
+                                                }
+                                                break;
+                                            }
+                                            Err(_) => Err(TransportError::InvalidOutput(
+                                                "the in-process server wrote a line that is \
+                                                 not JSON-RPC"
+                                                    .to_owned(),
+                                            )),
+                                        }
                                     }
                                     Err(e) => Err(TransportError::Io(format!(
                                         "reading from the in-process server: {e}"
@@ -251,7 +266,7 @@ mod rmcp_bridge {
     /// come back through another.
     struct RmcpTransport {
         outgoing: Option<tokio::sync::mpsc::UnboundedSender<String>>,
-        incoming: mpsc::Receiver<Result<Value, TransportError>>,
+        incoming: mpsc::Receiver<Result<Message, TransportError>>,
         done: mpsc::Receiver<()>,
         thread: Option<thread::JoinHandle<()>>,
     }
@@ -264,7 +279,7 @@ mod rmcp_bridge {
                 .map_err(|_| TransportError::Closed)
         }
 
-        fn recv(&mut self, deadline: Instant) -> Result<Option<Value>, TransportError> {
+        fn recv(&mut self, deadline: Instant) -> Result<Option<Message>, TransportError> {
             let wait = deadline.saturating_duration_since(Instant::now());
             match self.incoming.recv_timeout(wait) {
                 Ok(Ok(message)) => Ok(Some(message)),

@@ -1,12 +1,15 @@
 //! The MCP session of a probe, independent of the transport: handshake, listings, pagination,
 //! answers to the server's own requests.
 
+use super::message::{is_too_deep, Message};
 use super::{
     quote_untrusted, Handshake, Lifecycle, Phase, Probe, ProbeError, ProbeErrorKind, ProbeOptions,
 };
+use crate::spelling::Respelling;
 use crate::surface::{json_type_name, ItemKey, ItemKind, Surface, SERVER_FIELDS};
+use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use std::fmt::{self, Write as _};
 use std::time::{Duration, Instant};
 
@@ -16,7 +19,7 @@ pub trait Transport {
     fn send(&mut self, message: &Value) -> Result<(), TransportError>;
 
     /// The next JSON-RPC message from the server, or `None` once `deadline` has passed.
-    fn recv(&mut self, deadline: Instant) -> Result<Option<Value>, TransportError>;
+    fn recv(&mut self, deadline: Instant) -> Result<Option<Message>, TransportError>;
 
     /// Something the transport noticed that may explain a silence or an exit, such as noise on
     /// stdout. Added to time-out and exit messages.
@@ -332,13 +335,14 @@ impl<T: Transport + ?Sized> Session<'_, T> {
     }
 
     /// Every item of one listing, following `nextCursor`; `None` when the server answers -32601.
-    /// Items come with the page they were on, for messages.
+    /// Items come unparsed, with the page they were on, for messages.
+    #[allow(clippy::type_complexity)]
     fn list_all(
         &mut self,
         kind: ItemKind,
         method: &str,
         capability: &str,
-    ) -> Result<Option<Vec<(usize, Value)>>, Failure> {
+    ) -> Result<Option<Vec<(usize, Box<RawValue>)>>, Failure> {
         let list_key = kind.list_key().unwrap_or("items");
         let mut items = Vec::new();
         let mut seen_cursors = HashSet::new();
@@ -350,8 +354,8 @@ impl<T: Transport + ?Sized> Session<'_, T> {
                 Some(cursor) => json!({ "cursor": cursor }),
                 None => json!({}),
             };
-            let mut result = match self.request(method, params, Phase::List) {
-                Ok(result) => result,
+            let message = match self.request_message(method, params, Phase::List, self.deadline) {
+                Ok(message) => message,
                 Err(failure)
                     if page == 1
                         && failure.kind
@@ -367,12 +371,29 @@ impl<T: Transport + ?Sized> Session<'_, T> {
                 }
                 Err(failure) => return Err(failure),
             };
+            // The page's members are read one level deep; its items stay raw text here and
+            // are parsed one at a time when added to the surface.
+            let raw = message.result().map(RawValue::get).unwrap_or("null");
+            let Ok(mut result) = serde_json::from_str::<BTreeMap<String, &RawValue>>(raw) else {
+                return Err(Failure {
+                    phase: Phase::List,
+                    kind: ProbeErrorKind::Malformed,
+                    message: format!(
+                        "the result of {method} is {}, not an object",
+                        raw_type_name(raw)
+                    ),
+                });
+            };
             self.respellings
-                .extend(crate::spelling::normalize_list_result(method, &mut result));
-            // Items are moved out of the page, not copied: one copy of a large listing.
-            match result.get_mut(list_key) {
-                Some(Value::Array(list)) => {
-                    items.extend(std::mem::take(list).into_iter().map(|item| (page, item)))
+                .extend(crate::spelling::normalize_list_page(method, &mut result));
+            match result.get(list_key).map(|raw| raw.get()) {
+                Some(list) if list.trim_start().starts_with('[') => {
+                    let list: Vec<&RawValue> = serde_json::from_str(list).map_err(|e| Failure {
+                        phase: Phase::List,
+                        kind: ProbeErrorKind::Malformed,
+                        message: format!("page {page} of {method}: {e}"),
+                    })?;
+                    items.extend(list.into_iter().map(|item| (page, item.to_owned())));
                 }
                 other => {
                     return Err(Failure {
@@ -380,23 +401,26 @@ impl<T: Transport + ?Sized> Session<'_, T> {
                         kind: ProbeErrorKind::Malformed,
                         message: format!(
                             "page {page} of {method} has no `{list_key}` array (found {})",
-                            other.map_or("nothing", |v| json_type_name(v))
+                            other.map_or("nothing", raw_type_name)
                         ),
                     })
                 }
             }
-            let next = match result.get("nextCursor") {
+            let next_cursor = result
+                .get("nextCursor")
+                .map(|raw| serde_json::from_str::<Value>(raw.get()).unwrap_or(Value::Null));
+            let next = match next_cursor {
                 None | Some(Value::Null) => return Ok(Some(items)),
                 // An empty cursor is how many servers in loosely typed languages say "no more".
                 Some(Value::String(next)) if next.is_empty() => return Ok(Some(items)),
-                Some(Value::String(next)) => next.clone(),
+                Some(Value::String(next)) => next,
                 Some(other) => {
                     return Err(Failure {
                         phase: Phase::List,
                         kind: ProbeErrorKind::Malformed,
                         message: format!(
                             "page {page} of {method} has a nextCursor that is {}, not a string",
-                            json_type_name(other)
+                            json_type_name(&other)
                         ),
                     })
                 }
@@ -443,10 +467,35 @@ impl<T: Transport + ?Sized> Session<'_, T> {
     fn request_until(
         &mut self,
         method: &str,
-        mut params: Value,
+        params: Value,
         phase: Phase,
         deadline: Instant,
     ) -> Result<Map<String, Value>, Failure> {
+        let message = self.request_message(method, params, phase, deadline)?;
+        let raw = message.result().map_or("null", RawValue::get);
+        match serde_json::from_str::<Value>(raw) {
+            Ok(Value::Object(result)) => Ok(result),
+            Ok(other) => Err(Failure {
+                phase,
+                kind: ProbeErrorKind::Malformed,
+                message: format!(
+                    "the result of {method} is {}, not an object",
+                    json_type_name(&other)
+                ),
+            }),
+            Err(error) => Err(too_deep_failure(&error, method, phase)),
+        }
+    }
+
+    /// Sends one request and waits for its answer: the answer message, or the failure its
+    /// `error` describes.
+    fn request_message(
+        &mut self,
+        method: &str,
+        mut params: Value,
+        phase: Phase,
+        deadline: Instant,
+    ) -> Result<Message, Failure> {
         if let (Some(meta), Value::Object(params)) = (&self.meta, &mut params) {
             params.insert("_meta".to_owned(), meta.clone());
         }
@@ -541,15 +590,9 @@ impl<T: Transport + ?Sized> Session<'_, T> {
     }
 }
 
-/// The `result` of an answer, or the failure its `error` describes.
-fn take_result(message: Value, method: &str, phase: Phase) -> Result<Map<String, Value>, Failure> {
-    let Value::Object(mut message) = message else {
-        return Err(Failure {
-            phase,
-            kind: ProbeErrorKind::Malformed,
-            message: format!("the answer to {method} is not a JSON object"),
-        });
-    };
+/// The answer itself, or the failure its `error` describes (an answer with neither is
+/// malformed).
+fn take_result(message: Message, method: &str, phase: Phase) -> Result<Message, Failure> {
     if let Some(error) = message.get("error") {
         let code = error.get("code").and_then(Value::as_i64).unwrap_or(0);
         let text = error.get("message").and_then(Value::as_str).unwrap_or("");
@@ -566,37 +609,69 @@ fn take_result(message: Value, method: &str, phase: Phase) -> Result<Map<String,
             message: detail,
         });
     }
-    match message.remove("result") {
-        Some(Value::Object(result)) => Ok(result),
-        Some(other) => Err(Failure {
-            phase,
-            kind: ProbeErrorKind::Malformed,
-            message: format!(
-                "the result of {method} is {}, not an object",
-                json_type_name(&other)
-            ),
-        }),
-        None => Err(Failure {
+    if message.result().is_none() {
+        return Err(Failure {
             phase,
             kind: ProbeErrorKind::Malformed,
             message: format!("the answer to {method} has neither `result` nor `error`"),
-        }),
+        });
+    }
+    Ok(message)
+}
+
+/// A parse failure of part of an answer: nesting too deep for the probe, or (after the
+/// transport checked the JSON) something stranger.
+fn too_deep_failure(error: &serde_json::Error, method: &str, phase: Phase) -> Failure {
+    let message = if is_too_deep(error) {
+        format!(
+            "while reading the answer to {method}: it nests deeper than 128 levels, more than \
+             the probe reads ({}): flatten the schema, e.g. with `$defs` and `$ref`",
+            quote_untrusted(&error.to_string())
+        )
+    } else {
+        format!(
+            "while reading the answer to {method}: {}",
+            quote_untrusted(&error.to_string())
+        )
+    };
+    Failure {
+        phase,
+        kind: ProbeErrorKind::InvalidOutput,
+        message,
+    }
+}
+
+/// The JSON type of a raw value, for messages.
+fn raw_type_name(raw: &str) -> &'static str {
+    match raw.trim_start().as_bytes().first() {
+        Some(b'{') => "an object",
+        Some(b'[') => "an array",
+        Some(b'"') => "a string",
+        Some(b't' | b'f') => "a boolean",
+        Some(b'n') | None => "null",
+        Some(_) => "a number",
     }
 }
 
 /// Adds one listing's items to the surface, keyed by their name field; the first of a repeated
-/// name wins and the repeat is remembered as a duplicate.
+/// name wins and the repeat is remembered as a duplicate. Each item is parsed on its own (on
+/// several threads for a long listing) and kept as compact text.
 fn add_items(
     surface: &mut Surface,
     kind: ItemKind,
     method: &str,
-    items: Vec<(usize, Value)>,
+    items: Vec<(usize, Box<RawValue>)>,
     respellings: &mut Vec<crate::spelling::Respelling>,
 ) -> Result<(), Failure> {
     let name_field = kind.name_field().unwrap_or("name");
-    for (index, (page, mut item)) in items.into_iter().enumerate() {
+    let read = |(index, (page, raw)): &(usize, &(usize, Box<RawValue>))| {
+        if let Some(found) = as_advertised(kind, raw.get()) {
+            return Ok(found);
+        }
+        let mut item: Value = serde_json::from_str(raw.get())
+            .map_err(|error| too_deep_failure(&error, method, Phase::List))?;
         // Before the name is read: a template may spell its name field `uri_template`.
-        respellings.extend(crate::spelling::normalize_item(kind, &mut item));
+        let respelled = crate::spelling::normalize_item(kind, &mut item);
         let Some(name) = item.get(name_field).and_then(Value::as_str) else {
             return Err(Failure {
                 phase: Phase::List,
@@ -609,19 +684,125 @@ fn add_items(
             });
         };
         let key = ItemKey::new(kind, name);
-        if surface.get(&key).is_some() {
+        Ok((key, item.to_string(), respelled))
+    };
+    let numbered: Vec<(usize, &(usize, Box<RawValue>))> = items.iter().enumerate().collect();
+    for outcome in crate::parallel::map_in_order(&numbered, read) {
+        let (key, text, respelled) = outcome?;
+        respellings.extend(respelled);
+        if surface.contains(&key) {
             surface.note_duplicate(key);
         } else {
-            surface.insert(key, item);
+            surface.insert_text(key, text);
         }
     }
     Ok(())
+}
+
+/// The common case of [`add_items`] without parsing the item: its key and its text as sent,
+/// when the item spells everything as the spec does, has a string name, and nests shallowly
+/// enough to be parsed later (see [`crate::Surface`]). `None` sends it the long way, which
+/// normalises, parses, and reports what is wrong.
+fn as_advertised(kind: ItemKind, text: &str) -> Option<(ItemKey, String, Vec<Respelling>)> {
+    // Below serde_json's parse limit of 128 levels, with room for the listing around it.
+    if !nests_within(text, 120) {
+        return None;
+    }
+    let members: BTreeMap<String, &RawValue> = serde_json::from_str(text).ok()?;
+    // What `spelling::normalize_item` looks at: member names, and the annotations object.
+    let shallow: Map<String, Value> = members
+        .iter()
+        .map(|(name, raw)| {
+            let value = if name == "annotations" {
+                serde_json::from_str(raw.get()).unwrap_or(Value::Null)
+            } else {
+                Value::Null
+            };
+            (name.clone(), value)
+        })
+        .collect();
+    if crate::spelling::may_normalize_item(kind, &Value::Object(shallow)) {
+        return None;
+    }
+    let name_field = kind.name_field()?;
+    let name = match serde_json::from_str::<Value>(members.get(name_field)?.get()).ok()? {
+        Value::String(name) => name,
+        _ => return None,
+    };
+    Some((ItemKey::new(kind, name), text.trim().to_owned(), Vec::new()))
+}
+
+/// Whether JSON `text` nests at most `limit` arrays and objects deep (strings skipped).
+fn nests_within(text: &str, limit: usize) -> bool {
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for &byte in text.as_bytes() {
+        if in_string {
+            match byte {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match byte {
+            b'"' => in_string = true,
+            b'{' | b'[' => {
+                depth += 1;
+                if depth > limit {
+                    return false;
+                }
+            }
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    true
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::collections::VecDeque;
+
+    #[test]
+    fn nesting_is_counted_outside_strings() {
+        assert!(nests_within(r#"{"a": [[1]]}"#, 3));
+        assert!(!nests_within(r#"{"a": [[1]]}"#, 2));
+        assert!(nests_within(r#"{"a": "[[[[\"[[["}"#, 1));
+        let deep = format!("{}{}", "[".repeat(130), "]".repeat(130));
+        assert!(!nests_within(&deep, 120));
+    }
+
+    #[test]
+    fn items_spelled_as_the_spec_are_kept_as_sent_and_others_go_the_long_way() {
+        let text = r#"{"name": "t", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": true}}"#;
+        let (key, kept, respelled) = as_advertised(ItemKind::Tool, text).unwrap();
+        assert_eq!((key.name.as_str(), kept.as_str()), ("t", text));
+        assert!(respelled.is_empty());
+        for long_way in [
+            r#"{"name": "t", "input_schema": {}}"#,
+            r#"{"name": "t", "annotations": {"read_only_hint": true}}"#,
+            r#"{"name": 7}"#,
+            r#"{"title": "no name"}"#,
+        ] {
+            assert!(
+                as_advertised(ItemKind::Tool, long_way).is_none(),
+                "{long_way}"
+            );
+        }
+        assert!(
+            as_advertised(ItemKind::ResourceTemplate, r#"{"uri_template": "a/{b}"}"#).is_none()
+        );
+        let deep = format!(
+            r#"{{"name": "d", "x": {}1{}}}"#,
+            "[".repeat(125),
+            "]".repeat(125)
+        );
+        assert!(as_advertised(ItemKind::Tool, &deep).is_none());
+    }
     use std::time::Duration;
 
     /// A scripted server: answers each request from a queue of replies keyed by method.
@@ -659,8 +840,8 @@ mod tests {
             Ok(())
         }
 
-        fn recv(&mut self, _deadline: Instant) -> Result<Option<Value>, TransportError> {
-            Ok(self.inbox.pop_front())
+        fn recv(&mut self, _deadline: Instant) -> Result<Option<Message>, TransportError> {
+            Ok(self.inbox.pop_front().map(Message::from_value))
         }
     }
 
@@ -798,7 +979,7 @@ mod tests {
             fn send(&mut self, _: &Value) -> Result<(), TransportError> {
                 Ok(())
             }
-            fn recv(&mut self, _: Instant) -> Result<Option<Value>, TransportError> {
+            fn recv(&mut self, _: Instant) -> Result<Option<Message>, TransportError> {
                 Ok(None)
             }
             fn remarks(&self) -> Option<String> {

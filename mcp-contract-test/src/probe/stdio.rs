@@ -1,6 +1,7 @@
 //! The stdio transport: a child process, a thread per pipe, and a guard that stops the whole
 //! process group however the probe ends.
 
+use super::message::{Message, MessageError};
 use super::process_group;
 use super::session::{Transport, TransportError};
 use super::{escape_untrusted, quote_untrusted, Phase, ProbeError, ProbeErrorKind, ServerCommand};
@@ -46,7 +47,7 @@ pub(super) struct StdioServer {
     stderr: Arc<Mutex<StderrTail>>,
     stderr_done: Receiver<()>,
     /// Messages of a JSON-RPC batch not handed out yet.
-    pending: VecDeque<Value>,
+    pending: VecDeque<Message>,
     /// Once reading failed, every later read fails the same way.
     failed: Option<TransportError>,
     noise_lines: usize,
@@ -274,7 +275,7 @@ impl Transport for StdioServer {
         }
     }
 
-    fn recv(&mut self, deadline: Instant) -> Result<Option<Value>, TransportError> {
+    fn recv(&mut self, deadline: Instant) -> Result<Option<Message>, TransportError> {
         loop {
             if let Some(message) = self.pending.pop_front() {
                 return Ok(Some(message));
@@ -296,21 +297,18 @@ impl Transport for StdioServer {
                     if text.is_empty() {
                         continue;
                     }
-                    match serde_json::from_str::<Value>(text) {
-                        Ok(message @ Value::Object(_)) => return Ok(Some(message)),
-                        Ok(Value::Array(batch))
-                            if !batch.is_empty() && batch.iter().all(Value::is_object) =>
-                        {
+                    match Message::parse_all(text) {
+                        Ok(batch) if !batch.is_empty() => {
                             self.pending.extend(batch);
                             continue;
                         }
                         // JSON nested deeper than serde_json's limit (128) is a message the
                         // probe cannot read, not noise: skipping it would end in a timeout.
-                        Err(error) if is_too_deep(&error) => {
+                        Err(MessageError::TooDeep(error)) => {
                             TransportError::InvalidOutput(format!(
                                 "the server's answer nests deeper than {MAX_DEPTH} levels, more \
-                                 than the probe reads ({}): flatten the schema, e.g. with \
-                                 `$defs` and `$ref`",
+                             than the probe reads ({}): flatten the schema, e.g. with \
+                             `$defs` and `$ref`",
                                 escape_untrusted(&error.to_string())
                             ))
                         }
@@ -356,10 +354,6 @@ impl Transport for StdioServer {
 }
 
 /// Whether serde_json gave up on a value nested deeper than its recursion limit.
-fn is_too_deep(error: &serde_json::Error) -> bool {
-    error.is_syntax() && error.to_string().starts_with("recursion limit exceeded")
-}
-
 fn spawn_thread(name: &str, body: impl FnOnce() + Send + 'static) -> io::Result<()> {
     // Detached on purpose: a thread blocked on a pipe that a runaway grandchild keeps open must
     // not block the probe; it ends when the pipe closes.

@@ -171,14 +171,24 @@ pub(crate) fn parse_with_offset(
     } else {
         legacy_header(&lines)
     };
-    let contents = lines[body_start..]
+    let body: usize = lines[..body_start.min(lines.len())]
         .iter()
-        .map(|l| match l.strip_suffix('\n') {
-            Some(l) => l.strip_suffix('\r').unwrap_or(l),
-            None => l,
-        })
-        .collect::<Vec<_>>()
-        .join("\n");
+        .map(|l| l.len())
+        .sum();
+    let body = &text[body..];
+    // The lines joined by `\n`, without their `\r`: the body itself when it has no `\r`.
+    let contents = if body.contains('\r') {
+        lines[body_start..]
+            .iter()
+            .map(|l| match l.strip_suffix('\n') {
+                Some(l) => l.strip_suffix('\r').unwrap_or(l),
+                None => l,
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    } else {
+        body.strip_suffix('\n').unwrap_or(body).to_owned()
+    };
     Ok((SnapshotFile { metadata, contents }, body_start + 1))
 }
 
@@ -206,10 +216,15 @@ fn legacy_header(lines: &[&str]) -> (Metadata, usize) {
 
 fn check_conflict_markers(text: &str, path: &Path) -> Result<(), SnapshotError> {
     let is_side = |l: &str| {
-        ["<<<<<<<", ">>>>>>>", "|||||||"]
-            .iter()
-            .any(|m| l == *m || l.starts_with(&format!("{m} ")))
+        ["<<<<<<<", ">>>>>>>", "|||||||"].iter().any(|m| {
+            l.strip_prefix(m)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with(' '))
+        })
     };
+    // A file without any marker's first character is the common case: one scan, no lines.
+    if !text.contains(['<', '>', '|']) {
+        return Ok(());
+    }
     let lines: Vec<&str> = text.lines().collect();
     // A lone `=======` can be content (a setext heading); with a side marker it is a conflict.
     if !lines.iter().any(|l| is_side(l)) {

@@ -306,6 +306,56 @@ pub fn parse_item_at(
     path: &Path,
     first_line: usize,
 ) -> Result<ParsedItem, SnapshotError> {
+    let (head, definition) = read_head(contents, path, first_line)?;
+    let definition = match definition {
+        // Validated as a JSON object by `read_head`.
+        Some(raw) => Some(serde_json::from_str(raw.get()).map_err(|e| {
+            SnapshotError::at(
+                ErrorKind::Body,
+                path,
+                Some(first_line),
+                format!("the definition could not be read ({e}); restore the file from version control or delete it and re-record"),
+            )
+        })?),
+        None => None,
+    };
+    Ok(ParsedItem {
+        format: head.format,
+        key: head.key,
+        definition,
+    })
+}
+
+/// What a snapshot's contents say about themselves, with the definition left unparsed (see
+/// [`crate::snapshot::Accepted::definition`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ItemHead {
+    /// The contents' format version.
+    pub format: u32,
+    /// Which item it is.
+    pub key: ItemKey,
+    /// Whether this is a tombstone (an accepted removal) rather than a definition.
+    pub removed: bool,
+}
+
+/// Checks snapshot contents as [`parse_item_at`] does, every error included, but without
+/// building the definition's value: it is only scanned as JSON. Loading a suite's snapshots
+/// does this; the definitions are parsed when an item is compared.
+pub fn read_head_at(
+    contents: &str,
+    path: &Path,
+    first_line: usize,
+) -> Result<ItemHead, SnapshotError> {
+    read_head(contents, path, first_line).map(|(head, _)| head)
+}
+
+type RawMap<'a> = std::collections::BTreeMap<String, &'a serde_json::value::RawValue>;
+
+fn read_head<'a>(
+    contents: &'a str,
+    path: &Path,
+    first_line: usize,
+) -> Result<(ItemHead, Option<&'a serde_json::value::RawValue>), SnapshotError> {
     let body_error = |line: usize, message: String| {
         SnapshotError::at(
             ErrorKind::Body,
@@ -314,12 +364,24 @@ pub fn parse_item_at(
             format!("{message}; restore the file from version control or delete it and re-record"),
         )
     };
-    let mut document: Value = serde_json::from_str(contents).map_err(|e| {
-        body_error(
-            first_line + e.line().saturating_sub(1),
-            format!("the snapshot contents are not valid JSON ({e})"),
-        )
-    })?;
+    let map: RawMap<'a> = match serde_json::from_str(contents) {
+        Ok(map) => map,
+        // Valid JSON of another shape, or not JSON at all (with serde_json's line).
+        Err(_) => {
+            return Err(
+                match serde_json::from_str::<&serde_json::value::RawValue>(contents) {
+                    Ok(_) => body_error(
+                        first_line,
+                        "the snapshot contents are not a JSON object".into(),
+                    ),
+                    Err(e) => body_error(
+                        first_line + e.line().saturating_sub(1),
+                        format!("the snapshot contents are not valid JSON ({e})"),
+                    ),
+                },
+            )
+        }
+    };
     let line_of = |field: &str| {
         let needle = format!("\"{field}\"");
         contents
@@ -327,13 +389,12 @@ pub fn parse_item_at(
             .position(|l| l.trim_start().starts_with(&needle))
             .map_or(first_line, |i| first_line + i)
     };
-    let Value::Object(map) = &document else {
-        return Err(body_error(
-            first_line,
-            "the snapshot contents are not a JSON object".into(),
-        ));
+    // Small fields only: their values are parsed, the definition is not.
+    let small = |field: &str| -> Option<Value> {
+        map.get(field)
+            .map(|raw| serde_json::from_str(raw.get()).unwrap_or(Value::Null))
     };
-    let format = match map.get("contract") {
+    let format = match small("contract") {
         Some(v) => v
             .as_u64()
             .and_then(|n| u32::try_from(n).ok())
@@ -373,8 +434,8 @@ pub fn parse_item_at(
         Format::V1 => {}
     }
     let kind_names = ItemKind::ALL.map(ItemKind::as_str).join(", ");
-    let kind = map
-        .get("kind")
+    let kind = small("kind")
+        .as_ref()
         .and_then(Value::as_str)
         .and_then(ItemKind::parse)
         .ok_or_else(|| {
@@ -383,24 +444,29 @@ pub fn parse_item_at(
                 format!("`kind` must be one of {kind_names}"),
             )
         })?;
-    let name = map
-        .get("name")
-        .and_then(Value::as_str)
-        .ok_or_else(|| body_error(line_of("name"), "`name` must be a string".into()))?;
+    let name = match small("name") {
+        Some(Value::String(name)) => name,
+        _ => {
+            return Err(body_error(
+                line_of("name"),
+                "`name` must be a string".into(),
+            ))
+        }
+    };
     if kind == ItemKind::Server && name != "server" {
         return Err(body_error(
             line_of("name"),
             "the server item's `name` must be \"server\"".into(),
         ));
     }
-    let has_definition = match (map.get("definition"), map.get("removed")) {
+    let definition = match (map.get("definition"), small("removed")) {
         (Some(_), Some(_)) => {
             return Err(body_error(
                 line_of("removed"),
                 "a snapshot has either `definition` or `removed`, not both".into(),
             ))
         }
-        (None, Some(Value::Bool(true))) => false,
+        (None, Some(Value::Bool(true))) => None,
         (None, Some(other)) => {
             return Err(body_error(
                 line_of("removed"),
@@ -413,38 +479,37 @@ pub fn parse_item_at(
                 "the snapshot has neither `definition` nor `removed`".into(),
             ))
         }
-        (Some(def), None) => {
-            let Value::Object(fields) = def else {
+        (Some(&raw), None) => {
+            let Ok(fields) = serde_json::from_str::<RawMap<'a>>(raw.get()) else {
                 return Err(body_error(
                     line_of("definition"),
                     "`definition` must be a JSON object".into(),
                 ));
             };
             if let Some(field) = kind.name_field() {
-                if let Some(other) = fields.get(field).filter(|v| v.as_str() != Some(name)) {
+                if let Some(other) = fields
+                    .get(field)
+                    .map(|raw| serde_json::from_str::<Value>(raw.get()).unwrap_or(Value::Null))
+                    .filter(|v| v.as_str() != Some(name.as_str()))
+                {
                     return Err(body_error(
                         line_of("definition"),
                         format!(
                             "the definition's `{field}` is {other} but the snapshot is for {}",
-                            Value::String(name.to_owned())
+                            Value::String(name.clone())
                         ),
                     ));
                 }
             }
-            true
+            Some(raw)
         }
     };
-    let key = ItemKey::new(kind, name);
-    // Moved out of the parsed document, not copied.
-    let definition = match &mut document {
-        Value::Object(map) if has_definition => map.remove("definition"),
-        _ => None,
-    };
-    Ok(ParsedItem {
+    let head = ItemHead {
         format,
-        key,
-        definition,
-    })
+        key: ItemKey::new(kind, name),
+        removed: definition.is_none(),
+    };
+    Ok((head, definition))
 }
 
 #[cfg(test)]
@@ -519,8 +584,8 @@ mod tests {
             };
             for (key, value) in surface.items() {
                 assert_eq!(
-                    render_item(key, Some(value)),
-                    reference_render(key, value),
+                    render_item(key, Some(&value)),
+                    reference_render(key, &value),
                     "{}",
                     path.display()
                 );

@@ -1,11 +1,12 @@
 //! Reading a suite's accepted snapshots and writing new ones with insta's update rules.
 
 use super::file::{contents_match, read_with_offset, SnapshotFile};
-use super::item::{parse_item_at, ParsedItem};
+use super::item::{read_head_at, ItemHead};
 use super::naming::{file_name, is_suite_file};
 use super::settings::{Settings, UpdateMode};
 use super::{ErrorKind, SnapshotError};
 use crate::surface::ItemKey;
+use serde_json::Value;
 use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::io::Write;
@@ -19,8 +20,25 @@ pub struct Accepted {
     pub path: PathBuf,
     /// The file as read.
     pub file: SnapshotFile,
-    /// Its contents, parsed.
-    pub item: ParsedItem,
+    /// What its contents say about themselves (checked in full when the file was read; the
+    /// definition is parsed on demand by [`Accepted::definition`], so that thousands of
+    /// accepted items are held as their text, not as parsed values).
+    pub item: ItemHead,
+}
+
+impl Accepted {
+    /// The accepted definition, parsed from the contents; `None` for a tombstone (an accepted
+    /// removal).
+    pub fn definition(&self) -> Option<Value> {
+        if self.item.removed {
+            return None;
+        }
+        // The contents were checked in full when the file was read: only the definition is
+        // looked for and parsed. (A caller that edited them since gets what they now hold.)
+        let members: BTreeMap<String, &serde_json::value::RawValue> =
+            serde_json::from_str(&self.file.contents).ok()?;
+        serde_json::from_str(members.get("definition")?.get()).ok()
+    }
 }
 
 /// Reads every accepted snapshot of one suite in `dir`, sorted by item.
@@ -85,7 +103,7 @@ pub fn load_dir(
 }
 
 /// One snapshot file read and parsed: its path, the file, its contents parsed.
-type Read = Result<(PathBuf, SnapshotFile, ParsedItem), SnapshotError>;
+type Read = Result<(PathBuf, SnapshotFile, ItemHead), SnapshotError>;
 
 /// Reads and parses `names` in `dir`, in order; on several threads when there are many (reading
 /// and parsing thousands of files is most of a large suite's start-up: see
@@ -94,7 +112,7 @@ fn read_all(dir: &Path, names: &[String]) -> Vec<Read> {
     let read_one = |name: &String| -> Read {
         let path = dir.join(name);
         let (file, body_line) = read_with_offset(&path)?;
-        let item = parse_item_at(&file.contents, &path, body_line)?;
+        let item = read_head_at(&file.contents, &path, body_line)?;
         Ok((path, file, item))
     };
     crate::parallel::map_in_order(names, read_one)

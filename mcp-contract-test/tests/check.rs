@@ -1,0 +1,227 @@
+//! The orchestration step judges item by item (`check::evaluate_linted`): these tests hold it to
+//! the whole-surface engine (`diff::diff_surfaces`) on every release pair of the real corpus,
+//! renames included, whether the live items are held as values or as the text a server sent.
+
+use mcp_contract_test::check::{self, FailOn, Layout, State};
+use mcp_contract_test::snapshot::{self, Accepted, SnapshotFile};
+use mcp_contract_test::{diff, Change, ItemKey, ItemKind, Note, Policy, Surface};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+fn layout() -> Layout {
+    Layout {
+        dir: PathBuf::from("snapshots"),
+        module: "contract".to_owned(),
+        suite: None,
+        source: None,
+        line: None,
+        server_label: "s".to_owned(),
+    }
+}
+
+/// The accepted snapshots of a surface, as loading its folder would give them.
+fn accepted(surface: &Surface) -> Vec<Accepted> {
+    surface
+        .items()
+        .map(|(key, value)| {
+            let contents = snapshot::render_item(key, Some(&value));
+            let path = PathBuf::from(snapshot::file_name("contract", None, key));
+            let item = snapshot::read_head_at(&contents, &path, 1).expect("rendered contents");
+            Accepted {
+                path,
+                file: SnapshotFile::new(Default::default(), contents),
+                item,
+            }
+        })
+        .collect()
+}
+
+fn surface(value: Value) -> Surface {
+    Surface::from_json(&value).expect("a surface")
+}
+
+/// A surface whose items are held as the text a server sent (as the probe holds them),
+/// through the real probe: `surface_server.py` serving the file.
+fn probed(path: &Path) -> Surface {
+    use mcp_contract_test::probe::{self, ProbeOptions, ServerCommand, ServerSpec};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let server = root.join("fixtures/servers/surface_server.py");
+    let spec = ServerSpec::Stdio(ServerCommand::new(
+        "python3",
+        [server.display().to_string(), path.display().to_string()],
+    ));
+    probe::probe(&spec, &ProbeOptions::default())
+        .expect("probe")
+        .surface
+}
+
+type PerItem = BTreeMap<ItemKey, (Vec<Change>, Vec<Note>)>;
+
+fn by_item(changes: Vec<Change>, notes: Vec<Note>) -> PerItem {
+    let mut out = PerItem::new();
+    for change in changes {
+        out.entry(change.item.clone()).or_default().0.push(change);
+    }
+    for note in notes {
+        out.entry(note.item.clone()).or_default().1.push(note);
+    }
+    out
+}
+
+fn evaluated(old: &Surface, new: &Surface) -> PerItem {
+    let report = check::evaluate(
+        new,
+        &accepted(old),
+        &layout(),
+        &Policy::default(),
+        &FailOn::local_default(),
+    );
+    let mut out = PerItem::new();
+    for verdict in report.verdicts {
+        let first_server = verdict.state == State::New && verdict.key.kind == ItemKind::Server;
+        if verdict.state == State::Unchanged || first_server {
+            assert!(verdict.judgement.changes.is_empty(), "{:?}", verdict.key);
+            continue;
+        }
+        let j = verdict.judgement;
+        if !j.changes.is_empty() || !j.notes.is_empty() {
+            out.insert(verdict.key, (j.changes, j.notes));
+        }
+    }
+    out
+}
+
+fn release_pairs() -> Vec<(PathBuf, PathBuf)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/surfaces");
+    let mut pairs = Vec::new();
+    let mut servers: Vec<PathBuf> = std::fs::read_dir(&root)
+        .expect("fixtures/surfaces")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    servers.sort();
+    for server in servers {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&server)
+            .expect("a corpus folder")
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "json"))
+            .collect();
+        files.sort();
+        for pair in files.windows(2) {
+            pairs.push((pair[0].clone(), pair[1].clone()));
+        }
+    }
+    pairs
+}
+
+fn read(path: &Path) -> Surface {
+    surface(serde_json::from_str(&std::fs::read_to_string(path).expect("read")).expect("JSON"))
+}
+
+#[test]
+fn item_by_item_verdicts_carry_exactly_the_whole_surface_judgement_on_the_corpus() {
+    let pairs = release_pairs();
+    assert!(pairs.len() > 20, "{} pairs", pairs.len());
+    let mut judged = 0;
+    for (old_path, new_path) in &pairs {
+        let (old, new) = (read(old_path), read(new_path));
+        // The accepted side as its snapshots recorded it (set-like arrays sorted).
+        let recorded = check::accepted_surface(&accepted(&old));
+        let whole = diff::diff_surfaces(&recorded, &new, &Policy::default());
+        let mut expected = by_item(whole.changes, whole.notes);
+        // The first recording of a server item is not judged (nothing was promised).
+        expected.retain(|key, _| key.kind != ItemKind::Server || old.contains(key));
+        let got = evaluated(&old, &new);
+        assert_eq!(
+            got,
+            expected,
+            "{} → {}",
+            old_path.display(),
+            new_path.display()
+        );
+        judged += got.len();
+    }
+    assert!(judged > 100, "only {judged} items judged");
+}
+
+#[test]
+fn items_held_as_sent_are_judged_like_items_held_as_values() {
+    let pairs = release_pairs();
+    // A few pairs through the real probe (a server each): one per corpus server.
+    let mut seen = std::collections::BTreeSet::new();
+    for (old_path, new_path) in pairs {
+        let server = new_path.parent().map(Path::to_path_buf);
+        if !seen.insert(server) {
+            continue;
+        }
+        let old = read(&old_path);
+        let as_values = read(&new_path);
+        let as_sent = probed(&new_path);
+        let items = |s: &Surface| {
+            s.keys()
+                .filter(|k| k.kind != ItemKind::Server)
+                .cloned()
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(items(&as_sent), items(&as_values), "{}", new_path.display());
+        let strip_server = |mut judged: PerItem| {
+            judged.retain(|k, _| k.kind != ItemKind::Server);
+            judged
+        };
+        assert_eq!(
+            strip_server(evaluated(&old, &as_sent)),
+            strip_server(evaluated(&old, &as_values)),
+            "{}",
+            new_path.display()
+        );
+    }
+}
+
+#[test]
+fn a_removed_item_names_the_added_item_it_was_probably_renamed_to() {
+    let schema = json!({"type": "object", "properties": {"path": {"type": "string"}}});
+    let old = surface(json!({"tools": [
+        {"name": "read_file", "description": "Reads a file.", "inputSchema": schema},
+        {"name": "stays", "inputSchema": {"type": "object"}},
+    ]}));
+    let new = surface(json!({"tools": [
+        {"name": "read_text_file", "description": "Reads a file.", "inputSchema": schema},
+        {"name": "stays", "inputSchema": {"type": "object", "properties": {"x": {"type": "string"}}}},
+    ]}));
+    let judged = evaluated(&old, &new);
+    let removed = &judged[&ItemKey::new(ItemKind::Tool, "read_file")].0;
+    assert!(
+        removed
+            .iter()
+            .any(|c| c.message.contains("probably renamed to `read_text_file`")),
+        "{removed:?}"
+    );
+    assert!(judged.contains_key(&ItemKey::new(ItemKind::Tool, "read_text_file")));
+    assert!(judged.contains_key(&ItemKey::new(ItemKind::Tool, "stays")));
+    // Removed only (nothing added): judged on its own, no hint.
+    let only_removed =
+        surface(json!({"tools": [{"name": "stays", "inputSchema": {"type": "object"}}]}));
+    let judged = evaluated(&old, &only_removed);
+    let removed = &judged[&ItemKey::new(ItemKind::Tool, "read_file")].0;
+    assert!(
+        removed.iter().all(|c| !c.message.contains("renamed")),
+        "{removed:?}"
+    );
+}
+
+#[test]
+fn a_changed_definition_is_read_from_the_snapshot_text_when_compared() {
+    let old = surface(
+        json!({"tools": [{"name": "t", "inputSchema": {"type": "object", "required": ["b", "a"], "properties": {"a": {}, "b": {}}}}]}),
+    );
+    let accepted = accepted(&old);
+    let definition = accepted[0].definition().expect("a definition");
+    assert_eq!(definition["inputSchema"]["required"], json!(["a", "b"]));
+    assert!(!accepted[0].item.removed);
+    let tombstone = snapshot::render_item(&ItemKey::new(ItemKind::Tool, "gone"), None);
+    let head = snapshot::read_head_at(&tombstone, Path::new("x.snap"), 1).expect("a tombstone");
+    assert!(head.removed);
+}
