@@ -48,6 +48,20 @@ macro_rules! here {
     };
 }
 
+/// What [`Suite::url`] asks of its argument: every type has it when the `http` feature is on,
+/// none without it, so that testing an HTTP server in a stdio-only build is a compile error
+/// that says which feature to enable.
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "testing an HTTP server (`url = ...`, `Suite::url`) needs the `http` feature of mcp-contract-test",
+    label = "this URL needs the `http` feature",
+    note = "in Cargo.toml: mcp-contract-test = {{ version = \"0.1\", features = [\"http\"] }} (\"https\" for https:// URLs)"
+)]
+pub trait HttpFeature {}
+
+#[cfg(feature = "http")]
+impl<T: ?Sized> HttpFeature for T {}
+
 /// One server under test with one configuration: its items become tests.
 #[derive(Debug, Clone)]
 pub struct Suite {
@@ -85,7 +99,10 @@ impl Suite {
 
     /// A Streamable HTTP endpoint, e.g. `http://127.0.0.1:8080/mcp`. With [`Suite::start`],
     /// `{port}` in the URL is a free port chosen for the server the suite starts.
-    pub fn url(url: impl Into<String>) -> Suite {
+    ///
+    /// Needs the crate's `http` feature (`https` for `https://` URLs); without it, a call is a
+    /// compile error saying so.
+    pub fn url<U: Into<String> + HttpFeature>(url: U) -> Suite {
         Suite::with(Ok(ServerSpec::Http(HttpEndpoint::new(url))))
     }
 

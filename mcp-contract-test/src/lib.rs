@@ -64,7 +64,7 @@
 //! |---|---|
 //! | `server = "cmd args…"` | the server's command line, split as a POSIX shell would |
 //! | `bin = "name"` | a binary of this package (`CARGO_BIN_EXE_name`; cargo builds it first) |
-//! | `url = "http://127.0.0.1:{port}/mcp"` | a Streamable HTTP endpoint instead of stdio (JSON and SSE answers) |
+//! | `url = "http://127.0.0.1:{port}/mcp"` | a Streamable HTTP endpoint instead of stdio (JSON and SSE answers; feature `http`: the default build is stdio only, and `url` without the feature is a compile error saying so) |
 //! | `url = "https://mcp.example.com/mcp"` | the same over TLS (feature `https`: rustls with ring, the public CAs of `webpki-roots`; a private or self-signed CA from `MCP_CONTRACT_CA_FILE=path/to/ca.pem`, or [`probe::HttpEndpoint::ca_file`]; verification cannot be switched off) |
 //! | `handler = my_server::Server::new()` | an `rmcp::ServerHandler` tested in-process: no process, no port, no binary build (feature `rmcp`) |
 //! | `lifecycle = "auto"` | the handshake: `"initialize"` (default), `"discover"` (2026-07-28 `server/discover`), `"auto"` (discover, falling back to initialize); the one used is written in the `server` snapshot's header |

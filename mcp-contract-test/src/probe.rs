@@ -28,6 +28,7 @@
 //! can reuse it through [`probe_transport`]; [`probe_stdio`] is the stdio one.
 
 mod command;
+#[cfg(feature = "http")]
 mod http;
 mod in_process;
 mod message;
@@ -445,7 +446,7 @@ impl ServerSpec {
     pub fn display(&self) -> String {
         match self {
             ServerSpec::Stdio(command) => command.display(),
-            ServerSpec::Http(endpoint) => http::display_url(&endpoint.url),
+            ServerSpec::Http(endpoint) => display_url(&endpoint.url),
             ServerSpec::InProcess(server) => format!("in-process {}", server.name()),
         }
     }
@@ -491,7 +492,7 @@ impl fmt::Debug for HttpEndpoint {
             .map(|(name, value)| format!("{name}: {}", value.describe(name)))
             .collect();
         f.debug_struct("HttpEndpoint")
-            .field("url", &http::display_url(&self.url))
+            .field("url", &display_url(&self.url))
             .field("headers", &headers)
             .field("start", &self.start.as_ref().map(ServerCommand::display))
             .field("ready_line", &self.ready_line)
@@ -606,9 +607,10 @@ fn looks_secret(header: &str) -> bool {
 /// [`ProbeErrorKind::NotFound`], [`ProbeErrorKind::TimedOut`], [`ProbeErrorKind::NotMcp`],
 /// [`ProbeErrorKind::Tls`] (`https://`, feature `https`), [`ProbeErrorKind::Configuration`]
 /// (an `https://` URL without the feature, too), or any failure of the MCP session itself.
+#[cfg(feature = "http")]
 pub fn probe_http(endpoint: &HttpEndpoint, options: &ProbeOptions) -> Result<Probe, ProbeError> {
     let deadline = Instant::now() + options.timeout;
-    let label = http::display_url(&endpoint.url);
+    let label = display_url(&endpoint.url);
     let setup_error = |failure: http::HttpFailure| ProbeError {
         command: label.clone(),
         phase: Phase::Spawn,
@@ -667,6 +669,47 @@ pub fn probe_http(endpoint: &HttpEndpoint, options: &ProbeOptions) -> Result<Pro
     })
 }
 
+/// Without the `http` feature: a [`ProbeErrorKind::Configuration`] error saying how to enable
+/// it (the default build is stdio only; see [`probe_http`] with the feature).
+#[cfg(not(feature = "http"))]
+pub fn probe_http(endpoint: &HttpEndpoint, _options: &ProbeOptions) -> Result<Probe, ProbeError> {
+    Err(ProbeError {
+        command: display_url(&endpoint.url),
+        phase: Phase::Spawn,
+        kind: ProbeErrorKind::Configuration,
+        message: "this build of mcp-contract-test has no HTTP transport (stdio only by \
+                  default): enable its `http` feature, e.g. `mcp-contract-test = { version = \
+                  \"0.1\", features = [\"http\"] }` (`https` for https:// URLs)"
+            .to_owned(),
+        exit_status: None,
+        stderr_tail: Vec::new(),
+    })
+}
+
+/// Shows a URL without its query string (which may hold a token) or credentials.
+pub(crate) fn display_url(url: &str) -> String {
+    let without_fragment = url.split('#').next().unwrap_or(url);
+    let (before_query, query) = match without_fragment.split_once('?') {
+        Some((before, _)) => (before, "?…"),
+        None => (without_fragment, ""),
+    };
+    let shown = match before_query.split_once("://") {
+        Some((scheme, rest)) => {
+            let (authority, path) = match rest.find('/') {
+                Some(at) => rest.split_at(at),
+                None => (rest, ""),
+            };
+            let authority = match authority.rsplit_once('@') {
+                Some((_, host)) => format!("…@{host}"),
+                None => authority.to_owned(),
+            };
+            format!("{scheme}://{authority}{path}")
+        }
+        None => before_query.to_owned(),
+    };
+    format!("{shown}{query}")
+}
+
 /// Probes a server wherever it is: see [`probe_stdio`], [`probe_http`] and [`probe_in_process`].
 pub fn probe(spec: &ServerSpec, options: &ProbeOptions) -> Result<Probe, ProbeError> {
     match spec {
@@ -717,6 +760,26 @@ fn quote_untrusted(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    /// The default build is stdio only: an HTTP spec is refused with how to enable the feature.
+    #[cfg(not(feature = "http"))]
+    #[test]
+    fn http_without_the_feature_says_which_feature_to_enable() {
+        use super::*;
+        let endpoint = HttpEndpoint::new("http://user:pw@127.0.0.1:9/mcp?token=x");
+        let error = probe(&ServerSpec::Http(endpoint), &ProbeOptions::default()).unwrap_err();
+        assert_eq!(error.kind, ProbeErrorKind::Configuration);
+        assert!(error.message.contains("`http` feature"), "{}", error.message);
+        assert!(!error.to_string().contains("pw") && !error.to_string().contains("token=x"));
+    }
+
+    #[test]
+    fn displayed_urls_hide_queries_and_credentials() {
+        assert_eq!(
+            display_url("http://u:secret@h:1/mcp?token=abc"),
+            "http://…@h:1/mcp?…"
+        );
+        assert_eq!(display_url("http://h/mcp"), "http://h/mcp");
+    }
     use super::*;
 
     #[test]

@@ -21,7 +21,7 @@ use super::message::{Message, MessageError};
 use super::process_group;
 use super::session::{Transport, TransportError};
 use super::{
-    quote_untrusted, HeaderValue, HttpEndpoint, Phase, ProbeError, ProbeErrorKind, ServerCommand,
+    display_url, quote_untrusted, HeaderValue, HttpEndpoint, Phase, ProbeError, ProbeErrorKind, ServerCommand,
 };
 use serde_json::Value;
 use std::collections::{HashMap, VecDeque};
@@ -120,30 +120,6 @@ pub(super) fn parse_url(url: &str) -> Result<Url, (ProbeErrorKind, String)> {
         port,
         target,
     })
-}
-
-/// Shows a URL without its query string (which may hold a token) or credentials.
-pub(super) fn display_url(url: &str) -> String {
-    let without_fragment = url.split('#').next().unwrap_or(url);
-    let (before_query, query) = match without_fragment.split_once('?') {
-        Some((before, _)) => (before, "?…"),
-        None => (without_fragment, ""),
-    };
-    let shown = match before_query.split_once("://") {
-        Some((scheme, rest)) => {
-            let (authority, path) = match rest.find('/') {
-                Some(at) => rest.split_at(at),
-                None => (rest, ""),
-            };
-            let authority = match authority.rsplit_once('@') {
-                Some((_, host)) => format!("…@{host}"),
-                None => authority.to_owned(),
-            };
-            format!("{scheme}://{authority}{path}")
-        }
-        None => before_query.to_owned(),
-    };
-    format!("{shown}{query}")
 }
 
 /// A failure the HTTP transport understands better than the session does.
@@ -1316,12 +1292,4 @@ mod tests {
         assert_eq!(parse_url("https://[::1]:8443/").unwrap().port, 8443);
     }
 
-    #[test]
-    fn displayed_urls_hide_queries_and_credentials() {
-        assert_eq!(
-            display_url("http://u:secret@h:1/mcp?token=abc"),
-            "http://…@h:1/mcp?…"
-        );
-        assert_eq!(display_url("http://h/mcp"), "http://h/mcp");
-    }
 }
