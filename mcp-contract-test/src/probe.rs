@@ -768,7 +768,11 @@ mod tests {
         let endpoint = HttpEndpoint::new("http://user:pw@127.0.0.1:9/mcp?token=x");
         let error = probe(&ServerSpec::Http(endpoint), &ProbeOptions::default()).unwrap_err();
         assert_eq!(error.kind, ProbeErrorKind::Configuration);
-        assert!(error.message.contains("`http` feature"), "{}", error.message);
+        assert!(
+            error.message.contains("`http` feature"),
+            "{}",
+            error.message
+        );
         assert!(!error.to_string().contains("pw") && !error.to_string().contains("token=x"));
     }
 

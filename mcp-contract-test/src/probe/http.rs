@@ -21,7 +21,8 @@ use super::message::{Message, MessageError};
 use super::process_group;
 use super::session::{Transport, TransportError};
 use super::{
-    display_url, quote_untrusted, HeaderValue, HttpEndpoint, Phase, ProbeError, ProbeErrorKind, ServerCommand,
+    display_url, quote_untrusted, HeaderValue, HttpEndpoint, Phase, ProbeError, ProbeErrorKind,
+    ServerCommand,
 };
 use serde_json::Value;
 use std::collections::{HashMap, VecDeque};
@@ -1291,5 +1292,4 @@ mod tests {
         assert_eq!((url.host.as_str(), url.port), ("example.com", 443));
         assert_eq!(parse_url("https://[::1]:8443/").unwrap().port, 8443);
     }
-
 }
