@@ -436,3 +436,22 @@ fn main() {}
     let again = consumer.cargo_test(&[("CI", "true")]);
     assert!(again.ok, "a new timestamp is not drift: {again:?}");
 }
+
+/// The default build is stdio only: an HTTP suite without the `http` feature does not compile,
+/// and the error says which feature to enable, at the URL.
+#[test]
+fn an_http_suite_without_the_http_feature_is_a_compile_error_naming_it() {
+    let test = r#"#[mcp_contract_test::mcp_contract(url = "http://127.0.0.1:9/mcp")]
+fn main() {}
+"#;
+    let consumer = Consumer::with_test("nohttp", test);
+    let run = consumer.cargo_test(&[]);
+    assert!(!run.ok, "{run:?}");
+    assert!(
+        run.stderr
+            .contains("needs the `http` feature of mcp-contract-test")
+            && run.stderr.contains("features = [\"http\"]")
+            && run.stderr.contains("tests/contract.rs:1:"),
+        "{run:?}"
+    );
+}
