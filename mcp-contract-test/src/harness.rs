@@ -1,19 +1,19 @@
-//! The test harness: one libtest-mimic test per item, pending snapshots as insta writes them.
+//! The test harness: one libtest-style test per item, pending snapshots as insta writes them.
 //!
 //! `#[mcp_contract(...)]` expands to a [`Contract`] built from [`Suite`]s; this module is what
 //! `cargo test` runs. It probes each suite's server once (once per run under nextest, see
 //! [`crate::probe_cache`]), judges the live surface against the accepted snapshots with
-//! [`crate::check`], and hands libtest-mimic one trial per item.
+//! [`crate::check`], and hands the libtest runner (`crate::libtest`) one trial per item.
 
 use crate::change::Policy;
 use crate::check::{self, FailOn, Layout, State, SuiteReport, Verdict};
 use crate::escape::escape;
+use crate::libtest::{Arguments, Failed, Trial};
 use crate::probe::{
     HeaderValue, HttpEndpoint, InProcess, Lifecycle, ProbeOptions, ServerCommand, ServerSpec,
 };
 use crate::snapshot::{self, Outcome, Settings};
 use crate::surface::{ItemKey, ItemKind};
-use libtest_mimic::{Arguments, Failed, Trial};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
@@ -411,7 +411,7 @@ impl Suite {
     }
 }
 
-/// A contract test binary: one or more suites, run as one libtest-mimic harness.
+/// A contract test binary: one or more suites, run as one libtest-compatible harness.
 #[derive(Debug, Clone)]
 pub struct Contract {
     location: Location,
@@ -479,7 +479,7 @@ impl Contract {
             );
             trials.extend(into_trials(prepared, &settings, &summary));
         }
-        let conclusion = libtest_mimic::run(&args, trials);
+        let conclusion = crate::libtest::run(&args, trials);
         if !listing {
             print_summary(&summary.lock().unwrap_or_else(|e| e.into_inner()), &paths);
         }

@@ -161,6 +161,7 @@ pub mod check;
 pub mod diff;
 pub mod escape;
 pub mod harness;
+pub(crate) mod libtest;
 pub mod lint;
 mod parallel;
 pub mod probe;

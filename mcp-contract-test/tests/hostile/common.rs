@@ -180,7 +180,7 @@ impl Run {
             .lines()
             .filter_map(|l| l.strip_prefix("test "))
             .filter_map(|l| l.rsplit_once(" ... "))
-            // libtest-mimic pads names to one width.
+            // The runner pads names to one width.
             .map(|(name, result)| (name.trim_end().to_owned(), result.trim().to_owned()))
             .collect()
     }
