@@ -9,15 +9,19 @@
 //! The accepted contract is release 1 (one `.snap` per item, written into a temporary folder
 //! beforehand by a child process, not timed). The live server is
 //! `fixtures/servers/surface_server.py` serving release 2, in which half of the tools change
-//! (breaking, additive, routing and behavior changes, some deep inside `$ref`s). Timed: the probe (spawn, handshake, `tools/list`, stop), loading
-//! the accepted snapshots, and `check::evaluate` (canonicalise, diff, one verdict per item).
+//! (breaking, additive, routing and behavior changes, some deep inside `$ref`s). Timed: the
+//! probe (spawn, handshake, `tools/list`, stop), loading the accepted snapshots, and
+//! `check::evaluate` (canonicalise, diff, lint, one verdict per item); `cpu_ms` is this
+//! process's CPU time over those phases (all threads), which a busy machine disturbs less than
+//! wall time. Then the everyday run, timed the same way (`unchanged_*`): the server serves
+//! release 1, nothing changed.
+//!
 //! The server answers `tools/list` with a result prepared beforehand (`--prebuilt`), as a server
 //! holding its listing in memory does; what Python's JSON module would add to build it at every
 //! start (load the file, encode the answer) is measured separately (`python_json_ms`) and is
-//! not part of the probe time. `peak_rss_mb` is this process's VmHWM right after the timed
-//! phases (the Python server's memory is not included). Then the everyday case is timed too:
-//! evaluating the accepted contract against itself (`unchanged_evaluate_ms`). Prints one line
-//! of `key=value` pairs (times in ms, memory in MB).
+//! not part of the probe time. `peak_rss_mb` is this process's VmHWM after the first run (the
+//! Python server's memory is not included). Prints one line of `key=value` pairs (times in ms,
+//! memory in MB).
 //!
 //! `SCALE_KEEP=DIR` sets DIR up on the first run and reuses it afterwards (for profiling:
 //! `SCALE_KEEP=/tmp/s10k perf record -g target/release/examples/scale 10000`).
@@ -114,12 +118,23 @@ fn setup(n: usize, dir: &Path) -> Result<(), String> {
     // result ready to send (`--prebuilt`), so the timed probe is not Python's JSON work.
     let live: serde_json::Value = serde_json::from_str(&live_text).map_err(|e| e.to_string())?;
     let tools = serde_json::json!({ "tools": live["tools"] });
-    let server = serde_json::json!({
-        "protocolVersion": live["protocolVersion"],
-        "serverInfo": live["serverInfo"],
-        "capabilities": {"tools": {}},
-    });
-    for (name, value) in [("tools.json", &tools), ("server.json", &server)] {
+    let tools_v1 = serde_json::json!({ "tools": generate::surface(n, false)["tools"] });
+    let handshake = |release: &serde_json::Value| {
+        serde_json::json!({
+            "protocolVersion": release["protocolVersion"],
+            "serverInfo": release["serverInfo"],
+            "instructions": release["instructions"],
+            "capabilities": {"tools": {}},
+        })
+    };
+    let server = handshake(&live);
+    let server_v1 = handshake(&generate::surface(0, false));
+    for (name, value) in [
+        ("tools.json", &tools),
+        ("tools-v1.json", &tools_v1),
+        ("server.json", &server),
+        ("server-v1.json", &server_v1),
+    ] {
         let path = dir.join(name);
         std::fs::write(&path, value.to_string()).map_err(|e| format!("{}: {e}", path.display()))?;
     }
@@ -145,7 +160,7 @@ fn setup(n: usize, dir: &Path) -> Result<(), String> {
 
 fn measure(n: usize, server: &Path, dir: &Path) -> Result<String, String> {
     let started = Instant::now();
-    if !dir.join("tools.json").exists() {
+    if !dir.join("server-v1.json").exists() {
         let me = std::env::current_exe().map_err(|e| e.to_string())?;
         let status = Command::new(me)
             .arg("--setup")
@@ -161,65 +176,124 @@ fn measure(n: usize, server: &Path, dir: &Path) -> Result<String, String> {
     let layout = layout(dir);
     let live_file = dir.join("surface.json");
     let surface_mb = std::fs::metadata(&live_file).map_or(0.0, |m| m.len() as f64 / 1e6);
-    let policy = Policy::default();
-    let fail_on = FailOn::local_default();
 
     // Timed: probe, load, evaluate — what a suite run does before its tests report.
+    // Timed: probe, load, evaluate — what a suite run does before its tests report. First the
+    // release in which half of the tools changed, then the everyday run: the server serves the
+    // accepted release, nothing changed.
+    let changed_run = timed_run(server, dir, "2", &layout)?;
+    let peak = rss_mb("VmHWM:").unwrap_or_else(|| "?".to_owned());
+    let unchanged_run = timed_run(server, dir, "1", &layout)?;
+    if changed_run.items != n + 1 || changed_run.changed == 0 || unchanged_run.changed != 0 {
+        return Err(format!(
+            "unexpected result: {} items probed, {} changed, {} drifted when unchanged",
+            changed_run.items, changed_run.changed, unchanged_run.changed
+        ));
+    }
+    let python = python_json_time(&live_file)?;
+    Ok(format!(
+        "tools={n} surface_mb={surface_mb:.1} probe_ms={} load_ms={} evaluate_ms={} total_ms={} \
+         cpu_ms={} peak_rss_mb={peak} rss_after_probe_mb={} rss_after_load_mb={} \
+         changed={} failing={} unchanged_probe_ms={} unchanged_load_ms={} \
+         unchanged_evaluate_ms={} unchanged_total_ms={} unchanged_cpu_ms={} \
+         python_json_ms={python} setup_ms={}",
+        ms(changed_run.probe),
+        ms(changed_run.load),
+        ms(changed_run.evaluate),
+        ms(changed_run.probe + changed_run.load + changed_run.evaluate),
+        changed_run.cpu_ms,
+        changed_run.rss_after_probe,
+        changed_run.rss_after_load,
+        changed_run.changed,
+        changed_run.failing,
+        ms(unchanged_run.probe),
+        ms(unchanged_run.load),
+        ms(unchanged_run.evaluate),
+        ms(unchanged_run.probe + unchanged_run.load + unchanged_run.evaluate),
+        unchanged_run.cpu_ms,
+        ms(setup_time),
+    ))
+}
+
+/// What one timed run measured.
+struct Run {
+    probe: Duration,
+    load: Duration,
+    evaluate: Duration,
+    /// This process's CPU time (user + system) over the three phases, all threads.
+    cpu_ms: String,
+    rss_after_probe: String,
+    rss_after_load: String,
+    items: usize,
+    changed: usize,
+    failing: usize,
+}
+
+/// Probe the server serving `release` ("1" or "2"), load the accepted snapshots, evaluate:
+/// each phase timed.
+fn timed_run(server: &Path, dir: &Path, release: &str, layout: &Layout) -> Result<Run, String> {
+    let (handshake, tools) = match release {
+        "1" => ("server-v1.json", "tools-v1.json"),
+        _ => ("server.json", "tools.json"),
+    };
     let spec = ServerSpec::Stdio(ServerCommand::new(
         python(),
         [
             server.display().to_string(),
-            dir.join("server.json").display().to_string(),
+            dir.join(handshake).display().to_string(),
             "--prebuilt".to_owned(),
-            format!("tools/list={}", dir.join("tools.json").display()),
+            format!("tools/list={}", dir.join(tools).display()),
         ],
     ));
     let options = ProbeOptions {
         timeout: Duration::from_secs(120),
         ..ProbeOptions::default()
     };
+    let cpu_before = cpu_time_ms();
     let started = Instant::now();
     let probed = probe::probe(&spec, &options).map_err(|e| e.to_string())?;
-    let probe_time = started.elapsed();
-    let rss_probe = rss_mb("VmRSS:").unwrap_or_else(|| "?".to_owned());
+    let probe = started.elapsed();
+    let rss_after_probe = rss_mb("VmRSS:").unwrap_or_else(|| "?".to_owned());
     let started = Instant::now();
-    let accepted = check::load_accepted(&layout).map_err(|e| e.to_string())?;
-    let load_time = started.elapsed();
-    let rss_load = rss_mb("VmRSS:").unwrap_or_else(|| "?".to_owned());
+    let accepted = check::load_accepted(layout).map_err(|e| e.to_string())?;
+    let load = started.elapsed();
+    let rss_after_load = rss_mb("VmRSS:").unwrap_or_else(|| "?".to_owned());
     let started = Instant::now();
-    let report = check::evaluate(&probed.surface, &accepted, &layout, &policy, &fail_on);
-    let evaluate_time = started.elapsed();
-    let total = probe_time + load_time + evaluate_time;
-    let peak = rss_mb("VmHWM:").unwrap_or_else(|| "?".to_owned());
-    let changed = report.verdicts.iter().filter(|v| v.drifted()).count();
-    let failing = report.verdicts.iter().filter(|v| v.failing).count();
-    let items = probed.surface.len();
-    drop((report, probed));
+    let report = check::evaluate(
+        &probed.surface,
+        &accepted,
+        layout,
+        &Policy::default(),
+        &FailOn::local_default(),
+    );
+    let evaluate = started.elapsed();
+    let cpu_ms = match (cpu_before, cpu_time_ms()) {
+        (Some(before), Some(after)) => (after - before).to_string(),
+        _ => "?".to_owned(),
+    };
+    Ok(Run {
+        probe,
+        load,
+        evaluate,
+        cpu_ms,
+        rss_after_probe,
+        rss_after_load,
+        items: probed.surface.len(),
+        changed: report.verdicts.iter().filter(|v| v.drifted()).count(),
+        failing: report.verdicts.iter().filter(|v| v.failing).count(),
+    })
+}
 
-    // The everyday run: nothing changed (the accepted contract against itself).
-    let same = check::accepted_surface(&accepted);
-    let started = Instant::now();
-    let unchanged = check::evaluate(&same, &accepted, &layout, &policy, &fail_on);
-    let unchanged_time = started.elapsed();
-    let still = unchanged.verdicts.iter().filter(|v| v.drifted()).count();
-    if items != n + 1 || changed == 0 || still != 0 {
-        return Err(format!(
-            "unexpected result: {items} items probed, {changed} changed, {still} drifted when unchanged"
-        ));
-    }
-    let python = python_json_time(&live_file)?;
-    Ok(format!(
-        "tools={n} surface_mb={surface_mb:.1} probe_ms={} python_json_ms={python} load_ms={} \
-         evaluate_ms={} total_ms={} peak_rss_mb={peak} rss_after_probe_mb={rss_probe} \
-         rss_after_load_mb={rss_load} unchanged_evaluate_ms={} setup_ms={} \
-         changed={changed} failing={failing}",
-        ms(probe_time),
-        ms(load_time),
-        ms(evaluate_time),
-        ms(total),
-        ms(unchanged_time),
-        ms(setup_time),
-    ))
+/// This process's CPU time so far (user + system, every thread) from `/proc/self/stat`, in
+/// ms (clock ticks of 10 ms); Linux only.
+fn cpu_time_ms() -> Option<u64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name (which is in parentheses and may hold spaces).
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let utime: u64 = fields.get(11)?.parse().ok()?;
+    let stime: u64 = fields.get(12)?.parse().ok()?;
+    Some((utime + stime) * 10)
 }
 
 /// The Python server's own JSON work: loading the surface file and encoding the answer.
