@@ -2,13 +2,21 @@
 //!
 //! A large suite (thousands of tools) spends its time reading thousands of snapshot files,
 //! preparing and rendering every item and judging the changed ones; each item is independent,
-//! so those loops run on scoped threads. Small inputs stay on the calling thread, and a thread
-//! that cannot be started leaves its share to the caller: the result never depends on it.
+//! so those loops run on scoped threads that take blocks of items as they go. Small inputs stay
+//! on the calling thread, and a thread that cannot be started leaves its share to the others:
+//! the result never depends on it.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Below this many items, threads cost more than they save.
 const PARALLEL_FROM: usize = 64;
 /// As much stack as a main thread gets, whatever the caller's: the engine recurses.
 const STACK: usize = 16 << 20;
+
+/// Items handed to a thread at a time: small enough that the threads finish together when
+/// some items cost far more than others (changed items are judged, unchanged ones are not),
+/// large enough that taking the next block is no cost.
+const BLOCK: usize = 16;
 
 /// `f` on every item, results in item order.
 pub(crate) fn map_in_order<'a, T: Sync, R: Send>(
@@ -19,30 +27,46 @@ pub(crate) fn map_in_order<'a, T: Sync, R: Send>(
     if threads < 2 || items.len() < PARALLEL_FROM {
         return items.iter().map(&f).collect();
     }
-    let chunk = items.len().div_ceil(threads);
-    let f = &f;
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = items
-            .chunks(chunk)
-            .map(|part| {
-                let spawned = std::thread::Builder::new()
+    let next = AtomicUsize::new(0);
+    // Each thread takes the next block until none is left; the calling thread works too.
+    let work = || {
+        let mut done: Vec<(usize, Vec<R>)> = Vec::new();
+        loop {
+            let start = next.fetch_add(BLOCK, Ordering::Relaxed);
+            if start >= items.len() {
+                return done;
+            }
+            let block = &items[start..items.len().min(start + BLOCK)];
+            done.push((start, block.iter().map(&f).collect()));
+        }
+    };
+    let mut blocks = std::thread::scope(|scope| {
+        let handles: Vec<_> = (1..threads)
+            .filter_map(|_| {
+                std::thread::Builder::new()
                     .name("mcp-contract-work".to_owned())
                     .stack_size(STACK)
-                    .spawn_scoped(scope, move || part.iter().map(f).collect::<Vec<R>>());
-                (part, spawned)
+                    .spawn_scoped(scope, work)
+                    // A thread that cannot start leaves its share to the others.
+                    .ok()
             })
             .collect();
-        handles
-            .into_iter()
-            .flat_map(|(part, spawned)| match spawned {
-                // A panic is the caller's, as it would have been on its own thread.
-                Ok(handle) => handle
+        let mut blocks = work();
+        for handle in handles {
+            // A panic is the caller's, as it would have been on its own thread.
+            blocks.extend(
+                handle
                     .join()
                     .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-                Err(_) => part.iter().map(f).collect::<Vec<R>>(),
-            })
-            .collect()
-    })
+            );
+        }
+        blocks
+    });
+    blocks.sort_unstable_by_key(|(start, _)| *start);
+    blocks
+        .into_iter()
+        .flat_map(|(_, results)| results)
+        .collect()
 }
 
 #[cfg(test)]
@@ -58,5 +82,25 @@ mod tests {
                 items.iter().map(|i| i * 2).collect::<Vec<_>>()
             );
         }
+    }
+
+    #[test]
+    fn uneven_work_keeps_the_order_and_a_panic_reaches_the_caller() {
+        let items: Vec<u64> = (0..500).collect();
+        // The last items cost far more than the first: blocks go to whichever thread is free.
+        let slow = |i: &u64| {
+            if *i > 450 {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+            i + 1
+        };
+        assert_eq!(map_in_order(&items, slow), (1..=500).collect::<Vec<_>>());
+        let panicked = std::panic::catch_unwind(|| {
+            map_in_order(&items, |i| {
+                assert!(*i != 300, "item 300");
+                *i
+            })
+        });
+        assert!(panicked.is_err());
     }
 }
