@@ -9,12 +9,14 @@
 use crate::change::{Change, Class, Judgement, Note, Policy};
 use crate::rules::{self, Direction};
 use crate::schema::{
-    self, any_node, atom_of_value, bound_tighter, canonical_schema_string, canonical_string, clip,
-    is_multiple, normalize_text, type_names, Additional, Atoms, Node, Part, Shape, NULL,
+    self, any_node, atom_of_value, bound_tighter, canonical_eq, canonical_schema_string,
+    canonical_string, clip, is_multiple, normalize_text, type_names, Additional, Atoms, Node, Part,
+    Shape, NULL,
 };
 use crate::surface::{ItemKey, ItemKind, Surface};
 use serde_json::{json, Map, Value};
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 /// Nesting levels followed whatever the policy says: enough for real schemas, small enough
@@ -118,27 +120,37 @@ pub fn diff_item(
 /// Sorts by item, path, rule (then values, so ties are deterministic) and drops repeats that
 /// union branches can produce for the keywords around them.
 fn finish(mut judgement: Judgement) -> Judgement {
-    let mut keyed: Vec<(String, String, Change)> = judgement
-        .changes
-        .drain(..)
-        .map(|c| {
-            let b = c.before.as_ref().map(canonical_string).unwrap_or_default();
-            let a = c.after.as_ref().map(canonical_string).unwrap_or_default();
-            (b, a, c)
-        })
-        .collect();
-    keyed.sort_by(|x, y| {
-        (&x.2.item, &x.2.path, x.2.rule, &x.0, &x.1)
-            .cmp(&(&y.2.item, &y.2.path, y.2.rule, &y.0, &y.1))
-    });
-    keyed.dedup_by(|x, y| {
-        x.2.item == y.2.item
-            && x.2.path == y.2.path
-            && x.2.rule == y.2.rule
-            && x.0 == y.0
-            && x.1 == y.1
-    });
-    judgement.changes = keyed.into_iter().map(|(_, _, c)| c).collect();
+    // Both sorts are stable, so sorting by item, path and rule first and then each run of ties
+    // by values gives the order of one sort by all five; the values' canonical texts are only
+    // built for ties, which few changes have.
+    let mut sorted = std::mem::take(&mut judgement.changes);
+    sorted.sort_by(|x, y| (&x.item, &x.path, x.rule).cmp(&(&y.item, &y.path, y.rule)));
+    let mut rest = sorted.into_iter().peekable();
+    while let Some(first) = rest.next() {
+        let mut ties = vec![first];
+        while let Some(next) = rest
+            .next_if(|c| c.item == ties[0].item && c.path == ties[0].path && c.rule == ties[0].rule)
+        {
+            ties.push(next);
+        }
+        if ties.len() == 1 {
+            judgement.changes.append(&mut ties);
+            continue;
+        }
+        let mut keyed: Vec<(String, String, Change)> = ties
+            .into_iter()
+            .map(|c| {
+                let b = c.before.as_ref().map(canonical_string).unwrap_or_default();
+                let a = c.after.as_ref().map(canonical_string).unwrap_or_default();
+                (b, a, c)
+            })
+            .collect();
+        keyed.sort_by(|x, y| (&x.0, &x.1).cmp(&(&y.0, &y.1)));
+        keyed.dedup_by(|x, y| x.0 == y.0 && x.1 == y.1);
+        judgement
+            .changes
+            .extend(keyed.into_iter().map(|(_, _, c)| c));
+    }
     judgement
         .notes
         .sort_by(|x, y| (&x.item, &x.path, &x.message).cmp(&(&y.item, &y.path, &y.message)));
@@ -311,19 +323,41 @@ fn item_into(out: &mut Out<'_>, old: Option<&Value>, new: Option<&Value>) {
             out.emit(id, "", None, Some(clip(value, CLIP)), message);
         }
         (Some(o), Some(n)) => {
-            let (co, cn) = (canonical_string(o), canonical_string(n));
-            if co == cn {
+            let differing = differing_fields(o, n);
+            if differing
+                .as_ref()
+                .map_or_else(|| canonical_eq(o, n), Vec::is_empty)
+            {
                 return;
             }
-            let size = co.len() + cn.len();
             match kind {
                 ItemKind::Server => server(out, o, n),
-                ItemKind::Tool => tool(out, o, n, size),
+                ItemKind::Tool => tool(out, o, n, differing.as_deref(), &ItemSize::new(o, n)),
                 ItemKind::Prompt => prompt(out, o, n),
                 ItemKind::Resource | ItemKind::ResourceTemplate => resource(out, o, n),
             }
         }
     }
+}
+
+/// The top-level fields whose values differ (canonically) between two versions of an item, or
+/// `None` when they are not both objects. Each field is compared once, here: the tool
+/// judgement reads the answer instead of comparing its schemas again.
+fn differing_fields<'v>(old: &'v Value, new: &'v Value) -> Option<Vec<&'v str>> {
+    let (Value::Object(o), Value::Object(n)) = (old, new) else {
+        return None;
+    };
+    let mut differing: Vec<&str> = o
+        .iter()
+        .filter(|(key, value)| n.get(*key).is_none_or(|other| !canonical_eq(value, other)))
+        .map(|(key, _)| key.as_str())
+        .collect();
+    differing.extend(
+        n.keys()
+            .filter(|key| !o.contains_key(*key))
+            .map(String::as_str),
+    );
+    Some(differing)
 }
 
 static EMPTY: std::sync::LazyLock<Map<String, Value>> = std::sync::LazyLock::new(Map::new);
@@ -335,7 +369,7 @@ fn fields(value: &Value) -> &Map<String, Value> {
 fn same(a: Option<&Value>, b: Option<&Value>) -> bool {
     match (a, b) {
         (None, None) => true,
-        (Some(x), Some(y)) => x == y || canonical_string(x) == canonical_string(y),
+        (Some(x), Some(y)) => canonical_eq(x, y),
         _ => false,
     }
 }
@@ -587,8 +621,16 @@ fn capabilities(
 // ---------------------------------------------------------------------------------------------
 // Tools
 
-fn tool(out: &mut Out<'_>, old: &Value, new: &Value, size: usize) {
+/// `differing`: the fields that differ, when known (see [`differing_fields`]).
+fn tool(
+    out: &mut Out<'_>,
+    old: &Value,
+    new: &Value,
+    differing: Option<&[&str]>,
+    size: &ItemSize<'_>,
+) {
     let (o, n) = (fields(old), fields(new));
+    let differs = |field: &str| differing.is_none_or(|fields| fields.contains(&field));
     text_field(
         out,
         "description-changed",
@@ -611,7 +653,7 @@ fn tool(out: &mut Out<'_>, old: &Value, new: &Value, size: usize) {
         o.get("inputSchema").unwrap_or(&default_input),
         n.get("inputSchema").unwrap_or(&default_input),
     );
-    if !same(Some(oi), Some(ni)) {
+    if differs("inputSchema") && !same(Some(oi), Some(ni)) {
         compare_schemas(out, Direction::Input, oi, ni, size);
     }
     match (o.get("outputSchema"), n.get("outputSchema")) {
@@ -629,12 +671,18 @@ fn tool(out: &mut Out<'_>, old: &Value, new: &Value, size: usize) {
             None,
             "outputSchema removed: structuredContent is no longer promised; consumers reading it break".to_owned(),
         ),
-        (Some(a), Some(b)) if !same(Some(a), Some(b)) => compare_schemas(out, Direction::Output, a, b, size),
+        (Some(a), Some(b)) if differs("outputSchema") && !same(Some(a), Some(b)) => compare_schemas(out, Direction::Output, a, b, size),
         _ => {}
     }
-    annotations(out, o.get("annotations"), n.get("annotations"));
-    execution(out, o.get("execution"), n.get("execution"));
-    icons(out, o, n);
+    if differs("annotations") {
+        annotations(out, o.get("annotations"), n.get("annotations"));
+    }
+    if differs("execution") {
+        execution(out, o.get("execution"), n.get("execution"));
+    }
+    if differs("icons") {
+        icons(out, o, n);
+    }
     other_fields(
         out,
         "",
@@ -1050,24 +1098,94 @@ fn resource(out: &mut Out<'_>, old: &Value, new: &Value) {
 // ---------------------------------------------------------------------------------------------
 // Schemas
 
-fn compare_schemas(out: &mut Out<'_>, dir: Direction, old: &Value, new: &Value, size: usize) {
+/// Node visits every schema comparison may make, whatever the item's size.
+const BUDGET_BASE: usize = 20_000;
+
+/// The canonical size of an item's two versions, which the comparison budget grows with (by a
+/// quarter). Computed only when a comparison runs short of the base budget: most never do.
+struct ItemSize<'v> {
+    old: &'v Value,
+    new: &'v Value,
+    known: Cell<Option<usize>>,
+}
+
+impl<'v> ItemSize<'v> {
+    fn new(old: &'v Value, new: &'v Value) -> ItemSize<'v> {
+        ItemSize {
+            old,
+            new,
+            known: Cell::new(None),
+        }
+    }
+
+    fn get(&self) -> usize {
+        if let Some(size) = self.known.get() {
+            return size;
+        }
+        let size = canonical_string(self.old).len() + canonical_string(self.new).len();
+        self.known.set(Some(size));
+        size
+    }
+}
+
+fn compare_schemas(
+    out: &mut Out<'_>,
+    dir: Direction,
+    old: &Value,
+    new: &Value,
+    size: &ItemSize<'_>,
+) {
+    // First with equal subtrees skipped (`SchemaCx::equal_cost`). A skip charges the budget a
+    // bound, not the exact count, so when the budget runs short after one the result could
+    // differ from a node-by-node comparison: that pass is dropped and the comparison redone
+    // node by node (only schemas that expand to tens of thousands of nodes get there).
+    if !compare_pass(out, dir, old, new, size, true) {
+        compare_pass(out, dir, old, new, size, false);
+    }
+}
+
+/// One pass of [`compare_schemas`]: `false` when it was dropped, with what it had added.
+fn compare_pass(
+    out: &mut Out<'_>,
+    dir: Direction,
+    old: &Value,
+    new: &Value,
+    size: &ItemSize<'_>,
+    skip_equal: bool,
+) -> bool {
+    let (changes, notes) = (out.changes.len(), out.notes.len());
     let max_depth = out.policy.max_depth.clamp(8, DEPTH_CAP);
     let mut cx = SchemaCx {
         dir,
         old_root: old,
         new_root: new,
-        out,
+        out: &mut *out,
         max_depth,
-        budget: 20_000 + size / 4,
-        ancestors: HashSet::new(),
+        budget: BUDGET_BASE,
+        size: Some(size),
+        skip_equal,
+        skipped: false,
+        aborted: false,
+        ancestors: Vec::new(),
     };
-    cx.compare(
+    if !skip_equal {
+        cx.budget += size.get() / 4;
+        cx.size = None;
+    }
+    // Callers compare schemas that differ: the root needs no equality walk.
+    cx.visit(
         vec![Part::new(old)],
         vec![Part::new(new)],
         "",
         0,
         (false, false),
     );
+    let aborted = cx.aborted;
+    if aborted {
+        out.changes.truncate(changes);
+        out.notes.truncate(notes);
+    }
+    !aborted
 }
 
 struct SchemaCx<'a, 'o, 'p> {
@@ -1078,7 +1196,158 @@ struct SchemaCx<'a, 'o, 'p> {
     max_depth: usize,
     /// Node visits left: `$ref` sharing can make a small document expand enormously.
     budget: usize,
-    ancestors: HashSet<(Vec<usize>, Vec<usize>)>,
+    /// The item's size, until its share has been added to `budget`.
+    size: Option<&'o ItemSize<'o>>,
+    /// Whether equal subtrees are skipped (see `compare_schemas`).
+    skip_equal: bool,
+    /// Whether a subtree was skipped: `budget` is then below the node-by-node count.
+    skipped: bool,
+    /// The budget ran short after a skip: this pass is void.
+    aborted: bool,
+    /// Identities of the nodes being compared, outermost first.
+    ancestors: Vec<(Vec<usize>, Vec<usize>)>,
+}
+
+/// Values an equality walk reads before giving up (it runs at every node compared, so a large
+/// subtree is left to be compared node by node, where its parts get their own walks).
+const EQUAL_WALK_VALUES: usize = 4096;
+/// `$ref`s an equality walk follows (well below the expansions `schema::build` allows).
+const EQUAL_WALK_REFS: usize = 64;
+
+/// Walks two schema nodes side by side, each `$ref` followed into its own document, to prove
+/// that comparing them node by node would report and note nothing. Equal values are not
+/// enough: `schema::build` notes a `$ref` that does not resolve, comes back (a cycle, or two
+/// parts of one node reaching one target) or chains too far, the comparison notes recursion,
+/// and a depth cut notes a `$ref` below it. So the walk refuses a `$ref` that does not
+/// resolve, a target already followed, a target that is itself a reference or a union (no
+/// chains: a node expands three hops at most), `allOf`, and every union but a nullable one
+/// (a real union compares its parent again for each branch, which the count below would not
+/// bound); the caller checks the deepest level against the depth limit. It counts the values
+/// read: a node-by-node comparison visits at most one node per value and charges enums at most
+/// one per value, so twice the count bounds what it takes from the budget.
+struct EqualWalk<'a> {
+    roots: (&'a Value, &'a Value),
+    stack: Vec<(&'a Value, &'a Value, usize)>,
+    /// Addresses of the `$ref` targets followed, old and new.
+    targets: Vec<(usize, usize)>,
+    values: usize,
+    deepest: usize,
+}
+
+impl<'a> EqualWalk<'a> {
+    fn new(old_root: &'a Value, new_root: &'a Value) -> EqualWalk<'a> {
+        EqualWalk {
+            roots: (old_root, new_root),
+            stack: Vec::new(),
+            targets: Vec::new(),
+            values: 0,
+            deepest: 0,
+        }
+    }
+
+    /// The values read and the deepest nesting (a `$ref` target counted at its reference's
+    /// level), or `None` unless equal and quiet.
+    fn run(mut self) -> Option<(usize, usize)> {
+        while let Some((a, b, depth)) = self.stack.pop() {
+            self.values += 1;
+            if self.values > EQUAL_WALK_VALUES {
+                return None;
+            }
+            self.deepest = self.deepest.max(depth);
+            match (a, b) {
+                (Value::Object(x), Value::Object(y)) => {
+                    if x.len() != y.len() {
+                        return None;
+                    }
+                    let (mut reference, mut union) = (None, None);
+                    for (key, v) in x {
+                        match key.as_str() {
+                            "$ref" => reference = Some(v),
+                            "allOf" => return None,
+                            "anyOf" | "oneOf" if union.is_some() => return None,
+                            "anyOf" | "oneOf" => union = Some(v),
+                            _ => {}
+                        }
+                    }
+                    if union.is_some_and(|u| !nullable_union(u)) {
+                        return None;
+                    }
+                    if let Some(reference) = reference {
+                        self.follow(reference, y.get("$ref")?, depth)?;
+                    }
+                    // Same order for the same keys (see `schema::canonical_eq`).
+                    if x.keys().eq(y.keys()) {
+                        let values = x.values().zip(y.values());
+                        self.stack.extend(values.map(|(v, w)| (v, w, depth + 1)));
+                    } else {
+                        for (key, v) in x {
+                            self.stack.push((v, y.get(key)?, depth + 1));
+                        }
+                    }
+                }
+                (Value::Array(x), Value::Array(y)) => {
+                    if x.len() != y.len() {
+                        return None;
+                    }
+                    self.stack
+                        .extend(x.iter().zip(y).map(|(v, w)| (v, w, depth + 1)));
+                }
+                _ => {
+                    if a != b {
+                        return None;
+                    }
+                }
+            }
+        }
+        Some((self.values, self.deepest))
+    }
+
+    fn follow(&mut self, old: &'a Value, new: &'a Value, depth: usize) -> Option<()> {
+        let text = old.as_str()?;
+        if new.as_str() != Some(text) || self.targets.len() >= EQUAL_WALK_REFS {
+            return None;
+        }
+        let targets = (
+            schema::resolve_pointer(self.roots.0, text)?,
+            schema::resolve_pointer(self.roots.1, text)?,
+        );
+        let ids = (
+            targets.0 as *const Value as usize,
+            targets.1 as *const Value as usize,
+        );
+        if self
+            .targets
+            .iter()
+            .any(|seen| seen.0 == ids.0 || seen.1 == ids.1)
+            || has_keyword(targets.0, &["$ref", "anyOf", "oneOf", "allOf"])
+        {
+            return None;
+        }
+        self.targets.push(ids);
+        self.stack.push((targets.0, targets.1, depth));
+        Some(())
+    }
+}
+
+/// Whether an `anyOf`/`oneOf` only makes its node nullable: one branch besides null ones, and
+/// that one not a union itself (which would chain expansions inside one node; a `$ref` there
+/// is fine, its target may not chain further, see [`EqualWalk::follow`]).
+fn nullable_union(union: &Value) -> bool {
+    let Value::Array(branches) = union else {
+        return false;
+    };
+    let mut kept = branches.iter().filter(|b| !schema::is_null_only(b));
+    match (kept.next(), kept.next()) {
+        (None, _) => true,
+        (Some(branch), None) => !has_keyword(branch, &["anyOf", "oneOf", "allOf"]),
+        (Some(_), Some(_)) => false,
+    }
+}
+
+fn has_keyword(schema: &Value, keywords: &[&str]) -> bool {
+    schema
+        .as_object()
+        .is_some_and(|map| map.keys().any(|k| keywords.contains(&k.as_str())))
 }
 
 fn join(parent: &str, segment: &str) -> String {
@@ -1103,6 +1372,22 @@ fn first_value(node: &[Part<'_>]) -> Option<Value> {
         many => Some(Value::Array(
             many.iter().map(|p| clip(p.value, CLIP)).collect(),
         )),
+    }
+}
+
+/// How messages name the schema node at `path`.
+fn what_in(dir: Direction, path: &str) -> String {
+    let noun = match dir {
+        Direction::Input => "argument",
+        Direction::Output => "output field",
+    };
+    if path.is_empty() {
+        match dir {
+            Direction::Input => "the arguments object".to_owned(),
+            Direction::Output => "the structured result".to_owned(),
+        }
+    } else {
+        format!("{noun} `{path}`")
     }
 }
 
@@ -1132,18 +1417,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
     }
 
     fn what(&self, path: &str) -> String {
-        let noun = match self.dir {
-            Direction::Input => "argument",
-            Direction::Output => "output field",
-        };
-        if path.is_empty() {
-            match self.dir {
-                Direction::Input => "the arguments object".to_owned(),
-                Direction::Output => "the structured result".to_owned(),
-            }
-        } else {
-            format!("{noun} `{path}`")
-        }
+        what_in(self.dir, path)
     }
 
     fn emit(
@@ -1198,7 +1472,31 @@ impl<'a> SchemaCx<'a, '_, '_> {
         depth: usize,
         nulls: (bool, bool),
     ) {
-        if self.budget == 0 {
+        if self.aborted || self.budget == 0 {
+            return;
+        }
+        if self.skip_equal {
+            if let Some(cost) = self.equal_cost(&old, &new, depth, nulls) {
+                if self.afford(cost) {
+                    self.budget -= cost;
+                    self.skipped = true;
+                    return;
+                }
+            }
+        }
+        self.visit(old, new, path, depth, nulls);
+    }
+
+    /// [`Self::compare`] without looking for equality first.
+    fn visit(
+        &mut self,
+        old: Node<'a>,
+        new: Node<'a>,
+        path: &str,
+        depth: usize,
+        nulls: (bool, bool),
+    ) {
+        if self.skip_equal && !self.afford(1) && !self.stop_skipping() {
             return;
         }
         self.budget -= 1;
@@ -1215,8 +1513,8 @@ impl<'a> SchemaCx<'a, '_, '_> {
             self.not_compared(&old, &new, path, why);
             return;
         }
-        let so = schema::build(self.old_root, &old, self.max_depth, nulls.0);
-        let sn = schema::build(self.new_root, &new, self.max_depth, nulls.1);
+        let mut so = schema::build(self.old_root, &old, self.max_depth, nulls.0);
+        let mut sn = schema::build(self.new_root, &new, self.max_depth, nulls.1);
         for note in so
             .notes
             .iter()
@@ -1227,12 +1525,15 @@ impl<'a> SchemaCx<'a, '_, '_> {
         }
         let cost = so.enumeration.as_ref().map_or(0, BTreeMap::len)
             + sn.enumeration.as_ref().map_or(0, BTreeMap::len);
+        if self.skip_equal && !self.afford(cost / 64) && !self.stop_skipping() {
+            return;
+        }
         self.budget = self.budget.saturating_sub(cost / 64);
         let key = {
-            let mut a = so.identity.clone();
+            let mut a = std::mem::take(&mut so.identity);
             a.sort_unstable();
             a.dedup();
-            let mut b = sn.identity.clone();
+            let mut b = std::mem::take(&mut sn.identity);
             b.sort_unstable();
             b.dedup();
             (a, b)
@@ -1244,13 +1545,60 @@ impl<'a> SchemaCx<'a, '_, '_> {
             );
             return;
         }
-        self.ancestors.insert(key.clone());
+        self.ancestors.push(key);
         if so.union.is_some() || sn.union.is_some() {
             self.union(&so, &sn, &old, &new, path, depth);
         } else {
             self.shapes(&so, &sn, path, depth);
         }
-        self.ancestors.remove(&key);
+        self.ancestors.pop();
+    }
+
+    /// The budget a skip of `old` against `new` charges, when they are the same schema and
+    /// comparing them node by node would find and note nothing (see [`EqualWalk`]) and stay
+    /// within the depth limit.
+    fn equal_cost(
+        &self,
+        old: &Node<'a>,
+        new: &Node<'a>,
+        depth: usize,
+        nulls: (bool, bool),
+    ) -> Option<usize> {
+        if nulls.0 != nulls.1 || old.len() != new.len() {
+            return None;
+        }
+        let mut walk = EqualWalk::new(self.old_root, self.new_root);
+        for (a, b) in old.iter().zip(new) {
+            if a.skip_union != b.skip_union {
+                return None;
+            }
+            walk.stack.push((a.value, b.value, 0));
+        }
+        let (values, deepest) = walk.run()?;
+        (depth + deepest <= self.max_depth).then_some(2 * values + 1)
+    }
+
+    /// Whether `charge` can be taken from the budget with some left, adding the item's size
+    /// share the first time it runs short.
+    fn afford(&mut self, charge: usize) -> bool {
+        if self.budget <= charge {
+            if let Some(size) = self.size.take() {
+                self.budget += size.get() / 4;
+            }
+        }
+        self.budget > charge
+    }
+
+    /// The budget is running out in a pass that skips. Before any skip the count is exact, so
+    /// the pass goes on node by node (`true`); after one it is void (`false`).
+    fn stop_skipping(&mut self) -> bool {
+        if self.skipped {
+            self.aborted = true;
+            false
+        } else {
+            self.skip_equal = false;
+            true
+        }
     }
 
     fn shapes(&mut self, so: &Shape<'a>, sn: &Shape<'a>, path: &str, depth: usize) {
@@ -1427,7 +1775,6 @@ impl<'a> SchemaCx<'a, '_, '_> {
         let as_array = |set: &BTreeMap<String, &Value>| {
             Value::Array(set.values().map(|v| clip(v, CLIP)).collect())
         };
-        let what = self.what(path);
         match (&so.enumeration, &sn.enumeration) {
             (None, None) => {}
             (None, Some(b)) => {
@@ -1436,6 +1783,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
                     return;
                 }
                 let values: Vec<&Value> = b.values().copied().collect();
+                let what = self.what(path);
                 self.emit(
                     "enum-narrowed",
                     path,
@@ -1448,6 +1796,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
                 if is_exhaustive(sn.effective_types(), a) {
                     return;
                 }
+                let what = self.what(path);
                 self.emit(
                     "enum-widened",
                     path,
@@ -1467,7 +1816,11 @@ impl<'a> SchemaCx<'a, '_, '_> {
                     .filter(|(k, _)| !a.contains_key(*k))
                     .map(|(_, v)| *v)
                     .collect();
+                if gone.is_empty() && added.is_empty() {
+                    return;
+                }
                 let (before, after) = (Some(as_array(a)), Some(as_array(b)));
+                let what = self.what(path);
                 match (gone.is_empty(), added.is_empty()) {
                     (true, true) => {}
                     (false, true) => self.emit(
@@ -1501,7 +1854,6 @@ impl<'a> SchemaCx<'a, '_, '_> {
     }
 
     fn multiple_of(&mut self, so: &Shape<'a>, sn: &Shape<'a>, path: &str) {
-        let what = self.what(path);
         let base = match (so.multiple_of, sn.multiple_of) {
             (None, Some(_)) => "multiple-of-narrowed",
             (Some(_), None) => "multiple-of-widened",
@@ -1516,6 +1868,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
             }
             _ => return,
         };
+        let what = self.what(path);
         self.emit(
             base,
             path,
@@ -1541,10 +1894,10 @@ impl<'a> SchemaCx<'a, '_, '_> {
         path: &str,
     ) {
         let (narrowed, widened) = ids;
-        let what = self.what(path);
         let (a, b) = (old_min.unwrap_or(0.0), new_min.unwrap_or(0.0));
         if a != b {
             let id = if b > a { narrowed } else { widened };
+            let what = self.what(path);
             self.emit(
                 id,
                 path,
@@ -1559,6 +1912,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
         );
         if a != b {
             let id = if b < a { narrowed } else { widened };
+            let what = self.what(path);
             self.emit(
                 id,
                 path,
@@ -1687,7 +2041,6 @@ impl<'a> SchemaCx<'a, '_, '_> {
             Additional::Never => json!(false),
             Additional::Schema(node) => first_value(node).unwrap_or(json!({})),
         };
-        let what = self.what(path);
         let base = match (&so.additional, &sn.additional) {
             (Additional::Any, Additional::Any) | (Additional::Never, Additional::Never) => return,
             (Additional::Schema(a), Additional::Schema(b)) => {
@@ -1705,6 +2058,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
             }
             _ => "additional-properties-widened",
         };
+        let what = self.what(path);
         self.emit(
             base,
             path,
@@ -1744,7 +2098,9 @@ impl<'a> SchemaCx<'a, '_, '_> {
     }
 
     fn annotations(&mut self, so: &Shape<'a>, sn: &Shape<'a>, path: &str) {
-        let what = self.what(path);
+        // Named only in a message: most nodes compared have none.
+        let dir = self.dir;
+        let what = || what_in(dir, path);
         if !same(so.default, sn.default) {
             let text = match (so.default, sn.default) {
                 (None, _) => "default added",
@@ -1756,22 +2112,29 @@ impl<'a> SchemaCx<'a, '_, '_> {
                 path,
                 so.default.map(|v| clip(v, CLIP)),
                 sn.default.map(|v| clip(v, CLIP)),
-                format!("{what} {text}: calls that omit it now behave differently"),
+                format!(
+                    "{} {text}: calls that omit it now behave differently",
+                    what()
+                ),
             );
         }
-        let poison =
-            crate::lint::poison::added(so.description.as_deref(), sn.description.as_deref())
-                .or_else(|| crate::lint::poison::added(so.title.as_deref(), sn.title.as_deref()));
-        if let (Some(added), true) = (
-            &poison,
-            so.description != sn.description || so.title != sn.title,
-        ) {
+        let texts_changed = so.description != sn.description || so.title != sn.title;
+        // Only read when a text changed: unchanged texts add nothing.
+        let poison = texts_changed
+            .then(|| {
+                crate::lint::poison::added(so.description.as_deref(), sn.description.as_deref())
+                    .or_else(|| {
+                        crate::lint::poison::added(so.title.as_deref(), sn.title.as_deref())
+                    })
+            })
+            .flatten();
+        if let (Some(added), true) = (&poison, texts_changed) {
             self.emit(
                 "description-poisoned",
                 path,
                 so.description.clone().map(Value::String),
                 sn.description.clone().map(Value::String),
-                format!("{what} description or title changed and adds {added}: text aimed at the model; review it as an attack before accepting"),
+                format!("{} description or title changed and adds {added}: text aimed at the model; review it as an attack before accepting", what()),
             );
         } else if so.description != sn.description {
             self.emit(
@@ -1779,7 +2142,10 @@ impl<'a> SchemaCx<'a, '_, '_> {
                 path,
                 so.description.clone().map(Value::String),
                 sn.description.clone().map(Value::String),
-                format!("{what} description changed: agents may fill it differently"),
+                format!(
+                    "{} description changed: agents may fill it differently",
+                    what()
+                ),
             );
         }
         if so.title != sn.title && poison.is_none() {
@@ -1788,7 +2154,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
                 path,
                 so.title.clone().map(Value::String),
                 sn.title.clone().map(Value::String),
-                format!("{what} title changed"),
+                format!("{} title changed", what()),
             );
         }
         if !same(so.examples, sn.examples) {
@@ -1797,7 +2163,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
                 path,
                 so.examples.map(|v| clip(v, CLIP)),
                 sn.examples.map(|v| clip(v, CLIP)),
-                format!("{what} examples changed"),
+                format!("{} examples changed", what()),
             );
         }
         if so.deprecated != sn.deprecated {
@@ -1811,7 +2177,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
                 path,
                 Some(json!(so.deprecated)),
                 Some(json!(sn.deprecated)),
-                format!("{what} {text}"),
+                format!("{} {text}", what()),
             );
         }
         for key in so
@@ -1827,7 +2193,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
                     path,
                     a.cloned(),
                     b.cloned(),
-                    format!("{what} `{key}` changed: no effect on validation"),
+                    format!("{} `{key}` changed: no effect on validation", what()),
                 );
             }
         }
@@ -1857,7 +2223,8 @@ impl<'a> SchemaCx<'a, '_, '_> {
                     value(so),
                     value(sn),
                     format!(
-                        "{what}: schema keyword `{key}` changed; not judged, a person should look"
+                        "{}: schema keyword `{key}` changed; not judged, a person should look",
+                        what()
                     ),
                 );
             }
@@ -2253,6 +2620,135 @@ mod tests {
         assert_eq!(ids(&diff_item(&key, None, Some(&t), &p)), ["tool-added"]);
         assert_eq!(ids(&diff_item(&key, Some(&t), None, &p)), ["tool-removed"]);
         assert!(diff_item(&key, Some(&t), Some(&t), &p).changes.is_empty());
+    }
+
+    /// A schema with a bit of everything `EqualWalk` has to refuse or follow: references
+    /// (shared, chained, cyclic, dangling, external), nullable and real unions, `allOf`, deep
+    /// nesting and a large enum.
+    fn busy_schema() -> Value {
+        let mut deep = json!({"type": "string"});
+        for _ in 0..40 {
+            deep =
+                json!({"type": "object", "properties": {"d": deep, "r": {"$ref": "#/$defs/Geo"}}});
+        }
+        json!({
+            "type": "object",
+            "$defs": {
+                "Geo": {"type": "object", "properties": {"lat": {"type": "number"}, "lon": {"type": "number"}}, "required": ["lat"]},
+                "Place": {"type": "object", "properties": {"at": {"$ref": "#/$defs/Geo"}, "name": {"type": "string"}}},
+                "Loop": {"type": "object", "properties": {"next": {"$ref": "#/$defs/Loop"}, "v": {"type": "integer"}}},
+                "Chain": {"$ref": "#/$defs/Geo"}
+            },
+            "properties": {
+                "place": {"$ref": "#/$defs/Place"},
+                "geo": {"$ref": "#/$defs/Geo"},
+                "loop": {"$ref": "#/$defs/Loop"},
+                "chain": {"$ref": "#/$defs/Chain"},
+                "lost": {"$ref": "#/$defs/Missing"},
+                "far": {"$ref": "other.json#/x"},
+                "maybe": {"anyOf": [{"$ref": "#/$defs/Place"}, {"type": "null"}]},
+                "either": {"oneOf": [{"type": "string"}, {"$ref": "#/$defs/Geo"}]},
+                "both": {"allOf": [{"$ref": "#/$defs/Geo"}, {"$ref": "#/$defs/Geo"}]},
+                "pair": {"type": "array", "prefixItems": [{"$ref": "#/$defs/Geo"}, {"type": "string"}]},
+                "deep": deep,
+                "big": {"enum": (0..200).collect::<Vec<_>>()}
+            },
+            "required": ["place"]
+        })
+    }
+
+    #[test]
+    fn skipping_equal_subtrees_changes_nothing() {
+        let key = ItemKey::new(ItemKind::Tool, "t");
+        let base = busy_schema();
+        let edits: [fn(&mut Value); 6] = [
+            |s| s["$defs"]["Geo"]["properties"]["lat"]["type"] = json!("integer"),
+            |s| s["required"] = json!(["place", "geo"]),
+            |s| s["properties"]["note"] = json!({"type": "string"}),
+            |s| s["$defs"]["Loop"]["properties"]["v"]["minimum"] = json!(1),
+            |s| s["properties"]["big"]["enum"] = json!((0..150).collect::<Vec<_>>()),
+            |s| s["$defs"]["Missing"] = json!({"type": "string"}),
+        ];
+        let mut pairs = vec![(base.clone(), base.clone())];
+        for edit in edits {
+            let mut changed = base.clone();
+            edit(&mut changed);
+            pairs.push((base.clone(), changed.clone()));
+            pairs.push((changed, base.clone()));
+        }
+        for max_depth in [8, 32] {
+            let policy = Policy {
+                max_depth,
+                ..Policy::default()
+            };
+            for (old, new) in &pairs {
+                let size = ItemSize::new(old, new);
+                let mut skipping = Out::new(&key, &policy);
+                assert!(compare_pass(
+                    &mut skipping,
+                    Direction::Input,
+                    old,
+                    new,
+                    &size,
+                    true
+                ));
+                let mut exact = Out::new(&key, &policy);
+                assert!(compare_pass(
+                    &mut exact,
+                    Direction::Input,
+                    old,
+                    new,
+                    &size,
+                    false
+                ));
+                assert_eq!(skipping.changes, exact.changes);
+                assert_eq!(skipping.notes, exact.notes);
+                assert!(!exact.notes.is_empty());
+            }
+        }
+    }
+
+    #[test]
+    fn a_skipping_pass_that_runs_out_of_budget_is_redone() {
+        // Each level refers to the next five times: far more visits than the budget allows.
+        let bomb = |leaf: &str| {
+            let mut defs = Map::new();
+            for i in 0..12 {
+                let next = json!({"$ref": format!("#/$defs/d{}", i + 1)});
+                let props: Map<String, Value> =
+                    (0..5).map(|p| (format!("p{p}"), next.clone())).collect();
+                defs.insert(
+                    format!("d{i}"),
+                    json!({"type": "object", "properties": props}),
+                );
+            }
+            defs.insert("d12".to_owned(), json!({"type": leaf}));
+            json!({"$defs": defs, "properties": {"a": {"type": "string"}, "b": {"$ref": "#/$defs/d0"}}})
+        };
+        let (old, new) = (bomb("string"), bomb("integer"));
+        let key = ItemKey::new(ItemKind::Tool, "t");
+        let policy = Policy::default();
+        let size = ItemSize::new(&old, &new);
+        let mut skipping = Out::new(&key, &policy);
+        assert!(!compare_pass(
+            &mut skipping,
+            Direction::Input,
+            &old,
+            &new,
+            &size,
+            true
+        ));
+        assert!(skipping.changes.is_empty() && skipping.notes.is_empty());
+        let mut judged = Out::new(&key, &policy);
+        compare_schemas(&mut judged, Direction::Input, &old, &new, &size);
+        let mut exact = Out::new(&key, &policy);
+        compare_pass(&mut exact, Direction::Input, &old, &new, &size, false);
+        assert_eq!(judged.changes, exact.changes);
+        assert_eq!(judged.notes, exact.notes);
+        assert!(exact
+            .notes
+            .iter()
+            .any(|n| n.message.contains("budget exhausted")));
     }
 
     #[test]

@@ -379,7 +379,9 @@ impl Out<'_> {
 }
 
 fn item(out: &mut Out<'_>, key: &ItemKey, value: &Value) {
-    hidden(out, key, value, &mut String::new(), 0);
+    if any_hidden(value, 0) {
+        hidden(out, key, value, &mut String::new(), 0);
+    }
     let description = value.get("description").and_then(Value::as_str);
     if matches!(key.kind, ItemKind::Tool | ItemKind::Prompt)
         && description.is_none_or(|d| d.trim().is_empty())
@@ -415,11 +417,11 @@ fn item(out: &mut Out<'_>, key: &ItemKey, value: &Value) {
     let input = value.get("inputSchema");
     object_schema(out, key, "inputSchema", input, true);
     if let Some(schema) = input {
-        schema_node(out, key, schema, "inputSchema", 0);
+        schema_node(out, key, schema, &mut "inputSchema".to_owned(), 0);
     }
     if let Some(schema) = value.get("outputSchema") {
         object_schema(out, key, "outputSchema", Some(schema), false);
-        schema_node(out, key, schema, "outputSchema", 0);
+        schema_node(out, key, schema, &mut "outputSchema".to_owned(), 0);
     }
     policies(out, key, value);
 }
@@ -499,8 +501,38 @@ const TYPES: [&str; 7] = [
     "string", "number", "integer", "boolean", "object", "array", "null",
 ];
 
+/// Keywords whose values hold subschemas, in the order they are walked: maps of schemas, then
+/// single schemas (`items` may also be a tuple), then lists of schemas.
+const SUBSCHEMAS: [&str; 20] = [
+    "properties",
+    "$defs",
+    "definitions",
+    "patternProperties",
+    "dependentSchemas",
+    "items",
+    "additionalProperties",
+    "not",
+    "if",
+    "then",
+    "else",
+    "contains",
+    "propertyNames",
+    "additionalItems",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "prefixItems",
+];
+/// Where the single schemas and the lists start in [`SUBSCHEMAS`].
+const SINGLE_SUBSCHEMAS: usize = 5;
+const SUBSCHEMA_LISTS: usize = 16;
+
 /// `schema-type-unknown` and `schema-required-missing`, through every subschema.
-fn schema_node(out: &mut Out<'_>, key: &ItemKey, node: &Value, path: &str, depth: usize) {
+/// `path` is one buffer extended and truncated along the walk, like `hidden`'s.
+fn schema_node(out: &mut Out<'_>, key: &ItemKey, node: &Value, path: &mut String, depth: usize) {
+    use std::fmt::Write as _;
     let Value::Object(map) = node else {
         return;
     };
@@ -508,9 +540,9 @@ fn schema_node(out: &mut Out<'_>, key: &ItemKey, node: &Value, path: &str, depth
         return;
     }
     if let Some(t) = map.get("type") {
-        let names: Vec<&Value> = match t {
-            Value::Array(list) => list.iter().collect(),
-            other => vec![other],
+        let names = match t {
+            Value::Array(list) => list.as_slice(),
+            other => std::slice::from_ref(other),
         };
         for name in names {
             if !name.as_str().is_some_and(|n| TYPES.contains(&n)) {
@@ -556,62 +588,40 @@ fn schema_node(out: &mut Out<'_>, key: &ItemKey, node: &Value, path: &str, depth
             }
         }
     }
-    for field in [
-        "properties",
-        "$defs",
-        "definitions",
-        "patternProperties",
-        "dependentSchemas",
-    ] {
-        if let Some(Value::Object(children)) = map.get(field) {
-            for (name, child) in children {
-                schema_node(out, key, child, &join(&join(path, field), name), depth + 1);
-            }
+    // One pass over the keys rather than a lookup per keyword: most keys hold no subschema.
+    let mut found: [Option<&Value>; SUBSCHEMAS.len()] = [None; SUBSCHEMAS.len()];
+    for (k, v) in map {
+        if let Some(i) = SUBSCHEMAS.iter().position(|s| s == k) {
+            found[i] = Some(v);
         }
     }
-    for field in [
-        "items",
-        "additionalProperties",
-        "not",
-        "if",
-        "then",
-        "else",
-        "contains",
-        "propertyNames",
-        "additionalItems",
-        "unevaluatedProperties",
-        "unevaluatedItems",
-    ] {
-        match map.get(field) {
-            Some(child @ Value::Object(_)) => {
-                schema_node(out, key, child, &join(path, field), depth + 1)
+    for (i, (field, value)) in SUBSCHEMAS.iter().zip(found).enumerate() {
+        let Some(value) = value else { continue };
+        let len = path.len();
+        push_segment(path, field);
+        match value {
+            Value::Object(children) if i < SINGLE_SUBSCHEMAS => {
+                for (name, child) in children {
+                    let len = path.len();
+                    push_segment(path, name);
+                    schema_node(out, key, child, path, depth + 1);
+                    path.truncate(len);
+                }
             }
-            Some(Value::Array(list)) if field == "items" => {
-                for (i, child) in list.iter().enumerate() {
-                    schema_node(
-                        out,
-                        key,
-                        child,
-                        &format!("{}[{i}]", join(path, field)),
-                        depth + 1,
-                    );
+            Value::Object(_) if i < SUBSCHEMA_LISTS => {
+                schema_node(out, key, value, path, depth + 1)
+            }
+            Value::Array(list) if i >= SUBSCHEMA_LISTS || *field == "items" => {
+                for (j, child) in list.iter().enumerate() {
+                    let len = path.len();
+                    let _ = write!(path, "[{j}]");
+                    schema_node(out, key, child, path, depth + 1);
+                    path.truncate(len);
                 }
             }
             _ => {}
         }
-    }
-    for field in ["allOf", "anyOf", "oneOf", "prefixItems"] {
-        if let Some(Value::Array(list)) = map.get(field) {
-            for (i, child) in list.iter().enumerate() {
-                schema_node(
-                    out,
-                    key,
-                    child,
-                    &format!("{}[{i}]", join(path, field)),
-                    depth + 1,
-                );
-            }
-        }
+        path.truncate(len);
     }
 }
 
@@ -621,6 +631,14 @@ fn join(path: &str, field: &str) -> String {
     } else {
         format!("{path}.{field}")
     }
+}
+
+/// Appends `.segment` to a path (just `segment` to an empty one), as [`join`] spells it.
+fn push_segment(path: &mut String, segment: &str) {
+    if !path.is_empty() {
+        path.push('.');
+    }
+    path.push_str(segment);
 }
 
 /// The policies of the suite, on one tool.
@@ -720,6 +738,27 @@ fn hidden(out: &mut Out<'_>, key: &ItemKey, value: &Value, path: &mut String, de
     }
 }
 
+/// Whether [`hidden`] finds anything in `value`: the same walk without paths, so that an item
+/// with nothing hidden (nearly every one) costs no path building.
+fn any_hidden(value: &Value, depth: usize) -> bool {
+    if depth > 64 {
+        return false;
+    }
+    match value {
+        Value::String(text) => reported_hidden(text),
+        Value::Array(list) => list.iter().any(|v| any_hidden(v, depth + 1)),
+        Value::Object(map) => map
+            .iter()
+            .any(|(k, v)| reported_hidden(k) || any_hidden(v, depth + 1)),
+        _ => false,
+    }
+}
+
+/// Whether [`hidden_text`] reports `text`. Printable ASCII holds no hidden character.
+fn reported_hidden(text: &str) -> bool {
+    !text.bytes().all(|b| (0x20..0x7f).contains(&b)) && !hidden_in(text).is_empty()
+}
+
 fn hidden_text(out: &mut Out<'_>, key: &ItemKey, path: &str, text: &str) {
     let found = hidden_in(text);
     if found.is_empty() {
@@ -811,4 +850,38 @@ pub fn hidden_in(text: &str) -> Vec<(usize, char)> {
         }
     }
     found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn any_hidden_agrees_with_hidden() {
+        let mut deep = json!("zero\u{200b}width");
+        for _ in 0..70 {
+            deep = json!({ "d": deep });
+        }
+        let samples = [
+            json!({"description": "plain text"}),
+            json!({"description": "two\nlines\r\n\tindented"}),
+            json!({"description": "zero\u{200b}width"}),
+            json!({"k\u{200b}ey": 1}),
+            json!({"a": ["x", {"b": "\u{1b}[31m red"}]}),
+            json!({"emoji": "ok 👍\u{fe0f}, flag 🏴\u{e0067}\u{e0062}\u{e0065}\u{e006e}\u{e0067}\u{e007f}"}),
+            json!({"lone": "\r"}),
+            json!(["é", "ünï", 5, null]),
+            deep,
+        ];
+        let config = Lints::default();
+        let key = ItemKey::new(ItemKind::Tool, "t");
+        for sample in samples {
+            let mut out = Out {
+                config: &config,
+                findings: Vec::new(),
+            };
+            hidden(&mut out, &key, &sample, &mut String::new(), 0);
+            assert_eq!(any_hidden(&sample, 0), !out.findings.is_empty(), "{sample}");
+        }
+    }
 }

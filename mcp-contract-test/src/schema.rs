@@ -9,7 +9,9 @@
 //! can be hostile (10,000-deep, self-referencing, megabytes of enum).
 
 use serde_json::Value;
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::fmt::Write as _;
 
 /// A canonical text for a JSON value: object keys sorted, numbers spelled so that equal
 /// numbers are equal (`1` and `1.0` both give `1`), no whitespace. Two values are the same
@@ -24,6 +26,51 @@ pub fn canonical_string(value: &Value) -> String {
 /// `type`) are sorted first: two schemas that differ only in their order give the same text.
 pub fn canonical_schema_string(value: &Value) -> String {
     canonical(value, true)
+}
+
+/// Whether two values have the same [`canonical_string`], without building either text: the
+/// engine asks this of whole items and fields far more often than it needs the text itself.
+///
+/// Iterative, like the canonical text.
+pub fn canonical_eq(a: &Value, b: &Value) -> bool {
+    let mut stack = vec![(a, b)];
+    while let Some((a, b)) = stack.pop() {
+        let equal = match (a, b) {
+            (Value::Null, Value::Null) => true,
+            (Value::Bool(x), Value::Bool(y)) => x == y,
+            (Value::Number(x), Value::Number(y)) => {
+                x == y || canonical_number(x) == canonical_number(y)
+            }
+            (Value::String(x), Value::String(y)) => x == y,
+            (Value::Array(x), Value::Array(y)) => {
+                stack.extend(x.iter().zip(y));
+                x.len() == y.len()
+            }
+            (Value::Object(x), Value::Object(y)) => {
+                if x.len() != y.len() {
+                    return false;
+                }
+                // Maps of equal key sets list them in the same order (sorted), so pairing
+                // in order saves a lookup per key; any other map order falls back to lookups.
+                if x.keys().eq(y.keys()) {
+                    stack.extend(x.values().zip(y.values()));
+                } else {
+                    for (key, v) in x {
+                        match y.get(key) {
+                            Some(w) => stack.push((v, w)),
+                            None => return false,
+                        }
+                    }
+                }
+                true
+            }
+            _ => false,
+        };
+        if !equal {
+            return false;
+        }
+    }
+    true
 }
 
 fn canonical(value: &Value, sets: bool) -> String {
@@ -45,7 +92,7 @@ fn canonical(value: &Value, sets: bool) -> String {
             }
             Step::Value(Value::Null) => out.push_str("null"),
             Step::Value(Value::Bool(b)) => out.push_str(if *b { "true" } else { "false" }),
-            Step::Value(Value::Number(n)) => out.push_str(&canonical_number(n)),
+            Step::Value(Value::Number(n)) => push_canonical_number(&mut out, n),
             Step::Value(Value::String(s)) => push_json_string(&mut out, s),
             Step::Value(Value::Array(items)) => {
                 out.push('[');
@@ -88,6 +135,13 @@ fn canonical(value: &Value, sets: bool) -> String {
 }
 
 fn push_json_string(out: &mut String, text: &str) {
+    // Most strings need no escape: quoting them as they are is what serde_json writes too.
+    if !text.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') {
+        out.push('"');
+        out.push_str(text);
+        out.push('"');
+        return;
+    }
     // Serialising a plain string cannot fail; the fallback keeps this panic-free anyway.
     match serde_json::to_string(text) {
         Ok(quoted) => out.push_str(&quoted),
@@ -100,22 +154,43 @@ fn push_json_string(out: &mut String, text: &str) {
 }
 
 fn canonical_number(n: &serde_json::Number) -> String {
-    if let Some(i) = n.as_i64() {
-        return i.to_string();
-    }
-    if let Some(u) = n.as_u64() {
-        return u.to_string();
-    }
-    match n.as_f64() {
-        Some(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => format!("{}", f as i64),
-        Some(f) => format!("{f:?}"),
-        None => n.to_string(),
-    }
+    let mut out = String::new();
+    push_canonical_number(&mut out, n);
+    out
+}
+
+fn push_canonical_number(out: &mut String, n: &serde_json::Number) {
+    // Writing into a String cannot fail.
+    let _ = if let Some(i) = n.as_i64() {
+        write!(out, "{i}")
+    } else if let Some(u) = n.as_u64() {
+        write!(out, "{u}")
+    } else {
+        match n.as_f64() {
+            Some(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => write!(out, "{}", f as i64),
+            Some(f) => write!(out, "{f:?}"),
+            None => write!(out, "{n}"),
+        }
+    };
 }
 
 /// Text as an agent reads it: runs of whitespace collapsed to one space, ends trimmed.
 /// Two descriptions that normalise equal are the same description.
 pub fn normalize_text(text: &str) -> String {
+    // Most texts are already normal (single spaces, no other whitespace, trimmed): copy them.
+    let mut previous_space = true;
+    let normal = text.chars().all(|c| {
+        let ok = if c == ' ' {
+            !previous_space
+        } else {
+            !c.is_whitespace()
+        };
+        previous_space = c == ' ';
+        ok
+    }) && !previous_space;
+    if normal || text.is_empty() {
+        return text.to_owned();
+    }
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
@@ -131,9 +206,14 @@ pub fn resolve_pointer<'a>(root: &'a Value, reference: &str) -> Option<&'a Value
     let pointer = fragment.strip_prefix('/')?;
     let mut node = root;
     for raw in pointer.split('/') {
-        let token = raw.replace("~1", "/").replace("~0", "~");
+        // Borrowed unless escaped: `$ref`s are resolved at every schema node compared.
+        let token: Cow<'_, str> = if raw.contains('~') {
+            Cow::Owned(raw.replace("~1", "/").replace("~0", "~"))
+        } else {
+            Cow::Borrowed(raw)
+        };
         node = match node {
-            Value::Object(map) => map.get(&token)?,
+            Value::Object(map) => map.get(token.as_ref())?,
             Value::Array(items) => items.get(token.parse::<usize>().ok()?)?,
             _ => return None,
         };
@@ -141,9 +221,9 @@ pub fn resolve_pointer<'a>(root: &'a Value, reference: &str) -> Option<&'a Value
     Some(node)
 }
 
-fn percent_decode(text: &str) -> Option<String> {
+fn percent_decode(text: &str) -> Option<Cow<'_, str>> {
     if !text.contains('%') {
-        return Some(text.to_owned());
+        return Some(Cow::Borrowed(text));
     }
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
@@ -158,7 +238,7 @@ fn percent_decode(text: &str) -> Option<String> {
             i += 1;
         }
     }
-    String::from_utf8(out).ok()
+    String::from_utf8(out).ok().map(Cow::Owned)
 }
 
 /// The JSON types a schema accepts, as a bit set. `integer` is its own atom and `number` is
@@ -864,7 +944,7 @@ fn fold_union<'a>(
     }
 }
 
-fn is_null_only(schema: &Value) -> bool {
+pub(crate) fn is_null_only(schema: &Value) -> bool {
     let Value::Object(map) = schema else {
         return false;
     };
@@ -985,6 +1065,72 @@ mod tests {
             canonical_string(&json!({"a": [true, null]})),
             r#"{"a":[true,null]}"#
         );
+    }
+
+    #[test]
+    fn canonical_eq_agrees_with_canonical_strings() {
+        let values = [
+            json!(null),
+            json!(false),
+            json!(0),
+            json!(-0.0),
+            json!(1),
+            json!(1.0),
+            json!(1.5),
+            json!(u64::MAX),
+            json!(1e20),
+            json!(100000000000000000000.0),
+            json!("1"),
+            json!("a\"b\\c\n\u{7f}é"),
+            json!([]),
+            json!([1, 2]),
+            json!([2, 1]),
+            json!([1.0, 2]),
+            json!({}),
+            json!({"a": 1}),
+            json!({"a": 1.0}),
+            json!({"b": 1}),
+            json!({"a": 1, "b": [true, null]}),
+            json!({"b": [true, null], "a": 1}),
+            json!({"a": {"x": [1, {"y": "z"}]}}),
+            json!({"a": {"x": [1, {"y": "w"}]}}),
+        ];
+        for a in &values {
+            for b in &values {
+                assert_eq!(
+                    canonical_eq(a, b),
+                    canonical_string(a) == canonical_string(b),
+                    "{a} {b}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn texts_are_written_and_normalised_as_before() {
+        let texts = [
+            "",
+            " ",
+            "a",
+            "a b",
+            "a  b",
+            " a",
+            "a ",
+            "a\tb",
+            "a\nb",
+            "a\u{a0}b",
+            "a\u{2003}b",
+            "quote \" and \\ back",
+            "control \u{1} \u{1f} del \u{7f}",
+            "é ünï 😀",
+        ];
+        for text in texts {
+            let mut written = String::new();
+            push_json_string(&mut written, text);
+            assert_eq!(written, serde_json::to_string(text).unwrap());
+            let split = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert_eq!(normalize_text(text), split, "{text:?}");
+        }
     }
 
     #[test]
