@@ -385,9 +385,10 @@ pub fn evaluate_linted(
             contents,
             judgement,
             refresh,
+            snap_path,
+            accepted,
             ..
         } = outcome;
-        let old = accepted_by_key.get(key).copied();
         refreshable.extend(refresh);
         let judgement = match state {
             State::Unchanged => Judgement::default(),
@@ -404,8 +405,8 @@ pub fn evaluate_linted(
         };
         let mut verdict = Verdict {
             key: key.clone(),
-            snap_path: layout.snap_path(key),
-            accepted: old.map(|a| a.file.clone()),
+            snap_path,
+            accepted,
             recorded: SnapshotFile {
                 metadata: Metadata::default(),
                 contents,
@@ -416,8 +417,12 @@ pub fn evaluate_linted(
             findings: findings_by_item.remove(key).unwrap_or_default(),
         };
         verdict.failing |= verdict.lint_failing();
-        verdict.recorded.metadata = metadata(layout, &verdict);
         verdicts.push(verdict);
+    }
+    // Headers (with the change list) on several threads: the verdicts are final.
+    let headers = crate::parallel::map_in_order(&verdicts, |verdict| metadata(layout, verdict));
+    for (verdict, header) in verdicts.iter_mut().zip(headers) {
+        verdict.recorded.metadata = header;
     }
     if !refreshable.is_empty() {
         notes.push(refresh_note(&refreshable));
@@ -448,6 +453,8 @@ struct Outcome<'a> {
     /// `(file, format)` of an accepted snapshot that is unchanged on its definition but was
     /// written differently.
     refresh: Option<(String, u32)>,
+    snap_path: PathBuf,
+    accepted: Option<SnapshotFile>,
     secrets: Vec<redact::Finding>,
     respellings: Vec<Respelling>,
     findings: Vec<crate::lint::Finding>,
@@ -508,10 +515,14 @@ fn judge_item<'a>(
         (true, Some(_)) if old.is_some_and(|a| contents_match(&a.file.contents, &contents)) => {
             (State::Unchanged, None)
         }
-        (true, Some(_)) => {
+        (true, Some(new)) => {
             let old_definition = old_definition();
-            // Compared on the definition: a rendering or recording change is not drift.
-            if snapshot::render_item(key, old_definition.as_ref()) == contents {
+            // Compared on the definition: a rendering or recording change is not drift. (As
+            // rendering it and comparing the text, without writing it.)
+            if old_definition
+                .as_ref()
+                .is_some_and(|old| snapshot::renders_equal(old, new))
+            {
                 if let Some(a) = old {
                     refresh = Some((display_path(&a.path, &layout.dir), a.item.format));
                 }
@@ -533,6 +544,8 @@ fn judge_item<'a>(
         (_, old, new) => Some(diff::diff_item(key, old.as_ref(), new.as_deref(), policy)),
     };
     Some(Outcome {
+        snap_path: layout.snap_path(key),
+        accepted: old.map(|a| a.file.clone()),
         key,
         live_key,
         state,

@@ -13,6 +13,7 @@
 
 mod file;
 mod item;
+pub(crate) use item::renders_equal;
 mod naming;
 mod settings;
 mod store;

@@ -72,10 +72,12 @@ pub fn render_item(key: &ItemKey, value: Option<&Value>) -> String {
         Some(value) => {
             // Written straight from the value, one level in: the same bytes as pretty-printing
             // `canonical(value)` and indenting it, without building the canonical copy.
-            let mut pretty = Vec::with_capacity(256);
-            write_canonical(&mut pretty, value, Context::Schema, Some(1));
             out.push_str(",\n  \"definition\": ");
-            out.push_str(&String::from_utf8_lossy(&pretty));
+            let mut bytes = std::mem::take(&mut out).into_bytes();
+            write_canonical(&mut bytes, value, Context::Schema, Some(1));
+            // Only text and serde_json's output were written: always UTF-8.
+            out = String::from_utf8(bytes)
+                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
         }
         None => out.push_str(",\n  \"removed\": true"),
     }
@@ -133,12 +135,21 @@ fn write_canonical(out: &mut Vec<u8>, value: &Value, context: Context, indent: O
                 out.extend_from_slice(b"{}");
                 return;
             }
-            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
-            if !entries.windows(2).all(|w| w[0].0 <= w[1].0) {
-                entries.sort_by(|a, b| a.0.cmp(b.0));
+            // serde_json's map keeps keys sorted unless some crate in the build turns on its
+            // `preserve_order` feature: only then are the entries collected and sorted.
+            let sorted = map.keys().zip(map.keys().skip(1)).all(|(a, b)| a <= b);
+            let mut unsorted: Vec<(&String, &Value)> = Vec::new();
+            if !sorted {
+                unsorted = map.iter().collect();
+                unsorted.sort_by(|a, b| a.0.cmp(b.0));
             }
+            let entries: Box<dyn Iterator<Item = (&String, &Value)>> = if sorted {
+                Box::new(map.iter())
+            } else {
+                Box::new(unsorted.into_iter())
+            };
             out.push(b'{');
-            for (i, (key, child)) in entries.into_iter().enumerate() {
+            for (i, (key, child)) in entries.enumerate() {
                 if i > 0 {
                     out.push(b',');
                 }
@@ -208,6 +219,88 @@ fn write_array<'a>(
     out.push(b']');
 }
 
+/// Whether two definitions render to the same snapshot text (`render_item(key, Some(a)) ==
+/// render_item(key, Some(b))`), decided without writing either: the same canonical form as
+/// [`write_canonical`] (keys sorted, set-like arrays as sorted multisets), compared until the
+/// first difference.
+pub(crate) fn renders_equal(a: &Value, b: &Value) -> bool {
+    renders_equal_in(a, b, Context::Schema)
+}
+
+fn renders_equal_in(a: &Value, b: &Value, context: Context) -> bool {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter().all(|(key, xv)| {
+                    let Some(yv) = y.get(key) else {
+                        return false;
+                    };
+                    let child = child_context(context, key);
+                    match (xv, yv) {
+                        (Value::Array(xs), Value::Array(ys))
+                            if context == Context::Schema && SET_KEYS.contains(&key.as_str()) =>
+                        {
+                            same_multiset(xs, ys, child)
+                        }
+                        _ => renders_equal_in(xv, yv, child),
+                    }
+                })
+        }
+        (Value::Array(xs), Value::Array(ys)) => {
+            let context = if context == Context::Names {
+                Context::Schema
+            } else {
+                context
+            };
+            xs.len() == ys.len()
+                && xs
+                    .iter()
+                    .zip(ys)
+                    .all(|(x, y)| renders_equal_in(x, y, context))
+        }
+        // Equal numbers can print differently (`0.0` and `-0.0`): compare what is printed.
+        (Value::Number(x), Value::Number(y)) => x == y && x.to_string() == y.to_string(),
+        _ => a == b,
+    }
+}
+
+/// Whether two set-like arrays hold the same elements, counted, by their compact canonical
+/// text (the order [`write_sorted_array`] writes them in).
+fn same_multiset(xs: &[Value], ys: &[Value], context: Context) -> bool {
+    if xs.len() != ys.len() {
+        return false;
+    }
+    fn plain(items: &[Value]) -> Option<Vec<&str>> {
+        items
+            .iter()
+            .map(|item| item.as_str().filter(|s| is_plain(s)))
+            .collect()
+    }
+    if let (Some(mut a), Some(mut b)) = (plain(xs), plain(ys)) {
+        a.sort_unstable();
+        b.sort_unstable();
+        return a == b;
+    }
+    let context = if context == Context::Names {
+        Context::Schema
+    } else {
+        context
+    };
+    let texts = |items: &[Value]| {
+        let mut texts: Vec<Vec<u8>> = items
+            .iter()
+            .map(|item| {
+                let mut compact = Vec::new();
+                write_canonical(&mut compact, item, context, None);
+                compact
+            })
+            .collect();
+        texts.sort_unstable();
+        texts
+    };
+    texts(xs) == texts(ys)
+}
+
 /// A set-like array: its elements in the order of their compact canonical text.
 fn write_sorted_array(out: &mut Vec<u8>, items: &[Value], context: Context, indent: Option<usize>) {
     let context = if context == Context::Names {
@@ -215,6 +308,22 @@ fn write_sorted_array(out: &mut Vec<u8>, items: &[Value], context: Context, inde
     } else {
         context
     };
+    // The common case, an array of plain strings (`required`, `type`, most enums): ordered by
+    // their JSON text without writing it (see `plain_text_order`).
+    if let Some(mut strings) = items
+        .iter()
+        .map(|item| item.as_str().filter(|s| is_plain(s)))
+        .collect::<Option<Vec<&str>>>()
+    {
+        if !strings
+            .windows(2)
+            .all(|w| plain_text_order(w[0], w[1]).is_le())
+        {
+            strings.sort_by(|a, b| plain_text_order(a, b));
+        }
+        write_strings(out, &strings, indent);
+        return;
+    }
     let mut keyed: Vec<(Vec<u8>, &Value)> = items
         .iter()
         .map(|item| {
@@ -247,6 +356,51 @@ fn write_sorted_array(out: &mut Vec<u8>, items: &[Value], context: Context, inde
         context,
         indent,
     );
+}
+
+/// Whether JSON writes `text` as it is between two quotes (nothing to escape).
+fn is_plain(text: &str) -> bool {
+    !text.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\')
+}
+
+/// The order of two plain strings' JSON texts (`"a"` and `"a b"`), which is not the order of
+/// the strings themselves: the closing quote (0x22) sorts after a space or `!`.
+fn plain_text_order(a: &str, b: &str) -> std::cmp::Ordering {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let at = |s: &[u8], i: usize| s.get(i).copied().unwrap_or(b'"');
+    for i in 0..=a.len().max(b.len()) {
+        let (x, y) = (at(a, i), at(b, i));
+        if x != y || i >= a.len() || i >= b.len() {
+            return x.cmp(&y).then(a.len().cmp(&b.len()));
+        }
+    }
+    std::cmp::Ordering::Equal
+}
+
+/// An array of plain strings in the given order, as [`write_array`] writes one.
+fn write_strings(out: &mut Vec<u8>, strings: &[&str], indent: Option<usize>) {
+    if strings.is_empty() {
+        out.extend_from_slice(b"[]");
+        return;
+    }
+    out.push(b'[');
+    for (i, text) in strings.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        if let Some(level) = indent {
+            out.push(b'\n');
+            out.resize(out.len() + 2 * (level + 1), b' ');
+        }
+        out.push(b'"');
+        out.extend_from_slice(text.as_bytes());
+        out.push(b'"');
+    }
+    if let Some(level) = indent {
+        out.push(b'\n');
+        out.resize(out.len() + 2 * level, b' ');
+    }
+    out.push(b']');
 }
 
 fn write_str(out: &mut Vec<u8>, text: &str) {
@@ -516,6 +670,89 @@ fn read_head<'a>(
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn renders_equal_agrees_with_comparing_rendered_text() {
+        let key = ItemKey::new(ItemKind::Tool, "t");
+        let samples = [
+            json!({"a": 1}),
+            json!({"a": 1.0}),
+            json!({"a": -0.0}),
+            json!({"a": 0.0}),
+            json!({"inputSchema": {"required": ["b", "a"], "properties": {"a": {"enum": [2, 1, {"x": [3, 1]}]}}}}),
+            json!({"inputSchema": {"required": ["a", "b"], "properties": {"a": {"enum": [1, 2, {"x": [3, 1]}]}}}}),
+            json!({"inputSchema": {"required": ["a", "b"], "properties": {"a": {"enum": [1, {"x": [1, 3]}, 2]}}}}),
+            json!({"inputSchema": {"required": ["a", "a b"], "properties": {"required": {"type": ["null", "string"]}}}}),
+            json!({"inputSchema": {"required": ["a b", "a"], "properties": {"required": {"type": ["string", "null"]}}}}),
+            json!({"inputSchema": {"properties": {"x": {"default": ["b", "a"]}}}}),
+            json!({"inputSchema": {"properties": {"x": {"default": ["a", "b"]}}}}),
+            json!({"type": ["b", "a"], "_meta": {"type": ["b", "a"]}}),
+            json!({"type": ["a", "b"], "_meta": {"type": ["a", "b"]}}),
+            json!({"type": ["a", "b"], "_meta": {"type": ["b", "a"]}}),
+            json!({"required": ["a\"", "a"]}),
+            json!({"required": ["a", "a\""]}),
+            json!({"required": ["a", "a", "b"]}),
+            json!({"required": ["a", "b", "b"]}),
+        ];
+        for a in &samples {
+            for b in &samples {
+                assert_eq!(
+                    renders_equal(a, b),
+                    render_item(&key, Some(a)) == render_item(&key, Some(b)),
+                    "{a} {b}"
+                );
+            }
+        }
+    }
+
+    /// Every item of every corpus surface against the same item in every other release of its
+    /// server: deciding without rendering agrees with rendering.
+    #[test]
+    fn renders_equal_agrees_with_rendering_on_the_corpus() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/surfaces");
+        let mut compared = 0;
+        for server in std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().path()) {
+            if !server.is_dir() {
+                continue;
+            }
+            let releases: Vec<crate::surface::Surface> = std::fs::read_dir(&server)
+                .unwrap()
+                .filter_map(|e| {
+                    let text = std::fs::read_to_string(e.ok()?.path()).ok()?;
+                    crate::surface::Surface::from_json(&serde_json::from_str(&text).ok()?).ok()
+                })
+                .collect();
+            for a in &releases {
+                for b in &releases {
+                    for (key, x) in a.items() {
+                        let Some(y) = b.get(key) else { continue };
+                        assert_eq!(
+                            renders_equal(&x, &y),
+                            render_item(key, Some(&x)) == render_item(key, Some(&y)),
+                            "{key:?}"
+                        );
+                        compared += 1;
+                    }
+                }
+            }
+        }
+        assert!(compared > 1000, "only {compared} pairs");
+    }
+
+    #[test]
+    fn plain_strings_are_ordered_as_their_json_text() {
+        let words = [
+            "", "a", "a b", "a!", "a#", "ab", "a\u{7f}", "é", "e", "z", "A", " ", "!", "#", "aa",
+            "a a", "ä", "日本",
+        ];
+        for a in words {
+            for b in words {
+                let text = |s: &str| Value::String(s.to_owned()).to_string();
+                assert_eq!(plain_text_order(a, b), text(a).cmp(&text(b)), "{a:?} {b:?}");
+            }
+        }
+        assert!(is_plain("a b") && !is_plain("a\"b") && !is_plain("a\\b") && !is_plain("a\nb"));
+    }
 
     #[test]
     fn renders_canonically() {
