@@ -501,11 +501,12 @@ fn judge_item<'a>(
     // snapshot text differs.
     let old_definition = || -> Option<Value> {
         let definition = old?.definition()?;
-        Some(
-            redact::prepare_item_cow(key, &definition, redactions)
-                .1
-                .into_owned(),
-        )
+        // No copy when preparing changes nothing (the common case).
+        let prepared = match redact::prepare_item_cow(key, &definition, redactions).1 {
+            Cow::Owned(prepared) => Some(prepared),
+            Cow::Borrowed(_) => None,
+        };
+        Some(prepared.unwrap_or(definition))
     };
     let mut refresh = None;
     let (state, old_definition) = match (has_old_definition, &new_definition) {
