@@ -168,11 +168,12 @@ fn one(target: &Target, fail_on: &FailOn, lints: &Lints, write: bool) -> ServerR
 
 /// The live surface against the accepted snapshots: the harness's `prepare`, without tests.
 fn evaluate(target: &Target, fail_on: &FailOn, lints: &Lints) -> Result<SuiteReport, Failure> {
-    let accepted = check::load_accepted(&target.layout).map_err(|e| Failure {
+    let (probe, accepted) = check::probe_and_load(&target.layout, || target::probe(target));
+    let accepted = accepted.map_err(|e| Failure {
         kind: FailureKind::Unreadable,
         message: format!("cannot read the accepted contract: {e}\nThe file was left untouched."),
     })?;
-    let probe = target::probe(target).map_err(|mut f| {
+    let probe = probe.map_err(|mut f| {
         f.message
             .push_str("\nNo snapshot was written, changed or deleted.");
         f

@@ -177,10 +177,9 @@ fn measure(n: usize, server: &Path, dir: &Path) -> Result<String, String> {
     let live_file = dir.join("surface.json");
     let surface_mb = std::fs::metadata(&live_file).map_or(0.0, |m| m.len() as f64 / 1e6);
 
-    // Timed: probe, load, evaluate — what a suite run does before its tests report.
-    // Timed: probe, load, evaluate — what a suite run does before its tests report. First the
-    // release in which half of the tools changed, then the everyday run: the server serves the
-    // accepted release, nothing changed.
+    // Timed: what a suite run does before its tests report. First the release in which half of
+    // the tools changed, then the everyday run: the server serves the accepted release, nothing
+    // changed.
     let changed_run = timed_run(server, dir, "2", &layout)?;
     let peak = rss_mb("VmHWM:").unwrap_or_else(|| "?".to_owned());
     let unchanged_run = timed_run(server, dir, "1", &layout)?;
@@ -190,47 +189,53 @@ fn measure(n: usize, server: &Path, dir: &Path) -> Result<String, String> {
             changed_run.items, changed_run.changed, unchanged_run.changed
         ));
     }
+    // The parts of the first step on their own (not part of any total): loading alone, with
+    // the machine to itself.
+    let started = Instant::now();
+    check::load_accepted(&layout).map_err(|e| e.to_string())?;
+    let load_alone = started.elapsed();
     let python = python_json_time(&live_file)?;
+    let run_fields = |prefix: &str, run: &Run| {
+        format!(
+            "{prefix}probe_ms={} {prefix}probe_and_load_ms={} {prefix}evaluate_ms={} \
+             {prefix}total_ms={} {prefix}cpu_ms={}",
+            ms(run.probe),
+            ms(run.probe_and_load),
+            ms(run.evaluate),
+            ms(run.probe_and_load + run.evaluate),
+            run.cpu_ms,
+        )
+    };
     Ok(format!(
-        "tools={n} surface_mb={surface_mb:.1} probe_ms={} load_ms={} evaluate_ms={} total_ms={} \
-         cpu_ms={} peak_rss_mb={peak} rss_after_probe_mb={} rss_after_load_mb={} \
-         changed={} failing={} unchanged_probe_ms={} unchanged_load_ms={} \
-         unchanged_evaluate_ms={} unchanged_total_ms={} unchanged_cpu_ms={} \
-         python_json_ms={python} setup_ms={}",
-        ms(changed_run.probe),
-        ms(changed_run.load),
-        ms(changed_run.evaluate),
-        ms(changed_run.probe + changed_run.load + changed_run.evaluate),
-        changed_run.cpu_ms,
-        changed_run.rss_after_probe,
-        changed_run.rss_after_load,
+        "tools={n} surface_mb={surface_mb:.1} {} changed={} failing={} peak_rss_mb={peak} \
+         rss_after_probe_and_load_mb={} {} load_alone_ms={} python_json_ms={python} setup_ms={}",
+        run_fields("", &changed_run),
         changed_run.changed,
         changed_run.failing,
-        ms(unchanged_run.probe),
-        ms(unchanged_run.load),
-        ms(unchanged_run.evaluate),
-        ms(unchanged_run.probe + unchanged_run.load + unchanged_run.evaluate),
-        unchanged_run.cpu_ms,
+        changed_run.rss_after_probe_and_load,
+        run_fields("unchanged_", &unchanged_run),
+        ms(load_alone),
         ms(setup_time),
     ))
 }
 
 /// What one timed run measured.
 struct Run {
+    /// The probe alone (spawn, handshake, listing, stop).
     probe: Duration,
-    load: Duration,
+    /// The probe and, beside it, reading the accepted snapshots ([`check::probe_and_load`]).
+    probe_and_load: Duration,
     evaluate: Duration,
-    /// This process's CPU time (user + system) over the three phases, all threads.
+    /// This process's CPU time (user + system) over the run, all threads.
     cpu_ms: String,
-    rss_after_probe: String,
-    rss_after_load: String,
+    rss_after_probe_and_load: String,
     items: usize,
     changed: usize,
     failing: usize,
 }
 
-/// Probe the server serving `release` ("1" or "2"), load the accepted snapshots, evaluate:
-/// each phase timed.
+/// A run as a suite makes it against the server serving `release` ("1" or "2"): probe and
+/// load side by side, then evaluate; each step timed.
 fn timed_run(server: &Path, dir: &Path, release: &str, layout: &Layout) -> Result<Run, String> {
     let (handshake, tools) = match release {
         "1" => ("server-v1.json", "tools-v1.json"),
@@ -251,13 +256,15 @@ fn timed_run(server: &Path, dir: &Path, release: &str, layout: &Layout) -> Resul
     };
     let cpu_before = cpu_time_ms();
     let started = Instant::now();
-    let probed = probe::probe(&spec, &options).map_err(|e| e.to_string())?;
-    let probe = started.elapsed();
-    let rss_after_probe = rss_mb("VmRSS:").unwrap_or_else(|| "?".to_owned());
-    let started = Instant::now();
-    let accepted = check::load_accepted(layout).map_err(|e| e.to_string())?;
-    let load = started.elapsed();
-    let rss_after_load = rss_mb("VmRSS:").unwrap_or_else(|| "?".to_owned());
+    let ((probed, probe), accepted) = check::probe_and_load(layout, || {
+        let started = Instant::now();
+        let probed = probe::probe(&spec, &options);
+        (probed, started.elapsed())
+    });
+    let probe_and_load = started.elapsed();
+    let probed = probed.map_err(|e| e.to_string())?;
+    let accepted = accepted.map_err(|e| e.to_string())?;
+    let rss_after_probe_and_load = rss_mb("VmRSS:").unwrap_or_else(|| "?".to_owned());
     let started = Instant::now();
     let report = check::evaluate(
         &probed.surface,
@@ -273,11 +280,10 @@ fn timed_run(server: &Path, dir: &Path, release: &str, layout: &Layout) -> Resul
     };
     Ok(Run {
         probe,
-        load,
+        probe_and_load,
         evaluate,
         cpu_ms,
-        rss_after_probe,
-        rss_after_load,
+        rss_after_probe_and_load,
         items: probed.surface.len(),
         changed: report.verdicts.iter().filter(|v| v.drifted()).count(),
         failing: report.verdicts.iter().filter(|v| v.failing).count(),

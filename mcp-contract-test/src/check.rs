@@ -641,6 +641,33 @@ pub fn load_accepted(layout: &Layout) -> Result<Vec<Accepted>, snapshot::Snapsho
     snapshot::load_dir(&layout.dir, &layout.module, layout.suite.as_deref())
 }
 
+/// Runs `probe` and reads the suite's accepted snapshots at the same time, and returns both
+/// results as they came (each face decides which failure it reports first).
+///
+/// The probe mostly waits, for the server to start and to answer, while reading thousands of
+/// snapshot files is most of a large suite's own start-up: side by side, the reading is hidden
+/// in the wait. The probe runs on the calling thread; the reading on another one (or after
+/// the probe, if no thread can be started).
+pub fn probe_and_load<T>(
+    layout: &Layout,
+    probe: impl FnOnce() -> T,
+) -> (T, Result<Vec<Accepted>, snapshot::SnapshotError>) {
+    std::thread::scope(|scope| {
+        let loading = std::thread::Builder::new()
+            .name("mcp-contract-load".to_owned())
+            .spawn_scoped(scope, || load_accepted(layout));
+        let probed = probe();
+        let accepted = match loading {
+            // A panic is the caller's, as it would have been on its own thread.
+            Ok(handle) => handle
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            Err(_) => load_accepted(layout),
+        };
+        (probed, accepted)
+    })
+}
+
 /// A path shown relative to a base folder when it lies inside it.
 pub fn display_path(path: &Path, base: &Path) -> String {
     path.strip_prefix(base)

@@ -552,18 +552,20 @@ fn prepare(
         line: Some(location.line),
         server_label: suite.server.as_ref().map(server_label).unwrap_or_default(),
     };
-    let accepted = check::load_accepted(&layout);
-    let accepted_keys: Vec<ItemKey> = match &accepted {
-        Ok(list) => list
-            .iter()
-            .filter(|a| !a.item.removed)
-            .map(|a| a.item.key.clone())
-            .collect(),
-        Err(_) => Vec::new(),
+    let accepted_keys = |accepted: &Result<Vec<crate::snapshot::Accepted>, _>| -> Vec<ItemKey> {
+        match accepted {
+            Ok(list) => list
+                .iter()
+                .filter(|a| !a.item.removed)
+                .map(|a| a.item.key.clone())
+                .collect(),
+            Err(_) => Vec::new(),
+        }
     };
+    // A suite that cannot run still has a test per accepted item, each failing with the reason.
     let fail = |message: String| Prepared {
         prefix: prefix.clone(),
-        result: Err((message, accepted_keys.clone())),
+        result: Err((message, accepted_keys(&check::load_accepted(&layout)))),
     };
     if !suite.errors.is_empty() {
         return fail(format!(
@@ -609,11 +611,6 @@ fn prepare(
         }
         None => suite.timeout,
     };
-    // A broken snapshot folder still probes: every live item's test then fails with the one
-    // message, so a filtered run (`-- tools::x`) cannot pass on a folder it cannot read.
-    let accepted = accepted.map_err(|error| {
-        format!("cannot read the accepted contract: {error}\nThe file was left untouched.")
-    });
     let options = ProbeOptions {
         timeout,
         lifecycle: suite.lifecycle,
@@ -621,10 +618,20 @@ fn prepare(
     };
     // An in-process probe costs milliseconds and its name need not be unique (one handler type
     // under two configurations): it is never shared between the processes of a nextest run.
-    let probed = match &spec {
+    let (probed, accepted) = check::probe_and_load(&layout, || match &spec {
         ServerSpec::InProcess(_) => crate::probe::probe(&spec, &options).map_err(|e| e.to_string()),
         _ => crate::probe_cache::probe_shared(&spec, &options),
+    });
+    let keys = accepted_keys(&accepted);
+    let fail = |message: String| Prepared {
+        prefix: prefix.clone(),
+        result: Err((message, keys.clone())),
     };
+    // A broken snapshot folder still probes: every live item's test then fails with the one
+    // message, so a filtered run (`-- tools::x`) cannot pass on a folder it cannot read.
+    let accepted = accepted.map_err(|error| {
+        format!("cannot read the accepted contract: {error}\nThe file was left untouched.")
+    });
     let probe = match (probed, &accepted) {
         (Ok(probe), _) => probe,
         (Err(_), Err(unreadable)) => return fail(unreadable.clone()),

@@ -225,3 +225,33 @@ fn a_changed_definition_is_read_from_the_snapshot_text_when_compared() {
     let head = snapshot::read_head_at(&tombstone, Path::new("x.snap"), 1).expect("a tombstone");
     assert!(head.removed);
 }
+
+#[test]
+fn probing_and_loading_side_by_side_returns_both_results_as_they_came() {
+    let dir = std::env::temp_dir().join(format!("mcp-check-load-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let layout = Layout {
+        dir: dir.clone(),
+        ..layout()
+    };
+    let old = surface(json!({"tools": [{"name": "a"}, {"name": "b"}]}));
+    for a in accepted(&old) {
+        let file = SnapshotFile::new(Default::default(), a.file.contents.clone());
+        snapshot::write_atomic(&dir.join(&a.path), file.render().as_bytes()).expect("write");
+    }
+    let (probed, loaded) = check::probe_and_load(&layout, || "probed");
+    assert_eq!(probed, "probed");
+    let keys: Vec<String> = loaded
+        .expect("readable")
+        .iter()
+        .map(|a| a.item.key.test_name())
+        .collect();
+    assert_eq!(keys, ["tools::a", "tools::b"]);
+    // A broken file: the probe's result still comes back, beside the error naming the file.
+    std::fs::write(dir.join("contract__tools__a.snap"), "---\nbroken").expect("write");
+    let (probed, loaded) = check::probe_and_load(&layout, || 7);
+    assert_eq!(probed, 7);
+    let error = loaded.expect_err("a broken file").to_string();
+    assert!(error.contains("contract__tools__a.snap"), "{error}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -145,9 +145,7 @@ pub(super) fn run<T: Transport + ?Sized>(
             }
             continue;
         }
-        if let Some(items) = session.list_all(kind, method, capability)? {
-            add_items(&mut surface, kind, method, items, &mut session.respellings)?;
-        }
+        session.list_all(kind, method, capability, &mut surface)?;
     }
     // Non-spec spellings are read and recorded canonically; the server gets one lint.
     session
@@ -334,17 +332,17 @@ impl<T: Transport + ?Sized> Session<'_, T> {
         }
     }
 
-    /// Every item of one listing, following `nextCursor`; `None` when the server answers -32601.
-    /// Items come unparsed, with the page they were on, for messages.
-    #[allow(clippy::type_complexity)]
+    /// Adds every item of one listing to `surface`, page by page, following `nextCursor`;
+    /// nothing when the server answers -32601.
     fn list_all(
         &mut self,
         kind: ItemKind,
         method: &str,
         capability: &str,
-    ) -> Result<Option<Vec<(usize, Box<RawValue>)>>, Failure> {
+        surface: &mut Surface,
+    ) -> Result<(), Failure> {
         let list_key = kind.list_key().unwrap_or("items");
-        let mut items = Vec::new();
+        let mut listed = 0;
         let mut seen_cursors = HashSet::new();
         let mut cursor: Option<String> = None;
         let mut page = 0;
@@ -367,7 +365,7 @@ impl<T: Transport + ?Sized> Session<'_, T> {
                         "the server advertises {capability} but answered {method} with -32601 \
                          (method not found): recorded as empty"
                     ));
-                    return Ok(None);
+                    return Ok(());
                 }
                 Err(failure) => return Err(failure),
             };
@@ -393,7 +391,14 @@ impl<T: Transport + ?Sized> Session<'_, T> {
                         kind: ProbeErrorKind::Malformed,
                         message: format!("page {page} of {method}: {e}"),
                     })?;
-                    items.extend(list.into_iter().map(|item| (page, item.to_owned())));
+                    add_items(
+                        surface,
+                        kind,
+                        (method, page, listed),
+                        &list,
+                        &mut self.respellings,
+                    )?;
+                    listed += list.len();
                 }
                 other => {
                     return Err(Failure {
@@ -410,9 +415,9 @@ impl<T: Transport + ?Sized> Session<'_, T> {
                 .get("nextCursor")
                 .map(|raw| serde_json::from_str::<Value>(raw.get()).unwrap_or(Value::Null));
             let next = match next_cursor {
-                None | Some(Value::Null) => return Ok(Some(items)),
+                None | Some(Value::Null) => return Ok(()),
                 // An empty cursor is how many servers in loosely typed languages say "no more".
-                Some(Value::String(next)) if next.is_empty() => return Ok(Some(items)),
+                Some(Value::String(next)) if next.is_empty() => return Ok(()),
                 Some(Value::String(next)) => next,
                 Some(other) => {
                     return Err(Failure {
@@ -653,18 +658,21 @@ fn raw_type_name(raw: &str) -> &'static str {
     }
 }
 
-/// Adds one listing's items to the surface, keyed by their name field; the first of a repeated
-/// name wins and the repeat is remembered as a duplicate. Each item is parsed on its own (on
-/// several threads for a long listing) and kept as compact text.
+/// Adds one page of a listing to the surface, keyed by the items' name field; the first of a
+/// repeated name wins and the repeat is remembered as a duplicate. Each item is looked at on
+/// its own (on several threads for a long listing) and kept as text. `at` is the listing, the
+/// page number and how many items earlier pages had, for messages.
 fn add_items(
     surface: &mut Surface,
     kind: ItemKind,
-    method: &str,
-    items: Vec<(usize, Box<RawValue>)>,
+    at: (&str, usize, usize),
+    items: &[&RawValue],
     respellings: &mut Vec<crate::spelling::Respelling>,
 ) -> Result<(), Failure> {
+    let (method, page, earlier) = at;
     let name_field = kind.name_field().unwrap_or("name");
-    let read = |(index, (page, raw)): &(usize, &(usize, Box<RawValue>))| {
+    let read = |(index, raw): &(usize, &RawValue)| {
+        let index = earlier + index;
         if let Some(found) = as_advertised(kind, raw.get()) {
             return Ok(found);
         }
@@ -686,7 +694,7 @@ fn add_items(
         let key = ItemKey::new(kind, name);
         Ok((key, item.to_string(), respelled))
     };
-    let numbered: Vec<(usize, &(usize, Box<RawValue>))> = items.iter().enumerate().collect();
+    let numbered: Vec<(usize, &RawValue)> = items.iter().copied().enumerate().collect();
     for outcome in crate::parallel::map_in_order(&numbered, read) {
         let (key, text, respelled) = outcome?;
         respellings.extend(respelled);
