@@ -232,7 +232,12 @@ impl StdioServer {
                 // Lines still arriving are of no interest once stopping has begun.
                 match self.events.recv_timeout(pause_now) {
                     Ok(Event::Line(_)) | Err(RecvTimeoutError::Timeout) => {}
-                    Ok(_) | Err(RecvTimeoutError::Disconnected) => stdout_open = false,
+                    Ok(_) | Err(RecvTimeoutError::Disconnected) => {
+                        stdout_open = false;
+                        // Stdout closes as the process exits: it is about to be reapable.
+                        pause = Duration::from_micros(100);
+                        continue;
+                    }
                 }
             } else {
                 thread::sleep(pause_now);
