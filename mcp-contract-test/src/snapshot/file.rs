@@ -150,36 +150,40 @@ pub(crate) fn parse_with_offset(
             "the file is empty (an interrupted write?); delete it and re-record",
         ));
     }
-    // Lines as insta's reader sees them: split after each `\n`.
-    let lines: Vec<&str> = text.split_inclusive('\n').collect();
-    let (metadata, body_start) = if lines[0].trim_end() == "---" {
-        let Some(close) = lines
-            .iter()
-            .skip(1)
-            .position(|l| l.trim_end() == "---")
-            .map(|i| i + 1)
-        else {
+    // Lines as insta's reader sees them: split after each `\n`. The current format's header is
+    // read line by line up to its closing `---`; the body is not split at all.
+    let mut lines = text.split_inclusive('\n');
+    let first = lines.next().unwrap_or("");
+    let (metadata, body_start, body) = if first.trim_end() == "---" {
+        let mut offset = first.len();
+        let mut close = None;
+        for (i, line) in lines.by_ref().enumerate() {
+            if line.trim_end() == "---" {
+                close = Some((i + 1, offset, offset + line.len()));
+                break;
+            }
+            offset += line.len();
+        }
+        let Some((close, header_end, body_at)) = close else {
+            let count = text.split_inclusive('\n').count();
             return Err(SnapshotError::at(
                 ErrorKind::Truncated,
                 path,
-                Some(lines.len()),
+                Some(count),
                 "the header has no closing `---` line (the file is truncated); restore it from version control or delete it and re-record",
             ));
         };
-        let header: String = lines[1..close].concat();
-        (parse_header(&header, path)?, close + 1)
+        let header = &text[first.len()..header_end];
+        (parse_header(header, path)?, close + 1, &text[body_at..])
     } else {
-        legacy_header(&lines)
+        let all: Vec<&str> = text.split_inclusive('\n').collect();
+        let (metadata, body_start) = legacy_header(&all);
+        let at: usize = all[..body_start.min(all.len())].iter().map(|l| l.len()).sum();
+        (metadata, body_start, &text[at..])
     };
-    let body: usize = lines[..body_start.min(lines.len())]
-        .iter()
-        .map(|l| l.len())
-        .sum();
-    let body = &text[body..];
     // The lines joined by `\n`, without their `\r`: the body itself when it has no `\r`.
     let contents = if body.contains('\r') {
-        lines[body_start..]
-            .iter()
+        body.split_inclusive('\n')
             .map(|l| match l.strip_suffix('\n') {
                 Some(l) => l.strip_suffix('\r').unwrap_or(l),
                 None => l,
