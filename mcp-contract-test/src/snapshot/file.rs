@@ -178,7 +178,10 @@ pub(crate) fn parse_with_offset(
     } else {
         let all: Vec<&str> = text.split_inclusive('\n').collect();
         let (metadata, body_start) = legacy_header(&all);
-        let at: usize = all[..body_start.min(all.len())].iter().map(|l| l.len()).sum();
+        let at: usize = all[..body_start.min(all.len())]
+            .iter()
+            .map(|l| l.len())
+            .sum();
         (metadata, body_start, &text[at..])
     };
     // The lines joined by `\n`, without their `\r`: the body itself when it has no `\r`.
