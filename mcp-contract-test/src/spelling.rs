@@ -87,16 +87,29 @@ pub fn may_normalize_item(kind: ItemKind, item: &Value) -> bool {
     let Value::Object(map) = item else {
         return false;
     };
-    let has = |map: &Map<String, Value>, pairs: &[(&str, &str)]| {
-        pairs.iter().any(|(found, _)| map.contains_key(*found))
-    };
-    let annotations_have = |pairs: &[(&str, &str)]| matches!(map.get("annotations"), Some(Value::Object(a)) if has(a, pairs));
+    may_normalize_members(
+        kind,
+        map.keys().map(String::as_str),
+        map.get("annotations").unwrap_or(&Value::Null),
+    )
+}
+
+/// [`may_normalize_item`] on an item's member names and its `annotations` value (`Null` when
+/// absent): what the probe knows of an item it has not parsed.
+pub fn may_normalize_members<'a>(
+    kind: ItemKind,
+    mut members: impl Iterator<Item = &'a str>,
+    annotations: &Value,
+) -> bool {
+    let mut has =
+        |pairs: &[(&str, &str)]| members.any(|m| pairs.iter().any(|(found, _)| *found == m));
+    let annotations_have = |pairs: &[(&str, &str)]| matches!(annotations, Value::Object(a) if pairs.iter().any(|(found, _)| a.contains_key(*found)));
     match kind {
         ItemKind::Server => true,
-        ItemKind::Tool => has(map, TOOL) || annotations_have(ANNOTATIONS),
+        ItemKind::Tool => has(TOOL) || annotations_have(ANNOTATIONS),
         ItemKind::Prompt => false,
         ItemKind::Resource | ItemKind::ResourceTemplate => {
-            has(map, RESOURCE) || annotations_have(RESOURCE_ANNOTATIONS)
+            has(RESOURCE) || annotations_have(RESOURCE_ANNOTATIONS)
         }
     }
 }
@@ -242,6 +255,35 @@ pub fn lint(found: &[Respelling]) -> Option<String> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn the_look_at_member_names_catches_every_item_the_normalizer_changes() {
+        let items = [
+            json!({"name": "t", "inputSchema": {}}),
+            json!({"name": "t", "input_schema": {}}),
+            json!({"name": "t", "output_schema": {}, "outputSchema": {}}),
+            json!({"name": "t", "annotations": {"readOnlyHint": true}}),
+            json!({"name": "t", "annotations": {"read_only_hint": true}}),
+            json!({"name": "t", "annotations": "not an object"}),
+            json!({"uri": "u", "mime_type": "text/plain"}),
+            json!({"uri": "u", "annotations": {"last_modified": "x"}}),
+            json!({"uriTemplate": "u/{x}", "uri_template": "u/{x}"}),
+        ];
+        for kind in ItemKind::ALL {
+            for item in &items {
+                let map = item.as_object().unwrap();
+                let annotations = map.get("annotations").cloned().unwrap_or(Value::Null);
+                let looked =
+                    may_normalize_members(kind, map.keys().map(String::as_str), &annotations);
+                let changed = !normalize_item(kind, &mut item.clone()).is_empty();
+                assert!(looked || !changed, "{kind:?} {item}: missed");
+                // Items spelled as the spec does are left alone (the server item is always looked at).
+                if kind != ItemKind::Server && !item.to_string().contains('_') {
+                    assert!(!looked, "{kind:?} {item}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn renames_known_keys_at_known_places_only() {

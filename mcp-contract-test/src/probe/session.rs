@@ -716,20 +716,15 @@ fn as_advertised(kind: ItemKind, text: &str) -> Option<(ItemKey, String, Vec<Res
     if !nests_within(text, 120) {
         return None;
     }
-    let members: BTreeMap<String, &RawValue> = serde_json::from_str(text).ok()?;
+    // Member names borrowed from the text; one written with escapes sends the item the long
+    // way (it cannot be borrowed), which is rare and still exact.
+    let members: BTreeMap<&str, &RawValue> = serde_json::from_str(text).ok()?;
     // What `spelling::normalize_item` looks at: member names, and the annotations object.
-    let shallow: Map<String, Value> = members
-        .iter()
-        .map(|(name, raw)| {
-            let value = if name == "annotations" {
-                serde_json::from_str(raw.get()).unwrap_or(Value::Null)
-            } else {
-                Value::Null
-            };
-            (name.clone(), value)
-        })
-        .collect();
-    if crate::spelling::may_normalize_item(kind, &Value::Object(shallow)) {
+    let annotations = match members.get("annotations") {
+        Some(raw) => serde_json::from_str::<Value>(raw.get()).ok()?,
+        None => Value::Null,
+    };
+    if crate::spelling::may_normalize_members(kind, members.keys().copied(), &annotations) {
         return None;
     }
     let name_field = kind.name_field()?;

@@ -35,9 +35,10 @@ impl Accepted {
         }
         // The contents were checked in full when the file was read: only the definition is
         // looked for and parsed. (A caller that edited them since gets what they now hold.)
-        let members: BTreeMap<String, &serde_json::value::RawValue> =
-            serde_json::from_str(&self.file.contents).ok()?;
-        serde_json::from_str(members.get("definition")?.get()).ok()
+        match serde_json::from_str::<Value>(&self.file.contents).ok()? {
+            Value::Object(mut members) => members.remove("definition"),
+            _ => None,
+        }
     }
 }
 
