@@ -118,6 +118,17 @@
 //! milliseconds. Without the feature the error is that `Suite::in_process` does not exist.
 //! (rmcp needs Rust 1.88.)
 //!
+//! ## Cargo features
+//!
+//! The default build tests stdio servers and is small (15 crates, about 19 s clean on two cores:
+//! `docs/performance.md`); everything else is opt-in:
+//!
+//! | feature | adds | costs |
+//! |---|---|---|
+//! | `http` | Streamable HTTP endpoints: `url = ...`, [`harness::Suite::url`] | no crate; ~3 s of compile |
+//! | `https` | `https://` endpoints (implies `http`) | rustls, ring, webpki-roots |
+//! | `rmcp` | in-process rmcp handlers: `handler = ...`, `Suite::in_process` | rmcp, tokio |
+//!
 //! The attribute is sugar over [`harness::Contract`] and [`harness::Suite`]:
 //!
 //! ```no_run
