@@ -57,19 +57,54 @@ const LIST_RESULT: &[(&str, &str)] = &[
     ("resource_templates", "resourceTemplates"),
 ];
 
+/// The map operations [`rename`] needs: a parsed object, or the members of a listing page the
+/// probe keeps unparsed.
+trait Members {
+    type Value;
+    fn take(&mut self, key: &str) -> Option<Self::Value>;
+    fn has(&self, key: &str) -> bool;
+    fn put(&mut self, key: &str, value: Self::Value);
+}
+
+impl Members for Map<String, Value> {
+    type Value = Value;
+    fn take(&mut self, key: &str) -> Option<Value> {
+        self.remove(key)
+    }
+    fn has(&self, key: &str) -> bool {
+        self.contains_key(key)
+    }
+    fn put(&mut self, key: &str, value: Value) {
+        self.insert(key.to_owned(), value);
+    }
+}
+
+impl<V> Members for BTreeMap<String, V> {
+    type Value = V;
+    fn take(&mut self, key: &str) -> Option<V> {
+        self.remove(key)
+    }
+    fn has(&self, key: &str) -> bool {
+        self.contains_key(key)
+    }
+    fn put(&mut self, key: &str, value: V) {
+        self.insert(key.to_owned(), value);
+    }
+}
+
 fn rename(
-    map: &mut Map<String, Value>,
+    map: &mut impl Members,
     pairs: &[(&'static str, &'static str)],
     place: &str,
     out: &mut Vec<Respelling>,
 ) {
     for &(found, canonical) in pairs {
-        let Some(value) = map.remove(found) else {
+        let Some(value) = map.take(found) else {
             continue;
         };
-        let both = map.contains_key(canonical);
+        let both = map.has(canonical);
         if !both {
-            map.insert(canonical.to_owned(), value);
+            map.put(canonical, value);
         }
         out.push(Respelling {
             found,
@@ -179,21 +214,7 @@ pub fn normalize_initialize(result: &mut Map<String, Value>) -> Vec<Respelling> 
 /// `resource_templates`); the members' values are left as they are (the probe keeps them raw).
 pub fn normalize_list_page<V>(method: &str, page: &mut BTreeMap<String, V>) -> Vec<Respelling> {
     let mut out = Vec::new();
-    for &(found, canonical) in LIST_RESULT {
-        let Some(value) = page.remove(found) else {
-            continue;
-        };
-        let both = page.contains_key(canonical);
-        if !both {
-            page.insert(canonical.to_owned(), value);
-        }
-        out.push(Respelling {
-            found,
-            canonical,
-            place: method.to_owned(),
-            both,
-        });
-    }
+    rename(page, LIST_RESULT, method, &mut out);
     out
 }
 
