@@ -5,13 +5,15 @@
 //! `cargo bench -p mcp-contract-test --bench engine`
 #![forbid(unsafe_code)]
 
+#[path = "support/corpus.rs"]
+mod corpus;
 #[path = "support/generate.rs"]
 mod generate;
 
 use mcp_contract_test::check::{self, FailOn, Layout};
 use mcp_contract_test::snapshot::{self, Accepted};
 use mcp_contract_test::{diff, Policy, Surface};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 fn main() {
     divan::main();
@@ -24,33 +26,18 @@ fn read_surface(path: &Path) -> Surface {
 
 /// Every corpus server's releases in version order, as (older, newer) pairs.
 fn corpus_pairs() -> Vec<(String, Surface, Surface)> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/surfaces");
-    let mut pairs = Vec::new();
-    let mut servers: Vec<PathBuf> = std::fs::read_dir(&root)
-        .expect("fixtures/surfaces")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.is_dir())
-        .collect();
-    servers.sort();
-    for server in servers {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(&server)
-            .expect("a corpus folder")
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|e| e == "json"))
-            .collect();
-        files.sort();
-        for pair in files.windows(2) {
+    corpus::release_pairs()
+        .into_iter()
+        .map(|(old, new)| {
+            let server = new.parent().and_then(Path::file_name).unwrap_or_default();
             let name = format!(
                 "{}/{}",
-                server.file_name().unwrap_or_default().to_string_lossy(),
-                pair[1].file_stem().unwrap_or_default().to_string_lossy()
+                server.to_string_lossy(),
+                new.file_stem().unwrap_or_default().to_string_lossy()
             );
-            pairs.push((name, read_surface(&pair[0]), read_surface(&pair[1])));
-        }
-    }
-    pairs
+            (name, read_surface(&old), read_surface(&new))
+        })
+        .collect()
 }
 
 /// Every release-to-release pair of the corpus, diffed in one go.

@@ -2,6 +2,9 @@
 //! the whole-surface engine (`diff::diff_surfaces`) on every release pair of the real corpus,
 //! renames included, whether the live items are held as values or as the text a server sent.
 
+#[path = "../benches/support/corpus.rs"]
+mod corpus;
+
 use mcp_contract_test::check::{self, FailOn, Layout, State};
 use mcp_contract_test::snapshot::{self, Accepted, SnapshotFile};
 use mcp_contract_test::{diff, Change, ItemKey, ItemKind, Note, Policy, Surface};
@@ -92,30 +95,7 @@ fn evaluated(old: &Surface, new: &Surface) -> PerItem {
     out
 }
 
-fn release_pairs() -> Vec<(PathBuf, PathBuf)> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/surfaces");
-    let mut pairs = Vec::new();
-    let mut servers: Vec<PathBuf> = std::fs::read_dir(&root)
-        .expect("fixtures/surfaces")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.is_dir())
-        .collect();
-    servers.sort();
-    for server in servers {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(&server)
-            .expect("a corpus folder")
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|e| e == "json"))
-            .collect();
-        files.sort();
-        for pair in files.windows(2) {
-            pairs.push((pair[0].clone(), pair[1].clone()));
-        }
-    }
-    pairs
-}
+use corpus::release_pairs;
 
 fn read(path: &Path) -> Surface {
     surface(serde_json::from_str(&std::fs::read_to_string(path).expect("read")).expect("JSON"))
