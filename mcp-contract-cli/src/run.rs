@@ -10,11 +10,10 @@
 use crate::target::{self, Target};
 use crate::{exit, print_report, Fail, Format, ServerArgs, SnapshotOptions};
 use mcp_contract_test::change::Policy;
-use mcp_contract_test::check::{self, FailOn, Layout, State, SuiteReport};
+use mcp_contract_test::check::{self, FailOn, Layout, SuiteReport};
 use mcp_contract_test::escape::escape;
 use mcp_contract_test::lint::Lints;
 use mcp_contract_test::report::{Failure, FailureKind, Items, Report, ServerResult};
-use mcp_contract_test::snapshot::{self, SnapshotFile};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -194,43 +193,17 @@ fn evaluate(target: &Target, fail_on: &FailOn, lints: &Lints) -> Result<SuiteRep
 /// Writes the accepted snapshots of a suite: new and changed items written atomically, removed
 /// items' files deleted, stale `.snap.new` files deleted. Progress lines go to stderr.
 fn accept(report: &SuiteReport) -> Result<(), Failure> {
-    let failure = |e: snapshot::SnapshotError| Failure {
+    let done = check::accept(report).map_err(|e| Failure {
         kind: FailureKind::Unreadable,
         message: format!("cannot write the snapshot: {e}"),
-    };
-    for verdict in &report.verdicts {
-        let pending = snapshot::pending_path(&verdict.snap_path);
-        match verdict.state {
-            State::Unchanged => {}
-            State::Removed => {
-                remove(&verdict.snap_path).map_err(failure)?;
-                eprintln!("deleted {}", verdict.snap_path.display());
-            }
-            State::New | State::Changed => {
-                let file = SnapshotFile {
-                    metadata: verdict.recorded.metadata.for_accepted(),
-                    contents: verdict.recorded.contents.clone(),
-                };
-                snapshot::write_atomic(&verdict.snap_path, file.render().as_bytes())
-                    .map_err(failure)?;
-                eprintln!("wrote {}", verdict.snap_path.display());
-            }
+    })?;
+    for step in done {
+        match step {
+            check::Accepting::Wrote(path) => eprintln!("wrote {}", path.display()),
+            check::Accepting::Deleted(path) => eprintln!("deleted {}", path.display()),
         }
-        remove(&pending).map_err(failure)?;
     }
     Ok(())
-}
-
-fn remove(path: &Path) -> Result<(), snapshot::SnapshotError> {
-    match std::fs::remove_file(path) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(snapshot::SnapshotError {
-            kind: snapshot::ErrorKind::Io,
-            path: Some(path.to_path_buf()),
-            line: None,
-            message: format!("cannot delete: {e}"),
-        }),
-        _ => Ok(()),
-    }
 }
 
 /// The command that accepts what this `check` saw: the same arguments with `snapshot` instead

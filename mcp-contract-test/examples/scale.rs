@@ -32,7 +32,7 @@ mod generate;
 
 use mcp_contract_test::check::{self, FailOn, Layout};
 use mcp_contract_test::probe::{self, ProbeOptions, ServerCommand, ServerSpec};
-use mcp_contract_test::{snapshot, Policy, Surface};
+use mcp_contract_test::{Policy, Surface};
 use std::path::Path;
 use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant};
@@ -147,14 +147,7 @@ fn setup(n: usize, dir: &Path) -> Result<(), String> {
         &Policy::default(),
         &FailOn::local_default(),
     );
-    for verdict in &first.verdicts {
-        let file = snapshot::SnapshotFile {
-            metadata: verdict.recorded.metadata.for_accepted(),
-            contents: verdict.recorded.contents.clone(),
-        };
-        snapshot::write_atomic(&verdict.snap_path, file.render().as_bytes())
-            .map_err(|e| e.to_string())?;
-    }
+    check::accept(&first).map_err(|e| e.to_string())?;
     Ok(())
 }
 

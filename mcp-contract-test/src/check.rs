@@ -586,6 +586,46 @@ fn refresh_note(files: &[(String, u32)]) -> String {
     )
 }
 
+/// What [`accept`] did to one snapshot file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Accepting {
+    /// Wrote the accepted snapshot of a new or changed item.
+    Wrote(PathBuf),
+    /// Deleted the snapshot of an item the server no longer advertises.
+    Deleted(PathBuf),
+}
+
+/// Makes what a report saw the accepted contract: the snapshot of every new or changed item is
+/// written (atomically, with the header an accepted snapshot carries), the file of every
+/// removed item deleted, and every item's `.snap.new` deleted; unchanged files are not touched.
+/// What the CLI's `snapshot` command does; returns what was written and deleted, in item order.
+///
+/// # Errors
+///
+/// The first file that could not be written or deleted; files before it are already done.
+pub fn accept(report: &SuiteReport) -> Result<Vec<Accepting>, snapshot::SnapshotError> {
+    let mut done = Vec::new();
+    for verdict in &report.verdicts {
+        match verdict.state {
+            State::Unchanged => {}
+            State::Removed => {
+                snapshot::remove_if_present(&verdict.snap_path)?;
+                done.push(Accepting::Deleted(verdict.snap_path.clone()));
+            }
+            State::New | State::Changed => {
+                let file = SnapshotFile {
+                    metadata: verdict.recorded.metadata.for_accepted(),
+                    contents: verdict.recorded.contents.clone(),
+                };
+                snapshot::write_atomic(&verdict.snap_path, file.render().as_bytes())?;
+                done.push(Accepting::Wrote(verdict.snap_path.clone()));
+            }
+        }
+        snapshot::remove_if_present(&snapshot::pending_path(&verdict.snap_path))?;
+    }
+    Ok(done)
+}
+
 /// The accepted snapshots as one surface (tombstones left out).
 pub fn accepted_surface(accepted: &[Accepted]) -> Surface {
     let mut surface = Surface::new();

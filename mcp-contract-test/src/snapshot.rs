@@ -25,6 +25,7 @@ pub use item::{
 };
 pub use naming::{file_name, fnv1a64, safe_component};
 pub use settings::{Settings, UpdateMode};
+pub(crate) use store::remove_if_present;
 pub use store::{add_reference, load_dir, pending_path, record, write_atomic, Accepted, Outcome};
 
 use std::fmt;

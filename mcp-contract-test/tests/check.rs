@@ -235,3 +235,41 @@ fn probing_and_loading_side_by_side_returns_both_results_as_they_came() {
     assert!(error.contains("contract__tools__a.snap"), "{error}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn accepting_writes_new_and_changed_items_deletes_removed_ones_and_leaves_the_rest() {
+    let dir = std::env::temp_dir().join(format!("mcp-check-accept-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let layout = Layout {
+        dir: dir.clone(),
+        ..layout()
+    };
+    let judge = |live: &Surface| {
+        let accepted = check::load_accepted(&layout).expect("readable");
+        check::evaluate(live, &accepted, &layout, &Policy::default(), &FailOn::Drift)
+    };
+    let v1 = surface(json!({"tools": [{"name": "a"}, {"name": "b"}, {"name": "c"}]}));
+    let first = check::accept(&judge(&v1)).expect("accept");
+    assert_eq!(first.len(), 3, "{first:?}");
+    let snap = |name: &str| dir.join(format!("contract__tools__{name}.snap"));
+    let unchanged_before = std::fs::metadata(snap("a")).and_then(|m| m.modified()).ok();
+    std::fs::write(format!("{}.new", snap("b").display()), "stale").expect("write");
+    // b changes, c is removed, d is new, a stays.
+    let v2 = surface(json!({"tools": [{"name": "a"}, {"name": "b", "title": "B"}, {"name": "d"}]}));
+    let done = check::accept(&judge(&v2)).expect("accept");
+    assert_eq!(
+        done,
+        [
+            check::Accepting::Wrote(snap("b")),
+            check::Accepting::Deleted(snap("c")),
+            check::Accepting::Wrote(snap("d")),
+        ]
+    );
+    assert!(!snap("c").exists() && !dir.join("contract__tools__b.snap.new").exists());
+    assert_eq!(
+        std::fs::metadata(snap("a")).and_then(|m| m.modified()).ok(),
+        unchanged_before
+    );
+    assert!(judge(&v2).verdicts.iter().all(|v| !v.drifted()), "accepted");
+    let _ = std::fs::remove_dir_all(&dir);
+}

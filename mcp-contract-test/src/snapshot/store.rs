@@ -192,13 +192,12 @@ pub enum Outcome {
     NotWritten,
 }
 
-fn remove_if_present(path: &Path) -> Result<(), SnapshotError> {
+/// Deletes a snapshot file; one that is not there is no error.
+pub(crate) fn remove_if_present(path: &Path) -> Result<(), SnapshotError> {
     match std::fs::remove_file(path) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(SnapshotError::io(
-            path,
-            "delete the stale pending snapshot",
-            &e,
-        )),
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            Err(SnapshotError::io(path, "delete the snapshot file", &e))
+        }
         _ => Ok(()),
     }
 }
