@@ -5,9 +5,9 @@
 
 #![allow(dead_code)] // each fuzz binary uses one of the functions
 
-use mcp_contract_test::diff::diff_surfaces;
-use mcp_contract_test::snapshot::{parse_item, render_item, SnapshotFile};
-use mcp_contract_test::{Policy, Surface};
+use mcp_contract_engine::diff::diff_surfaces;
+use mcp_contract_engine::{Policy, Surface};
+use mcp_contract_test::_support::snapshot::{parse_item, render_item, SnapshotFile};
 use std::path::Path;
 
 /// Bytes → JSON → `Surface::from_json` → `to_json` → `from_json`: the same items.

@@ -174,7 +174,7 @@ fn server_entry(table: &Table) -> Result<ServerEntry, String> {
             ("command", Value::List(words)) => entry.command = Some(words.clone()),
             ("command", Value::Str(s)) => {
                 entry.command = Some(
-                    mcp_contract_test::probe::split_command_line(s)
+                    mcp_contract_test::_support::probe::split_command_line(s)
                         .map_err(|e| format!("{line}: `command`: {e}"))?,
                 )
             }

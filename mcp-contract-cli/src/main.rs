@@ -8,13 +8,13 @@ mod serve;
 mod target;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use mcp_contract_test::change::Policy;
-use mcp_contract_test::check::FailOn;
-use mcp_contract_test::escape::escape;
-use mcp_contract_test::report::{self, Items, Report, ServerResult};
-use mcp_contract_test::snapshot;
-use mcp_contract_test::surface::Surface;
-use mcp_contract_test::{diff, Judgement};
+use mcp_contract_cli::report::{self, Items, Report, ServerResult};
+use mcp_contract_engine::change::Policy;
+use mcp_contract_engine::escape::escape;
+use mcp_contract_engine::surface::Surface;
+use mcp_contract_engine::{diff, Judgement};
+use mcp_contract_test::_support::check::FailOn;
+use mcp_contract_test::_support::snapshot;
 use serde_json::Value;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -267,7 +267,7 @@ fn run_command(command: Command) -> Result<u8, Fail> {
                         ),
                     ));
                 }
-                mcp_contract_test::check::accepted_surface(&accepted)
+                mcp_contract_test::_support::check::accepted_surface(&accepted)
             } else {
                 load_surface(&source)?
             };
@@ -276,7 +276,7 @@ fn run_command(command: Command) -> Result<u8, Fail> {
             Ok(exit::OK)
         }
         Command::Rules => {
-            print!("{}", mcp_contract_test::rules::markdown());
+            print!("{}", mcp_contract_engine::rules::markdown());
             Ok(exit::OK)
         }
     }
@@ -290,7 +290,7 @@ pub struct SnapshotOptions {
     config: Option<PathBuf>,
     fail_on: Option<(String, FailOn)>,
     jobs: usize,
-    lints: mcp_contract_test::lint::Lints,
+    lints: mcp_contract_engine::lint::Lints,
 }
 
 fn snapshots_options(args: &SnapshotArgs) -> Result<SnapshotOptions, Fail> {
@@ -304,7 +304,7 @@ fn snapshots_options(args: &SnapshotArgs) -> Result<SnapshotOptions, Fail> {
     if args.jobs == 0 {
         return Err((exit::USAGE, "--jobs must be at least 1".to_owned()));
     }
-    let mut lints = mcp_contract_test::lint::Lints::default();
+    let mut lints = mcp_contract_engine::lint::Lints::default();
     for setting in &args.lints {
         lints
             .apply_setting(setting)
@@ -312,7 +312,7 @@ fn snapshots_options(args: &SnapshotArgs) -> Result<SnapshotOptions, Fail> {
     }
     if let Some(path) = &args.allow {
         lints.allow = Some(
-            mcp_contract_test::lint::allow::AllowList::load(path)
+            mcp_contract_test::_support::check::load_allow_list(path)
                 .map_err(|e| (exit::USAGE, format!("--allow: {e}")))?,
         );
     }

@@ -9,11 +9,11 @@
 
 use crate::target::{self, Target};
 use crate::{exit, print_report, Fail, Format, ServerArgs, SnapshotOptions};
-use mcp_contract_test::change::Policy;
-use mcp_contract_test::check::{self, FailOn, Layout, SuiteReport};
-use mcp_contract_test::escape::escape;
-use mcp_contract_test::lint::Lints;
-use mcp_contract_test::report::{Failure, FailureKind, Items, Report, ServerResult};
+use mcp_contract_cli::report::{Failure, FailureKind, Items, Report, ServerResult};
+use mcp_contract_engine::change::Policy;
+use mcp_contract_engine::escape::escape;
+use mcp_contract_engine::lint::Lints;
+use mcp_contract_test::_support::check::{self, FailOn, Layout, SuiteReport};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -246,7 +246,7 @@ fn accept_command() -> String {
         }
         out.push(arg);
     }
-    mcp_contract_test::probe::ServerCommand {
+    mcp_contract_test::_support::probe::ServerCommand {
         program: out.remove(0),
         args: out,
         ..Default::default()

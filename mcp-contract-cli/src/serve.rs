@@ -7,7 +7,7 @@
 //! recorded contract; every other request gets -32601. Notifications are ignored. It stops when
 //! stdin closes.
 
-use mcp_contract_test::surface::{ItemKind, Surface};
+use mcp_contract_engine::surface::{ItemKind, Surface};
 use serde_json::{json, Map, Value};
 use std::io::{BufRead, Write};
 
@@ -24,7 +24,7 @@ impl Served {
     /// Prepares a surface for serving.
     pub fn new(surface: &Surface) -> Served {
         let server = surface
-            .get(&mcp_contract_test::ItemKey::server())
+            .get(&mcp_contract_engine::ItemKey::server())
             .and_then(|server| match server.into_owned() {
                 Value::Object(server) => Some(server),
                 _ => None,

@@ -3,12 +3,12 @@
 
 use crate::config::{Config, ServerEntry};
 use crate::{exit, Fail, ServerArgs};
-use mcp_contract_test::check::Layout;
-use mcp_contract_test::escape::escape;
-use mcp_contract_test::probe::{
+use mcp_contract_cli::report::{Failure, FailureKind};
+use mcp_contract_engine::escape::escape;
+use mcp_contract_test::_support::check::Layout;
+use mcp_contract_test::_support::probe::{
     self, HeaderValue, HttpEndpoint, ProbeErrorKind, ProbeOptions, ServerCommand, ServerSpec,
 };
-use mcp_contract_test::report::{Failure, FailureKind};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 

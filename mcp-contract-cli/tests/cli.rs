@@ -1,9 +1,9 @@
 //! The `mcp-contract` binary as a user runs it: real fixture servers (Python), real files, every
 //! output format read by its consumer, the documented exit codes.
 
-use mcp_contract_test::probe::{self, ProbeOptions, ServerCommand};
-use mcp_contract_test::snapshot;
-use mcp_contract_test::surface::Surface;
+use mcp_contract_engine::surface::Surface;
+use mcp_contract_test::_support::probe::{self, ProbeOptions, ServerCommand};
+use mcp_contract_test::_support::snapshot;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -1,6 +1,6 @@
 //! The `#[mcp_contract]` attribute of [mcp-contract-test](https://docs.rs/mcp-contract-test).
 //!
-//! Thin sugar over `mcp_contract_test::harness::{Contract, Suite}`: every key maps to one builder
+//! Thin sugar over `mcp_contract_test::{Contract, Suite}`: every key maps to one builder
 //! call, and mistakes are compile errors pointing at the offending token. Use it through the
 //! re-export `mcp_contract_test::mcp_contract`.
 #![forbid(unsafe_code)]
@@ -65,7 +65,7 @@ fn expand(args: TokenStream2, item: TokenStream2) -> syn::Result<TokenStream2> {
     Ok(quote! {
         fn main() -> ::std::process::ExitCode {
             #body
-            ::mcp_contract_test::harness::Contract::new(::mcp_contract_test::here!())
+            ::mcp_contract_test::Contract::new(::mcp_contract_test::here!())
                 #( .suite(#suites) )*
                 .run()
         }
@@ -537,7 +537,7 @@ fn fail_on(input: ParseStream) -> syn::Result<TokenStream2> {
         {
             let variant = match part {
                 "drift" | "any" => {
-                    return Ok(quote! { ::mcp_contract_test::check::FailOn::Drift });
+                    return Ok(quote! { ::mcp_contract_test::FailOn::Drift });
                 }
                 "breaking" => quote! { Breaking },
                 "safety" => quote! { Safety },
@@ -557,7 +557,7 @@ fn fail_on(input: ParseStream) -> syn::Result<TokenStream2> {
         }
     }
     Ok(quote! {
-        ::mcp_contract_test::check::FailOn::Classes(::std::vec![
+        ::mcp_contract_test::FailOn::Classes(::std::vec![
             #( ::mcp_contract_test::Class::#classes ),*
         ])
     })
@@ -567,15 +567,15 @@ impl Suite {
     fn to_tokens(&self) -> TokenStream2 {
         let mut tokens = match (&self.server, &self.bin) {
             (Some(server), _) => {
-                quote_spanned! { server.span() => ::mcp_contract_test::harness::Suite::command(#server) }
+                quote_spanned! { server.span() => ::mcp_contract_test::Suite::command(#server) }
             }
             (None, Some(bin)) => {
                 let var = LitStr::new(&format!("CARGO_BIN_EXE_{}", bin.value()), bin.span());
-                quote_spanned! { bin.span() => ::mcp_contract_test::harness::Suite::program(::core::env!(#var)) }
+                quote_spanned! { bin.span() => ::mcp_contract_test::Suite::program(::core::env!(#var)) }
             }
             (None, None) => match (&self.url, &self.handler) {
                 (Some(url), _) => {
-                    quote_spanned! { url.span() => ::mcp_contract_test::harness::Suite::url(#url) }
+                    quote_spanned! { url.span() => ::mcp_contract_test::Suite::url(#url) }
                 }
                 // `Suite::in_process` exists only with mcp-contract-test's `rmcp` feature; without
                 // it rustc names the missing function at the key.
@@ -584,7 +584,7 @@ impl Suite {
                         // `|| Server::new()` is the closure the user meant, not a redundant one.
                         #[allow(clippy::redundant_closure)]
                         let make = move || #expr;
-                        ::mcp_contract_test::harness::Suite::in_process(make)
+                        ::mcp_contract_test::Suite::in_process(make)
                     }
                 },
                 (None, None) => quote! {},

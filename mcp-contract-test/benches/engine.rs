@@ -10,9 +10,9 @@ mod corpus;
 #[path = "support/generate.rs"]
 mod generate;
 
-use mcp_contract_test::check::{self, FailOn, Layout};
-use mcp_contract_test::snapshot::{self, Accepted};
-use mcp_contract_test::{diff, Policy, Surface};
+use mcp_contract_engine::{diff, Policy, Surface};
+use mcp_contract_test::_support::check::{self, FailOn, Layout};
+use mcp_contract_test::_support::snapshot::{self, Accepted};
 use std::path::Path;
 
 fn main() {
@@ -137,7 +137,7 @@ fn evaluate_unchanged(bencher: divan::Bencher, tools: usize) {
 fn changed_items(
     tools: usize,
 ) -> Vec<(
-    mcp_contract_test::ItemKey,
+    mcp_contract_engine::ItemKey,
     serde_json::Value,
     serde_json::Value,
 )> {
@@ -172,6 +172,14 @@ fn generated_changed_items(bencher: divan::Bencher, tools: usize) {
 #[divan::bench(args = [1000])]
 fn generated_lint(bencher: divan::Bencher, tools: usize) {
     let surface = Surface::from_json(&generate::surface(tools, true)).expect("generated");
-    let config = mcp_contract_test::lint::Lints::default();
-    bencher.bench(|| divan::black_box(mcp_contract_test::lint::lint(&surface, &config)));
+    let config = mcp_contract_engine::lint::Lints::default();
+    bencher.bench(|| {
+        divan::black_box(mcp_contract_engine::lint::lint_at(
+            &surface,
+            &[],
+            &[],
+            &config,
+            mcp_contract_engine::lint::allow::Date::from_unix_days(20_000),
+        ))
+    });
 }

@@ -3,10 +3,10 @@
 //!
 //! `cargo bench -p mcp-contract-test --features rmcp --bench in_process`
 
-use mcp_contract_test::change::Policy;
-use mcp_contract_test::check::{self, FailOn, Layout};
-use mcp_contract_test::probe::{probe, InProcess, ProbeOptions, ServerSpec};
-use mcp_contract_test::snapshot::{self, Accepted, SnapshotFile};
+use mcp_contract_engine::change::Policy;
+use mcp_contract_test::_support::check::{self, FailOn, Layout};
+use mcp_contract_test::_support::probe::{probe, InProcess, ProbeOptions, ServerSpec};
+use mcp_contract_test::_support::snapshot::{self, Accepted, SnapshotFile};
 use rmcp::model::{
     Implementation, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
 };

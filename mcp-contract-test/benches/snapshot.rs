@@ -6,9 +6,9 @@
 #[path = "support/generate.rs"]
 mod generate;
 
-use mcp_contract_test::check::{self, FailOn, Layout};
-use mcp_contract_test::snapshot::{self, SnapshotFile};
-use mcp_contract_test::{Policy, Surface};
+use mcp_contract_engine::{Policy, Surface};
+use mcp_contract_test::_support::check::{self, FailOn, Layout};
+use mcp_contract_test::_support::snapshot::{self, SnapshotFile};
 use std::path::{Path, PathBuf};
 
 fn main() {

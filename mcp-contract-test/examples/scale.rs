@@ -30,9 +30,9 @@
 #[path = "../benches/support/generate.rs"]
 mod generate;
 
-use mcp_contract_test::check::{self, FailOn, Layout};
-use mcp_contract_test::probe::{self, ProbeOptions, ServerCommand, ServerSpec};
-use mcp_contract_test::{Policy, Surface};
+use mcp_contract_engine::{Policy, Surface};
+use mcp_contract_test::_support::check::{self, FailOn, Layout};
+use mcp_contract_test::_support::probe::{self, ProbeOptions, ServerCommand, ServerSpec};
 use std::path::Path;
 use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant};

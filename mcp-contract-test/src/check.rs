@@ -4,9 +4,9 @@
 
 use crate::change::{Class, Judgement, Policy};
 use crate::diff;
-use crate::redact::{self, Redactions};
+use crate::prepare::spelling::Respelling;
+use crate::prepare::{self, Redactions};
 use crate::snapshot::{self, contents_match, Accepted, Metadata, SnapshotFile};
-use crate::spelling::Respelling;
 use crate::surface::{ItemKey, Surface};
 use serde_json::{json, Value};
 use std::borrow::Cow;
@@ -94,6 +94,18 @@ pub enum State {
     Removed,
     /// Both exist and differ.
     Changed,
+}
+
+impl State {
+    /// The state as written in reports: `unchanged`, `new`, `removed`, `changed`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            State::Unchanged => "unchanged",
+            State::New => "new",
+            State::Removed => "removed",
+            State::Changed => "changed",
+        }
+    }
 }
 
 /// The verdict on one item.
@@ -207,7 +219,7 @@ pub fn evaluate(
 
 /// Judges a live surface against a suite's accepted snapshots.
 ///
-/// The live surface first goes through [`redact::prepare`] (spellings, the suite's
+/// The live surface first goes through [`prepare::prepare`] (spellings, the suite's
 /// redactions and filters, secret scrubbing), so verdicts, reports and written snapshots only
 /// ever see the prepared surface; every secret becomes one note. Accepted definitions go
 /// through the same steps before comparison, and an item is unchanged when its snapshot text
@@ -254,7 +266,7 @@ pub fn evaluate_linted(
     let mut live_by_key: BTreeMap<ItemKey, &ItemKey> = BTreeMap::new();
     let mut shadowed: Vec<&ItemKey> = Vec::new();
     for key in live.keys() {
-        if let Some(earlier) = live_by_key.insert(redact::prepared_key(key).into_owned(), key) {
+        if let Some(earlier) = live_by_key.insert(prepare::prepared_key(key).into_owned(), key) {
             shadowed.push(earlier);
         }
     }
@@ -289,7 +301,7 @@ pub fn evaluate_linted(
     let mut outcomes: Vec<Outcome> = outcomes.into_iter().flatten().collect();
 
     // Secrets and spellings in the order of the live surface, as preparing it whole reports them.
-    let mut prepared_notes: Vec<(&ItemKey, Vec<redact::Finding>, Vec<Respelling>)> = outcomes
+    let mut prepared_notes: Vec<(&ItemKey, Vec<prepare::Finding>, Vec<Respelling>)> = outcomes
         .iter_mut()
         .filter_map(|o| {
             let live_key = o.live_key?;
@@ -302,7 +314,7 @@ pub fn evaluate_linted(
         .collect();
     for key in shadowed {
         if let Some(value) = live.get(key) {
-            let (_, _, secrets, respellings) = redact::prepare_item_cow(key, &value, redactions);
+            let (_, _, secrets, respellings) = prepare::prepare_item_cow(key, &value, redactions);
             prepared_notes.push((key, secrets, respellings));
         }
     }
@@ -324,7 +336,7 @@ pub fn evaluate_linted(
         &secrets,
         &respellings,
         lints,
-        crate::lint::allow::Date::today(),
+        crate::env::today(),
     ) {
         findings_by_item
             .entry(finding.item.clone())
@@ -332,7 +344,7 @@ pub fn evaluate_linted(
             .push(finding);
     }
     let mut notes: Vec<String> = Vec::new();
-    notes.extend(crate::spelling::lint(&respellings));
+    notes.extend(crate::prepare::spelling::lint(&respellings));
     notes.extend(secrets.iter().map(ToString::to_string));
 
     // Items added and removed in one release, judged together for renames.
@@ -455,7 +467,7 @@ struct Outcome<'a> {
     refresh: Option<(String, u32)>,
     snap_path: PathBuf,
     accepted: Option<SnapshotFile>,
-    secrets: Vec<redact::Finding>,
+    secrets: Vec<prepare::Finding>,
     respellings: Vec<Respelling>,
     findings: Vec<crate::lint::Finding>,
 }
@@ -477,7 +489,7 @@ fn judge_item<'a>(
     let (new_definition, secrets, respellings) = match live {
         Some((live_key, value)) => {
             let (_, prepared, secrets, respellings) =
-                redact::prepare_item_cow(live_key, &value, redactions);
+                prepare::prepare_item_cow(live_key, &value, redactions);
             // No copy when preparing changed nothing (the common case).
             let changed = match prepared {
                 Cow::Owned(prepared) => Some(prepared),
@@ -502,7 +514,7 @@ fn judge_item<'a>(
     let old_definition = || -> Option<Value> {
         let definition = old?.definition()?;
         // No copy when preparing changes nothing (the common case).
-        let prepared = match redact::prepare_item_cow(key, &definition, redactions).1 {
+        let prepared = match prepare::prepare_item_cow(key, &definition, redactions).1 {
             Cow::Owned(prepared) => Some(prepared),
             Cow::Borrowed(_) => None,
         };
@@ -651,7 +663,7 @@ fn metadata(layout: &Layout, verdict: &Verdict) -> Metadata {
     let description = if verdict.state == State::Unchanged {
         None
     } else {
-        Some(crate::report::change_summary(verdict))
+        Some(crate::summary::change_summary(verdict))
     };
     Metadata {
         source: layout.source.clone(),
@@ -714,4 +726,15 @@ pub fn display_path(path: &Path, base: &Path) -> String {
         .unwrap_or(path)
         .to_string_lossy()
         .into_owned()
+}
+
+/// Reads and parses an allow-list file; the error names the file and the line.
+pub fn load_allow_list(path: &Path) -> Result<crate::lint::allow::AllowList, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        format!(
+            "cannot read the allow-list {}: {e} (create it, or drop the `allow` setting)",
+            path.display()
+        )
+    })?;
+    crate::lint::allow::AllowList::parse(&text, &path.display().to_string())
 }

@@ -39,7 +39,7 @@ pub struct Location {
 #[macro_export]
 macro_rules! here {
     () => {
-        $crate::harness::Location {
+        $crate::Location {
             file: ::core::file!(),
             line: ::core::line!(),
             manifest_dir: ::core::env!("CARGO_MANIFEST_DIR"),
@@ -71,7 +71,7 @@ pub struct Suite {
     fail_on: Option<FailOn>,
     ci_fail_on: Option<FailOn>,
     policy: Policy,
-    redactions: crate::redact::Redactions,
+    redactions: crate::prepare::Redactions,
     lifecycle: Lifecycle,
     errors: Vec<String>,
     lints: crate::lint::Lints,
@@ -236,7 +236,7 @@ impl Suite {
             fail_on: None,
             ci_fail_on: None,
             policy: Policy::default(),
-            redactions: crate::redact::Redactions::default(),
+            redactions: crate::prepare::Redactions::default(),
             lifecycle: Lifecycle::default(),
             errors: Vec::new(),
             lints: crate::lint::Lints::default(),
@@ -327,7 +327,7 @@ impl Suite {
 
     /// Redacts the values `selector` picks in every item (e.g. `.serverInfo.version` or
     /// `.inputSchema.properties.*.default`) to `placeholder`, before comparing and before
-    /// writing, as insta's redactions do. See [`crate::redact`] for the selector syntax.
+    /// writing, as insta's redactions do. See [`crate::prepare`] for the selector syntax.
     pub fn redact(mut self, selector: &str, placeholder: impl Into<serde_json::Value>) -> Suite {
         match self.redactions.clone().redact(selector, placeholder) {
             Ok(redactions) => self.redactions = redactions,
@@ -638,7 +638,7 @@ fn prepare(
         (Err(error), Ok(_)) => {
             return fail(format!(
                 "{}\nNo snapshot was written, changed or deleted.",
-                crate::redact::scrub_message(&error)
+                crate::prepare::scrub_message(&error)
             ))
         }
     };
@@ -656,13 +656,13 @@ fn prepare(
             eprintln!(
                 "mcp-contract: {}{}",
                 prefix,
-                escape(&crate::redact::scrub_message(note))
+                escape(&crate::prepare::scrub_message(note))
             );
         }
     }
     let mut lints = suite.lints.clone();
     if let Some(path) = &suite.allow_list {
-        match crate::lint::allow::AllowList::load(&paths.manifest_dir.join(path)) {
+        match crate::check::load_allow_list(&paths.manifest_dir.join(path)) {
             Ok(mut list) => {
                 list.origin = path.display().to_string();
                 lints.allow = Some(list);
@@ -698,7 +698,7 @@ fn prepare(
     record_handshake(&mut report, probe.handshake);
     report
         .notes
-        .extend(probe.notes.iter().map(|n| crate::redact::scrub_message(n)));
+        .extend(probe.notes.iter().map(|n| crate::prepare::scrub_message(n)));
     Prepared {
         prefix,
         result: Ok(report),
@@ -820,7 +820,7 @@ fn run_item(
         // INSTA_FORCE_PASS (they are not snapshot differences).
         return Err(Failed::from(format!(
             "{test_name} breaks the suite's lint rules:\n{}\n\nFix the server, set the rule's level (`lints = [\"RULE=warn\"]`), or accept this one finding in the allow-list with a reason.",
-            crate::report::findings_summary(&verdict.findings)
+            crate::summary::findings_summary(&verdict.findings)
         )));
     }
     let mut message = format!(
@@ -829,11 +829,11 @@ fn run_item(
             &verdict.snap_path,
             &std::env::current_dir().unwrap_or_default()
         ),
-        crate::report::change_summary(verdict)
+        crate::summary::change_summary(verdict)
     );
     if !verdict.findings.is_empty() {
         message.push('\n');
-        message.push_str(&crate::report::findings_summary(&verdict.findings));
+        message.push_str(&crate::summary::findings_summary(&verdict.findings));
     }
     match &written {
         Some(path) => message.push_str(&format!(
@@ -863,12 +863,7 @@ fn print_summary(pending: &[Pending], paths: &Paths) {
         written
     );
     for item in pending {
-        let state = match item.state {
-            State::New => "new",
-            State::Removed => "removed",
-            State::Changed => "changed",
-            State::Unchanged => "unchanged",
-        };
+        let state = item.state.as_str();
         let path = item
             .written
             .as_ref()

@@ -167,24 +167,48 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod change;
-pub mod check;
-pub mod diff;
-pub mod escape;
-pub mod harness;
-pub(crate) mod libtest;
-pub mod lint;
-mod parallel;
-pub mod probe;
-pub mod probe_cache;
-pub mod redact;
-pub mod report;
-pub mod rules;
-pub mod schema;
-pub mod snapshot;
-pub mod spelling;
-pub mod surface;
+use mcp_contract_engine::{change, diff, escape, lint, parallel, prepare, surface};
 
-pub use change::{Change, Class, Judgement, Note, Policy};
+mod check;
+mod env;
+mod harness;
+mod libtest;
+mod probe;
+mod probe_cache;
+mod snapshot;
+mod summary;
+
+pub use check::FailOn;
+pub use harness::{Contract, Location, Suite};
+pub use mcp_contract_engine::lint::Level;
+pub use mcp_contract_engine::{Class, Policy};
+pub use probe::{HeaderValue, HttpEndpoint, InProcess, Lifecycle};
+
+/// What the `mcp-contract` CLI, the benchmarks and this crate's own tests need beyond the
+/// public API: the orchestration, the probe and the snapshot files. Not part of the public API
+/// and not covered by semver (as insta's `_cargo_insta_support`); users need none of it.
+#[doc(hidden)]
+pub mod _support {
+    /// The one orchestration step (see `check.rs`).
+    pub mod check {
+        pub use crate::check::*;
+    }
+    /// Starting servers and reading their surface.
+    pub mod probe {
+        pub use crate::probe::*;
+    }
+    /// One probe per nextest run.
+    pub mod probe_cache {
+        pub use crate::probe_cache::*;
+    }
+    /// insta-format snapshot files.
+    pub mod snapshot {
+        pub use crate::snapshot::*;
+    }
+    /// The classified change list of a verdict, as text.
+    pub mod summary {
+        pub use crate::summary::*;
+    }
+}
+
 pub use mcp_contract_macros::mcp_contract;
-pub use surface::{ItemKey, ItemKind, Surface};

@@ -5,9 +5,9 @@
 #[path = "../benches/support/corpus.rs"]
 mod corpus;
 
-use mcp_contract_test::check::{self, FailOn, Layout, State};
-use mcp_contract_test::snapshot::{self, Accepted, SnapshotFile};
-use mcp_contract_test::{diff, Change, ItemKey, ItemKind, Note, Policy, Surface};
+use mcp_contract_engine::{diff, Change, ItemKey, ItemKind, Note, Policy, Surface};
+use mcp_contract_test::_support::check::{self, FailOn, Layout, State};
+use mcp_contract_test::_support::snapshot::{self, Accepted, SnapshotFile};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -47,7 +47,7 @@ fn surface(value: Value) -> Surface {
 /// A surface whose items are held as the text a server sent (as the probe holds them),
 /// through the real probe: `surface_server.py` serving the file.
 fn probed(path: &Path) -> Surface {
-    use mcp_contract_test::probe::{self, ProbeOptions, ServerCommand, ServerSpec};
+    use mcp_contract_test::_support::probe::{self, ProbeOptions, ServerCommand, ServerSpec};
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let server = root.join("fixtures/servers/surface_server.py");
     let spec = ServerSpec::Stdio(ServerCommand::new(

@@ -10,7 +10,7 @@
 mod common;
 
 use common::*;
-use mcp_contract_test::snapshot::{parse_item, SnapshotFile};
+use mcp_contract_test::_support::snapshot::{parse_item, SnapshotFile};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;

@@ -3,10 +3,10 @@
 //! which answers -32601), and as one that ignores requests before initialize
 //! (`discover-silent`).
 
-use mcp_contract_test::probe::{
+use mcp_contract_engine::{ItemKey, ItemKind, Surface};
+use mcp_contract_test::_support::probe::{
     probe_stdio, Handshake, Lifecycle, Phase, ProbeErrorKind, ProbeOptions, ServerCommand,
 };
-use mcp_contract_test::{ItemKey, ItemKind, Surface};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::Command;

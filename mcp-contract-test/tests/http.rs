@@ -4,10 +4,10 @@
 //!
 //! Every test proves the token appears in no error, no `Debug` and no recorded surface.
 
-use mcp_contract_test::probe::{
+use mcp_contract_engine::surface::Surface;
+use mcp_contract_test::_support::probe::{
     probe, HeaderValue, HttpEndpoint, ProbeErrorKind, ProbeOptions, ServerCommand, ServerSpec,
 };
-use mcp_contract_test::surface::Surface;
 use serde_json::Value;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};

@@ -2,7 +2,7 @@
 //! 127.0.0.1, answering with SSE, behind a bearer token taken from the environment. Its committed
 //! snapshots (tests/snapshots/http_contract__*) are checked for the token by tests/http.rs.
 
-use mcp_contract_test::harness::{Contract, Suite};
+use mcp_contract_test::{Contract, Suite};
 
 /// The token this suite's server demands (a test value: tests/http.rs proves it is nowhere in
 /// the snapshots or the output).

@@ -8,10 +8,10 @@
 //!
 //! Run: `cargo test -p mcp-contract-test --features https --test https`.
 
-use mcp_contract_test::probe::{
+use mcp_contract_engine::surface::Surface;
+use mcp_contract_test::_support::probe::{
     probe, HeaderValue, HttpEndpoint, ProbeErrorKind, ProbeOptions, ServerCommand, ServerSpec,
 };
-use mcp_contract_test::surface::Surface;
 use serde_json::Value;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};

@@ -1,9 +1,9 @@
 //! In-process rmcp servers: no process, no port, no binary. Needs the `rmcp` feature.
 
-use mcp_contract_test::probe::{
+use mcp_contract_engine::{ItemKey, ItemKind};
+use mcp_contract_test::_support::probe::{
     probe, Handshake, InProcess, Lifecycle, Phase, ProbeErrorKind, ProbeOptions, ServerSpec,
 };
-use mcp_contract_test::{ItemKey, ItemKind};
 use rmcp::model::{
     Implementation, JsonObject, ListToolsResult, PaginatedRequestParams, ServerCapabilities,
     ServerConfig, Tool,
@@ -130,7 +130,7 @@ fn auto_lifecycle_uses_server_discover_with_rmcp_and_lists_the_same_items() {
     assert_eq!(initialize.handshake, Handshake::Initialize);
     assert_eq!(auto.handshake, Handshake::Discover);
     assert_eq!(discover.handshake, Handshake::Discover);
-    let items = |p: &mcp_contract_test::probe::Probe| {
+    let items = |p: &mcp_contract_test::_support::probe::Probe| {
         p.surface
             .keys()
             .filter(|k| k.kind != ItemKind::Server)

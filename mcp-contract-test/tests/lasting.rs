@@ -6,10 +6,10 @@
 //! Real servers throughout (`fixtures/servers/*.py` over stdio), through the same
 //! probe → `check::evaluate_with` → `snapshot::record` path the harness takes.
 
-use mcp_contract_test::check::{self, FailOn, Layout, State, SuiteReport};
-use mcp_contract_test::probe::{self, Probe, ProbeOptions, ServerCommand, ServerSpec};
-use mcp_contract_test::redact::Redactions;
-use mcp_contract_test::snapshot::{self, ErrorKind, Outcome, Settings, UpdateMode};
+use mcp_contract_engine::prepare::Redactions;
+use mcp_contract_test::_support::check::{self, FailOn, Layout, State, SuiteReport};
+use mcp_contract_test::_support::probe::{self, Probe, ProbeOptions, ServerCommand, ServerSpec};
+use mcp_contract_test::_support::snapshot::{self, ErrorKind, Outcome, Settings, UpdateMode};
 use mcp_contract_test::Policy;
 use std::path::{Path, PathBuf};
 
@@ -141,7 +141,7 @@ fn drift(report: &SuiteReport) -> Vec<String> {
                 "{} {:?}: {}",
                 v.key.test_name(),
                 v.state,
-                mcp_contract_test::report::change_summary(v)
+                mcp_contract_test::_support::summary::change_summary(v)
             )
         })
         .collect()
@@ -418,7 +418,7 @@ fn a_rotated_secret_still_shows_as_a_change() {
         report
             .verdicts
             .iter()
-            .map(mcp_contract_test::report::change_summary)
+            .map(mcp_contract_test::_support::summary::change_summary)
             .collect::<Vec<_>>()
     );
     assert!(

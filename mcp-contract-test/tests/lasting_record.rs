@@ -9,9 +9,9 @@
 //! To make them again from an old build: `LASTING_RECORD=1 cargo test -p mcp-contract-test
 //! --test lasting_record -- --ignored`.
 
-use mcp_contract_test::check::{self, FailOn, Layout};
-use mcp_contract_test::probe::{self, ProbeOptions, ServerCommand, ServerSpec};
-use mcp_contract_test::snapshot::{self, Settings, UpdateMode};
+use mcp_contract_test::_support::check::{self, FailOn, Layout};
+use mcp_contract_test::_support::probe::{self, ProbeOptions, ServerCommand, ServerSpec};
+use mcp_contract_test::_support::snapshot::{self, Settings, UpdateMode};
 use mcp_contract_test::Policy;
 use std::path::{Path, PathBuf};
 

@@ -1,13 +1,13 @@
 //! Lints on the live surface, policies, the allow-list, and poisoning on drift: each rule with
 //! the surfaces that must trip it and the real corpus that must not.
 
-use mcp_contract_test::check::{self, FailOn, Layout};
-use mcp_contract_test::diff;
-use mcp_contract_test::lint::allow::{AllowList, Date};
-use mcp_contract_test::lint::{self, Finding, Level, Lints};
-use mcp_contract_test::rules::{self, LINTS};
-use mcp_contract_test::surface::{ItemKey, ItemKind, Surface};
-use mcp_contract_test::{Class, Policy};
+use mcp_contract_engine::diff;
+use mcp_contract_engine::lint::allow::{AllowList, Date};
+use mcp_contract_engine::lint::{self, Finding, Level, Lints};
+use mcp_contract_engine::rules::{self, LINTS};
+use mcp_contract_engine::surface::{ItemKey, ItemKind, Surface};
+use mcp_contract_engine::{Class, Policy};
+use mcp_contract_test::_support::check::{self, FailOn, Layout};
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -56,8 +56,9 @@ fn every_catalogued_example_trips_its_lint_and_only_it() {
             .unwrap_or_else(|e| panic!("{}: example is not JSON: {e}", rule.id));
         // Secrets and spellings are found while preparing the surface, as `check` does it.
         let prepared =
-            mcp_contract_test::redact::prepare(&surface(doc.clone()), &Default::default());
-        let (_, respellings) = mcp_contract_test::spelling::normalize_surface(&surface(doc));
+            mcp_contract_engine::prepare::prepare(&surface(doc.clone()), &Default::default());
+        let (_, respellings) =
+            mcp_contract_engine::prepare::spelling::normalize_surface(&surface(doc));
         let findings = lint::lint_at(
             &prepared.surface,
             &prepared.findings,
@@ -204,7 +205,7 @@ fn hidden_characters_anywhere_and_benign_emoji_spared() {
     // Every message prints safely.
     for f in &findings {
         assert!(
-            !f.line().chars().any(mcp_contract_test::escape::is_hidden),
+            !f.line().chars().any(mcp_contract_engine::escape::is_hidden),
             "{}",
             f.line()
         );
@@ -380,8 +381,11 @@ fn verdicts_carry_findings_and_deny_fails_even_a_new_item() {
         .recorded
         .contents
         .contains("description-missing"));
-    let human = mcp_contract_test::report::human(&report);
-    assert!(human.contains("lints: "), "{human}");
+    let line = mcp_contract_test::_support::summary::findings_line(
+        report.verdicts.iter().flat_map(|v| &v.findings),
+    )
+    .expect("a line");
+    assert!(line.starts_with("lints: "), "{line}");
     assert!(!dir.exists(), "evaluating writes nothing");
 }
 

@@ -4,10 +4,10 @@
 //! and leave no process of its run behind (every fixture gets a unique marker argument, looked
 //! for in /proc afterwards). Skipped, with a printed reason, when python3 is missing.
 
-use mcp_contract_test::probe::{
+use mcp_contract_engine::{ItemKey, ItemKind, Surface};
+use mcp_contract_test::_support::probe::{
     probe_stdio, Phase, Probe, ProbeError, ProbeErrorKind, ProbeOptions, ServerCommand,
 };
-use mcp_contract_test::{ItemKey, ItemKind, Surface};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;

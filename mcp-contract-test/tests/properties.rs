@@ -1,10 +1,10 @@
 //! Properties (proptest) of the surface parser, the snapshot renderer and reader, the engine
 //! and escaping, over generated surfaces and schemas. 64 cases each, so the suite stays fast.
 
-use mcp_contract_test::diff::diff_surfaces;
-use mcp_contract_test::escape::{escape, is_hidden};
-use mcp_contract_test::snapshot::{parse_item, render_item, SnapshotFile};
-use mcp_contract_test::{ItemKey, ItemKind, Policy, Surface};
+use mcp_contract_engine::diff::diff_surfaces;
+use mcp_contract_engine::escape::{escape, is_hidden};
+use mcp_contract_engine::{ItemKey, ItemKind, Policy, Surface};
+use mcp_contract_test::_support::snapshot::{parse_item, render_item, SnapshotFile};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
 use serde_json::{json, Map, Value};
@@ -163,7 +163,7 @@ fn permute(value: &Value, turn: usize, key: Option<&str>) -> Value {
 }
 
 /// What a judgement says, independent of order.
-fn summary(j: &mcp_contract_test::Judgement) -> Vec<String> {
+fn summary(j: &mcp_contract_engine::Judgement) -> Vec<String> {
     let mut out: Vec<String> = j
         .changes
         .iter()

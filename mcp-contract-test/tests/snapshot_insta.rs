@@ -2,7 +2,7 @@
 //! contents, and insta's writer reproduces our bytes exactly.
 
 use insta::internals::Content;
-use mcp_contract_test::snapshot::{normalize_contents, Metadata, SnapshotFile};
+use mcp_contract_test::_support::snapshot::{normalize_contents, Metadata, SnapshotFile};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 

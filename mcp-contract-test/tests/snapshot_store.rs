@@ -1,11 +1,11 @@
 //! Reading and writing snapshot folders: insta's update modes, settings, broken files,
 //! concurrent writers, file naming and the real-server corpus.
 
-use mcp_contract_test::snapshot::{
+use mcp_contract_engine::{ItemKey, ItemKind, Surface};
+use mcp_contract_test::_support::snapshot::{
     file_name, load_dir, parse_item, pending_path, record, render_item, write_atomic, ErrorKind,
     Metadata, Outcome, Settings, SnapshotFile, UpdateMode,
 };
-use mcp_contract_test::{ItemKey, ItemKind, Surface};
 use serde_json::json;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -196,13 +196,14 @@ fn references_are_appended() {
         references_file: Some(refs.clone()),
         ..Settings::default()
     };
-    mcp_contract_test::snapshot::add_reference(&s, Path::new("a/x.snap")).unwrap();
-    mcp_contract_test::snapshot::add_reference(&s, Path::new("a/y.snap")).unwrap();
+    mcp_contract_test::_support::snapshot::add_reference(&s, Path::new("a/x.snap")).unwrap();
+    mcp_contract_test::_support::snapshot::add_reference(&s, Path::new("a/y.snap")).unwrap();
     assert_eq!(
         std::fs::read_to_string(&refs).unwrap(),
         "a/x.snap\na/y.snap\n"
     );
-    mcp_contract_test::snapshot::add_reference(&Settings::default(), Path::new("z")).unwrap();
+    mcp_contract_test::_support::snapshot::add_reference(&Settings::default(), Path::new("z"))
+        .unwrap();
 }
 
 fn vars(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
@@ -804,7 +805,7 @@ fn nested_flow_keys_in_a_header_are_an_error_not_an_explosion() {
     ] {
         let text = format!("---\nsource: tests/contract.rs\n{header}---\n{{}}\n");
         let started = std::time::Instant::now();
-        let result = mcp_contract_test::snapshot::SnapshotFile::parse(
+        let result = mcp_contract_test::_support::snapshot::SnapshotFile::parse(
             &text,
             std::path::Path::new("tests/snapshots/contract__tools__x.snap"),
         );

@@ -5,7 +5,7 @@ use super::message::{is_too_deep, Message};
 use super::{
     quote_untrusted, Handshake, Lifecycle, Phase, Probe, ProbeError, ProbeErrorKind, ProbeOptions,
 };
-use crate::spelling::Respelling;
+use crate::prepare::spelling::Respelling;
 use crate::surface::{json_type_name, ItemKey, ItemKind, Surface, SERVER_FIELDS};
 use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
@@ -150,7 +150,7 @@ pub(super) fn run<T: Transport + ?Sized>(
     // Non-spec spellings are read and recorded canonically; the server gets one lint.
     session
         .notes
-        .extend(crate::spelling::lint(&session.respellings));
+        .extend(crate::prepare::spelling::lint(&session.respellings));
     Ok(Probe {
         surface,
         notes: session.notes,
@@ -164,7 +164,7 @@ struct Session<'a, T: Transport + ?Sized> {
     deadline: Instant,
     next_id: i64,
     notes: Vec<String>,
-    respellings: Vec<crate::spelling::Respelling>,
+    respellings: Vec<crate::prepare::spelling::Respelling>,
     /// The `_meta` sent with every request of a stateless (discover) session.
     meta: Option<Value>,
 }
@@ -266,7 +266,7 @@ impl<T: Transport + ?Sized> Session<'_, T> {
         // serverInfo in `_meta`: record them where initialize puts them, so the server item has
         // the same shape whichever handshake was used.
         self.respellings
-            .extend(crate::spelling::normalize_initialize(&mut result));
+            .extend(crate::prepare::spelling::normalize_initialize(&mut result));
         result.insert("protocolVersion".to_owned(), json!(DISCOVER_VERSION));
         if !result.contains_key("serverInfo") {
             if let Some(info) = result
@@ -291,7 +291,7 @@ impl<T: Transport + ?Sized> Session<'_, T> {
         });
         let mut result = self.request("initialize", params, Phase::Initialize)?;
         self.respellings
-            .extend(crate::spelling::normalize_initialize(&mut result));
+            .extend(crate::prepare::spelling::normalize_initialize(&mut result));
         self.transport
             .send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
             .map_err(|e| {
@@ -383,7 +383,10 @@ impl<T: Transport + ?Sized> Session<'_, T> {
                 });
             };
             self.respellings
-                .extend(crate::spelling::normalize_list_page(method, &mut result));
+                .extend(crate::prepare::spelling::normalize_list_page(
+                    method,
+                    &mut result,
+                ));
             match result.get(list_key).map(|raw| raw.get()) {
                 Some(list) if list.trim_start().starts_with('[') => {
                     let list: Vec<&RawValue> = serde_json::from_str(list).map_err(|e| Failure {
@@ -667,7 +670,7 @@ fn add_items(
     kind: ItemKind,
     at: (&str, usize, usize),
     items: &[&RawValue],
-    respellings: &mut Vec<crate::spelling::Respelling>,
+    respellings: &mut Vec<crate::prepare::spelling::Respelling>,
 ) -> Result<(), Failure> {
     let (method, page, earlier) = at;
     let name_field = kind.name_field().unwrap_or("name");
@@ -679,7 +682,7 @@ fn add_items(
         let mut item: Value = serde_json::from_str(raw.get())
             .map_err(|error| too_deep_failure(&error, method, Phase::List))?;
         // Before the name is read: a template may spell its name field `uri_template`.
-        let respelled = crate::spelling::normalize_item(kind, &mut item);
+        let respelled = crate::prepare::spelling::normalize_item(kind, &mut item);
         let Some(name) = item.get(name_field).and_then(Value::as_str) else {
             return Err(Failure {
                 phase: Phase::List,
@@ -724,7 +727,8 @@ fn as_advertised(kind: ItemKind, text: &str) -> Option<(ItemKey, String, Vec<Res
         Some(raw) => serde_json::from_str::<Value>(raw.get()).ok()?,
         None => Value::Null,
     };
-    if crate::spelling::may_normalize_members(kind, members.keys().copied(), &annotations) {
+    if crate::prepare::spelling::may_normalize_members(kind, members.keys().copied(), &annotations)
+    {
         return None;
     }
     let name_field = kind.name_field()?;

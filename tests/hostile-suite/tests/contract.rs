@@ -12,7 +12,7 @@
 //! `INSTA_WORKSPACE_ROOT` at a temporary folder.
 #![forbid(unsafe_code)]
 
-use mcp_contract_test::harness::{Contract, Suite};
+use mcp_contract_test::{Contract, Suite};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {

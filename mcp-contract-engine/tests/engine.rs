@@ -4,7 +4,7 @@
 mod common;
 
 use common::*;
-use mcp_contract_test::{Class, ItemKey, ItemKind, Surface};
+use mcp_contract_engine::{Class, ItemKey, ItemKind, Surface};
 use serde_json::{json, Value};
 
 /// (what, old schema of argument `a`, new schema, expected rule or "" for no change)
@@ -400,7 +400,7 @@ fn output_rules_mirror_the_input_table() {
         let mirror = expected.replacen("input-", "output-", 1);
         assert_eq!(j.changes.len(), 1, "{what}: {:?}", rules_of(&j));
         assert_eq!(j.changes[0].rule, mirror, "{what}");
-        let rule = mcp_contract_test::rules::rule(&mirror).unwrap();
+        let rule = mcp_contract_engine::rules::rule(&mirror).unwrap();
         assert_eq!(j.changes[0].class, rule.class, "{what}");
         assert!(
             j.changes[0].path.starts_with("outputSchema.a"),
@@ -1023,7 +1023,7 @@ fn renames_and_replaced_templates_are_named() {
 /// A difference below the depth bound is not silently passed: it fails closed as review.
 #[test]
 fn a_difference_beyond_the_depth_bound_fails_closed() {
-    use mcp_contract_test::{Class, ItemKey, ItemKind, Policy};
+    use mcp_contract_engine::{Class, ItemKey, ItemKind, Policy};
     fn nested(depth: usize, leaf: &str) -> serde_json::Value {
         let mut schema = serde_json::json!({"type": leaf});
         for _ in 0..depth {
@@ -1034,7 +1034,7 @@ fn a_difference_beyond_the_depth_bound_fails_closed() {
     let policy = Policy::default();
     let key = ItemKey::new(ItemKind::Tool, "deep");
     let (old, new) = (nested(40, "string"), nested(40, "integer"));
-    let judgement = mcp_contract_test::diff::diff_item(&key, Some(&old), Some(&new), &policy);
+    let judgement = mcp_contract_engine::diff::diff_item(&key, Some(&old), Some(&new), &policy);
     assert!(
         judgement
             .changes
@@ -1044,6 +1044,6 @@ fn a_difference_beyond_the_depth_bound_fails_closed() {
     );
     assert!(judgement.changes.iter().any(|c| c.class == Class::Review));
     assert!(judgement.fails(&policy));
-    let same = mcp_contract_test::diff::diff_item(&key, Some(&old), Some(&old), &policy);
+    let same = mcp_contract_engine::diff::diff_item(&key, Some(&old), Some(&old), &policy);
     assert!(same.changes.is_empty(), "{same:#?}");
 }

@@ -1,6 +1,6 @@
 //! `docs/rules.md` is generated from the catalogue; this test keeps it in step.
 
-use mcp_contract_test::rules;
+use mcp_contract_engine::rules;
 use std::path::PathBuf;
 
 #[test]

@@ -19,10 +19,7 @@ const STACK: usize = 16 << 20;
 const BLOCK: usize = 16;
 
 /// `f` on every item, results in item order.
-pub(crate) fn map_in_order<'a, T: Sync, R: Send>(
-    items: &'a [T],
-    f: impl Fn(&'a T) -> R + Sync,
-) -> Vec<R> {
+pub fn map_in_order<'a, T: Sync, R: Send>(items: &'a [T], f: impl Fn(&'a T) -> R + Sync) -> Vec<R> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
     if threads < 2 || items.len() < PARALLEL_FROM {
         return items.iter().map(&f).collect();

@@ -15,8 +15,8 @@
 //! | `hidden-characters` | deny | zero-width, bidi, tag, C0/C1 control characters or ANSI escapes in any text |
 //! | `description-missing` | warn | a tool or prompt without a description |
 //! | `description-too-long` | warn | a description over the budget ([`Lints::description_budget`], 1024) |
-//! | `secret-in-surface` | warn | something shaped like a credential (see [`crate::redact`]) |
-//! | `non-spec-spelling` | warn | `input_schema` and friends (see [`crate::spelling`]) |
+//! | `secret-in-surface` | warn | something shaped like a credential (see [`crate::prepare`]) |
+//! | `non-spec-spelling` | warn | `input_schema` and friends (see [`crate::prepare::spelling`]) |
 //! | `policy-not-read-only` | deny | with [`Lints::read_only`]: a tool without `readOnlyHint: true` |
 //! | `policy-forbidden-tool` | deny | a tool whose name matches a [`Lints::forbid`] glob |
 //! | `policy-annotation-missing` | deny | a tool without an annotation [`Lints::require_annotations`] lists |
@@ -32,7 +32,6 @@
 //! Messages may quote what the server sent: print them through [`crate::escape`].
 
 pub mod allow;
-pub mod poison;
 
 use crate::escape::escape;
 use crate::surface::{ItemKey, ItemKind, Surface};
@@ -214,19 +213,14 @@ impl Lints {
     }
 }
 
-/// Lints a surface with today's date (for the allow-list's expiry).
-pub fn lint(surface: &Surface, config: &Lints) -> Vec<Finding> {
-    lint_at(surface, &[], &[], config, Date::today())
-}
-
 /// Lints a surface: the surface lints and policies, plus one `secret-in-surface` finding per
 /// secret and one `non-spec-spelling` finding for the respellings found while preparing it,
 /// then the allow-list as of `today`. Findings at level allow are left out. Sorted by item,
 /// path and rule.
 pub fn lint_at(
     surface: &Surface,
-    secrets: &[crate::redact::Finding],
-    respellings: &[crate::spelling::Respelling],
+    secrets: &[crate::prepare::Finding],
+    respellings: &[crate::prepare::spelling::Respelling],
     config: &Lints,
     today: Date,
 ) -> Vec<Finding> {
@@ -246,7 +240,7 @@ pub fn lint_at(
 
 /// The findings on one item (its lints and policies), unsorted; [`finish`] adds the
 /// surface-wide ones. Items are independent, so a large surface is linted item by item.
-pub(crate) fn lint_item(key: &ItemKey, value: &Value, config: &Lints) -> Vec<Finding> {
+pub fn lint_item(key: &ItemKey, value: &Value, config: &Lints) -> Vec<Finding> {
     let mut out = Out {
         config,
         findings: Vec::new(),
@@ -257,11 +251,11 @@ pub(crate) fn lint_item(key: &ItemKey, value: &Value, config: &Lints) -> Vec<Fin
 
 /// The surface-wide findings (duplicate names, secrets, spellings) around the items'
 /// findings (in item order), then the allow-list as of `today`, sorted by item, path and rule.
-pub(crate) fn finish(
+pub fn finish(
     duplicates: &[ItemKey],
     items: Vec<Finding>,
-    secrets: &[crate::redact::Finding],
-    respellings: &[crate::spelling::Respelling],
+    secrets: &[crate::prepare::Finding],
+    respellings: &[crate::prepare::spelling::Respelling],
     config: &Lints,
     today: Date,
 ) -> Vec<Finding> {
@@ -283,7 +277,7 @@ pub(crate) fn finish(
     out.findings.extend(items);
     for secret in secrets {
         out.push(
-            crate::redact::SECRET_RULE,
+            crate::prepare::SECRET_RULE,
             &secret.item,
             &secret.path,
             format!(
@@ -292,7 +286,7 @@ pub(crate) fn finish(
             ),
         );
     }
-    if let Some(text) = crate::spelling::lint(respellings) {
+    if let Some(text) = crate::prepare::spelling::lint(respellings) {
         let text = text
             .strip_prefix("non-spec-spelling: ")
             .unwrap_or(&text)

@@ -7,7 +7,7 @@
 //! by their visible escape, so the document is always well-formed.
 
 use super::{change_line, Report};
-use crate::escape::escape;
+use mcp_contract_engine::escape::escape;
 use std::fmt::Write as _;
 
 /// Escapes untrusted text for XML 1.0 content and attribute values.
@@ -162,7 +162,11 @@ pub fn render(report: &Report) -> String {
 }
 
 /// Whether a change of this class makes a failing item fail: under `drift` every change does.
-fn report_fails(report: &Report, _item: &super::ItemResult, class: crate::change::Class) -> bool {
+fn report_fails(
+    report: &Report,
+    _item: &super::ItemResult,
+    class: mcp_contract_engine::change::Class,
+) -> bool {
     let fail_on = report.fail_on.trim();
     if fail_on == "drift" || fail_on == "any" {
         return true;

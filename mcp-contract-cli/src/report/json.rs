@@ -3,7 +3,7 @@
 //! makes them safe for any JSON reader); consumers that print them must escape them.
 
 use super::{Report, ServerResult};
-use crate::change::Class;
+use mcp_contract_engine::change::Class;
 use serde_json::{json, Map, Value};
 
 /// The version of the report's shape; bumped on any incompatible change.
@@ -51,7 +51,7 @@ fn finding_counts(report: &Report) -> Value {
             for f in items.items.iter().flat_map(|i| &i.findings) {
                 match (&f.allowed, f.level) {
                     (Some(_), _) => allowed += 1,
-                    (None, crate::lint::Level::Deny) => deny += 1,
+                    (None, mcp_contract_engine::lint::Level::Deny) => deny += 1,
                     (None, _) => warn += 1,
                 }
             }
@@ -130,7 +130,7 @@ pub fn to_string_safe(value: &Value) -> String {
     for c in text.chars() {
         // Outside strings a JSON document holds only ASCII punctuation, digits, letters and
         // whitespace, so every hidden character found here is inside a string.
-        if crate::escape::is_hidden(c) && !matches!(c, '\n' | ' ') {
+        if mcp_contract_engine::escape::is_hidden(c) && !matches!(c, '\n' | ' ') {
             let mut units = [0u16; 2];
             for unit in c.encode_utf16(&mut units) {
                 out.push_str(&format!("\\u{unit:04x}"));

@@ -8,8 +8,8 @@
 //! (`https\:`, `www\.`), a code span or a table cell.
 
 use super::{compact, Report, Status};
-use crate::change::Class;
-use crate::escape::escape;
+use mcp_contract_engine::change::Class;
+use mcp_contract_engine::escape::escape;
 use std::fmt::Write as _;
 
 /// Escapes untrusted text for Markdown (also safe inside a table cell).

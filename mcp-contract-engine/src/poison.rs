@@ -176,9 +176,12 @@ fn fold(text: &str) -> String {
 }
 
 /// The hidden characters of a text, benign emoji sequences left out (see
-/// [`super::hidden_in`]).
+/// [`crate::lint::hidden_in`]).
 fn hidden_chars(text: &str) -> Vec<char> {
-    super::hidden_in(text).into_iter().map(|(_, c)| c).collect()
+    crate::lint::hidden_in(text)
+        .into_iter()
+        .map(|(_, c)| c)
+        .collect()
 }
 
 /// Hosts of the URLs in a text (`http://`, `https://`, `ftp://`, `www.`), lowercase.

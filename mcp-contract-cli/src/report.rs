@@ -1,8 +1,8 @@
-//! Reports: how verdicts and changes are written for people (terminal, test failures, snapshot
-//! headers) and machines (JSON). Every server string is escaped here, at the last step.
+//! Reports of the `mcp-contract` CLI, for people and machines. Every server string is escaped
+//! here, at the last step. (What the harness prints, and the change list in snapshot headers,
+//! is the library's `summary`; the formats reuse its lines.)
 //!
-//! The functions at the top serve the harness (one suite, one verdict). A whole run of the
-//! `mcp-contract` CLI — several servers, each checked or failed — is a [`Report`], written in one
+//! A whole run of the `mcp-contract` CLI — several servers, each checked or failed — is a [`Report`], written in one
 //! of five formats, one module each: [`human`](mod@human) (terminal), [`json`](mod@json)
 //! (machines; schema in `docs/report.schema.json`), [`markdown`] (pull-request comments,
 //! `$GITHUB_STEP_SUMMARY`), [`junit`] (CI dashboards) and [`github`] (workflow commands).
@@ -13,171 +13,15 @@ pub mod json;
 pub mod junit;
 pub mod markdown;
 
-use crate::change::{Change, Class, Judgement};
-use crate::check::{State, SuiteReport, Verdict};
-use crate::escape::{escape, truncate};
-use crate::surface::ItemKey;
+use mcp_contract_engine::change::{Change, Class, Judgement};
+use mcp_contract_engine::surface::ItemKey;
+use mcp_contract_test::_support::check::{State, SuiteReport};
+pub use mcp_contract_test::_support::summary::{
+    change_line, compact, counts_line, counts_line_of, findings_line, findings_summary,
+};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 use std::path::PathBuf;
-
-/// How long a JSON value may grow in a one-line rendering before it is cut.
-const VALUE_WIDTH: usize = 80;
-
-/// A JSON value on one line, escaped and shortened.
-pub fn compact(value: Option<&Value>) -> String {
-    match value {
-        None => "(absent)".to_owned(),
-        // `escape` already spells newlines and controls visibly; Debug would escape them twice.
-        Some(Value::String(s)) => truncate(
-            &format!("\"{}\"", escape(s).replace('"', "\\\"")),
-            VALUE_WIDTH,
-        ),
-        Some(v) => truncate(&escape(&v.to_string()), VALUE_WIDTH),
-    }
-}
-
-/// One change on one line: class, rule, path, before → after.
-pub fn change_line(change: &Change) -> String {
-    let path = if change.path.is_empty() {
-        String::new()
-    } else {
-        format!(" {}", escape(&change.path))
-    };
-    let values = match (&change.before, &change.after) {
-        (None, None) => String::new(),
-        (before, after) => format!(
-            ": {} → {}",
-            compact(before.as_ref()),
-            compact(after.as_ref())
-        ),
-    };
-    format!(
-        "{:<9} {}{}{}",
-        change.class.as_str(),
-        change.rule,
-        path,
-        values
-    )
-}
-
-/// The classified change list of one verdict, as shown in `cargo insta review` (the snapshot's
-/// `description`) and under a failing test: one line per change, worst first.
-pub fn change_summary(verdict: &Verdict) -> String {
-    let mut out = String::new();
-    let state = match verdict.state {
-        State::Unchanged => "unchanged",
-        State::New => "first recording",
-        State::Removed => "removed by the server",
-        State::Changed => "changed",
-    };
-    let _ = write!(out, "{}: {state}", escape(&verdict.key.test_name()));
-    let mut changes: Vec<&Change> = verdict.judgement.changes.iter().collect();
-    changes.sort_by_key(|c| c.class);
-    for change in changes {
-        let _ = write!(out, "\n{}", change_line(change));
-        let _ = write!(out, "\n          {}", escape(&change.message));
-    }
-    for note in &verdict.judgement.notes {
-        let _ = write!(
-            out,
-            "\nnote      {}: {}",
-            escape(&note.path),
-            escape(&note.message)
-        );
-    }
-    if verdict.state == State::Changed && verdict.judgement.changes.is_empty() {
-        out.push_str("\ncosmetic  the recorded text changed but no rule sees an effect on callers");
-    }
-    out
-}
-
-/// The lint findings of one item, one escaped line each (`deny  hidden-characters description:
-/// …`), allowed ones marked; empty when there are none.
-pub fn findings_summary(findings: &[crate::lint::Finding]) -> String {
-    findings
-        .iter()
-        .map(|f| format!("lint {}", f.line()))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-/// Lint counts, `2 deny, 1 warn, 1 allowed`, or `None` when there is no finding.
-pub fn findings_line<'a>(
-    findings: impl IntoIterator<Item = &'a crate::lint::Finding>,
-) -> Option<String> {
-    let (mut deny, mut warn, mut allowed) = (0, 0, 0);
-    for f in findings {
-        match (&f.allowed, f.level) {
-            (Some(_), _) => allowed += 1,
-            (None, crate::lint::Level::Deny) => deny += 1,
-            (None, _) => warn += 1,
-        }
-    }
-    (deny + warn + allowed > 0)
-        .then(|| format!("lints: {deny} deny, {warn} warn, {allowed} allowed"))
-}
-
-/// Counts by class, worst first: `2 breaking, 1 routing`.
-pub fn counts_line(judgement: &Judgement) -> String {
-    counts_line_of(&judgement.counts())
-}
-
-/// Counts by class, worst first, from a count map: `2 breaking, 1 routing`.
-pub fn counts_line_of(counts: &BTreeMap<Class, usize>) -> String {
-    if counts.is_empty() {
-        return "no changes".to_owned();
-    }
-    Class::ALL
-        .into_iter()
-        .filter_map(|c| counts.get(&c).map(|n| format!("{n} {c}")))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// The human report of one suite: changed items and their changes, worst first.
-pub fn human(report: &SuiteReport) -> String {
-    let mut out = String::new();
-    let drifted: Vec<&Verdict> = report.verdicts.iter().filter(|v| v.drifted()).collect();
-    if drifted.is_empty() {
-        let _ = writeln!(
-            out,
-            "no drift: {} items match their accepted contract",
-            report.verdicts.len()
-        );
-    }
-    for verdict in drifted {
-        let marker = if verdict.failing { "FAIL" } else { "ok  " };
-        let _ = writeln!(
-            out,
-            "{marker} {}",
-            change_summary(verdict).replace('\n', "\n     ")
-        );
-    }
-    for verdict in report.verdicts.iter().filter(|v| !v.findings.is_empty()) {
-        let _ = writeln!(
-            out,
-            "{} {}:\n     {}",
-            if verdict.lint_failing() {
-                "FAIL"
-            } else {
-                "lint"
-            },
-            escape(&verdict.key.test_name()),
-            findings_summary(&verdict.findings).replace('\n', "\n     ")
-        );
-    }
-    for note in &report.notes {
-        let _ = writeln!(out, "note: {}", escape(note));
-    }
-    let judgement = report.judgement();
-    let _ = writeln!(out, "summary: {}", counts_line(&judgement));
-    if let Some(line) = findings_line(report.verdicts.iter().flat_map(|v| &v.findings)) {
-        let _ = writeln!(out, "{line}");
-    }
-    out
-}
 
 /// The JSON report of one judgement: `{"changes": [...], "notes": [...]}` plus a summary.
 pub fn json(judgement: &Judgement, failing: bool) -> Value {
@@ -236,7 +80,7 @@ pub struct ItemResult {
     /// Its accepted snapshot file, when there is one.
     pub snapshot: Option<PathBuf>,
     /// Lint findings on the live item (see [`crate::lint`]).
-    pub findings: Vec<crate::lint::Finding>,
+    pub findings: Vec<mcp_contract_engine::lint::Finding>,
 }
 
 /// Why a server could not be checked.
@@ -309,7 +153,7 @@ impl ItemResult {
 
     /// The state as written in reports: `unchanged`, `new`, `removed`, `changed`.
     pub fn state_str(&self) -> &'static str {
-        state_str(self.state)
+        self.state.as_str()
     }
 
     /// The changes, worst class first (stable within a class).
@@ -328,7 +172,7 @@ pub fn defang(text: &str) -> String {
         .map(|line| {
             line.chars()
                 .map(|c| {
-                    if crate::escape::is_hidden(c) {
+                    if mcp_contract_engine::escape::is_hidden(c) {
                         format!("\\u{{{:x}}}", c as u32)
                     } else {
                         c.to_string()
@@ -340,18 +184,8 @@ pub fn defang(text: &str) -> String {
         .join("\n")
 }
 
-/// A [`State`] as written in reports.
-pub fn state_str(state: State) -> &'static str {
-    match state {
-        State::Unchanged => "unchanged",
-        State::New => "new",
-        State::Removed => "removed",
-        State::Changed => "changed",
-    }
-}
-
 impl Items {
-    /// The items of a checked suite (from [`crate::check::evaluate`]).
+    /// The items of a checked suite (from the orchestration step).
     pub fn from_suite(report: &SuiteReport) -> Items {
         Items {
             items: report
@@ -373,10 +207,10 @@ impl Items {
     /// The items of a judgement between two surfaces (the `diff` command): only items with a
     /// change or a note appear; `state` says whether each was added, removed or changed.
     pub fn from_judgement(
-        old: &crate::surface::Surface,
-        new: &crate::surface::Surface,
+        old: &mcp_contract_engine::surface::Surface,
+        new: &mcp_contract_engine::surface::Surface,
         judgement: &Judgement,
-        policy: &crate::change::Policy,
+        policy: &mcp_contract_engine::change::Policy,
     ) -> Items {
         let mut keys: Vec<ItemKey> = judgement.items().into_iter().collect();
         for key in old.keys().chain(new.keys()) {

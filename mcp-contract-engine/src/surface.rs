@@ -301,7 +301,7 @@ impl Surface {
 
     /// Adds or replaces one item held as text: `text` must be one JSON value that serde_json
     /// parses (the probe checks the JSON and its nesting before it calls this).
-    pub(crate) fn insert_text(&mut self, key: ItemKey, text: String) {
+    pub fn insert_text(&mut self, key: ItemKey, text: String) {
         self.items.insert(key, Item::Text(text.into_boxed_str()));
     }
 

@@ -6,7 +6,7 @@
 //! visible, so a server string can neither end the command early nor start a second one.
 
 use super::{change_line, defang, Report};
-use crate::escape::escape;
+use mcp_contract_engine::escape::escape;
 use std::fmt::Write as _;
 
 /// Escapes a workflow command's message.

@@ -5,8 +5,8 @@
 mod common;
 
 use common::*;
-use mcp_contract_test::rules::{self, Direction, RULES};
-use mcp_contract_test::{Class, ItemKind};
+use mcp_contract_engine::rules::{self, Direction, RULES};
+use mcp_contract_engine::{Class, ItemKind};
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
 
@@ -177,14 +177,14 @@ fn no_internal_missing_rule_notes_across_examples() {
 
 #[test]
 fn policy_overrides_change_the_class() {
-    let mut policy = mcp_contract_test::Policy::default();
+    let mut policy = mcp_contract_engine::Policy::default();
     policy
         .overrides
         .insert("input-default-changed".to_owned(), Class::Breaking);
-    let key = mcp_contract_test::ItemKey::new(ItemKind::Tool, "t");
+    let key = mcp_contract_engine::ItemKey::new(ItemKind::Tool, "t");
     let a = json!({"name": "t", "inputSchema": prop(json!({"type": "string", "default": "x"}))});
     let b = json!({"name": "t", "inputSchema": prop(json!({"type": "string", "default": "y"}))});
-    let j = mcp_contract_test::diff::diff_item(&key, Some(&a), Some(&b), &policy);
+    let j = mcp_contract_engine::diff::diff_item(&key, Some(&a), Some(&b), &policy);
     assert_eq!(j.changes[0].class, Class::Breaking);
     assert!(j.fails(&policy));
 }

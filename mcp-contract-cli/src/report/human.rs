@@ -2,8 +2,8 @@
 //! only when the caller says the output is a terminal. Every server string is escaped.
 
 use super::{change_line, counts_line_of, Report, Status};
-use crate::change::Class;
-use crate::escape::escape;
+use mcp_contract_engine::change::Class;
+use mcp_contract_engine::escape::escape;
 use std::fmt::Write as _;
 
 const RED: &str = "\u{1b}[1;31m";

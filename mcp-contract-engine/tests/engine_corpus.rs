@@ -5,7 +5,7 @@
 mod common;
 
 use common::*;
-use mcp_contract_test::{Class, Judgement};
+use mcp_contract_engine::{Class, Judgement};
 
 const PAIRS: &[(&str, &str, &str)] = &[
     ("filesystem", "0.6.2", "2025.7.1"),
@@ -246,7 +246,7 @@ fn no_pair_emits_an_uncatalogued_rule_or_internal_note() {
         let j = drift(server, a, b);
         for c in &j.changes {
             assert!(
-                mcp_contract_test::rules::rule(c.rule).is_some(),
+                mcp_contract_engine::rules::rule(c.rule).is_some(),
                 "{}",
                 c.rule
             );

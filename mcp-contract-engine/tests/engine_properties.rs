@@ -4,8 +4,8 @@
 mod common;
 
 use common::*;
-use mcp_contract_test::diff::diff_item;
-use mcp_contract_test::{ItemKey, ItemKind, Judgement, Policy, Surface};
+use mcp_contract_engine::diff::diff_item;
+use mcp_contract_engine::{ItemKey, ItemKind, Judgement, Policy, Surface};
 use serde_json::{json, Map, Value};
 use std::time::{Duration, Instant};
 
@@ -162,7 +162,7 @@ fn ten_thousand_deep_nesting_is_bounded_and_noted() {
         let j = diff_item(&key, Some(&ta), Some(&tb), &Policy::default());
         // The difference lies below the depth bound: not judged, so it fails closed as review.
         assert_eq!(j.changes.len(), 1, "{:?}", j.changes);
-        assert_eq!(j.changes[0].class, mcp_contract_test::Class::Review);
+        assert_eq!(j.changes[0].class, mcp_contract_engine::Class::Review);
         assert!(
             j.changes[0].message.contains("deeper than 32 levels"),
             "{:?}",

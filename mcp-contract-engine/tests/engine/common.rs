@@ -1,8 +1,8 @@
 //! Helpers shared by the engine tests.
 #![allow(dead_code)]
 
-use mcp_contract_test::diff::{diff_item, diff_surfaces};
-use mcp_contract_test::{Class, ItemKey, ItemKind, Judgement, Policy, Surface};
+use mcp_contract_engine::diff::{diff_item, diff_surfaces};
+use mcp_contract_engine::{Class, ItemKey, ItemKind, Judgement, Policy, Surface};
 use serde_json::{json, Value};
 use std::path::PathBuf;
 
@@ -64,7 +64,7 @@ pub fn rules_of(j: &Judgement) -> Vec<(&'static str, Class, String)> {
 }
 
 /// Asserts exactly one change, with this rule and path; returns it for more checks.
-pub fn expect_one(j: &Judgement, rule: &str, path: &str) -> mcp_contract_test::Change {
+pub fn expect_one(j: &Judgement, rule: &str, path: &str) -> mcp_contract_engine::Change {
     assert_eq!(
         j.changes.len(),
         1,

@@ -5,14 +5,14 @@
 //! control, zero-width or tag character reaches stdout, stderr, a report or a snapshot header.
 
 // The hostile-suite binary, built once into the target folder the other suites share.
-#[path = "hostile/common.rs"]
+#[path = "../../mcp-contract-test/tests/hostile/common.rs"]
 mod common;
 
 use common::suite_binary;
-use mcp_contract_test::check::{self, FailOn, Layout};
-use mcp_contract_test::lint::Lints;
-use mcp_contract_test::probe::{self, ProbeOptions, ServerCommand, ServerSpec};
-use mcp_contract_test::report::{self, Items, Report, ServerResult};
+use mcp_contract_cli::report::{self, Items, Report, ServerResult};
+use mcp_contract_engine::lint::Lints;
+use mcp_contract_test::_support::check::{self, FailOn, Layout};
+use mcp_contract_test::_support::probe::{self, ProbeOptions, ServerCommand, ServerSpec};
 use mcp_contract_test::Policy;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -45,7 +45,7 @@ fn raw_hidden(text: &str) -> Vec<(usize, char)> {
         .filter(|(i, c)| match c {
             '\n' | '\t' => false,
             '\r' => chars.get(i + 1) != Some(&'\n'),
-            c => mcp_contract_test::escape::is_hidden(**c),
+            c => mcp_contract_engine::escape::is_hidden(**c),
         })
         .map(|(i, c)| (i, *c))
         .collect()
@@ -57,7 +57,7 @@ fn assert_clean(label: &str, text: &str) {
         found.is_empty(),
         "{label}: raw hidden characters {:?} in:\n{}",
         &found[..found.len().min(5)],
-        mcp_contract_test::escape::escape_multiline(text)
+        mcp_contract_engine::escape::escape_multiline(text)
     );
 }
 
@@ -139,7 +139,6 @@ fn every_report_format_neutralises_terminal_tricks() {
         ("markdown", report::markdown::render(&report)),
         ("junit", report::junit::render(&report)),
         ("github", report::github::render(&report)),
-        ("suite human", report::human(&suite)),
     ] {
         assert_clean(label, &text);
         let rule = if label == "markdown" {

@@ -35,7 +35,7 @@ pub fn diff_surfaces(old: &Surface, new: &Surface, policy: &Policy) -> Judgement
 }
 
 /// [`diff_surfaces`] on borrowed items: the items of each side by key, so that a caller that
-/// only diffs some items (see [`crate::check::evaluate`]) does not copy them into surfaces.
+/// only diffs some items (the harness and the CLI, item by item) does not copy them into surfaces.
 pub fn diff_item_maps(
     old: &BTreeMap<&ItemKey, &Value>,
     new: &BTreeMap<&ItemKey, &Value>,
@@ -416,9 +416,9 @@ fn text_field(
     }
 }
 
-/// What a text change added that is aimed at the model (see [`crate::lint::poison`]).
+/// What a text change added that is aimed at the model (see [`crate::poison`]).
 fn poisoned(old: Option<&Value>, new: Option<&Value>) -> Option<String> {
-    crate::lint::poison::added(old.and_then(Value::as_str), new.and_then(Value::as_str))
+    crate::poison::added(old.and_then(Value::as_str), new.and_then(Value::as_str))
 }
 
 /// Fields nobody calls with: reported as cosmetic so nothing is silent.
@@ -2122,10 +2122,8 @@ impl<'a> SchemaCx<'a, '_, '_> {
         // Only read when a text changed: unchanged texts add nothing.
         let poison = texts_changed
             .then(|| {
-                crate::lint::poison::added(so.description.as_deref(), sn.description.as_deref())
-                    .or_else(|| {
-                        crate::lint::poison::added(so.title.as_deref(), sn.title.as_deref())
-                    })
+                crate::poison::added(so.description.as_deref(), sn.description.as_deref())
+                    .or_else(|| crate::poison::added(so.title.as_deref(), sn.title.as_deref()))
             })
             .flatten();
         if let (Some(added), true) = (&poison, texts_changed) {

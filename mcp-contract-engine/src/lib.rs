@@ -1,0 +1,45 @@
+//! The judgement engine of [mcp-contract-test](https://docs.rs/mcp-contract-test): two
+//! recordings of an MCP server's advertised surface in, every difference judged from the
+//! caller's side out.
+//!
+//! Pure: no I/O, no clock, no terminal. Surfaces and definitions go in as JSON; what comes out
+//! is data ([`Judgement`], [`lint::Finding`]) that the harness, the `mcp-contract` CLI and the
+//! fuzz targets present as they need.
+//!
+//! ```
+//! use mcp_contract_engine::{diff, Class, Policy, Surface};
+//! use serde_json::json;
+//!
+//! let old = Surface::from_json(&json!({"tools": [{"name": "export",
+//!     "inputSchema": {"type": "object", "properties": {"pages": {"type": "integer"}}}}]})).unwrap();
+//! let new = Surface::from_json(&json!({"tools": [{"name": "export",
+//!     "inputSchema": {"type": "object", "properties": {"pages": {"type": "integer"}},
+//!                     "required": ["pages"]}}]})).unwrap();
+//! let judgement = diff::diff_surfaces(&old, &new, &Policy::default());
+//! assert_eq!(judgement.changes[0].rule, "input-property-now-required");
+//! assert_eq!(judgement.changes[0].class, Class::Breaking);
+//! ```
+//!
+//! # Data flow
+//!
+//! [`surface`] (items as advertised) → [`prepare`] (spellings, redactions, secrets) →
+//! [`lint`] (the live surface alone) and [`diff`] (two versions, judged by the [`rules`]
+//! catalogue, with [`poison`] for text aimed at the model) → [`change`] (what was found).
+//! [`escape`] makes any server text safe to print; [`hash`] is the one stable hash.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod change;
+pub mod diff;
+pub mod escape;
+pub mod hash;
+pub mod lint;
+pub mod parallel;
+pub mod poison;
+pub mod prepare;
+pub mod rules;
+pub(crate) mod schema;
+pub mod surface;
+
+pub use change::{Change, Class, Judgement, Note, Policy};
+pub use surface::{ItemKey, ItemKind, Surface};

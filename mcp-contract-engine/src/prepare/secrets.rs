@@ -1,0 +1,351 @@
+//! Secret scrubbing (always on): anything shaped like a credential is replaced by
+//! `<secret:KIND:HASH8>`, with one [`Finding`] saying where.
+//!
+//! The placeholder's `HASH8` is a keyed FNV-1a hash of the secret, folded to 32 bits: stable
+//! across runs (no drift), different when the secret changes (a rotated default still shows as a
+//! change). It is **not** cryptographic: it hides a random token, but a short password in a URL
+//! could be guessed offline from it, so treat a finding as "this credential was published by the
+//! server" and rotate it.
+
+use crate::hash::fnv1a64;
+use crate::surface::ItemKey;
+use regex_lite::Regex;
+use serde_json::Value;
+use std::fmt;
+use std::sync::OnceLock;
+
+/// Something in a surface that looks like a credential, and what replaced it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    /// The item it was found in.
+    pub item: ItemKey,
+    /// Where in the item (`inputSchema.properties.token.default`; empty for the item's name).
+    pub path: String,
+    /// What it looks like (`github-token`, `jwt`, `url-password`, …).
+    pub kind: &'static str,
+    /// The placeholder written instead.
+    pub placeholder: String,
+}
+
+/// The id under which secret findings are reported.
+pub const SECRET_RULE: &str = "secret-in-surface";
+
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let at = if self.path.is_empty() {
+            "its name".to_owned()
+        } else {
+            crate::escape::escape(&self.path)
+        };
+        write!(
+            f,
+            "{SECRET_RULE}: {} at {at}: looks like a {} credential; replaced by {} in snapshots, \
+             reports and logs. If it is real, the server publishes it to every client: rotate it",
+            crate::escape::escape(&self.item.test_name()),
+            self.kind,
+            self.placeholder
+        )
+    }
+}
+
+struct Pattern {
+    kind: &'static str,
+    regex: Regex,
+    /// The group holding the secret (0: the whole match).
+    group: usize,
+    /// Literals of which every match contains at least one (ASCII case-insensitively): a text
+    /// holding none is skipped without running the regex. Most strings hold none, and the
+    /// regex engine costs microseconds per string. Needles common in prose (`gh`) would make
+    /// every description a candidate.
+    needles: &'static [&'static str],
+    /// Whether the regex is case-blind (`(?i)`), and so are its needles.
+    case_blind: bool,
+}
+
+impl Pattern {
+    /// Whether the regex is case-blind (`(?i)`), and so are its needles.
+    fn case_blind(&self) -> bool {
+        self.case_blind
+    }
+
+    fn may_match(&self, text: &str) -> bool {
+        // `str::contains` is the fast search; `(?i)` patterns need the case-blind one.
+        if self.case_blind {
+            self.needles
+                .iter()
+                .any(|needle| contains_ignore_ascii_case(text, needle))
+        } else {
+            self.needles.iter().any(|needle| text.contains(needle))
+        }
+    }
+}
+
+/// Whether `text` contains `needle` (ASCII letters compared case-insensitively).
+fn contains_ignore_ascii_case(text: &str, needle: &str) -> bool {
+    let (text, needle) = (text.as_bytes(), needle.as_bytes());
+    let Some((&first, rest)) = needle.split_first() else {
+        return true;
+    };
+    text.len() >= needle.len()
+        && (0..=text.len() - needle.len()).any(|at| {
+            text[at].eq_ignore_ascii_case(&first)
+                && text[at + 1..at + needle.len()].eq_ignore_ascii_case(rest)
+        })
+}
+
+fn patterns() -> &'static [Pattern] {
+    static PATTERNS: OnceLock<Vec<Pattern>> = OnceLock::new();
+    PATTERNS.get_or_init(|| {
+        // (kind, pattern, group, needles): every match of the pattern contains a needle.
+        type Row = (&'static str, &'static str, usize, &'static [&'static str]);
+        let table: [Row; 11] = [
+            ("private-key", r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----(?s:.*?)(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----|$)", 0, &["-----BEGIN "]),
+            ("jwt", r"\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*", 0, &["eyJ"]),
+            ("aws-access-key", r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b", 0, &["AKIA", "ASIA"]),
+            ("github-token", r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})", 0, &["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"]),
+            ("slack-token", r"\bxox[baprs]-[A-Za-z0-9-]{10,}", 0, &["xox"]),
+            ("stripe-key", r"\b[sr]k_live_[A-Za-z0-9]{16,}", 0, &["k_live_"]),
+            ("google-api-key", r"\bAIza[0-9A-Za-z_-]{35}", 0, &["AIza"]),
+            ("openai-key", r"\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}", 0, &["sk-"]),
+            ("bearer-token", r"(?i)\bbearer\s+([A-Za-z0-9._~+/-]{16,}=*)", 1, &["bearer"]),
+            ("basic-auth", r"(?i)\bbasic\s+([A-Za-z0-9+/]{16,}=*)", 1, &["basic"]),
+            ("url-password", r"\b[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@<>]+:([^\s/@]+)@", 1, &["://"]),
+        ];
+        table
+            .into_iter()
+            .filter_map(|(kind, pattern, group, needles)| {
+                // The table is constant and tested; a pattern that failed to compile would only
+                // weaken detection, never panic on a user's machine.
+                Regex::new(pattern).ok().map(|regex| Pattern {
+                    kind,
+                    case_blind: pattern.starts_with("(?i)"),
+                    regex,
+                    group,
+                    needles,
+                })
+            })
+            .collect()
+    })
+}
+
+/// The placeholder of a secret: `<secret:KIND:HASH8>`.
+pub fn placeholder(kind: &str, secret: &str) -> String {
+    let mut bytes = b"mcp-contract-test/secret/v1\0".to_vec();
+    bytes.extend_from_slice(kind.as_bytes());
+    bytes.push(0);
+    bytes.extend_from_slice(secret.as_bytes());
+    let hash = fnv1a64(&bytes);
+    format!(
+        "<secret:{kind}:{:08x}>",
+        (hash >> 32) ^ (hash & 0xffff_ffff)
+    )
+}
+
+/// Whether a would-be secret is a placeholder rather than a value (`{password}`, `${PASS}`,
+/// `<token>`, `****`, or one of ours).
+fn is_placeholder(secret: &str) -> bool {
+    secret.starts_with(['{', '$', '<', '%'])
+        || secret.chars().all(|c| c == '*' || c == 'x' || c == 'X')
+}
+
+/// Whether any secret pattern could match `text` (a cheap literal check before the regexes):
+/// whether some pattern's needle occurs in it. One pass over the bytes: only positions holding
+/// a needle's first byte (either case for case-blind patterns) are looked at closer.
+pub(crate) fn may_hold_secret(text: &str) -> bool {
+    // The shortest match of any pattern (`a://b:c@`) has 8 bytes; most keys are shorter.
+    if text.len() < 8 {
+        return false;
+    }
+    let by_first = needles_by_first_byte();
+    let bytes = text.as_bytes();
+    (0..bytes.len()).any(|at| {
+        by_first[usize::from(bytes[at])]
+            .iter()
+            .any(|&(needle, blind)| {
+                let rest = &bytes[at..];
+                rest.len() >= needle.len()
+                    && if blind {
+                        rest[..needle.len()].eq_ignore_ascii_case(needle)
+                    } else {
+                        &rest[..needle.len()] == needle
+                    }
+            })
+    })
+}
+
+/// A needle's bytes, and whether it is compared case-blind.
+type Needle = (&'static [u8], bool);
+
+/// Every needle by its first byte (both cases for case-blind patterns), with whether it is
+/// case-blind: a byte that starts no needle costs one lookup.
+fn needles_by_first_byte() -> &'static [Vec<Needle>] {
+    static TABLE: OnceLock<Vec<Vec<Needle>>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut table = vec![Vec::new(); 256];
+        for pattern in patterns() {
+            for needle in pattern.needles {
+                let Some(&b) = needle.as_bytes().first() else {
+                    continue;
+                };
+                let mut firsts = vec![b];
+                if pattern.case_blind() {
+                    firsts = vec![b.to_ascii_lowercase(), b.to_ascii_uppercase()];
+                    firsts.dedup();
+                }
+                for first in firsts {
+                    let entry: &mut Vec<Needle> = &mut table[usize::from(first)];
+                    entry.push((needle.as_bytes(), pattern.case_blind()));
+                }
+            }
+        }
+        table
+    })
+}
+
+/// Replaces every credential-shaped part of `text`; returns the new text and the kinds found
+/// (with their placeholders), or `None` when nothing was found.
+pub fn scrub_text(text: &str) -> Option<(String, Vec<(&'static str, String)>)> {
+    if !may_hold_secret(text) {
+        return None;
+    }
+    let mut current = text.to_owned();
+    let mut found = Vec::new();
+    for pattern in patterns() {
+        if !pattern.may_match(&current) {
+            continue;
+        }
+        let mut out = String::with_capacity(current.len());
+        let mut last = 0;
+        let mut changed = false;
+        for caps in pattern.regex.captures_iter(&current) {
+            let Some(m) = caps.get(pattern.group) else {
+                continue;
+            };
+            if is_placeholder(m.as_str()) {
+                continue;
+            }
+            let replacement = placeholder(pattern.kind, m.as_str());
+            out.push_str(&current[last..m.start()]);
+            out.push_str(&replacement);
+            last = m.end();
+            changed = true;
+            found.push((pattern.kind, replacement));
+        }
+        if changed {
+            out.push_str(&current[last..]);
+            current = out;
+        }
+    }
+    (!found.is_empty()).then_some((current, found))
+}
+
+/// Replaces credentials in any message (a probe error, a note) before it is printed.
+pub fn scrub_message(text: &str) -> String {
+    scrub_text(text).map_or_else(|| text.to_owned(), |(s, _)| s)
+}
+
+/// Replaces every credential-shaped string value (and object key) in `value`, recording one
+/// [`Finding`] per secret with its path.
+pub fn scrub_value(item: &ItemKey, value: &mut Value, findings: &mut Vec<Finding>) {
+    scrub_at(item, value, &mut String::new(), findings);
+}
+
+fn scrub_at(item: &ItemKey, value: &mut Value, path: &mut String, findings: &mut Vec<Finding>) {
+    match value {
+        Value::String(s) => {
+            if let Some((new, found)) = scrub_text(s) {
+                *s = new;
+                for (kind, placeholder) in found {
+                    findings.push(Finding {
+                        item: item.clone(),
+                        path: path.clone(),
+                        kind,
+                        placeholder,
+                    });
+                }
+            }
+        }
+        Value::Array(items) => {
+            for (i, child) in items.iter_mut().enumerate() {
+                let len = path.len();
+                path.push_str(&format!("[{i}]"));
+                scrub_at(item, child, path, findings);
+                path.truncate(len);
+            }
+        }
+        // Most objects have no credential-shaped key: walk them in place, without rebuilding.
+        Value::Object(map) if !map.keys().any(|key| may_hold_secret(key)) => {
+            for (key, child) in map.iter_mut() {
+                let len = path.len();
+                if len > 0 {
+                    path.push('.');
+                }
+                path.push_str(key);
+                scrub_at(item, child, path, findings);
+                path.truncate(len);
+            }
+        }
+        Value::Object(map) => {
+            let old = std::mem::take(map);
+            for (key, mut child) in old {
+                let key = match scrub_text(&key) {
+                    Some((new, found)) => {
+                        for (kind, placeholder) in found {
+                            findings.push(Finding {
+                                item: item.clone(),
+                                path: join(path, &key),
+                                kind,
+                                placeholder,
+                            });
+                        }
+                        new
+                    }
+                    None => key,
+                };
+                let len = path.len();
+                *path = join(path, &key);
+                scrub_at(item, &mut child, path, findings);
+                path.truncate(len);
+                map.insert(key, child);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn join(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_owned()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_one_pass_needle_check_agrees_with_every_pattern() {
+        let texts = [
+            "a normal description",
+            "https://example.com/path",
+            "use BEARER tokens",
+            "BaSiC auth here",
+            "xxxxxxxxeyJ",
+            "AKIA at the end",
+            "-----BEGIN key",
+            "ends in gh",
+            "k_live_ only",
+            "sk- prefixed",
+            "AIza start",
+            "ASIA……ünïcode",
+            "1234567",
+            "",
+        ];
+        for text in texts {
+            let slow = text.len() >= 8 && patterns().iter().any(|p| p.may_match(text));
+            assert_eq!(may_hold_secret(text), slow, "{text}");
+        }
+    }
+}
