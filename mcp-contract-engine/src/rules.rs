@@ -572,8 +572,8 @@ pub fn markdown() -> String {
     let mut out = String::new();
     out.push_str("# Rule catalogue\n\n");
     out.push_str(
-        "Generated from `mcp-contract-test/src/rules.rs` by `rules::markdown()`; do not edit by hand.\n\
-         Regenerate with `UPDATE_DOCS=1 cargo test -p mcp-contract-test --test engine_docs`.\n\n\
+        "Generated from `mcp-contract-engine/src/rules.rs` by `rules::markdown()`; do not edit by hand.\n\
+         Regenerate with `UPDATE_DOCS=1 cargo test -p mcp-contract-engine --test engine_docs`.\n\n\
          Every change the engine reports names one of these rules. Classes failing by default: \
          breaking, safety, review. Override a rule's class by its id in the policy.\n\n\
          Schema rules come in pairs: `input-…` judges a tool's `inputSchema` (narrowing breaks \

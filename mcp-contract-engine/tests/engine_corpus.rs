@@ -36,7 +36,7 @@ fn has(j: &Judgement, name: &str, rule: &str, path: &str) -> bool {
         .any(|c| c.item.name == name && c.rule == rule && c.path == path)
 }
 
-/// `cargo test -p mcp-contract-test --test engine_corpus -- --ignored --nocapture` prints
+/// `cargo test -p mcp-contract-engine --test engine_corpus -- --ignored --nocapture` prints
 /// every verdict on the consecutive versions, for reading by hand.
 #[test]
 #[ignore]

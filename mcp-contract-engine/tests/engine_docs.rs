@@ -15,7 +15,7 @@ fn docs_rules_md_is_up_to_date() {
     let committed = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
         committed == fresh,
-        "{} is stale (or missing): regenerate it with `UPDATE_DOCS=1 cargo test -p mcp-contract-test --test engine_docs` and commit the result",
+        "{} is stale (or missing): regenerate it with `UPDATE_DOCS=1 cargo test -p mcp-contract-engine --test engine_docs` and commit the result",
         path.display()
     );
 }
