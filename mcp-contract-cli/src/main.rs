@@ -107,8 +107,9 @@ enum Command {
     Rules,
 }
 
+/// The options of `check` and `snapshot`: where the contract lives and how it is judged.
 #[derive(clap::Args)]
-struct SnapshotArgs {
+pub struct SnapshotArgs {
     /// The snapshot folder (the harness's tests/snapshots).
     #[arg(long)]
     dir: Option<PathBuf>,
@@ -121,21 +122,51 @@ struct SnapshotArgs {
     /// A configuration file with several servers (default: ./mcp-contract.toml when no server is given).
     #[arg(long)]
     config: Option<PathBuf>,
-    /// What fails: breaking, safety, review, any (= any drift), or a comma-separated list of
-    /// classes. Default: breaking,safety,review.
+    /// What fails, overriding the suite's choice in CI and outside it: breaking, safety,
+    /// review, …, any (= any drift), or a comma-separated list of classes. Default: any drift
+    /// where CI is detected (`CI` set), else breaking,safety,review. MCP_CONTRACT_FAIL_ON
+    /// sets the same.
     #[arg(long)]
     fail_on: Option<String>,
+    /// Report a server without any accepted snapshot as a first recording instead of failing
+    /// (exit 2): for the first run of a new check.
+    #[arg(long)]
+    allow_missing: bool,
     /// How many servers are probed at once.
     #[arg(long, default_value_t = 4)]
     jobs: usize,
+    /// The handshake: initialize (default), discover (protocol 2026-07-28 `server/discover`)
+    /// or auto (discover, falling back to initialize).
+    #[arg(long, value_name = "HANDSHAKE")]
+    pub(crate) lifecycle: Option<String>,
     /// A lint level, RULE=LEVEL (deny, warn or allow), e.g. description-missing=deny.
     /// Repeatable. Lints and their defaults: docs/lints.md.
     #[arg(long = "lint", value_name = "RULE=LEVEL")]
-    lints: Vec<String>,
+    pub(crate) lints: Vec<String>,
     /// An allow-list file of accepted lint findings (docs/lints.md); entries that match
     /// nothing or have expired fail.
     #[arg(long, value_name = "FILE")]
-    allow: Option<PathBuf>,
+    pub(crate) allow: Option<PathBuf>,
+    /// Replace the values a selector picks before comparing and writing, `SELECTOR =>
+    /// PLACEHOLDER` (e.g. '.serverInfo.version => [version]'; docs/redactions.md). Repeatable.
+    #[arg(long = "redact", value_name = "SELECTOR => PLACEHOLDER")]
+    pub(crate) redact: Vec<String>,
+    /// Replace a regular expression in every string, `REGEX => REPLACEMENT` (e.g. 'local
+    /// timezone is [^;]+ => local timezone is [tz]'). Repeatable.
+    #[arg(long = "filter", value_name = "REGEX => REPLACEMENT")]
+    pub(crate) filters: Vec<String>,
+    /// Policy: every tool must declare readOnlyHint: true.
+    #[arg(long)]
+    pub(crate) read_only: bool,
+    /// Policy: no tool may match this name glob (`*`, `?`). Repeatable.
+    #[arg(long = "forbid", value_name = "GLOB")]
+    pub(crate) forbid: Vec<String>,
+    /// Policy: every tool must state this annotation (e.g. readOnlyHint). Repeatable.
+    #[arg(long = "require-annotation", value_name = "NAME")]
+    pub(crate) require_annotations: Vec<String>,
+    /// The longest description, in characters, before description-too-long (default 1024).
+    #[arg(long, value_name = "CHARS")]
+    pub(crate) description_budget: Option<usize>,
 }
 
 #[derive(clap::Args)]
@@ -170,10 +201,22 @@ pub struct ServerArgs {
     /// environment at probe time and never printed. Repeatable.
     #[arg(long = "header", value_name = "NAME: VALUE")]
     headers: Vec<String>,
-    /// An environment variable for the server command, KEY=VALUE. Repeatable.
+    /// With --url: a command that starts the server first; `{port}` in it and in the URL is
+    /// replaced by a free port. Its process group is stopped afterwards.
+    #[arg(long, value_name = "COMMAND")]
+    start: Option<String>,
+    /// With --start: the server is ready once a line of its output contains this text
+    /// (default: once its port accepts connections).
+    #[arg(long, value_name = "TEXT")]
+    ready_line: Option<String>,
+    /// An environment variable for the server command (or the --start command), KEY=VALUE.
+    /// Repeatable.
     #[arg(long = "env", value_name = "KEY=VALUE")]
     env: Vec<String>,
-    /// Bound on the whole probe, in seconds (default 30).
+    /// The working directory of the server command (or the --start command).
+    #[arg(long, value_name = "DIR")]
+    cwd: Option<PathBuf>,
+    /// Bound on the whole probe, in seconds (default 30; MCP_CONTRACT_TIMEOUT sets the same).
     #[arg(long)]
     timeout: Option<f64>,
     /// The server command and its arguments, after `--`.
@@ -219,8 +262,7 @@ fn run_command(command: Command) -> Result<u8, Fail> {
         ),
         Command::Diff { old, new, output } => diff_command(&old, &new, output.format),
         Command::Capture { output, server } => {
-            let target = target::single(&server, "server", None)?;
-            let probe = target::probe(&target).map_err(|f| (f.kind.exit_code(), f.message))?;
+            let probe = probe_one(&server)?;
             let text = serde_json::to_string_pretty(&probe.surface.to_json())
                 .map_err(|e| (exit::USAGE, format!("cannot render the surface: {e}")))?;
             match output {
@@ -234,8 +276,7 @@ fn run_command(command: Command) -> Result<u8, Fail> {
             Ok(exit::OK)
         }
         Command::Show { server } => {
-            let target = target::single(&server, "server", None)?;
-            let probe = target::probe(&target).map_err(|f| (f.kind.exit_code(), f.message))?;
+            let probe = probe_one(&server)?;
             for (key, value) in probe.surface.items() {
                 let description = value
                     .get("description")
@@ -288,33 +329,21 @@ pub struct SnapshotOptions {
     name: String,
     suite: Option<String>,
     config: Option<PathBuf>,
-    fail_on: Option<(String, FailOn)>,
+    fail_on: Option<FailOn>,
+    allow_missing: bool,
     jobs: usize,
-    lints: mcp_contract_engine::lint::Lints,
+    settings: config::Settings,
 }
 
 fn snapshots_options(args: &SnapshotArgs) -> Result<SnapshotOptions, Fail> {
     let fail_on = match &args.fail_on {
         None => None,
-        Some(text) => Some((
-            text.clone(),
-            FailOn::parse(text).map_err(|e| (exit::USAGE, format!("--fail-on: {e}")))?,
-        )),
+        Some(text) => {
+            Some(FailOn::parse(text).map_err(|e| (exit::USAGE, format!("--fail-on: {e}")))?)
+        }
     };
     if args.jobs == 0 {
         return Err((exit::USAGE, "--jobs must be at least 1".to_owned()));
-    }
-    let mut lints = mcp_contract_engine::lint::Lints::default();
-    for setting in &args.lints {
-        lints
-            .apply_setting(setting)
-            .map_err(|e| (exit::USAGE, format!("--lint: {e}")))?;
-    }
-    if let Some(path) = &args.allow {
-        lints.allow = Some(
-            mcp_contract_test::_support::check::load_allow_list(path)
-                .map_err(|e| (exit::USAGE, format!("--allow: {e}")))?,
-        );
     }
     Ok(SnapshotOptions {
         dir: args.dir.clone(),
@@ -322,8 +351,38 @@ fn snapshots_options(args: &SnapshotArgs) -> Result<SnapshotOptions, Fail> {
         suite: args.suite.clone(),
         config: args.config.clone(),
         fail_on,
+        allow_missing: args.allow_missing,
         jobs: args.jobs,
-        lints,
+        settings: run::flag_settings(args),
+    })
+}
+
+/// Probes one server given on the command line (`capture`, `show`), credentials scrubbed from
+/// any failure.
+fn probe_one(server: &ServerArgs) -> Result<mcp_contract_test::_support::probe::Probe, Fail> {
+    let target = target::single(
+        server,
+        "server",
+        target::no_layout(),
+        &config::Settings::default(),
+    )?;
+    let config = &target.config;
+    let options = mcp_contract_test::_support::probe::ProbeOptions {
+        timeout: config.timeout,
+        lifecycle: config.lifecycle,
+        ..Default::default()
+    };
+    mcp_contract_test::_support::probe::probe(&config.server, &options).map_err(|e| {
+        let code = match e.kind {
+            mcp_contract_test::_support::probe::ProbeErrorKind::AuthRequired => exit::AUTH,
+            mcp_contract_test::_support::probe::ProbeErrorKind::Configuration => exit::USAGE,
+            _ => exit::UNREACHABLE,
+        };
+        let secrets = config.known_secrets();
+        (
+            code,
+            mcp_contract_engine::prepare::secrets::scrub_known(&e.to_string(), &secrets),
+        )
     })
 }
 

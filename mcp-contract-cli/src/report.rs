@@ -64,6 +64,11 @@ pub struct Items {
     pub items: Vec<ItemResult>,
     /// Notes from the probe and the engine that belong to no item.
     pub notes: Vec<String>,
+    /// Whether nothing had been accepted before: every item is a first recording, not drift.
+    pub first_recording: bool,
+    /// For `snapshot`: how many snapshot files were written or deleted; `None` when nothing
+    /// was accepted (a `check`, or a surface refused for a deny lint).
+    pub accepted: Option<usize>,
 }
 
 /// One item compared with its accepted contract.
@@ -201,6 +206,8 @@ impl Items {
                 })
                 .collect(),
             notes: report.notes.clone(),
+            first_recording: report.first_recording,
+            accepted: None,
         }
     }
 
@@ -242,6 +249,8 @@ impl Items {
         Items {
             items,
             notes: Vec::new(),
+            first_recording: false,
+            accepted: None,
         }
     }
 

@@ -1,19 +1,20 @@
-//! `check` and `snapshot`: every server probed (concurrently, bounded), judged against its
-//! accepted snapshots with `check::evaluate` exactly as the harness does, and one report.
+//! `check` and `snapshot`: every server taken down the library's one road (`run::run`, the
+//! same call the harness makes), concurrently and bounded, and one report.
 //!
 //! `check` only reads snapshot folders. `snapshot` (alias `accept`) is the only writer: for a
-//! server that was probed successfully it writes every new or changed item's `.snap`
-//! atomically, with the header the harness would write (no `source:`), deletes a stale
-//! `.snap.new`, and deletes the `.snap` of an item the server no longer advertises. A server
-//! that could not be probed, or whose snapshots could not be read, has nothing written.
+//! server whose surface was judged and has no deny-level lint finding, it writes every new or
+//! changed item's `.snap` atomically, with the header the harness would write (no `source:`),
+//! deletes a stale `.snap.new`, and deletes the `.snap` of an item the server no longer
+//! advertises. A server that could not be probed, whose snapshots could not be read, or whose
+//! surface breaks a deny lint, has nothing written.
 
+use crate::config::Settings;
 use crate::target::{self, Target};
 use crate::{exit, print_report, Fail, Format, ServerArgs, SnapshotOptions};
 use mcp_contract_cli::report::{Failure, FailureKind, Items, Report, ServerResult};
-use mcp_contract_engine::change::Policy;
 use mcp_contract_engine::escape::escape;
-use mcp_contract_engine::lint::Lints;
 use mcp_contract_test::_support::check::{self, FailOn, Layout, SuiteReport};
+use mcp_contract_test::_support::run::{self, Context, Mode, SuiteOutcome};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -44,24 +45,16 @@ pub fn check(
         (None, false) if Path::new(CONFIG_FILE).is_file() => Some(PathBuf::from(CONFIG_FILE)),
         _ => None,
     };
-    let mut fail_on = options.fail_on.clone();
     let targets = match &config_path {
         Some(path) => {
             let config = crate::config::load(path).map_err(|e| (exit::USAGE, e))?;
-            if fail_on.is_none() {
-                if let Some(text) = &config.fail_on {
-                    let parsed = FailOn::parse(text)
-                        .map_err(|e| (exit::USAGE, format!("{}: fail_on: {e}", path.display())))?;
-                    fail_on = Some((text.clone(), parsed));
-                }
-            }
             if options.suite.is_some() || options.name != "contract" {
                 return Err((
                     exit::USAGE,
                     "--name and --suite apply to one server; in the configuration file use `module` and `profile`".to_owned(),
                 ));
             }
-            target::from_config(&config, options.dir.as_deref())?
+            target::from_config(&config, options.dir.as_deref(), &options.settings)?
         }
         None => {
             let dir = options.dir.clone().ok_or((
@@ -87,15 +80,28 @@ pub fn check(
                 line: None,
                 server_label: String::new(),
             };
-            vec![target::single(server, &name, Some(layout))?]
+            vec![target::single(server, &name, layout, &options.settings)?]
         }
     };
-    let (fail_on_text, fail_on) =
-        fail_on.unwrap_or_else(|| (FailOn::local_default().to_string(), FailOn::local_default()));
-    let results = run_all(&targets, &fail_on, &options.lints, options.jobs, write);
+    let mode = if write { Mode::Accept } else { Mode::Check };
+    let mut context = Context::from_env(mode).map_err(|e| (exit::USAGE, e))?;
+    // Flags win over the environment's overrides.
+    if options.fail_on.is_some() {
+        context.fail_on.clone_from(&options.fail_on);
+    }
+    if server.timeout.is_some() {
+        context.timeout = None;
+    }
+    context.allow_missing |= options.allow_missing;
+    let results = run_all(&targets, &context, options.jobs, write);
+    let fail_on = results
+        .iter()
+        .map(|(_, fail_on)| fail_on.to_string())
+        .next()
+        .unwrap_or_else(|| FailOn::local_default().to_string());
     let report = Report {
-        servers: results,
-        fail_on: fail_on_text,
+        servers: results.into_iter().map(|(result, _)| result).collect(),
+        fail_on,
         accept_command: (!write).then(accept_command),
     };
     print_report(&report, format);
@@ -104,15 +110,14 @@ pub fn check(
 
 fn run_all(
     targets: &[Target],
-    fail_on: &FailOn,
-    lints: &Lints,
+    context: &Context<'_>,
     jobs: usize,
     write: bool,
-) -> Vec<ServerResult> {
+) -> Vec<(ServerResult, FailOn)> {
     let progress = targets.len() > 1 && std::io::stderr().is_terminal();
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<ServerResult>>> = Mutex::new(vec![None; targets.len()]);
+    let results: Mutex<Vec<Option<(ServerResult, FailOn)>>> = Mutex::new(vec![None; targets.len()]);
     std::thread::scope(|scope| {
         for _ in 0..jobs.min(targets.len()) {
             scope.spawn(|| loop {
@@ -120,17 +125,14 @@ fn run_all(
                 let Some(target) = targets.get(index) else {
                     break;
                 };
-                if progress {
-                    eprintln!("mcp-contract: probing {} …", escape(&target.name));
-                }
-                let result = one(target, fail_on, lints, write);
+                let result = one(target, context, write);
                 if progress {
                     let n = done.fetch_add(1, Ordering::SeqCst) + 1;
                     eprintln!(
                         "mcp-contract: [{n}/{}] {} {}",
                         targets.len(),
                         escape(&target.name),
-                        result.status().as_str()
+                        result.0.status().as_str()
                     );
                 }
                 results.lock().unwrap_or_else(|e| e.into_inner())[index] = Some(result);
@@ -145,58 +147,59 @@ fn run_all(
         .collect()
 }
 
-fn one(target: &Target, fail_on: &FailOn, lints: &Lints, write: bool) -> ServerResult {
-    let outcome = evaluate(target, fail_on, lints).and_then(|report| {
-        let mut items = Items::from_suite(&report);
-        if write {
-            accept(&report)?;
-            // Accepted: what it was judged to be is now the contract, so only lint findings
-            // (which need no contract) still fail.
-            for item in &mut items.items {
-                item.failing = item.findings.iter().any(|f| f.fails());
-            }
-        }
-        Ok(items)
-    });
-    ServerResult {
-        name: target.name.clone(),
-        server: target.spec.display(),
-        outcome,
-    }
-}
-
-/// The live surface against the accepted snapshots: the harness's `prepare`, without tests.
-fn evaluate(target: &Target, fail_on: &FailOn, lints: &Lints) -> Result<SuiteReport, Failure> {
-    let (probe, accepted) = check::probe_and_load(&target.layout, || target::probe(target));
-    let accepted = accepted.map_err(|e| Failure {
-        kind: FailureKind::Unreadable,
-        message: format!("cannot read the accepted contract: {e}\nThe file was left untouched."),
-    })?;
-    let probe = probe.map_err(|mut f| {
-        f.message
-            .push_str("\nNo snapshot was written, changed or deleted.");
-        f
-    })?;
-    let mut report = check::evaluate_linted(
-        &probe.surface,
-        &accepted,
-        &target.layout,
-        &Policy::default(),
+fn one(target: &Target, context: &Context<'_>, write: bool) -> (ServerResult, FailOn) {
+    let SuiteOutcome {
+        server,
         fail_on,
-        &Default::default(),
-        lints,
-    );
-    report.notes.extend(probe.notes);
-    Ok(report)
+        result,
+    } = run::run(&target.config, context);
+    let outcome = result
+        .map_err(|failure| Failure {
+            kind: match failure.kind {
+                run::FailureKind::AuthRequired => FailureKind::AuthRequired,
+                run::FailureKind::Unreachable => FailureKind::Unreachable,
+                _ => FailureKind::Unreadable,
+            },
+            message: failure.message,
+        })
+        .and_then(|report| {
+            let mut items = Items::from_suite(&report);
+            if write {
+                accept(&report, &mut items)?;
+            }
+            Ok(items)
+        });
+    (
+        ServerResult {
+            name: target.name.clone(),
+            server,
+            outcome,
+        },
+        fail_on,
+    )
 }
 
-/// Writes the accepted snapshots of a suite: new and changed items written atomically, removed
-/// items' files deleted, stale `.snap.new` files deleted. Progress lines go to stderr.
-fn accept(report: &SuiteReport) -> Result<(), Failure> {
+/// Writes the accepted snapshots of a suite — unless a deny-level lint finding refuses the
+/// surface: then nothing is written and the items keep failing. Progress lines go to stderr.
+fn accept(report: &SuiteReport, items: &mut Items) -> Result<(), Failure> {
+    let refused = report.verdicts.iter().filter(|v| v.lint_failing()).count();
+    if refused > 0 {
+        items.notes.push(format!(
+            "not accepted: {refused} item(s) break a deny-level lint; nothing was written. Fix the \
+             server, lower the lint's level (--lint RULE=warn), or accept the finding in an \
+             allow-list with a reason (--allow FILE)"
+        ));
+        return Ok(());
+    }
     let done = check::accept(report).map_err(|e| Failure {
         kind: FailureKind::Unreadable,
         message: format!("cannot write the snapshot: {e}"),
     })?;
+    // Accepted: what it was judged to be is now the contract.
+    for item in &mut items.items {
+        item.failing = false;
+    }
+    items.accepted = Some(done.len());
     for step in done {
         match step {
             check::Accepting::Wrote(path) => eprintln!("wrote {}", path.display()),
@@ -207,7 +210,8 @@ fn accept(report: &SuiteReport) -> Result<(), Failure> {
 }
 
 /// The command that accepts what this `check` saw: the same arguments with `snapshot` instead
-/// of `check`, without --format and --fail-on, header values that are not `${VAR}` hidden.
+/// of `check`, without --format and --fail-on, header values that are not `${VAR}` hidden,
+/// credentials in the server command replaced.
 fn accept_command() -> String {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut out = vec!["mcp-contract".to_owned()];
@@ -258,5 +262,23 @@ fn redact_header(value: &str) -> String {
     match value.split_once(':') {
         Some((name, v)) if !v.contains("${") => format!("{name}: <redacted>"),
         _ => value.to_owned(),
+    }
+}
+
+/// Settings given as flags, for one server or on top of every server of a file.
+pub fn flag_settings(flags: &crate::SnapshotArgs) -> Settings {
+    Settings {
+        timeout: None,
+        lifecycle: flags.lifecycle.clone(),
+        fail_on: None,
+        ci_fail_on: None,
+        lints: flags.lints.clone(),
+        allow: flags.allow.clone(),
+        redact: flags.redact.clone(),
+        filters: flags.filters.clone(),
+        read_only: flags.read_only.then_some(true),
+        forbid: flags.forbid.clone(),
+        require_annotations: flags.require_annotations.clone(),
+        description_budget: flags.description_budget,
     }
 }

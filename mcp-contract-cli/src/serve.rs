@@ -36,15 +36,17 @@ impl Served {
             (ItemKind::Resource, "resources/list"),
             (ItemKind::ResourceTemplate, "resources/templates/list"),
         ];
+        // The listings exactly as recorded: repeated names included (the `name-duplicate` lint
+        // must find in the stand-in what it found in the server).
+        let mut document = surface.to_json();
         let lists = methods
             .into_iter()
             .filter_map(|(kind, method)| {
                 let key = kind.list_key()?;
-                let items = surface
-                    .items()
-                    .filter(|(k, _)| k.kind == kind)
-                    .map(|(_, v)| v.into_owned())
-                    .collect();
+                let items = match document.get_mut(key).map(Value::take) {
+                    Some(Value::Array(items)) => items,
+                    _ => Vec::new(),
+                };
                 Some((method, key, items))
             })
             .collect();

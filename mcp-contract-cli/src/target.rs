@@ -1,13 +1,14 @@
-//! The servers of one run: from the command line or from `mcp-contract.toml`, each with its
-//! snapshot layout, and probing them with errors mapped to the documented exit codes.
+//! The servers of one run, from the command line or from `mcp-contract.toml`, each turned into
+//! the library's [`SuiteConfig`]: the very type the harness's attribute builds, so that the two
+//! faces can say the same things.
 
-use crate::config::{Config, ServerEntry};
+use crate::config::{CommandLine, Config, ServerEntry, Settings};
 use crate::{exit, Fail, ServerArgs};
-use mcp_contract_cli::report::{Failure, FailureKind};
 use mcp_contract_engine::escape::escape;
-use mcp_contract_test::_support::check::Layout;
+use mcp_contract_test::_support::check::{FailOn, Layout};
+use mcp_contract_test::_support::config::SuiteConfig;
 use mcp_contract_test::_support::probe::{
-    self, HeaderValue, HttpEndpoint, ProbeErrorKind, ProbeOptions, ServerCommand, ServerSpec,
+    split_command_line, HeaderValue, HttpEndpoint, Lifecycle, ServerCommand, ServerSpec,
 };
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -17,26 +18,22 @@ use std::time::Duration;
 pub struct Target {
     /// Its name in reports.
     pub name: String,
-    /// How to reach it.
-    pub spec: ServerSpec,
-    /// Bound on the probe.
-    pub timeout: Duration,
-    /// Its snapshot layout (`dir` empty when the command needs none).
-    pub layout: Layout,
+    /// Everything its suite says.
+    pub config: SuiteConfig,
 }
 
-fn timeout(seconds: Option<f64>) -> Result<Duration, Fail> {
-    match seconds {
-        None => Ok(Duration::from_secs(30)),
-        Some(s) if s > 0.0 && s.is_finite() && s < 1e9 => Ok(Duration::from_secs_f64(s)),
-        Some(_) => Err((
-            exit::USAGE,
-            "the timeout must be a positive number of seconds, e.g. 30".to_owned(),
-        )),
-    }
+/// How the server of one target is given: a command or a URL, and what goes with it.
+struct ServerWords<'a> {
+    command: Option<Vec<String>>,
+    url: Option<&'a str>,
+    env: Vec<(String, String)>,
+    headers: Vec<(String, String)>,
+    start: Option<&'a str>,
+    ready_line: Option<&'a str>,
+    cwd: Option<PathBuf>,
 }
 
-fn headers(list: &[(String, String)]) -> Result<Vec<(String, HeaderValue)>, Fail> {
+fn header_list(list: &[(String, String)]) -> Result<Vec<(String, HeaderValue)>, String> {
     list.iter()
         .map(|(name, value)| {
             if name.is_empty()
@@ -44,134 +41,193 @@ fn headers(list: &[(String, String)]) -> Result<Vec<(String, HeaderValue)>, Fail
                     .bytes()
                     .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
             {
-                return Err((
-                    exit::USAGE,
-                    format!("`{}` is not a valid header name", escape(name)),
-                ));
+                return Err(format!("`{}` is not a valid header name", escape(name)));
             }
-            let value = HeaderValue::parse(value)
-                .map_err(|e| (exit::USAGE, format!("header `{}`: {e}", escape(name))))?;
+            let value =
+                HeaderValue::parse(value).map_err(|e| format!("header `{}`: {e}", escape(name)))?;
             Ok((name.clone(), value))
         })
         .collect()
 }
 
-fn spec(
-    command: Option<&[String]>,
-    url: Option<&str>,
-    env: Vec<(String, String)>,
-    header_list: &[(String, String)],
-    cwd: Option<PathBuf>,
-) -> Result<ServerSpec, Fail> {
-    match (command, url) {
-        (Some(_), Some(_)) => Err((
-            exit::USAGE,
-            "give either a server command after `--` or --url, not both".to_owned(),
-        )),
-        (None, None) => Err((
-            exit::USAGE,
+fn spec(words: ServerWords<'_>) -> Result<ServerSpec, String> {
+    let for_command = |what: &str| format!("{what} only applies to a server given by --url");
+    match (words.command, words.url) {
+        (Some(_), Some(_)) => {
+            Err("give either a server command after `--` or --url, not both".to_owned())
+        }
+        (None, None) => Err(
             "give the server command after `--` (e.g. `-- python3 server.py`), or --url".to_owned(),
-        )),
-        (Some(words), None) => {
-            if !header_list.is_empty() {
-                return Err((exit::USAGE, "--header only applies to --url".to_owned()));
+        ),
+        (Some(command), None) => {
+            if !words.headers.is_empty() {
+                return Err(for_command("--header (`headers`)"));
             }
-            let (program, args) = words
-                .split_first()
-                .ok_or((exit::USAGE, "the server command is empty".to_owned()))?;
+            if words.start.is_some() || words.ready_line.is_some() {
+                return Err(for_command(
+                    "--start and --ready-line (`start`, `ready_line`)",
+                ));
+            }
+            let (program, args) = command.split_first().ok_or("the server command is empty")?;
             Ok(ServerSpec::Stdio(ServerCommand {
                 program: program.clone(),
                 args: args.to_vec(),
-                env,
-                cwd,
+                env: words.env,
+                cwd: words.cwd,
             }))
         }
         (None, Some(url)) => {
-            if !env.is_empty() {
-                return Err((
-                    exit::USAGE,
-                    "--env only applies to a server command".to_owned(),
-                ));
-            }
             let mut endpoint = HttpEndpoint::new(url);
-            endpoint.headers = headers(header_list)?;
+            endpoint.headers = header_list(&words.headers)?;
+            endpoint.ready_line = words.ready_line.map(str::to_owned);
+            match words.start {
+                Some(line) => {
+                    let mut command = ServerCommand::from_command_line(line)
+                        .map_err(|e| format!("the start command: {e}"))?;
+                    command.env = words.env;
+                    command.cwd = words.cwd;
+                    endpoint.start = Some(command);
+                }
+                None if !words.env.is_empty() => {
+                    return Err(
+                        "--env (`env`) applies to a server command, or to --start with --url"
+                            .to_owned(),
+                    )
+                }
+                None => {}
+            }
+            if endpoint.ready_line.is_some() && endpoint.start.is_none() {
+                return Err("--ready-line (`ready_line`) needs --start (`start`)".to_owned());
+            }
             Ok(ServerSpec::Http(endpoint))
         }
     }
 }
 
-fn split_header(text: &str) -> Result<(String, String), Fail> {
-    let (name, value) = text.split_once(':').ok_or_else(|| {
-        (
-            exit::USAGE,
-            "--header takes `Name: value`, e.g. --header 'Authorization: Bearer ${MCP_TOKEN}'"
-                .to_owned(),
-        )
-    })?;
-    Ok((name.trim().to_owned(), value.trim().to_owned()))
-}
-
-fn split_env(text: &str) -> Result<(String, String), Fail> {
-    match text.split_once('=') {
-        Some((k, v)) if !k.is_empty() => Ok((k.to_owned(), v.to_owned())),
-        _ => Err((exit::USAGE, "--env takes KEY=VALUE".to_owned())),
+fn split_pair(text: &str, separator: char, what: &str) -> Result<(String, String), String> {
+    match text.split_once(separator) {
+        Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_owned(), v.trim().to_owned())),
+        _ => Err(what.to_owned()),
     }
 }
 
-/// The server label written in snapshot headers, as the harness writes it: an absolute
-/// program path is shortened to its file name, so snapshots hold nothing machine-specific.
-pub fn label(spec: &ServerSpec) -> String {
-    match spec {
-        ServerSpec::Stdio(command) => {
-            let mut command = command.clone();
-            if Path::new(&command.program).is_absolute() {
-                if let Some(name) = Path::new(&command.program).file_name() {
-                    command.program = name.to_string_lossy().into_owned();
-                }
-            }
-            command.display()
+/// Every setting of `settings` applied to a suite.
+fn apply(settings: &Settings, config: &mut SuiteConfig) -> Result<(), String> {
+    if let Some(seconds) = settings.timeout {
+        if !(seconds > 0.0 && seconds.is_finite() && seconds < 1e9) {
+            return Err("the timeout must be a positive number of seconds, e.g. 30".to_owned());
         }
-        other => other.display(),
+        config.timeout = Duration::from_secs_f64(seconds);
     }
+    if let Some(word) = &settings.lifecycle {
+        config.lifecycle = Lifecycle::parse(word)?;
+    }
+    if let Some(text) = &settings.fail_on {
+        config.fail_on = Some(FailOn::parse(text).map_err(|e| format!("fail_on: {e}"))?);
+    }
+    if let Some(text) = &settings.ci_fail_on {
+        config.ci_fail_on = Some(FailOn::parse(text).map_err(|e| format!("ci_fail_on: {e}"))?);
+    }
+    for setting in &settings.lints {
+        config.lints.apply_setting(setting)?;
+    }
+    if let Some(path) = &settings.allow {
+        config.allow_list = Some(path.clone());
+    }
+    for text in &settings.redact {
+        config.add_redaction(text)?;
+    }
+    for text in &settings.filters {
+        config.add_filter(text)?;
+    }
+    if let Some(read_only) = settings.read_only {
+        config.lints.read_only = read_only;
+    }
+    config.lints.forbid.extend(settings.forbid.iter().cloned());
+    config
+        .lints
+        .require_annotations
+        .extend(settings.require_annotations.iter().cloned());
+    if let Some(budget) = settings.description_budget {
+        config.lints.description_budget = budget;
+    }
+    Ok(())
 }
 
-/// A server given on the command line.
-pub fn single(args: &ServerArgs, name: &str, layout: Option<Layout>) -> Result<Target, Fail> {
-    let headers = args
-        .headers
-        .iter()
-        .map(|h| split_header(h))
-        .collect::<Result<Vec<_>, _>>()?;
-    let env = args
-        .env
-        .iter()
-        .map(|e| split_env(e))
-        .collect::<Result<Vec<_>, _>>()?;
-    let command = (!args.command.is_empty()).then_some(args.command.as_slice());
-    let spec = spec(command, args.url.as_deref(), env, &headers, None)?;
-    let mut layout = layout.unwrap_or(Layout {
+/// A layout for commands that need no snapshot folder (`capture`, `show`).
+pub fn no_layout() -> Layout {
+    Layout {
         dir: PathBuf::new(),
         module: "contract".to_owned(),
         suite: None,
         source: None,
         line: None,
         server_label: String::new(),
-    });
-    layout.server_label = label(&spec);
+    }
+}
+
+/// A server given on the command line, with the settings from the flags.
+pub fn single(
+    args: &ServerArgs,
+    name: &str,
+    layout: Layout,
+    settings: &Settings,
+) -> Result<Target, Fail> {
+    let usage = |message: String| (exit::USAGE, message);
+    let headers = args
+        .headers
+        .iter()
+        .map(|h| {
+            split_pair(
+                h,
+                ':',
+                "--header takes `Name: value`, e.g. --header 'Authorization: Bearer ${MCP_TOKEN}'",
+            )
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(usage)?;
+    let env = args
+        .env
+        .iter()
+        .map(|e| split_pair(e, '=', "--env takes KEY=VALUE"))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(usage)?;
+    let spec = spec(ServerWords {
+        command: (!args.command.is_empty()).then(|| args.command.clone()),
+        url: args.url.as_deref(),
+        env,
+        headers,
+        start: args.start.as_deref(),
+        ready_line: args.ready_line.as_deref(),
+        cwd: args.cwd.clone(),
+    })
+    .map_err(usage)?;
+    let mut config = SuiteConfig::new(spec, layout);
+    let settings = match args.timeout {
+        Some(timeout) => settings.then(&Settings {
+            timeout: Some(timeout),
+            ..Settings::default()
+        }),
+        None => settings.clone(),
+    };
+    apply(&settings, &mut config).map_err(usage)?;
     Ok(Target {
         name: name.to_owned(),
-        spec,
-        timeout: timeout(args.timeout)?,
-        layout,
+        config,
     })
 }
 
-/// Every server of a configuration file; `dir` is the `--dir` given on the command line.
-pub fn from_config(config: &Config, dir: Option<&Path>) -> Result<Vec<Target>, Fail> {
+/// Every server of a configuration file; `dir` is the `--dir` given on the command line and
+/// `flags` the settings given there (they win over the file's).
+pub fn from_config(
+    config: &Config,
+    dir: Option<&Path>,
+    flags: &Settings,
+) -> Result<Vec<Target>, Fail> {
     config
         .servers
         .iter()
-        .map(|entry| from_entry(config, entry, dir))
+        .map(|entry| from_entry(config, entry, dir, flags))
         .collect()
 }
 
@@ -179,63 +235,61 @@ fn from_entry(
     config: &Config,
     entry: &ServerEntry,
     cli_dir: Option<&Path>,
+    flags: &Settings,
 ) -> Result<Target, Fail> {
-    let in_server = |e: Fail| (e.0, format!("server `{}`: {}", escape(&entry.name), e.1));
+    let in_server = |message: String| {
+        (
+            exit::USAGE,
+            format!("server `{}`: {message}", escape(&entry.name)),
+        )
+    };
     let dir = match (&entry.dir, cli_dir, &config.dir) {
         (Some(dir), _, _) => config.base.join(dir),
         (None, Some(dir), _) => dir.to_path_buf(),
         (None, None, Some(dir)) => config.base.join(dir),
         (None, None, None) => {
-            return Err(in_server((
-                exit::USAGE,
+            return Err(in_server(
                 "no snapshot folder: set `dir` in the file or give --dir".to_owned(),
-            )))
+            ))
         }
     };
-    let cwd = Some(match &entry.cwd {
-        Some(cwd) => config.base.join(cwd),
-        None => config.base.clone(),
-    });
-    let spec = spec(
-        entry.command.as_deref(),
-        entry.url.as_deref(),
-        entry.env.clone(),
-        &entry.headers,
-        cwd,
-    )
+    let command = match &entry.command {
+        Some(CommandLine::Words(words)) => Some(words.clone()),
+        Some(CommandLine::Line(line)) => {
+            Some(split_command_line(line).map_err(|e| in_server(format!("`command`: {e}")))?)
+        }
+        None => None,
+    };
+    let spec = spec(ServerWords {
+        command,
+        url: entry.url.as_deref(),
+        env: entry.env.clone().into_iter().collect(),
+        headers: entry.headers.clone().into_iter().collect(),
+        start: entry.start.as_deref(),
+        ready_line: entry.ready_line.as_deref(),
+        cwd: Some(match &entry.cwd {
+            Some(cwd) => config.base.join(cwd),
+            None => config.base.clone(),
+        }),
+    })
     .map_err(in_server)?;
+    let layout = Layout {
+        dir,
+        module: entry.module.clone().unwrap_or_else(|| entry.name.clone()),
+        suite: entry.profile.clone(),
+        source: None,
+        line: None,
+        server_label: String::new(),
+    };
+    let mut suite = SuiteConfig::new(spec, layout);
+    let settings = config
+        .settings
+        .then(&entry.settings())
+        .relative_to(&config.base)
+        .then(flags);
+    apply(&settings, &mut suite).map_err(in_server)?;
     Ok(Target {
         name: entry.name.clone(),
-        timeout: timeout(entry.timeout.or(config.timeout)).map_err(in_server)?,
-        layout: Layout {
-            dir,
-            module: entry.module.clone().unwrap_or_else(|| entry.name.clone()),
-            suite: entry.profile.clone(),
-            source: None,
-            line: None,
-            server_label: label(&spec),
-        },
-        spec,
-    })
-}
-
-/// The exit-code class of a probe failure.
-pub fn failure_kind(kind: ProbeErrorKind) -> FailureKind {
-    match kind {
-        ProbeErrorKind::AuthRequired => FailureKind::AuthRequired,
-        ProbeErrorKind::Configuration => FailureKind::Unreadable,
-        _ => FailureKind::Unreachable,
-    }
-}
-
-/// Probes a target; a failure carries its kind (and so its exit code).
-pub fn probe(target: &Target) -> Result<probe::Probe, Failure> {
-    let options = ProbeOptions {
-        timeout: target.timeout,
-        ..ProbeOptions::default()
-    };
-    probe::probe(&target.spec, &options).map_err(|e| Failure {
-        kind: failure_kind(e.kind),
-        message: e.to_string(),
+        config: suite,
     })
 }

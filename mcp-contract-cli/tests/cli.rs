@@ -736,7 +736,12 @@ env = {{ FIXTURE_LOG = "" }}
     .unwrap();
     let r = run_in(&dir, &["check", "--config", "bad.toml"], &[]);
     assert_eq!(r.code, 2);
-    assert!(r.stderr.contains("bad.toml:3:"), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("bad.toml: TOML parse error at line 3, column 15"),
+        "{}",
+        r.stderr
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -34,49 +34,11 @@
 pub mod allow;
 
 use crate::escape::escape;
+pub use crate::rules::Level;
 use crate::surface::{ItemKey, ItemKind, Surface};
 use allow::{AllowList, Date};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
-use std::fmt;
-
-/// How much a lint finding matters.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Level {
-    /// Silent: the lint does not run.
-    Allow,
-    /// Reported (summary line, reports) but passes.
-    Warn,
-    /// Fails the item's test and the CLI's exit code.
-    Deny,
-}
-
-impl Level {
-    /// `allow`, `warn` or `deny`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Level::Allow => "allow",
-            Level::Warn => "warn",
-            Level::Deny => "deny",
-        }
-    }
-
-    /// Parses [`Level::as_str`] back.
-    pub fn parse(text: &str) -> Option<Level> {
-        match text.trim() {
-            "allow" => Some(Level::Allow),
-            "warn" => Some(Level::Warn),
-            "deny" => Some(Level::Deny),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for Level {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
 
 /// One lint finding on one item.
 #[derive(Debug, Clone, PartialEq, Eq)]

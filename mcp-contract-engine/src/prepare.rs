@@ -141,8 +141,12 @@ pub fn prepare(surface: &Surface, redactions: &Redactions) -> Prepared {
         prepared.respellings.extend(respellings);
         prepared.surface.insert(key.into_owned(), item.into_owned());
     }
-    for key in surface.duplicates() {
-        prepared.surface.note_duplicate(key.clone());
+    for (key, item) in surface.duplicate_items() {
+        // A repeat is kept as it came, secrets scrubbed: it is shown, never compared.
+        let (_, item, _, _) = prepare_item_cow(key, &item, &Redactions::default());
+        prepared
+            .surface
+            .insert_duplicate(key.clone(), item.into_owned());
     }
     prepared
 }

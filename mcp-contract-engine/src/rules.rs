@@ -7,6 +7,7 @@
 
 use crate::change::Class;
 use crate::surface::ItemKind;
+use std::fmt;
 
 /// Which side of a tool a schema rule judges.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -470,13 +471,52 @@ catalogue! {
     }
 }
 
+/// How much a lint finding matters: each lint's default level, and the level a suite sets
+/// (see [`crate::lint`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Level {
+    /// Silent: the lint does not run.
+    Allow,
+    /// Reported (summary line, reports) but passes.
+    Warn,
+    /// Fails the item's test and the CLI's exit code.
+    Deny,
+}
+
+impl Level {
+    /// `allow`, `warn` or `deny`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Allow => "allow",
+            Level::Warn => "warn",
+            Level::Deny => "deny",
+        }
+    }
+
+    /// Parses [`Level::as_str`] back.
+    pub fn parse(text: &str) -> Option<Level> {
+        match text.trim() {
+            "allow" => Some(Level::Allow),
+            "warn" => Some(Level::Warn),
+            "deny" => Some(Level::Deny),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// One lint of the catalogue: judged on the live surface alone (see [`crate::lint`]).
 #[derive(Debug, Clone, Copy)]
 pub struct LintRule {
     /// Stable kebab-case id (also what the allow-list and `lints = [..]` name).
     pub id: &'static str,
     /// Its level unless configured otherwise.
-    pub level: crate::lint::Level,
+    pub level: Level,
     /// One-line title.
     pub title: &'static str,
     /// What it finds and why it matters.
@@ -490,7 +530,7 @@ macro_rules! lints {
         /// Every lint, in the order `docs/rules.md` lists them.
         pub static LINTS: &[LintRule] = &[
             $( LintRule {
-                id: $id, level: crate::lint::Level::$level, title: $title,
+                id: $id, level: Level::$level, title: $title,
                 explanation: $expl, example: $example,
             }, )*
         ];

@@ -73,6 +73,21 @@ impl ItemKind {
         }
     }
 
+    /// The name field as some SDKs spell it (`uri_template`), if this kind has such a
+    /// spelling: a surface is recorded as advertised, so its items are found by either.
+    pub fn name_field_spelling(self) -> Option<&'static str> {
+        match self {
+            ItemKind::ResourceTemplate => Some("uri_template"),
+            _ => None,
+        }
+    }
+
+    /// An item's name: its name field, else the field's non-spec spelling.
+    pub fn name_of(self, item: &Value) -> Option<&str> {
+        let field = |name: Option<&str>| name.and_then(|n| item.get(n)).and_then(Value::as_str);
+        field(self.name_field()).or_else(|| field(self.name_field_spelling()))
+    }
+
     /// The field that names an item of this kind (`uri` for resources, `uriTemplate` for templates).
     pub fn name_field(self) -> Option<&'static str> {
         match self {
@@ -144,6 +159,11 @@ impl fmt::Display for SurfaceError {
 
 impl std::error::Error for SurfaceError {}
 
+/// Non-spec spellings of server-item fields that some SDKs send (`server_info`,
+/// `protocol_version`): recorded as sent, respelled when the surface is prepared
+/// (`prepare::spelling`).
+pub const SERVER_FIELD_SPELLINGS: [&str; 2] = ["server_info", "protocol_version"];
+
 /// Fields of `initialize` that make up the server item, in the spelling of the spec.
 pub const SERVER_FIELDS: [&str; 4] = [
     "protocolVersion",
@@ -161,7 +181,11 @@ pub const SERVER_FIELDS: [&str; 4] = [
 #[derive(Debug, Clone, Default)]
 pub struct Surface {
     items: BTreeMap<ItemKey, Item>,
+    /// Items whose name repeated an earlier one, in the order they came, with what they said:
+    /// kept out of the items (the first one wins, as most clients do) but never lost, so that a
+    /// surface file replays exactly what the server advertised.
     duplicates: Vec<ItemKey>,
+    duplicate_items: Vec<Item>,
 }
 
 /// How one item is held.
@@ -197,6 +221,11 @@ impl Item {
 impl PartialEq for Surface {
     fn eq(&self, other: &Surface) -> bool {
         self.duplicates == other.duplicates
+            && self
+                .duplicate_items
+                .iter()
+                .zip(&other.duplicate_items)
+                .all(|(a, b)| a.value() == b.value())
             && self.items.len() == other.items.len()
             && self
                 .items
@@ -234,6 +263,7 @@ impl Surface {
         let mut surface = Surface::new();
         let server: Map<String, Value> = SERVER_FIELDS
             .iter()
+            .chain(&SERVER_FIELD_SPELLINGS)
             .filter_map(|field| object.get(*field).map(|v| ((*field).to_owned(), v.clone())))
             .collect();
         if !server.is_empty() {
@@ -251,16 +281,14 @@ impl Surface {
                 message: format!("expected an array, found {}", json_type_name(list)),
             })?;
             for (index, item) in list.iter().enumerate() {
-                let name = item
-                    .get(name_field)
-                    .and_then(Value::as_str)
-                    .ok_or_else(|| SurfaceError {
-                        pointer: format!("/{list_key}/{index}"),
-                        message: format!("this {kind} has no string `{name_field}`"),
-                    })?;
+                let name = kind.name_of(item).ok_or_else(|| SurfaceError {
+                    pointer: format!("/{list_key}/{index}"),
+                    message: format!("this {kind} has no string `{name_field}`"),
+                })?;
                 match surface.items.entry(ItemKey::new(kind, name)) {
                     std::collections::btree_map::Entry::Occupied(entry) => {
                         surface.duplicates.push(entry.key().clone());
+                        surface.duplicate_items.push(Item::Parsed(item.clone()));
                     }
                     std::collections::btree_map::Entry::Vacant(entry) => {
                         entry.insert(Item::Parsed(item.clone()));
@@ -272,7 +300,8 @@ impl Surface {
     }
 
     /// The surface as a surface file: server fields at the top, then every list.
-    /// Lists are in name order, so two recordings of one server are byte-identical.
+    /// Lists are in name order, so two recordings of one server are byte-identical; an item
+    /// whose name was repeated is followed by its repeats, as the server sent them.
     pub fn to_json(&self) -> Value {
         let mut out = Map::new();
         if let Some(server) = self.get(&ItemKey::server()) {
@@ -282,12 +311,17 @@ impl Surface {
         }
         for kind in ItemKind::ALL {
             if let Some(list_key) = kind.list_key() {
-                let list: Vec<Value> = self
-                    .items
-                    .iter()
-                    .filter(|(key, _)| key.kind == kind)
-                    .map(|(_, item)| item.value().into_owned())
-                    .collect();
+                let mut list: Vec<Value> = Vec::new();
+                for (key, item) in self.items.iter().filter(|(key, _)| key.kind == kind) {
+                    list.push(item.value().into_owned());
+                    list.extend(
+                        self.duplicates
+                            .iter()
+                            .zip(&self.duplicate_items)
+                            .filter(|(repeated, _)| *repeated == key)
+                            .map(|(_, repeat)| repeat.value().into_owned()),
+                    );
+                }
                 out.insert(list_key.to_owned(), Value::Array(list));
             }
         }
@@ -347,9 +381,25 @@ impl Surface {
         &self.duplicates
     }
 
-    /// Records that an item of this name appeared again (used by the probe).
-    pub fn note_duplicate(&mut self, key: ItemKey) {
+    /// Records an item whose name repeats one already in the surface, as its JSON text (the
+    /// probe; the same contract as [`Surface::insert_text`]).
+    pub fn insert_duplicate_text(&mut self, key: ItemKey, text: String) {
         self.duplicates.push(key);
+        self.duplicate_items.push(Item::Text(text.into_boxed_str()));
+    }
+
+    /// Records an item whose name repeats one already in the surface.
+    pub fn insert_duplicate(&mut self, key: ItemKey, value: Value) {
+        self.duplicates.push(key);
+        self.duplicate_items.push(Item::Parsed(value));
+    }
+
+    /// The repeated items with what each said, in the order they came.
+    pub fn duplicate_items(&self) -> impl Iterator<Item = (&ItemKey, Cow<'_, Value>)> {
+        self.duplicates
+            .iter()
+            .zip(&self.duplicate_items)
+            .map(|(key, item)| (key, item.value()))
     }
 }
 
@@ -415,6 +465,11 @@ mod tests {
             "first"
         );
         assert_eq!(surface.duplicates(), [ItemKey::new(ItemKind::Tool, "a")]);
+        // Never lost: written back after the item it repeats, as the server sent it.
+        let written = surface.to_json();
+        assert_eq!(written["tools"][0]["description"], "first");
+        assert_eq!(written["tools"][1]["description"], "second");
+        assert_eq!(Surface::from_json(&written).unwrap(), surface);
     }
 
     #[test]

@@ -1,202 +1,19 @@
-//! The one orchestration step both faces share: the live surface against the accepted
-//! snapshots, judged into a verdict per item. The harness turns verdicts into tests and pending
-//! `.snap.new` files; the CLI turns them into reports. Neither decides anything on its own.
+//! Judging: a live surface against a suite's accepted snapshots, item by item, into one
+//! verdict per item ([`crate::verdict`]). Called by the one road ([`crate::run`]), which owns
+//! everything around it (probe, snapshots, policy); also the place that accepts a judged
+//! surface as the new contract.
 
-use crate::change::{Class, Judgement, Policy};
+use crate::change::{Judgement, Policy};
 use crate::diff;
 use crate::prepare::spelling::Respelling;
 use crate::prepare::{self, Redactions};
 use crate::snapshot::{self, contents_match, Accepted, Metadata, SnapshotFile};
 use crate::surface::{ItemKey, Surface};
+pub use crate::verdict::{FailOn, Layout, State, SuiteReport, Verdict};
 use serde_json::{json, Value};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
-use std::fmt;
 use std::path::{Path, PathBuf};
-
-/// Which differences fail a verdict.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum FailOn {
-    /// Changes in these classes fail (the local default: breaking, safety, review).
-    Classes(Vec<Class>),
-    /// Any difference from the accepted snapshot fails, judged or not (the CI default), so
-    /// committed snapshots always equal the live surface.
-    Drift,
-}
-
-impl FailOn {
-    /// The default outside CI.
-    pub fn local_default() -> FailOn {
-        FailOn::Classes(
-            Class::ALL
-                .into_iter()
-                .filter(|c| c.fails_by_default())
-                .collect(),
-        )
-    }
-
-    /// Parses `drift`, `any`, or a comma-separated list of classes (`breaking,safety`).
-    pub fn parse(text: &str) -> Result<FailOn, String> {
-        let text = text.trim();
-        if text == "drift" || text == "any" {
-            return Ok(FailOn::Drift);
-        }
-        let mut classes = Vec::new();
-        for word in text.split(',').map(str::trim).filter(|w| !w.is_empty()) {
-            match Class::parse(word) {
-                Some(class) => classes.push(class),
-                None => {
-                    return Err(format!(
-                        "unknown class `{}` (expected drift, any, or a list of: {})",
-                        crate::escape::escape(word),
-                        Class::ALL.map(Class::as_str).join(", ")
-                    ))
-                }
-            }
-        }
-        Ok(FailOn::Classes(classes))
-    }
-
-    /// The policy's `failing` set that goes with this choice.
-    pub fn apply(&self, policy: &Policy) -> Policy {
-        let mut policy = policy.clone();
-        policy.failing = match self {
-            FailOn::Classes(classes) => classes.iter().copied().collect(),
-            FailOn::Drift => Class::ALL.into_iter().collect(),
-        };
-        policy
-    }
-}
-
-impl fmt::Display for FailOn {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            FailOn::Drift => f.write_str("drift"),
-            FailOn::Classes(classes) => f.write_str(
-                &classes
-                    .iter()
-                    .map(|c| c.as_str())
-                    .collect::<Vec<_>>()
-                    .join(","),
-            ),
-        }
-    }
-}
-
-/// The state of one item compared with its accepted snapshot.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum State {
-    /// The live item equals the accepted one.
-    Unchanged,
-    /// The item is live but has no accepted snapshot yet.
-    New,
-    /// The item was accepted but the server no longer advertises it.
-    Removed,
-    /// Both exist and differ.
-    Changed,
-}
-
-impl State {
-    /// The state as written in reports: `unchanged`, `new`, `removed`, `changed`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            State::Unchanged => "unchanged",
-            State::New => "new",
-            State::Removed => "removed",
-            State::Changed => "changed",
-        }
-    }
-}
-
-/// The verdict on one item.
-#[derive(Debug, Clone)]
-pub struct Verdict {
-    /// The item.
-    pub key: ItemKey,
-    /// Where its accepted snapshot lives (or would live).
-    pub snap_path: PathBuf,
-    /// The accepted snapshot, if any.
-    pub accepted: Option<SnapshotFile>,
-    /// What recording the live surface would write (a tombstone for a removed item).
-    pub recorded: SnapshotFile,
-    /// How the item compares.
-    pub state: State,
-    /// The judged changes (empty when unchanged).
-    pub judgement: Judgement,
-    /// Whether this verdict fails under the suite's [`FailOn`], or has a deny-level lint
-    /// finding that no allow-list entry accepted.
-    pub failing: bool,
-    /// Lint findings on the live item (see [`crate::lint`]); suite-level ones (duplicate
-    /// names, allow-list entries) are on the `server` verdict. Not part of the snapshot body.
-    pub findings: Vec<crate::lint::Finding>,
-}
-
-impl Verdict {
-    /// Whether the live item differs from what was accepted.
-    pub fn drifted(&self) -> bool {
-        self.state != State::Unchanged
-    }
-
-    /// Whether a lint finding fails this verdict (deny, not allowed).
-    pub fn lint_failing(&self) -> bool {
-        self.findings.iter().any(crate::lint::Finding::fails)
-    }
-}
-
-/// What every suite needs to name and place its snapshots.
-#[derive(Debug, Clone)]
-pub struct Layout {
-    /// The folder holding the `.snap` files.
-    pub dir: PathBuf,
-    /// The insta module prefix (the test target's crate name, or the CLI's `--name`).
-    pub module: String,
-    /// The suite name, for several suites in one file.
-    pub suite: Option<String>,
-    /// `source:` written in each snapshot header (workspace-relative test file).
-    pub source: Option<String>,
-    /// `assertion_line:` written in pending snapshots.
-    pub line: Option<u32>,
-    /// A short name of the server for the header's `info`.
-    pub server_label: String,
-}
-
-impl Layout {
-    /// Where the snapshot of one item lives.
-    pub fn snap_path(&self, key: &ItemKey) -> PathBuf {
-        self.dir.join(snapshot::file_name(
-            &self.module,
-            self.suite.as_deref(),
-            key,
-        ))
-    }
-}
-
-/// Every verdict of one suite, plus what was said along the way.
-#[derive(Debug, Clone)]
-pub struct SuiteReport {
-    /// One verdict per item, live or accepted, in item order.
-    pub verdicts: Vec<Verdict>,
-    /// Notes from the probe and the snapshot folder.
-    pub notes: Vec<String>,
-}
-
-impl SuiteReport {
-    /// All judged changes of the suite in one judgement (for reports).
-    pub fn judgement(&self) -> Judgement {
-        let mut all = Judgement::default();
-        for verdict in &self.verdicts {
-            all.changes
-                .extend(verdict.judgement.changes.iter().cloned());
-            all.notes.extend(verdict.judgement.notes.iter().cloned());
-        }
-        all
-    }
-
-    /// Whether any verdict fails.
-    pub fn fails(&self) -> bool {
-        self.verdicts.iter().any(|v| v.failing)
-    }
-}
 
 /// Judges a live surface against a suite's accepted snapshots, with no redaction (secrets are
 /// still scrubbed and spellings normalised: see [`evaluate_with`]).
@@ -259,6 +76,83 @@ pub fn evaluate_linted(
     redactions: &Redactions,
     lints: &crate::lint::Lints,
 ) -> SuiteReport {
+    let judging = Judging {
+        layout,
+        policy,
+        fail_on,
+        redactions,
+        lints,
+        today: crate::env::today(),
+        envelope: &[],
+    };
+    evaluate_selected(live, accepted, &judging, None)
+}
+
+/// How a suite's items are judged: everything [`evaluate_selected`] needs besides the two
+/// surfaces.
+#[derive(Debug, Clone, Copy)]
+pub struct Judging<'a> {
+    /// Where the snapshots live (and the header they get).
+    pub layout: &'a Layout,
+    /// Class overrides and the depth bound.
+    pub policy: &'a Policy,
+    /// What fails.
+    pub fail_on: &'a FailOn,
+    /// Redactions and filters.
+    pub redactions: &'a Redactions,
+    /// Lint levels, policies and the allow-list.
+    pub lints: &'a crate::lint::Lints,
+    /// The day allow-list expiry dates are compared with.
+    pub today: crate::lint::allow::Date,
+    /// Non-spec spellings the probe met outside any item (the listings' `next_cursor`,
+    /// `resource_templates`): linted with the items' own.
+    pub envelope: &'a [Respelling],
+}
+
+/// Which items a test process judges: `None` judges every item.
+pub type Selection<'a> = Option<&'a (dyn Fn(&ItemKey) -> bool + Sync)>;
+
+/// The item keys a suite has tests for, without judging anything: every live item (under its
+/// prepared key) and every accepted item that is not a tombstone, in item order. What
+/// `--list` prints.
+pub fn item_keys(live: &Surface, accepted: &[Accepted]) -> Vec<ItemKey> {
+    let mut keys: Vec<ItemKey> = live
+        .keys()
+        .map(|key| prepare::prepared_key(key).into_owned())
+        .chain(
+            accepted
+                .iter()
+                .filter(|a| !a.item.removed)
+                .map(|a| a.item.key.clone()),
+        )
+        .collect();
+    keys.sort();
+    keys.dedup();
+    keys
+}
+
+/// [`evaluate_linted`] for the items `select` picks: a test process that runs one test
+/// (`--exact NAME`, as nextest runs each) judges one item, whatever the size of the suite.
+/// Unselected items with a test are returned in [`SuiteReport::unjudged`].
+///
+/// What crosses items is kept exact: a removed or added item is judged with the items it may
+/// have been renamed to or from, and the `server` item, which carries the suite-wide lints
+/// (duplicate names, allow-list entries that match nothing), lints every item when selected.
+pub fn evaluate_selected(
+    live: &Surface,
+    accepted: &[Accepted],
+    judging: &Judging<'_>,
+    select: Selection<'_>,
+) -> SuiteReport {
+    let Judging {
+        layout,
+        policy,
+        fail_on,
+        redactions,
+        lints,
+        today,
+        envelope,
+    } = *judging;
     let policy = fail_on.apply(policy);
     // The key an item is judged under is its prepared key (a secret in a name is replaced),
     // which depends on the name alone. Two names that prepare alike: the later one wins, as
@@ -284,6 +178,30 @@ pub fn evaluate_linted(
     // A removed item's judgement looks for the added item it was probably renamed to: only then
     // are one-sided items kept parsed and judged together.
     let renames_possible = any_removed && any_added;
+    let one_sided = |key: &ItemKey| promised(key) != live_by_key.contains_key(key);
+    let selected = |key: &ItemKey| select.is_none_or(|select| select(key));
+    // The items judged: the selected ones, and for a selected one-sided item every one-sided
+    // item (its rename partners). The rest is only listed.
+    let partners_needed = renames_possible && keys.iter().any(|k| selected(k) && one_sided(k));
+    let (keys, unjudged): (Vec<&ItemKey>, Vec<&ItemKey>) = keys
+        .into_iter()
+        .partition(|&k| selected(k) || (partners_needed && one_sided(k)));
+    let server_selected = selected(&ItemKey::server());
+    // The `server` test carries the suite-wide lints, which need every item's findings.
+    let lint_only: Vec<&ItemKey> = if server_selected && select.is_some() {
+        unjudged
+            .iter()
+            .copied()
+            .filter(|k| live_by_key.contains_key(*k))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let unjudged: Vec<ItemKey> = unjudged
+        .into_iter()
+        .filter(|&k| live_by_key.contains_key(k) || promised(k))
+        .cloned()
+        .collect();
 
     let outcomes = crate::parallel::map_in_order(&keys, |&key| {
         let live_key = live_by_key.get(key).copied();
@@ -320,15 +238,25 @@ pub fn evaluate_linted(
     }
     prepared_notes.sort_by(|a, b| a.0.cmp(b.0));
     let mut secrets = Vec::new();
-    let mut respellings = Vec::new();
+    let mut respellings = envelope.to_vec();
     for (_, s, r) in prepared_notes {
         secrets.extend(s);
         respellings.extend(r);
     }
-    let item_findings = outcomes
+    let mut item_findings: Vec<crate::lint::Finding> = outcomes
         .iter_mut()
         .flat_map(|o| std::mem::take(&mut o.findings))
         .collect();
+    item_findings.extend(
+        crate::parallel::map_in_order(&lint_only, |&key| {
+            let live_key = live_by_key[key];
+            let value = live.get(live_key).unwrap_or_default();
+            let prepared = prepare::prepare_item_cow(live_key, &value, redactions).1;
+            crate::lint::lint_item(key, &prepared, lints)
+        })
+        .into_iter()
+        .flatten(),
+    );
     let mut findings_by_item: BTreeMap<ItemKey, Vec<crate::lint::Finding>> = BTreeMap::new();
     for finding in crate::lint::finish(
         live.duplicates(),
@@ -336,7 +264,7 @@ pub fn evaluate_linted(
         &secrets,
         &respellings,
         lints,
-        crate::env::today(),
+        today,
     ) {
         findings_by_item
             .entry(finding.item.clone())
@@ -440,14 +368,31 @@ pub fn evaluate_linted(
         notes.push(refresh_note(&refreshable));
     }
     // Findings on items without a verdict (no server item): said, and failing the first verdict.
-    for finding in findings_by_item.into_values().flatten() {
+    // Items judged only for their lints, or as rename partners, are another process's tests.
+    let judged_elsewhere = |key: &ItemKey| select.is_some() && !selected(key);
+    for finding in findings_by_item
+        .into_iter()
+        .filter(|(key, _)| !judged_elsewhere(key))
+        .flat_map(|(_, findings)| findings)
+    {
         notes.push(format!("lint {}", finding.line()));
         if let Some(first) = verdicts.first_mut() {
             first.failing |= finding.fails();
             first.findings.push(finding);
         }
     }
-    SuiteReport { verdicts, notes }
+    // Rename partners were judged for the selected items' sake: their own tests run elsewhere.
+    let (verdicts, partners): (Vec<Verdict>, Vec<Verdict>) =
+        verdicts.into_iter().partition(|v| selected(&v.key));
+    let mut unjudged = unjudged;
+    unjudged.extend(partners.into_iter().map(|v| v.key));
+    unjudged.sort();
+    SuiteReport {
+        verdicts,
+        unjudged,
+        notes,
+        first_recording: accepted.is_empty(),
+    }
 }
 
 /// One item taken through the pipeline, before the surface-wide steps.

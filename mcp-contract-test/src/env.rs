@@ -1,7 +1,88 @@
-//! The one place that reads the process environment and the clock: every variable a user can
-//! set is read here, named in the crate docs' table.
+//! The one place that reads the process environment and the clock. Every variable a user can
+//! set is read here and listed in the crate docs' table (insta's own variables are interpreted
+//! by `snapshot::Settings`, which gets them from [`var`]).
 
 use mcp_contract_engine::lint::allow::Date;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Overrides what fails, for both faces: `drift`, `any`, or classes such as `breaking,safety`.
+pub(crate) const FAIL_ON: &str = "MCP_CONTRACT_FAIL_ON";
+/// Overrides the probe timeout, in seconds.
+pub(crate) const TIMEOUT: &str = "MCP_CONTRACT_TIMEOUT";
+/// A PEM file of CA certificates trusted besides the public ones (feature `https`).
+#[cfg_attr(not(feature = "https"), allow(dead_code))]
+pub(crate) const CA_FILE: &str = "MCP_CONTRACT_CA_FILE";
+
+/// A variable's value; `None` when unset or not UTF-8.
+pub(crate) fn var(name: &str) -> Option<String> {
+    std::env::var(name).ok()
+}
+
+/// A variable's value when set and not empty.
+pub(crate) fn non_empty(name: &str) -> Option<String> {
+    var(name).filter(|value| !value.is_empty())
+}
+
+/// Whether this run is in CI, decided as insta decides it: `CI` set to anything but `false`,
+/// `0` or empty; when `CI` is unset, `TF_BUILD` (Azure Pipelines) set.
+pub(crate) fn ci_from(var: impl Fn(&str) -> Option<String>) -> bool {
+    match var("CI").as_deref() {
+        Some("false" | "0" | "") => false,
+        None => var("TF_BUILD").is_some(),
+        Some(_) => true,
+    }
+}
+
+/// [`ci_from`] on the process environment.
+pub(crate) fn ci() -> bool {
+    ci_from(var)
+}
+
+/// `MCP_CONTRACT_TIMEOUT`, parsed.
+///
+/// # Errors
+///
+/// A value that is not a positive number of seconds.
+pub(crate) fn timeout() -> Result<Option<Duration>, String> {
+    match non_empty(TIMEOUT) {
+        None => Ok(None),
+        Some(text) => match text.trim().parse::<f64>() {
+            Ok(secs) if secs > 0.0 && secs.is_finite() && secs < 1e9 => {
+                Ok(Some(Duration::from_secs_f64(secs)))
+            }
+            _ => Err(format!(
+                "{TIMEOUT} must be a positive number of seconds, e.g. 30"
+            )),
+        },
+    }
+}
+
+/// `MCP_CONTRACT_CA_FILE`, when set.
+#[cfg(feature = "https")]
+pub(crate) fn ca_file() -> Option<PathBuf> {
+    std::env::var_os(CA_FILE)
+        .filter(|value| !value.is_empty())
+        .map(PathBuf::from)
+}
+
+/// `INSTA_WORKSPACE_ROOT`, when set.
+pub(crate) fn workspace_root() -> Option<PathBuf> {
+    std::env::var_os("INSTA_WORKSPACE_ROOT")
+        .filter(|value| !value.is_empty())
+        .map(PathBuf::from)
+}
+
+/// What names one nextest run: `NEXTEST_RUN_ID` when set; under nextest without it
+/// (`NEXTEST=1`), `None` is returned and the caller names the run by its parent process.
+pub(crate) fn nextest_run_id() -> Option<String> {
+    non_empty("NEXTEST_RUN_ID")
+}
+
+/// Whether the process runs under nextest (`NEXTEST=1`).
+pub(crate) fn under_nextest() -> bool {
+    var("NEXTEST").as_deref() == Some("1")
+}
 
 /// Today in UTC, from the system clock (1970-01-01 if the clock is before the epoch): the day an
 /// allow-list entry's `expires` is compared with.
@@ -11,4 +92,29 @@ pub(crate) fn today() -> Date {
         .map(|d| d.as_secs())
         .unwrap_or(0);
     Date::from_unix_days(i64::try_from(secs / 86_400).unwrap_or(0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ci_from;
+
+    #[test]
+    fn ci_is_detected_as_insta_detects_it() {
+        let with = |pairs: &'static [(&'static str, &'static str)]| {
+            move |name: &str| {
+                pairs
+                    .iter()
+                    .find(|(k, _)| *k == name)
+                    .map(|(_, v)| (*v).to_owned())
+            }
+        };
+        assert!(ci_from(with(&[("CI", "true")])));
+        assert!(ci_from(with(&[("CI", "1")])));
+        assert!(!ci_from(with(&[("CI", "false")])));
+        assert!(!ci_from(with(&[("CI", "0")])));
+        assert!(!ci_from(with(&[("CI", "")])));
+        assert!(!ci_from(with(&[])));
+        assert!(ci_from(with(&[("TF_BUILD", "True")])));
+        assert!(!ci_from(with(&[("CI", "false"), ("TF_BUILD", "True")])));
+    }
 }

@@ -7,11 +7,11 @@
 
 use crate::change::Policy;
 use crate::check::{self, FailOn, Layout, State, SuiteReport, Verdict};
+use crate::config::SuiteConfig;
 use crate::escape::escape;
 use crate::libtest::{Arguments, Failed, Trial};
-use crate::probe::{
-    HeaderValue, HttpEndpoint, InProcess, Lifecycle, ProbeOptions, ServerCommand, ServerSpec,
-};
+use crate::probe::{HeaderValue, HttpEndpoint, InProcess, Lifecycle, ServerCommand, ServerSpec};
+use crate::run::{Context, FailureKind, Mode, SuiteFailure};
 use crate::snapshot::{self, Outcome, Settings};
 use crate::surface::{ItemKey, ItemKind};
 use std::path::{Path, PathBuf};
@@ -404,6 +404,44 @@ impl Suite {
         self
     }
 
+    /// The suite's configuration for the one road: the server's working directory (and a start
+    /// command's) resolved against the crate, the allow-list path too.
+    fn config(&self, layout: Layout, paths: &Paths) -> Result<SuiteConfig, String> {
+        let in_crate = |dir: &Option<PathBuf>| match dir {
+            Some(dir) => paths.manifest_dir.join(dir),
+            None => paths.manifest_dir.clone(),
+        };
+        let server = match &self.server {
+            Ok(ServerSpec::Stdio(command)) => {
+                let mut command = command.clone();
+                command.cwd = Some(in_crate(&command.cwd));
+                ServerSpec::Stdio(command)
+            }
+            Ok(ServerSpec::Http(endpoint)) => {
+                let mut endpoint = endpoint.clone();
+                if let Some(command) = &mut endpoint.start {
+                    command.cwd = Some(in_crate(&command.cwd));
+                }
+                ServerSpec::Http(endpoint)
+            }
+            Ok(spec @ ServerSpec::InProcess(_)) => spec.clone(),
+            Err(error) => return Err(error.clone()),
+        };
+        let mut config = SuiteConfig::new(server, layout);
+        config.timeout = self.timeout;
+        config.lifecycle = self.lifecycle;
+        config.fail_on.clone_from(&self.fail_on);
+        config.ci_fail_on.clone_from(&self.ci_fail_on);
+        config.policy = self.policy.clone();
+        config.redactions = self.redactions.clone();
+        config.lints = self.lints.clone();
+        config.allow_list = self
+            .allow_list
+            .as_ref()
+            .map(|path| paths.manifest_dir.join(path));
+        Ok(config)
+    }
+
     /// Records a configuration error (used by the attribute for values only known at run time).
     pub fn invalid(mut self, error: impl Into<String>) -> Suite {
         self.errors.push(error.into());
@@ -455,8 +493,7 @@ impl Contract {
                 return ExitCode::from(101);
             }
         };
-        let fail_on_env = std::env::var("MCP_CONTRACT_FAIL_ON").ok();
-        let timeout_env = std::env::var("MCP_CONTRACT_TIMEOUT").ok();
+        let context = Context::from_env(Mode::Test);
         let summary: Arc<Mutex<Vec<Pending>>> = Arc::default();
         let mut trials = Vec::new();
         let mut duplicates = std::collections::BTreeSet::new();
@@ -468,15 +505,7 @@ impl Contract {
                 );
                 return ExitCode::from(101);
             }
-            let prepared = prepare(
-                suite,
-                &self.location,
-                &paths,
-                &settings,
-                fail_on_env.as_deref(),
-                timeout_env.as_deref(),
-                listing,
-            );
+            let prepared = prepare(suite, &self.location, &paths, &settings, &context, &args);
             trials.extend(into_trials(prepared, &settings, &summary));
         }
         let conclusion = crate::libtest::run(&args, trials);
@@ -501,8 +530,7 @@ impl Paths {
         let manifest_dir = PathBuf::from(location.manifest_dir);
         let file = Path::new(location.file);
         // `file!()` is relative to the workspace root, which is an ancestor of the manifest dir.
-        let workspace_root = std::env::var_os("INSTA_WORKSPACE_ROOT")
-            .map(PathBuf::from)
+        let workspace_root = crate::env::workspace_root()
             .or_else(|| {
                 manifest_dir
                     .ancestors()
@@ -524,10 +552,10 @@ impl Paths {
     }
 }
 
-/// A suite after probing: either verdicts or one error that fails all its tests.
+/// A suite after the one road: its test-name prefix and its outcome.
 struct Prepared {
     prefix: String,
-    result: Result<SuiteReport, (String, Vec<ItemKey>)>,
+    result: Result<SuiteReport, SuiteFailure>,
 }
 
 fn prepare(
@@ -535,9 +563,8 @@ fn prepare(
     location: &Location,
     paths: &Paths,
     settings: &Settings,
-    fail_on_env: Option<&str>,
-    timeout_env: Option<&str>,
-    listing: bool,
+    context: &Result<Context<'static>, String>,
+    args: &Arguments,
 ) -> Prepared {
     let prefix = suite
         .name
@@ -550,22 +577,21 @@ fn prepare(
         suite: suite.name.clone(),
         source: Some(paths.source.clone()),
         line: Some(location.line),
-        server_label: suite.server.as_ref().map(server_label).unwrap_or_default(),
-    };
-    let accepted_keys = |accepted: &Result<Vec<crate::snapshot::Accepted>, _>| -> Vec<ItemKey> {
-        match accepted {
-            Ok(list) => list
-                .iter()
-                .filter(|a| !a.item.removed)
-                .map(|a| a.item.key.clone())
-                .collect(),
-            Err(_) => Vec::new(),
-        }
+        server_label: String::new(),
     };
     // A suite that cannot run still has a test per accepted item, each failing with the reason.
-    let fail = |message: String| Prepared {
-        prefix: prefix.clone(),
-        result: Err((message, accepted_keys(&check::load_accepted(&layout)))),
+    let fail = |message: String| {
+        let keys = check::load_accepted(&layout)
+            .map(|accepted| check::item_keys(&crate::surface::Surface::new(), &accepted))
+            .unwrap_or_default();
+        Prepared {
+            prefix: prefix.clone(),
+            result: Err(SuiteFailure {
+                kind: FailureKind::Config,
+                message,
+                keys,
+            }),
+        }
     };
     if !suite.errors.is_empty() {
         return fail(format!(
@@ -573,113 +599,23 @@ fn prepare(
             suite.errors.join("\n  ")
         ));
     }
-    let spec = match &suite.server {
-        Ok(ServerSpec::Stdio(command)) => {
-            let mut command = command.clone();
-            let cwd = match &command.cwd {
-                Some(dir) => paths.manifest_dir.join(dir),
-                None => paths.manifest_dir.clone(),
-            };
-            command.cwd = Some(cwd);
-            ServerSpec::Stdio(command)
-        }
-        Ok(ServerSpec::Http(endpoint)) => {
-            let mut endpoint = endpoint.clone();
-            if let Some(command) = &mut endpoint.start {
-                command.cwd = Some(match &command.cwd {
-                    Some(dir) => paths.manifest_dir.join(dir),
-                    None => paths.manifest_dir.clone(),
-                });
-            }
-            ServerSpec::Http(endpoint)
-        }
-        Ok(spec @ ServerSpec::InProcess(_)) => spec.clone(),
+    let config = match suite.config(layout.clone(), paths) {
+        Ok(config) => config,
+        Err(error) => return fail(error),
+    };
+    let mut context = match context {
+        Ok(context) => context.clone(),
         Err(error) => return fail(error.clone()),
     };
-    let fail_on = match fail_on_env.map(FailOn::parse) {
-        Some(Err(error)) => return fail(format!("MCP_CONTRACT_FAIL_ON: {error}")),
-        Some(Ok(fail_on)) => fail_on,
-        None if settings.ci => suite.ci_fail_on.clone().unwrap_or(FailOn::Drift),
-        None => suite.fail_on.clone().unwrap_or_else(FailOn::local_default),
-    };
-    let timeout = match timeout_env.map(|t| t.trim().parse::<f64>()) {
-        Some(Ok(secs)) if secs > 0.0 && secs.is_finite() => Duration::from_secs_f64(secs),
-        Some(_) => {
-            return fail(
-                "MCP_CONTRACT_TIMEOUT must be a positive number of seconds, e.g. 30".to_owned(),
-            )
-        }
-        None => suite.timeout,
-    };
-    let options = ProbeOptions {
-        timeout,
-        lifecycle: suite.lifecycle,
-        ..ProbeOptions::default()
-    };
-    // An in-process probe costs milliseconds and its name need not be unique (one handler type
-    // under two configurations): it is never shared between the processes of a nextest run.
-    let (probed, accepted) = check::probe_and_load(&layout, || match &spec {
-        ServerSpec::InProcess(_) => crate::probe::probe(&spec, &options).map_err(|e| e.to_string()),
-        _ => crate::probe_cache::probe_shared(&spec, &options),
-    });
-    let keys = accepted_keys(&accepted);
-    let fail = |message: String| Prepared {
-        prefix: prefix.clone(),
-        result: Err((message, keys.clone())),
-    };
-    // A broken snapshot folder still probes: every live item's test then fails with the one
-    // message, so a filtered run (`-- tools::x`) cannot pass on a folder it cannot read.
-    let accepted = accepted.map_err(|error| {
-        format!("cannot read the accepted contract: {error}\nThe file was left untouched.")
-    });
-    let probe = match (probed, &accepted) {
-        (Ok(probe), _) => probe,
-        (Err(_), Err(unreadable)) => return fail(unreadable.clone()),
-        (Err(error), Ok(_)) => {
-            return fail(format!(
-                "{}\nNo snapshot was written, changed or deleted.",
-                crate::prepare::scrub_message(&error)
-            ))
-        }
-    };
-    let accepted = match accepted {
-        Ok(accepted) => accepted,
-        Err(unreadable) => {
-            return Prepared {
-                prefix: prefix.clone(),
-                result: Err((unreadable, probe.surface.keys().cloned().collect())),
-            }
-        }
-    };
-    if !listing {
-        for note in &probe.notes {
-            eprintln!(
-                "mcp-contract: {}{}",
-                prefix,
-                escape(&crate::prepare::scrub_message(note))
-            );
-        }
-    }
-    let mut lints = suite.lints.clone();
-    if let Some(path) = &suite.allow_list {
-        match crate::check::load_allow_list(&paths.manifest_dir.join(path)) {
-            Ok(mut list) => {
-                list.origin = path.display().to_string();
-                lints.allow = Some(list);
-            }
-            Err(error) => return fail(error),
-        }
-    }
-    let mut report = check::evaluate_linted(
-        &probe.surface,
-        &accepted,
-        &layout,
-        &suite.policy,
-        &fail_on,
-        &suite.redactions,
-        &lints,
-    );
-    if !listing {
+    let select = |key: &ItemKey| args.selects(&format!("{prefix}{}", escape(&key.test_name())));
+    // insta's settings decide CI for the harness (they also read insta.yaml).
+    context.ci = settings.ci;
+    context.allow_missing = !settings.ci;
+    context.share_probe = true;
+    context.listing = args.list;
+    context.select = Some(&select);
+    let outcome = crate::run::run(&config, &context);
+    if let (Ok(report), false) = (&outcome.result, args.list) {
         for verdict in &report.verdicts {
             for finding in verdict.findings.iter().filter(|f| !f.fails()) {
                 eprintln!(
@@ -689,50 +625,14 @@ fn prepare(
                 );
             }
         }
-    }
-    if !listing {
         for note in &report.notes {
-            eprintln!("mcp-contract: {}{}", prefix, escape(note));
+            eprintln!("mcp-contract: {prefix}{}", escape(note));
         }
     }
-    record_handshake(&mut report, probe.handshake);
-    report
-        .notes
-        .extend(probe.notes.iter().map(|n| crate::prepare::scrub_message(n)));
     Prepared {
         prefix,
-        result: Ok(report),
+        result: outcome.result,
     }
-}
-
-/// Writes the handshake the probe used into the header of the `server` snapshot (`expression`
-/// and `info.handshake`), never into its body: the item stays what the server advertised.
-fn record_handshake(report: &mut SuiteReport, handshake: crate::probe::Handshake) {
-    for verdict in &mut report.verdicts {
-        if verdict.key.kind != ItemKind::Server {
-            continue;
-        }
-        let metadata = &mut verdict.recorded.metadata;
-        metadata.expression = Some(handshake.method().to_owned());
-        if let Some(serde_json::Value::Object(info)) = &mut metadata.info {
-            info.insert("handshake".to_owned(), handshake.method().into());
-        }
-    }
-}
-
-/// The server as named in snapshot headers: an absolute program path (a cargo-built binary) is
-/// shortened to its file name, so committed snapshots hold nothing machine-specific.
-fn server_label(spec: &ServerSpec) -> String {
-    let ServerSpec::Stdio(command) = spec else {
-        return spec.display();
-    };
-    let mut command = command.clone();
-    if Path::new(&command.program).is_absolute() {
-        if let Some(name) = Path::new(&command.program).file_name() {
-            command.program = name.to_string_lossy().into_owned();
-        }
-    }
-    command.display()
 }
 
 fn into_trials(
@@ -742,9 +642,9 @@ fn into_trials(
 ) -> Vec<Trial> {
     let Prepared { prefix, result } = prepared;
     match result {
-        Err((message, keys)) => {
-            let message = Arc::new(message);
-            let mut names: Vec<String> = keys.iter().map(ItemKey::test_name).collect();
+        Err(failure) => {
+            let message = Arc::new(failure.message);
+            let mut names: Vec<String> = failure.keys.iter().map(ItemKey::test_name).collect();
             if !names.iter().any(|n| n == "server") {
                 names.insert(0, "server".to_owned());
             }
@@ -758,10 +658,8 @@ fn into_trials(
                 })
                 .collect()
         }
-        Ok(report) => report
-            .verdicts
-            .into_iter()
-            .map(|verdict| {
+        Ok(report) => {
+            let judged = report.verdicts.into_iter().map(|verdict| {
                 let name = format!("{prefix}{}", escape(&verdict.key.test_name()));
                 let settings = Arc::clone(settings);
                 let summary = Arc::clone(summary);
@@ -769,8 +667,18 @@ fn into_trials(
                 Trial::test(name, move || {
                     run_item(&test_name, &verdict, &settings, &summary)
                 })
-            })
-            .collect(),
+            });
+            // Listed, or filtered out by the same rule libtest applies: such a test never runs
+            // in this process. If one did, its verdict would be missing: fail, never pass.
+            let unjudged = report.unjudged.into_iter().map(|key| {
+                Trial::test(format!("{prefix}{}", escape(&key.test_name())), || {
+                    Err(Failed::from(
+                        "internal error: this item was not judged in this process (its test was not selected when the suite was judged)",
+                    ))
+                })
+            });
+            judged.chain(unjudged).collect()
+        }
     }
 }
 

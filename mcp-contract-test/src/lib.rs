@@ -65,7 +65,7 @@
 //! | `server = "cmd args…"` | the server's command line, split as a POSIX shell would |
 //! | `bin = "name"` | a binary of this package (`CARGO_BIN_EXE_name`; cargo builds it first) |
 //! | `url = "http://127.0.0.1:{port}/mcp"` | a Streamable HTTP endpoint instead of stdio (JSON and SSE answers; feature `http`: the default build is stdio only, and `url` without the feature is a compile error saying so) |
-//! | `url = "https://mcp.example.com/mcp"` | the same over TLS (feature `https`: rustls with ring, the public CAs of `webpki-roots`; a private or self-signed CA from `MCP_CONTRACT_CA_FILE=path/to/ca.pem`, or [`probe::HttpEndpoint::ca_file`]; verification cannot be switched off) |
+//! | `url = "https://mcp.example.com/mcp"` | the same over TLS (feature `https`: rustls with ring, the public CAs of `webpki-roots`; a private or self-signed CA from `MCP_CONTRACT_CA_FILE=path/to/ca.pem`; verification cannot be switched off) |
 //! | `handler = my_server::Server::new()` | an `rmcp::ServerHandler` tested in-process: no process, no port, no binary build (feature `rmcp`) |
 //! | `lifecycle = "auto"` | the handshake: `"initialize"` (default), `"discover"` (2026-07-28 `server/discover`), `"auto"` (discover, falling back to initialize); the one used is written in the `server` snapshot's header |
 //! | `headers = ["Authorization: Bearer ${MCP_TOKEN}"]` | HTTP headers; `${VAR}` is read from the environment at probe time and never shown |
@@ -78,9 +78,9 @@
 //! | `name = "readonly"` | suite name: tests `readonly::tools::…`, snapshots `contract__readonly__…` |
 //! | `fail_on = ["breaking", "safety"]` / `"drift"` | what fails locally (default breaking, safety, review) |
 //! | `ci_fail_on = …` | what fails in CI (default `"drift"`) |
-//! | `redact = [".serverInfo.version => [version]"]` | replace the values a selector picks (placeholder `[redacted]` without `=>`); see [`redact`] |
+//! | `redact = [".serverInfo.version => [version]"]` | replace the values a selector picks (placeholder `[redacted]` without `=>`); see `docs/redactions.md` |
 //! | `filters = ["local timezone is [^;]+ => local timezone is [tz]"]` | replace a regex in every string of every item |
-//! | `lints = ["description-missing=deny"]` | lint levels (`deny` fails, `warn` reports, `allow` silences); see [`lint`] and `docs/lints.md` |
+//! | `lints = ["description-missing=deny"]` | lint levels (`deny` fails, `warn` reports, `allow` silences); see `docs/lints.md` |
 //! | `read_only = true` | policy: every tool must declare `readOnlyHint: true` |
 //! | `forbid = ["deploy", "delete_*"]` | policy: tools (name globs) that must never exist |
 //! | `require_annotations = ["readOnlyHint"]` | policy: annotations every tool must state |
@@ -91,7 +91,7 @@
 //! keys, bearer tokens, passwords in URLs) is replaced by `<secret:KIND:HASH8>` before it reaches
 //! a snapshot, a report or a log, with one `secret-in-surface` note saying where; non-spec
 //! spellings (`input_schema`, `next_cursor`, …) are recorded under the spec's and reported once
-//! (see [`spelling`]). Snapshots written by older builds are compared on what they recorded.
+//! (see `docs/redactions.md`). Snapshots written by older builds are compared on what they recorded.
 //!
 //! Stack the attribute for several suites in one file, e.g. one server under two flag profiles
 //! (`examples/tiered-server`, whose run-control tools exist only behind a flag):
@@ -114,7 +114,7 @@
 //! ```
 //!
 //! builds the handler for each probe and serves it over an in-memory pipe on a current-thread
-//! tokio runtime in a background thread (`harness::Suite::in_process`); the probe takes a few
+//! tokio runtime in a background thread (`Suite::in_process`); the probe takes a few
 //! milliseconds. Without the feature the error is that `Suite::in_process` does not exist.
 //! (rmcp needs Rust 1.88.)
 //!
@@ -125,14 +125,14 @@
 //!
 //! | feature | adds | costs |
 //! |---|---|---|
-//! | `http` | Streamable HTTP endpoints: `url = ...`, [`harness::Suite::url`] | no crate; ~3 s of compile |
+//! | `http` | Streamable HTTP endpoints: `url = ...`, [`Suite::url`] | no crate; ~3 s of compile |
 //! | `https` | `https://` endpoints (implies `http`) | rustls, ring, webpki-roots |
 //! | `rmcp` | in-process rmcp handlers: `handler = ...`, `Suite::in_process` | rmcp, tokio |
 //!
-//! The attribute is sugar over [`harness::Contract`] and [`harness::Suite`]:
+//! The attribute is sugar over [`Contract`] and [`Suite`]:
 //!
 //! ```no_run
-//! use mcp_contract_test::harness::{Contract, Suite};
+//! use mcp_contract_test::{Contract, Suite};
 //! fn main() -> std::process::ExitCode {
 //!     Contract::new(mcp_contract_test::here!())
 //!         .suite(Suite::command("python3 my_server.py --stdio"))
@@ -157,26 +157,30 @@
 //! # Under nextest
 //!
 //! `cargo nextest run` starts each test in its own process; the processes of one run share a
-//! single probe of the server (see [`probe_cache`]).
+//! single probe of the server, and each process judges only its own item.
 //!
-//! # Modules
+//! # Where things live
 //!
-//! Data flows one way: [`probe`] → [`surface`] → [`diff`] (with [`schema`] and the [`rules`]
-//! catalogue) → [`change`] → [`check`] (one verdict per item) → [`harness`] (tests and
-//! [`snapshot`] files) or [`report`] (people and machines).
+//! This crate is the harness, the probe and the snapshot files; the judgement itself is the
+//! pure [`mcp-contract-engine`](https://docs.rs/mcp-contract-engine) crate, and the
+//! `mcp-contract` CLI is a front end of the same code. `docs/architecture.md` in the
+//! repository has the map.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 use mcp_contract_engine::{change, diff, escape, lint, parallel, prepare, surface};
 
 mod check;
+mod config;
 mod env;
 mod harness;
 mod libtest;
 mod probe;
 mod probe_cache;
+mod run;
 mod snapshot;
 mod summary;
+mod verdict;
 
 pub use check::FailOn;
 pub use harness::{Contract, Location, Suite};
@@ -189,9 +193,17 @@ pub use probe::{HeaderValue, HttpEndpoint, InProcess, Lifecycle};
 /// and not covered by semver (as insta's `_cargo_insta_support`); users need none of it.
 #[doc(hidden)]
 pub mod _support {
-    /// The one orchestration step (see `check.rs`).
+    /// Judging a live surface against accepted snapshots.
     pub mod check {
         pub use crate::check::*;
+    }
+    /// What one suite says, from either face.
+    pub mod config {
+        pub use crate::config::*;
+    }
+    /// The one road from a suite's configuration to its outcome.
+    pub mod run {
+        pub use crate::run::*;
     }
     /// Starting servers and reading their surface.
     pub mod probe {

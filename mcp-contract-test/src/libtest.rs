@@ -263,7 +263,7 @@ impl Arguments {
     }
 
     /// Whether the test `name` is selected by the filters, `--skip` and `--ignored`.
-    fn selects(&self, name: &str) -> bool {
+    pub(crate) fn selects(&self, name: &str) -> bool {
         let matches = |filter: &String| {
             if self.exact {
                 name == filter

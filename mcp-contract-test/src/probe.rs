@@ -100,11 +100,19 @@ impl ServerCommand {
 
     /// The command line as a user would type it, each word quoted when the shell needs it.
     ///
-    /// Environment variables are left out on purpose: they often hold tokens, and this string
-    /// ends up in error messages and CI logs.
+    /// Environment variables are left out on purpose: they often hold tokens.
+    /// Credentials in the arguments (`--api-key VALUE`, `TOKEN=…`, key shapes, URL passwords)
+    /// are replaced by their stable placeholders (see
+    /// [`crate::prepare::secrets::scrub_command`]): this string ends up in snapshot headers,
+    /// reports, error messages and CI logs.
     pub fn display(&self) -> String {
-        std::iter::once(&self.program)
+        let words: Vec<String> = std::iter::once(&self.program)
             .chain(&self.args)
+            .cloned()
+            .collect();
+        crate::prepare::secrets::scrub_command(&words)
+            .0
+            .iter()
             .map(|word| command::quote_word(word))
             .collect::<Vec<_>>()
             .join(" ")
@@ -200,6 +208,10 @@ pub struct Probe {
     /// The handshake that opened the session (recorded in the server snapshot's header, never in
     /// its body).
     pub handshake: Handshake,
+    /// Non-spec spellings of the listings' own members (`next_cursor`, `resource_templates`),
+    /// which belong to no item: judged with the items' own spellings when the surface is
+    /// prepared (`non-spec-spelling`).
+    pub respellings: Vec<crate::prepare::spelling::Respelling>,
 }
 
 /// The step a probe was at when it failed.

@@ -6,23 +6,33 @@
 //! parent process (nextest itself) and its start time. Outside nextest nothing is shared: a plain
 //! `cargo test` runs the binary once.
 
-use crate::probe::{self, Probe, ProbeError, ProbeOptions, ServerSpec};
+use crate::probe::{self, Probe, ProbeErrorKind, ProbeOptions, ServerSpec};
 use crate::surface::Surface;
+use mcp_contract_engine::hash::fnv1a64;
+use mcp_contract_engine::prepare::spelling::Respelling;
 use serde_json::{json, Value};
 use std::fs;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
+/// A probe failure as shared between processes: its kind (as far as the faces act on it) and
+/// its message.
+pub type SharedError = (ProbeErrorKind, String);
+
 /// Probes the server, or reuses the result another process of the same run recorded.
 ///
 /// Errors are shared too, so a server that fails to start fails every test with the same
 /// message without being started once per test.
-pub fn probe_shared(spec: &ServerSpec, options: &ProbeOptions) -> Result<Probe, String> {
+pub fn probe_shared(spec: &ServerSpec, options: &ProbeOptions) -> Result<Probe, SharedError> {
+    let fresh = |spec, options| probe::probe(spec, options).map_err(|e| (e.kind, e.to_string()));
     let Some(dir) = cache_dir() else {
-        return probe::probe(spec, options).map_err(|e| e.to_string());
+        return fresh(spec, options);
     };
-    let key = format!("{:016x}", fnv1a(format!("{spec:?}{options:?}").as_bytes()));
+    let key = format!(
+        "{:016x}",
+        fnv1a64(format!("{spec:?}{options:?}").as_bytes())
+    );
     let result = dir.join(format!("{key}.json"));
     let lock = dir.join(format!("{key}.lock"));
     // Twice the probe's own bound: the holder of the lock needs up to one timeout.
@@ -39,10 +49,10 @@ pub fn probe_shared(spec: &ServerSpec, options: &ProbeOptions) -> Result<Probe, 
                 .open(&lock)
             {
                 Ok(_) => {
-                    let outcome = probe::probe(spec, options);
+                    let outcome = fresh(spec, options);
                     write_result(&result, &outcome);
                     let _ = fs::remove_file(&lock);
-                    return outcome.map_err(|e| e.to_string());
+                    return outcome;
                 }
                 Err(_) if stale(&lock, patience) => {
                     let _ = fs::remove_file(&lock);
@@ -53,7 +63,7 @@ pub fn probe_shared(spec: &ServerSpec, options: &ProbeOptions) -> Result<Probe, 
         }
         if start.elapsed() > patience {
             // The lock holder is stuck or gone: probe on our own rather than wait forever.
-            return probe::probe(spec, options).map_err(|e| e.to_string());
+            return fresh(spec, options);
         }
         std::thread::sleep(Duration::from_millis(20));
     }
@@ -67,11 +77,16 @@ fn stale(lock: &Path, patience: Duration) -> bool {
         .is_some_and(|age| age > patience)
 }
 
-fn read_result(path: &Path) -> Option<Result<Probe, String>> {
+fn read_result(path: &Path) -> Option<Result<Probe, SharedError>> {
     let text = fs::read_to_string(path).ok()?;
     let value: Value = serde_json::from_str(&text).ok()?;
     if let Some(error) = value.get("error").and_then(Value::as_str) {
-        return Some(Err(error.to_owned()));
+        let kind = match value.get("kind").and_then(Value::as_str) {
+            Some("auth") => ProbeErrorKind::AuthRequired,
+            Some("config") => ProbeErrorKind::Configuration,
+            _ => ProbeErrorKind::Exited,
+        };
+        return Some(Err((kind, error.to_owned())));
     }
     let surface = Surface::from_json(value.get("surface")?).ok()?;
     let notes = value
@@ -84,21 +99,36 @@ fn read_result(path: &Path) -> Option<Result<Probe, String>> {
         Some("server/discover") => probe::Handshake::Discover,
         _ => probe::Handshake::Initialize,
     };
+    let respellings = value
+        .get("respellings")?
+        .as_array()?
+        .iter()
+        .map(Respelling::from_json)
+        .collect::<Option<Vec<_>>>()?;
     Some(Ok(Probe {
         surface,
         notes,
         handshake,
+        respellings,
     }))
 }
 
-fn write_result(path: &Path, outcome: &Result<Probe, ProbeError>) {
+fn write_result(path: &Path, outcome: &Result<Probe, SharedError>) {
     let value = match outcome {
         Ok(probe) => json!({
             "surface": probe.surface.to_json(),
             "notes": probe.notes,
             "handshake": probe.handshake.method(),
+            "respellings": probe.respellings.iter().map(Respelling::to_json).collect::<Vec<_>>(),
         }),
-        Err(error) => json!({"error": error.to_string()}),
+        Err((kind, message)) => {
+            let kind = match kind {
+                ProbeErrorKind::AuthRequired => "auth",
+                ProbeErrorKind::Configuration => "config",
+                _ => "other",
+            };
+            json!({"error": message, "kind": kind})
+        }
     };
     let tmp = path.with_extension(format!("tmp{}", std::process::id()));
     let written =
@@ -112,15 +142,15 @@ fn write_result(path: &Path, outcome: &Result<Probe, ProbeError>) {
 
 /// The folder shared by the processes of this run, or `None` when not under nextest.
 fn cache_dir() -> Option<PathBuf> {
-    let run = match std::env::var("NEXTEST_RUN_ID") {
-        Ok(id) if !id.is_empty() => id,
-        _ if std::env::var("NEXTEST").as_deref() == Ok("1") => parent_identity()?,
-        _ => return None,
+    let run = match crate::env::nextest_run_id() {
+        Some(id) => id,
+        None if crate::env::under_nextest() => parent_identity()?,
+        None => return None,
     };
     // Beside the test binary (target/<profile>/), so `cargo clean` removes it.
     let exe = std::env::current_exe().ok()?;
     let base = exe.parent()?.parent()?.join("mcp-contract-probes");
-    let dir = base.join(format!("{:016x}", fnv1a(run.as_bytes())));
+    let dir = base.join(format!("{:016x}", fnv1a64(run.as_bytes())));
     if !dir.exists() {
         remove_old_runs(&base);
     }
@@ -159,14 +189,4 @@ fn parent_identity() -> Option<String> {
     let after = &stat[stat.rfind(')')? + 1..];
     let start = after.split_whitespace().nth(19)?;
     Some(format!("{ppid}-{start}"))
-}
-
-/// FNV-1a, 64 bit: stable across runs and platforms, unlike `DefaultHasher`.
-pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for byte in bytes {
-        hash ^= u64::from(*byte);
-        hash = hash.wrapping_mul(0x0100_0000_01b3);
-    }
-    hash
 }

@@ -2,7 +2,7 @@
 //! (a snapshot's `description`), under a failing test, and reused by the CLI's reports. Every
 //! server string is escaped here, at the last step.
 
-use crate::check::{State, Verdict};
+use crate::verdict::{State, Verdict};
 use mcp_contract_engine::change::{Change, Class, Judgement};
 use mcp_contract_engine::escape::{escape, truncate};
 use serde_json::Value;

@@ -128,6 +128,164 @@ fn patterns() -> &'static [Pattern] {
     })
 }
 
+/// Whether a name (a command-line flag, an environment variable, an HTTP header, a URL query
+/// parameter) says its value is a credential: it contains `key`, `token`, `secret`, `password`,
+/// `passwd`, `pwd`, `auth`, `credential`, `cookie`, `session` or `signature` as a word part
+/// (`--api-key`, `GITHUB_TOKEN`, `X-Auth`, `access_token`). `--keyboard` or `MONKEY` do not.
+pub fn names_a_secret(name: &str) -> bool {
+    const WHOLE: [&str; 16] = [
+        "key",
+        "token",
+        "secret",
+        "password",
+        "passwd",
+        "pwd",
+        "auth",
+        "authorization",
+        "credential",
+        "credentials",
+        "cookie",
+        "session",
+        "signature",
+        "apikey",
+        "pat",
+        "bearer",
+    ];
+    const ENDINGS: [&str; 5] = ["key", "token", "secret", "password", "passwd"];
+    const NOT_SECRET: [&str; 6] = ["monkey", "turkey", "hockey", "whiskey", "jockey", "donkey"];
+    let lower = name.to_ascii_lowercase();
+    lower
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|part| !part.is_empty())
+        .any(|part| {
+            WHOLE.contains(&part)
+                || (ENDINGS.iter().any(|end| part.ends_with(end)) && !NOT_SECRET.contains(&part))
+        })
+}
+
+/// A command line (program and arguments) as it may be shown or stored: every credential in it
+/// replaced by its stable placeholder. Found:
+/// - anything shaped like a credential ([`scrub_text`]), in any word;
+/// - the value of a flag whose name says secret (`--api-key VALUE`, `--token=VALUE`, `-p`
+///   is left alone: too short to say anything);
+/// - `NAME=VALUE` words whose name says secret (`API_KEY=…`, as `env` takes them);
+/// - the password of a URL (`https://user:PASSWORD@host`) and query parameters whose name says
+///   secret (`?token=…`).
+///
+/// Returns the words and, for each credential, its kind and the secret itself (so that a caller
+/// can also remove it from text the server echoes, see [`scrub_known`]).
+pub fn scrub_command(words: &[String]) -> (Vec<String>, Vec<(&'static str, String)>) {
+    let mut out = Vec::with_capacity(words.len());
+    let mut found: Vec<(&'static str, String)> = Vec::new();
+    let mut value_of_secret_flag = false;
+    for word in words {
+        if value_of_secret_flag && !word.starts_with('-') {
+            value_of_secret_flag = false;
+            out.push(hide("argument", word, &mut found));
+            continue;
+        }
+        value_of_secret_flag = false;
+        if let Some(flag) = word.strip_prefix("--").or_else(|| word.strip_prefix('-')) {
+            match flag.split_once('=') {
+                Some((name, value)) if names_a_secret(name) && !value.is_empty() => {
+                    out.push(format!(
+                        "{}={}",
+                        &word[..word.len() - value.len() - 1],
+                        hide("argument", value, &mut found)
+                    ));
+                    continue;
+                }
+                None if flag.len() > 1 && names_a_secret(flag) => {
+                    value_of_secret_flag = true;
+                    out.push(word.clone());
+                    continue;
+                }
+                _ => {}
+            }
+        } else if let Some((name, value)) = word.split_once('=') {
+            let plain_name = !name.is_empty()
+                && name
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'.');
+            if plain_name && names_a_secret(name) && !value.is_empty() {
+                out.push(format!("{name}={}", hide("argument", value, &mut found)));
+                continue;
+            }
+        }
+        out.push(scrub_word(word, &mut found));
+    }
+    (out, found)
+}
+
+/// One environment variable as it may be shown or stored: its value replaced when the name says
+/// secret or the value looks like a credential.
+pub fn scrub_env(name: &str, value: &str) -> (String, Option<(&'static str, String)>) {
+    if names_a_secret(name) && !value.is_empty() {
+        let mut found = Vec::new();
+        let shown = hide("environment", value, &mut found);
+        return (shown, found.pop());
+    }
+    let mut found = Vec::new();
+    let shown = scrub_word(value, &mut found);
+    (shown, found.pop())
+}
+
+/// Replaces every occurrence of the given secrets (values known to be credentials: flag values,
+/// environment values, header values) in `text`, then anything shaped like one. For text a
+/// server may echo back (its stderr, its error messages).
+pub fn scrub_known(text: &str, secrets: &[String]) -> String {
+    let mut out = text.to_owned();
+    // Longest first, so that a secret containing another is replaced whole.
+    let mut sorted: Vec<&String> = secrets.iter().filter(|s| s.len() >= 4).collect();
+    sorted.sort_by_key(|s| std::cmp::Reverse(s.len()));
+    for secret in sorted {
+        if out.contains(secret.as_str()) {
+            out = out.replace(secret.as_str(), &placeholder("argument", secret));
+        }
+    }
+    scrub_message(&out)
+}
+
+fn hide(kind: &'static str, secret: &str, found: &mut Vec<(&'static str, String)>) -> String {
+    found.push((kind, secret.to_owned()));
+    placeholder(kind, secret)
+}
+
+/// A word with known credential shapes, URL passwords and secret query parameters replaced.
+fn scrub_word(word: &str, found: &mut Vec<(&'static str, String)>) -> String {
+    let mut word = match scrub_text(word) {
+        Some((scrubbed, shapes)) => {
+            found.extend(
+                shapes
+                    .into_iter()
+                    .map(|(kind, _placeholder)| (kind, word.to_owned())),
+            );
+            scrubbed
+        }
+        None => word.to_owned(),
+    };
+    if let Some(query_at) = word.find('?').filter(|_| word.contains("://")) {
+        let (base, query) = word.split_at(query_at + 1);
+        let mut changed = false;
+        let parts: Vec<String> = query
+            .split('&')
+            .map(|pair| match pair.split_once('=') {
+                Some((name, value))
+                    if names_a_secret(name) && !value.is_empty() && !is_placeholder(value) =>
+                {
+                    changed = true;
+                    format!("{name}={}", hide("url-query", value, found))
+                }
+                _ => pair.to_owned(),
+            })
+            .collect();
+        if changed {
+            word = format!("{base}{}", parts.join("&"));
+        }
+    }
+    word
+}
+
 /// The placeholder of a secret: `<secret:KIND:HASH8>`.
 pub fn placeholder(kind: &str, secret: &str) -> String {
     let mut bytes = b"mcp-contract-test/secret/v1\0".to_vec();
@@ -347,5 +505,97 @@ mod tests {
             let slow = text.len() >= 8 && patterns().iter().any(|p| p.may_match(text));
             assert_eq!(may_hold_secret(text), slow, "{text}");
         }
+    }
+
+    #[test]
+    fn flag_env_and_url_credentials_are_scrubbed_from_command_lines() {
+        let words = |line: &[&str]| line.iter().map(|w| (*w).to_owned()).collect::<Vec<_>>();
+        let key = "ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8";
+        let (shown, found) = scrub_command(&words(&[
+            "npx",
+            "-y",
+            "@upstash/context7-mcp",
+            "--api-key",
+            "ctx7sk-1234567890abcdef",
+            "--token=abc123def456",
+            "API_KEY=plainvalue99",
+            key,
+            "https://bob:hunter2@example.com/mcp?token=zzz111&x=1",
+            "--keyboard",
+            "us",
+            "--verbose",
+        ]));
+        let line = shown.join(" ");
+        for secret in [
+            "ctx7sk-1234567890abcdef",
+            "abc123def456",
+            "plainvalue99",
+            key,
+            "hunter2",
+            "zzz111",
+        ] {
+            assert!(!line.contains(secret), "{secret} in {line}");
+            assert!(
+                found.iter().any(|(_, s)| s.contains(secret)),
+                "{secret} not reported: {found:?}"
+            );
+        }
+        assert!(
+            line.starts_with("npx -y @upstash/context7-mcp --api-key <secret:argument:"),
+            "{line}"
+        );
+        assert!(line.contains("--token=<secret:argument:"), "{line}");
+        assert!(line.contains("API_KEY=<secret:argument:"), "{line}");
+        assert!(line.contains("&x=1"), "{line}");
+        assert!(line.contains("--keyboard us --verbose"), "{line}");
+        // Stable: the same secret gets the same placeholder on every run.
+        assert_eq!(
+            scrub_command(&words(&["--api-key", "s3cr3t-value"])).0,
+            scrub_command(&words(&["--api-key", "s3cr3t-value"])).0
+        );
+    }
+
+    #[test]
+    fn names_that_say_secret() {
+        for name in [
+            "--api-key",
+            "api_key",
+            "GITHUB_TOKEN",
+            "X-Auth-Token",
+            "authorization",
+            "apikey",
+            "access_token",
+            "password",
+            "DB_PASSWD",
+            "client-secret",
+            "SESSION_ID",
+        ] {
+            assert!(names_a_secret(name), "{name}");
+        }
+        for name in [
+            "--keyboard",
+            "MONKEY_MODE",
+            "--verbose",
+            "PORT",
+            "path",
+            "tokenizer_model",
+            "author",
+        ] {
+            assert!(!names_a_secret(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn known_secrets_are_removed_from_echoed_text() {
+        let text = "fatal: key 'ctx7sk-1234567890abcdef' rejected for bob";
+        let shown = scrub_known(
+            text,
+            &["ctx7sk-1234567890abcdef".to_owned(), "ab".to_owned()],
+        );
+        assert!(!shown.contains("ctx7sk-1234567890abcdef"), "{shown}");
+        assert!(shown.contains("bob"), "{shown}");
+        let (env, found) = scrub_env("OPENAI_API_KEY", "not-shaped");
+        assert!(env.starts_with("<secret:environment:") && found.is_some());
+        assert_eq!(scrub_env("PORT", "8080").0, "8080");
     }
 }

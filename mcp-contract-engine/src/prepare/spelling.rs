@@ -28,6 +28,43 @@ pub struct Respelling {
     pub both: bool,
 }
 
+impl Respelling {
+    /// The respelling as JSON (`found`, `canonical`, `place`, `both`), to be shared between
+    /// processes.
+    pub fn to_json(&self) -> Value {
+        serde_json::json!({
+            "found": self.found,
+            "canonical": self.canonical,
+            "place": self.place,
+            "both": self.both,
+        })
+    }
+
+    /// Reads [`Respelling::to_json`] back; `None` for a pair this build does not know.
+    pub fn from_json(value: &Value) -> Option<Respelling> {
+        let found = value.get("found")?.as_str()?;
+        let canonical = value.get("canonical")?.as_str()?;
+        let &(found, canonical) = [
+            TOOL,
+            RESOURCE,
+            ANNOTATIONS,
+            RESOURCE_ANNOTATIONS,
+            INITIALIZE,
+            CAPABILITY,
+            LIST_RESULT,
+        ]
+        .iter()
+        .flat_map(|pairs| pairs.iter())
+        .find(|(f, c)| *f == found && *c == canonical)?;
+        Some(Respelling {
+            found,
+            canonical,
+            place: value.get("place")?.as_str()?.to_owned(),
+            both: value.get("both")?.as_bool()?,
+        })
+    }
+}
+
 /// Tool fields.
 const TOOL: &[(&str, &str)] = &[
     ("input_schema", "inputSchema"),
@@ -228,8 +265,8 @@ pub fn normalize_surface(surface: &Surface) -> (Surface, Vec<Respelling>) {
         found.extend(normalize_item(key.kind, &mut item));
         out.insert(key.clone(), item);
     }
-    for key in surface.duplicates() {
-        out.note_duplicate(key.clone());
+    for (key, item) in surface.duplicate_items() {
+        out.insert_duplicate(key.clone(), item.into_owned());
     }
     (out, found)
 }

@@ -5,8 +5,9 @@ use super::message::{is_too_deep, Message};
 use super::{
     quote_untrusted, Handshake, Lifecycle, Phase, Probe, ProbeError, ProbeErrorKind, ProbeOptions,
 };
-use crate::prepare::spelling::Respelling;
-use crate::surface::{json_type_name, ItemKey, ItemKind, Surface, SERVER_FIELDS};
+use crate::surface::{
+    json_type_name, ItemKey, ItemKind, Surface, SERVER_FIELDS, SERVER_FIELD_SPELLINGS,
+};
 use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
 use std::collections::{BTreeMap, HashSet};
@@ -147,14 +148,14 @@ pub(super) fn run<T: Transport + ?Sized>(
         }
         session.list_all(kind, method, capability, &mut surface)?;
     }
-    // Non-spec spellings are read and recorded canonically; the server gets one lint.
-    session
-        .notes
-        .extend(crate::prepare::spelling::lint(&session.respellings));
+    // Items are recorded as sent; non-spec spellings are respelled (and linted) in one place,
+    // when the surface is prepared. Only the listings' own envelope (`next_cursor`,
+    // `resource_templates`) is no part of any item: the probe hands those over as data.
     Ok(Probe {
         surface,
         notes: session.notes,
         handshake,
+        respellings: session.respellings,
     })
 }
 
@@ -265,10 +266,8 @@ impl<T: Transport + ?Sized> Session<'_, T> {
         // The discover result carries no protocolVersion (the client chose it) and its
         // serverInfo in `_meta`: record them where initialize puts them, so the server item has
         // the same shape whichever handshake was used.
-        self.respellings
-            .extend(crate::prepare::spelling::normalize_initialize(&mut result));
         result.insert("protocolVersion".to_owned(), json!(DISCOVER_VERSION));
-        if !result.contains_key("serverInfo") {
+        if !result.contains_key("serverInfo") && !result.contains_key("server_info") {
             if let Some(info) = result
                 .get("_meta")
                 .and_then(|meta| meta.get(SERVER_INFO_META))
@@ -289,9 +288,7 @@ impl<T: Transport + ?Sized> Session<'_, T> {
             "capabilities": {},
             "clientInfo": {"name": "mcp-contract-test", "version": env!("CARGO_PKG_VERSION")},
         });
-        let mut result = self.request("initialize", params, Phase::Initialize)?;
-        self.respellings
-            .extend(crate::prepare::spelling::normalize_initialize(&mut result));
+        let result = self.request("initialize", params, Phase::Initialize)?;
         self.transport
             .send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
             .map_err(|e| {
@@ -300,7 +297,8 @@ impl<T: Transport + ?Sized> Session<'_, T> {
         Ok(self.record_server(result, surface))
     }
 
-    /// Puts the server item of a handshake result into `surface`; returns its capabilities.
+    /// Puts the server item of a handshake result into `surface`, as sent; returns its
+    /// capabilities as the spec spells them (to know which listings to request).
     fn record_server(
         &mut self,
         result: Map<String, Value>,
@@ -308,12 +306,15 @@ impl<T: Transport + ?Sized> Session<'_, T> {
     ) -> Option<Map<String, Value>> {
         let server: Map<String, Value> = SERVER_FIELDS
             .iter()
+            .chain(&SERVER_FIELD_SPELLINGS)
             .filter_map(|field| result.get(*field).map(|v| ((*field).to_owned(), v.clone())))
             .collect();
         if !server.is_empty() {
             surface.insert(ItemKey::server(), Value::Object(server));
         }
-        match result.get("capabilities") {
+        let mut read = result;
+        crate::prepare::spelling::normalize_initialize(&mut read);
+        match read.get("capabilities") {
             Some(Value::Object(caps)) => Some(caps.clone()),
             Some(other) => {
                 self.notes.push(format!(
@@ -394,13 +395,7 @@ impl<T: Transport + ?Sized> Session<'_, T> {
                         kind: ProbeErrorKind::Malformed,
                         message: format!("page {page} of {method}: {e}"),
                     })?;
-                    add_items(
-                        surface,
-                        kind,
-                        (method, page, listed),
-                        &list,
-                        &mut self.respellings,
-                    )?;
+                    add_items(surface, kind, (method, page, listed), &list)?;
                     listed += list.len();
                 }
                 other => {
@@ -661,29 +656,30 @@ fn raw_type_name(raw: &str) -> &'static str {
     }
 }
 
-/// Adds one page of a listing to the surface, keyed by the items' name field; the first of a
-/// repeated name wins and the repeat is remembered as a duplicate. Each item is looked at on
-/// its own (on several threads for a long listing) and kept as text. `at` is the listing, the
-/// page number and how many items earlier pages had, for messages.
+/// Adds one page of a listing to the surface, keyed by the items' name field (or its non-spec
+/// spelling: a template's `uri_template`); the first of a repeated name wins and the repeat is
+/// kept as a duplicate. Each item is looked at on its own (on several threads for a long
+/// listing) and kept as the text the server sent. `at` is the listing, the page number and how
+/// many items earlier pages had, for messages.
 fn add_items(
     surface: &mut Surface,
     kind: ItemKind,
     at: (&str, usize, usize),
     items: &[&RawValue],
-    respellings: &mut Vec<crate::prepare::spelling::Respelling>,
 ) -> Result<(), Failure> {
     let (method, page, earlier) = at;
     let name_field = kind.name_field().unwrap_or("name");
     let read = |(index, raw): &(usize, &RawValue)| {
         let index = earlier + index;
-        if let Some(found) = as_advertised(kind, raw.get()) {
-            return Ok(found);
+        let text = raw.get().trim();
+        if let Some(key) = key_as_sent(kind, text) {
+            return Ok((key, text.to_owned()));
         }
-        let mut item: Value = serde_json::from_str(raw.get())
+        // The long way: a name written with escapes cannot be borrowed, and a too-deep item
+        // must be reported. The text is still recorded as sent.
+        let item: Value = serde_json::from_str(text)
             .map_err(|error| too_deep_failure(&error, method, Phase::List))?;
-        // Before the name is read: a template may spell its name field `uri_template`.
-        let respelled = crate::prepare::spelling::normalize_item(kind, &mut item);
-        let Some(name) = item.get(name_field).and_then(Value::as_str) else {
+        let Some(name) = kind.name_of(&item) else {
             return Err(Failure {
                 phase: Phase::List,
                 kind: ProbeErrorKind::Malformed,
@@ -694,15 +690,13 @@ fn add_items(
                 ),
             });
         };
-        let key = ItemKey::new(kind, name);
-        Ok((key, item.to_string(), respelled))
+        Ok((ItemKey::new(kind, name), text.to_owned()))
     };
     let numbered: Vec<(usize, &RawValue)> = items.iter().copied().enumerate().collect();
     for outcome in crate::parallel::map_in_order(&numbered, read) {
-        let (key, text, respelled) = outcome?;
-        respellings.extend(respelled);
+        let (key, text) = outcome?;
         if surface.contains(&key) {
-            surface.note_duplicate(key);
+            surface.insert_duplicate_text(key, text);
         } else {
             surface.insert_text(key, text);
         }
@@ -710,11 +704,10 @@ fn add_items(
     Ok(())
 }
 
-/// The common case of [`add_items`] without parsing the item: its key and its text as sent,
-/// when the item spells everything as the spec does, has a string name, and nests shallowly
-/// enough to be parsed later (see [`crate::Surface`]). `None` sends it the long way, which
-/// normalises, parses, and reports what is wrong.
-fn as_advertised(kind: ItemKind, text: &str) -> Option<(ItemKey, String, Vec<Respelling>)> {
+/// The common case of [`add_items`] without parsing the item: its key, when its name is a
+/// plain string and it nests shallowly enough to be parsed later (see [`crate::surface`]).
+/// `None` sends it the long way, which parses and reports what is wrong.
+fn key_as_sent(kind: ItemKind, text: &str) -> Option<ItemKey> {
     // Below serde_json's parse limit of 128 levels, with room for the listing around it.
     if !nests_within(text, 120) {
         return None;
@@ -722,21 +715,14 @@ fn as_advertised(kind: ItemKind, text: &str) -> Option<(ItemKey, String, Vec<Res
     // Member names borrowed from the text; one written with escapes sends the item the long
     // way (it cannot be borrowed), which is rare and still exact.
     let members: BTreeMap<&str, &RawValue> = serde_json::from_str(text).ok()?;
-    // What `spelling::normalize_item` looks at: member names, and the annotations object.
-    let annotations = match members.get("annotations") {
-        Some(raw) => serde_json::from_str::<Value>(raw.get()).ok()?,
-        None => Value::Null,
-    };
-    if crate::prepare::spelling::may_normalize_members(kind, members.keys().copied(), &annotations)
-    {
-        return None;
+    let raw_name = [kind.name_field(), kind.name_field_spelling()]
+        .into_iter()
+        .flatten()
+        .find_map(|field| members.get(field))?;
+    match serde_json::from_str::<Value>(raw_name.get()).ok()? {
+        Value::String(name) => Some(ItemKey::new(kind, name)),
+        _ => None,
     }
-    let name_field = kind.name_field()?;
-    let name = match serde_json::from_str::<Value>(members.get(name_field)?.get()).ok()? {
-        Value::String(name) => name,
-        _ => return None,
-    };
-    Some((ItemKey::new(kind, name), text.trim().to_owned(), Vec::new()))
 }
 
 /// Whether JSON `text` nests at most `limit` arrays and objects deep (strings skipped).
@@ -784,32 +770,30 @@ mod tests {
     }
 
     #[test]
-    fn items_spelled_as_the_spec_are_kept_as_sent_and_others_go_the_long_way() {
-        let text = r#"{"name": "t", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": true}}"#;
-        let (key, kept, respelled) = as_advertised(ItemKind::Tool, text).unwrap();
-        assert_eq!((key.name.as_str(), kept.as_str()), ("t", text));
-        assert!(respelled.is_empty());
+    fn items_are_keyed_without_parsing_when_their_name_is_plain() {
+        let text = r#"{"name": "t", "input_schema": {"type": "object"}, "annotations": {"read_only_hint": true}}"#;
+        let key = key_as_sent(ItemKind::Tool, text).unwrap();
+        assert_eq!(key.name, "t");
+        let template = key_as_sent(ItemKind::ResourceTemplate, r#"{"uri_template": "a/{b}"}"#);
+        assert_eq!(template.unwrap().name, "a/{b}");
         for long_way in [
-            r#"{"name": "t", "input_schema": {}}"#,
-            r#"{"name": "t", "annotations": {"read_only_hint": true}}"#,
             r#"{"name": 7}"#,
             r#"{"title": "no name"}"#,
+            r#"{"na\u006de": "t"}"#,
         ] {
             assert!(
-                as_advertised(ItemKind::Tool, long_way).is_none(),
+                key_as_sent(ItemKind::Tool, long_way).is_none(),
                 "{long_way}"
             );
         }
-        assert!(
-            as_advertised(ItemKind::ResourceTemplate, r#"{"uri_template": "a/{b}"}"#).is_none()
-        );
         let deep = format!(
             r#"{{"name": "d", "x": {}1{}}}"#,
             "[".repeat(125),
             "]".repeat(125)
         );
-        assert!(as_advertised(ItemKind::Tool, &deep).is_none());
+        assert!(key_as_sent(ItemKind::Tool, &deep).is_none());
     }
+
     use std::time::Duration;
 
     /// A scripted server: answers each request from a queue of replies keyed by method.

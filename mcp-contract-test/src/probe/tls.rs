@@ -18,7 +18,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 /// The environment variable naming an extra CA file (PEM) when the endpoint names none.
-pub(super) const CA_FILE_VAR: &str = "MCP_CONTRACT_CA_FILE";
+pub(super) const CA_FILE_VAR: &str = crate::env::CA_FILE;
 
 /// Largest CA file read.
 const MAX_CA_FILE: u64 = 4 * 1024 * 1024;
@@ -38,8 +38,8 @@ fn ca_file(explicit: Option<&Path>) -> Option<(PathBuf, String)> {
     if let Some(path) = explicit {
         return Some((path.to_path_buf(), "ca_file".to_owned()));
     }
-    let from_env = std::env::var_os(CA_FILE_VAR).filter(|v| !v.is_empty())?;
-    Some((PathBuf::from(from_env), CA_FILE_VAR.to_owned()))
+    let from_env = crate::env::ca_file()?;
+    Some((from_env, CA_FILE_VAR.to_owned()))
 }
 
 impl Tls {

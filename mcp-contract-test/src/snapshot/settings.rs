@@ -60,7 +60,7 @@ const CONFIG_FILES: [&str; 3] = [".config/insta.yaml", "insta.yaml", ".insta.yam
 impl Settings {
     /// The settings from the process environment and the workspace's `insta.yaml`.
     pub fn from_env(workspace_root: Option<&Path>) -> Result<Settings, SnapshotError> {
-        Settings::from_vars(|name| std::env::var(name).ok(), workspace_root)
+        Settings::from_vars(crate::env::var, workspace_root)
     }
 
     /// The settings from the variables `var` returns (`None` = unset) and the workspace's
@@ -79,11 +79,7 @@ impl Settings {
             Some(root) => Config::load(root)?,
             None => Config::default(),
         };
-        let ci = match var("CI").as_deref() {
-            Some("false" | "0" | "") => false,
-            None => var("TF_BUILD").is_some(),
-            Some(_) => true,
-        };
+        let ci = crate::env::ci_from(&var);
         let env_error = |name: &str, value: &str, allowed: &str| {
             SnapshotError {
             kind: ErrorKind::Config,

@@ -1,0 +1,174 @@
+//! What one suite says, whichever face it came from: the attribute and the builder
+//! ([`crate::Suite`]) or the CLI's flags and `mcp-contract.toml`. The one road ([`crate::run`])
+//! reads nothing else, so a setting one face has and the other lacks cannot exist unnoticed:
+//! both build this.
+
+use crate::check::{FailOn, Layout};
+use crate::lint::Lints;
+use crate::prepare::secrets;
+use crate::prepare::Redactions;
+use crate::probe::{HeaderValue, Lifecycle, ServerCommand, ServerSpec};
+use mcp_contract_engine::Policy;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The probe's bound when a suite sets none.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Everything one suite says: how to reach the server, how to judge it, where its contract
+/// lives.
+#[derive(Debug, Clone)]
+pub struct SuiteConfig {
+    /// How to reach the server.
+    pub server: ServerSpec,
+    /// Bound on the whole probe.
+    pub timeout: Duration,
+    /// Which handshake opens the session.
+    pub lifecycle: Lifecycle,
+    /// What fails outside CI (`None`: breaking, safety, review).
+    pub fail_on: Option<FailOn>,
+    /// What fails in CI (`None`: any drift).
+    pub ci_fail_on: Option<FailOn>,
+    /// Class overrides and the depth bound.
+    pub policy: Policy,
+    /// Redactions and filters applied before comparing and writing.
+    pub redactions: Redactions,
+    /// Lint levels and policies.
+    pub lints: Lints,
+    /// The allow-list file of accepted lint findings, if any (already resolved against the
+    /// crate or the configuration file).
+    pub allow_list: Option<PathBuf>,
+    /// Where the contract lives and how its snapshots are named.
+    pub layout: Layout,
+}
+
+impl SuiteConfig {
+    /// A suite with every setting at its default.
+    pub fn new(server: ServerSpec, layout: Layout) -> SuiteConfig {
+        SuiteConfig {
+            server,
+            timeout: DEFAULT_TIMEOUT,
+            lifecycle: Lifecycle::default(),
+            fail_on: None,
+            ci_fail_on: None,
+            policy: Policy::default(),
+            redactions: Redactions::default(),
+            lints: Lints::default(),
+            allow_list: None,
+            layout,
+        }
+    }
+
+    /// Adds a redaction written as the attribute's `redact = [..]` and the CLI's `--redact`
+    /// take it: `SELECTOR => PLACEHOLDER`, split at the first ` => ` (a selector alone gets
+    /// `[redacted]`).
+    ///
+    /// # Errors
+    ///
+    /// The selector does not parse (the message says how selectors look).
+    pub fn add_redaction(&mut self, text: &str) -> Result<(), String> {
+        let (selector, placeholder) = text.split_once(" => ").unwrap_or((text, "[redacted]"));
+        self.redactions = self
+            .redactions
+            .clone()
+            .redact(selector.trim(), placeholder)
+            .map_err(|e| format!("redact {e}"))?;
+        Ok(())
+    }
+
+    /// Adds a filter written as the attribute's `filters = [..]` and the CLI's `--filter` take
+    /// it: `REGEX => REPLACEMENT`, split at the last ` => `.
+    ///
+    /// # Errors
+    ///
+    /// No arrow, or a regular expression that does not compile.
+    pub fn add_filter(&mut self, text: &str) -> Result<(), String> {
+        let (pattern, replacement) = text.rsplit_once(" => ").ok_or_else(|| {
+            format!(
+                "filter `{}` is written \"REGEX => REPLACEMENT\", e.g. \"\\d{{4}}-\\d\\d-\\d\\d => [date]\"",
+                crate::escape::escape(text)
+            )
+        })?;
+        self.redactions = self
+            .redactions
+            .clone()
+            .filter(pattern.trim(), replacement)
+            .map_err(|e| format!("filter {e}"))?;
+        Ok(())
+    }
+
+    /// The server as named in snapshot headers, reports and messages: credentials replaced by
+    /// their placeholders (see [`secrets::scrub_command`]), and an absolute program path (a
+    /// cargo-built binary) shortened to its file name, so that committed snapshots hold
+    /// nothing secret and nothing machine-specific.
+    pub fn server_label(&self) -> String {
+        label(&self.server)
+    }
+
+    /// Every value of this configuration that is a credential: values of flags and `NAME=…`
+    /// arguments whose name says secret, secret-named or secret-shaped environment values, and
+    /// header values (environment variables read now). Removed from anything the server echoes
+    /// back before it is shown.
+    pub fn known_secrets(&self) -> Vec<String> {
+        let mut found = Vec::new();
+        let mut command_secrets = |command: &ServerCommand| {
+            let words: Vec<String> = std::iter::once(command.program.clone())
+                .chain(command.args.iter().cloned())
+                .collect();
+            found.extend(secrets::scrub_command(&words).1.into_iter().map(|(_, s)| s));
+            for (name, value) in &command.env {
+                if let Some((_, secret)) = secrets::scrub_env(name, value).1 {
+                    found.push(secret);
+                }
+            }
+        };
+        match &self.server {
+            ServerSpec::Stdio(command) => command_secrets(command),
+            ServerSpec::Http(endpoint) => {
+                if let Some(start) = &endpoint.start {
+                    command_secrets(start);
+                }
+                found.extend(
+                    secrets::scrub_command(std::slice::from_ref(&endpoint.url))
+                        .1
+                        .into_iter()
+                        .map(|(_, s)| s),
+                );
+                for (_, value) in &endpoint.headers {
+                    let resolved = match value {
+                        HeaderValue::Literal(text) => Some(text.clone()),
+                        HeaderValue::Env(var) | HeaderValue::Template { var, .. } => {
+                            crate::env::var(var)
+                        }
+                    };
+                    if let Some(resolved) = resolved.filter(|v| !v.is_empty()) {
+                        // `Bearer TOKEN`: the token alone is the secret.
+                        if let Some((_, token)) = resolved.split_once(' ') {
+                            found.push(token.trim().to_owned());
+                        }
+                        found.push(resolved);
+                    }
+                }
+            }
+            ServerSpec::InProcess(_) => {}
+        }
+        found.retain(|s| s.len() >= 4);
+        found.sort();
+        found.dedup();
+        found
+    }
+}
+
+/// See [`SuiteConfig::server_label`].
+pub fn label(spec: &ServerSpec) -> String {
+    let ServerSpec::Stdio(command) = spec else {
+        return spec.display();
+    };
+    let mut command = command.clone();
+    if Path::new(&command.program).is_absolute() {
+        if let Some(name) = Path::new(&command.program).file_name() {
+            command.program = name.to_string_lossy().into_owned();
+        }
+    }
+    command.display()
+}

@@ -1,0 +1,322 @@
+//! The one road from a suite's configuration to its outcome, for both faces.
+//!
+//! [`run`] owns every decision between a [`SuiteConfig`] and a [`SuiteOutcome`]: what fails
+//! where (the CI policy), the probe (shared across the processes of a nextest run), reading the
+//! accepted snapshots, a suite with no accepted contract, the allow-list, judging (only the
+//! items a test process runs), the handshake recorded in the `server` header, and the wording
+//! of every failure with credentials scrubbed. The harness maps the outcome to tests and
+//! pending snapshot files; the CLI maps it to exit codes and report formats. Neither decides
+//! anything else, so both say the same about the same server and folder.
+
+use crate::check::{self, FailOn, Judging, Selection, SuiteReport};
+use crate::config::SuiteConfig;
+use crate::prepare::secrets;
+use crate::probe::{self, Handshake, ProbeErrorKind, ProbeOptions, ServerSpec};
+use crate::surface::{ItemKey, ItemKind};
+use std::fmt;
+use std::time::Duration;
+
+/// Which face runs the suite, and so what a run may write and what it must refuse.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Mode {
+    /// The harness under `cargo test`: pending snapshots are written by insta's rules.
+    Test,
+    /// The CLI's `check`: never writes.
+    Check,
+    /// The CLI's `snapshot`: the live surface becomes the accepted contract.
+    Accept,
+}
+
+/// What the face and the environment say about this run (the suite's own settings are in its
+/// [`SuiteConfig`]).
+#[derive(Clone)]
+pub struct Context<'a> {
+    /// Which face runs the suite.
+    pub mode: Mode,
+    /// Whether CI was detected (see [`Context::from_env`]).
+    pub ci: bool,
+    /// What fails, overriding the suite's own choice for CI and outside it
+    /// (`MCP_CONTRACT_FAIL_ON`, `--fail-on`).
+    pub fail_on: Option<FailOn>,
+    /// The probe's bound, overriding the suite's (`MCP_CONTRACT_TIMEOUT`).
+    pub timeout: Option<Duration>,
+    /// Share one probe among the processes of one nextest run.
+    pub share_probe: bool,
+    /// A suite with no accepted snapshot is a first recording rather than an error.
+    pub allow_missing: bool,
+    /// Only list the suite's items: nothing is judged.
+    pub listing: bool,
+    /// Which items are judged (`None`: all).
+    pub select: Selection<'a>,
+}
+
+impl fmt::Debug for Context<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Context")
+            .field("mode", &self.mode)
+            .field("ci", &self.ci)
+            .field("fail_on", &self.fail_on)
+            .field("timeout", &self.timeout)
+            .field("listing", &self.listing)
+            .field("selective", &self.select.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Context<'static> {
+    /// The context of a face as the environment sets it: CI detected as insta detects it (`CI`
+    /// set to anything but `false`, `0` or empty; else `TF_BUILD`), and the overrides
+    /// `MCP_CONTRACT_FAIL_ON` and `MCP_CONTRACT_TIMEOUT` (a face's own flags may override them
+    /// in turn).
+    ///
+    /// A missing contract is a first recording for `snapshot`, and for the harness outside
+    /// CI; it is an error for `check`, and for the harness in CI.
+    ///
+    /// # Errors
+    ///
+    /// An override that does not parse, naming the variable.
+    pub fn from_env(mode: Mode) -> Result<Context<'static>, String> {
+        let ci = crate::env::ci();
+        let fail_on = crate::env::non_empty(crate::env::FAIL_ON)
+            .map(|text| FailOn::parse(&text))
+            .transpose()
+            .map_err(|e| format!("{}: {e}", crate::env::FAIL_ON))?;
+        Ok(Context {
+            mode,
+            ci,
+            fail_on,
+            timeout: crate::env::timeout()?,
+            share_probe: false,
+            allow_missing: match mode {
+                Mode::Test => !ci,
+                Mode::Check => false,
+                Mode::Accept => true,
+            },
+            listing: false,
+            select: None,
+        })
+    }
+}
+
+/// Why a suite could not be judged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum FailureKind {
+    /// The suite's configuration cannot be used (a bad setting, an allow-list that does not
+    /// parse, an unset variable for a header).
+    Config,
+    /// The accepted snapshots could not be read.
+    Unreadable,
+    /// There is no accepted contract where one is required.
+    NoContract,
+    /// The server requires authentication.
+    AuthRequired,
+    /// The server could not be started or reached, or did not answer as an MCP server.
+    Unreachable,
+}
+
+/// A suite that could not be judged: one message that every one of its tests (or the CLI's
+/// report) shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SuiteFailure {
+    /// What kind of failure it is.
+    pub kind: FailureKind,
+    /// What happened, where, and what to do; credentials replaced, server text escaped.
+    pub message: String,
+    /// The items known anyway (accepted or live), so that each still gets a failing test.
+    pub keys: Vec<ItemKey>,
+}
+
+/// What one suite came to.
+#[derive(Debug, Clone)]
+pub struct SuiteOutcome {
+    /// The server as named in headers and reports (credentials replaced).
+    pub server: String,
+    /// What fails in this run, after the CI policy and overrides.
+    pub fail_on: FailOn,
+    /// The verdicts, or why there are none.
+    pub result: Result<SuiteReport, SuiteFailure>,
+}
+
+/// What fails in this run: an explicit override (`--fail-on`, `MCP_CONTRACT_FAIL_ON`) wins;
+/// else, in CI, the suite's CI choice or any drift (committed snapshots must equal the live
+/// surface); else the suite's choice or breaking, safety and review. The one CI policy of both
+/// faces.
+pub fn fail_on(config: &SuiteConfig, context: &Context<'_>) -> FailOn {
+    match (&context.fail_on, context.ci) {
+        (Some(explicit), _) => explicit.clone(),
+        (None, true) => config.ci_fail_on.clone().unwrap_or(FailOn::Drift),
+        (None, false) => config.fail_on.clone().unwrap_or_else(FailOn::local_default),
+    }
+}
+
+/// Takes one suite from its configuration to its outcome; see the module docs.
+pub fn run(config: &SuiteConfig, context: &Context<'_>) -> SuiteOutcome {
+    let server = config.server_label();
+    let fail_on = fail_on(config, context);
+    let secrets = config.known_secrets();
+    let scrub = |text: &str| secrets::scrub_known(text, &secrets);
+    let failure = |kind: FailureKind, message: &str, keys: Vec<ItemKey>| SuiteFailure {
+        kind,
+        message: scrub(message),
+        keys,
+    };
+    let mut layout = config.layout.clone();
+    layout.server_label = server.clone();
+    let options = ProbeOptions {
+        timeout: context.timeout.unwrap_or(config.timeout),
+        lifecycle: config.lifecycle,
+        ..ProbeOptions::default()
+    };
+    // An in-process probe costs milliseconds and its name need not be unique (one handler
+    // type under two configurations): it is never shared between processes.
+    let share = context.share_probe && !matches!(config.server, ServerSpec::InProcess(_));
+    let (probed, accepted) = check::probe_and_load(&layout, || {
+        if share {
+            crate::probe_cache::probe_shared(&config.server, &options)
+        } else {
+            probe::probe(&config.server, &options).map_err(|e| (e.kind, e.to_string()))
+        }
+    });
+    let accepted_keys = |accepted: &[crate::snapshot::Accepted]| -> Vec<ItemKey> {
+        accepted
+            .iter()
+            .filter(|a| !a.item.removed)
+            .map(|a| a.item.key.clone())
+            .collect()
+    };
+    let outcome = |result| SuiteOutcome {
+        server: server.clone(),
+        fail_on: fail_on.clone(),
+        result,
+    };
+    let unreadable = |error: &crate::snapshot::SnapshotError| {
+        format!("cannot read the accepted contract: {error}\nThe file was left untouched.")
+    };
+    let (probe, accepted) = match (probed, accepted) {
+        (Ok(probe), Ok(accepted)) => (probe, accepted),
+        // A broken snapshot folder still probes: every live item's test then fails with the
+        // one message, so a filtered run (`-- tools::x`) cannot pass on a folder it cannot
+        // read.
+        (Ok(probe), Err(error)) => {
+            let keys = probe.surface.keys().cloned().collect();
+            return outcome(Err(failure(
+                FailureKind::Unreadable,
+                &unreadable(&error),
+                keys,
+            )));
+        }
+        (Err(_), Err(error)) => {
+            return outcome(Err(failure(
+                FailureKind::Unreadable,
+                &unreadable(&error),
+                Vec::new(),
+            )))
+        }
+        (Err((kind, message)), Ok(accepted)) => {
+            let message = format!("{message}\nNo snapshot was written, changed or deleted.");
+            return outcome(Err(failure(
+                probe_failure_kind(kind),
+                &message,
+                accepted_keys(&accepted),
+            )));
+        }
+    };
+    if accepted.is_empty() && !context.allow_missing && !context.listing {
+        let keys = check::item_keys(&probe.surface, &[]);
+        return outcome(Err(failure(
+            FailureKind::NoContract,
+            &no_contract_message(&layout, context.mode),
+            keys,
+        )));
+    }
+    let mut lints = config.lints.clone();
+    if let Some(path) = &config.allow_list {
+        match check::load_allow_list(path) {
+            Ok(list) => lints.allow = Some(list),
+            Err(error) => {
+                let keys = check::item_keys(&probe.surface, &accepted);
+                return outcome(Err(failure(FailureKind::Config, &error, keys)));
+            }
+        }
+    }
+    let mut report = if context.listing {
+        SuiteReport {
+            verdicts: Vec::new(),
+            unjudged: check::item_keys(&probe.surface, &accepted),
+            notes: Vec::new(),
+            first_recording: accepted.is_empty(),
+        }
+    } else {
+        let judging = Judging {
+            layout: &layout,
+            policy: &config.policy,
+            fail_on: &fail_on,
+            redactions: &config.redactions,
+            lints: &lints,
+            today: crate::env::today(),
+            envelope: &probe.respellings,
+        };
+        check::evaluate_selected(&probe.surface, &accepted, &judging, context.select)
+    };
+    record_handshake(&mut report, probe.handshake, &options.protocol_version);
+    let mut notes: Vec<String> = probe.notes.iter().map(|note| scrub(note)).collect();
+    notes.append(&mut report.notes);
+    report.notes = notes;
+    outcome(Ok(report))
+}
+
+/// The kind of a probe failure, as both faces act on it.
+fn probe_failure_kind(kind: ProbeErrorKind) -> FailureKind {
+    match kind {
+        ProbeErrorKind::AuthRequired => FailureKind::AuthRequired,
+        ProbeErrorKind::Configuration => FailureKind::Config,
+        _ => FailureKind::Unreachable,
+    }
+}
+
+fn no_contract_message(layout: &check::Layout, mode: Mode) -> String {
+    let prefix =
+        crate::snapshot::file_name(&layout.module, layout.suite.as_deref(), &ItemKey::server());
+    let prefix = prefix.trim_end_matches("server.snap");
+    let where_ = if layout.dir.is_dir() {
+        format!(
+            "{} holds no accepted snapshot of this suite (no file named {prefix}*.snap)",
+            layout.dir.display()
+        )
+    } else {
+        format!(
+            "the snapshot folder {} does not exist",
+            layout.dir.display()
+        )
+    };
+    match mode {
+        Mode::Test => format!(
+            "{where_}, and CI was detected: a suite without an accepted contract checks nothing.\n\
+             Record it locally (`cargo test`, then `cargo insta accept`) and commit the snapshots."
+        ),
+        _ => format!(
+            "{where_}: nothing to check against.\nRecord the contract with `mcp-contract snapshot` \
+             (same arguments), or pass --allow-missing to report a first recording instead. \
+             Check the --dir/--name/--suite spelling: a typo here turns the check off."
+        ),
+    }
+}
+
+/// Writes the handshake the probe used, and the protocol version it asked for, into the header
+/// of the `server` snapshot (`expression`, `info.handshake`, `info.requested_protocol_version`),
+/// never into its body: the item stays what the server advertised.
+fn record_handshake(report: &mut SuiteReport, handshake: Handshake, requested: &str) {
+    for verdict in &mut report.verdicts {
+        if verdict.key.kind != ItemKind::Server {
+            continue;
+        }
+        let metadata = &mut verdict.recorded.metadata;
+        metadata.expression = Some(handshake.method().to_owned());
+        if let Some(serde_json::Value::Object(info)) = &mut metadata.info {
+            info.insert("handshake".to_owned(), handshake.method().into());
+            info.insert("requested_protocol_version".to_owned(), requested.into());
+        }
+    }
+}

@@ -1,0 +1,198 @@
+//! What judging says, as data: which differences fail ([`FailOn`]), where a suite's snapshots
+//! live ([`Layout`]), and one [`Verdict`] per item in a [`SuiteReport`]. Both faces present
+//! these; nothing here decides or prints.
+
+use crate::change::{Class, Judgement, Policy};
+use crate::snapshot::{self, SnapshotFile};
+use crate::surface::ItemKey;
+use std::fmt;
+use std::path::PathBuf;
+
+/// Which differences fail a verdict.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FailOn {
+    /// Changes in these classes fail (the local default: breaking, safety, review).
+    Classes(Vec<Class>),
+    /// Any difference from the accepted snapshot fails, judged or not (the CI default), so
+    /// committed snapshots always equal the live surface.
+    Drift,
+}
+
+impl FailOn {
+    /// The default outside CI.
+    pub fn local_default() -> FailOn {
+        FailOn::Classes(
+            Class::ALL
+                .into_iter()
+                .filter(|c| c.fails_by_default())
+                .collect(),
+        )
+    }
+
+    /// Parses `drift`, `any`, or a comma-separated list of classes (`breaking,safety`).
+    pub fn parse(text: &str) -> Result<FailOn, String> {
+        let text = text.trim();
+        if text == "drift" || text == "any" {
+            return Ok(FailOn::Drift);
+        }
+        let mut classes = Vec::new();
+        for word in text.split(',').map(str::trim).filter(|w| !w.is_empty()) {
+            match Class::parse(word) {
+                Some(class) => classes.push(class),
+                None => {
+                    return Err(format!(
+                        "unknown class `{}` (expected drift, any, or a list of: {})",
+                        crate::escape::escape(word),
+                        Class::ALL.map(Class::as_str).join(", ")
+                    ))
+                }
+            }
+        }
+        Ok(FailOn::Classes(classes))
+    }
+
+    /// The policy's `failing` set that goes with this choice.
+    pub fn apply(&self, policy: &Policy) -> Policy {
+        let mut policy = policy.clone();
+        policy.failing = match self {
+            FailOn::Classes(classes) => classes.iter().copied().collect(),
+            FailOn::Drift => Class::ALL.into_iter().collect(),
+        };
+        policy
+    }
+}
+
+impl fmt::Display for FailOn {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FailOn::Drift => f.write_str("drift"),
+            FailOn::Classes(classes) => f.write_str(
+                &classes
+                    .iter()
+                    .map(|c| c.as_str())
+                    .collect::<Vec<_>>()
+                    .join(","),
+            ),
+        }
+    }
+}
+
+/// The state of one item compared with its accepted snapshot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum State {
+    /// The live item equals the accepted one.
+    Unchanged,
+    /// The item is live but has no accepted snapshot yet.
+    New,
+    /// The item was accepted but the server no longer advertises it.
+    Removed,
+    /// Both exist and differ.
+    Changed,
+}
+
+impl State {
+    /// The state as written in reports: `unchanged`, `new`, `removed`, `changed`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            State::Unchanged => "unchanged",
+            State::New => "new",
+            State::Removed => "removed",
+            State::Changed => "changed",
+        }
+    }
+}
+
+/// The verdict on one item.
+#[derive(Debug, Clone)]
+pub struct Verdict {
+    /// The item.
+    pub key: ItemKey,
+    /// Where its accepted snapshot lives (or would live).
+    pub snap_path: PathBuf,
+    /// The accepted snapshot, if any.
+    pub accepted: Option<SnapshotFile>,
+    /// What recording the live surface would write (a tombstone for a removed item).
+    pub recorded: SnapshotFile,
+    /// How the item compares.
+    pub state: State,
+    /// The judged changes (empty when unchanged).
+    pub judgement: Judgement,
+    /// Whether this verdict fails under the suite's [`FailOn`], or has a deny-level lint
+    /// finding that no allow-list entry accepted.
+    pub failing: bool,
+    /// Lint findings on the live item (see [`crate::lint`]); suite-level ones (duplicate
+    /// names, allow-list entries) are on the `server` verdict. Not part of the snapshot body.
+    pub findings: Vec<crate::lint::Finding>,
+}
+
+impl Verdict {
+    /// Whether the live item differs from what was accepted.
+    pub fn drifted(&self) -> bool {
+        self.state != State::Unchanged
+    }
+
+    /// Whether a lint finding fails this verdict (deny, not allowed).
+    pub fn lint_failing(&self) -> bool {
+        self.findings.iter().any(crate::lint::Finding::fails)
+    }
+}
+
+/// What every suite needs to name and place its snapshots.
+#[derive(Debug, Clone)]
+pub struct Layout {
+    /// The folder holding the `.snap` files.
+    pub dir: PathBuf,
+    /// The insta module prefix (the test target's crate name, or the CLI's `--name`).
+    pub module: String,
+    /// The suite name, for several suites in one file.
+    pub suite: Option<String>,
+    /// `source:` written in each snapshot header (workspace-relative test file).
+    pub source: Option<String>,
+    /// `assertion_line:` written in pending snapshots.
+    pub line: Option<u32>,
+    /// A short name of the server for the header's `info`.
+    pub server_label: String,
+}
+
+impl Layout {
+    /// Where the snapshot of one item lives.
+    pub fn snap_path(&self, key: &ItemKey) -> PathBuf {
+        self.dir.join(snapshot::file_name(
+            &self.module,
+            self.suite.as_deref(),
+            key,
+        ))
+    }
+}
+
+/// Every verdict of one suite, plus what was said along the way.
+#[derive(Debug, Clone)]
+pub struct SuiteReport {
+    /// One verdict per judged item, live or accepted, in item order.
+    pub verdicts: Vec<Verdict>,
+    /// Items that have a test but were not judged in this process: not selected by its filters
+    /// (`--exact NAME`, a name filter), or every item when only listing. In item order.
+    pub unjudged: Vec<ItemKey>,
+    /// Notes from the probe and the snapshot folder.
+    pub notes: Vec<String>,
+    /// Whether the suite had no accepted snapshot at all: everything is a first recording.
+    pub first_recording: bool,
+}
+
+impl SuiteReport {
+    /// All judged changes of the suite in one judgement (for reports).
+    pub fn judgement(&self) -> Judgement {
+        let mut all = Judgement::default();
+        for verdict in &self.verdicts {
+            all.changes
+                .extend(verdict.judgement.changes.iter().cloned());
+            all.notes.extend(verdict.judgement.notes.iter().cloned());
+        }
+        all
+    }
+
+    /// Whether any verdict fails.
+    pub fn fails(&self) -> bool {
+        self.verdicts.iter().any(|v| v.failing)
+    }
+}
