@@ -17,7 +17,8 @@ use mcp_contract_engine::change::{Change, Class, Judgement};
 use mcp_contract_engine::surface::ItemKey;
 use mcp_contract_test::_support::check::{State, SuiteReport};
 pub use mcp_contract_test::_support::summary::{
-    change_line, compact, counts_line, counts_line_of, findings_line, findings_summary,
+    change_line, compact, compact_pair, counts_line, counts_line_of, findings_line,
+    findings_summary,
 };
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -102,6 +103,8 @@ pub struct Failure {
 pub enum FailureKind {
     /// The accepted snapshots or another input could not be read (exit code 2).
     Unreadable,
+    /// There is no accepted contract to check against (exit code 2).
+    NoContract,
     /// The server requires authentication (exit code 3).
     AuthRequired,
     /// The server could not be started or reached, or did not answer (exit code 4).
@@ -113,6 +116,7 @@ impl FailureKind {
     pub fn as_str(self) -> &'static str {
         match self {
             FailureKind::Unreadable => "unreadable",
+            FailureKind::NoContract => "no-contract",
             FailureKind::AuthRequired => "auth-required",
             FailureKind::Unreachable => "unreachable",
         }
@@ -121,7 +125,7 @@ impl FailureKind {
     /// The documented exit code of the CLI for this failure.
     pub fn exit_code(self) -> u8 {
         match self {
-            FailureKind::Unreadable => 2,
+            FailureKind::Unreadable | FailureKind::NoContract => 2,
             FailureKind::AuthRequired => 3,
             FailureKind::Unreachable => 4,
         }
@@ -319,18 +323,29 @@ impl Report {
         counts
     }
 
-    /// Items checked, drifted and failing, across every server.
+    /// Items checked, drifted and failing, across every server. Items of a first recording
+    /// are not drift: see [`Report::first_recorded`].
     pub fn item_counts(&self) -> (usize, usize, usize) {
         let mut counts = (0, 0, 0);
         for server in &self.servers {
             if let Ok(items) = &server.outcome {
                 for item in &items.items {
                     counts.0 += 1;
-                    counts.1 += usize::from(item.drifted());
+                    counts.1 += usize::from(item.drifted() && !items.first_recording);
                     counts.2 += usize::from(item.failing);
                 }
             }
         }
         counts
+    }
+
+    /// Items recorded for the first time (servers with nothing accepted before).
+    pub fn first_recorded(&self) -> usize {
+        self.servers
+            .iter()
+            .filter_map(|s| s.outcome.as_ref().ok())
+            .filter(|items| items.first_recording)
+            .map(|items| items.items.len())
+            .sum()
     }
 }

@@ -158,6 +158,7 @@ fn one(target: &Target, context: &Context<'_>, write: bool) -> (ServerResult, Fa
             kind: match failure.kind {
                 run::FailureKind::AuthRequired => FailureKind::AuthRequired,
                 run::FailureKind::Unreachable => FailureKind::Unreachable,
+                run::FailureKind::NoContract => FailureKind::NoContract,
                 _ => FailureKind::Unreadable,
             },
             message: failure.message,

@@ -340,8 +340,9 @@ impl ProbeErrorKind {
                 "wrong path? MCP endpoints are usually served at /mcp (e.g. http://HOST:PORT/mcp)"
             }
             ProbeErrorKind::NotMcp => {
-                "point the suite at the server's Streamable HTTP MCP endpoint (usually /mcp), not \
-                 at a web page or an old HTTP+SSE endpoint"
+                "point the suite at an MCP server: a command must start one that answers JSON-RPC \
+                 on stdout, a URL must be its Streamable HTTP endpoint (usually /mcp), not a web \
+                 page or an old HTTP+SSE endpoint"
             }
             ProbeErrorKind::HttpStatus { .. } => {
                 "the server failed to answer: its logs say why (the status and body are above)"

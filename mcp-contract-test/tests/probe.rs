@@ -630,3 +630,24 @@ fn working_directory_and_environment_are_applied() {
     assert_eq!(error.kind, ProbeErrorKind::SpawnFailed);
     assert!(error.message.contains("no-such-directory"), "{error}");
 }
+
+/// A process that copies its input to its output answers every request with the request
+/// itself: "not an MCP server", not the probe's own error quoted as the server's.
+#[test]
+fn an_echoing_process_is_not_an_mcp_server() {
+    let error = probe_stdio(
+        &ServerCommand::new("cat", Vec::<String>::new()),
+        &options(SHORT),
+    )
+    .expect_err("cat is not an MCP server");
+    assert_eq!(error.kind, ProbeErrorKind::NotMcp, "{error}");
+    let text = error.to_string();
+    assert!(
+        text.contains("echoed the probe's own initialize request"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("not supported by a contract probe"),
+        "{text}"
+    );
+}

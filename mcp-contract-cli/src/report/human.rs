@@ -45,11 +45,23 @@ pub fn render(report: &Report, color: bool) -> String {
             Ok(items) => items,
         };
         let drifted = items.items.iter().filter(|i| i.drifted()).count();
-        if drifted == 0 {
+        if items.first_recording {
+            let _ = writeln!(
+                out,
+                "    first recording: {} items, nothing was accepted before",
+                items.items.len()
+            );
+        } else if drifted == 0 {
             let _ = writeln!(
                 out,
                 "    no drift: {} items match their accepted contract",
                 items.items.len()
+            );
+        }
+        if let Some(files) = items.accepted {
+            let _ = writeln!(
+                out,
+                "    accepted: {files} snapshot file(s) written or deleted"
             );
         }
         for class in Class::ALL {
@@ -91,7 +103,7 @@ pub fn render(report: &Report, color: bool) -> String {
         let unjudged: Vec<_> = items
             .items
             .iter()
-            .filter(|i| i.drifted() && i.judgement.changes.is_empty())
+            .filter(|i| i.drifted() && i.judgement.changes.is_empty() && !items.first_recording)
             .collect();
         if !unjudged.is_empty() {
             let _ = writeln!(out, "  drift without a judged change:");
@@ -143,9 +155,13 @@ pub fn render(report: &Report, color: bool) -> String {
         }
     }
     let (checked, drifted, failing) = report.item_counts();
+    let first = match report.first_recorded() {
+        0 => String::new(),
+        n => format!(" ({n} recorded for the first time)"),
+    };
     let _ = writeln!(
         out,
-        "summary: {} server(s), {checked} item(s), {drifted} drifted, {failing} failing; {}",
+        "summary: {} server(s), {checked} item(s){first}, {drifted} drifted, {failing} failing; {}",
         report.servers.len(),
         counts_line_of(&report.counts())
     );

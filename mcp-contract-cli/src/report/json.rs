@@ -76,6 +76,8 @@ fn server(server: &ServerResult) -> Value {
             out["error"] = json!({ "kind": failure.kind.as_str(), "message": failure.message });
         }
         Ok(items) => {
+            out["first_recording"] = json!(items.first_recording);
+            out["accepted"] = json!(items.accepted);
             let judgement = items.judgement();
             out["changes"] = judgement
                 .changes

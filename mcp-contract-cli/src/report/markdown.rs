@@ -7,7 +7,7 @@
 //! literally. So a tool description cannot open HTML, an image, a link, an autolink
 //! (`https\:`, `www\.`), a code span or a table cell.
 
-use super::{compact, Report, Status};
+use super::{compact_pair, Report, Status};
 use mcp_contract_engine::change::Class;
 use mcp_contract_engine::escape::escape;
 use std::fmt::Write as _;
@@ -86,7 +86,13 @@ pub fn render(report: &Report) -> String {
             Ok(items) => items,
         };
         let mut drifted: Vec<_> = items.items.iter().filter(|i| i.drifted()).collect();
-        if drifted.is_empty() {
+        if items.first_recording {
+            let _ = writeln!(
+                out,
+                "First recording: {} items, nothing was accepted before.\n",
+                items.items.len()
+            );
+        } else if drifted.is_empty() {
             let _ = writeln!(
                 out,
                 "No drift: {} items match their accepted contract.\n",
@@ -116,11 +122,10 @@ pub fn render(report: &Report) -> String {
                 };
                 let values = match (&change.before, &change.after) {
                     (None, None) => String::new(),
-                    (before, after) => format!(
-                        ": {} → {}",
-                        punct(&compact(before.as_ref())),
-                        punct(&compact(after.as_ref()))
-                    ),
+                    (before, after) => {
+                        let (before, after) = compact_pair(before.as_ref(), after.as_ref());
+                        format!(": {} → {}", punct(&before), punct(&after))
+                    }
                 };
                 let _ = writeln!(
                     out,

@@ -526,6 +526,19 @@ impl<T: Transport + ?Sized> Session<'_, T> {
                 Err(e) => return Err(self.transport_failure(e, phase, method)),
             };
             if let Some(server_method) = message.get("method") {
+                // Our own request coming back: a process that copies its input to its output
+                // (`cat`, a shell loop, a proxy to nothing) is not an MCP server. Answering it
+                // would make the probe read its own error as the server's.
+                if server_method.as_str() == Some(method) && message.get("id") == Some(&json!(id)) {
+                    return Err(Failure {
+                        phase,
+                        kind: ProbeErrorKind::NotMcp,
+                        message: format!(
+                            "not an MCP server: it echoed the probe's own {method} request back \
+                             (a process that copies its input to its output)"
+                        ),
+                    });
+                }
                 if let Some(request_id) = message.get("id") {
                     self.answer_server_request(server_method, request_id)
                         .map_err(|e| self.transport_failure(e, phase, method))?;
