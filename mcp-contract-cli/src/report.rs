@@ -312,7 +312,8 @@ impl Report {
     pub fn counts(&self) -> BTreeMap<Class, usize> {
         let mut counts = BTreeMap::new();
         for server in &self.servers {
-            if let Ok(items) = &server.outcome {
+            // A first recording is judged against nothing: its "added" items are not changes.
+            if let Some(items) = server.outcome.as_ref().ok().filter(|i| !i.first_recording) {
                 for item in &items.items {
                     for change in &item.judgement.changes {
                         *counts.entry(change.class).or_insert(0) += 1;

@@ -181,7 +181,8 @@ fn one(target: &Target, context: &Context<'_>, write: bool) -> (ServerResult, Fa
 }
 
 /// Writes the accepted snapshots of a suite — unless a deny-level lint finding refuses the
-/// surface: then nothing is written and the items keep failing. Progress lines go to stderr.
+/// surface: then nothing is written and the items keep failing. On a terminal, each file
+/// written or deleted is named on stderr.
 fn accept(report: &SuiteReport, items: &mut Items) -> Result<(), Failure> {
     let refused = report.verdicts.iter().filter(|v| v.lint_failing()).count();
     if refused > 0 {
@@ -201,6 +202,10 @@ fn accept(report: &SuiteReport, items: &mut Items) -> Result<(), Failure> {
         item.failing = false;
     }
     items.accepted = Some(done.len());
+    // File by file on a terminal only; piped, the report's `accepted:` line says it.
+    if !std::io::stderr().is_terminal() {
+        return Ok(());
+    }
     for step in done {
         match step {
             check::Accepting::Wrote(path) => eprintln!("wrote {}", path.display()),

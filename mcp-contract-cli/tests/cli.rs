@@ -829,3 +829,294 @@ fn harness_snapshots_check_clean_and_the_cli_writes_the_same_files() {
     assert!(report["summary"]["counts"]["breaking"].as_u64().unwrap() > 0);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Every file under `dir`, recursively, with its bytes.
+fn tree_bytes(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                out.extend(tree_bytes(&path));
+            } else {
+                out.push((path.clone(), std::fs::read(&path).unwrap()));
+            }
+        }
+    }
+    out
+}
+
+/// A credential given to the server the way real servers take them (a flag value, a
+/// `--token=` value, an environment variable) reaches no snapshot, no report of any format, no
+/// error message and no file the probe cache writes — whether the server works or fails and
+/// echoes them.
+#[test]
+fn credentials_on_the_command_line_never_reach_a_file_or_a_report() {
+    const FLAG_KEY: &str = "ctx7sk-9f8e7d6c5b4a39281706";
+    const SHAPED_KEY: &str = "ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8";
+    const ENV_VALUE: &str = "plain-env-secret-4471";
+    let dir = temp_dir("credentials");
+    let mut server = fixture_server("memory/2025.11.25.json");
+    server.extend([
+        "--api-key".to_owned(),
+        FLAG_KEY.to_owned(),
+        format!("--token={SHAPED_KEY}"),
+    ]);
+    let snapshots = dir.join("contract");
+    let env = format!("SERVICE_API_TOKEN={ENV_VALUE}");
+    let mut outputs = Vec::new();
+    let snap = run(
+        &["snapshot", "--dir", &dir_arg(&snapshots), "--env", &env],
+        &server,
+    );
+    assert_eq!(snap.code, 0, "{}{}", snap.stdout, snap.stderr);
+    outputs.push(("snapshot".to_owned(), snap.stdout + &snap.stderr));
+    for format in ["human", "json", "markdown", "junit", "github"] {
+        let r = run(
+            &[
+                "check",
+                "--dir",
+                &dir_arg(&snapshots),
+                "--env",
+                &env,
+                "--fail-on",
+                "any",
+                "--format",
+                format,
+            ],
+            &server,
+        );
+        assert_eq!(r.code, 0, "{format}: {}{}", r.stdout, r.stderr);
+        outputs.push((format!("check {format}"), r.stdout + &r.stderr));
+    }
+    // A report names the server with the credentials replaced, never dropped silently.
+    let human = &outputs[1].1;
+    assert!(human.contains("--api-key <secret:argument:"), "{human}");
+    // Drift is reported with the accept command, which names the server too.
+    let drifted = run(
+        &["check", "--dir", &dir_arg(&snapshots), "--env", &env],
+        &fixture_server("memory/0.6.2.json")
+            .into_iter()
+            .chain(["--api-key".to_owned(), FLAG_KEY.to_owned()])
+            .collect::<Vec<_>>(),
+    );
+    outputs.push(("drifted check".to_owned(), drifted.stdout + &drifted.stderr));
+    // A failing server echoes its arguments and environment on stderr: scrubbed in the error.
+    let mut echoing = server.clone();
+    echoing.extend(["--mode".to_owned(), "echo-secrets-and-exit".to_owned()]);
+    let mut command = Command::new(BIN);
+    let failed = command
+        .args(["check", "--dir", &dir_arg(&snapshots), "--env", &env, "--"])
+        .args(&echoing)
+        .env("FIXTURE_SECRET", ENV_VALUE)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(failed.status.code(), Some(4));
+    let failed_text = String::from_utf8_lossy(&failed.stdout).into_owned()
+        + &String::from_utf8_lossy(&failed.stderr);
+    assert!(failed_text.contains("starting with"), "{failed_text}");
+    outputs.push(("failed check".to_owned(), failed_text));
+    let captured = run(
+        &["capture", "-o", &dir_arg(&dir.join("surface.json"))],
+        &server,
+    );
+    assert_eq!(captured.code, 0, "{}", captured.stderr);
+    outputs.push(("capture".to_owned(), captured.stdout + &captured.stderr));
+    let shown = run(&["show"], &server);
+    outputs.push(("show".to_owned(), shown.stdout + &shown.stderr));
+    for (label, text) in &outputs {
+        for secret in [FLAG_KEY, SHAPED_KEY, ENV_VALUE] {
+            assert!(!text.contains(secret), "{label} shows {secret}:\n{text}");
+        }
+    }
+    let files = tree_bytes(&dir);
+    assert!(files.len() > 5, "{files:?}");
+    for (path, bytes) in files {
+        let text = String::from_utf8_lossy(&bytes);
+        for secret in [FLAG_KEY, SHAPED_KEY, ENV_VALUE] {
+            assert!(!text.contains(secret), "{} holds {secret}", path.display());
+        }
+    }
+    let header = std::fs::read_to_string(snapshots.join("contract__server.snap")).unwrap();
+    assert!(header.contains("--api-key '<secret:argument:"), "{header}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `check` against a folder that holds no contract for the server is an error naming the
+/// folder, with or without CI: a typo in a path must not turn the gate off.
+#[test]
+fn check_without_an_accepted_contract_fails_unless_told_it_is_a_first_recording() {
+    let dir = temp_dir("no-contract");
+    let server = fixture_server("memory/2025.11.25.json");
+    for missing in [dir.join("nodir"), dir.clone()] {
+        for ci in [None, Some("true")] {
+            let mut command = Command::new(BIN);
+            command
+                .args(["check", "--dir", &dir_arg(&missing), "--"])
+                .args(&server)
+                .stdin(Stdio::null())
+                .env_remove("CI");
+            if let Some(ci) = ci {
+                command.env("CI", ci);
+            }
+            let out = command.output().unwrap();
+            let text = String::from_utf8_lossy(&out.stdout).into_owned()
+                + &String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{missing:?} CI={ci:?}: {text}");
+            assert!(text.contains(&dir_arg(&missing)), "{text}");
+            assert!(text.contains("mcp-contract snapshot"), "{text}");
+        }
+    }
+    let first = run(
+        &[
+            "check",
+            "--dir",
+            &dir_arg(&dir.join("nodir")),
+            "--allow-missing",
+        ],
+        &server,
+    );
+    assert_eq!(first.code, 0, "{}{}", first.stdout, first.stderr);
+    assert!(
+        first.stdout.contains("first recording: "),
+        "{}",
+        first.stdout
+    );
+    assert!(
+        !first.stdout.contains("drift without a judged change"),
+        "{}",
+        first.stdout
+    );
+    assert!(!dir.join("nodir").exists(), "check never writes");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// One CI policy for both faces: where CI is detected any unaccepted drift fails, a routing
+/// change included; `--fail-on` overrides it.
+#[test]
+fn ci_fails_on_any_drift_unless_fail_on_says_otherwise() {
+    let dir = temp_dir("ci-policy");
+    let recorded = run(
+        &["snapshot", "--dir", &dir_arg(&dir)],
+        &fixture_server("memory/2025.11.25.json"),
+    );
+    assert_eq!(recorded.code, 0, "{}", recorded.stderr);
+    // The surface of another release: changes of every class.
+    let drifted = fixture_server("memory/0.6.2.json");
+    let check = |ci: Option<&str>, extra: &[&str]| {
+        let mut command = Command::new(BIN);
+        command
+            .args(["check", "--dir", &dir_arg(&dir), "--format", "json"])
+            .args(extra)
+            .arg("--")
+            .args(&drifted)
+            .stdin(Stdio::null())
+            .env_remove("CI")
+            .env_remove("MCP_CONTRACT_FAIL_ON");
+        if let Some(ci) = ci {
+            command.env("CI", ci);
+        }
+        let out = command.output().unwrap();
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        (
+            out.status.code(),
+            report["fail_on"].as_str().unwrap_or_default().to_owned(),
+        )
+    };
+    assert_eq!(check(Some("true"), &[]), (Some(1), "drift".to_owned()));
+    let (_, local) = check(None, &[]);
+    assert_eq!(local, "breaking,safety,review");
+    assert_eq!(
+        check(Some("true"), &["--fail-on", "cosmetic"]).1,
+        "cosmetic"
+    );
+    assert_eq!(check(Some("false"), &[]).1, "breaking,safety,review");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `snapshot` says plainly what it accepted: a surface that breaks a deny-level lint is not
+/// accepted (exit 1, nothing written); lowering the lint accepts it.
+#[test]
+fn snapshot_refuses_a_surface_with_a_deny_finding_and_writes_nothing() {
+    let dir = temp_dir("refused");
+    let server = fixture_server("poisoned/lint.json");
+    let refused = run(&["snapshot", "--dir", &dir_arg(&dir)], &server);
+    assert_eq!(refused.code, 1, "{}{}", refused.stdout, refused.stderr);
+    assert!(
+        refused.stdout.contains("not accepted"),
+        "{}",
+        refused.stdout
+    );
+    assert!(
+        listing(&dir).is_empty(),
+        "nothing written: {:?}",
+        listing(&dir)
+    );
+    let accepted = run(
+        &[
+            "snapshot",
+            "--dir",
+            &dir_arg(&dir),
+            "--lint",
+            "tool-name-invalid=warn",
+            "--lint",
+            "hidden-characters=warn",
+            "--lint",
+            "name-duplicate=warn",
+            "--lint",
+            "schema-required-missing=warn",
+            "--lint",
+            "schema-not-object=warn",
+            "--lint",
+            "schema-type-unknown=warn",
+        ],
+        &server,
+    );
+    assert_eq!(accepted.code, 0, "{}{}", accepted.stdout, accepted.stderr);
+    assert!(
+        accepted.stdout.contains("accepted: "),
+        "{}",
+        accepted.stdout
+    );
+    assert!(!listing(&dir).is_empty());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A changed long description is shown where it changes, on both sides of the arrow, in every
+/// text format (the JSON keeps the whole strings).
+#[test]
+fn a_long_description_changed_in_its_middle_is_shown_where_it_changes() {
+    let dir = temp_dir("long-text");
+    let head = "Search the knowledge graph for nodes. ".repeat(4);
+    let surface = |zone: &str| {
+        serde_json::json!({
+            "protocolVersion": "2025-06-18",
+            "serverInfo": {"name": "s", "version": "1"},
+            "capabilities": {"tools": {}},
+            "tools": [{"name": "search", "description": format!("{head}Dates are in '{zone}'. Results are sorted by relevance."), "inputSchema": {"type": "object"}}]
+        })
+    };
+    let old = dir.join("old.json");
+    let new = dir.join("new.json");
+    std::fs::write(&old, surface("Etc/UTC").to_string()).unwrap();
+    std::fs::write(&new, surface("Asia/Tokyo").to_string()).unwrap();
+    for format in ["human", "markdown", "junit", "github"] {
+        let r = run(
+            &["diff", &dir_arg(&old), &dir_arg(&new), "--format", format],
+            &[],
+        );
+        assert!(
+            r.stdout.contains("Etc/UTC")
+                || r.stdout.contains("Etc/UTC".replace('/', "\\/").as_str()),
+            "{format}: {}",
+            r.stdout
+        );
+        assert!(
+            r.stdout.contains("Asia/Tokyo") || r.stdout.contains("Asia\\/Tokyo"),
+            "{format}: {}",
+            r.stdout
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

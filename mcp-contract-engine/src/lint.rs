@@ -33,7 +33,7 @@
 
 pub mod allow;
 
-use crate::escape::escape;
+use crate::escape::{escape, hidden_in};
 pub use crate::rules::Level;
 use crate::surface::{ItemKey, ItemKind, Surface};
 use allow::{AllowList, Date};
@@ -762,50 +762,6 @@ fn char_name(c: char) -> &'static str {
         '\u{fe00}'..='\u{fe0f}' | '\u{e0100}'..='\u{e01ef}' => "variation selector",
         _ => "invisible format character",
     }
-}
-
-/// The hidden characters of a text with their character offsets, leaving out what is benign in
-/// real text: `\n`, `\t`, `\r` before `\n`, an emoji variation selector (U+FE0E/U+FE0F after a
-/// non-ASCII character), a zero-width joiner between two emoji, and the tag sequence of a flag
-/// emoji (U+1F3F4, tags, U+E007F).
-pub fn hidden_in(text: &str) -> Vec<(usize, char)> {
-    // Only hidden characters are reported: a text without one needs no closer look.
-    if !text.chars().any(crate::escape::is_hidden) {
-        return Vec::new();
-    }
-    let chars: Vec<char> = text.chars().collect();
-    let mut found = Vec::new();
-    let mut in_flag = false;
-    for (i, &c) in chars.iter().enumerate() {
-        let prev = i.checked_sub(1).map(|p| chars[p]);
-        let next = chars.get(i + 1).copied();
-        if c == '\u{1f3f4}' {
-            in_flag = true;
-            continue;
-        }
-        let benign = match c {
-            '\n' | '\t' => true,
-            '\r' => next == Some('\n'),
-            '\u{fe0e}' | '\u{fe0f}' => {
-                prev.is_some_and(|p| !p.is_ascii() && !crate::escape::is_hidden(p))
-            }
-            '\u{200d}' => {
-                prev.is_some_and(|p| {
-                    p as u32 >= 0x2000 && !crate::escape::is_hidden(p) || p == '\u{fe0f}'
-                }) && next.is_some_and(|n| n as u32 >= 0x2000 && !crate::escape::is_hidden(n))
-            }
-            '\u{e0061}'..='\u{e007a}' | '\u{e0030}'..='\u{e0039}' => in_flag,
-            '\u{e007f}' => std::mem::replace(&mut in_flag, false),
-            _ => false,
-        };
-        if !matches!(c, '\u{e0061}'..='\u{e007a}' | '\u{e0030}'..='\u{e0039}') {
-            in_flag = false;
-        }
-        if !benign && crate::escape::is_hidden(c) {
-            found.push((i, c));
-        }
-    }
-    found
 }
 
 #[cfg(test)]

@@ -176,9 +176,9 @@ fn fold(text: &str) -> String {
 }
 
 /// The hidden characters of a text, benign emoji sequences left out (see
-/// [`crate::lint::hidden_in`]).
+/// [`crate::escape::hidden_in`]).
 fn hidden_chars(text: &str) -> Vec<char> {
-    crate::lint::hidden_in(text)
+    crate::escape::hidden_in(text)
         .into_iter()
         .map(|(_, c)| c)
         .collect()

@@ -220,12 +220,19 @@ impl Item {
 
 impl PartialEq for Surface {
     fn eq(&self, other: &Surface) -> bool {
-        self.duplicates == other.duplicates
-            && self
-                .duplicate_items
+        // Repeats compare by item, each item's repeats in the order they came (a surface file
+        // lists them after their item, in name order, not in the order of the listing).
+        fn repeats(s: &Surface) -> Vec<(&ItemKey, Value)> {
+            let mut pairs: Vec<(&ItemKey, Value)> = s
+                .duplicates
                 .iter()
-                .zip(&other.duplicate_items)
-                .all(|(a, b)| a.value() == b.value())
+                .zip(&s.duplicate_items)
+                .map(|(k, item)| (k, item.value().into_owned()))
+                .collect();
+            pairs.sort_by(|a, b| a.0.cmp(b.0));
+            pairs
+        }
+        repeats(self) == repeats(other)
             && self.items.len() == other.items.len()
             && self
                 .items

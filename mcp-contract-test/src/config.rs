@@ -3,11 +3,11 @@
 //! reads nothing else, so a setting one face has and the other lacks cannot exist unnoticed:
 //! both build this.
 
-use crate::check::{FailOn, Layout};
 use crate::lint::Lints;
 use crate::prepare::secrets;
 use crate::prepare::Redactions;
 use crate::probe::{HeaderValue, Lifecycle, ServerCommand, ServerSpec};
+use crate::verdict::{FailOn, Layout};
 use mcp_contract_engine::Policy;
 use std::path::{Path, PathBuf};
 use std::time::Duration;

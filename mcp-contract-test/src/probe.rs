@@ -735,26 +735,13 @@ pub fn probe(spec: &ServerSpec, options: &ProbeOptions) -> Result<Probe, ProbeEr
 /// Longest piece of server text quoted in one message, in characters.
 const QUOTE_LIMIT: usize = 200;
 
-/// Makes server-controlled text safe for one line of a terminal or CI log: C0/C1 controls, ESC,
-/// DEL, bidi controls and zero-width characters become visible `\u{..}` escapes.
-// Kept private and independent of `crate::escape`, which is being written at the same time.
+/// Makes server-controlled text safe for one line of a terminal or CI log: every character
+/// [`crate::escape::is_hidden`] names (C0/C1 controls, ESC, DEL, bidi controls, zero-width
+/// characters, …) becomes a visible `\u{..}` escape.
 fn escape_untrusted(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
-        let hidden = matches!(c,
-            '\u{0}'..='\u{1f}'
-            | '\u{7f}'..='\u{9f}'
-            | '\u{ad}'
-            | '\u{61c}'
-            | '\u{180e}'
-            | '\u{200b}'..='\u{200f}'
-            | '\u{2028}'..='\u{202e}'
-            | '\u{2060}'..='\u{206f}'
-            | '\u{feff}'
-            | '\u{fff9}'..='\u{fffb}'
-            | '\u{e0000}'..='\u{e007f}'
-        );
-        if hidden {
+        if crate::escape::is_hidden(c) {
             let _ = write!(out, "\\u{{{:x}}}", c as u32);
         } else {
             out.push(c);

@@ -82,14 +82,17 @@ fn time_server_redactions() -> Redactions {
 fn check(dir: &Path, probe: &Probe, redactions: &Redactions) -> SuiteReport {
     let layout = layout(dir, "lasting_server.py");
     let accepted = check::load_accepted(&layout).expect("accepted snapshots load");
-    check::evaluate_with(
-        &probe.surface,
-        &accepted,
-        &layout,
-        &Policy::default(),
-        &FailOn::Drift,
+    // As the one road judges: the probe's envelope spellings (`next_cursor`) with the items'.
+    let judging = check::Judging {
+        layout: &layout,
+        policy: &Policy::default(),
+        fail_on: &FailOn::Drift,
         redactions,
-    )
+        lints: &Default::default(),
+        today: mcp_contract_engine::lint::allow::Date::from_unix_days(20_000),
+        envelope: &probe.respellings,
+    };
+    check::evaluate_selected(&probe.surface, &accepted, &judging, None)
 }
 
 fn record_all(report: &SuiteReport, update: UpdateMode) -> Vec<Outcome> {
@@ -298,12 +301,25 @@ fn timestamp_token_and_snake_case_recorded_and_rechecked() {
             ],
             &[],
         );
-        lints += probe
+        let report = check(&dir.0, &probe, &redactions);
+        // Spellings are normalised in one place (preparing), and said once there.
+        assert!(!probe.notes.iter().any(|n| n.contains("non-spec-spelling")));
+        lints += report
             .notes
             .iter()
             .filter(|n| n.starts_with("non-spec-spelling"))
             .count();
-        let report = check(&dir.0, &probe, &redactions);
+        let spelling_findings: Vec<_> = report
+            .verdicts
+            .iter()
+            .flat_map(|v| &v.findings)
+            .filter(|f| f.rule == "non-spec-spelling")
+            .collect();
+        assert_eq!(spelling_findings.len(), 1, "{spelling_findings:?}");
+        assert!(
+            spelling_findings[0].message.contains("next_cursor"),
+            "the listing envelope's spellings are judged too: {spelling_findings:?}"
+        );
         // Everything the templates, pagination and server item need was read.
         assert_eq!(
             report.verdicts.len(),

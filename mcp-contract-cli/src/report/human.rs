@@ -64,7 +64,14 @@ pub fn render(report: &Report, color: bool) -> String {
                 "    accepted: {files} snapshot file(s) written or deleted"
             );
         }
-        for class in Class::ALL {
+        // A first recording has nothing to be judged against: its items are listed as new, not
+        // as changes.
+        let classes = if items.first_recording {
+            &[][..]
+        } else {
+            &Class::ALL[..]
+        };
+        for &class in classes {
             let mut heading = false;
             for item in &items.items {
                 let changes: Vec<_> = item

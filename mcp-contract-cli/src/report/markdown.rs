@@ -106,6 +106,9 @@ pub fn render(report: &Report) -> String {
                 i.judgement.changes.iter().map(|c| c.class).min(),
             )
         });
+        if items.first_recording {
+            drifted.retain(|item| item.failing);
+        }
         for item in drifted {
             let marker = if item.failing { " — **failing**" } else { "" };
             let _ = writeln!(

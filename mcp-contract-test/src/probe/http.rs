@@ -149,7 +149,7 @@ pub(super) fn resolve_headers(
         }
         let resolved = match value {
             HeaderValue::Literal(text) => text.clone(),
-            HeaderValue::Env(var) => std::env::var(var).map_err(|_| HttpFailure {
+            HeaderValue::Env(var) => crate::env::var(var).ok_or_else(|| HttpFailure {
                 kind: ProbeErrorKind::Configuration,
                 message: format!(
                     "the header {name} takes its value from the environment variable {var}, \
@@ -157,7 +157,7 @@ pub(super) fn resolve_headers(
                 ),
             })?,
             HeaderValue::Template { template, var } => {
-                let secret = std::env::var(var).map_err(|_| HttpFailure {
+                let secret = crate::env::var(var).ok_or_else(|| HttpFailure {
                     kind: ProbeErrorKind::Configuration,
                     message: format!(
                         "the header {name} takes part of its value from the environment \

@@ -1,0 +1,280 @@
+//! The layering of docs/architecture.md, enforced: every `crate::…` path in the sources of the
+//! engine and of this crate names a module its layer may use, the table has no cycle, and the
+//! engine does no I/O.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// Engine modules and what each may use (bottom up).
+const ENGINE: &[(&str, &[&str])] = &[
+    ("escape", &[]),
+    ("hash", &[]),
+    ("parallel", &[]),
+    ("schema", &[]),
+    ("surface", &["escape"]),
+    ("change", &["surface"]),
+    ("rules", &["change", "surface"]),
+    ("prepare", &["surface", "hash", "escape"]),
+    ("poison", &["escape"]),
+    (
+        "lint",
+        &["rules", "surface", "escape", "prepare", "schema", "poison"],
+    ),
+    (
+        "diff",
+        &[
+            "change", "rules", "schema", "surface", "poison", "parallel", "escape", "prepare",
+        ],
+    ),
+    (
+        "lib",
+        &[
+            "escape", "hash", "parallel", "schema", "surface", "change", "rules", "prepare",
+            "poison", "lint", "diff",
+        ],
+    ),
+];
+
+/// The engine's modules as this crate names them (`use mcp_contract_engine::{…}` at its root):
+/// any module of the library may use them.
+const ENGINE_IN_LIBRARY: &[&str] = &[
+    "change", "diff", "escape", "lint", "parallel", "prepare", "surface",
+];
+
+/// Library modules and what each may use besides the engine (bottom up).
+const LIBRARY: &[(&str, &[&str])] = &[
+    ("env", &[]),
+    ("libtest", &[]),
+    ("snapshot", &["env"]),
+    ("probe", &["env"]),
+    ("probe_cache", &["probe", "env"]),
+    ("verdict", &["snapshot"]),
+    ("summary", &["verdict"]),
+    ("check", &["verdict", "summary", "snapshot", "env"]),
+    ("config", &["verdict", "probe", "env"]),
+    (
+        "run",
+        &[
+            "config",
+            "check",
+            "verdict",
+            "probe",
+            "probe_cache",
+            "snapshot",
+            "env",
+        ],
+    ),
+    (
+        "harness",
+        &[
+            "run", "config", "check", "verdict", "summary", "snapshot", "libtest", "probe", "env",
+        ],
+    ),
+];
+
+fn sources(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("a source folder") {
+        let path = entry.expect("an entry").path();
+        if path.is_dir() {
+            out.extend(sources(&path));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The top-level module a source file belongs to: `src/diff/tool.rs` → `diff`.
+fn module_of(src: &Path, file: &Path) -> String {
+    let relative = file.strip_prefix(src).expect("inside src");
+    let first = relative.components().next().expect("a component");
+    Path::new(first.as_os_str())
+        .file_stem()
+        .expect("a name")
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// The code of a file without comments and without its `#[cfg(test)]` module (tests may reach
+/// anywhere in their own module).
+fn code(text: &str) -> String {
+    let without_tests = match text.find("#[cfg(test)]\nmod tests") {
+        Some(at) => &text[..at],
+        None => text,
+    };
+    without_tests
+        .lines()
+        .filter(|line| !line.trim_start().starts_with("//"))
+        .map(|line| match line.find(" // ") {
+            Some(at) => &line[..at],
+            None => line,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Every `crate::name` in the code (not `$crate::`).
+fn uses(code: &str) -> BTreeSet<String> {
+    let mut found = BTreeSet::new();
+    let mut rest = code;
+    while let Some(at) = rest.find("crate::") {
+        let before = rest[..at].chars().last();
+        let after = &rest[at + "crate::".len()..];
+        let name: String = after
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        if before != Some('$') && !before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_') {
+            found.insert(name);
+        }
+        rest = after;
+    }
+    found
+}
+
+fn check_layers(src: &Path, table: &[(&str, &[&str])], shared: &[&str]) -> Vec<String> {
+    let allowed: BTreeMap<&str, BTreeSet<&str>> = table
+        .iter()
+        .map(|(module, may)| (*module, may.iter().copied().collect()))
+        .collect();
+    let mut problems = Vec::new();
+    for file in sources(src) {
+        let module = module_of(src, &file);
+        if module == "lib" {
+            continue;
+        }
+        let Some(may) = allowed.get(module.as_str()) else {
+            problems.push(format!(
+                "{}: module `{module}` is not in the layer table of tests/architecture.rs (and docs/architecture.md)",
+                file.display()
+            ));
+            continue;
+        };
+        let text = std::fs::read_to_string(&file).expect("read a source file");
+        for used in uses(&code(&text)) {
+            if used == module || may.contains(used.as_str()) || shared.contains(&used.as_str()) {
+                continue;
+            }
+            problems.push(format!(
+                "{}: `{module}` uses `crate::{used}`, which its layer may not use",
+                file.display()
+            ));
+        }
+    }
+    problems
+}
+
+/// Depth-first: a module reached again while still on the path closes a cycle.
+fn cycle(table: &[(&str, &[&str])]) -> Option<Vec<String>> {
+    let edges: BTreeMap<&str, &[&str]> = table.iter().copied().collect();
+    fn visit<'a>(
+        node: &'a str,
+        edges: &BTreeMap<&'a str, &'a [&'a str]>,
+        path: &mut Vec<&'a str>,
+        done: &mut BTreeSet<&'a str>,
+    ) -> Option<Vec<String>> {
+        if let Some(at) = path.iter().position(|n| *n == node) {
+            return Some(path[at..].iter().map(|s| (*s).to_owned()).collect());
+        }
+        if !done.insert(node) {
+            return None;
+        }
+        path.push(node);
+        for next in edges.get(node).copied().unwrap_or_default() {
+            if let Some(found) = visit(next, edges, path, done) {
+                return Some(found);
+            }
+        }
+        path.pop();
+        None
+    }
+    let mut done = BTreeSet::new();
+    for (node, _) in table {
+        if let Some(found) = visit(node, &edges, &mut Vec::new(), &mut done) {
+            return Some(found);
+        }
+    }
+    None
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the workspace")
+        .to_path_buf()
+}
+
+#[test]
+fn every_module_uses_only_the_layers_below_it() {
+    let mut problems = check_layers(&root().join("mcp-contract-engine/src"), ENGINE, &[]);
+    problems.extend(check_layers(
+        &root().join("mcp-contract-test/src"),
+        LIBRARY,
+        ENGINE_IN_LIBRARY,
+    ));
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn the_layer_tables_have_no_cycle() {
+    assert_eq!(cycle(ENGINE), None);
+    assert_eq!(cycle(LIBRARY), None);
+    // The check itself finds one.
+    assert_eq!(
+        cycle(&[("a", &["b"]), ("b", &["a"])]),
+        Some(vec!["a".to_owned(), "b".to_owned()])
+    );
+}
+
+#[test]
+fn the_engine_does_no_io() {
+    let forbidden = [
+        "std::fs",
+        "std::net",
+        "std::process",
+        "std::env",
+        "std::io::stdout",
+        "std::io::stderr",
+        "SystemTime",
+        "Instant::now",
+        "println!",
+        "eprintln!",
+        "print!(",
+    ];
+    let src = root().join("mcp-contract-engine/src");
+    let mut problems = Vec::new();
+    for file in sources(&src) {
+        let text = code(&std::fs::read_to_string(&file).expect("read a source file"));
+        for word in forbidden {
+            if text.contains(word) {
+                problems.push(format!("{}: `{word}`", file.display()));
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "the engine is pure (docs/architecture.md):\n{}",
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn only_env_reads_the_environment() {
+    let src = root().join("mcp-contract-test/src");
+    let mut problems = Vec::new();
+    for file in sources(&src) {
+        if file.ends_with("env.rs") || file.ends_with("libtest.rs") {
+            // libtest reads the colour variables exactly as libtest does.
+            continue;
+        }
+        let text = code(&std::fs::read_to_string(&file).expect("read a source file"));
+        for word in ["std::env::var", "env::var_os", "std::env::vars"] {
+            if text.contains(word) {
+                problems.push(format!("{}: `{word}`", file.display()));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
