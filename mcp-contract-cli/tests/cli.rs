@@ -891,7 +891,7 @@ fn credentials_on_the_command_line_never_reach_a_file_or_a_report() {
     }
     // A report names the server with the credentials replaced, never dropped silently.
     let human = &outputs[1].1;
-    assert!(human.contains("--api-key <secret:argument:"), "{human}");
+    assert!(human.contains("--api-key '<secret:argument:"), "{human}");
     // Drift is reported with the accept command, which names the server too.
     let drifted = run(
         &["check", "--dir", &dir_arg(&snapshots), "--env", &env],

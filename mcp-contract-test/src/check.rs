@@ -144,16 +144,7 @@ pub fn evaluate_selected(
     judging: &Judging<'_>,
     select: Selection<'_>,
 ) -> SuiteReport {
-    let Judging {
-        layout,
-        policy,
-        fail_on,
-        redactions,
-        lints,
-        today,
-        envelope,
-    } = *judging;
-    let policy = fail_on.apply(policy);
+    let policy = judging.fail_on.apply(judging.policy);
     // The key an item is judged under is its prepared key (a secret in a name is replaced),
     // which depends on the name alone. Two names that prepare alike: the later one wins, as
     // when a surface is prepared whole; the earlier one still has its secrets reported.
@@ -166,6 +157,91 @@ pub fn evaluate_selected(
     }
     let accepted_by_key: BTreeMap<&ItemKey, &Accepted> =
         accepted.iter().map(|a| (&a.item.key, a)).collect();
+    let selected = |key: &ItemKey| select.is_none_or(|select| select(key));
+    let plan = plan(&live_by_key, &accepted_by_key, &selected, select.is_some());
+
+    let outcomes = crate::parallel::map_in_order(&plan.judged, |&key| {
+        let live_key = live_by_key.get(key).copied();
+        judge_item(
+            key,
+            live_key.map(|k| (k, live.get(k).unwrap_or_default())),
+            accepted_by_key.get(key).copied(),
+            judging,
+            &policy,
+            plan.renames_possible,
+        )
+    });
+    let mut outcomes: Vec<Outcome> = outcomes.into_iter().flatten().collect();
+    let lint_only: Vec<(&ItemKey, &ItemKey)> = plan
+        .lint_only
+        .iter()
+        .map(|&key| (key, live_by_key[key]))
+        .collect();
+    let (mut findings_by_item, mut notes) =
+        findings_and_notes(live, &mut outcomes, &shadowed, &lint_only, judging);
+    let mut renamed = if plan.renames_possible {
+        judge_renames(&outcomes, &policy)
+    } else {
+        BTreeMap::new()
+    };
+    let (mut verdicts, refreshable) = into_verdicts(
+        outcomes,
+        &mut renamed,
+        &mut findings_by_item,
+        judging,
+        &policy,
+    );
+    if !refreshable.is_empty() {
+        notes.push(refresh_note(&refreshable));
+    }
+    // Findings on items without a verdict (no server item): said, and failing the first verdict.
+    // Items judged only for their lints, or as rename partners, are another process's tests.
+    let judged_elsewhere = |key: &ItemKey| select.is_some() && !selected(key);
+    for finding in findings_by_item
+        .into_iter()
+        .filter(|(key, _)| !judged_elsewhere(key))
+        .flat_map(|(_, findings)| findings)
+    {
+        notes.push(format!("lint {}", finding.line()));
+        if let Some(first) = verdicts.first_mut() {
+            first.failing |= finding.fails();
+            first.findings.push(finding);
+        }
+    }
+    // Rename partners were judged for the selected items' sake: their own tests run elsewhere.
+    let (verdicts, partners): (Vec<Verdict>, Vec<Verdict>) =
+        verdicts.into_iter().partition(|v| selected(&v.key));
+    let mut unjudged = plan.unjudged;
+    unjudged.extend(partners.into_iter().map(|v| v.key));
+    unjudged.sort();
+    SuiteReport {
+        verdicts,
+        unjudged,
+        notes,
+        first_recording: accepted.is_empty(),
+    }
+}
+
+/// Which items a test process judges.
+struct Plan<'a> {
+    /// Judged: the selected items, and for a selected one-sided item every one-sided item (its
+    /// rename partners).
+    judged: Vec<&'a ItemKey>,
+    /// Not judged but linted: every live item, when the `server` test (which carries the
+    /// suite-wide lints) runs in a selective process.
+    lint_only: Vec<&'a ItemKey>,
+    /// Items with a test that are not judged here.
+    unjudged: Vec<ItemKey>,
+    /// Items were both removed and added: removals are judged with the additions for renames.
+    renames_possible: bool,
+}
+
+fn plan<'a>(
+    live_by_key: &'a BTreeMap<ItemKey, &'a ItemKey>,
+    accepted_by_key: &BTreeMap<&'a ItemKey, &'a Accepted>,
+    selected: &dyn Fn(&ItemKey) -> bool,
+    selective: bool,
+) -> Plan<'a> {
     let mut keys: Vec<&ItemKey> = live_by_key.keys().collect();
     keys.extend(accepted_by_key.keys().copied());
     keys.sort();
@@ -179,46 +255,41 @@ pub fn evaluate_selected(
     // are one-sided items kept parsed and judged together.
     let renames_possible = any_removed && any_added;
     let one_sided = |key: &ItemKey| promised(key) != live_by_key.contains_key(key);
-    let selected = |key: &ItemKey| select.is_none_or(|select| select(key));
-    // The items judged: the selected ones, and for a selected one-sided item every one-sided
-    // item (its rename partners). The rest is only listed.
     let partners_needed = renames_possible && keys.iter().any(|k| selected(k) && one_sided(k));
-    let (keys, unjudged): (Vec<&ItemKey>, Vec<&ItemKey>) = keys
+    let (judged, rest): (Vec<&ItemKey>, Vec<&ItemKey>) = keys
         .into_iter()
         .partition(|&k| selected(k) || (partners_needed && one_sided(k)));
-    let server_selected = selected(&ItemKey::server());
-    // The `server` test carries the suite-wide lints, which need every item's findings.
-    let lint_only: Vec<&ItemKey> = if server_selected && select.is_some() {
-        unjudged
-            .iter()
+    let lint_only: Vec<&ItemKey> = if selective && selected(&ItemKey::server()) {
+        rest.iter()
             .copied()
             .filter(|k| live_by_key.contains_key(*k))
             .collect()
     } else {
         Vec::new()
     };
-    let unjudged: Vec<ItemKey> = unjudged
+    let unjudged = rest
         .into_iter()
         .filter(|&k| live_by_key.contains_key(k) || promised(k))
         .cloned()
         .collect();
+    Plan {
+        judged,
+        lint_only,
+        unjudged,
+        renames_possible,
+    }
+}
 
-    let outcomes = crate::parallel::map_in_order(&keys, |&key| {
-        let live_key = live_by_key.get(key).copied();
-        judge_item(
-            key,
-            live_key.map(|k| (k, live.get(k).unwrap_or_default())),
-            accepted_by_key.get(key).copied(),
-            layout,
-            &policy,
-            redactions,
-            lints,
-            renames_possible,
-        )
-    });
-    let mut outcomes: Vec<Outcome> = outcomes.into_iter().flatten().collect();
-
-    // Secrets and spellings in the order of the live surface, as preparing it whole reports them.
+/// Lint findings by item (the items' own, the lint-only items', and the surface-wide ones),
+/// and the notes on secrets and spellings, in the order of the live surface as preparing it
+/// whole reports them.
+fn findings_and_notes(
+    live: &Surface,
+    outcomes: &mut [Outcome<'_>],
+    shadowed: &[&ItemKey],
+    lint_only: &[(&ItemKey, &ItemKey)],
+    judging: &Judging<'_>,
+) -> (BTreeMap<ItemKey, Vec<crate::lint::Finding>>, Vec<String>) {
     let mut prepared_notes: Vec<(&ItemKey, Vec<prepare::Finding>, Vec<Respelling>)> = outcomes
         .iter_mut()
         .filter_map(|o| {
@@ -230,15 +301,16 @@ pub fn evaluate_selected(
             ))
         })
         .collect();
-    for key in shadowed {
+    for &key in shadowed {
         if let Some(value) = live.get(key) {
-            let (_, _, secrets, respellings) = prepare::prepare_item_cow(key, &value, redactions);
+            let (_, _, secrets, respellings) =
+                prepare::prepare_item_cow(key, &value, judging.redactions);
             prepared_notes.push((key, secrets, respellings));
         }
     }
     prepared_notes.sort_by(|a, b| a.0.cmp(b.0));
     let mut secrets = Vec::new();
-    let mut respellings = envelope.to_vec();
+    let mut respellings = judging.envelope.to_vec();
     for (_, s, r) in prepared_notes {
         secrets.extend(s);
         respellings.extend(r);
@@ -248,11 +320,10 @@ pub fn evaluate_selected(
         .flat_map(|o| std::mem::take(&mut o.findings))
         .collect();
     item_findings.extend(
-        crate::parallel::map_in_order(&lint_only, |&key| {
-            let live_key = live_by_key[key];
+        crate::parallel::map_in_order(lint_only, |&(key, live_key)| {
             let value = live.get(live_key).unwrap_or_default();
-            let prepared = prepare::prepare_item_cow(live_key, &value, redactions).1;
-            crate::lint::lint_item(key, &prepared, lints)
+            let prepared = prepare::prepare_item_cow(live_key, &value, judging.redactions).1;
+            crate::lint::lint_item(key, &prepared, judging.lints)
         })
         .into_iter()
         .flatten(),
@@ -263,8 +334,8 @@ pub fn evaluate_selected(
         item_findings,
         &secrets,
         &respellings,
-        lints,
-        today,
+        judging.lints,
+        judging.today,
     ) {
         findings_by_item
             .entry(finding.item.clone())
@@ -274,48 +345,48 @@ pub fn evaluate_selected(
     let mut notes: Vec<String> = Vec::new();
     notes.extend(crate::prepare::spelling::lint(&respellings));
     notes.extend(secrets.iter().map(ToString::to_string));
+    (findings_by_item, notes)
+}
 
-    // Items added and removed in one release, judged together for renames.
-    let mut renamed = if renames_possible {
-        let before: BTreeMap<&ItemKey, &Value> = outcomes
+/// Items added and removed in one release, judged together for renames.
+fn judge_renames(outcomes: &[Outcome<'_>], policy: &Policy) -> BTreeMap<ItemKey, Judgement> {
+    let side = |removed: bool| -> BTreeMap<&ItemKey, &Value> {
+        outcomes
             .iter()
             .filter_map(|o| {
-                Some((
-                    o.key,
-                    o.one_sided.as_ref().filter(|_| o.state == State::Removed)?,
-                ))
+                let value = o.one_sided.as_ref()?;
+                ((o.state == State::Removed) == removed).then_some((o.key, value))
             })
-            .collect();
-        let after: BTreeMap<&ItemKey, &Value> = outcomes
-            .iter()
-            .filter_map(|o| {
-                Some((
-                    o.key,
-                    o.one_sided.as_ref().filter(|_| o.state != State::Removed)?,
-                ))
-            })
-            .collect();
-        let whole = diff::diff_item_maps(&before, &after, &policy);
-        let mut by_item: BTreeMap<ItemKey, Judgement> = BTreeMap::new();
-        for change in whole.changes {
-            by_item
-                .entry(change.item.clone())
-                .or_default()
-                .changes
-                .push(change);
-        }
-        for note in whole.notes {
-            by_item
-                .entry(note.item.clone())
-                .or_default()
-                .notes
-                .push(note);
-        }
-        by_item
-    } else {
-        BTreeMap::new()
+            .collect()
     };
+    let whole = diff::diff_item_maps(&side(true), &side(false), policy);
+    let mut by_item: BTreeMap<ItemKey, Judgement> = BTreeMap::new();
+    for change in whole.changes {
+        by_item
+            .entry(change.item.clone())
+            .or_default()
+            .changes
+            .push(change);
+    }
+    for note in whole.notes {
+        by_item
+            .entry(note.item.clone())
+            .or_default()
+            .notes
+            .push(note);
+    }
+    by_item
+}
 
+/// The verdicts of the judged items (headers written), and the accepted files that could be
+/// refreshed.
+fn into_verdicts(
+    outcomes: Vec<Outcome<'_>>,
+    renamed: &mut BTreeMap<ItemKey, Judgement>,
+    findings_by_item: &mut BTreeMap<ItemKey, Vec<crate::lint::Finding>>,
+    judging: &Judging<'_>,
+    policy: &Policy,
+) -> (Vec<Verdict>, Vec<(String, u32)>) {
     let mut refreshable: Vec<(String, u32)> = Vec::new();
     let mut verdicts = Vec::with_capacity(outcomes.len());
     for outcome in outcomes {
@@ -338,10 +409,10 @@ pub fn evaluate_selected(
                 .or_else(|| renamed.remove(key))
                 .unwrap_or_default(),
         };
-        let failing = match fail_on {
+        let failing = match judging.fail_on {
             FailOn::Drift => state != State::Unchanged,
             // Nothing was promised about an item never accepted: it cannot break a caller.
-            FailOn::Classes(_) => state != State::New && judgement.fails(&policy),
+            FailOn::Classes(_) => state != State::New && judgement.fails(policy),
         };
         let mut verdict = Verdict {
             key: key.clone(),
@@ -360,39 +431,12 @@ pub fn evaluate_selected(
         verdicts.push(verdict);
     }
     // Headers (with the change list) on several threads: the verdicts are final.
-    let headers = crate::parallel::map_in_order(&verdicts, |verdict| metadata(layout, verdict));
+    let headers =
+        crate::parallel::map_in_order(&verdicts, |verdict| metadata(judging.layout, verdict));
     for (verdict, header) in verdicts.iter_mut().zip(headers) {
         verdict.recorded.metadata = header;
     }
-    if !refreshable.is_empty() {
-        notes.push(refresh_note(&refreshable));
-    }
-    // Findings on items without a verdict (no server item): said, and failing the first verdict.
-    // Items judged only for their lints, or as rename partners, are another process's tests.
-    let judged_elsewhere = |key: &ItemKey| select.is_some() && !selected(key);
-    for finding in findings_by_item
-        .into_iter()
-        .filter(|(key, _)| !judged_elsewhere(key))
-        .flat_map(|(_, findings)| findings)
-    {
-        notes.push(format!("lint {}", finding.line()));
-        if let Some(first) = verdicts.first_mut() {
-            first.failing |= finding.fails();
-            first.findings.push(finding);
-        }
-    }
-    // Rename partners were judged for the selected items' sake: their own tests run elsewhere.
-    let (verdicts, partners): (Vec<Verdict>, Vec<Verdict>) =
-        verdicts.into_iter().partition(|v| selected(&v.key));
-    let mut unjudged = unjudged;
-    unjudged.extend(partners.into_iter().map(|v| v.key));
-    unjudged.sort();
-    SuiteReport {
-        verdicts,
-        unjudged,
-        notes,
-        first_recording: accepted.is_empty(),
-    }
+    (verdicts, refreshable)
 }
 
 /// One item taken through the pipeline, before the surface-wide steps.
@@ -419,17 +463,15 @@ struct Outcome<'a> {
 
 /// The per-item steps: prepare, lint, render, compare, judge. `None` for a removal that was
 /// already accepted (nothing to say).
-#[allow(clippy::too_many_arguments)]
 fn judge_item<'a>(
     key: &'a ItemKey,
     live: Option<(&'a ItemKey, Cow<'_, Value>)>,
     old: Option<&'a Accepted>,
-    layout: &Layout,
+    judging: &Judging<'_>,
     policy: &Policy,
-    redactions: &Redactions,
-    lints: &crate::lint::Lints,
     renames_possible: bool,
 ) -> Option<Outcome<'a>> {
+    let (layout, redactions, lints) = (judging.layout, judging.redactions, judging.lints);
     let live_key = live.as_ref().map(|(k, _)| *k);
     let (new_definition, secrets, respellings) = match live {
         Some((live_key, value)) => {

@@ -56,7 +56,8 @@
 //! *additive* and *cosmetic* drift passes and is summarised at the end of the run. Where CI is
 //! detected (`CI` set, as insta reads it) any unaccepted drift fails and nothing is written, so
 //! committed snapshots always equal the live surface and a pull request's snapshot diff is the
-//! change in the promise.
+//! change in the promise; a suite with no accepted contract at all fails there too. The
+//! `mcp-contract` CLI applies the same policy, decided in the same place.
 //!
 //! # Attribute keys
 //!
@@ -89,7 +90,9 @@
 //!
 //! Whatever the keys, anything shaped like a credential (private keys, JWTs, cloud and SaaS
 //! keys, bearer tokens, passwords in URLs) is replaced by `<secret:KIND:HASH8>` before it reaches
-//! a snapshot, a report or a log, with one `secret-in-surface` note saying where; non-spec
+//! a snapshot, a report or a log, with one `secret-in-surface` note saying where — in what the
+//! server advertises, and in its command line too (`--api-key VALUE`, `TOKEN=…` arguments, secret
+//! `env` values echoed in an error); non-spec
 //! spellings (`input_schema`, `next_cursor`, …) are recorded under the spec's and reported once
 //! (see `docs/redactions.md`). Snapshots written by older builds are compared on what they recorded.
 //!
@@ -149,8 +152,9 @@
 //! | `CI` | CI detection as insta does it: any drift fails and nothing is written |
 //! | `INSTA_SNAPSHOT_REFERENCES_FILE` | every referenced `.snap` path is appended (for `cargo insta test --unreferenced`) |
 //! | `INSTA_WORKSPACE_ROOT` | overrides workspace detection |
-//! | `MCP_CONTRACT_FAIL_ON` | overrides what fails: `drift`, or classes such as `breaking,safety` |
-//! | `MCP_CONTRACT_TIMEOUT` | overrides the probe timeout, in seconds |
+//! | `MCP_CONTRACT_FAIL_ON` | overrides what fails, in CI and outside it: `drift`, or classes such as `breaking,safety` (the CLI reads it too; its `--fail-on` wins) |
+//! | `MCP_CONTRACT_TIMEOUT` | overrides the probe timeout, in seconds (the CLI reads it too) |
+//! | `MCP_CONTRACT_CA_FILE` | a PEM file of CA certificates trusted for `https://` (feature `https`) |
 //!
 //! `insta.yaml` (`behavior.update`, `behavior.force_pass`) is honoured as insta honours it.
 //!

@@ -273,3 +273,50 @@ fn accepting_writes_new_and_changed_items_deletes_removed_ones_and_leaves_the_re
     assert!(judge(&v2).verdicts.iter().all(|v| !v.drifted()), "accepted");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A test process that runs one test (`--exact NAME`, as nextest runs each) judges that item
+/// only, and says exactly what a whole run says about it: on every release pair of the corpus,
+/// renames, lints and the suite-wide findings of the `server` test included.
+#[test]
+fn one_selected_item_is_judged_exactly_as_in_a_whole_run() {
+    use mcp_contract_engine::lint::{allow::Date, Lints};
+    let pairs = release_pairs();
+    let mut compared = 0;
+    for (old_path, new_path) in pairs.iter().take(12) {
+        let (old, new) = (read(old_path), read(new_path));
+        let accepted = accepted(&old);
+        let layout = layout();
+        let lints = Lints::default();
+        let judging = check::Judging {
+            layout: &layout,
+            policy: &Policy::default(),
+            fail_on: &FailOn::local_default(),
+            redactions: &Default::default(),
+            lints: &lints,
+            today: Date::from_unix_days(20_000),
+            envelope: &[],
+        };
+        let whole = check::evaluate_selected(&new, &accepted, &judging, None);
+        assert!(whole.unjudged.is_empty());
+        for expected in &whole.verdicts {
+            let only = |key: &ItemKey| key == &expected.key;
+            let one = check::evaluate_selected(&new, &accepted, &judging, Some(&only));
+            assert_eq!(one.verdicts.len(), 1, "{}", expected.key.test_name());
+            let got = &one.verdicts[0];
+            let what = format!("{} in {}", got.key.test_name(), new_path.display());
+            assert_eq!(got.key, expected.key, "{what}");
+            assert_eq!(got.state, expected.state, "{what}");
+            assert_eq!(got.judgement, expected.judgement, "{what}");
+            assert_eq!(got.failing, expected.failing, "{what}");
+            assert_eq!(got.findings, expected.findings, "{what}");
+            assert_eq!(got.recorded, expected.recorded, "{what}");
+            assert_eq!(
+                one.unjudged.len() + 1,
+                whole.verdicts.len(),
+                "every other item is listed, not judged: {what}"
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared > 100, "only {compared} items compared");
+}

@@ -1,7 +1,7 @@
 //! The human report: per server, changes grouped by class (worst first) then by item; colour
 //! only when the caller says the output is a terminal. Every server string is escaped.
 
-use super::{change_line, counts_line_of, Report, Status};
+use super::{change_line, counts_line_of, ItemResult, Items, Report, Status};
 use mcp_contract_engine::change::Class;
 use mcp_contract_engine::escape::escape;
 use std::fmt::Write as _;
@@ -15,19 +15,13 @@ const RESET: &str = "\u{1b}[0m";
 /// Renders the report for a person. `color` adds ANSI colours (pass it only for a terminal
 /// with `NO_COLOR` unset); the text is otherwise identical.
 pub fn render(report: &Report, color: bool) -> String {
-    let paint = |code: &str, text: &str| {
-        if color {
-            format!("{code}{text}{RESET}")
-        } else {
-            text.to_owned()
-        }
-    };
+    let paint = Paint(color);
     let mut out = String::new();
     for server in &report.servers {
         let status = match server.status() {
-            Status::Ok => paint(GREEN, "ok"),
-            Status::Fail => paint(RED, "FAIL"),
-            Status::Error => paint(RED, "ERROR"),
+            Status::Ok => paint.on(GREEN, "ok"),
+            Status::Fail => paint.on(RED, "FAIL"),
+            Status::Error => paint.on(RED, "ERROR"),
         };
         let _ = writeln!(
             out,
@@ -35,132 +29,159 @@ pub fn render(report: &Report, color: bool) -> String {
             escape(&server.name),
             escape(&server.server)
         );
-        let items = match &server.outcome {
+        match &server.outcome {
             Err(failure) => {
                 for line in failure.message.lines() {
                     let _ = writeln!(out, "    {}", super::defang(line));
                 }
-                continue;
             }
-            Ok(items) => items,
-        };
-        let drifted = items.items.iter().filter(|i| i.drifted()).count();
-        if items.first_recording {
-            let _ = writeln!(
-                out,
-                "    first recording: {} items, nothing was accepted before",
-                items.items.len()
-            );
-        } else if drifted == 0 {
-            let _ = writeln!(
-                out,
-                "    no drift: {} items match their accepted contract",
-                items.items.len()
-            );
+            Ok(items) => items_section(&mut out, items, paint),
         }
-        if let Some(files) = items.accepted {
-            let _ = writeln!(
-                out,
-                "    accepted: {files} snapshot file(s) written or deleted"
-            );
-        }
-        // A first recording has nothing to be judged against: its items are listed as new, not
-        // as changes.
-        let classes = if items.first_recording {
-            &[][..]
+    }
+    summary(&mut out, report);
+    out
+}
+
+/// Colours when asked for.
+#[derive(Clone, Copy)]
+struct Paint(bool);
+
+impl Paint {
+    fn on(self, code: &str, text: &str) -> String {
+        if self.0 {
+            format!("{code}{text}{RESET}")
         } else {
-            &Class::ALL[..]
-        };
-        for &class in classes {
-            let mut heading = false;
-            for item in &items.items {
-                let changes: Vec<_> = item
-                    .judgement
-                    .changes
-                    .iter()
-                    .filter(|c| c.class == class)
-                    .collect();
-                if changes.is_empty() {
-                    continue;
-                }
-                if !heading {
-                    let code = if class.fails_by_default() {
-                        RED
-                    } else {
-                        YELLOW
-                    };
-                    let _ = writeln!(out, "  {}:", paint(code, class.as_str()));
-                    heading = true;
-                }
-                let marker = if item.failing { " (failing)" } else { "" };
-                let _ = writeln!(
-                    out,
-                    "    {} [{}]{marker}",
-                    escape(&item.key.test_name()),
-                    item.state_str()
-                );
-                for change in changes {
-                    let line = change_line(change);
-                    let line = line.trim_start_matches(class.as_str()).trim_start();
-                    let _ = writeln!(out, "      {line}");
-                    let _ = writeln!(out, "        {}", paint(DIM, &escape(&change.message)));
-                }
-            }
+            text.to_owned()
         }
+    }
+}
+
+/// One checked server: its state line, changes by class, drift without a judged change,
+/// the engine's notes, lint findings and the run's notes.
+fn items_section(out: &mut String, items: &Items, paint: Paint) {
+    let drifted = items.items.iter().filter(|i| i.drifted()).count();
+    if items.first_recording {
+        let _ = writeln!(
+            out,
+            "    first recording: {} items, nothing was accepted before",
+            items.items.len()
+        );
+    } else if drifted == 0 {
+        let _ = writeln!(
+            out,
+            "    no drift: {} items match their accepted contract",
+            items.items.len()
+        );
+    }
+    if let Some(files) = items.accepted {
+        let _ = writeln!(
+            out,
+            "    accepted: {files} snapshot file(s) written or deleted"
+        );
+    }
+    // A first recording has nothing to be judged against: its items are listed as new, not
+    // as changes.
+    if !items.first_recording {
+        changes_by_class(out, items, paint);
         let unjudged: Vec<_> = items
             .items
             .iter()
-            .filter(|i| i.drifted() && i.judgement.changes.is_empty() && !items.first_recording)
+            .filter(|i| i.drifted() && i.judgement.changes.is_empty())
             .collect();
         if !unjudged.is_empty() {
             let _ = writeln!(out, "  drift without a judged change:");
             for item in unjudged {
-                let marker = if item.failing { " (failing)" } else { "" };
-                let _ = writeln!(
-                    out,
-                    "    {} [{}]{marker}",
-                    escape(&item.key.test_name()),
-                    item.state_str()
-                );
+                let _ = writeln!(out, "    {}", item_line(item));
             }
-        }
-        for item in &items.items {
-            for note in &item.judgement.notes {
-                let _ = writeln!(
-                    out,
-                    "  note: {} {}: {}",
-                    escape(&item.key.test_name()),
-                    escape(&note.path),
-                    escape(&note.message)
-                );
-            }
-        }
-        let linted: Vec<_> = items
-            .items
-            .iter()
-            .filter(|i| !i.findings.is_empty())
-            .collect();
-        if !linted.is_empty() {
-            let _ = writeln!(out, "  lints:");
-        }
-        for item in linted {
-            let marker = if item.findings.iter().any(|f| f.fails()) {
-                " (failing)"
-            } else {
-                ""
-            };
-            let _ = writeln!(out, "    {}{marker}", escape(&item.key.test_name()));
-            for finding in &item.findings {
-                let code = if finding.fails() { RED } else { YELLOW };
-                let line = finding.line();
-                let (level, rest) = line.split_at(5.min(line.len()));
-                let _ = writeln!(out, "      {}{rest}", paint(code, level));
-            }
-        }
-        for note in &items.notes {
-            let _ = writeln!(out, "  note: {}", escape(note));
         }
     }
+    for item in &items.items {
+        for note in &item.judgement.notes {
+            let _ = writeln!(
+                out,
+                "  note: {} {}: {}",
+                escape(&item.key.test_name()),
+                escape(&note.path),
+                escape(&note.message)
+            );
+        }
+    }
+    lints_section(out, items, paint);
+    for note in &items.notes {
+        let _ = writeln!(out, "  note: {}", escape(note));
+    }
+}
+
+/// `name [state]`, marked when failing.
+fn item_line(item: &ItemResult) -> String {
+    let marker = if item.failing { " (failing)" } else { "" };
+    format!(
+        "{} [{}]{marker}",
+        escape(&item.key.test_name()),
+        item.state_str()
+    )
+}
+
+fn changes_by_class(out: &mut String, items: &Items, paint: Paint) {
+    for class in Class::ALL {
+        let mut heading = false;
+        for item in &items.items {
+            let changes: Vec<_> = item
+                .judgement
+                .changes
+                .iter()
+                .filter(|c| c.class == class)
+                .collect();
+            if changes.is_empty() {
+                continue;
+            }
+            if !heading {
+                let code = if class.fails_by_default() {
+                    RED
+                } else {
+                    YELLOW
+                };
+                let _ = writeln!(out, "  {}:", paint.on(code, class.as_str()));
+                heading = true;
+            }
+            let _ = writeln!(out, "    {}", item_line(item));
+            for change in changes {
+                let line = change_line(change);
+                let line = line.trim_start_matches(class.as_str()).trim_start();
+                let _ = writeln!(out, "      {line}");
+                let _ = writeln!(out, "        {}", paint.on(DIM, &escape(&change.message)));
+            }
+        }
+    }
+}
+
+fn lints_section(out: &mut String, items: &Items, paint: Paint) {
+    let linted: Vec<_> = items
+        .items
+        .iter()
+        .filter(|i| !i.findings.is_empty())
+        .collect();
+    if !linted.is_empty() {
+        let _ = writeln!(out, "  lints:");
+    }
+    for item in linted {
+        let marker = if item.findings.iter().any(|f| f.fails()) {
+            " (failing)"
+        } else {
+            ""
+        };
+        let _ = writeln!(out, "    {}{marker}", escape(&item.key.test_name()));
+        for finding in &item.findings {
+            let code = if finding.fails() { RED } else { YELLOW };
+            let line = finding.line();
+            let (level, rest) = line.split_at(5.min(line.len()));
+            let _ = writeln!(out, "      {}{rest}", paint.on(code, level));
+        }
+    }
+}
+
+/// The closing lines: counts, lint counts, and how to accept.
+fn summary(out: &mut String, report: &Report) {
     let (checked, drifted, failing) = report.item_counts();
     let first = match report.first_recorded() {
         0 => String::new(),
@@ -185,5 +206,4 @@ pub fn render(report: &Report, color: bool) -> String {
             let _ = writeln!(out, "to accept the live surface after review: {accept}");
         }
     }
-    out
 }

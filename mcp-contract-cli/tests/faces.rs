@@ -1,0 +1,153 @@
+//! Both faces on one server and one folder say the same: the harness (a suite built as a user
+//! builds one, `tests/hostile-suite`) and the `mcp-contract` CLI take the library's one road, so
+//! they write the same snapshot files when accepting, fail the same items, and report the same
+//! lint findings and notes.
+
+#[path = "../../mcp-contract-test/tests/hostile/common.rs"]
+mod common;
+
+use common::{marker, run_suite, server_line, tree, Root};
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_mcp-contract");
+
+/// The CLI with `args`, then `--` and the server's words (split as the harness splits its
+/// command line); CI and overrides removed from its environment, as the harness runs get.
+fn cli(args: &[&str], server: &str) -> (Option<i32>, String, String) {
+    let words = split(server);
+    let mut command = Command::new(BIN);
+    command
+        .args(args)
+        .arg("--")
+        .args(&words)
+        .stdin(Stdio::null())
+        .env_remove("CI")
+        .env_remove("TF_BUILD")
+        .env_remove("MCP_CONTRACT_FAIL_ON")
+        .env_remove("MCP_CONTRACT_TIMEOUT");
+    let out = command.output().expect("the CLI runs");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Undoes [`common::quote`]: the words of a line of `'…'`-quoted words.
+fn split(line: &str) -> Vec<String> {
+    line.split("' '")
+        .map(|w| w.trim_matches('\'').replace(r"'\''", "'"))
+        .collect()
+}
+
+/// The snapshot files of a folder as the CLI writes them: the harness's `source:` line (there
+/// is no test file behind the CLI) and tombstones (the CLI deletes a removed item's file where
+/// the harness records its removal) left out.
+fn accepted_files(dir: &Path) -> BTreeMap<String, String> {
+    tree(dir)
+        .into_iter()
+        .filter(|(name, _)| name.ends_with(".snap"))
+        .map(|(name, bytes)| {
+            let text = String::from_utf8(bytes).expect("UTF-8");
+            let text = text
+                .lines()
+                .filter(|line| !line.starts_with("source: "))
+                .collect::<Vec<_>>()
+                .join("\n");
+            (name, text)
+        })
+        .filter(|(_, text)| !text.contains("\"removed\": true"))
+        .collect()
+}
+
+fn assert_same_files(harness: &Path, cli: &Path, when: &str) {
+    let (ours, theirs) = (accepted_files(harness), accepted_files(cli));
+    assert_eq!(
+        ours.keys().collect::<Vec<_>>(),
+        theirs.keys().collect::<Vec<_>>(),
+        "{when}: the same files"
+    );
+    for (name, text) in &ours {
+        assert_eq!(text, &theirs[name], "{when}: {name}");
+    }
+}
+
+#[test]
+fn the_harness_and_the_cli_say_the_same_about_one_server_and_folder() {
+    let marker = marker("faces");
+    // A real release pair: changes of several classes, lint findings, notes.
+    let v1 = server_line("memory/2025.11.25.json", "normal", &marker, &[]);
+    let v2 = server_line("memory/0.6.2.json", "normal", &marker, &[]);
+    let harness = Root::new("faces-harness");
+    let cli_root = Root::new("faces-cli");
+    let cli_dir = cli_root.snapshots();
+    let dir = cli_dir.display().to_string();
+
+    // A first recording, accepted by each face into its own folder: the same files.
+    let recorded = run_suite(&harness, &v1, 30.0, &[("INSTA_UPDATE", "always")]);
+    assert_eq!(recorded.code, Some(0), "{}", recorded.show());
+    let (code, out, err) = cli(&["snapshot", "--dir", &dir], &v1);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert_same_files(&harness.snapshots(), &cli_dir, "first recording");
+
+    // The next release, checked by each face against its folder: the same verdicts, findings
+    // and notes.
+    let checked = run_suite(&harness, &v2, 30.0, &[("INSTA_UPDATE", "no")]);
+    assert_eq!(checked.code, Some(101), "{}", checked.show());
+    let harness_failing: BTreeSet<String> = checked
+        .results()
+        .into_iter()
+        .filter(|(_, result)| result == "FAILED")
+        .map(|(name, _)| name)
+        .collect();
+    assert!(!harness_failing.is_empty(), "{}", checked.show());
+    let (code, out, err) = cli(&["check", "--dir", &dir, "--format", "json"], &v2);
+    assert_eq!(code, Some(1), "{out}{err}");
+    let report: Value = serde_json::from_str(&out).expect("JSON");
+    let server = &report["servers"][0];
+    let cli_failing: BTreeSet<String> = server["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .filter(|item| item["failing"] == true)
+        .map(|item| item["test"].as_str().expect("a test name").to_owned())
+        .collect();
+    assert_eq!(harness_failing, cli_failing);
+    // Every change the CLI reports is in the harness's failure messages (rule and item).
+    for change in server["changes"].as_array().expect("changes") {
+        if change["failing"] == true {
+            let rule = change["rule"].as_str().expect("a rule");
+            assert!(checked.output.contains(rule), "{rule}: {}", checked.show());
+        }
+    }
+    // Notes: the harness prints each on stderr, the CLI reports each.
+    for note in server["notes"].as_array().expect("notes") {
+        let text = note["message"].as_str().expect("a message");
+        assert!(
+            checked.output.contains(text),
+            "the harness did not say {text:?}:\n{}",
+            checked.show()
+        );
+    }
+    // Findings: warn-level ones are printed by the harness, deny ones fail its tests.
+    for finding in server["findings"].as_array().expect("findings") {
+        let rule = finding["rule"].as_str().expect("a rule");
+        assert!(checked.output.contains(rule), "{rule}: {}", checked.show());
+    }
+
+    // The release accepted by each face: the same files again, change lists in the headers
+    // included.
+    let accepted = run_suite(&harness, &v2, 30.0, &[("INSTA_UPDATE", "always")]);
+    assert_eq!(accepted.code, Some(0), "{}", accepted.show());
+    let (code, out, err) = cli(&["snapshot", "--dir", &dir], &v2);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert_same_files(&harness.snapshots(), &cli_dir, "accepted release");
+    let changed = accepted_files(&cli_dir)
+        .into_values()
+        .filter(|text| text.contains("description: "))
+        .count();
+    assert!(changed > 0, "the change lists are compared too");
+}
