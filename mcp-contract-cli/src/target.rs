@@ -120,7 +120,7 @@ fn apply(settings: &Settings, config: &mut SuiteConfig) -> Result<(), String> {
         config.timeout = Duration::from_secs_f64(seconds);
     }
     if let Some(word) = &settings.lifecycle {
-        config.lifecycle = Lifecycle::parse(word)?;
+        config.lifecycle = Lifecycle::parse(word).map_err(|e| e.to_string())?;
     }
     if let Some(text) = &settings.fail_on {
         config.fail_on = Some(FailOn::parse(text).map_err(|e| format!("fail_on: {e}"))?);

@@ -141,7 +141,7 @@ impl Suite {
     pub fn lifecycle_named(self, word: &str) -> Suite {
         match Lifecycle::parse(word) {
             Ok(lifecycle) => self.lifecycle(lifecycle),
-            Err(error) => self.invalid(error),
+            Err(error) => self.invalid(error.to_string()),
         }
     }
 

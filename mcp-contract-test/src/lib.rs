@@ -177,6 +177,7 @@ use mcp_contract_engine::{change, diff, escape, lint, parallel, prepare, surface
 mod check;
 mod config;
 mod env;
+mod error;
 mod harness;
 mod libtest;
 mod probe;
@@ -187,6 +188,7 @@ mod summary;
 mod verdict;
 
 pub use check::FailOn;
+pub use error::ConfigError;
 pub use harness::{Contract, Location, Suite};
 pub use mcp_contract_engine::lint::Level;
 pub use mcp_contract_engine::{Class, Policy};

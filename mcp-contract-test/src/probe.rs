@@ -45,6 +45,7 @@ pub use in_process::{probe_in_process, InProcess, InProcessTransport};
 pub use message::{Message, MessageError};
 pub use session::{probe_transport, Transport, TransportError};
 
+use crate::error::ConfigError;
 use crate::surface::Surface;
 use std::fmt::{self, Write as _};
 use std::path::PathBuf;
@@ -135,6 +136,7 @@ pub struct ProbeOptions {
 
 /// How a probe opens its session with the server.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum Lifecycle {
     /// `initialize` then `notifications/initialized` (every protocol version up to 2025-11-25).
     #[default]
@@ -154,14 +156,18 @@ impl Lifecycle {
     /// # Errors
     ///
     /// Any other word, with the three that are allowed.
-    pub fn parse(text: &str) -> Result<Lifecycle, String> {
+    pub fn parse(text: &str) -> Result<Lifecycle, ConfigError> {
         match text.trim() {
             "initialize" => Ok(Lifecycle::Initialize),
             "discover" => Ok(Lifecycle::Discover),
             "auto" => Ok(Lifecycle::Auto),
-            other => Err(format!(
-                "unknown lifecycle `{}`: expected initialize, discover or auto",
-                escape_untrusted(other)
+            other => Err(ConfigError::new(
+                "lifecycle",
+                text,
+                format!(
+                    "unknown lifecycle `{}`: expected initialize, discover or auto",
+                    escape_untrusted(other)
+                ),
             )),
         }
     }
@@ -521,6 +527,7 @@ impl fmt::Debug for HttpEndpoint {
 /// `<from $VAR>`, a literal one as `<literal>` (a literal of a header whose name does not look
 /// secret, such as `X-Profile`, is shown in [`HttpEndpoint`]'s `Debug`).
 #[derive(Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum HeaderValue {
     /// The value itself.
     Literal(String),
@@ -545,23 +552,26 @@ impl HeaderValue {
     ///
     /// More than one `${…}`, an unclosed one, or a variable name that is not
     /// letters, digits and `_`.
-    pub fn parse(text: &str) -> Result<HeaderValue, String> {
+    pub fn parse(text: &str) -> Result<HeaderValue, ConfigError> {
+        // A header value may be a secret: never quoted back in the message.
+        let error = |message: &str| ConfigError::new("headers", text, message);
         let Some(start) = text.find("${") else {
             return Ok(HeaderValue::Literal(text.to_owned()));
         };
         let rest = &text[start + 2..];
         let end = rest
             .find('}')
-            .ok_or_else(|| "the header value has `${` without its closing `}`".to_owned())?;
+            .ok_or_else(|| error("the header value has `${` without its closing `}`"))?;
         let var = &rest[..end];
         if var.is_empty() || !var.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
-            return Err(
-                "a header value's `${VAR}` must name an environment variable (letters, digits, _)"
-                    .to_owned(),
-            );
+            return Err(error(
+                "a header value's `${VAR}` must name an environment variable (letters, digits, _)",
+            ));
         }
         if rest[end + 1..].contains("${") {
-            return Err("a header value may take at most one `${VAR}` from the environment".into());
+            return Err(error(
+                "a header value may take at most one `${VAR}` from the environment",
+            ));
         }
         if start == 0 && end + 3 == text.len() {
             return Ok(HeaderValue::Env(var.to_owned()));

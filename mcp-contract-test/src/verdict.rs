@@ -3,6 +3,7 @@
 //! these; nothing here decides or prints.
 
 use crate::change::{Class, Judgement, Policy};
+use crate::error::ConfigError;
 use crate::snapshot::{self, SnapshotFile};
 use crate::surface::ItemKey;
 use std::fmt;
@@ -10,6 +11,7 @@ use std::path::PathBuf;
 
 /// Which differences fail a verdict.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum FailOn {
     /// Changes in these classes fail (the local default: breaking, safety, review).
     Classes(Vec<Class>),
@@ -30,7 +32,11 @@ impl FailOn {
     }
 
     /// Parses `drift`, `any`, or a comma-separated list of classes (`breaking,safety`).
-    pub fn parse(text: &str) -> Result<FailOn, String> {
+    ///
+    /// # Errors
+    ///
+    /// A word that is not a class, `drift` or `any`; [`ConfigError::setting`] is `fail_on`.
+    pub fn parse(text: &str) -> Result<FailOn, ConfigError> {
         let text = text.trim();
         if text == "drift" || text == "any" {
             return Ok(FailOn::Drift);
@@ -40,10 +46,14 @@ impl FailOn {
             match Class::parse(word) {
                 Some(class) => classes.push(class),
                 None => {
-                    return Err(format!(
-                        "unknown class `{}` (expected drift, any, or a list of: {})",
-                        crate::escape::escape(word),
-                        Class::ALL.map(Class::as_str).join(", ")
+                    return Err(ConfigError::new(
+                        "fail_on",
+                        text,
+                        format!(
+                            "unknown class `{}` (expected drift, any, or a list of: {})",
+                            crate::escape::escape(word),
+                            Class::ALL.map(Class::as_str).join(", ")
+                        ),
                     ))
                 }
             }
