@@ -502,6 +502,11 @@ impl<'a> Shape<'a> {
     }
 }
 
+/// The keyword of protocol 2026-07-28 (SEP-2243) that mirrors an argument into an HTTP header
+/// (`Mcp-Param-{name}`). The schema comparison leaves it to the tool judgement, which sees the
+/// whole input schema.
+pub const HEADER_KEYWORD: &str = "x-mcp-header";
+
 /// Keywords the engine models; anything else on a schema object goes to [`Shape::unknown`].
 const MODELLED: &[&str] = &[
     "type",
