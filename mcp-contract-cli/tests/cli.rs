@@ -114,14 +114,24 @@ fn snapshot_then_check_is_clean_and_check_never_writes() {
     assert_eq!(clean.code, 0, "{}{}", clean.stdout, clean.stderr);
     assert!(clean.stdout.contains("no drift"), "{}", clean.stdout);
 
-    // Drift: the review class fails by default; nothing is written.
+    // Drift: the protocol upgrade the client asked for is behavior, reported but not failing
+    // by default; `--fail-on any` fails on it; nothing is written.
     let drift = run(
         &["check", "--dir", &d],
         &fixture_server("filesystem/2025.7.1.json"),
     );
-    assert_eq!(drift.code, 1, "{}{}", drift.stdout, drift.stderr);
-    assert!(drift.stdout.contains("FAIL contract"), "{}", drift.stdout);
-    assert!(drift.stdout.contains("server-protocol-version-changed"));
+    assert_eq!(drift.code, 0, "{}{}", drift.stdout, drift.stderr);
+    assert!(drift.stdout.contains("server-protocol-version-upgraded"));
+    let failing = run(
+        &["check", "--dir", &d, "--fail-on", "any"],
+        &fixture_server("filesystem/2025.7.1.json"),
+    );
+    assert_eq!(failing.code, 1, "{}{}", failing.stdout, failing.stderr);
+    assert!(
+        failing.stdout.contains("FAIL contract"),
+        "{}",
+        failing.stdout
+    );
     assert!(
         drift.stdout.contains("mcp-contract snapshot --dir"),
         "{}",
@@ -132,7 +142,8 @@ fn snapshot_then_check_is_clean_and_check_never_writes() {
 
     for (fail_on, code) in [
         ("breaking", 0),
-        ("review", 1),
+        ("review", 0),
+        ("behavior", 1),
         ("any", 1),
         ("routing,additive", 1),
     ] {
@@ -181,6 +192,79 @@ fn snapshot_then_check_is_clean_and_check_never_writes() {
         let b = snapshot::SnapshotFile::parse(std::str::from_utf8(b).unwrap(), Path::new(name))
             .unwrap();
         assert!(snapshot::contents_match(&a.contents, &b.contents), "{name}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// One surface is no drift whatever form each side takes: a surface file, or the snapshot
+/// folder recorded from it (set-like arrays sorted, non-spec spellings renamed, secrets
+/// replaced). Both sides go through the same canonical form before they are compared.
+#[test]
+fn diff_of_one_surface_as_file_or_snapshot_folder_is_no_drift() {
+    let dir = temp_dir("same-surface");
+    let odd = dir.join("odd.json");
+    let surface = json!({
+        "protocolVersion": "2025-06-18",
+        "serverInfo": {"name": "odd", "version": "1"},
+        "capabilities": {"tools": {}},
+        "tools": [
+            {"name": "a", "description": "Uses ghp_0123456789abcdefghijklmnopqrstuvwxyzAB",
+             "input_schema": {"type": "object", "required": ["y", "x"],
+                              "properties": {"x": {"type": "string"}, "y": {"type": ["string", "null"]}}}},
+            {"name": "b", "description": "b",
+             "inputSchema": {"type": "object", "required": ["x"],
+                             "properties": {"x": {"enum": ["q", "p"]}}}}
+        ]
+    });
+    std::fs::write(&odd, serde_json::to_string_pretty(&surface).unwrap()).unwrap();
+    let mut cases: Vec<(PathBuf, Vec<String>)> = Vec::new();
+    cases.push((
+        odd.clone(),
+        vec![
+            "python3".into(),
+            repo()
+                .join("fixtures/servers/surface_server.py")
+                .display()
+                .to_string(),
+            odd.display().to_string(),
+        ],
+    ));
+    // A real recording whose `required` arrays are not in sorted order.
+    let real = repo().join("fixtures/surfaces/filesystem/0.6.2.json");
+    cases.push((real, fixture_server("filesystem/0.6.2.json")));
+    for (i, (file, server)) in cases.iter().enumerate() {
+        let snaps = dir.join(format!("snaps{i}"));
+        std::fs::create_dir_all(&snaps).unwrap();
+        let shot = run(&["snapshot", "--dir", &dir_arg(&snaps)], server);
+        assert_eq!(shot.code, 0, "{}{}", shot.stdout, shot.stderr);
+        let (f, d) = (dir_arg(file), dir_arg(&snaps));
+        for (old, new) in [(&f, &f), (&d, &f), (&f, &d), (&d, &d)] {
+            let human = run(&["diff", old, new], &[]);
+            assert_eq!(
+                human.code, 0,
+                "{old} → {new}: {}{}",
+                human.stdout, human.stderr
+            );
+            assert!(
+                human.stdout.contains("no drift"),
+                "{old} → {new}: {}",
+                human.stdout
+            );
+            assert!(
+                human.stdout.contains(" 0 drifted"),
+                "{old} → {new}: {}",
+                human.stdout
+            );
+            assert!(
+                !human.stdout.contains("without a judged change"),
+                "{}",
+                human.stdout
+            );
+            let machine = run(&["diff", old, new, "--format", "json"], &[]);
+            assert_eq!(machine.code, 0, "{}{}", machine.stdout, machine.stderr);
+            let report: Value = serde_json::from_str(&machine.stdout).unwrap();
+            assert_eq!(report["changes"], json!([]), "{old} → {new}");
+        }
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
