@@ -499,27 +499,36 @@ fn json_report_matches_its_schema() {
     let clean: Value = serde_json::from_str(&clean.stdout).unwrap();
     assert_valid(&clean);
     assert_eq!(clean["status"], "ok");
+    // 2025.11.25 requires at least one path in read_multiple_files (breaking); its protocol
+    // upgrade is the version the client asked for (behavior, not failing).
     let r = run(
         &["check", "--dir", &d, "--format", "json"],
-        &fixture_server("filesystem/2025.7.1.json"),
+        &fixture_server("filesystem/2025.11.25.json"),
     );
     assert_eq!(r.code, 1);
     let report: Value = serde_json::from_str(&r.stdout).unwrap();
     assert_valid(&report);
     assert_eq!(report["version"], 1);
     assert_eq!(report["status"], "fail");
-    assert_eq!(report["summary"]["counts"]["review"], 1);
+    assert_eq!(report["summary"]["counts"]["breaking"], 1);
+    assert_eq!(report["summary"]["counts"]["review"], 0);
     let items = report["servers"][0]["items"].as_array().unwrap();
     assert!(items
         .iter()
         .any(|i| i["test"] == "tools::edit_file" && i["state"] == "new"));
     assert!(items
         .iter()
-        .any(|i| i["test"] == "server" && i["failing"] == true));
+        .any(|i| i["test"] == "tools::read_multiple_files" && i["failing"] == true));
+    assert!(items
+        .iter()
+        .any(|i| i["test"] == "server" && i["failing"] == false));
     let changes = report["servers"][0]["changes"].as_array().unwrap();
     assert!(changes
         .iter()
-        .any(|c| c["rule"] == "server-protocol-version-changed" && c["failing"] == true));
+        .any(|c| c["rule"] == "input-item-count-narrowed" && c["failing"] == true));
+    assert!(changes
+        .iter()
+        .any(|c| c["rule"] == "server-protocol-version-upgraded" && c["failing"] == false));
 
     // diff keeps the shape of issue 3.
     let r = run(
@@ -552,7 +561,7 @@ fn junit_is_parsed_by_python_xml() {
     );
     let r = run(
         &["check", "--dir", &d, "--format", "junit"],
-        &fixture_server("filesystem/2025.7.1.json"),
+        &fixture_server("filesystem/2025.11.25.json"),
     );
     assert_eq!(r.code, 1);
     let script = "import sys, xml.etree.ElementTree as E\n\
@@ -561,7 +570,12 @@ fn junit_is_parsed_by_python_xml() {
                   failed = [c.get('name') for c in cases if c.find('failure') is not None]\n\
                   print(len(cases), root.get('tests'), root.get('failures'), ','.join(failed))";
     let out = python(script, r.stdout.as_bytes());
-    assert_eq!(out.trim(), "13 13 1 server", "{}", r.stdout);
+    assert_eq!(
+        out.trim(),
+        "15 15 1 tools::read_multiple_files",
+        "{}",
+        r.stdout
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -803,7 +817,7 @@ env = {{ FIXTURE_LOG = "" }}
     // One server drifts: exit 1, the other still reported ok.
     std::fs::write(
         dir.join("mcp-contract.toml"),
-        config.replace("filesystem/0.6.2.json", "filesystem/2025.7.1.json"),
+        config.replace("filesystem/0.6.2.json", "filesystem/2025.11.25.json"),
     )
     .unwrap();
     let r = run_in(&dir, &["check", "--format", "json"], &[]);
