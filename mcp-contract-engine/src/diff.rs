@@ -162,12 +162,12 @@ pub fn diff_item_in(
 
 /// Whether two versions of an item are the same item in the canonical form the engine
 /// compares: key order, the order of the set-like arrays (`required`, `enum`, `type`), number
-/// spellings and the per-response hints of protocol 2026-07-28 (`resultType`, `ttlMs`,
-/// `cacheScope`) never make two versions differ. Whatever is compared (a snapshot folder, a
+/// spellings, top-level fields written as `null` and the per-response hints of protocol
+/// 2026-07-28 (`resultType`, `ttlMs`, `cacheScope`) never make two versions differ. Whatever is compared (a snapshot folder, a
 /// surface file, a live server) agrees on "no drift" through this.
 pub fn same_item(old: &Value, new: &Value) -> bool {
-    let without_hints = |value: &Value| -> String {
-        match value {
+    let canonical = |value: &Value| -> String {
+        match &*without_nulls(value) {
             Value::Object(map) if server::RESPONSE_HINTS.iter().any(|k| map.contains_key(*k)) => {
                 let mut rest = map.clone();
                 for key in server::RESPONSE_HINTS {
@@ -178,7 +178,7 @@ pub fn same_item(old: &Value, new: &Value) -> bool {
             other => canonical_schema_string(other),
         }
     };
-    canonical_eq(old, new) || without_hints(old) == without_hints(new)
+    canonical_eq(old, new) || canonical(old) == canonical(new)
 }
 
 /// Sorts by item, path, rule (then values, so ties are deterministic) and drops repeats that
@@ -351,6 +351,7 @@ fn item_into(out: &mut Out<'_>, old: Option<&Value>, new: Option<&Value>) {
         (Some(value), None) => removed(out, value, None),
         (None, Some(value)) => added(out, value, None),
         (Some(o), Some(n)) => {
+            let (o, n) = (&*without_nulls(o), &*without_nulls(n));
             let differing = differing_fields(o, n);
             if differing
                 .as_ref()
@@ -365,6 +366,21 @@ fn item_into(out: &mut Out<'_>, old: Option<&Value>, new: Option<&Value>) {
                 ItemKind::Resource | ItemKind::ResourceTemplate => resource(out, o, n),
             }
         }
+    }
+}
+
+/// The item without its top-level fields that are `null`: clients read an optional field
+/// sent as `null` as absent (`"outputSchema": null` promises nothing), so an SDK that starts or
+/// stops writing them changes nothing. Copied only when there is one.
+fn without_nulls(value: &Value) -> Cow<'_, Value> {
+    match value {
+        Value::Object(map) if map.values().any(Value::is_null) => Cow::Owned(Value::Object(
+            map.iter()
+                .filter(|(_, v)| !v.is_null())
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+        )),
+        other => Cow::Borrowed(other),
     }
 }
 

@@ -500,8 +500,8 @@ catalogue! {
         r#"{"type":"object","properties":{"a":{"type":"string","contentEncoding":"base64"}}}"#,
         r#"{"type":"object","properties":{"a":{"type":"string","contentEncoding":"base32"}}}"#;
         "schema-meta-changed", None, Cosmetic, Cosmetic, "Schema metadata changed",
-        "`$schema`, `$id`, `$comment` or `$anchor` changed: no effect on which values validate.",
-        "`$schema`, `$id`, `$comment` or `$anchor` changed: no effect on which values validate. So does an `x-mcp-header` on a result field: headers are only mirrored from arguments.",
+        "`$schema`, `$id`, `$comment`, `$anchor` or a vendor extension keyword (`x-…`, which validators ignore; `x-mcp-header` is judged by the `tool-header-*` rules) changed: no effect on which values validate.",
+        "`$schema`, `$id`, `$comment`, `$anchor` or a vendor extension keyword (`x-…`, such as FastMCP's `x-fastmcp-wrap-result`) changed: no effect on which values validate. So does an `x-mcp-header` on a result field: headers are only mirrored from arguments.",
         r#"{"$schema":"http://json-schema.org/draft-07/schema#","type":"object"}"#,
         r#"{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object"}"#;
         "range-at-type-limit", None, Cosmetic, Cosmetic, "Numeric bound at the type's limit",

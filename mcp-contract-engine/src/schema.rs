@@ -433,7 +433,8 @@ pub struct Shape<'a> {
     pub examples: Option<&'a Value>,
     /// `deprecated: true`.
     pub deprecated: bool,
-    /// `$schema`, `$id`, `$comment`, `$anchor`: no effect on validation.
+    /// `$schema`, `$id`, `$comment`, `$anchor` and vendor extensions (`x-…`): no effect on
+    /// validation.
     pub meta: BTreeMap<&'a str, &'a Value>,
     /// Keywords the engine does not model, by keyword, canonical values joined.
     pub unknown: BTreeMap<String, Vec<&'a Value>>,
@@ -863,6 +864,11 @@ pub fn build<'a>(
                 "examples" => shape.examples = shape.examples.or(Some(v)),
                 "deprecated" => shape.deprecated |= v.as_bool().unwrap_or(false),
                 "$schema" | "$id" | "$comment" | "$anchor" => {
+                    shape.meta.insert(key.as_str(), v);
+                }
+                // Vendor extensions (`x-fastmcp-wrap-result`, …): validators ignore them.
+                // The one the protocol gives a meaning is judged with the tool.
+                k if k.starts_with("x-") && k != HEADER_KEYWORD => {
                     shape.meta.insert(key.as_str(), v);
                 }
                 "nullable" => shape.nullable |= v.as_bool().unwrap_or(false),

@@ -364,6 +364,12 @@ fn input_table() -> Vec<(&'static str, Value, Value, &'static str)> {
             json!({"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}]}),
             "",
         ),
+        (
+            "vendor extension keyword changed",
+            json!({"type": "object", "x-fastmcp-wrap-result": true}),
+            json!({"type": "object"}),
+            "input-schema-meta-changed",
+        ),
         // Bounds at a representation limit constrain nothing that survives transport.
         (
             "Zod .int() maximum added",

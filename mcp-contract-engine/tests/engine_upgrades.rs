@@ -565,8 +565,42 @@ fn same_item_is_the_canonical_form() {
     hinted["ttlMs"] = json!(5000);
     hinted["resultType"] = json!("complete");
     assert!(diff::same_item(&a, &hinted));
+    let mut nulls = hinted.clone();
+    nulls["title"] = Value::Null;
+    assert!(diff::same_item(&a, &nulls));
     let mut other = b;
     other["inputSchema"]["required"] = json!(["a"]);
     assert!(!diff::same_item(&a, &other));
     assert!(!diff::same_item(&json!([1, 2]), &json!([2, 1])));
+}
+
+#[test]
+fn top_level_nulls_read_as_absent() {
+    let base = json!({"name": "t", "inputSchema": {"type": "object"}});
+    let mut nulls = base.clone();
+    for field in [
+        "outputSchema",
+        "annotations",
+        "title",
+        "description",
+        "execution",
+        "_meta",
+    ] {
+        nulls[field] = Value::Null;
+    }
+    expect_none(&tool(base.clone(), nulls.clone()));
+    expect_none(&tool(nulls.clone(), base.clone()));
+    // A real value against null is still judged as against absent.
+    let mut schema = nulls.clone();
+    schema["outputSchema"] = json!({"type": "object"});
+    expect_one(
+        &tool(schema, nulls),
+        "tool-output-schema-removed",
+        "outputSchema",
+    );
+    expect_none(&item(
+        ItemKind::Server,
+        Some(json!({"instructions": null, "capabilities": {"tools": {}}})),
+        Some(json!({"capabilities": {"tools": {}}})),
+    ));
 }
