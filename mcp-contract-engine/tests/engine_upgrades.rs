@@ -284,6 +284,25 @@ fn renames_pair_by_spelling_verbs_or_arguments_and_only_unambiguously() {
         ),
         None
     );
+    // One common argument is not enough on its own…
+    assert_eq!(
+        hint(
+            vec![tool("read_text", &["path"])],
+            vec![tool("stat", &["path"])],
+            "read_text"
+        ),
+        None
+    );
+    // …but is with a word of the name in common.
+    assert_eq!(
+        hint(
+            vec![tool("browser_run_code", &["code"])],
+            vec![tool("browser_run_code_unsafe", &["code", "filename"])],
+            "browser_run_code"
+        )
+        .as_deref(),
+        Some("browser_run_code_unsafe")
+    );
     // Too little overlap.
     assert_eq!(
         hint(

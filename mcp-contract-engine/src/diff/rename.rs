@@ -8,7 +8,8 @@
 //!    `fetch`, `read`, `print`, `trigger`…) and plural endings are set aside
 //!    (`structuredContent` ↔ `get-structured-content`, `printEnv` ↔ `get-env`), unless both
 //!    take arguments and share none;
-//! 3. tools and prompts whose argument names largely overlap (at least half of all names).
+//! 3. tools and prompts whose argument names largely overlap (at least half of all names, and
+//!    at least two of them unless the names share a word too).
 //!
 //! Tiers 2 and 3 pair one to one and only where the match is unambiguous on both sides: a
 //! wrong pair would put another item's changes on the removed one.
@@ -222,7 +223,11 @@ fn unambiguous(
                 } else {
                     shared as f64 / all as f64
                 };
-                (shared > 0 && share >= OVERLAP).then_some(share)
+                // One shared argument (`path`, `id`) is common between unrelated tools: it
+                // counts only when the names share a word too.
+                let enough =
+                    shared >= 2 || (shared == 1 && share_a_word(&names_left[i], &names_open[j]));
+                (enough && share >= OVERLAP).then_some(share)
             }
         }
     };
@@ -259,6 +264,17 @@ fn unambiguous(
         }
     }
     pairs
+}
+
+/// Whether two [`name_key`]s have a word in common.
+fn share_a_word(a: &Option<String>, b: &Option<String>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => {
+            let words: BTreeSet<&str> = a.split(' ').collect();
+            b.split(' ').any(|w| words.contains(w))
+        }
+        _ => false,
+    }
 }
 
 /// The argument names of a tool (its input properties) or a prompt.
