@@ -440,7 +440,7 @@ catalogue! {
         r#"{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false}"#,
         r#"{"type":"object","properties":{"a":{"type":"string"}}}"#;
         "property-names-added", Some(true), Breaking, Additive, "propertyNames constraint added",
-        "Objects with keys that do not match are now rejected.",
+        "Objects with keys that do not match are now rejected. (A `propertyNames` that accepts every string, such as the `{\"type\": \"string\"}` Zod 4 writes for records, constrains nothing: keys are always strings.)",
         "Consumers receive keys of a known form.",
         r#"{"type":"object","properties":{"a":{"type":"object"}}}"#,
         r#"{"type":"object","properties":{"a":{"type":"object","propertyNames":{"pattern":"^x"}}}}"#;

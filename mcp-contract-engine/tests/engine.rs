@@ -370,6 +370,18 @@ fn input_table() -> Vec<(&'static str, Value, Value, &'static str)> {
             json!({"type": "object"}),
             "input-schema-meta-changed",
         ),
+        (
+            "propertyNames that accepts every key (Zod 4 records)",
+            json!({"type": "object", "additionalProperties": {"type": "string"}}),
+            json!({"type": "object", "additionalProperties": {"type": "string"}, "propertyNames": {"type": "string"}}),
+            "",
+        ),
+        (
+            "propertyNames with a pattern still constrains",
+            json!({"type": "object", "propertyNames": {"type": "string"}}),
+            json!({"type": "object", "propertyNames": {"type": "string", "pattern": "^x"}}),
+            "input-property-names-added",
+        ),
         // Bounds at a representation limit constrain nothing that survives transport.
         (
             "Zod .int() maximum added",

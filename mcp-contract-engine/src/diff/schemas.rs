@@ -704,7 +704,11 @@ impl<'a> SchemaCx<'a, '_, '_> {
         }
         self.properties(so, sn, path, depth);
         self.additional(so, sn, path, depth);
-        match (so.property_names.is_empty(), sn.property_names.is_empty()) {
+        let (no_old, no_new) = (
+            self.names_unconstrained(&so.property_names, self.old_root),
+            self.names_unconstrained(&sn.property_names, self.new_root),
+        );
+        match (no_old, no_new) {
             (true, false) => self.emit(
                 "property-names-added",
                 path,
@@ -736,6 +740,25 @@ impl<'a> SchemaCx<'a, '_, '_> {
         }
         self.arrays(so, sn, path, depth);
         self.annotations(so, sn, path);
+    }
+
+    /// Whether a `propertyNames` schema lets every key through. Keys are always strings, so
+    /// `{"type": "string"}` (what Zod 4 writes for every record) constrains nothing, like no
+    /// `propertyNames` at all.
+    fn names_unconstrained(&self, node: &Node<'a>, root: &'a Value) -> bool {
+        if node.is_empty() {
+            return true;
+        }
+        let s = schema::build(root, node, self.max_depth, false);
+        s.types & schema::STRING != 0
+            && s.enumeration.is_none()
+            && s.patterns.is_empty()
+            && s.formats.is_empty()
+            && s.min_length.is_none_or(|m| m == 0.0)
+            && s.max_length.is_none()
+            && s.union.is_none()
+            && s.unknown.is_empty()
+            && s.notes.is_empty()
     }
 
     fn types(&mut self, so: &Shape<'a>, sn: &Shape<'a>, path: &str) {
