@@ -430,7 +430,7 @@ catalogue! {
         r#"{"type":"object","properties":{"a":{"type":"object","maxProperties":3}}}"#,
         r#"{"type":"object","properties":{"a":{"type":"object"}}}"#;
         "additional-properties-narrowed", Some(true), Breaking, Additive, "Extra properties restricted",
-        "additionalProperties became false or a schema: calls that sent extra keys now fail.",
+        "additionalProperties became false or a schema: calls that sent extra keys now fail. (`additionalProperties: {}`, which Zod 4 writes for loose objects, accepts everything, like `true` or none.)",
         "Consumers receive only the declared keys (or keys of a known shape).",
         r#"{"type":"object","properties":{"a":{"type":"string"}}}"#,
         r#"{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false}"#;

@@ -825,6 +825,8 @@ pub fn build<'a>(
                 },
                 "additionalProperties" => match v {
                     Value::Bool(true) => {}
+                    // `{}` (Zod 4's loose objects and records of anything) accepts every value.
+                    schema if accepts_anything(schema) => {}
                     Value::Bool(false) => shape.additional = Additional::Never,
                     schema @ Value::Object(_) => match &mut shape.additional {
                         Additional::Never => {}
@@ -921,6 +923,16 @@ pub fn build<'a>(
         }
     }
     shape
+}
+
+/// Whether a schema accepts every value and says nothing else: `true` or `{}`. (One with only
+/// a description also accepts everything, but its text is still compared.)
+fn accepts_anything(schema: &Value) -> bool {
+    match schema {
+        Value::Bool(b) => *b,
+        Value::Object(map) => map.is_empty(),
+        _ => false,
+    }
 }
 
 /// Nullable unions (`anyOf: [X, {type: "null"}]`) become X plus `null`; a union of one

@@ -377,6 +377,18 @@ fn input_table() -> Vec<(&'static str, Value, Value, &'static str)> {
             "",
         ),
         (
+            "additionalProperties {} is true",
+            json!({"type": "object"}),
+            json!({"type": "object", "additionalProperties": {}}),
+            "",
+        ),
+        (
+            "additionalProperties with a schema still restricts",
+            json!({"type": "object", "additionalProperties": {}}),
+            json!({"type": "object", "additionalProperties": {"type": "string"}}),
+            "input-additional-properties-narrowed",
+        ),
+        (
             "propertyNames with a pattern still constrains",
             json!({"type": "object", "propertyNames": {"type": "string"}}),
             json!({"type": "object", "propertyNames": {"type": "string", "pattern": "^x"}}),
