@@ -596,48 +596,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
     fn shapes(&mut self, so: &Shape<'a>, sn: &Shape<'a>, path: &str, depth: usize) {
         self.types(so, sn, path);
         self.enumeration(so, sn, path);
-        for (lower, word) in [(true, "minimum"), (false, "maximum")] {
-            let (a, b) = if lower {
-                (&so.lower, &sn.lower)
-            } else {
-                (&so.upper, &sn.upper)
-            };
-            let before = a.as_ref().map(|x| x.written.clone());
-            let after = b.as_ref().map(|x| x.written.clone());
-            // A bound at the limit of how numbers are represented bounds nothing a caller
-            // can send (or a consumer receive) and have survive: compare without it.
-            let (ra, rb) = (real_bound(a, lower), real_bound(b, lower));
-            if bound_tighter(ra, rb, lower).is_none() {
-                if bound_tighter(a.as_ref(), b.as_ref(), lower).is_some() {
-                    self.emit(
-                        "range-at-type-limit",
-                        path,
-                        before,
-                        after,
-                        format!(
-                            "{} {word} restates a representation limit (int32, uint32, JavaScript's safe integers or beyond): no value that survives transport is newly accepted or rejected",
-                            self.what(path)
-                        ),
-                    );
-                }
-                continue;
-            }
-            if let Some(tighter) = bound_tighter(ra, rb, lower) {
-                let verb = if tighter { "tightened" } else { "loosened" };
-                let base = if tighter {
-                    "range-narrowed"
-                } else {
-                    "range-widened"
-                };
-                self.emit(
-                    base,
-                    path,
-                    before,
-                    after,
-                    format!("{} {word} {verb}", self.what(path)),
-                );
-            }
-        }
+        self.ranges(so, sn, path);
         self.multiple_of(so, sn, path);
         self.counts(
             so.min_length,
@@ -740,6 +699,53 @@ impl<'a> SchemaCx<'a, '_, '_> {
         }
         self.arrays(so, sn, path, depth);
         self.annotations(so, sn, path);
+    }
+
+    /// The numeric bounds, each side compared without the bounds that only restate a
+    /// representation limit.
+    fn ranges(&mut self, so: &Shape<'a>, sn: &Shape<'a>, path: &str) {
+        for (lower, word) in [(true, "minimum"), (false, "maximum")] {
+            let (a, b) = if lower {
+                (&so.lower, &sn.lower)
+            } else {
+                (&so.upper, &sn.upper)
+            };
+            let before = a.as_ref().map(|x| x.written.clone());
+            let after = b.as_ref().map(|x| x.written.clone());
+            // A bound at the limit of how numbers are represented bounds nothing a caller
+            // can send (or a consumer receive) and have survive: compare without it.
+            let (ra, rb) = (real_bound(a, lower), real_bound(b, lower));
+            if bound_tighter(ra, rb, lower).is_none() {
+                if bound_tighter(a.as_ref(), b.as_ref(), lower).is_some() {
+                    self.emit(
+                        "range-at-type-limit",
+                        path,
+                        before,
+                        after,
+                        format!(
+                            "{} {word} restates a representation limit (int32, uint32, JavaScript's safe integers or beyond): no value that survives transport is newly accepted or rejected",
+                            self.what(path)
+                        ),
+                    );
+                }
+                continue;
+            }
+            if let Some(tighter) = bound_tighter(ra, rb, lower) {
+                let verb = if tighter { "tightened" } else { "loosened" };
+                let base = if tighter {
+                    "range-narrowed"
+                } else {
+                    "range-widened"
+                };
+                self.emit(
+                    base,
+                    path,
+                    before,
+                    after,
+                    format!("{} {word} {verb}", self.what(path)),
+                );
+            }
+        }
     }
 
     /// Whether a `propertyNames` schema lets every key through. Keys are always strings, so
@@ -1228,6 +1234,14 @@ impl<'a> SchemaCx<'a, '_, '_> {
                 );
             }
         }
+        self.unknown_keywords(so, sn, path);
+    }
+
+    /// Keywords the engine does not model: a change fails closed (review), except the ones
+    /// judged elsewhere.
+    fn unknown_keywords(&mut self, so: &Shape<'a>, sn: &Shape<'a>, path: &str) {
+        let dir = self.dir;
+        let what = || what_in(dir, path);
         for key in so
             .unknown
             .keys()
