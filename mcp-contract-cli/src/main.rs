@@ -404,8 +404,8 @@ pub fn print_report(report: &Report, format: Format) {
 }
 
 fn diff_command(old: &Path, new: &Path, format: Format) -> Result<u8, Fail> {
-    let old_surface = load_surface(old)?;
-    let new_surface = load_surface(new)?;
+    let old_surface = load_prepared(old)?;
+    let new_surface = load_prepared(new)?;
     let policy = Policy::default();
     let judgement: Judgement = diff::diff_surfaces(&old_surface, &new_surface, &policy);
     let failing = judgement.fails(&policy);
@@ -430,6 +430,15 @@ fn diff_command(old: &Path, new: &Path, format: Format) -> Result<u8, Fail> {
         print_report(&report, format);
     }
     Ok(if failing { exit::FAILING } else { exit::OK })
+}
+
+/// [`load_surface`] through the preparation every probed surface gets before it is compared
+/// or snapshotted (spec spellings, secrets replaced): a snapshot folder and the surface file it
+/// was recorded from are then the same surface. (Idempotent, so snapshots are unchanged.)
+fn load_prepared(path: &Path) -> Result<Surface, Fail> {
+    let surface = load_surface(path)?;
+    let redactions = mcp_contract_engine::prepare::Redactions::new();
+    Ok(mcp_contract_engine::prepare::prepare(&surface, &redactions).surface)
 }
 
 /// Reads a surface file, a bare tools/list result, or a folder of snapshot files.

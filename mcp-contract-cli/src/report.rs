@@ -223,9 +223,15 @@ impl Items {
         judgement: &Judgement,
         policy: &mcp_contract_engine::change::Policy,
     ) -> Items {
+        // Compared in the engine's canonical form, so that a snapshot folder (set-like arrays
+        // sorted) and the surface file it was recorded from are the same surface.
+        let same = |a: Option<&Value>, b: Option<&Value>| match (a, b) {
+            (Some(a), Some(b)) => mcp_contract_engine::diff::same_item(a, b),
+            (a, b) => a.is_none() && b.is_none(),
+        };
         let mut keys: Vec<ItemKey> = judgement.items().into_iter().collect();
         for key in old.keys().chain(new.keys()) {
-            if old.get(key) != new.get(key) && !keys.contains(key) {
+            if !same(old.get(key).as_deref(), new.get(key).as_deref()) && !keys.contains(key) {
                 keys.push(key.clone());
             }
         }
@@ -236,7 +242,7 @@ impl Items {
                 let state = match (old.get(&key), new.get(&key)) {
                     (None, Some(_)) => State::New,
                     (Some(_), None) => State::Removed,
-                    (a, b) if a == b => State::Unchanged,
+                    (a, b) if same(a.as_deref(), b.as_deref()) => State::Unchanged,
                     _ => State::Changed,
                 };
                 let judgement = judgement.for_item(&key);

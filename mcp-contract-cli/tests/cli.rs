@@ -114,14 +114,24 @@ fn snapshot_then_check_is_clean_and_check_never_writes() {
     assert_eq!(clean.code, 0, "{}{}", clean.stdout, clean.stderr);
     assert!(clean.stdout.contains("no drift"), "{}", clean.stdout);
 
-    // Drift: the review class fails by default; nothing is written.
+    // Drift: the protocol upgrade the client asked for is behavior, reported but not failing
+    // by default; `--fail-on any` fails on it; nothing is written.
     let drift = run(
         &["check", "--dir", &d],
         &fixture_server("filesystem/2025.7.1.json"),
     );
-    assert_eq!(drift.code, 1, "{}{}", drift.stdout, drift.stderr);
-    assert!(drift.stdout.contains("FAIL contract"), "{}", drift.stdout);
-    assert!(drift.stdout.contains("server-protocol-version-changed"));
+    assert_eq!(drift.code, 0, "{}{}", drift.stdout, drift.stderr);
+    assert!(drift.stdout.contains("server-protocol-version-upgraded"));
+    let failing = run(
+        &["check", "--dir", &d, "--fail-on", "any"],
+        &fixture_server("filesystem/2025.7.1.json"),
+    );
+    assert_eq!(failing.code, 1, "{}{}", failing.stdout, failing.stderr);
+    assert!(
+        failing.stdout.contains("FAIL contract"),
+        "{}",
+        failing.stdout
+    );
     assert!(
         drift.stdout.contains("mcp-contract snapshot --dir"),
         "{}",
@@ -132,7 +142,8 @@ fn snapshot_then_check_is_clean_and_check_never_writes() {
 
     for (fail_on, code) in [
         ("breaking", 0),
-        ("review", 1),
+        ("review", 0),
+        ("behavior", 1),
         ("any", 1),
         ("routing,additive", 1),
     ] {
@@ -181,6 +192,79 @@ fn snapshot_then_check_is_clean_and_check_never_writes() {
         let b = snapshot::SnapshotFile::parse(std::str::from_utf8(b).unwrap(), Path::new(name))
             .unwrap();
         assert!(snapshot::contents_match(&a.contents, &b.contents), "{name}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// One surface is no drift whatever form each side takes: a surface file, or the snapshot
+/// folder recorded from it (set-like arrays sorted, non-spec spellings renamed, secrets
+/// replaced). Both sides go through the same canonical form before they are compared.
+#[test]
+fn diff_of_one_surface_as_file_or_snapshot_folder_is_no_drift() {
+    let dir = temp_dir("same-surface");
+    let odd = dir.join("odd.json");
+    let surface = json!({
+        "protocolVersion": "2025-06-18",
+        "serverInfo": {"name": "odd", "version": "1"},
+        "capabilities": {"tools": {}},
+        "tools": [
+            {"name": "a", "description": "Uses ghp_0123456789abcdefghijklmnopqrstuvwxyzAB",
+             "input_schema": {"type": "object", "required": ["y", "x"],
+                              "properties": {"x": {"type": "string"}, "y": {"type": ["string", "null"]}}}},
+            {"name": "b", "description": "b",
+             "inputSchema": {"type": "object", "required": ["x"],
+                             "properties": {"x": {"enum": ["q", "p"]}}}}
+        ]
+    });
+    std::fs::write(&odd, serde_json::to_string_pretty(&surface).unwrap()).unwrap();
+    let mut cases: Vec<(PathBuf, Vec<String>)> = Vec::new();
+    cases.push((
+        odd.clone(),
+        vec![
+            "python3".into(),
+            repo()
+                .join("fixtures/servers/surface_server.py")
+                .display()
+                .to_string(),
+            odd.display().to_string(),
+        ],
+    ));
+    // A real recording whose `required` arrays are not in sorted order.
+    let real = repo().join("fixtures/surfaces/filesystem/0.6.2.json");
+    cases.push((real, fixture_server("filesystem/0.6.2.json")));
+    for (i, (file, server)) in cases.iter().enumerate() {
+        let snaps = dir.join(format!("snaps{i}"));
+        std::fs::create_dir_all(&snaps).unwrap();
+        let shot = run(&["snapshot", "--dir", &dir_arg(&snaps)], server);
+        assert_eq!(shot.code, 0, "{}{}", shot.stdout, shot.stderr);
+        let (f, d) = (dir_arg(file), dir_arg(&snaps));
+        for (old, new) in [(&f, &f), (&d, &f), (&f, &d), (&d, &d)] {
+            let human = run(&["diff", old, new], &[]);
+            assert_eq!(
+                human.code, 0,
+                "{old} → {new}: {}{}",
+                human.stdout, human.stderr
+            );
+            assert!(
+                human.stdout.contains("no drift"),
+                "{old} → {new}: {}",
+                human.stdout
+            );
+            assert!(
+                human.stdout.contains(" 0 drifted"),
+                "{old} → {new}: {}",
+                human.stdout
+            );
+            assert!(
+                !human.stdout.contains("without a judged change"),
+                "{}",
+                human.stdout
+            );
+            let machine = run(&["diff", old, new, "--format", "json"], &[]);
+            assert_eq!(machine.code, 0, "{}{}", machine.stdout, machine.stderr);
+            let report: Value = serde_json::from_str(&machine.stdout).unwrap();
+            assert_eq!(report["changes"], json!([]), "{old} → {new}");
+        }
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -415,27 +499,36 @@ fn json_report_matches_its_schema() {
     let clean: Value = serde_json::from_str(&clean.stdout).unwrap();
     assert_valid(&clean);
     assert_eq!(clean["status"], "ok");
+    // 2025.11.25 requires at least one path in read_multiple_files (breaking); its protocol
+    // upgrade is the version the client asked for (behavior, not failing).
     let r = run(
         &["check", "--dir", &d, "--format", "json"],
-        &fixture_server("filesystem/2025.7.1.json"),
+        &fixture_server("filesystem/2025.11.25.json"),
     );
     assert_eq!(r.code, 1);
     let report: Value = serde_json::from_str(&r.stdout).unwrap();
     assert_valid(&report);
     assert_eq!(report["version"], 1);
     assert_eq!(report["status"], "fail");
-    assert_eq!(report["summary"]["counts"]["review"], 1);
+    assert_eq!(report["summary"]["counts"]["breaking"], 1);
+    assert_eq!(report["summary"]["counts"]["review"], 0);
     let items = report["servers"][0]["items"].as_array().unwrap();
     assert!(items
         .iter()
         .any(|i| i["test"] == "tools::edit_file" && i["state"] == "new"));
     assert!(items
         .iter()
-        .any(|i| i["test"] == "server" && i["failing"] == true));
+        .any(|i| i["test"] == "tools::read_multiple_files" && i["failing"] == true));
+    assert!(items
+        .iter()
+        .any(|i| i["test"] == "server" && i["failing"] == false));
     let changes = report["servers"][0]["changes"].as_array().unwrap();
     assert!(changes
         .iter()
-        .any(|c| c["rule"] == "server-protocol-version-changed" && c["failing"] == true));
+        .any(|c| c["rule"] == "input-item-count-narrowed" && c["failing"] == true));
+    assert!(changes
+        .iter()
+        .any(|c| c["rule"] == "server-protocol-version-upgraded" && c["failing"] == false));
 
     // diff keeps the shape of issue 3.
     let r = run(
@@ -468,7 +561,7 @@ fn junit_is_parsed_by_python_xml() {
     );
     let r = run(
         &["check", "--dir", &d, "--format", "junit"],
-        &fixture_server("filesystem/2025.7.1.json"),
+        &fixture_server("filesystem/2025.11.25.json"),
     );
     assert_eq!(r.code, 1);
     let script = "import sys, xml.etree.ElementTree as E\n\
@@ -477,7 +570,12 @@ fn junit_is_parsed_by_python_xml() {
                   failed = [c.get('name') for c in cases if c.find('failure') is not None]\n\
                   print(len(cases), root.get('tests'), root.get('failures'), ','.join(failed))";
     let out = python(script, r.stdout.as_bytes());
-    assert_eq!(out.trim(), "13 13 1 server", "{}", r.stdout);
+    assert_eq!(
+        out.trim(),
+        "15 15 1 tools::read_multiple_files",
+        "{}",
+        r.stdout
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -719,7 +817,7 @@ env = {{ FIXTURE_LOG = "" }}
     // One server drifts: exit 1, the other still reported ok.
     std::fs::write(
         dir.join("mcp-contract.toml"),
-        config.replace("filesystem/0.6.2.json", "filesystem/2025.7.1.json"),
+        config.replace("filesystem/0.6.2.json", "filesystem/2025.11.25.json"),
     )
     .unwrap();
     let r = run_in(&dir, &["check", "--format", "json"], &[]);

@@ -84,12 +84,17 @@ pub struct Change {
     pub after: Option<Value>,
     /// One line on who it hurts (or why it hurts nobody).
     pub message: String,
+    /// Every place the change shows at when it is inside a definition that several places
+    /// share (a `$defs` entry reached through `$ref` from `a` and `b`): the change is reported
+    /// once, at the first place (`path`), and this lists them all. Empty otherwise.
+    pub places: Vec<String>,
 }
 
 impl Change {
     /// The change as the JSON report writes it.
+    /// `places` is written only when the change has several.
     pub fn to_json(&self) -> Value {
-        json!({
+        let mut value = json!({
             "rule": self.rule,
             "class": self.class.as_str(),
             "kind": self.item.kind.as_str(),
@@ -98,7 +103,11 @@ impl Change {
             "before": self.before,
             "after": self.after,
             "message": self.message,
-        })
+        });
+        if !self.places.is_empty() {
+            value["places"] = json!(self.places);
+        }
+        value
     }
 }
 

@@ -20,6 +20,7 @@ use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 mod prompt_resource;
+mod rename;
 mod schemas;
 mod server;
 mod tool;
@@ -46,56 +47,34 @@ pub fn diff_surfaces(old: &Surface, new: &Surface, policy: &Policy) -> Judgement
 
 /// [`diff_surfaces`] on borrowed items: the items of each side by key, so that a caller that
 /// only diffs some items (the harness and the CLI, item by item) does not copy them into surfaces.
+///
+/// Items removed and added together are paired as probable renames (see [`rename`]): the
+/// removal stays, its message names the new item, and what changed between the two is judged
+/// and reported on the removed item, where the callers of the old name look.
 pub fn diff_item_maps(
     old: &BTreeMap<&ItemKey, &Value>,
     new: &BTreeMap<&ItemKey, &Value>,
     policy: &Policy,
 ) -> Judgement {
+    let context = Context::of_servers(
+        old.get(&ItemKey::server()).copied(),
+        new.get(&ItemKey::server()).copied(),
+    );
     let keys: BTreeSet<&ItemKey> = old.keys().chain(new.keys()).copied().collect();
-    // Content of every added item without its identity field, to spot renames.
-    let mut added_by_content: HashMap<(ItemKind, String), Vec<&str>> = HashMap::new();
-    let mut added_templates_by_name: HashMap<String, Vec<&str>> = HashMap::new();
-    for key in &keys {
-        if !old.contains_key(key) {
-            if let Some(&value) = new.get(key) {
-                added_by_content
-                    .entry((key.kind, content_without_identity(key.kind, value)))
-                    .or_default()
-                    .push(key.name.as_str());
-                if key.kind == ItemKind::ResourceTemplate {
-                    if let Some(name) = value.get("name").and_then(Value::as_str) {
-                        added_templates_by_name
-                            .entry(name.to_owned())
-                            .or_default()
-                            .push(key.name.as_str());
-                    }
+    let renames = rename::Renames::find(old, new);
+    let judge = |key: &ItemKey| -> (Vec<Change>, Vec<Note>) {
+        let mut out = Out::new(key, policy, &context);
+        let (before, after) = (old.get(key).copied(), new.get(key).copied());
+        match (before, after) {
+            (Some(value), None) => {
+                let pair = renames.removed.get(key);
+                removed(&mut out, value, pair.map(|p| p.hint.clone()));
+                if let Some((to, partner)) = pair.and_then(|p| p.partner) {
+                    judge_pair(&mut out, value, partner, &to.name);
                 }
             }
-        }
-    }
-    let judge = |key: &ItemKey| -> (Vec<Change>, Vec<Note>) {
-        let mut out = Out::new(key, policy);
-        let (before, after) = (old.get(key).copied(), new.get(key).copied());
-        if let (Some(value), None) = (before, after) {
-            let hint = match added_by_content
-                .get(&(key.kind, content_without_identity(key.kind, value)))
-                .and_then(|names| names.first())
-            {
-                Some(name) if key.kind == ItemKind::ResourceTemplate => {
-                    Some(template_replacement(&key.name, name))
-                }
-                Some(name) => Some(format!("probably renamed to `{name}`")),
-                None if key.kind == ItemKind::ResourceTemplate => value
-                    .get("name")
-                    .and_then(Value::as_str)
-                    .and_then(|n| added_templates_by_name.get(n))
-                    .and_then(|names| names.first())
-                    .map(|replacement| template_replacement(&key.name, replacement)),
-                None => None,
-            };
-            removed(&mut out, value, hint);
-        } else {
-            item_into(&mut out, before, after);
+            (None, Some(value)) => added(&mut out, value, renames.added.get(key)),
+            _ => item_into(&mut out, before, after),
         }
         (out.changes, out.notes)
     };
@@ -108,6 +87,48 @@ pub fn diff_item_maps(
     finish(judgement)
 }
 
+/// Judges a removed item against the added item it was probably renamed to: what its callers
+/// meet when they move to the new name. Reported on the removed item, each message naming
+/// the new one.
+fn judge_pair(out: &mut Out<'_>, old: &Value, new: &Value, new_name: &str) {
+    let (changes, notes) = (out.changes.len(), out.notes.len());
+    item_into(out, Some(old), Some(new));
+    for change in &mut out.changes[changes..] {
+        change.message = format!("on `{new_name}` (renamed): {}", change.message);
+    }
+    for note in &mut out.notes[notes..] {
+        note.message = format!("on `{new_name}` (renamed): {}", note.message);
+    }
+}
+
+/// What the engine knows around one item: the protocol version each side's server answered
+/// (from the `server` items). Some judgements depend on it: a tool without `execution` means
+/// "tasks forbidden" up to 2025-11-25 and nothing at all from 2026-07-28 on, where tasks are
+/// an extension.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Context {
+    /// The protocol version of the accepted side, when known.
+    pub old_protocol: Option<String>,
+    /// The protocol version of the live side, when known.
+    pub new_protocol: Option<String>,
+}
+
+impl Context {
+    /// The context of two `server` items (either may be absent).
+    pub fn of_servers(old: Option<&Value>, new: Option<&Value>) -> Context {
+        let version = |server: Option<&Value>| {
+            server
+                .and_then(|s| s.get("protocolVersion"))
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+        };
+        Context {
+            old_protocol: version(old),
+            new_protocol: version(new),
+        }
+    }
+}
+
 /// Judges one item: `None` on a side means the item is absent there.
 pub fn diff_item(
     key: &ItemKey,
@@ -115,7 +136,19 @@ pub fn diff_item(
     new: Option<&Value>,
     policy: &Policy,
 ) -> Judgement {
-    let mut out = Out::new(key, policy);
+    diff_item_in(key, old, new, policy, &Context::default())
+}
+
+/// [`diff_item`] knowing the protocol versions around the item (see [`Context`]): what a
+/// caller judging item by item passes to get the verdicts of [`diff_surfaces`].
+pub fn diff_item_in(
+    key: &ItemKey,
+    old: Option<&Value>,
+    new: Option<&Value>,
+    policy: &Policy,
+    context: &Context,
+) -> Judgement {
+    let mut out = Out::new(key, policy, context);
     if let (Some(value), None) = (old, new) {
         removed(&mut out, value, None);
     } else {
@@ -125,6 +158,27 @@ pub fn diff_item(
         changes: out.changes,
         notes: out.notes,
     })
+}
+
+/// Whether two versions of an item are the same item in the canonical form the engine
+/// compares: key order, the order of the set-like arrays (`required`, `enum`, `type`), number
+/// spellings, top-level fields written as `null` and the per-response hints of protocol
+/// 2026-07-28 (`resultType`, `ttlMs`, `cacheScope`) never make two versions differ. Whatever is compared (a snapshot folder, a
+/// surface file, a live server) agrees on "no drift" through this.
+pub fn same_item(old: &Value, new: &Value) -> bool {
+    let canonical = |value: &Value| -> String {
+        match &*without_nulls(value) {
+            Value::Object(map) if server::RESPONSE_HINTS.iter().any(|k| map.contains_key(*k)) => {
+                let mut rest = map.clone();
+                for key in server::RESPONSE_HINTS {
+                    rest.remove(key);
+                }
+                canonical_schema_string(&Value::Object(rest))
+            }
+            other => canonical_schema_string(other),
+        }
+    };
+    canonical_eq(old, new) || canonical(old) == canonical(new)
 }
 
 /// Sorts by item, path, rule (then values, so ties are deterministic) and drops repeats that
@@ -172,15 +226,21 @@ fn finish(mut judgement: Judgement) -> Judgement {
 struct Out<'p> {
     item: ItemKey,
     policy: &'p Policy,
+    /// The live side's protocol version, as a date (see [`Context`]).
+    live_protocol: Option<server::ProtocolDate>,
     changes: Vec<Change>,
     notes: Vec<Note>,
 }
 
 impl<'p> Out<'p> {
-    fn new(item: &ItemKey, policy: &'p Policy) -> Out<'p> {
+    fn new(item: &ItemKey, policy: &'p Policy, context: &Context) -> Out<'p> {
         Out {
             item: item.clone(),
             policy,
+            live_protocol: context
+                .new_protocol
+                .as_ref()
+                .and_then(|v| server::protocol_date(&Value::String(v.clone()))),
             changes: Vec::new(),
             notes: Vec::new(),
         }
@@ -213,6 +273,7 @@ impl<'p> Out<'p> {
             before,
             after,
             message,
+            places: Vec::new(),
         });
     }
 
@@ -223,56 +284,6 @@ impl<'p> Out<'p> {
             message,
         });
     }
-}
-
-fn content_without_identity(kind: ItemKind, value: &Value) -> String {
-    match (value, kind.name_field()) {
-        (Value::Object(map), Some(field)) => {
-            let mut rest = map.clone();
-            rest.remove(field);
-            canonical_schema_string(&Value::Object(rest))
-        }
-        _ => canonical_schema_string(value),
-    }
-}
-
-fn template_variables(template: &str) -> BTreeSet<String> {
-    let mut vars = BTreeSet::new();
-    for chunk in template.split('{').skip(1) {
-        let Some(expr) = chunk.split('}').next() else {
-            continue;
-        };
-        let expr = expr.trim_start_matches(['+', '#', '.', '/', ';', '?', '&']);
-        for var in expr.split(',') {
-            let var = var.split(':').next().unwrap_or(var).trim_end_matches('*');
-            if !var.is_empty() {
-                vars.insert(var.to_owned());
-            }
-        }
-    }
-    vars
-}
-
-fn template_replacement(old: &str, new: &str) -> String {
-    let (a, b) = (template_variables(old), template_variables(new));
-    let gone: Vec<&String> = a.difference(&b).collect();
-    let added: Vec<&String> = b.difference(&a).collect();
-    let mut text = format!("probably renamed to `{new}`");
-    if !gone.is_empty() {
-        text.push_str(&format!("; variables removed: {}", join_names(&gone)));
-    }
-    if !added.is_empty() {
-        text.push_str(&format!("; variables added: {}", join_names(&added)));
-    }
-    text
-}
-
-fn join_names(names: &[&String]) -> String {
-    names
-        .iter()
-        .map(|n| format!("`{n}`"))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 fn kind_word(kind: ItemKind) -> &'static str {
@@ -309,30 +320,38 @@ fn removed(out: &mut Out<'_>, value: &Value, hint: Option<String>) {
     out.emit(id, "", Some(clip(value, CLIP)), None, message);
 }
 
+/// An item only the live side has; `renamed` says which removed item it probably replaces.
+fn added(out: &mut Out<'_>, value: &Value, renamed: Option<&String>) {
+    let kind = out.item.kind;
+    let id = match kind {
+        ItemKind::Tool => "tool-added",
+        ItemKind::Prompt => "prompt-added",
+        ItemKind::Resource => "resource-added",
+        ItemKind::ResourceTemplate => "resource-template-added",
+        ItemKind::Server => {
+            server(out, &Value::Object(Map::new()), value);
+            return;
+        }
+    };
+    let mut message = format!(
+        "{} `{}` added: new surface, nobody breaks",
+        kind_word(kind),
+        out.item.name
+    );
+    if let Some(hint) = renamed {
+        message.push_str(&format!(" ({hint})"));
+    }
+    out.emit(id, "", None, Some(clip(value, CLIP)), message);
+}
+
 fn item_into(out: &mut Out<'_>, old: Option<&Value>, new: Option<&Value>) {
     let kind = out.item.kind;
     match (old, new) {
         (None, None) => {}
         (Some(value), None) => removed(out, value, None),
-        (None, Some(value)) => {
-            let id = match kind {
-                ItemKind::Tool => "tool-added",
-                ItemKind::Prompt => "prompt-added",
-                ItemKind::Resource => "resource-added",
-                ItemKind::ResourceTemplate => "resource-template-added",
-                ItemKind::Server => {
-                    server(out, &Value::Object(Map::new()), value);
-                    return;
-                }
-            };
-            let message = format!(
-                "{} `{}` added: new surface, nobody breaks",
-                kind_word(kind),
-                out.item.name
-            );
-            out.emit(id, "", None, Some(clip(value, CLIP)), message);
-        }
+        (None, Some(value)) => added(out, value, None),
         (Some(o), Some(n)) => {
+            let (o, n) = (&*without_nulls(o), &*without_nulls(n));
             let differing = differing_fields(o, n);
             if differing
                 .as_ref()
@@ -347,6 +366,21 @@ fn item_into(out: &mut Out<'_>, old: Option<&Value>, new: Option<&Value>) {
                 ItemKind::Resource | ItemKind::ResourceTemplate => resource(out, o, n),
             }
         }
+    }
+}
+
+/// The item without its top-level fields that are `null`: clients read an optional field
+/// sent as `null` as absent (`"outputSchema": null` promises nothing), so an SDK that starts or
+/// stops writing them changes nothing. Copied only when there is one.
+fn without_nulls(value: &Value) -> Cow<'_, Value> {
+    match value {
+        Value::Object(map) if map.values().any(Value::is_null) => Cow::Owned(Value::Object(
+            map.iter()
+                .filter(|(_, v)| !v.is_null())
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+        )),
+        other => Cow::Borrowed(other),
     }
 }
 

@@ -99,13 +99,13 @@ catalogue! {
         "A new tool: nobody called it before, so nobody breaks.",
         "", r#"{"name":"t","inputSchema":{"type":"object"}}"#;
         "tool-removed", Tool, Breaking, "Tool removed",
-        "Callers and agents that call it get an unknown-tool error. When another tool with the same content appeared, the message says it was probably renamed.",
+        "Callers and agents that call it get an unknown-tool error. When a tool appeared in the same release with the same content, with the same name spelled another way (case, separators, common verbs such as get/list/fetch/read/print/trigger and plural endings set aside: `printEnv` → `get-env`), or with mostly the same arguments, the message says it was probably renamed, and what changed between the two is judged by the usual rules and reported on the removed tool, where its callers look (an argument narrowed on the way is a breaking change of its own). The removal stays breaking: the old name fails. A name that is still listed (an alias) is not removed.",
         r#"{"name":"t","inputSchema":{"type":"object"}}"#, "";
         "prompt-added", Prompt, Additive, "Prompt added",
         "A new prompt: nobody used it before.",
         "", r#"{"name":"p"}"#;
         "prompt-removed", Prompt, Breaking, "Prompt removed",
-        "Clients that get this prompt receive an error.",
+        "Clients that get this prompt receive an error. A prompt that appeared with the same name spelled another way or mostly the same arguments is named as the probable rename, and what changed between the two is reported on the removed prompt (see `tool-removed`).",
         r#"{"name":"p"}"#, "";
         "resource-added", Resource, Additive, "Resource added",
         "A new resource: nobody read it before.",
@@ -213,8 +213,8 @@ catalogue! {
         "`size` and `annotations.lastModified` describe the current content, not the contract.",
         r#"{"uri":"file:///a","name":"a","size":10}"#, r#"{"uri":"file:///a","name":"a","size":12}"#;
         "server-protocol-version-changed", Server, Review, "Protocol version changed",
-        "A different protocol version changes what fields mean (2025-06-18 added outputSchema, 2025-11-25 tasks, 2026-07-28 drops initialize and `execution`). Whether that is an upgrade clients follow or a downgrade that loses features depends on the clients: a person should look.",
-        r#"{"protocolVersion":"2025-06-18"}"#, r#"{"protocolVersion":"2025-11-25"}"#;
+        "The protocol version changed, but not between two dated versions (YYYY-MM-DD) that can be ordered: it appeared, disappeared or is spelled in a way the engine does not know. Field meanings differ between versions (2025-06-18 added outputSchema, 2025-11-25 tasks, 2026-07-28 drops initialize and `execution`): a person should look. Dated versions are judged by direction: `server-protocol-version-upgraded`, `server-protocol-version-downgraded`.",
+        r#"{"protocolVersion":"2025-06-18"}"#, r#"{"protocolVersion":"draft"}"#;
         "server-name-changed", Server, Review, "Server name changed",
         "`serverInfo.name` is how clients and logs recognise the server; a new name may be a different server behind the same command, or a rebrand. A person should confirm.",
         r#"{"serverInfo":{"name":"a","version":"1"}}"#, r#"{"serverInfo":{"name":"b","version":"1"}}"#;
@@ -235,12 +235,49 @@ catalogue! {
         "A new capability or sub-flag (`listChanged`, `subscribe`): new features, nobody breaks.",
         r#"{"capabilities":{"tools":{}}}"#, r#"{"capabilities":{"tools":{"listChanged":true}}}"#;
         "server-capability-removed", Server, Breaking, "Capability removed",
-        "Clients that use it (listing tools, subscribing, waiting for list_changed) now fail or wait forever.",
+        "Clients that use it (listing tools, subscribing to resources, setting the log level) now fail. Judged per feature: a capability object that is present (`tools: {}`) offers that capability; a container (`experimental`, `extensions`, `tasks.requests`) offers only its entries, so an empty one equals absent; `listChanged: false` equals absent, and losing `listChanged` is `server-list-changed-dropped`.",
         r#"{"capabilities":{"tools":{},"prompts":{}}}"#, r#"{"capabilities":{"tools":{}}}"#;
         "server-capability-changed", Server, Review, "Capability value changed",
         "A capability value that is not a plain on/off flag changed (for example `experimental` settings): a person should look.",
         r#"{"capabilities":{"experimental":{"x":{"mode":"a"}}}}"#,
         r#"{"capabilities":{"experimental":{"x":{"mode":"b"}}}}"#;
+        "server-protocol-version-upgraded", Server, Behavior, "Protocol version upgraded",
+        "The server now answers a newer dated protocol version than before. The probe asks for the newest version it knows, so the server now speaks the version the client asked for: no call breaks, but the newer version's rules apply to the same calls (2025-06-18 structured results, 2025-11-25 tasks, 2026-07-28 stateless requests without initialize). Not failing by default; a downgrade is `server-protocol-version-downgraded`.",
+        r#"{"protocolVersion":"2025-06-18"}"#, r#"{"protocolVersion":"2025-11-25"}"#;
+        "server-protocol-version-downgraded", Server, Breaking, "Protocol version downgraded",
+        "The server now answers an older dated protocol version than before: clients lose what the newer version offered (structured results, tasks, …) and clients that only speak the newer version cannot connect. Versions are compared as dates (YYYY-MM-DD); anything else is `server-protocol-version-changed`.",
+        r#"{"protocolVersion":"2025-11-25"}"#, r#"{"protocolVersion":"2025-06-18"}"#;
+        "server-list-changed-dropped", Server, Behavior, "List-change notifications no longer offered",
+        "`listChanged` went from true to false or absent on `tools`, `prompts` or `resources`: clients stop receiving list-change notifications and see new or removed items only when they list again. Every call keeps working, so this is behavior, not breaking. (`listChanged: false` and an empty `experimental: {}` are the same as absent: they offer nothing.)",
+        r#"{"capabilities":{"tools":{"listChanged":true}}}"#, r#"{"capabilities":{"tools":{}}}"#;
+        "server-tasks-moved-to-extension", Server, Cosmetic, "Tasks capability moved to its extension",
+        "Under protocol 2026-07-28 capabilities have no `tasks`: tasks became an extension, offered under `capabilities.extensions`. When the live server answers 2026-07-28 or later and offers a tasks extension there, the `tasks` capability moved rather than disappeared. (Without one, `server-capability-removed` applies.)",
+        r#"{"protocolVersion":"2026-07-28","capabilities":{"tasks":{"list":{}},"extensions":{"io.modelcontextprotocol/tasks":{}}}}"#,
+        r#"{"protocolVersion":"2026-07-28","capabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}"#;
+        "response-hint-changed", Server, Cosmetic, "Per-response hint changed",
+        "`resultType` (on every result) and `ttlMs`/`cacheScope` (on list results) of protocol 2026-07-28 describe one response, not the server: two probes of an unchanged server may differ in them. They are never drift (the canonical form used for drift leaves them out); a recording that kept them inside an item is told so here, as cosmetic.",
+        r#"{"protocolVersion":"2026-07-28","ttlMs":60000,"cacheScope":"public"}"#,
+        r#"{"protocolVersion":"2026-07-28","ttlMs":5000,"cacheScope":"private"}"#;
+        "tool-task-support-moved", Tool, Cosmetic, "Task support left to the tasks extension",
+        "A tool dropped `execution` under protocol 2026-07-28, which has no such field: tasks are an extension negotiated by the server (see `server-tasks-moved-to-extension`), so this is not a break by itself. Under earlier versions an absent `execution` means `taskSupport: \"forbidden\"` and the task-support rules apply. The protocol version comes from the server items around the tool (the example is judged with the live server at 2026-07-28).",
+        r#"{"name":"t","inputSchema":{"type":"object"},"execution":{"taskSupport":"optional"}}"#,
+        r#"{"name":"t","inputSchema":{"type":"object"}}"#;
+        "tool-header-added", Tool, Breaking, "Argument now mirrored into an HTTP header",
+        "An argument gained `x-mcp-header` (protocol 2026-07-28, SEP-2243): clients on Streamable HTTP must now also send its value as the header `Mcp-Param-{name}`, and the server rejects a request whose header is missing or disagrees (HeaderMismatch). Conformant clients re-list tools and retry once; callers that built requests from the old definition fail. Judged on arguments both versions have.",
+        r#"{"name":"t","inputSchema":{"type":"object","properties":{"region":{"type":"string"}}}}"#,
+        r#"{"name":"t","inputSchema":{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"}}}}"#;
+        "tool-header-renamed", Tool, Breaking, "Argument mirrored into another HTTP header",
+        "An argument's `x-mcp-header` name changed (header names compare case-insensitively, so `Region` → `region` is no change): HTTP callers that send the old `Mcp-Param-…` header are rejected (HeaderMismatch) until they list tools again, and proxies routing on the old header miss it.",
+        r#"{"name":"t","inputSchema":{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"}}}}"#,
+        r#"{"name":"t","inputSchema":{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Zone"}}}}"#;
+        "tool-header-removed", Tool, Behavior, "Argument no longer mirrored into an HTTP header",
+        "An argument lost its `x-mcp-header`: HTTP clients stop sending the `Mcp-Param-…` header. Every call still validates, but proxies, gateways and rate limiters that routed or authorised on that header no longer see it: same call, possibly different handling.",
+        r#"{"name":"t","inputSchema":{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"}}}}"#,
+        r#"{"name":"t","inputSchema":{"type":"object","properties":{"region":{"type":"string"}}}}"#;
+        "tool-header-invalid", Tool, Breaking, "Invalid HTTP header annotation",
+        "The input schema now has an `x-mcp-header` that SEP-2243 does not allow: an empty value or one that is not a header name (visible ASCII, no space or `:`), the same name twice (case-insensitively), an annotation on an argument that is not a string, integer or boolean, or one on a nested schema rather than a top-level argument. A conformant client excludes the whole tool: for them it is gone.",
+        r#"{"name":"t","inputSchema":{"type":"object","properties":{"count":{"type":"number"}}}}"#,
+        r#"{"name":"t","inputSchema":{"type":"object","properties":{"count":{"type":"number","x-mcp-header":"Count"}}}}"#;
     }
     schema {
         "property-removed", None, Breaking, Breaking, "Property removed",
@@ -394,7 +431,7 @@ catalogue! {
         r#"{"type":"object","properties":{"a":{"type":"object","maxProperties":3}}}"#,
         r#"{"type":"object","properties":{"a":{"type":"object"}}}"#;
         "additional-properties-narrowed", Some(true), Breaking, Additive, "Extra properties restricted",
-        "additionalProperties became false or a schema: calls that sent extra keys now fail.",
+        "additionalProperties became false or a schema: calls that sent extra keys now fail. (`additionalProperties: {}`, which Zod 4 writes for loose objects, accepts everything, like `true` or none.)",
         "Consumers receive only the declared keys (or keys of a known shape).",
         r#"{"type":"object","properties":{"a":{"type":"string"}}}"#,
         r#"{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false}"#;
@@ -404,7 +441,7 @@ catalogue! {
         r#"{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false}"#,
         r#"{"type":"object","properties":{"a":{"type":"string"}}}"#;
         "property-names-added", Some(true), Breaking, Additive, "propertyNames constraint added",
-        "Objects with keys that do not match are now rejected.",
+        "Objects with keys that do not match are now rejected. (A `propertyNames` that accepts every string, such as the `{\"type\": \"string\"}` Zod 4 writes for records, constrains nothing: keys are always strings.)",
         "Consumers receive keys of a known form.",
         r#"{"type":"object","properties":{"a":{"type":"object"}}}"#,
         r#"{"type":"object","properties":{"a":{"type":"object","propertyNames":{"pattern":"^x"}}}}"#;
@@ -464,10 +501,15 @@ catalogue! {
         r#"{"type":"object","properties":{"a":{"type":"string","contentEncoding":"base64"}}}"#,
         r#"{"type":"object","properties":{"a":{"type":"string","contentEncoding":"base32"}}}"#;
         "schema-meta-changed", None, Cosmetic, Cosmetic, "Schema metadata changed",
-        "`$schema`, `$id`, `$comment` or `$anchor` changed: no effect on which values validate.",
-        "`$schema`, `$id`, `$comment` or `$anchor` changed: no effect on which values validate.",
+        "`$schema`, `$id`, `$comment`, `$anchor` or a vendor extension keyword (`x-…`, which validators ignore; `x-mcp-header` is judged by the `tool-header-*` rules) changed: no effect on which values validate.",
+        "`$schema`, `$id`, `$comment`, `$anchor` or a vendor extension keyword (`x-…`, such as FastMCP's `x-fastmcp-wrap-result`) changed: no effect on which values validate. So does an `x-mcp-header` on a result field: headers are only mirrored from arguments.",
         r#"{"$schema":"http://json-schema.org/draft-07/schema#","type":"object"}"#,
         r#"{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object"}"#;
+        "range-at-type-limit", None, Cosmetic, Cosmetic, "Numeric bound at the type's limit",
+        "A minimum or maximum at or beyond the limit of a common representation was added, dropped or moved to another such limit: int32 (±2^31), uint32 (2^32 − 1), JavaScript's safe integers (±9007199254740991, what Zod's `.int()` writes) or anything beyond. No caller can send a number past it and have it survive, so no working call is rejected. A tighter bound stays `input-range-narrowed`.",
+        "A bound at a representation limit added or dropped on a result field: consumers could never receive a number past it intact anyway.",
+        r#"{"type":"object","properties":{"a":{"type":"integer"}}}"#,
+        r#"{"type":"object","properties":{"a":{"type":"integer","maximum":9007199254740991}}}"#;
     }
 }
 

@@ -433,7 +433,8 @@ pub struct Shape<'a> {
     pub examples: Option<&'a Value>,
     /// `deprecated: true`.
     pub deprecated: bool,
-    /// `$schema`, `$id`, `$comment`, `$anchor`: no effect on validation.
+    /// `$schema`, `$id`, `$comment`, `$anchor` and vendor extensions (`x-…`): no effect on
+    /// validation.
     pub meta: BTreeMap<&'a str, &'a Value>,
     /// Keywords the engine does not model, by keyword, canonical values joined.
     pub unknown: BTreeMap<String, Vec<&'a Value>>,
@@ -501,6 +502,11 @@ impl<'a> Shape<'a> {
         }
     }
 }
+
+/// The keyword of protocol 2026-07-28 (SEP-2243) that mirrors an argument into an HTTP header
+/// (`Mcp-Param-{name}`). The schema comparison leaves it to the tool judgement, which sees the
+/// whole input schema.
+pub const HEADER_KEYWORD: &str = "x-mcp-header";
 
 /// Keywords the engine models; anything else on a schema object goes to [`Shape::unknown`].
 const MODELLED: &[&str] = &[
@@ -819,6 +825,8 @@ pub fn build<'a>(
                 },
                 "additionalProperties" => match v {
                     Value::Bool(true) => {}
+                    // `{}` (Zod 4's loose objects and records of anything) accepts every value.
+                    schema if accepts_anything(schema) => {}
                     Value::Bool(false) => shape.additional = Additional::Never,
                     schema @ Value::Object(_) => match &mut shape.additional {
                         Additional::Never => {}
@@ -858,6 +866,11 @@ pub fn build<'a>(
                 "examples" => shape.examples = shape.examples.or(Some(v)),
                 "deprecated" => shape.deprecated |= v.as_bool().unwrap_or(false),
                 "$schema" | "$id" | "$comment" | "$anchor" => {
+                    shape.meta.insert(key.as_str(), v);
+                }
+                // Vendor extensions (`x-fastmcp-wrap-result`, …): validators ignore them.
+                // The one the protocol gives a meaning is judged with the tool.
+                k if k.starts_with("x-") && k != HEADER_KEYWORD => {
                     shape.meta.insert(key.as_str(), v);
                 }
                 "nullable" => shape.nullable |= v.as_bool().unwrap_or(false),
@@ -910,6 +923,16 @@ pub fn build<'a>(
         }
     }
     shape
+}
+
+/// Whether a schema accepts every value and says nothing else: `true` or `{}`. (One with only
+/// a description also accepts everything, but its text is still compared.)
+fn accepts_anything(schema: &Value) -> bool {
+    match schema {
+        Value::Bool(b) => *b,
+        Value::Object(map) => map.is_empty(),
+        _ => false,
+    }
 }
 
 /// Nullable unions (`anyOf: [X, {type: "null"}]`) become X plus `null`; a union of one

@@ -364,6 +364,115 @@ fn input_table() -> Vec<(&'static str, Value, Value, &'static str)> {
             json!({"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}]}),
             "",
         ),
+        (
+            "vendor extension keyword changed",
+            json!({"type": "object", "x-fastmcp-wrap-result": true}),
+            json!({"type": "object"}),
+            "input-schema-meta-changed",
+        ),
+        (
+            "propertyNames that accepts every key (Zod 4 records)",
+            json!({"type": "object", "additionalProperties": {"type": "string"}}),
+            json!({"type": "object", "additionalProperties": {"type": "string"}, "propertyNames": {"type": "string"}}),
+            "",
+        ),
+        (
+            "additionalProperties {} is true",
+            json!({"type": "object"}),
+            json!({"type": "object", "additionalProperties": {}}),
+            "",
+        ),
+        (
+            "additionalProperties with a schema still restricts",
+            json!({"type": "object", "additionalProperties": {}}),
+            json!({"type": "object", "additionalProperties": {"type": "string"}}),
+            "input-additional-properties-narrowed",
+        ),
+        (
+            "propertyNames with a pattern still constrains",
+            json!({"type": "object", "propertyNames": {"type": "string"}}),
+            json!({"type": "object", "propertyNames": {"type": "string", "pattern": "^x"}}),
+            "input-property-names-added",
+        ),
+        // Bounds at a representation limit constrain nothing that survives transport.
+        (
+            "Zod .int() maximum added",
+            json!({"type": "integer"}),
+            json!({"type": "integer", "maximum": 9007199254740991_u64}),
+            "input-range-at-type-limit",
+        ),
+        (
+            "Zod .int() minimum added",
+            json!({"type": "integer"}),
+            json!({"type": "integer", "minimum": -9007199254740991_i64}),
+            "input-range-at-type-limit",
+        ),
+        (
+            "int32 maximum added",
+            json!({"type": "integer"}),
+            json!({"type": "integer", "maximum": 2147483647}),
+            "input-range-at-type-limit",
+        ),
+        (
+            "int32 minimum added",
+            json!({"type": "integer"}),
+            json!({"type": "integer", "minimum": -2147483648_i64}),
+            "input-range-at-type-limit",
+        ),
+        (
+            "uint32 maximum added",
+            json!({"type": "integer"}),
+            json!({"type": "integer", "maximum": 4294967295_u64}),
+            "input-range-at-type-limit",
+        ),
+        (
+            "int64 maximum added",
+            json!({"type": "integer"}),
+            json!({"type": "integer", "maximum": 9223372036854775807_u64}),
+            "input-range-at-type-limit",
+        ),
+        (
+            "exclusive int32 limit on a number",
+            json!({"type": "number"}),
+            json!({"type": "number", "exclusiveMaximum": 2147483648_u64}),
+            "input-range-at-type-limit",
+        ),
+        (
+            "float64 maximum dropped",
+            json!({"type": "number", "maximum": 1.7976931348623157e308}),
+            json!({"type": "number"}),
+            "input-range-at-type-limit",
+        ),
+        (
+            "int32 limit moved to the safe-integer limit",
+            json!({"type": "integer", "maximum": 2147483647}),
+            json!({"type": "integer", "maximum": 9007199254740991_u64}),
+            "input-range-at-type-limit",
+        ),
+        (
+            "a bound below the limits stays narrowing",
+            json!({"type": "integer"}),
+            json!({"type": "integer", "maximum": 2147483646}),
+            "input-range-narrowed",
+        ),
+        (
+            "minimum 0 is a real bound (uint limits start at 0)",
+            json!({"type": "integer"}),
+            json!({"type": "integer", "minimum": 0}),
+            "input-range-narrowed",
+        ),
+        (
+            "a real bound relaxed to a representation limit widens",
+            json!({"type": "integer", "maximum": 100}),
+            json!({"type": "integer", "maximum": 9007199254740991_u64}),
+            "input-range-widened",
+        ),
+        (
+            "a representation limit tightened to a real bound narrows",
+            json!({"type": "integer", "maximum": 9007199254740991_u64}),
+            json!({"type": "integer", "maximum": 100}),
+            "input-range-narrowed",
+        ),
     ]
 }
 
@@ -929,8 +1038,162 @@ fn prompt_resource_template_and_server_rules() {
             ItemKind::Server,
             Some(json!({"protocolVersion": "2025-06-18"})),
             Some(json!({"protocolVersion": "2024-11-05"})),
+            "server-protocol-version-downgraded",
+            Class::Breaking,
+        ),
+        (
+            ItemKind::Server,
+            Some(json!({"protocolVersion": "2024-11-05"})),
+            Some(json!({"protocolVersion": "2025-11-25"})),
+            "server-protocol-version-upgraded",
+            Class::Behavior,
+        ),
+        (
+            ItemKind::Server,
+            Some(json!({"protocolVersion": "2025-11-25"})),
+            Some(json!({"protocolVersion": "2026-07-28"})),
+            "server-protocol-version-upgraded",
+            Class::Behavior,
+        ),
+        // Not dated versions: nothing orders them, a person looks.
+        (
+            ItemKind::Server,
+            Some(json!({"protocolVersion": "2025-06-18"})),
+            Some(json!({"protocolVersion": "2025-13-01"})),
             "server-protocol-version-changed",
             Class::Review,
+        ),
+        (
+            ItemKind::Server,
+            Some(json!({"protocolVersion": "v2"})),
+            Some(json!({"protocolVersion": "v1"})),
+            "server-protocol-version-changed",
+            Class::Review,
+        ),
+        (
+            ItemKind::Server,
+            Some(json!({"protocolVersion": 20250618})),
+            Some(json!({"protocolVersion": "2025-06-18"})),
+            "server-protocol-version-changed",
+            Class::Review,
+        ),
+        (
+            ItemKind::Server,
+            Some(json!({})),
+            Some(json!({"protocolVersion": "2025-06-18"})),
+            "server-protocol-version-changed",
+            Class::Review,
+        ),
+        // An empty container offers nothing: Python SDK 2.x no longer writes `experimental: {}`.
+        (
+            ItemKind::Server,
+            Some(json!({"capabilities": {"experimental": {}, "tools": {"listChanged": false}}})),
+            Some(json!({"capabilities": {"tools": {}}})),
+            "",
+            Class::Cosmetic,
+        ),
+        (
+            ItemKind::Server,
+            Some(json!({"capabilities": {"experimental": {}, "tasks": {"requests": {}}}})),
+            Some(json!({"capabilities": {"tasks": {}}})),
+            "",
+            Class::Cosmetic,
+        ),
+        (
+            ItemKind::Server,
+            Some(json!({})),
+            Some(json!({"capabilities": {"experimental": {}}})),
+            "",
+            Class::Cosmetic,
+        ),
+        // …but what it holds is offered.
+        (
+            ItemKind::Server,
+            Some(json!({"capabilities": {"experimental": {"x": {}}}})),
+            Some(json!({"capabilities": {"experimental": {}}})),
+            "server-capability-removed",
+            Class::Breaking,
+        ),
+        (
+            ItemKind::Server,
+            Some(json!({"capabilities": {"tasks": {"requests": {"tools": {"call": {}}}}}})),
+            Some(json!({"capabilities": {"tasks": {"requests": {"tools": {}}}}})),
+            "server-capability-removed",
+            Class::Breaking,
+        ),
+        // A present capability object is the capability, empty or not.
+        (
+            ItemKind::Server,
+            Some(json!({"capabilities": {"logging": {}}})),
+            Some(json!({"capabilities": {}})),
+            "server-capability-removed",
+            Class::Breaking,
+        ),
+        (
+            ItemKind::Server,
+            Some(json!({"capabilities": {"tools": {"listChanged": true}}})),
+            Some(json!({"capabilities": {"tools": {"listChanged": false}}})),
+            "server-list-changed-dropped",
+            Class::Behavior,
+        ),
+        (
+            ItemKind::Server,
+            Some(json!({"capabilities": {"resources": {"listChanged": true, "subscribe": true}}})),
+            Some(json!({"capabilities": {"resources": {"subscribe": true}}})),
+            "server-list-changed-dropped",
+            Class::Behavior,
+        ),
+        (
+            ItemKind::Server,
+            Some(json!({"capabilities": {"tools": {}}})),
+            Some(json!({"capabilities": {"tools": {"listChanged": true}}})),
+            "server-capability-added",
+            Class::Additive,
+        ),
+        // Tasks became an extension in 2026-07-28: moved when the extension is offered.
+        (
+            ItemKind::Server,
+            Some(
+                json!({"protocolVersion": "2026-07-28", "capabilities": {"tasks": {"list": {}}, "extensions": {"io.modelcontextprotocol/tasks": {}}}}),
+            ),
+            Some(
+                json!({"protocolVersion": "2026-07-28", "capabilities": {"extensions": {"io.modelcontextprotocol/tasks": {}}}}),
+            ),
+            "server-tasks-moved-to-extension",
+            Class::Cosmetic,
+        ),
+        (
+            ItemKind::Server,
+            Some(json!({"protocolVersion": "2026-07-28", "capabilities": {"tasks": {"list": {}}}})),
+            Some(json!({"protocolVersion": "2026-07-28", "capabilities": {}})),
+            "server-capability-removed",
+            Class::Breaking,
+        ),
+        (
+            ItemKind::Server,
+            Some(
+                json!({"protocolVersion": "2025-11-25", "capabilities": {"tasks": {"list": {}}, "extensions": {"io.modelcontextprotocol/tasks": {}}}}),
+            ),
+            Some(
+                json!({"protocolVersion": "2025-11-25", "capabilities": {"extensions": {"io.modelcontextprotocol/tasks": {}}}}),
+            ),
+            "server-capability-removed",
+            Class::Breaking,
+        ),
+        // Per-response hints never make drift, but a recording that kept them is told so.
+        (
+            ItemKind::Server,
+            Some(json!({"protocolVersion": "2026-07-28", "resultType": "complete", "ttlMs": 1000})),
+            Some(json!({"protocolVersion": "2026-07-28", "resultType": "complete", "ttlMs": 5})),
+            "response-hint-changed",
+            Class::Cosmetic,
+        ),
+        (
+            ItemKind::Tool,
+            Some(json!({"name": "t", "cacheScope": "public"})),
+            Some(json!({"name": "t", "cacheScope": "private"})),
+            "response-hint-changed",
+            Class::Cosmetic,
         ),
         (
             ItemKind::Server,

@@ -228,15 +228,18 @@ fn self_references_and_reference_bombs_terminate() {
         j.notes
     );
     // Each definition refers to the next one ten times: 10^30 paths if expanded naively.
-    let bomb = |leaf: &str| {
+    // `sibling`: each reference carries a keyword beside `$ref`, so it is not a bare shared
+    // reference (compared once, then named at its other places) and the budget must stop it.
+    let bomb = |leaf: &str, sibling: bool| {
         let mut defs = Map::new();
         for i in 0..30 {
             let props: Map<String, Value> = (0..10)
                 .map(|k| {
-                    (
-                        format!("p{k}"),
-                        json!({"$ref": format!("#/$defs/d{}", i + 1)}),
-                    )
+                    let mut reference = json!({"$ref": format!("#/$defs/d{}", i + 1)});
+                    if sibling {
+                        reference["title"] = json!("next");
+                    }
+                    (format!("p{k}"), reference)
                 })
                 .collect();
             defs.insert(
@@ -248,7 +251,7 @@ fn self_references_and_reference_bombs_terminate() {
         json!({"$ref": "#/$defs/d0", "$defs": defs})
     };
     let start = Instant::now();
-    let j = input(bomb("string"), bomb("integer"));
+    let j = input(bomb("string", true), bomb("integer", true));
     assert!(
         start.elapsed() < Duration::from_secs(30),
         "{:?}",
@@ -258,6 +261,23 @@ fn self_references_and_reference_bombs_terminate() {
         j.notes.iter().any(|n| n.message.contains("budget")),
         "{:?}",
         j.notes.len()
+    );
+    // Bare references: each definition is compared once; the one change at the leaf is
+    // reported once, naming a place through each of the ten references at every level.
+    let start = Instant::now();
+    let j = input(bomb("string", false), bomb("integer", false));
+    assert!(
+        start.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        start.elapsed()
+    );
+    assert_eq!(rules_of(&j).len(), 1, "{:?}", rules_of(&j));
+    assert_eq!(j.changes[0].rule, "input-type-changed");
+    assert_eq!(j.changes[0].places.len(), 1 + 30 * 9);
+    assert!(
+        j.changes[0].message.len() < 2_000,
+        "{}",
+        j.changes[0].message.len()
     );
 }
 

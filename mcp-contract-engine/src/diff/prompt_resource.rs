@@ -118,12 +118,22 @@ pub(super) fn prompt(out: &mut Out<'_>, old: &Value, new: &Value) {
         );
     }
     icons(out, o, n);
+    server::response_hints(out, o, n);
     other_fields(
         out,
         "",
         o,
         n,
-        &["name", "title", "description", "arguments", "icons"],
+        &[
+            "name",
+            "title",
+            "description",
+            "arguments",
+            "icons",
+            "resultType",
+            "ttlMs",
+            "cacheScope",
+        ],
     );
 }
 
@@ -227,12 +237,16 @@ pub(super) fn resource(out: &mut Out<'_>, old: &Value, new: &Value) {
         &["audience", "priority", "lastModified"],
     );
     icons(out, o, n);
+    server::response_hints(out, o, n);
     other_fields(
         out,
         "",
         o,
         n,
         &[
+            "resultType",
+            "ttlMs",
+            "cacheScope",
             "uri",
             "uriTemplate",
             "name",

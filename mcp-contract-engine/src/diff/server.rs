@@ -4,15 +4,7 @@ use super::*;
 
 pub(super) fn server(out: &mut Out<'_>, old: &Value, new: &Value) {
     let (o, n) = (fields(old), fields(new));
-    if !same(o.get("protocolVersion"), n.get("protocolVersion")) {
-        out.emit(
-            "server-protocol-version-changed",
-            "protocolVersion",
-            o.get("protocolVersion").cloned(),
-            n.get("protocolVersion").cloned(),
-            "protocol version changed: field meanings differ between versions; a person should check clients still agree".to_owned(),
-        );
-    }
+    protocol_version(out, o.get("protocolVersion"), n.get("protocolVersion"));
     let (oi, ni) = (
         o.get("serverInfo").map(fields).unwrap_or(&*EMPTY),
         n.get("serverInfo").map(fields).unwrap_or(&*EMPTY),
@@ -68,13 +60,16 @@ pub(super) fn server(out: &mut Out<'_>, old: &Value, new: &Value) {
             );
         }
     }
+    let live = n.get("protocolVersion").and_then(protocol_date);
     capabilities(
         out,
         "capabilities",
         o.get("capabilities"),
         n.get("capabilities"),
+        (live, n.get("capabilities")),
         0,
     );
+    response_hints(out, o, n);
     other_fields(
         out,
         "",
@@ -85,33 +80,178 @@ pub(super) fn server(out: &mut Out<'_>, old: &Value, new: &Value) {
             "serverInfo",
             "capabilities",
             "instructions",
+            "resultType",
+            "ttlMs",
+            "cacheScope",
         ],
     );
 }
 
-fn capability_on(value: Option<&Value>) -> bool {
-    !matches!(value, None | Some(Value::Null) | Some(Value::Bool(false)))
+/// A protocol version as the date it is named by (`2025-11-25` → (2025, 11, 25)); `None` for
+/// anything else, which is then judged as a change nobody can order.
+pub(super) fn protocol_date(value: &Value) -> Option<ProtocolDate> {
+    let text = value.as_str()?;
+    let bytes = text.as_bytes();
+    if bytes.len() != 10 || bytes[4] != b'-' || bytes[7] != b'-' {
+        return None;
+    }
+    let number = |range: std::ops::Range<usize>| -> Option<u16> {
+        let part = text.get(range)?;
+        if part.bytes().all(|b| b.is_ascii_digit()) {
+            part.parse().ok()
+        } else {
+            None
+        }
+    };
+    let (year, month, day) = (number(0..4)?, number(5..7)?, number(8..10)?);
+    let (month, day) = (u8::try_from(month).ok()?, u8::try_from(day).ok()?);
+    ((1..=12).contains(&month) && (1..=31).contains(&day)).then_some((year, month, day))
 }
+
+/// The first protocol version whose tools carry no `execution` and whose capabilities carry
+/// `extensions` instead of `tasks`.
+pub(super) const STATELESS_PROTOCOL: ProtocolDate = (2026, 7, 28);
+
+/// A protocol version as a date (year, month, day).
+pub(super) type ProtocolDate = (u16, u8, u8);
+
+fn protocol_version(out: &mut Out<'_>, old: Option<&Value>, new: Option<&Value>) {
+    if same(old, new) {
+        return;
+    }
+    let (before, after) = (old.cloned(), new.cloned());
+    let show = |v: Option<&Value>| v.map_or("(none)".to_owned(), canonical_string);
+    match (old.and_then(protocol_date), new.and_then(protocol_date)) {
+        // The probe asks for the newest version it knows: a server answering a newer version
+        // now speaks the one the client asked for, so no call breaks, but the newer
+        // version's meanings apply to the same calls.
+        (Some(a), Some(b)) if b > a => out.emit(
+            "server-protocol-version-upgraded",
+            "protocolVersion",
+            before,
+            after,
+            format!(
+                "protocol version {} → {}: the server now answers the newer version the client asked for; calls keep working under the newer version's rules",
+                show(old),
+                show(new)
+            ),
+        ),
+        (Some(a), Some(b)) if b < a => out.emit(
+            "server-protocol-version-downgraded",
+            "protocolVersion",
+            before,
+            after,
+            format!(
+                "protocol version {} → {}: the server now answers an older version than before; clients lose what the newer version offered, and clients that only speak it cannot connect",
+                show(old),
+                show(new)
+            ),
+        ),
+        _ => out.emit(
+            "server-protocol-version-changed",
+            "protocolVersion",
+            before,
+            after,
+            "protocol version changed (not two dated versions that can be ordered): field meanings differ between versions; a person should check clients still agree".to_owned(),
+        ),
+    }
+}
+
+/// `resultType` (every result) and `ttlMs`/`cacheScope` (list results) of protocol
+/// 2026-07-28 describe one response, not the server: two probes of an unchanged server may
+/// differ in them. A recording that kept them is told so, as cosmetic.
+pub(super) fn response_hints(
+    out: &mut Out<'_>,
+    old: &Map<String, Value>,
+    new: &Map<String, Value>,
+) {
+    for key in RESPONSE_HINTS {
+        let (a, b) = (old.get(key), new.get(key));
+        if !same(a, b) {
+            out.emit(
+                "response-hint-changed",
+                key,
+                a.map(|v| clip(v, CLIP)),
+                b.map(|v| clip(v, CLIP)),
+                format!("`{key}` describes one response (a cache hint or result kind), not the contract: never drift"),
+            );
+        }
+    }
+}
+
+/// Fields of a response that a recording may have kept but that are never part of a contract.
+pub const RESPONSE_HINTS: [&str; 3] = ["resultType", "ttlMs", "cacheScope"];
+
+/// Capability paths that only hold named features: their entries are what is offered, so an
+/// empty one (`experimental: {}`) offers nothing. Every other capability object is offered by
+/// being present (`tools: {}` offers tools).
+fn is_container(path: &str) -> bool {
+    matches!(
+        path,
+        "capabilities"
+            | "capabilities.experimental"
+            | "capabilities.extensions"
+            | "capabilities.tasks.requests"
+    ) || path
+        .strip_prefix("capabilities.tasks.requests.")
+        .is_some_and(|rest| !rest.contains('.'))
+}
+
+/// Whether a capability value offers anything: `false`, `null`, absent and a container with
+/// nothing offered inside do not.
+fn offered(path: &str, value: Option<&Value>, depth: usize) -> bool {
+    match value {
+        None | Some(Value::Null) | Some(Value::Bool(false)) => false,
+        Some(Value::Object(map)) if is_container(path) && depth < 16 => map
+            .iter()
+            .any(|(key, v)| offered(&format!("{path}.{key}"), Some(v), depth + 1)),
+        _ => true,
+    }
+}
+
+/// The context a capability is judged in: the live side's protocol version and the
+/// capabilities it offers (where a capability may have moved).
+type CapabilityContext<'c> = (Option<ProtocolDate>, Option<&'c Value>);
 
 fn capabilities(
     out: &mut Out<'_>,
     path: &str,
     old: Option<&Value>,
     new: Option<&Value>,
+    cx: CapabilityContext<'_>,
     depth: usize,
 ) {
     if same(old, new) {
         return;
     }
-    let (on_before, on_after) = (capability_on(old), capability_on(new));
-    if on_before && !on_after {
-        out.emit(
-            "server-capability-removed",
-            path,
-            old.map(|v| clip(v, CLIP)),
-            new.cloned(),
-            format!("`{path}` no longer offered: clients that use it fail or wait forever"),
+    let (on_before, on_after) = (offered(path, old, depth), offered(path, new, depth));
+    if !on_before && !on_after {
+        return; // Both off, spelled differently (absent, false, null, an empty container).
+    }
+    let container = is_container(path);
+    if container && depth < 16 {
+        // What a container offers is its entries: judge each one.
+        let empty = Map::new();
+        let (a, b) = (
+            old.and_then(Value::as_object).unwrap_or(&empty),
+            new.and_then(Value::as_object).unwrap_or(&empty),
         );
+        if old.is_none_or(Value::is_object) && new.is_none_or(Value::is_object) {
+            for key in a.keys().chain(b.keys()).collect::<BTreeSet<_>>() {
+                capabilities(
+                    out,
+                    &format!("{path}.{key}"),
+                    a.get(key),
+                    b.get(key),
+                    cx,
+                    depth + 1,
+                );
+            }
+            return;
+        }
+    }
+    if on_before && !on_after {
+        capability_removed(out, path, old, new, cx);
         return;
     }
     if !on_before && on_after {
@@ -124,9 +264,6 @@ fn capabilities(
         );
         return;
     }
-    if !on_before {
-        return; // Both off, spelled differently (absent, false, null).
-    }
     match (old, new) {
         (Some(Value::Object(a)), Some(Value::Object(b))) if depth < 16 => {
             for key in a.keys().chain(b.keys()).collect::<BTreeSet<_>>() {
@@ -135,6 +272,7 @@ fn capabilities(
                     &format!("{path}.{key}"),
                     a.get(key),
                     b.get(key),
+                    cx,
                     depth + 1,
                 );
             }
@@ -151,4 +289,52 @@ fn capabilities(
             format!("`{path}` changed in a way that is not an on/off flag: a person should look"),
         ),
     }
+}
+
+fn capability_removed(
+    out: &mut Out<'_>,
+    path: &str,
+    old: Option<&Value>,
+    new: Option<&Value>,
+    (live, new_capabilities): CapabilityContext<'_>,
+) {
+    let (before, after) = (old.map(|v| clip(v, CLIP)), new.cloned());
+    if path.ends_with(".listChanged") {
+        out.emit(
+            "server-list-changed-dropped",
+            path,
+            before,
+            after,
+            format!("`{path}` no longer offered: clients stop receiving list-change notifications and see new items only when they list again; every call keeps working"),
+        );
+        return;
+    }
+    let stateless = live.is_some_and(|date| date >= STATELESS_PROTOCOL);
+    if path == "capabilities.tasks" && stateless {
+        let extension = new_capabilities
+            .and_then(|c| c.get("extensions"))
+            .and_then(Value::as_object)
+            .and_then(|e| {
+                e.keys()
+                    .find(|k| k.to_ascii_lowercase().contains("task"))
+                    .cloned()
+            });
+        if let Some(extension) = extension {
+            out.emit(
+                "server-tasks-moved-to-extension",
+                path,
+                before,
+                after,
+                format!("`capabilities.tasks` is gone with protocol 2026-07-28, where tasks are the extension `{extension}`, which the server offers: task clients of the new version use it"),
+            );
+            return;
+        }
+    }
+    out.emit(
+        "server-capability-removed",
+        path,
+        before,
+        after,
+        format!("`{path}` no longer offered: clients that use it fail"),
+    );
 }

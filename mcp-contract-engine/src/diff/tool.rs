@@ -36,6 +36,7 @@ pub(super) fn tool(
     );
     if differs("inputSchema") && !same(Some(oi), Some(ni)) {
         compare_schemas(out, Direction::Input, oi, ni, size);
+        headers(out, oi, ni);
     }
     match (o.get("outputSchema"), n.get("outputSchema")) {
         (None, Some(schema)) => out.emit(
@@ -64,6 +65,7 @@ pub(super) fn tool(
     if differs("icons") {
         icons(out, o, n);
     }
+    server::response_hints(out, o, n);
     other_fields(
         out,
         "",
@@ -78,8 +80,202 @@ pub(super) fn tool(
             "annotations",
             "execution",
             "icons",
+            "resultType",
+            "ttlMs",
+            "cacheScope",
         ],
     );
+}
+
+/// The `x-mcp-header` annotations of an input schema (protocol 2026-07-28, SEP-2243): HTTP
+/// clients mirror each annotated argument into an `Mcp-Param-{name}` header.
+struct Headers<'v> {
+    /// The annotation of each top-level property that has one.
+    by_property: BTreeMap<&'v str, &'v Value>,
+    /// Why the annotations are invalid (a conformant client then drops the whole tool).
+    invalid: Option<String>,
+}
+
+/// Values a header search reads at most: schemas can be huge, a finding needs only one.
+const HEADER_WALK: usize = 20_000;
+
+fn header_annotations(schema: &Value) -> Headers<'_> {
+    let mut headers = Headers {
+        by_property: BTreeMap::new(),
+        invalid: None,
+    };
+    let properties = schema.get("properties").and_then(Value::as_object);
+    let mut seen: BTreeMap<String, &str> = BTreeMap::new();
+    for (name, property) in properties.into_iter().flatten() {
+        // A bare `$ref` property is read through its target, where generators put keywords.
+        let target = property
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|r| schema::resolve_pointer(schema, r));
+        let Some(value) = property
+            .get(schema::HEADER_KEYWORD)
+            .or_else(|| target.and_then(|t| t.get(schema::HEADER_KEYWORD)))
+        else {
+            continue;
+        };
+        headers.by_property.insert(name.as_str(), value);
+        let problem = match value.as_str() {
+            None => Some("its value is not a string".to_owned()),
+            Some("") => Some("its value is empty".to_owned()),
+            Some(text)
+                if !text
+                    .bytes()
+                    .all(|b| (0x21..=0x7e).contains(&b) && b != b':') =>
+            {
+                Some("its value is not a header name (visible ASCII, no space or `:`)".to_owned())
+            }
+            Some(text) => match seen.insert(text.to_ascii_lowercase(), name) {
+                Some(other) => Some(format!("argument `{other}` has the same header name")),
+                None => (!primitive(target.unwrap_or(property))).then(|| {
+                    "it is on an argument that is not a string, integer or boolean".to_owned()
+                }),
+            },
+        };
+        if let (Some(problem), None) = (problem, &headers.invalid) {
+            headers.invalid = Some(format!(
+                "`x-mcp-header` of argument `{name}` is invalid: {problem}"
+            ));
+        }
+    }
+    if headers.invalid.is_none() {
+        headers.invalid = nested_header(schema);
+    }
+    headers
+}
+
+/// Whether a property schema takes only values SEP-2243 can carry in a header (the
+/// protocol notes exclude non-integer numbers); `null` may come along (the header is then
+/// omitted).
+fn primitive(schema: &Value) -> bool {
+    let allowed = |name: &str| matches!(name, "string" | "integer" | "boolean" | "null");
+    match schema.get("type") {
+        Some(Value::String(name)) => name != "null" && allowed(name),
+        Some(Value::Array(names)) => {
+            names.iter().all(|n| n.as_str().is_some_and(allowed))
+                && names
+                    .iter()
+                    .any(|n| n.as_str().is_some_and(|n| n != "null"))
+        }
+        _ => schema
+            .get("enum")
+            .and_then(Value::as_array)
+            .map(|values| values.iter().collect::<Vec<_>>())
+            .or_else(|| schema.get("const").map(|v| vec![v]))
+            .is_some_and(|values| {
+                !values.is_empty()
+                    && values.iter().all(|v| {
+                        v.is_string() || v.is_boolean() || v.is_i64() || v.is_u64() || v.is_null()
+                    })
+            }),
+    }
+}
+
+/// An `x-mcp-header` anywhere but on a top-level argument: SEP-2243 allows it only there.
+fn nested_header(schema: &Value) -> Option<String> {
+    let mut stack: Vec<(&Value, usize)> = vec![(schema, 0)];
+    let mut read = 0;
+    while let Some((value, level)) = stack.pop() {
+        read += 1;
+        if read > HEADER_WALK {
+            return None;
+        }
+        match value {
+            Value::Object(map) => {
+                // Level 2 is a top-level property's schema (root → properties → name).
+                if level != 2 && map.contains_key(schema::HEADER_KEYWORD) {
+                    return Some(
+                        "`x-mcp-header` is on a nested schema; it is only allowed on a top-level argument"
+                            .to_owned(),
+                    );
+                }
+                for (key, child) in map {
+                    // Instance data is not schema; `$defs` targets are read through their
+                    // `$ref` (at the property) or are nested anyway.
+                    if matches!(key.as_str(), "default" | "const" | "enum" | "examples") {
+                        continue;
+                    }
+                    let below_properties = level == 0 && key == "properties";
+                    let defs = level == 0 && matches!(key.as_str(), "$defs" | "definitions");
+                    let next = if below_properties || (level == 1 && !defs) {
+                        level + 1
+                    } else {
+                        // Anything else leaves the top-level arguments for good.
+                        level.max(3) + 1
+                    };
+                    if defs {
+                        continue;
+                    }
+                    stack.push((child, next));
+                }
+            }
+            Value::Array(items) => stack.extend(items.iter().map(|v| (v, level.max(3) + 1))),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Judges the `x-mcp-header` annotations of the arguments both versions have: adding one
+/// changes what every HTTP caller must send, an invalid one hides the tool.
+fn headers(out: &mut Out<'_>, old: &Value, new: &Value) {
+    let (a, b) = (header_annotations(old), header_annotations(new));
+    if a.by_property.is_empty() && b.by_property.is_empty() && b.invalid.is_none() {
+        return;
+    }
+    if let (Some(problem), None) = (&b.invalid, &a.invalid) {
+        out.emit(
+            "tool-header-invalid",
+            "inputSchema",
+            None,
+            Some(json!(problem)),
+            format!("{problem}: conformant clients exclude the whole tool"),
+        );
+        return;
+    }
+    let in_both = |name: &str| {
+        let declared =
+            |schema: &Value| schema.get("properties").and_then(|p| p.get(name)).is_some();
+        declared(old) && declared(new)
+    };
+    let names: BTreeSet<&str> = a
+        .by_property
+        .keys()
+        .chain(b.by_property.keys())
+        .copied()
+        .collect();
+    for name in names.into_iter().filter(|n| in_both(n)) {
+        let (before, after) = (a.by_property.get(name), b.by_property.get(name));
+        let text = |v: Option<&&Value>| v.and_then(|v| v.as_str()).map(str::to_ascii_lowercase);
+        match (before, after) {
+            (None, Some(header)) => out.emit(
+                "tool-header-added",
+                name,
+                None,
+                Some((*header).clone()),
+                format!("argument `{name}` must now also be sent as the HTTP header `Mcp-Param-{}`: callers over HTTP that built their request from the old definition are rejected (HeaderMismatch) until they list tools again", header.as_str().unwrap_or("?")),
+            ),
+            (Some(header), None) => out.emit(
+                "tool-header-removed",
+                name,
+                Some((*header).clone()),
+                None,
+                format!("argument `{name}` is no longer mirrored into an HTTP header: calls still work, but proxies and gateways that routed or authorised on `Mcp-Param-{}` no longer see it", header.as_str().unwrap_or("?")),
+            ),
+            (Some(x), Some(y)) if text(Some(x)) != text(Some(y)) => out.emit(
+                "tool-header-renamed",
+                name,
+                Some((*x).clone()),
+                Some((*y).clone()),
+                format!("argument `{name}` is now sent as the HTTP header `Mcp-Param-{}` instead of `Mcp-Param-{}`: callers over HTTP that send the old header are rejected (HeaderMismatch) until they list tools again", y.as_str().unwrap_or("?"), x.as_str().unwrap_or("?")),
+            ),
+            _ => {}
+        }
+    }
 }
 
 /// (hint, default, safe value)
@@ -179,6 +375,22 @@ fn task_support(execution: Option<&Value>) -> Result<&str, ()> {
 
 fn execution(out: &mut Out<'_>, old: Option<&Value>, new: Option<&Value>) {
     if same(old, new) {
+        return;
+    }
+    let stateless = out
+        .live_protocol
+        .is_some_and(|date| date >= server::STATELESS_PROTOCOL);
+    if new.is_none() && stateless {
+        // From 2026-07-28 on tools carry no `execution`: task support is negotiated through
+        // the tasks extension (judged on the server's capabilities), so its absence here
+        // says nothing about this tool.
+        out.emit(
+            "tool-task-support-moved",
+            "execution",
+            old.map(|v| clip(v, CLIP)),
+            None,
+            "`execution` dropped under protocol 2026-07-28, which has no such field: tasks are an extension negotiated by the server, not a change to this tool".to_owned(),
+        );
         return;
     }
     let (o, n) = (

@@ -1,7 +1,7 @@
 //! Helpers shared by the engine tests.
 #![allow(dead_code)]
 
-use mcp_contract_engine::diff::{diff_item, diff_surfaces};
+use mcp_contract_engine::diff::{diff_item_in, diff_surfaces, Context};
 use mcp_contract_engine::{Class, ItemKey, ItemKind, Judgement, Policy, Surface};
 use serde_json::{json, Value};
 use std::path::PathBuf;
@@ -29,6 +29,16 @@ pub fn tool(before: Value, after: Value) -> Judgement {
 
 /// Judges one item of any kind (`None` = absent).
 pub fn item(kind: ItemKind, before: Option<Value>, after: Option<Value>) -> Judgement {
+    item_in(kind, before, after, &Context::default())
+}
+
+/// [`item`] with the protocol versions of the servers around it.
+pub fn item_in(
+    kind: ItemKind,
+    before: Option<Value>,
+    after: Option<Value>,
+    context: &Context,
+) -> Judgement {
     let name = match kind {
         ItemKind::Server => "server".to_owned(),
         _ => {
@@ -42,11 +52,12 @@ pub fn item(kind: ItemKind, before: Option<Value>, after: Option<Value>) -> Judg
                 .to_owned()
         }
     };
-    diff_item(
+    diff_item_in(
         &ItemKey::new(kind, name),
         before.as_ref(),
         after.as_ref(),
         &Policy::default(),
+        context,
     )
 }
 
@@ -83,6 +94,14 @@ pub fn expect_none(j: &Judgement) {
         "expected no change, got {:#?}",
         j.changes
     );
+}
+
+/// A context whose live server answers `version`.
+pub fn live_protocol(version: &str) -> Context {
+    Context {
+        old_protocol: None,
+        new_protocol: Some(version.to_owned()),
+    }
 }
 
 /// The fixture directory.
