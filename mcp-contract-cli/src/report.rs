@@ -215,8 +215,8 @@ impl Items {
         }
     }
 
-    /// The items of a judgement between two surfaces (the `diff` command): only items with a
-    /// change or a note appear; `state` says whether each was added, removed or changed.
+    /// The items of a judgement between two surfaces (the `diff` command): every item of either
+    /// side; `state` says whether each was added, removed, changed or is the same.
     pub fn from_judgement(
         old: &mcp_contract_engine::surface::Surface,
         new: &mcp_contract_engine::surface::Surface,
@@ -229,13 +229,11 @@ impl Items {
             (Some(a), Some(b)) => mcp_contract_engine::diff::same_item(a, b),
             (a, b) => a.is_none() && b.is_none(),
         };
+        // Every item of either side, so that "no drift" counts what was compared.
         let mut keys: Vec<ItemKey> = judgement.items().into_iter().collect();
-        for key in old.keys().chain(new.keys()) {
-            if !same(old.get(key).as_deref(), new.get(key).as_deref()) && !keys.contains(key) {
-                keys.push(key.clone());
-            }
-        }
+        keys.extend(old.keys().chain(new.keys()).cloned());
         keys.sort();
+        keys.dedup();
         let items = keys
             .into_iter()
             .map(|key| {

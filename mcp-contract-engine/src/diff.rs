@@ -60,10 +60,21 @@ pub fn diff_item_maps(
         old.get(&ItemKey::server()).copied(),
         new.get(&ItemKey::server()).copied(),
     );
+    diff_item_maps_in(old, new, policy, &context)
+}
+
+/// [`diff_item_maps`] knowing the protocol versions around the items (see [`Context`]): for a
+/// caller that judges a part of a surface, without its server items, for renames.
+pub fn diff_item_maps_in(
+    old: &BTreeMap<&ItemKey, &Value>,
+    new: &BTreeMap<&ItemKey, &Value>,
+    policy: &Policy,
+    context: &Context,
+) -> Judgement {
     let keys: BTreeSet<&ItemKey> = old.keys().chain(new.keys()).copied().collect();
     let renames = rename::Renames::find(old, new);
     let judge = |key: &ItemKey| -> (Vec<Change>, Vec<Note>) {
-        let mut out = Out::new(key, policy, &context);
+        let mut out = Out::new(key, policy, context);
         let (before, after) = (old.get(key).copied(), new.get(key).copied());
         match (before, after) {
             (Some(value), None) => {

@@ -159,6 +159,18 @@ pub fn evaluate_selected(
         accepted.iter().map(|a| (&a.item.key, a)).collect();
     let selected = |key: &ItemKey| select.is_none_or(|select| select(key));
     let plan = plan(&live_by_key, &accepted_by_key, &selected, select.is_some());
+    // What some rules need from around an item: the protocol versions of both sides.
+    let server = ItemKey::server();
+    let context = diff::Context::of_servers(
+        accepted_by_key
+            .get(&server)
+            .and_then(|a| a.definition())
+            .as_ref(),
+        live_by_key
+            .get(&server)
+            .and_then(|&key| live.get(key))
+            .as_deref(),
+    );
 
     let outcomes = crate::parallel::map_in_order(&plan.judged, |&key| {
         let live_key = live_by_key.get(key).copied();
@@ -168,6 +180,7 @@ pub fn evaluate_selected(
             accepted_by_key.get(key).copied(),
             judging,
             &policy,
+            &context,
             plan.renames_possible,
         )
     });
@@ -180,7 +193,7 @@ pub fn evaluate_selected(
     let (mut findings_by_item, mut notes) =
         findings_and_notes(live, &mut outcomes, &shadowed, &lint_only, judging);
     let mut renamed = if plan.renames_possible {
-        judge_renames(&outcomes, &policy)
+        judge_renames(&outcomes, &policy, &context)
     } else {
         BTreeMap::new()
     };
@@ -349,7 +362,11 @@ fn findings_and_notes(
 }
 
 /// Items added and removed in one release, judged together for renames.
-fn judge_renames(outcomes: &[Outcome<'_>], policy: &Policy) -> BTreeMap<ItemKey, Judgement> {
+fn judge_renames(
+    outcomes: &[Outcome<'_>],
+    policy: &Policy,
+    context: &diff::Context,
+) -> BTreeMap<ItemKey, Judgement> {
     let side = |removed: bool| -> BTreeMap<&ItemKey, &Value> {
         outcomes
             .iter()
@@ -359,7 +376,7 @@ fn judge_renames(outcomes: &[Outcome<'_>], policy: &Policy) -> BTreeMap<ItemKey,
             })
             .collect()
     };
-    let whole = diff::diff_item_maps(&side(true), &side(false), policy);
+    let whole = diff::diff_item_maps_in(&side(true), &side(false), policy, context);
     let mut by_item: BTreeMap<ItemKey, Judgement> = BTreeMap::new();
     for change in whole.changes {
         by_item
@@ -469,6 +486,7 @@ fn judge_item<'a>(
     old: Option<&'a Accepted>,
     judging: &Judging<'_>,
     policy: &Policy,
+    context: &diff::Context,
     renames_possible: bool,
 ) -> Option<Outcome<'a>> {
     let (layout, redactions, lints) = (judging.layout, judging.redactions, judging.lints);
@@ -519,13 +537,20 @@ fn judge_item<'a>(
             let old_definition = old_definition();
             // Compared on the definition: a rendering or recording change is not drift. (As
             // rendering it and comparing the text, without writing it.)
-            if old_definition
+            let rendered_alike = old_definition
                 .as_ref()
-                .is_some_and(|old| snapshot::renders_equal(old, new))
-            {
+                .is_some_and(|old| snapshot::renders_equal(old, new));
+            if rendered_alike {
                 if let Some(a) = old {
                     refresh = Some((display_path(&a.path, &layout.dir), a.item.format));
                 }
+                (State::Unchanged, None)
+            } else if old_definition
+                .as_ref()
+                .is_some_and(|old| diff::same_item(old, new))
+            {
+                // Equal in the engine's canonical form (per-response hints, a top-level null):
+                // what was accepted stays the contract.
                 (State::Unchanged, None)
             } else {
                 (State::Changed, old_definition)
@@ -536,12 +561,24 @@ fn judge_item<'a>(
     let mut one_sided = None;
     let judgement = match (state, old_definition, new_definition) {
         (State::Unchanged, _, _) => None,
-        (_, Some(old), Some(new)) => Some(diff::diff_item(key, Some(&old), Some(&new), policy)),
+        (_, Some(old), Some(new)) => Some(diff::diff_item_in(
+            key,
+            Some(&old),
+            Some(&new),
+            policy,
+            context,
+        )),
         (_, old, new) if renames_possible => {
             one_sided = old.or(new.map(Cow::into_owned));
             None
         }
-        (_, old, new) => Some(diff::diff_item(key, old.as_ref(), new.as_deref(), policy)),
+        (_, old, new) => Some(diff::diff_item_in(
+            key,
+            old.as_ref(),
+            new.as_deref(),
+            policy,
+            context,
+        )),
     };
     Some(Outcome {
         snap_path: layout.snap_path(key),
