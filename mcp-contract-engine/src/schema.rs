@@ -8,7 +8,7 @@
 //! than lost. Everything here is iterative or bounded, because schemas come from servers and
 //! can be hostile (10,000-deep, self-referencing, megabytes of enum).
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::fmt::Write as _;
@@ -560,14 +560,66 @@ pub fn build<'a>(
     max_hops: usize,
     extra_null: bool,
 ) -> Shape<'a> {
-    let mut shape = Shape::empty();
-    let mut work: Vec<(Part<'a>, usize)> = node.iter().rev().map(|p| (*p, 0)).collect();
-    let mut seen: HashSet<usize> = HashSet::new();
-    let mut lower_parts: Vec<Bound> = Vec::new();
-    let mut upper_parts: Vec<Bound> = Vec::new();
-    let mut pending_union: Option<(bool, &'a Value)> = None;
-    let mut expansions = 0usize;
-    while let Some((part, hops)) = work.pop() {
+    let mut builder = Builder {
+        root,
+        max_hops,
+        shape: Shape::empty(),
+        work: node.iter().rev().map(|p| (*p, 0)).collect(),
+        seen: HashSet::new(),
+        lower_parts: Vec::new(),
+        upper_parts: Vec::new(),
+        pending_union: None,
+        expansions: 0,
+    };
+    while let Some((part, hops)) = builder.work.pop() {
+        builder.read(part, hops);
+        if builder.work.is_empty() {
+            if let Some((one_of, branches)) = builder.pending_union.take() {
+                fold_union(
+                    &mut builder.shape,
+                    &mut builder.work,
+                    one_of,
+                    branches,
+                    hops,
+                );
+            }
+        }
+    }
+    builder.finish(extra_null)
+}
+
+/// The state of one [`build`]: the shape so far and the parts still to read.
+struct Builder<'a> {
+    root: &'a Value,
+    max_hops: usize,
+    shape: Shape<'a>,
+    /// Parts still to read, with how many `$ref`/`allOf` hops led to each.
+    work: Vec<(Part<'a>, usize)>,
+    /// `$ref` targets already expanded (a cycle is read once).
+    seen: HashSet<usize>,
+    lower_parts: Vec<Bound>,
+    upper_parts: Vec<Bound>,
+    /// The one union of this node, folded in once everything else is read.
+    pending_union: Option<(bool, &'a Value)>,
+    expansions: usize,
+}
+
+impl<'a> Builder<'a> {
+    /// Whether another `$ref` or `allOf` may be expanded at this depth.
+    fn may_expand(&self, hops: usize) -> bool {
+        hops < self.max_hops && self.expansions < self.max_hops.saturating_mul(64)
+    }
+
+    fn unknown(&mut self, keyword: &str, value: &'a Value) {
+        self.shape
+            .unknown
+            .entry(keyword.to_owned())
+            .or_default()
+            .push(value);
+    }
+
+    /// Reads one part of the node: its identity, `$ref`, `allOf`, its union, its keywords.
+    fn read(&mut self, part: Part<'a>, hops: usize) {
         let value = part.value;
         // A bare `{"$ref": …}` is only a pointer: the target is the identity, so recursion is
         // caught at the first repeat whichever pointer led to it.
@@ -575,94 +627,89 @@ pub fn build<'a>(
             .as_object()
             .is_some_and(|m| m.len() == 1 && m.contains_key("$ref"));
         if !bare_ref {
-            shape.identity.push(value as *const Value as usize);
+            self.shape.identity.push(value as *const Value as usize);
         }
         let map = match value {
-            Value::Bool(true) => continue,
+            Value::Bool(true) => return,
             Value::Bool(false) => {
-                shape.types = 0;
-                continue;
+                self.shape.types = 0;
+                return;
             }
             Value::Object(map) => map,
             other => {
-                shape
-                    .unknown
-                    .entry("(schema is not an object)".to_owned())
-                    .or_default()
-                    .push(other);
-                continue;
+                self.unknown("(schema is not an object)", other);
+                return;
             }
         };
         if let Some(reference) = map.get("$ref") {
-            match reference.as_str() {
-                Some(text) if text.starts_with('#') => {
-                    let target_seen = resolve_pointer(root, text);
-                    match target_seen {
-                        Some(target) => {
-                            let id = target as *const Value as usize;
-                            if hops >= max_hops || expansions >= max_hops.saturating_mul(64) {
-                                shape.notes.push(format!(
-                                    "$ref `{text}` not followed: more than {max_hops} references in a chain"
-                                ));
-                                shape
-                                    .unknown
-                                    .entry("$ref".to_owned())
-                                    .or_default()
-                                    .push(reference);
-                            } else if !seen.insert(id) {
-                                shape.notes.push(format!(
-                                    "$ref `{text}` refers back to a schema already being read (a cycle); not followed again"
-                                ));
-                            } else {
-                                expansions += 1;
-                                work.push((
-                                    Part {
-                                        value: target,
-                                        skip_union: part.skip_union,
-                                    },
-                                    hops + 1,
-                                ));
-                            }
-                        }
-                        None => {
-                            shape.notes.push(format!(
-                                "$ref `{text}` points nowhere in this document; compared as written"
-                            ));
-                            shape
-                                .unknown
-                                .entry("$ref".to_owned())
-                                .or_default()
-                                .push(reference);
-                        }
-                    }
-                }
-                _ => {
-                    shape.notes.push(format!(
-                        "external or non-pointer $ref {} not fetched; compared as written",
-                        canonical_string(reference)
-                    ));
-                    shape
-                        .unknown
-                        .entry("$ref".to_owned())
-                        .or_default()
-                        .push(reference);
-                }
-            }
+            self.follow_ref(reference, part, hops);
         }
-        if let Some(Value::Array(members)) = map.get("allOf") {
-            if hops >= max_hops || expansions >= max_hops.saturating_mul(64) {
-                shape.notes.push(format!(
-                    "allOf not expanded: nested more than {max_hops} levels"
-                ));
-                shape
-                    .unknown
-                    .entry("allOf".to_owned())
-                    .or_default()
-                    .push(&map["allOf"]);
-            } else {
-                expansions += 1;
+        self.expand_all_of(map, part, hops);
+        for union_key in ["anyOf", "oneOf"] {
+            let Some(branches) = map.get(union_key) else {
+                continue;
+            };
+            if part.skip_union {
+                continue;
+            }
+            if !branches.is_array() || self.pending_union.is_some() {
+                // Two unions on one node are an intersection of unions: not modelled.
+                self.unknown(union_key, branches);
+                continue;
+            }
+            self.pending_union = Some((union_key == "oneOf", branches));
+        }
+        for (key, v) in map {
+            self.keyword(map, key, v);
+        }
+    }
+
+    fn follow_ref(&mut self, reference: &'a Value, part: Part<'a>, hops: usize) {
+        let max_hops = self.max_hops;
+        let Some(text) = reference.as_str().filter(|text| text.starts_with('#')) else {
+            self.shape.notes.push(format!(
+                "external or non-pointer $ref {} not fetched; compared as written",
+                canonical_string(reference)
+            ));
+            self.unknown("$ref", reference);
+            return;
+        };
+        let Some(target) = resolve_pointer(self.root, text) else {
+            self.shape.notes.push(format!(
+                "$ref `{text}` points nowhere in this document; compared as written"
+            ));
+            self.unknown("$ref", reference);
+            return;
+        };
+        let id = target as *const Value as usize;
+        if !self.may_expand(hops) {
+            self.shape.notes.push(format!(
+                "$ref `{text}` not followed: more than {max_hops} references in a chain"
+            ));
+            self.unknown("$ref", reference);
+        } else if !self.seen.insert(id) {
+            self.shape.notes.push(format!(
+                "$ref `{text}` refers back to a schema already being read (a cycle); not followed again"
+            ));
+        } else {
+            self.expansions += 1;
+            self.work.push((
+                Part {
+                    value: target,
+                    skip_union: part.skip_union,
+                },
+                hops + 1,
+            ));
+        }
+    }
+
+    fn expand_all_of(&mut self, map: &'a Map<String, Value>, part: Part<'a>, hops: usize) {
+        let max_hops = self.max_hops;
+        match map.get("allOf") {
+            Some(Value::Array(members)) if self.may_expand(hops) => {
+                self.expansions += 1;
                 for member in members.iter().rev() {
-                    work.push((
+                    self.work.push((
                         Part {
                             value: member,
                             skip_union: part.skip_union,
@@ -671,258 +718,250 @@ pub fn build<'a>(
                     ));
                 }
             }
-        } else if let Some(other) = map.get("allOf") {
-            shape
-                .unknown
-                .entry("allOf".to_owned())
-                .or_default()
-                .push(other);
-        }
-        for union_key in ["anyOf", "oneOf"] {
-            let Some(branches) = map.get(union_key) else {
-                continue;
-            };
-            if part.skip_union {
-                continue;
+            Some(Value::Array(_)) => {
+                self.shape.notes.push(format!(
+                    "allOf not expanded: nested more than {max_hops} levels"
+                ));
+                self.unknown("allOf", &map["allOf"]);
             }
-            if !branches.is_array() || pending_union.is_some() {
-                // Two unions on one node are an intersection of unions: not modelled.
-                shape
+            Some(other) => self.unknown("allOf", other),
+            None => {}
+        }
+    }
+
+    /// One keyword of a schema object into the shape.
+    fn keyword(&mut self, map: &'a Map<String, Value>, key: &'a String, v: &'a Value) {
+        match key.as_str() {
+            "type" => match types_of(v) {
+                Some(atoms) => self.shape.types &= atoms,
+                None => self
+                    .shape
                     .unknown
-                    .entry(union_key.to_owned())
+                    .entry("type".to_owned())
                     .or_default()
-                    .push(branches);
-                continue;
-            }
-            pending_union = Some((union_key == "oneOf", branches));
-        }
-        for (key, v) in map {
-            match key.as_str() {
-                "type" => match types_of(v) {
-                    Some(atoms) => shape.types &= atoms,
-                    None => shape.unknown.entry("type".to_owned()).or_default().push(v),
-                },
-                "enum" | "const" => {
-                    let values: Vec<&'a Value> = match (key.as_str(), v) {
-                        ("enum", Value::Array(items)) => items.iter().collect(),
-                        ("const", v) => vec![v],
-                        _ => {
-                            shape.unknown.entry(key.clone()).or_default().push(v);
-                            continue;
-                        }
-                    };
-                    let set: BTreeMap<String, &'a Value> = values
+                    .push(v),
+            },
+            "enum" | "const" => {
+                let values: Vec<&'a Value> = match (key.as_str(), v) {
+                    ("enum", Value::Array(items)) => items.iter().collect(),
+                    ("const", v) => vec![v],
+                    _ => {
+                        self.shape.unknown.entry(key.clone()).or_default().push(v);
+                        return;
+                    }
+                };
+                let set: BTreeMap<String, &'a Value> = values
+                    .into_iter()
+                    .map(|x| (canonical_string(x), x))
+                    .collect();
+                self.shape.enumeration = Some(match self.shape.enumeration.take() {
+                    None => set,
+                    Some(prev) => prev
                         .into_iter()
-                        .map(|x| (canonical_string(x), x))
-                        .collect();
-                    shape.enumeration = Some(match shape.enumeration.take() {
-                        None => set,
-                        Some(prev) => prev
-                            .into_iter()
-                            .filter(|(k, _)| set.contains_key(k))
-                            .collect(),
-                    });
-                }
-                "minimum" | "exclusiveMinimum" | "maximum" | "exclusiveMaximum" => {
-                    let is_lower = key.ends_with("inimum");
-                    match v {
-                        Value::Number(n) => {
-                            let draft4_exclusive = key.starts_with('m')
-                                && map
-                                    .get(if is_lower {
-                                        "exclusiveMinimum"
-                                    } else {
-                                        "exclusiveMaximum"
-                                    })
-                                    .and_then(Value::as_bool)
-                                    .unwrap_or(false);
-                            let bound = Bound {
-                                value: n.as_f64().unwrap_or(0.0),
-                                exclusive: key.starts_with('e') || draft4_exclusive,
-                                written: serde_json::json!({ key.clone(): v }),
-                            };
-                            if is_lower {
-                                lower_parts.push(bound);
-                            } else {
-                                upper_parts.push(bound);
-                            }
-                        }
-                        // Draft-4 boolean form: read together with `minimum`/`maximum` above.
-                        Value::Bool(_) if key.starts_with('e') => {}
-                        _ => shape.unknown.entry(key.clone()).or_default().push(v),
-                    }
-                }
-                "multipleOf" => match v.as_f64() {
-                    Some(m) if m > 0.0 => {
-                        shape.multiple_of = Some(match shape.multiple_of {
-                            // Both apply: keep the stricter when one divides the other.
-                            Some(prev) if is_multiple(m, prev) => m,
-                            Some(prev) => prev,
-                            None => m,
-                        })
-                    }
-                    _ => shape.unknown.entry(key.clone()).or_default().push(v),
-                },
-                "minLength" | "minItems" | "minProperties" => match count(v) {
-                    Some(c) => {
-                        let slot = match key.as_str() {
-                            "minLength" => &mut shape.min_length,
-                            "minItems" => &mut shape.min_items,
-                            _ => &mut shape.min_properties,
+                        .filter(|(k, _)| set.contains_key(k))
+                        .collect(),
+                });
+            }
+            "minimum" | "exclusiveMinimum" | "maximum" | "exclusiveMaximum" => {
+                let is_lower = key.ends_with("inimum");
+                match v {
+                    Value::Number(n) => {
+                        let draft4_exclusive = key.starts_with('m')
+                            && map
+                                .get(if is_lower {
+                                    "exclusiveMinimum"
+                                } else {
+                                    "exclusiveMaximum"
+                                })
+                                .and_then(Value::as_bool)
+                                .unwrap_or(false);
+                        let bound = Bound {
+                            value: n.as_f64().unwrap_or(0.0),
+                            exclusive: key.starts_with('e') || draft4_exclusive,
+                            written: serde_json::json!({ key.clone(): v }),
                         };
-                        *slot = Some(slot.map_or(c, |p| p.max(c)));
-                    }
-                    None => shape.unknown.entry(key.clone()).or_default().push(v),
-                },
-                "maxLength" | "maxItems" | "maxProperties" => match count(v) {
-                    Some(c) => {
-                        let slot = match key.as_str() {
-                            "maxLength" => &mut shape.max_length,
-                            "maxItems" => &mut shape.max_items,
-                            _ => &mut shape.max_properties,
-                        };
-                        *slot = Some(slot.map_or(c, |p| p.min(c)));
-                    }
-                    None => shape.unknown.entry(key.clone()).or_default().push(v),
-                },
-                "pattern" | "format" => match v.as_str() {
-                    Some(text) => {
-                        if key == "pattern" {
-                            shape.patterns.insert(text);
+                        if is_lower {
+                            self.lower_parts.push(bound);
                         } else {
-                            shape.formats.insert(text);
+                            self.upper_parts.push(bound);
                         }
                     }
-                    None => shape.unknown.entry(key.clone()).or_default().push(v),
-                },
-                "uniqueItems" => match v.as_bool() {
-                    Some(b) => shape.unique_items |= b,
-                    None => shape.unknown.entry(key.clone()).or_default().push(v),
-                },
-                "properties" => match v {
-                    Value::Object(props) => {
-                        for (name, schema) in props {
-                            shape
-                                .properties
-                                .entry(name.as_str())
-                                .or_default()
-                                .push(Part {
-                                    value: schema,
-                                    skip_union: false,
-                                });
-                        }
-                    }
-                    _ => shape.unknown.entry(key.clone()).or_default().push(v),
-                },
-                "required" => match v {
-                    Value::Array(names) if names.iter().all(Value::is_string) => {
-                        shape
-                            .required
-                            .extend(names.iter().filter_map(Value::as_str));
-                    }
-                    // Draft-3 `required: true` on a property, or garbage: not modelled.
-                    _ => shape.unknown.entry(key.clone()).or_default().push(v),
-                },
-                "additionalProperties" => match v {
-                    Value::Bool(true) => {}
-                    // `{}` (Zod 4's loose objects and records of anything) accepts every value.
-                    schema if accepts_anything(schema) => {}
-                    Value::Bool(false) => shape.additional = Additional::Never,
-                    schema @ Value::Object(_) => match &mut shape.additional {
-                        Additional::Never => {}
-                        Additional::Any => {
-                            shape.additional = Additional::Schema(vec![Part::new(schema)])
-                        }
-                        Additional::Schema(parts) => parts.push(Part::new(schema)),
-                    },
-                    _ => shape.unknown.entry(key.clone()).or_default().push(v),
-                },
-                "propertyNames" => shape.property_names.push(Part::new(v)),
-                "items" => match v {
-                    Value::Array(tuple) => merge_prefix(&mut shape.prefix, tuple),
-                    schema => shape.items.push(Part::new(schema)),
-                },
-                "prefixItems" => match v {
-                    Value::Array(tuple) => merge_prefix(&mut shape.prefix, tuple),
-                    _ => shape.unknown.entry(key.clone()).or_default().push(v),
-                },
-                "additionalItems" => {
-                    // Only meaningful next to a draft-4 tuple; otherwise ignored by validators.
-                    if map.get("items").is_some_and(Value::is_array) {
-                        shape.items.push(Part::new(v));
+                    // Draft-4 boolean form: read together with `minimum`/`maximum` above.
+                    Value::Bool(_) if key.starts_with('e') => {}
+                    _ => self.shape.unknown.entry(key.clone()).or_default().push(v),
+                }
+            }
+            "multipleOf" => match v.as_f64() {
+                Some(m) if m > 0.0 => {
+                    self.shape.multiple_of = Some(match self.shape.multiple_of {
+                        // Both apply: keep the stricter when one divides the other.
+                        Some(prev) if is_multiple(m, prev) => m,
+                        Some(prev) => prev,
+                        None => m,
+                    })
+                }
+                _ => self.shape.unknown.entry(key.clone()).or_default().push(v),
+            },
+            "minLength" | "minItems" | "minProperties" => match count(v) {
+                Some(c) => {
+                    let slot = match key.as_str() {
+                        "minLength" => &mut self.shape.min_length,
+                        "minItems" => &mut self.shape.min_items,
+                        _ => &mut self.shape.min_properties,
+                    };
+                    *slot = Some(slot.map_or(c, |p| p.max(c)));
+                }
+                None => self.shape.unknown.entry(key.clone()).or_default().push(v),
+            },
+            "maxLength" | "maxItems" | "maxProperties" => match count(v) {
+                Some(c) => {
+                    let slot = match key.as_str() {
+                        "maxLength" => &mut self.shape.max_length,
+                        "maxItems" => &mut self.shape.max_items,
+                        _ => &mut self.shape.max_properties,
+                    };
+                    *slot = Some(slot.map_or(c, |p| p.min(c)));
+                }
+                None => self.shape.unknown.entry(key.clone()).or_default().push(v),
+            },
+            "pattern" | "format" => match v.as_str() {
+                Some(text) => {
+                    if key == "pattern" {
+                        self.shape.patterns.insert(text);
+                    } else {
+                        self.shape.formats.insert(text);
                     }
                 }
-                "default" => shape.default = shape.default.or(Some(v)),
-                "description" => {
-                    if shape.description.is_none() {
-                        shape.description = v.as_str().map(normalize_text);
+                None => self.shape.unknown.entry(key.clone()).or_default().push(v),
+            },
+            "uniqueItems" => match v.as_bool() {
+                Some(b) => self.shape.unique_items |= b,
+                None => self.shape.unknown.entry(key.clone()).or_default().push(v),
+            },
+            "properties" => match v {
+                Value::Object(props) => {
+                    for (name, schema) in props {
+                        self.shape
+                            .properties
+                            .entry(name.as_str())
+                            .or_default()
+                            .push(Part {
+                                value: schema,
+                                skip_union: false,
+                            });
                     }
                 }
-                "title" => {
-                    if shape.title.is_none() {
-                        shape.title = v.as_str().map(normalize_text);
+                _ => self.shape.unknown.entry(key.clone()).or_default().push(v),
+            },
+            "required" => match v {
+                Value::Array(names) if names.iter().all(Value::is_string) => {
+                    self.shape
+                        .required
+                        .extend(names.iter().filter_map(Value::as_str));
+                }
+                // Draft-3 `required: true` on a property, or garbage: not modelled.
+                _ => self.shape.unknown.entry(key.clone()).or_default().push(v),
+            },
+            "additionalProperties" => match v {
+                Value::Bool(true) => {}
+                // `{}` (Zod 4's loose objects and records of anything) accepts every value.
+                schema if accepts_anything(schema) => {}
+                Value::Bool(false) => self.shape.additional = Additional::Never,
+                schema @ Value::Object(_) => match &mut self.shape.additional {
+                    Additional::Never => {}
+                    Additional::Any => {
+                        self.shape.additional = Additional::Schema(vec![Part::new(schema)])
                     }
+                    Additional::Schema(parts) => parts.push(Part::new(schema)),
+                },
+                _ => self.shape.unknown.entry(key.clone()).or_default().push(v),
+            },
+            "propertyNames" => self.shape.property_names.push(Part::new(v)),
+            "items" => match v {
+                Value::Array(tuple) => merge_prefix(&mut self.shape.prefix, tuple),
+                schema => self.shape.items.push(Part::new(schema)),
+            },
+            "prefixItems" => match v {
+                Value::Array(tuple) => merge_prefix(&mut self.shape.prefix, tuple),
+                _ => self.shape.unknown.entry(key.clone()).or_default().push(v),
+            },
+            "additionalItems" => {
+                // Only meaningful next to a draft-4 tuple; otherwise ignored by validators.
+                if map.get("items").is_some_and(Value::is_array) {
+                    self.shape.items.push(Part::new(v));
                 }
-                "examples" => shape.examples = shape.examples.or(Some(v)),
-                "deprecated" => shape.deprecated |= v.as_bool().unwrap_or(false),
-                "$schema" | "$id" | "$comment" | "$anchor" => {
-                    shape.meta.insert(key.as_str(), v);
+            }
+            "default" => self.shape.default = self.shape.default.or(Some(v)),
+            "description" => {
+                if self.shape.description.is_none() {
+                    self.shape.description = v.as_str().map(normalize_text);
                 }
-                // Vendor extensions (`x-fastmcp-wrap-result`, …): validators ignore them.
-                // The one the protocol gives a meaning is judged with the tool.
-                k if k.starts_with("x-") && k != HEADER_KEYWORD => {
-                    shape.meta.insert(key.as_str(), v);
+            }
+            "title" => {
+                if self.shape.title.is_none() {
+                    self.shape.title = v.as_str().map(normalize_text);
                 }
-                "nullable" => shape.nullable |= v.as_bool().unwrap_or(false),
-                k if MODELLED.contains(&k) => {}
-                _ => shape.unknown.entry(key.clone()).or_default().push(v),
+            }
+            "examples" => self.shape.examples = self.shape.examples.or(Some(v)),
+            "deprecated" => self.shape.deprecated |= v.as_bool().unwrap_or(false),
+            "$schema" | "$id" | "$comment" | "$anchor" => {
+                self.shape.meta.insert(key.as_str(), v);
+            }
+            // Vendor extensions (`x-fastmcp-wrap-result`, …): validators ignore them.
+            // The one the protocol gives a meaning is judged with the tool.
+            k if k.starts_with("x-") && k != HEADER_KEYWORD => {
+                self.shape.meta.insert(key.as_str(), v);
+            }
+            "nullable" => self.shape.nullable |= v.as_bool().unwrap_or(false),
+            k if MODELLED.contains(&k) => {}
+            _ => self.shape.unknown.entry(key.clone()).or_default().push(v),
+        }
+    }
+
+    /// The shape once every part is read: nullability, the tightest bounds (integer bounds made
+    /// inclusive).
+    fn finish(self, extra_null: bool) -> Shape<'a> {
+        let mut shape = self.shape;
+        if extra_null {
+            shape.nullable = true;
+        }
+        if shape.nullable {
+            shape.types |= NULL;
+            if let Some(values) = &mut shape.enumeration {
+                values.insert("null".to_owned(), &NULL_VALUE);
             }
         }
-        if work.is_empty() {
-            if let Some((one_of, branches)) = pending_union.take() {
-                fold_union(&mut shape, &mut work, one_of, branches, hops);
+        shape.lower = tightest(self.lower_parts, true);
+        shape.upper = tightest(self.upper_parts, false);
+        if shape.types & !NULL == INTEGER {
+            // On integers `exclusiveMinimum: 0` and `minimum: 1` accept the same values.
+            if let Some(b) = &mut shape.lower {
+                let v = if b.exclusive {
+                    b.value.floor() + 1.0
+                } else {
+                    b.value.ceil()
+                };
+                *b = Bound {
+                    value: v,
+                    exclusive: false,
+                    written: b.written.clone(),
+                };
+            }
+            if let Some(b) = &mut shape.upper {
+                let v = if b.exclusive {
+                    b.value.ceil() - 1.0
+                } else {
+                    b.value.floor()
+                };
+                *b = Bound {
+                    value: v,
+                    exclusive: false,
+                    written: b.written.clone(),
+                };
             }
         }
+        shape
     }
-    if extra_null {
-        shape.nullable = true;
-    }
-    if shape.nullable {
-        shape.types |= NULL;
-        if let Some(values) = &mut shape.enumeration {
-            values.insert("null".to_owned(), &NULL_VALUE);
-        }
-    }
-    shape.lower = tightest(lower_parts, true);
-    shape.upper = tightest(upper_parts, false);
-    if shape.types & !NULL == INTEGER {
-        // On integers `exclusiveMinimum: 0` and `minimum: 1` accept the same values.
-        if let Some(b) = &mut shape.lower {
-            let v = if b.exclusive {
-                b.value.floor() + 1.0
-            } else {
-                b.value.ceil()
-            };
-            *b = Bound {
-                value: v,
-                exclusive: false,
-                written: b.written.clone(),
-            };
-        }
-        if let Some(b) = &mut shape.upper {
-            let v = if b.exclusive {
-                b.value.ceil() - 1.0
-            } else {
-                b.value.floor()
-            };
-            *b = Bound {
-                value: v,
-                exclusive: false,
-                written: b.written.clone(),
-            };
-        }
-    }
-    shape
 }
 
 /// Whether a schema accepts every value and says nothing else: `true` or `{}`. (One with only
