@@ -660,7 +660,7 @@ impl<'a> Builder<'a> {
             self.pending_union = Some((union_key == "oneOf", branches));
         }
         for (key, v) in map {
-            self.keyword(map, key, v);
+            self.keyword(map, key.as_str(), v);
         }
     }
 
@@ -729,9 +729,25 @@ impl<'a> Builder<'a> {
         }
     }
 
-    /// One keyword of a schema object into the shape.
-    fn keyword(&mut self, map: &'a Map<String, Value>, key: &'a String, v: &'a Value) {
-        match key.as_str() {
+    /// One keyword of a schema object into the shape, by what it constrains.
+    fn keyword(&mut self, map: &'a Map<String, Value>, key: &'a str, v: &'a Value) {
+        match key {
+            "type" | "enum" | "const" => self.values(key, v),
+            "minimum" | "exclusiveMinimum" | "maximum" | "exclusiveMaximum" | "multipleOf"
+            | "minLength" | "minItems" | "minProperties" | "maxLength" | "maxItems"
+            | "maxProperties" => self.numbers(map, key, v),
+            "pattern" | "format" | "uniqueItems" => self.strings_and_uniqueness(key, v),
+            "properties" | "required" | "additionalProperties" | "propertyNames" => {
+                self.objects(key, v)
+            }
+            "items" | "prefixItems" | "additionalItems" => self.arrays(map, key, v),
+            _ => self.annotations(key, v),
+        }
+    }
+
+    /// `type`, `enum`, `const`: which values.
+    fn values(&mut self, key: &'a str, v: &'a Value) {
+        match key {
             "type" => match types_of(v) {
                 Some(atoms) => self.shape.types &= atoms,
                 None => self
@@ -742,11 +758,15 @@ impl<'a> Builder<'a> {
                     .push(v),
             },
             "enum" | "const" => {
-                let values: Vec<&'a Value> = match (key.as_str(), v) {
+                let values: Vec<&'a Value> = match (key, v) {
                     ("enum", Value::Array(items)) => items.iter().collect(),
                     ("const", v) => vec![v],
                     _ => {
-                        self.shape.unknown.entry(key.clone()).or_default().push(v);
+                        self.shape
+                            .unknown
+                            .entry(key.to_owned())
+                            .or_default()
+                            .push(v);
                         return;
                     }
                 };
@@ -762,6 +782,13 @@ impl<'a> Builder<'a> {
                         .collect(),
                 });
             }
+            _ => self.unknown(key, v),
+        }
+    }
+
+    /// Numeric bounds and counts.
+    fn numbers(&mut self, map: &'a Map<String, Value>, key: &'a str, v: &'a Value) {
+        match key {
             "minimum" | "exclusiveMinimum" | "maximum" | "exclusiveMaximum" => {
                 let is_lower = key.ends_with("inimum");
                 match v {
@@ -778,7 +805,7 @@ impl<'a> Builder<'a> {
                         let bound = Bound {
                             value: n.as_f64().unwrap_or(0.0),
                             exclusive: key.starts_with('e') || draft4_exclusive,
-                            written: serde_json::json!({ key.clone(): v }),
+                            written: serde_json::json!({ key.to_owned(): v }),
                         };
                         if is_lower {
                             self.lower_parts.push(bound);
@@ -788,7 +815,12 @@ impl<'a> Builder<'a> {
                     }
                     // Draft-4 boolean form: read together with `minimum`/`maximum` above.
                     Value::Bool(_) if key.starts_with('e') => {}
-                    _ => self.shape.unknown.entry(key.clone()).or_default().push(v),
+                    _ => self
+                        .shape
+                        .unknown
+                        .entry(key.to_owned())
+                        .or_default()
+                        .push(v),
                 }
             }
             "multipleOf" => match v.as_f64() {
@@ -800,30 +832,52 @@ impl<'a> Builder<'a> {
                         None => m,
                     })
                 }
-                _ => self.shape.unknown.entry(key.clone()).or_default().push(v),
+                _ => self
+                    .shape
+                    .unknown
+                    .entry(key.to_owned())
+                    .or_default()
+                    .push(v),
             },
             "minLength" | "minItems" | "minProperties" => match count(v) {
                 Some(c) => {
-                    let slot = match key.as_str() {
+                    let slot = match key {
                         "minLength" => &mut self.shape.min_length,
                         "minItems" => &mut self.shape.min_items,
                         _ => &mut self.shape.min_properties,
                     };
                     *slot = Some(slot.map_or(c, |p| p.max(c)));
                 }
-                None => self.shape.unknown.entry(key.clone()).or_default().push(v),
+                None => self
+                    .shape
+                    .unknown
+                    .entry(key.to_owned())
+                    .or_default()
+                    .push(v),
             },
             "maxLength" | "maxItems" | "maxProperties" => match count(v) {
                 Some(c) => {
-                    let slot = match key.as_str() {
+                    let slot = match key {
                         "maxLength" => &mut self.shape.max_length,
                         "maxItems" => &mut self.shape.max_items,
                         _ => &mut self.shape.max_properties,
                     };
                     *slot = Some(slot.map_or(c, |p| p.min(c)));
                 }
-                None => self.shape.unknown.entry(key.clone()).or_default().push(v),
+                None => self
+                    .shape
+                    .unknown
+                    .entry(key.to_owned())
+                    .or_default()
+                    .push(v),
             },
+            _ => self.unknown(key, v),
+        }
+    }
+
+    /// `pattern`, `format`, `uniqueItems`.
+    fn strings_and_uniqueness(&mut self, key: &'a str, v: &'a Value) {
+        match key {
             "pattern" | "format" => match v.as_str() {
                 Some(text) => {
                     if key == "pattern" {
@@ -832,12 +886,29 @@ impl<'a> Builder<'a> {
                         self.shape.formats.insert(text);
                     }
                 }
-                None => self.shape.unknown.entry(key.clone()).or_default().push(v),
+                None => self
+                    .shape
+                    .unknown
+                    .entry(key.to_owned())
+                    .or_default()
+                    .push(v),
             },
             "uniqueItems" => match v.as_bool() {
                 Some(b) => self.shape.unique_items |= b,
-                None => self.shape.unknown.entry(key.clone()).or_default().push(v),
+                None => self
+                    .shape
+                    .unknown
+                    .entry(key.to_owned())
+                    .or_default()
+                    .push(v),
             },
+            _ => self.unknown(key, v),
+        }
+    }
+
+    /// `properties`, `required`, `additionalProperties`, `propertyNames`.
+    fn objects(&mut self, key: &'a str, v: &'a Value) {
+        match key {
             "properties" => match v {
                 Value::Object(props) => {
                     for (name, schema) in props {
@@ -851,7 +922,12 @@ impl<'a> Builder<'a> {
                             });
                     }
                 }
-                _ => self.shape.unknown.entry(key.clone()).or_default().push(v),
+                _ => self
+                    .shape
+                    .unknown
+                    .entry(key.to_owned())
+                    .or_default()
+                    .push(v),
             },
             "required" => match v {
                 Value::Array(names) if names.iter().all(Value::is_string) => {
@@ -860,7 +936,12 @@ impl<'a> Builder<'a> {
                         .extend(names.iter().filter_map(Value::as_str));
                 }
                 // Draft-3 `required: true` on a property, or garbage: not modelled.
-                _ => self.shape.unknown.entry(key.clone()).or_default().push(v),
+                _ => self
+                    .shape
+                    .unknown
+                    .entry(key.to_owned())
+                    .or_default()
+                    .push(v),
             },
             "additionalProperties" => match v {
                 Value::Bool(true) => {}
@@ -874,16 +955,33 @@ impl<'a> Builder<'a> {
                     }
                     Additional::Schema(parts) => parts.push(Part::new(schema)),
                 },
-                _ => self.shape.unknown.entry(key.clone()).or_default().push(v),
+                _ => self
+                    .shape
+                    .unknown
+                    .entry(key.to_owned())
+                    .or_default()
+                    .push(v),
             },
             "propertyNames" => self.shape.property_names.push(Part::new(v)),
+            _ => self.unknown(key, v),
+        }
+    }
+
+    /// `items`, `prefixItems`, `additionalItems`.
+    fn arrays(&mut self, map: &'a Map<String, Value>, key: &'a str, v: &'a Value) {
+        match key {
             "items" => match v {
                 Value::Array(tuple) => merge_prefix(&mut self.shape.prefix, tuple),
                 schema => self.shape.items.push(Part::new(schema)),
             },
             "prefixItems" => match v {
                 Value::Array(tuple) => merge_prefix(&mut self.shape.prefix, tuple),
-                _ => self.shape.unknown.entry(key.clone()).or_default().push(v),
+                _ => self
+                    .shape
+                    .unknown
+                    .entry(key.to_owned())
+                    .or_default()
+                    .push(v),
             },
             "additionalItems" => {
                 // Only meaningful next to a draft-4 tuple; otherwise ignored by validators.
@@ -891,6 +989,13 @@ impl<'a> Builder<'a> {
                     self.shape.items.push(Part::new(v));
                 }
             }
+            _ => self.unknown(key, v),
+        }
+    }
+
+    /// Annotations, meta keywords, vendor extensions, and anything else (unknown).
+    fn annotations(&mut self, key: &'a str, v: &'a Value) {
+        match key {
             "default" => self.shape.default = self.shape.default.or(Some(v)),
             "description" => {
                 if self.shape.description.is_none() {
@@ -905,16 +1010,21 @@ impl<'a> Builder<'a> {
             "examples" => self.shape.examples = self.shape.examples.or(Some(v)),
             "deprecated" => self.shape.deprecated |= v.as_bool().unwrap_or(false),
             "$schema" | "$id" | "$comment" | "$anchor" => {
-                self.shape.meta.insert(key.as_str(), v);
+                self.shape.meta.insert(key, v);
             }
             // Vendor extensions (`x-fastmcp-wrap-result`, …): validators ignore them.
             // The one the protocol gives a meaning is judged with the tool.
             k if k.starts_with("x-") && k != HEADER_KEYWORD => {
-                self.shape.meta.insert(key.as_str(), v);
+                self.shape.meta.insert(key, v);
             }
             "nullable" => self.shape.nullable |= v.as_bool().unwrap_or(false),
             k if MODELLED.contains(&k) => {}
-            _ => self.shape.unknown.entry(key.clone()).or_default().push(v),
+            _ => self
+                .shape
+                .unknown
+                .entry(key.to_owned())
+                .or_default()
+                .push(v),
         }
     }
 
