@@ -121,8 +121,10 @@ impl Suite {
         Suite::with(Ok(ServerSpec::InProcess(InProcess::rmcp(make))))
     }
 
-    /// A server running inside the test process, reached through a transport of its own (see
-    /// [`InProcess::new`]); `Suite::in_process` (feature `rmcp`) is this for rmcp handlers.
+    /// A server running inside the test process, reached through a transport of its own: for
+    /// this crate's tests (the transport trait is not public API); `Suite::in_process`
+    /// (feature `rmcp`) is the public way.
+    #[doc(hidden)]
     pub fn in_process_with(server: InProcess) -> Suite {
         Suite::with(Ok(ServerSpec::InProcess(server)))
     }
