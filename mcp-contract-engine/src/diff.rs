@@ -2,7 +2,7 @@
 //!
 //! Every difference is judged from the caller's side and named by a rule of
 //! [`crate::rules::RULES`]; anything the engine does not analyse becomes a [`Note`].
-//! Schemas are compared in canonical form ([`crate::schema`]): key order, the order of
+//! Schemas are compared in canonical form: key order, the order of
 //! `required`/`enum`/`type`, nullable spellings, `$ref` indirection and whitespace in
 //! descriptions never produce a change on their own.
 
@@ -48,7 +48,7 @@ pub fn diff_surfaces(old: &Surface, new: &Surface, policy: &Policy) -> Judgement
 /// [`diff_surfaces`] on borrowed items: the items of each side by key, so that a caller that
 /// only diffs some items (the harness and the CLI, item by item) does not copy them into surfaces.
 ///
-/// Items removed and added together are paired as probable renames (see [`rename`]): the
+/// Items removed and added together are paired as probable renames (`diff/rename.rs`): the
 /// removal stays, its message names the new item, and what changed between the two is judged
 /// and reported on the removed item, where the callers of the old name look.
 pub fn diff_item_maps(

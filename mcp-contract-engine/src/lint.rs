@@ -26,7 +26,7 @@
 //! An [`allow::AllowList`] accepts single findings (rule, item, path) with a reason; allowed
 //! findings are reported as allowed and never fail.
 //!
-//! On drift, [`poison::added`] decides whether a changed description or instruction is a plain
+//! On drift, [`crate::poison::added`] decides whether a changed description or instruction is a plain
 //! rewording (routing) or added text aimed at the model (`description-poisoned`, safety).
 //!
 //! Messages may quote what the server sent: print them through [`crate::escape`].
