@@ -111,17 +111,7 @@ impl SuiteConfig {
     /// back before it is shown.
     pub fn known_secrets(&self) -> Vec<String> {
         let mut found = Vec::new();
-        let mut command_secrets = |command: &ServerCommand| {
-            let words: Vec<String> = std::iter::once(command.program.clone())
-                .chain(command.args.iter().cloned())
-                .collect();
-            found.extend(secrets::scrub_command(&words).1.into_iter().map(|(_, s)| s));
-            for (name, value) in &command.env {
-                if let Some((_, secret)) = secrets::scrub_env(name, value).1 {
-                    found.push(secret);
-                }
-            }
-        };
+        let mut command_secrets = |command: &ServerCommand| found.extend(command.secrets());
         match &self.server {
             ServerSpec::Stdio(command) => command_secrets(command),
             ServerSpec::Http(endpoint) => {

@@ -99,6 +99,28 @@ impl ServerCommand {
         })
     }
 
+    /// The credentials in this command: values of secret-named flags and `NAME=value`
+    /// arguments, credential-shaped words, URL passwords, and the values of secret-named (or
+    /// secret-shaped) environment variables. Removed from anything the server echoes back.
+    pub fn secrets(&self) -> Vec<String> {
+        let words: Vec<String> = std::iter::once(&self.program)
+            .chain(&self.args)
+            .cloned()
+            .collect();
+        let mut found: Vec<String> = crate::prepare::secrets::scrub_command(&words)
+            .1
+            .into_iter()
+            .map(|(_, secret)| secret)
+            .collect();
+        found.extend(
+            self.env
+                .iter()
+                .filter_map(|(name, value)| crate::prepare::secrets::scrub_env(name, value).1)
+                .map(|(_, secret)| secret),
+        );
+        found
+    }
+
     /// The command line as a user would type it, each word quoted when the shell needs it.
     ///
     /// Environment variables are left out on purpose: they often hold tokens.
@@ -442,7 +464,10 @@ pub fn probe_stdio(command: &ServerCommand, options: &ProbeOptions) -> Result<Pr
                 kind: failure.kind,
                 message: failure.message,
                 exit_status,
-                stderr_tail: server.stderr_tail(Duration::from_millis(300)),
+                stderr_tail: scrub_lines(
+                    server.stderr_tail(Duration::from_millis(300)),
+                    &command.secrets(),
+                ),
             })
         }
     }
@@ -643,6 +668,7 @@ pub fn probe_http(endpoint: &HttpEndpoint, options: &ProbeOptions) -> Result<Pro
         stderr_tail: Vec::new(),
     };
     let headers = http::resolve_headers(endpoint).map_err(setup_error)?;
+    let header_values: Vec<String> = headers.iter().map(|(_, value)| value.clone()).collect();
     let mut started = None;
     let mut endpoint = endpoint.clone();
     if let Some(command) = endpoint.start.clone() {
@@ -656,10 +682,17 @@ pub fn probe_http(endpoint: &HttpEndpoint, options: &ProbeOptions) -> Result<Pro
     let outcome = session::run(&mut transport, options, deadline);
     let classified = transport.failure.take();
     transport.close();
+    // What the started server echoes may hold its own credentials or a header value.
+    let mut secrets: Vec<String> = endpoint
+        .start
+        .as_ref()
+        .map(ServerCommand::secrets)
+        .unwrap_or_default();
+    secrets.extend(header_values);
     let stderr_tail = match &mut started {
         Some(server) => {
             let tail = if outcome.is_err() {
-                server.output_tail()
+                scrub_lines(server.output_tail(), &secrets)
             } else {
                 Vec::new()
             };
@@ -740,6 +773,14 @@ pub fn probe(spec: &ServerSpec, options: &ProbeOptions) -> Result<Probe, ProbeEr
         ServerSpec::Http(endpoint) => probe_http(endpoint, options),
         ServerSpec::InProcess(server) => probe_in_process(server, options),
     }
+}
+
+/// Lines a server wrote, with the given credentials and anything shaped like one replaced.
+fn scrub_lines(lines: Vec<String>, secrets: &[String]) -> Vec<String> {
+    lines
+        .into_iter()
+        .map(|line| crate::prepare::secrets::scrub_known(&line, secrets))
+        .collect()
 }
 
 /// Longest piece of server text quoted in one message, in characters.
