@@ -151,3 +151,42 @@ fn the_harness_and_the_cli_say_the_same_about_one_server_and_folder() {
         .count();
     assert!(changed > 0, "the change lists are compared too");
 }
+
+/// The harness face of the credentials check: a key on the server's command line, recorded and
+/// then echoed by a failing server, reaches no snapshot file and no test output. (A secret in
+/// the suite's `env` is covered through the CLI in tests/cli.rs: both use `SuiteConfig`.)
+#[test]
+fn the_harness_keeps_command_line_credentials_out_of_files_and_output() {
+    const FLAG_KEY: &str = "ctx7sk-harness-0a1b2c3d4e5f";
+    let marker = marker("faces-secrets");
+    let root = Root::new("faces-secrets");
+    let server = server_line(
+        "memory/2025.11.25.json",
+        "normal",
+        &marker,
+        &["--api-key", FLAG_KEY],
+    );
+    let recorded = run_suite(&root, &server, 30.0, &[("INSTA_UPDATE", "always")]);
+    assert_eq!(recorded.code, Some(0), "{}", recorded.show());
+    let failing = server_line(
+        "memory/2025.11.25.json",
+        "echo-secrets-and-exit",
+        &marker,
+        &["--api-key", FLAG_KEY],
+    );
+    let failed = run_suite(&root, &failing, 30.0, &[]);
+    assert_eq!(failed.code, Some(101), "{}", failed.show());
+    assert!(failed.output.contains("starting with"), "{}", failed.show());
+    for (label, text) in [("recording", &recorded.output), ("failure", &failed.output)] {
+        assert!(!text.contains(FLAG_KEY), "{label}: {text}");
+    }
+    let files = tree(&root.dir);
+    assert!(files.len() >= 10, "{:?}", files.keys());
+    for (name, bytes) in files {
+        let text = String::from_utf8_lossy(&bytes);
+        assert!(!text.contains(FLAG_KEY), "{name}");
+    }
+    let header = std::fs::read_to_string(root.snapshots().join("contract__server.snap"))
+        .expect("the server snapshot");
+    assert!(header.contains("'<secret:argument:"), "{header}");
+}
