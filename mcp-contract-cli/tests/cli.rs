@@ -1218,3 +1218,58 @@ fn a_long_description_changed_in_its_middle_is_shown_where_it_changes() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A stand-in server replays a surface exactly as recorded: a tool listed twice is served twice,
+/// so the `name-duplicate` lint finds in the stand-in what it found in the server.
+#[test]
+fn serve_replays_repeated_names_as_recorded() {
+    let dir = temp_dir("serve-duplicates");
+    let captured = dir.join("surface.json");
+    let r = run(
+        &["capture", "-o", &dir_arg(&captured)],
+        &fixture_server("poisoned/lint.json"),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let file: Value = serde_json::from_str(&std::fs::read_to_string(&captured).unwrap()).unwrap();
+    let dups = file["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["name"] == "dup")
+        .count();
+    assert_eq!(dups, 2, "the capture keeps the repeat");
+    let served = probe::probe_stdio(
+        &ServerCommand::new(BIN, ["serve", captured.to_str().unwrap()]),
+        &ProbeOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        served.surface.duplicates(),
+        [mcp_contract_engine::ItemKey::new(
+            mcp_contract_engine::ItemKind::Tool,
+            "dup"
+        )]
+    );
+    let r = run(
+        &[
+            "check",
+            "--dir",
+            &dir_arg(&dir),
+            "--allow-missing",
+            "--format",
+            "json",
+        ],
+        &[BIN.to_owned(), "serve".into(), dir_arg(&captured)],
+    );
+    let report: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert!(
+        report["servers"][0]["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["rule"] == "name-duplicate"),
+        "{}",
+        r.stdout
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
