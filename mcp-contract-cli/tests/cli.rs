@@ -1273,3 +1273,44 @@ fn serve_replays_repeated_names_as_recorded() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Spellings are normalised in one place, when the surface is prepared, so the
+/// `non-spec-spelling` lint has its level for a probed server like any lint: `deny` fails.
+#[test]
+fn spelling_lint_levels_apply_to_a_probed_server() {
+    let dir = temp_dir("spelling");
+    let server = vec![
+        "python3".to_owned(),
+        repo()
+            .join("fixtures/servers/lasting_server.py")
+            .display()
+            .to_string(),
+        "--spell".to_owned(),
+        "snake-all".to_owned(),
+    ];
+    let check = |extra: &[&str]| {
+        let mut args = vec!["check", "--allow-missing", "--format", "json", "--dir"];
+        let d = dir_arg(&dir);
+        args.push(&d);
+        args.extend_from_slice(extra);
+        let r = run(&args, &server);
+        let report: Value = serde_json::from_str(&r.stdout).unwrap();
+        let finding = report["servers"][0]["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["rule"] == "non-spec-spelling")
+            .cloned()
+            .unwrap_or_else(|| panic!("no spelling finding: {}", r.stdout));
+        (r.code, finding)
+    };
+    let (code, finding) = check(&[]);
+    assert_eq!((code, finding["level"].as_str()), (0, Some("warn")));
+    let message = finding["message"].as_str().unwrap();
+    for spelled in ["input_schema", "server_info", "uri_template", "next_cursor"] {
+        assert!(message.contains(spelled), "{message}");
+    }
+    let (code, finding) = check(&["--lint", "non-spec-spelling=deny"]);
+    assert_eq!((code, finding["failing"].as_bool()), (1, Some(true)));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
