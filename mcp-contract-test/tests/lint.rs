@@ -389,6 +389,79 @@ fn verdicts_carry_findings_and_deny_fails_even_a_new_item() {
     assert!(!dir.exists(), "evaluating writes nothing");
 }
 
+/// A first recording has no baseline: the `text-poisoning` lint reads the live surface alone,
+/// warns by default, and fails the item when set to deny.
+#[test]
+fn text_poisoning_on_a_first_recording() {
+    let live = load("poisoned/rugpull-v2.json");
+    let dir = std::env::temp_dir().join(format!("mcp-lint-poisoning-{}", std::process::id()));
+    let layout = Layout {
+        dir: dir.clone(),
+        module: "contract".into(),
+        suite: None,
+        source: None,
+        line: None,
+        server_label: "fixture".into(),
+    };
+    let evaluate = |lints: &Lints| {
+        check::evaluate_linted(
+            &live,
+            &[],
+            &layout,
+            &Policy::default(),
+            &FailOn::local_default(),
+            &Default::default(),
+            lints,
+        )
+    };
+    let poisoned = [
+        "server",
+        "tools::read_note",
+        "tools::add_note",
+        "tools::export_notes",
+        "tools::stats",
+        "prompts::summarize",
+    ];
+    let report = evaluate(&Lints::default());
+    for verdict in &report.verdicts {
+        let name = verdict.key.test_name();
+        let found: Vec<&Finding> = verdict
+            .findings
+            .iter()
+            .filter(|f| f.rule == "text-poisoning")
+            .collect();
+        assert_eq!(
+            !found.is_empty(),
+            poisoned.contains(&name.as_str()),
+            "{name}: {found:#?}"
+        );
+        assert!(found.iter().all(|f| f.level == Level::Warn), "{name}");
+        if name == "tools::read_note" {
+            assert!(!verdict.failing, "warn passes");
+            assert!(
+                found[0]
+                    .line()
+                    .contains("<IMPORTANT>Before using this tool"),
+                "{}",
+                found[0].line()
+            );
+        }
+    }
+    // `list_tags` only gained zero-width spaces: that is `hidden-characters` (deny), not this lint.
+    let mut deny = Lints::default();
+    deny.apply_setting("text-poisoning=deny").unwrap();
+    let report = evaluate(&deny);
+    for name in poisoned {
+        let verdict = report
+            .verdicts
+            .iter()
+            .find(|v| v.key.test_name() == name)
+            .unwrap_or_else(|| panic!("{name}"));
+        assert!(verdict.failing, "{name}: deny fails");
+    }
+    assert!(!dir.exists(), "evaluating writes nothing");
+}
+
 // ---- poisoning on drift ----
 
 fn rules_of(old: &Surface, new: &Surface) -> BTreeSet<(String, String, Class)> {
@@ -577,6 +650,13 @@ fn the_real_corpus_has_no_poisoning_and_no_deny_findings() {
             }
             let lines: Vec<String> = denied.iter().map(Finding::line).collect();
             assert!(lines.is_empty(), "{name}: {lines:#?}");
+            // Nor any text aimed at the model, at any level.
+            let poisoning: Vec<String> = run(s, &Lints::default())
+                .iter()
+                .filter(|f| f.rule == "text-poisoning")
+                .map(Finding::line)
+                .collect();
+            assert!(poisoning.is_empty(), "{name}: {poisoning:#?}");
         }
         for (a, sa) in &surfaces {
             for (b, sb) in &surfaces {
