@@ -186,6 +186,30 @@ fn every_attack_is_safety_on_its_item() {
     }
 }
 
+/// A poisoned text is one change: its own routing change (`description-changed`, a schema's
+/// `description-changed` where a `$defs` entry is referenced) is replaced, not repeated.
+#[test]
+fn a_poisoned_text_is_one_change() {
+    for name in [
+        "fsp-argument-description",
+        "fsp-defs-through-ref",
+        "secrecy",
+        "instructions-trigger-phrase",
+        "prompt-argument-description",
+        "annotation-title-hidden-span",
+        "atpa-output-schema",
+        "rugpull-new-tool",
+    ] {
+        let case = cases()
+            .into_iter()
+            .find(|c| c.name == name)
+            .unwrap_or_else(|| panic!("{name}"));
+        let changes = diff_surfaces(&case.old, &case.new, &Policy::default()).changes;
+        let rules: Vec<&str> = changes.iter().map(|c| c.rule).collect();
+        assert_eq!(rules, [case.field("rule")], "{name}: {changes:#?}");
+    }
+}
+
 #[test]
 fn no_benign_edit_is_safety() {
     for case in cases().iter().filter(|c| !c.attack()) {

@@ -119,8 +119,17 @@ fn emit(out: &mut Out<'_>, findings: Vec<Finding>) {
     }
     for (rule, path, group) in groups {
         let replaced: Vec<&'static str> = group.iter().flat_map(replaced).collect();
-        out.changes
-            .retain(|c| !(c.path == path && replaced.contains(&c.rule)));
+        // A `$defs` text is judged where it is written, its change where it is referenced: the
+        // same text there is the same change.
+        let texts: Vec<Value> = group
+            .iter()
+            .filter(|f| f.schema.is_some())
+            .map(|f| Value::String(normalize_text(&f.after)))
+            .collect();
+        out.changes.retain(|c| {
+            !(replaced.contains(&c.rule)
+                && (c.path == path || c.after.as_ref().is_some_and(|a| texts.contains(a))))
+        });
         let texts: Vec<String> = group
             .iter()
             .map(|f| {

@@ -359,14 +359,16 @@ fn quote(visible: &str, start: usize, end: usize) -> String {
     truncate(&escape(visible[start..end].trim()), SPAN)
 }
 
-/// The sentence around a match, quoted; a long sentence is cut at a word some way before the
-/// match, and the cut marked.
+/// The sentence around a match, quoted. A long sentence is quoted from a word at a fixed step
+/// before the match (so the matches of one part of a sentence share one quote), the cut marked.
 fn sentence_quote(folded: &Folded, start: usize, end: usize) -> String {
+    const STEP: usize = 100;
     let (s, e) = sentence(&folded.lower, start, end);
-    if start.saturating_sub(s) <= 60 {
+    let into = start.saturating_sub(s);
+    if into < STEP {
         return quote(&folded.visible, s, e);
     }
-    let from = floor_boundary(&folded.lower, start - 60);
+    let from = floor_boundary(&folded.lower, s + (into / STEP) * STEP - STEP / 2);
     let cut = folded.lower[from..start]
         .find(' ')
         .map_or(start, |i| from + i + 1);
