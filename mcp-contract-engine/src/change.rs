@@ -66,6 +66,25 @@ impl fmt::Display for Class {
     }
 }
 
+/// Which side of a tool a schema rule judges.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    /// `inputSchema`: what callers send. Narrowing breaks them.
+    Input,
+    /// `outputSchema`: what callers receive. Widening breaks them.
+    Output,
+}
+
+impl Direction {
+    /// `input` or `output`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Direction::Input => "input",
+            Direction::Output => "output",
+        }
+    }
+}
+
 /// One difference between the accepted contract and the live surface, judged.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Change {

@@ -19,6 +19,7 @@ use std::borrow::Cow;
 use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
+mod poisoning;
 mod prompt_resource;
 mod rename;
 mod schemas;
@@ -341,9 +342,15 @@ fn added(out: &mut Out<'_>, value: &Value, renamed: Option<&String>) {
         ItemKind::ResourceTemplate => "resource-template-added",
         ItemKind::Server => {
             server(out, &Value::Object(Map::new()), value);
+            poisoning::server_arrived(out, value);
             return;
         }
     };
+    // A new item whose text is aimed at the model is a rug pull by expansion: its arrival is
+    // the change that makes it dangerous (safety), not new surface.
+    if poisoning::added(out, value) {
+        return;
+    }
     let mut message = format!(
         "{} `{}` added: new surface, nobody breaks",
         kind_word(kind),
@@ -376,6 +383,8 @@ fn item_into(out: &mut Out<'_>, old: Option<&Value>, new: Option<&Value>) {
                 ItemKind::Prompt => prompt(out, o, n),
                 ItemKind::Resource | ItemKind::ResourceTemplate => resource(out, o, n),
             }
+            // Every text of the item, read whole: what the change added aimed at the model.
+            poisoning::changed(out, o, n);
         }
     }
 }
@@ -436,7 +445,8 @@ fn text_of(value: Option<&Value>) -> Option<String> {
     })
 }
 
-/// A text field agents read: compared with whitespace collapsed.
+/// A text field agents read: compared with whitespace collapsed. Whether the change is aimed
+/// at the model is judged on the whole item afterwards (see [`poisoning`]).
 fn text_field(
     out: &mut Out<'_>,
     id: &'static str,
@@ -446,16 +456,6 @@ fn text_field(
     what: &str,
 ) {
     if text_of(old) != text_of(new) {
-        if let Some(added) = poisoned(old, new) {
-            out.emit(
-                "description-poisoned",
-                path,
-                old.map(|v| clip(v, CLIP)),
-                new.map(|v| clip(v, CLIP)),
-                format!("{what} changed and adds {added}: text aimed at the model, not a rewording; review it as an attack before accepting"),
-            );
-            return;
-        }
         let message = match (old, new) {
             (None, Some(_)) => format!("{what} added: agents may now route requests differently"),
             (Some(_), None) => format!("{what} removed: agents may now route requests differently"),
@@ -469,11 +469,6 @@ fn text_field(
             message,
         );
     }
-}
-
-/// What a text change added that is aimed at the model (see [`crate::poison`]).
-fn poisoned(old: Option<&Value>, new: Option<&Value>) -> Option<String> {
-    crate::poison::added(old.and_then(Value::as_str), new.and_then(Value::as_str))
 }
 
 /// Fields nobody calls with: reported as cosmetic so nothing is silent.

@@ -24,7 +24,8 @@
 //!
 //! [`surface`] (items as advertised) → [`prepare`] (spellings, redactions, secrets) →
 //! [`lint`] (the live surface alone) and [`diff`] (two versions, judged by the [`rules`]
-//! catalogue, with [`poison`] for text aimed at the model) → [`change`] (what was found).
+//! catalogue, with [`poison`] reading every text of an item for text aimed at the model) →
+//! [`change`] (what was found).
 //! [`escape`] makes any server text safe to print; [`hash`] is the one stable hash.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

@@ -17,6 +17,7 @@
 //! | `description-too-long` | warn | a description over the budget ([`Lints::description_budget`], 1024) |
 //! | `secret-in-surface` | warn | something shaped like a credential (see [`crate::prepare`]) |
 //! | `non-spec-spelling` | warn | `input_schema` and friends (see [`crate::prepare::spelling`]) |
+//! | `text-poisoning` | warn | text aimed at the model in any field (see [`crate::poison::live`]) |
 //! | `policy-not-read-only` | deny | with [`Lints::read_only`]: a tool without `readOnlyHint: true` |
 //! | `policy-forbidden-tool` | deny | a tool whose name matches a [`Lints::forbid`] glob |
 //! | `policy-annotation-missing` | deny | a tool without an annotation [`Lints::require_annotations`] lists |
@@ -26,8 +27,9 @@
 //! An [`allow::AllowList`] accepts single findings (rule, item, path) with a reason; allowed
 //! findings are reported as allowed and never fail.
 //!
-//! On drift, [`crate::poison::added`] decides whether a changed description or instruction is a plain
-//! rewording (routing) or added text aimed at the model (`description-poisoned`, safety).
+//! On drift, [`crate::poison::changed`] decides whether a changed item's text is a plain
+//! rewording (routing) or adds text aimed at the model (`description-poisoned`, safety); the
+//! `text-poisoning` lint runs the same signals on the live surface alone.
 //!
 //! Messages may quote what the server sent: print them through [`crate::escape`].
 
@@ -337,6 +339,20 @@ impl Out<'_> {
 fn item(out: &mut Out<'_>, key: &ItemKey, value: &Value) {
     if any_hidden(value, 0) {
         hidden(out, key, value, &mut String::new(), 0);
+    }
+    if out.config.level("text-poisoning") != Level::Allow {
+        for finding in crate::poison::live(value) {
+            out.push(
+                "text-poisoning",
+                key,
+                &finding.path,
+                format!(
+                    "{}: text aimed at the model rather than at describing the {}; review it, and allow-list it with the reason if it is meant for the model",
+                    finding.summary(),
+                    key.kind
+                ),
+            );
+        }
     }
     let description = value.get("description").and_then(Value::as_str);
     if matches!(key.kind, ItemKind::Tool | ItemKind::Prompt)

@@ -203,6 +203,7 @@ pub fn evaluate_selected(
         &mut findings_by_item,
         judging,
         &policy,
+        accepted.is_empty(),
     );
     if !refreshable.is_empty() {
         notes.push(refresh_note(&refreshable));
@@ -403,6 +404,7 @@ fn into_verdicts(
     findings_by_item: &mut BTreeMap<ItemKey, Vec<crate::lint::Finding>>,
     judging: &Judging<'_>,
     policy: &Policy,
+    first_recording: bool,
 ) -> (Vec<Verdict>, Vec<(String, u32)>) {
     let mut refreshable: Vec<(String, u32)> = Vec::new();
     let mut verdicts = Vec::with_capacity(outcomes.len());
@@ -428,8 +430,12 @@ fn into_verdicts(
         };
         let failing = match judging.fail_on {
             FailOn::Drift => state != State::Unchanged,
-            // Nothing was promised about an item never accepted: it cannot break a caller.
-            FailOn::Classes(_) => state != State::New && judgement.fails(policy),
+            // A first recording promised nothing: nothing in it can break a caller (lints still
+            // apply). After one, a new item is judged like any change: plain new surface is
+            // additive, a new item poisoned from its arrival is safety.
+            FailOn::Classes(_) => {
+                (state != State::New || !first_recording) && judgement.fails(policy)
+            }
         };
         let mut verdict = Verdict {
             key: key.clone(),

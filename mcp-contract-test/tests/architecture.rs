@@ -13,9 +13,9 @@ const ENGINE: &[(&str, &[&str])] = &[
     ("schema", &[]),
     ("surface", &["escape"]),
     ("change", &["surface"]),
-    ("rules", &["change", "surface"]),
+    ("poison", &["escape", "change"]),
+    ("rules", &["change", "surface", "poison"]),
     ("prepare", &["surface", "hash", "escape"]),
-    ("poison", &["escape"]),
     (
         "lint",
         &["rules", "surface", "escape", "prepare", "schema", "poison"],
@@ -43,12 +43,13 @@ const ENGINE_IN_LIBRARY: &[&str] = &[
 
 /// Library modules and what each may use besides the engine (bottom up).
 const LIBRARY: &[(&str, &[&str])] = &[
+    ("error", &[]),
     ("env", &[]),
     ("libtest", &[]),
     ("snapshot", &["env"]),
-    ("probe", &["env"]),
+    ("probe", &["env", "error"]),
     ("probe_cache", &["probe", "env"]),
-    ("verdict", &["snapshot"]),
+    ("verdict", &["snapshot", "error"]),
     ("summary", &["verdict"]),
     ("check", &["verdict", "summary", "snapshot", "env"]),
     ("config", &["verdict", "probe", "env"]),

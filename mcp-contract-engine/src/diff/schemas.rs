@@ -1157,23 +1157,9 @@ impl<'a> SchemaCx<'a, '_, '_> {
                 ),
             );
         }
-        let texts_changed = so.description != sn.description || so.title != sn.title;
-        // Only read when a text changed: unchanged texts add nothing.
-        let poison = texts_changed
-            .then(|| {
-                crate::poison::added(so.description.as_deref(), sn.description.as_deref())
-                    .or_else(|| crate::poison::added(so.title.as_deref(), sn.title.as_deref()))
-            })
-            .flatten();
-        if let (Some(added), true) = (&poison, texts_changed) {
-            self.emit(
-                "description-poisoned",
-                path,
-                so.description.clone().map(Value::String),
-                sn.description.clone().map(Value::String),
-                format!("{} description or title changed and adds {added}: text aimed at the model; review it as an attack before accepting", what()),
-            );
-        } else if so.description != sn.description {
+        // Whether a text change is aimed at the model is judged on the whole item afterwards
+        // (`poisoning`), raw text and every field at once.
+        if so.description != sn.description {
             self.emit(
                 "description-changed",
                 path,
@@ -1185,7 +1171,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
                 ),
             );
         }
-        if so.title != sn.title && poison.is_none() {
+        if so.title != sn.title {
             self.emit(
                 "title-changed",
                 path,

@@ -41,24 +41,15 @@ pub(super) fn server(out: &mut Out<'_>, old: &Value, new: &Value) {
             &["protocolVersion", "capabilities", "instructions", "name"],
         );
     }
+    // Poisoning of the instructions is judged with the item's other texts (see `poisoning`).
     if text_of(o.get("instructions")) != text_of(n.get("instructions")) {
-        if let Some(added) = poisoned(o.get("instructions"), n.get("instructions")) {
-            out.emit(
-                "instructions-poisoned",
-                "instructions",
-                o.get("instructions").cloned(),
-                n.get("instructions").cloned(),
-                format!("server instructions changed and add {added}: text aimed at the model, not a rewording; review it as an attack before accepting"),
-            );
-        } else {
-            out.emit(
-                "server-instructions-changed",
-                "instructions",
-                o.get("instructions").cloned(),
-                n.get("instructions").cloned(),
-                "server instructions changed: they steer how agents use every tool".to_owned(),
-            );
-        }
+        out.emit(
+            "server-instructions-changed",
+            "instructions",
+            o.get("instructions").cloned(),
+            n.get("instructions").cloned(),
+            "server instructions changed: they steer how agents use every tool".to_owned(),
+        );
     }
     let live = n.get("protocolVersion").and_then(protocol_date);
     capabilities(

@@ -1,0 +1,178 @@
+//! Poisoning on drift: every text field of an item read whole ([`crate::poison`]), and what a
+//! change or a new item adds that is aimed at the model classed safety, in place of the routing
+//! rule the same text change gets on its own.
+
+use super::*;
+use crate::poison::{self, Finding};
+
+/// After an item's fields were judged: the poisoning its change added, one safety change per
+/// text (the routing change of that text, if any, is replaced).
+pub(super) fn changed(out: &mut Out<'_>, old: &Value, new: &Value) {
+    emit(out, poison::changed(old, new));
+}
+
+/// The server item's first recording: its instructions judged as new text.
+pub(super) fn server_arrived(out: &mut Out<'_>, value: &Value) {
+    emit(out, poison::arrived(value));
+}
+
+/// A new item whose text is aimed at the model: `…-added-poisoned` (safety) in place of
+/// `…-added`. Whether it was there when the contract was accepted is exactly what matters, so
+/// its arrival is the change. Returns whether it was.
+pub(super) fn added(out: &mut Out<'_>, value: &Value) -> bool {
+    let id = match out.item.kind {
+        ItemKind::Tool => "tool-added-poisoned",
+        ItemKind::Prompt => "prompt-added-poisoned",
+        ItemKind::Resource => "resource-added-poisoned",
+        ItemKind::ResourceTemplate => "resource-template-added-poisoned",
+        ItemKind::Server => return false,
+    };
+    let findings = poison::arrived(value);
+    if findings.is_empty() {
+        return false;
+    }
+    let mut parts: Vec<String> = findings
+        .iter()
+        .take(4)
+        .map(|f| format!("`{}`: {}", f.path, f.summary()))
+        .collect();
+    if findings.len() > 4 {
+        parts.push(format!("and {} more texts", findings.len() - 4));
+    }
+    let message = format!(
+        "{} `{}` added with text aimed at the model ({}): a new item can be a rug pull too; review it as an attack before accepting",
+        kind_word(out.item.kind),
+        out.item.name,
+        parts.join("; ")
+    );
+    out.emit(id, "", None, Some(clip(value, CLIP)), message);
+    true
+}
+
+/// The rule and path of a finding: schema texts by the node schema changes name, the server's
+/// instructions by their own rule, any other text by its path.
+fn place(kind: ItemKind, finding: &Finding) -> (&'static str, String) {
+    match &finding.schema {
+        Some((direction, node)) => (
+            rules::directional(*direction, "description-poisoned")
+                .map_or("description-poisoned", |r| r.id),
+            schema_path(*direction, node),
+        ),
+        None if kind == ItemKind::Server && finding.path == "instructions" => {
+            ("instructions-poisoned", finding.path.clone())
+        }
+        None => ("description-poisoned", finding.path.clone()),
+    }
+}
+
+/// A schema node's path as schema changes report it (`SchemaCx::display`): input nodes bare,
+/// output nodes under `outputSchema`, the root as the schema's name.
+fn schema_path(direction: Direction, node: &str) -> String {
+    let base = match direction {
+        Direction::Input => "inputSchema",
+        Direction::Output => "outputSchema",
+    };
+    if node.is_empty() {
+        base.to_owned()
+    } else if node.starts_with('[') {
+        format!("{base}{node}")
+    } else if direction == Direction::Input {
+        node.to_owned()
+    } else {
+        format!("{base}.{node}")
+    }
+}
+
+/// The routing rules a poisoned text replaces: the same text's own change.
+fn replaced(finding: &Finding) -> Vec<&'static str> {
+    match &finding.schema {
+        Some((direction, _)) => {
+            let base = match finding.field.as_str() {
+                "description" => "description-changed",
+                "title" => "title-changed",
+                "examples" => "examples-changed",
+                _ => return Vec::new(),
+            };
+            rules::directional(*direction, base)
+                .map(|r| r.id)
+                .into_iter()
+                .collect()
+        }
+        None => vec![
+            "description-changed",
+            "title-changed",
+            "name-changed",
+            "server-instructions-changed",
+        ],
+    }
+}
+
+fn emit(out: &mut Out<'_>, findings: Vec<Finding>) {
+    // Texts of one schema node (its description and its title) are one change.
+    let mut groups: Vec<(&'static str, String, Vec<Finding>)> = Vec::new();
+    for finding in findings {
+        let (rule, path) = place(out.item.kind, &finding);
+        match groups.iter_mut().find(|(r, p, _)| *r == rule && *p == path) {
+            Some(group) => group.2.push(finding),
+            None => groups.push((rule, path, vec![finding])),
+        }
+    }
+    for (rule, path, group) in groups {
+        let replaced: Vec<&'static str> = group.iter().flat_map(replaced).collect();
+        // A `$defs` text is judged where it is written, its change where it is referenced: the
+        // same text there is the same change.
+        let texts: Vec<Value> = group
+            .iter()
+            .filter(|f| f.schema.is_some())
+            .map(|f| Value::String(normalize_text(&f.after)))
+            .collect();
+        out.changes.retain(|c| {
+            !(replaced.contains(&c.rule)
+                && (c.path == path || c.after.as_ref().is_some_and(|a| texts.contains(a))))
+        });
+        let texts: Vec<String> = group
+            .iter()
+            .map(|f| {
+                let verb = if f.before.is_some() {
+                    "changed and adds"
+                } else {
+                    "added with"
+                };
+                format!("{} {verb} {}", what(f), f.summary())
+            })
+            .collect();
+        let first = &group[0];
+        out.emit(
+            rule,
+            &path,
+            first.before.clone().map(Value::String),
+            Some(Value::String(first.after.clone())),
+            format!(
+                "{}: text aimed at the model, not a rewording; review it as an attack before accepting",
+                texts.join("; ")
+            ),
+        );
+    }
+}
+
+/// How a message names the text: `argument `filters.city` (description)`, `server instructions`,
+/// `` `arguments.topic.description` ``.
+fn what(finding: &Finding) -> String {
+    match &finding.schema {
+        Some((direction, node)) => {
+            let noun = match direction {
+                Direction::Input => "argument",
+                Direction::Output => "output field",
+            };
+            if node.is_empty() {
+                format!("the {}Schema {}", direction.as_str(), finding.field)
+            } else if finding.field == "name" {
+                format!("{noun} name `{node}`")
+            } else {
+                format!("{noun} `{node}` ({})", finding.field)
+            }
+        }
+        None if finding.path == "instructions" => "server instructions".to_owned(),
+        None => format!("`{}`", finding.path),
+    }
+}
