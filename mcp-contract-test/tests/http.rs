@@ -80,7 +80,7 @@ fn started(extra: &[&str], token_var: Option<&str>) -> HttpEndpoint {
             .unwrap_or_default(),
         start: Some(ServerCommand::new("python3", args)),
         ready_line: Some("ready http://".into()),
-        ca_file: None,
+        ..HttpEndpoint::default()
     }
 }
 
@@ -353,7 +353,7 @@ fn a_third_party_fastmcp_server_behind_a_token() {
             ],
         )),
         ready_line: Some("ready http://".into()),
-        ca_file: None,
+        ..HttpEndpoint::default()
     };
     // Wait for the upstream to listen.
     let until = Instant::now() + Duration::from_secs(20);
