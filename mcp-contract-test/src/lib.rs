@@ -186,7 +186,7 @@ pub use check::FailOn;
 pub use harness::{Contract, Location, Suite};
 pub use mcp_contract_engine::lint::Level;
 pub use mcp_contract_engine::{Class, Policy};
-pub use probe::{HeaderValue, HttpEndpoint, InProcess, Lifecycle};
+pub use probe::{HeaderValue, HttpEndpoint, InProcess, Lifecycle, ProxySetting};
 
 /// What the `mcp-contract` CLI, the benchmarks and this crate's own tests need beyond the
 /// public API: the orchestration, the probe and the snapshot files. Not part of the public API

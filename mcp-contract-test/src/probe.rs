@@ -365,8 +365,8 @@ impl ProbeErrorKind {
                  MCP_CONTRACT_CA_FILE=path/to/ca.pem); there is no switch to skip verification"
             }
             ProbeErrorKind::Proxy => {
-                "check the proxy: its address, its credentials (http://USER:PASSWORD@HOST:PORT), \
-                 and that it may open a tunnel (CONNECT) to the server's port; the suite's \
+                "check the proxy: its address (http://HOST:PORT), its credentials (USER:PASSWORD@ \
+                 before the host in its URL), and that it may open a tunnel (CONNECT) to the server's port; the suite's \
                  `proxy` setting (--proxy) wins over HTTPS_PROXY/HTTP_PROXY/ALL_PROXY, \
                  NO_PROXY lists hosts reached directly, and `proxy = \"off\"` (--no-proxy) \
                  bypasses every proxy"

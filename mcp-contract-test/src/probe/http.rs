@@ -404,8 +404,8 @@ impl HttpTransport {
                 ProbeErrorKind::Proxy,
                 format!(
                     "{shown} answered {rpc_method} with 407 Proxy Authentication Required: a \
-                     proxy in between wants credentials; give the proxy as \
-                     http://USER:PASSWORD@HOST:PORT (the suite's `proxy` setting, or \
+                     proxy in between wants credentials; give them in the proxy URL as \
+                     USER:PASSWORD@ before the host (the suite's `proxy` setting, or \
                      HTTPS_PROXY/HTTP_PROXY)"
                 ),
             ),

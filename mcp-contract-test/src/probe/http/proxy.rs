@@ -214,8 +214,8 @@ fn parse(text: &str, source: &str) -> Result<Parsed, HttpFailure> {
     };
     let proxy = ureq::Proxy::new(&format!("{scheme}://{authority}")).map_err(|_| {
         config(
-            "cannot be used: write it as http://HOST:PORT or http://USER:PASSWORD@HOST:PORT \
-             (percent-encode special characters of the credentials, `%25` for `%`)"
+            "cannot be used: write it as http://HOST:PORT, with USER:PASSWORD@ before the host \
+             for credentials (percent-encode their special characters, `%25` for `%`)"
                 .to_owned(),
         )
     })?;

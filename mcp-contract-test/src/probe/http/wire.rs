@@ -594,9 +594,9 @@ fn proxy_failure(reason: &str, url: &Url, proxy: Option<&Chosen>) -> HttpFailure
         ),
         Some(407) => format!(
             "the proxy {shown} (from {source}) answered 407 Proxy Authentication Required: it \
-             wants credentials; give them in the proxy URL, http://USER:PASSWORD@HOST:PORT \
+             wants credentials; give them in the proxy URL as USER:PASSWORD@ before the host \
              (the suite's `proxy` setting may take the password from the environment: \
-             http://USER:${{PROXY_PASSWORD}}@HOST:PORT)"
+             USER:${{PROXY_PASSWORD}}@)"
         ),
         Some(status @ (403 | 405)) => format!(
             "the proxy {shown} (from {source}) would not open a tunnel (CONNECT) to {target}: \
