@@ -24,6 +24,7 @@ const CUT: &str = " …(cut)";
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Pipe {
     /// The server's stdout (only read for a started HTTP server: stdio's stdout is the protocol).
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     Stdout,
     /// The server's stderr.
     Stderr,
