@@ -71,7 +71,11 @@ fn connection(stream: TcpStream, keep_alive: bool) {
             "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\
              Mcp-Session-Id: bench-session\r\n{}\r\n",
             answer.len(),
-            if keep_alive { "" } else { "Connection: close\r\n" }
+            if keep_alive {
+                ""
+            } else {
+                "Connection: close\r\n"
+            }
         );
         if writer
             .write_all(head.as_bytes())
@@ -156,7 +160,9 @@ fn floor(bencher: divan::Bencher) {
         } else {
             json!({"cursor": page.to_string()})
         };
-        requests.push(json!({"jsonrpc": "2.0", "id": page + 1, "method": "tools/list", "params": params}));
+        requests.push(
+            json!({"jsonrpc": "2.0", "id": page + 1, "method": "tools/list", "params": params}),
+        );
     }
     let requests: Vec<String> = requests.iter().map(Value::to_string).collect();
     bencher.bench(|| {

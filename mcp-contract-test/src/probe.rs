@@ -989,6 +989,30 @@ mod tests {
     }
 
     #[test]
+    fn proxy_settings_parse_and_never_show_their_credentials() {
+        assert_eq!(ProxySetting::parse("off"), Ok(ProxySetting::Off));
+        assert_eq!(ProxySetting::parse(" NONE "), Ok(ProxySetting::Off));
+        let setting = ProxySetting::parse("http://me:hunter22@proxy.corp:3128/").unwrap();
+        assert_eq!(format!("{setting:?}"), "Url(http://proxy.corp:3128)");
+        for (bad, needle) in [
+            ("socks5://me:hunter22@h:1", "no SOCKS"),
+            ("http://me:hunter22@", "has no host"),
+            ("http://me:${A}${B}@h", "at most one"),
+        ] {
+            let error = ProxySetting::parse(bad).unwrap_err();
+            assert!(error.contains(needle), "{error}");
+            assert!(!error.contains("hunter22"), "{error}");
+        }
+        let mut endpoint = HttpEndpoint::new("http://mcp.test/mcp");
+        endpoint.proxy = ProxySetting::parse("http://me:p%40ss-hunter22@proxy.corp:3128").unwrap();
+        let secrets = endpoint.proxy_secrets();
+        for expected in ["p%40ss-hunter22", "p@ss-hunter22", "me:p%40ss-hunter22"] {
+            assert!(secrets.iter().any(|s| s == expected), "{secrets:?}");
+        }
+        assert!(!format!("{endpoint:?}").contains("hunter22"));
+    }
+
+    #[test]
     fn displayed_urls_hide_queries_and_credentials() {
         assert_eq!(
             display_url("http://u:secret@h:1/mcp?token=abc"),

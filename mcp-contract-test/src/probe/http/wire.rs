@@ -604,7 +604,7 @@ fn proxy_failure(reason: &str, url: &Url, proxy: Option<&Chosen>) -> HttpFailure
              to be allowed, or reach the server directly (NO_PROXY, or `proxy = \"off\"`)",
             status_text(status)
         ),
-        Some(status @ (502 | 503 | 504)) => format!(
+        Some(status @ 502..=504) => format!(
             "the proxy {shown} (from {source}) could not reach {target}: it answered {}; is \
              the host name right and the server running?",
             status_text(status)
