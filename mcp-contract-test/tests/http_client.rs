@@ -550,6 +550,42 @@ fn a_host_header_the_server_does_not_allow_is_named_with_what_to_do() {
 }
 
 #[test]
+fn a_session_the_server_forgot_or_never_named_is_a_session_error() {
+    if !setup() {
+        return;
+    }
+    let log = log_path("session");
+    for (mode, needle) in [
+        (
+            "forget",
+            "answered notifications/initialized with 404 Not Found for the session it opened \
+             (Mcp-Session-Id): it no longer knows that session",
+        ),
+        (
+            "hide-session",
+            "answered notifications/initialized with 400 Bad Request; the body starts 'missing \
+             Mcp-Session-Id': it wants a session id, but gave none",
+        ),
+    ] {
+        let endpoint = started(&["--mode", mode], &log);
+        let error = probe(&ServerSpec::Http(endpoint), &options(20)).unwrap_err();
+        assert_eq!(
+            error.kind,
+            ProbeErrorKind::SessionRejected,
+            "{mode}: {error}"
+        );
+        assert!(error.to_string().contains(needle), "{mode}: {error}");
+        assert!(
+            error
+                .to_string()
+                .contains("what to do: the server lost the session"),
+            "{error}"
+        );
+        assert_error_has_no_secret(&error);
+    }
+}
+
+#[test]
 fn one_kept_alive_connection_serves_the_whole_session() {
     if !setup() {
         return;

@@ -2,7 +2,7 @@
 //! (RFC 3986 §5.2), and origins compared (scheme, host, port), which decide where credentials
 //! may go.
 
-use super::super::{display_url, quote_untrusted, ProbeErrorKind};
+use super::super::{display_url, escape_untrusted, quote_untrusted, ProbeErrorKind};
 
 /// A parsed `http://` or `https://` URL, without credentials or fragment.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -62,9 +62,10 @@ impl Url {
         format!("{}://{}{}", self.scheme(), self.authority(), self.target)
     }
 
-    /// The URL for messages: without its query string, which may hold a token.
+    /// The URL for messages: without its query string, which may hold a token, and escaped
+    /// (a redirect's Location is server text, which may hide bidi or zero-width characters).
     pub(in crate::probe) fn shown(&self) -> String {
-        display_url(&self.full())
+        escape_untrusted(&display_url(&self.full()))
     }
 
     /// Its origin (the host compared without case).
@@ -355,6 +356,11 @@ mod tests {
         assert_eq!(
             base.join("./a:b").unwrap().full(),
             "http://h:8000/a/mcp/a:b"
+        );
+        // A Location is server text: shown escaped, its query hidden.
+        assert_eq!(
+            base.join("/x\u{202e}y?token=1").unwrap().shown(),
+            "http://h:8000/x\\u{202e}y?…"
         );
     }
 
