@@ -18,6 +18,13 @@
 //! name = "time"
 //! command = "uvx mcp-server-time"
 //! filters = ["local timezone is [^;'\"]+ => local timezone is [tz]"]
+//!
+//! [[server]]
+//! name = "deployed"
+//! url = "https://mcp.example.com/mcp"
+//! headers = { Authorization = "Bearer ${MCP_TOKEN}" }
+//! proxy = "http://proxy.corp.example:3128"   # or "off"; default: HTTPS_PROXY etc.
+//! ca_file = "certs/corp-ca.pem"              # relative to this file
 //! ```
 
 use serde::Deserialize;
@@ -58,6 +65,10 @@ macro_rules! with_suite_settings {
             pub require_annotations: Option<Vec<String>>,
             /// The longest description before `description-too-long`.
             pub description_budget: Option<usize>,
+            /// HTTP servers: the proxy, `http://HOST:PORT` or `off` (default: the environment's).
+            pub proxy: Option<String>,
+            /// HTTP servers: a PEM file of CA certificates to trust, relative to this file.
+            pub ca_file: Option<PathBuf>,
         }
 
         impl $name {
@@ -76,6 +87,8 @@ macro_rules! with_suite_settings {
                     forbid: self.forbid.clone().unwrap_or_default(),
                     require_annotations: self.require_annotations.clone().unwrap_or_default(),
                     description_budget: self.description_budget,
+                    proxy: self.proxy.clone(),
+                    ca_file: self.ca_file.clone(),
                 }
             }
         }
@@ -110,6 +123,10 @@ pub struct Settings {
     pub require_annotations: Vec<String>,
     /// The longest description before `description-too-long`.
     pub description_budget: Option<usize>,
+    /// HTTP servers: the proxy, `http://HOST:PORT` or `off`.
+    pub proxy: Option<String>,
+    /// HTTP servers: a PEM file of CA certificates to trust.
+    pub ca_file: Option<PathBuf>,
 }
 
 impl Settings {
@@ -130,13 +147,16 @@ impl Settings {
             forbid: join(&self.forbid, &later.forbid),
             require_annotations: join(&self.require_annotations, &later.require_annotations),
             description_budget: later.description_budget.or(self.description_budget),
+            proxy: later.proxy.clone().or_else(|| self.proxy.clone()),
+            ca_file: later.ca_file.clone().or_else(|| self.ca_file.clone()),
         }
     }
 
-    /// The same settings with the allow-list path taken from `base` (the folder of the
-    /// configuration file) when relative.
+    /// The same settings with the allow-list and CA file paths taken from `base` (the folder
+    /// of the configuration file) when relative.
     pub fn relative_to(mut self, base: &Path) -> Settings {
         self.allow = self.allow.map(|path| base.join(path));
+        self.ca_file = self.ca_file.map(|path| base.join(path));
         self
     }
 }

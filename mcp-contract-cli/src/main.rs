@@ -219,6 +219,18 @@ pub struct ServerArgs {
     /// Bound on the whole probe, in seconds (default 30; MCP_CONTRACT_TIMEOUT sets the same).
     #[arg(long)]
     timeout: Option<f64>,
+    /// With --url: the HTTP proxy, http://HOST:PORT (credentials as
+    /// http://USER:${PROXY_PASSWORD}@HOST:PORT, read from the environment); default: the
+    /// environment's (https_proxy, http_proxy, all_proxy, no_proxy; either case).
+    #[arg(long, value_name = "URL", conflicts_with = "no_proxy")]
+    proxy: Option<String>,
+    /// With --url: no proxy, whatever the environment says.
+    #[arg(long)]
+    no_proxy: bool,
+    /// With --url: a PEM file of CA certificates to trust besides the public ones (a private
+    /// or self-signed CA; MCP_CONTRACT_CA_FILE sets the same).
+    #[arg(long, value_name = "FILE")]
+    ca_file: Option<PathBuf>,
     /// The server command and its arguments, after `--`.
     #[arg(last = true, num_args = 1..)]
     command: Vec<String>,

@@ -54,7 +54,8 @@ pub fn check(
                     "--name and --suite apply to one server; in the configuration file use `module` and `profile`".to_owned(),
                 ));
             }
-            target::from_config(&config, options.dir.as_deref(), &options.settings)?
+            let flags = options.settings.then(&target::http_flags(server));
+            target::from_config(&config, options.dir.as_deref(), &flags)?
         }
         None => {
             let dir = options.dir.clone().ok_or((
@@ -286,5 +287,7 @@ pub fn flag_settings(flags: &crate::SnapshotArgs) -> Settings {
         forbid: flags.forbid.clone(),
         require_annotations: flags.require_annotations.clone(),
         description_budget: flags.description_budget,
+        proxy: None,
+        ca_file: None,
     }
 }

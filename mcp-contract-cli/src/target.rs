@@ -8,7 +8,8 @@ use mcp_contract_engine::escape::escape;
 use mcp_contract_test::_support::check::{FailOn, Layout};
 use mcp_contract_test::_support::config::SuiteConfig;
 use mcp_contract_test::_support::probe::{
-    split_command_line, HeaderValue, HttpEndpoint, Lifecycle, ServerCommand, ServerSpec,
+    split_command_line, HeaderValue, HttpEndpoint, Lifecycle, ProxySetting, ServerCommand,
+    ServerSpec,
 };
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -151,6 +152,15 @@ fn apply(settings: &Settings, config: &mut SuiteConfig) -> Result<(), String> {
     if let Some(budget) = settings.description_budget {
         config.lints.description_budget = budget;
     }
+    // A default from the top of the configuration file applies to its HTTP servers only.
+    if let ServerSpec::Http(endpoint) = &mut config.server {
+        if let Some(text) = &settings.proxy {
+            endpoint.proxy = ProxySetting::parse(text).map_err(|e| format!("proxy: {e}"))?;
+        }
+        if let Some(path) = &settings.ca_file {
+            endpoint.ca_file = Some(path.clone());
+        }
+    }
     Ok(())
 }
 
@@ -202,19 +212,36 @@ pub fn single(
         cwd: args.cwd.clone(),
     })
     .map_err(usage)?;
+    let given = args.proxy.is_some() || args.no_proxy || args.ca_file.is_some();
+    if given && !matches!(spec, ServerSpec::Http(_)) {
+        return Err(usage(
+            "--proxy, --no-proxy and --ca-file only apply to a server given by --url".to_owned(),
+        ));
+    }
     let mut config = SuiteConfig::new(spec, layout);
-    let settings = match args.timeout {
-        Some(timeout) => settings.then(&Settings {
-            timeout: Some(timeout),
-            ..Settings::default()
-        }),
-        None => settings.clone(),
-    };
+    let settings = settings.then(&Settings {
+        timeout: args.timeout,
+        ..http_flags(args)
+    });
     apply(&settings, &mut config).map_err(usage)?;
     Ok(Target {
         name: name.to_owned(),
         config,
     })
+}
+
+/// The HTTP flags of the command line (`--proxy`, `--no-proxy`, `--ca-file`) as settings: they
+/// win over the configuration file's, for every HTTP server of it.
+pub fn http_flags(args: &ServerArgs) -> Settings {
+    Settings {
+        proxy: if args.no_proxy {
+            Some("off".to_owned())
+        } else {
+            args.proxy.clone()
+        },
+        ca_file: args.ca_file.clone(),
+        ..Settings::default()
+    }
 }
 
 /// Every server of a configuration file; `dir` is the `--dir` given on the command line and

@@ -152,6 +152,10 @@ struct Suite {
     headers: Vec<LitStr>,
     start: Option<LitStr>,
     ready_line: Option<LitStr>,
+    /// `proxy = "http://…"` or `"off"`.
+    proxy: Option<LitStr>,
+    /// `ca_file = "certs/ca.pem"`.
+    ca_file: Option<LitStr>,
     /// `(selector, placeholder)` pairs.
     redact: Vec<(LitStr, LitStr)>,
     /// `(pattern, replacement)` pairs.
@@ -204,6 +208,8 @@ fn parse_suite(args: TokenStream2, span: Span) -> syn::Result<Suite> {
         headers: Vec::new(),
         start: None,
         ready_line: None,
+        proxy: None,
+        ca_file: None,
         redact: Vec::new(),
         filters: Vec::new(),
         handler: None,
@@ -292,6 +298,25 @@ fn parse_suite(args: TokenStream2, span: Span) -> syn::Result<Suite> {
                 once(suite.ready_line.is_some())?;
                 suite.ready_line = Some(string(meta.value()?, "ready_line", "\"listening on\"")?);
             }
+            "proxy" => {
+                once(suite.proxy.is_some())?;
+                let proxy = string(meta.value()?, "proxy", "\"http://proxy.example:3128\"")?;
+                let text = proxy.value();
+                let scheme = text.split_once("://").map(|(scheme, _)| scheme.to_ascii_lowercase());
+                if text.trim().is_empty()
+                    || scheme.is_some_and(|s| s != "http" && s != "https")
+                {
+                    return Err(syn::Error::new(
+                        proxy.span(),
+                        "`proxy` is an http:// or https:// proxy URL (\"http://USER:${PROXY_PASSWORD}@HOST:PORT\" for credentials) or \"off\"; SOCKS is not supported",
+                    ));
+                }
+                suite.proxy = Some(proxy);
+            }
+            "ca_file" => {
+                once(suite.ca_file.is_some())?;
+                suite.ca_file = Some(string(meta.value()?, "ca_file", "\"certs/ca.pem\"")?);
+            }
             "redact" => {
                 for item in strings(meta.value()?, "redact")? {
                     suite.redact.push(arrow_pair(&item, true, Some("[redacted]"))?);
@@ -359,7 +384,7 @@ fn parse_suite(args: TokenStream2, span: Span) -> syn::Result<Suite> {
             }
             _ => {
                 return Err(meta.error(
-                    "unknown key; expected one of: server, bin, url, handler, headers, start, ready_line, args, env, cwd, timeout, name, lifecycle, fail_on, ci_fail_on, redact, filters, lints, read_only, forbid, require_annotations, allow, description_budget",
+                    "unknown key; expected one of: server, bin, url, handler, headers, start, ready_line, proxy, ca_file, args, env, cwd, timeout, name, lifecycle, fail_on, ci_fail_on, redact, filters, lints, read_only, forbid, require_annotations, allow, description_budget",
                 ))
             }
         }
@@ -377,13 +402,15 @@ fn parse_suite(args: TokenStream2, span: Span) -> syn::Result<Suite> {
             .start
             .as_ref()
             .or(suite.ready_line.as_ref())
+            .or(suite.proxy.as_ref())
+            .or(suite.ca_file.as_ref())
             .or(suite.headers.first())
             .or(suite.args.first())
             .or(suite.cwd.as_ref())
         {
             return Err(syn::Error::new(
                 key.span(),
-                "an in-process `handler` takes no `args`, `cwd`, `headers`, `start` or `ready_line`: pass its configuration to the constructor",
+                "an in-process `handler` takes no `args`, `cwd`, `headers`, `start`, `ready_line`, `proxy` or `ca_file`: pass its configuration to the constructor",
             ));
         }
         if !suite.env.is_empty() {
@@ -407,11 +434,13 @@ fn parse_suite(args: TokenStream2, span: Span) -> syn::Result<Suite> {
         .start
         .as_ref()
         .or(suite.ready_line.as_ref())
+        .or(suite.proxy.as_ref())
+        .or(suite.ca_file.as_ref())
         .or(suite.headers.first())
     {
         return Err(syn::Error::new(
             key.span(),
-            "`headers`, `start` and `ready_line` belong to HTTP suites: add `url = \"http://127.0.0.1:{port}/mcp\"`",
+            "`headers`, `start`, `ready_line`, `proxy` and `ca_file` belong to HTTP suites: add `url = \"http://127.0.0.1:{port}/mcp\"`",
         ));
     }
     match (&suite.server, &suite.bin) {
@@ -598,6 +627,12 @@ impl Suite {
         }
         if let Some(ready) = &self.ready_line {
             tokens.extend(quote! { .ready_line(#ready) });
+        }
+        if let Some(proxy) = &self.proxy {
+            tokens.extend(quote! { .proxy(#proxy) });
+        }
+        if let Some(ca_file) = &self.ca_file {
+            tokens.extend(quote! { .ca_file(#ca_file) });
         }
         for header in &self.headers {
             tokens.extend(quote! { .header_line(#header) });

@@ -118,6 +118,7 @@ impl SuiteConfig {
                 if let Some(start) = &endpoint.start {
                     command_secrets(start);
                 }
+                found.extend(endpoint.proxy_secrets());
                 found.extend(
                     secrets::scrub_command(std::slice::from_ref(&endpoint.url))
                         .1

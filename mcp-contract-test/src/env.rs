@@ -66,6 +66,38 @@ pub(crate) fn ca_file() -> Option<PathBuf> {
         .map(PathBuf::from)
 }
 
+/// The proxy variables an HTTP probe honours, each as the name of the variable that was set and
+/// its value (an empty value counts as unset). The lowercase spelling wins over the uppercase
+/// one, as in curl, wget and Python.
+#[cfg(feature = "http")]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct ProxyEnv {
+    /// For `http://` URLs: `http_proxy`, else `HTTP_PROXY`.
+    pub(crate) http: Option<(&'static str, String)>,
+    /// For `https://` URLs: `https_proxy`, else `HTTPS_PROXY`.
+    pub(crate) https: Option<(&'static str, String)>,
+    /// For either when the scheme's own is unset: `all_proxy`, else `ALL_PROXY`.
+    pub(crate) all: Option<(&'static str, String)>,
+    /// Hosts reached directly: `no_proxy`, else `NO_PROXY`.
+    pub(crate) no_proxy: Option<(&'static str, String)>,
+}
+
+/// The proxy environment, read now.
+#[cfg(feature = "http")]
+pub(crate) fn proxy_env() -> ProxyEnv {
+    let first = |names: [&'static str; 2]| {
+        names
+            .into_iter()
+            .find_map(|name| non_empty(name).map(|value| (name, value)))
+    };
+    ProxyEnv {
+        http: first(["http_proxy", "HTTP_PROXY"]),
+        https: first(["https_proxy", "HTTPS_PROXY"]),
+        all: first(["all_proxy", "ALL_PROXY"]),
+        no_proxy: first(["no_proxy", "NO_PROXY"]),
+    }
+}
+
 /// `INSTA_WORKSPACE_ROOT`, when set.
 pub(crate) fn workspace_root() -> Option<PathBuf> {
     std::env::var_os("INSTA_WORKSPACE_ROOT")

@@ -10,7 +10,9 @@ use crate::check::{self, FailOn, Layout, State, SuiteReport, Verdict};
 use crate::config::SuiteConfig;
 use crate::escape::escape;
 use crate::libtest::{Arguments, Failed, Trial};
-use crate::probe::{HeaderValue, HttpEndpoint, InProcess, Lifecycle, ServerCommand, ServerSpec};
+use crate::probe::{
+    HeaderValue, HttpEndpoint, InProcess, Lifecycle, ProxySetting, ServerCommand, ServerSpec,
+};
 use crate::run::{Context, FailureKind, Mode, SuiteFailure};
 use crate::snapshot::{self, Outcome, Settings};
 use crate::surface::{ItemKey, ItemKind};
@@ -208,6 +210,37 @@ impl Suite {
     pub fn ready_line(mut self, text: impl Into<String>) -> Suite {
         if let Ok(ServerSpec::Http(endpoint)) = &mut self.server {
             endpoint.ready_line = Some(text.into());
+        }
+        self
+    }
+
+    /// For an HTTP suite: the HTTP proxy to go through, `"http://HOST:PORT"` (with credentials,
+    /// `"http://USER:${PROXY_PASSWORD}@HOST:PORT"`: `${VAR}` is read from the environment at
+    /// probe time), or `"off"` for none, whatever the environment says. Without it, the
+    /// environment's proxy is used (`https_proxy`, `http_proxy`, `all_proxy`, `no_proxy`; see
+    /// [`ProxySetting`]). Used by the attribute's `proxy = ".."`.
+    pub fn proxy(mut self, proxy: &str) -> Suite {
+        match (&mut self.server, ProxySetting::parse(proxy)) {
+            (Ok(ServerSpec::Http(endpoint)), Ok(setting)) => endpoint.proxy = setting,
+            (Ok(ServerSpec::Http(_)), Err(e)) => self.errors.push(e.to_string()),
+            (Ok(_), _) => self
+                .errors
+                .push("`proxy` applies to HTTP suites only (give a `url`)".to_owned()),
+            (Err(_), _) => {}
+        }
+        self
+    }
+
+    /// For an HTTP suite (feature `https`): a PEM file of CA certificates trusted besides the
+    /// public ones, for a private or self-signed CA; relative to the crate's manifest dir. Wins
+    /// over `MCP_CONTRACT_CA_FILE`. Used by the attribute's `ca_file = ".."`.
+    pub fn ca_file(mut self, path: impl Into<PathBuf>) -> Suite {
+        match &mut self.server {
+            Ok(ServerSpec::Http(endpoint)) => endpoint.ca_file = Some(path.into()),
+            Ok(_) => self
+                .errors
+                .push("`ca_file` applies to HTTP suites only (give a `url`)".to_owned()),
+            Err(_) => {}
         }
         self
     }
@@ -424,6 +457,7 @@ impl Suite {
                 if let Some(command) = &mut endpoint.start {
                     command.cwd = Some(in_crate(&command.cwd));
                 }
+                endpoint.ca_file = endpoint.ca_file.map(|path| paths.manifest_dir.join(path));
                 ServerSpec::Http(endpoint)
             }
             Ok(spec @ ServerSpec::InProcess(_)) => spec.clone(),

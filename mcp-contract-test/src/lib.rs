@@ -66,12 +66,14 @@
 //! | `server = "cmd args…"` | the server's command line, split as a POSIX shell would |
 //! | `bin = "name"` | a binary of this package (`CARGO_BIN_EXE_name`; cargo builds it first) |
 //! | `url = "http://127.0.0.1:{port}/mcp"` | a Streamable HTTP endpoint instead of stdio (JSON and SSE answers; feature `http`: the default build is stdio only, and `url` without the feature is a compile error saying so) |
-//! | `url = "https://mcp.example.com/mcp"` | the same over TLS (feature `https`: rustls with ring, the public CAs of `webpki-roots`; a private or self-signed CA from `MCP_CONTRACT_CA_FILE=path/to/ca.pem`; verification cannot be switched off) |
+//! | `url = "https://mcp.example.com/mcp"` | the same over TLS (feature `https`: rustls with ring, Mozilla's public CAs; the system's store too with feature `system-roots`; a private or self-signed CA from `ca_file` or `MCP_CONTRACT_CA_FILE`; verification cannot be switched off). Redirects (301, 302, 307, 308) are followed with the same method and body, up to 5; a note then says which URL to configure; headers go only to the configured URL's origin |
 //! | `handler = my_server::Server::new()` | an `rmcp::ServerHandler` tested in-process: no process, no port, no binary build (feature `rmcp`) |
 //! | `lifecycle = "auto"` | the handshake: `"initialize"` (default), `"discover"` (2026-07-28 `server/discover`), `"auto"` (discover, falling back to initialize); the one used is written in the `server` snapshot's header |
 //! | `headers = ["Authorization: Bearer ${MCP_TOKEN}"]` | HTTP headers; `${VAR}` is read from the environment at probe time and never shown |
 //! | `start = "python3 server.py --port {port}"` | with `url`: start the server first on a free port (`{port}`), stop its process group after |
 //! | `ready_line = "listening"` | with `start`: ready once a stdout/stderr line contains this (default: once the port accepts) |
+//! | `proxy = "http://proxy.corp:3128"` / `"off"` | with `url`: the HTTP proxy (CONNECT), credentials as `USER:${PROXY_PASSWORD}@` before the host; `"off"` for none. Default: the environment's (`https_proxy`, `http_proxy`, `all_proxy`, `no_proxy`, either case; never for loopback hosts) |
+//! | `ca_file = "certs/ca.pem"` | with an `https://` `url`: a PEM file of CA certificates trusted besides the public ones, relative to the crate (wins over `MCP_CONTRACT_CA_FILE`) |
 //! | `args = ["--flag"]` | more arguments |
 //! | `env = ["KEY=value"]` | environment variables for the server (the rest is inherited) |
 //! | `cwd = "dir"` | working directory, relative to the crate (default: the crate's folder) |
@@ -128,8 +130,9 @@
 //!
 //! | feature | adds | costs |
 //! |---|---|---|
-//! | `http` | Streamable HTTP endpoints: `url = ...`, [`Suite::url`] | no crate; ~3 s of compile |
-//! | `https` | `https://` endpoints (implies `http`) | rustls, ring, webpki-roots |
+//! | `http` | Streamable HTTP endpoints: `url = ...`, [`Suite::url`]; keep-alive, redirects, proxies | ureq (no default features) and its 9 small crates |
+//! | `https` | `https://` endpoints (implies `http`) | rustls, ring, webpki-root-certs |
+//! | `system-roots` | `https` trusting the operating system's certificate store too | rustls-native-certs (+ openssl-probe on Linux) |
 //! | `rmcp` | in-process rmcp handlers: `handler = ...`, `Suite::in_process` | rmcp, tokio |
 //!
 //! The attribute is sugar over [`Contract`] and [`Suite`]:
@@ -154,7 +157,8 @@
 //! | `INSTA_WORKSPACE_ROOT` | overrides workspace detection |
 //! | `MCP_CONTRACT_FAIL_ON` | overrides what fails, in CI and outside it: `drift`, or classes such as `breaking,safety` (the CLI reads it too; its `--fail-on` wins) |
 //! | `MCP_CONTRACT_TIMEOUT` | overrides the probe timeout, in seconds (the CLI reads it too) |
-//! | `MCP_CONTRACT_CA_FILE` | a PEM file of CA certificates trusted for `https://` (feature `https`) |
+//! | `MCP_CONTRACT_CA_FILE` | a PEM file of CA certificates trusted by `https://` probes, when the suite names no `ca_file` |
+//! | `https_proxy`, `http_proxy`, `all_proxy`, `no_proxy` (or uppercase; lowercase wins) | the HTTP proxy of `https://` and `http://` URLs, the fallback for both, and the hosts reached directly (`example.com` matches its subdomains too; IPs, CIDR ranges, `:PORT`, `*`); loopback hosts never go through them; a suite's `proxy` wins |
 //!
 //! `insta.yaml` (`behavior.update`, `behavior.force_pass`) is honoured as insta honours it.
 //!
@@ -192,7 +196,7 @@ pub use error::ConfigError;
 pub use harness::{Contract, Location, Suite};
 pub use mcp_contract_engine::lint::Level;
 pub use mcp_contract_engine::{Class, Policy};
-pub use probe::{HeaderValue, Lifecycle};
+pub use probe::{HeaderValue, Lifecycle, ProxySetting};
 
 /// What the `mcp-contract` CLI, the benchmarks and this crate's own tests need beyond the
 /// public API: the orchestration, the probe and the snapshot files. Not part of the public API

@@ -32,6 +32,7 @@ mod command;
 mod http;
 mod in_process;
 mod message;
+mod output_tail;
 mod process_group;
 mod session;
 mod stdio;
@@ -317,6 +318,17 @@ pub enum ProbeErrorKind {
     /// An `https://` endpoint's TLS handshake failed: its certificate is not trusted or does not
     /// name the host, or what answers does not speak TLS.
     Tls,
+    /// The HTTP proxy could not be reached, wants credentials (407), or would not open a tunnel
+    /// to the server.
+    Proxy,
+    /// The endpoint's redirects cannot be followed: a loop, more than five, a redirect to
+    /// another scheme or from https to http.
+    Redirect,
+    /// The endpoint refused the `Host` header it was reached by (421, DNS-rebinding protection).
+    HostRejected,
+    /// The endpoint no longer accepts the session it opened (404 or 400 on a request that
+    /// carried its `Mcp-Session-Id`), or demands a session id it never gave.
+    SessionRejected,
 }
 
 impl ProbeErrorKind {
@@ -377,8 +389,29 @@ impl ProbeErrorKind {
             }
             ProbeErrorKind::Tls => {
                 "the server's certificate must be trusted and name the URL's host: for a private \
-                 or self-signed CA set MCP_CONTRACT_CA_FILE=path/to/ca.pem (or \
-                 HttpEndpoint::ca_file); there is no switch to skip verification"
+                 or self-signed CA give its PEM file (the suite's `ca_file`, --ca-file, or \
+                 MCP_CONTRACT_CA_FILE=path/to/ca.pem); there is no switch to skip verification"
+            }
+            ProbeErrorKind::Proxy => {
+                "check the proxy: its address (http://HOST:PORT), its credentials (USER:PASSWORD@ \
+                 before the host in its URL), and that it may open a tunnel (CONNECT) to the server's port; the suite's \
+                 `proxy` setting (--proxy) wins over HTTPS_PROXY/HTTP_PROXY/ALL_PROXY, \
+                 NO_PROXY lists hosts reached directly, and `proxy = \"off\"` (--no-proxy) \
+                 bypasses every proxy"
+            }
+            ProbeErrorKind::Redirect => {
+                "give the suite the URL the server finally answers on (the message names it), \
+                 or fix the server's redirects"
+            }
+            ProbeErrorKind::HostRejected => {
+                "the server checks the Host header against a list of allowed hosts (protection \
+                 against DNS rebinding): add the host and port you connect with to that list, \
+                 or reach the server by a name it allows"
+            }
+            ProbeErrorKind::SessionRejected => {
+                "the server lost the session it opened: was it restarted, does it expire \
+                 sessions quickly, or do several instances behind a load balancer answer \
+                 without session affinity? A stateless server must not send Mcp-Session-Id"
             }
         }
     }
@@ -516,6 +549,8 @@ pub struct HttpEndpoint {
     /// public CAs, for private or self-signed deployments. When `None`, the file named by the
     /// environment variable `MCP_CONTRACT_CA_FILE` is used, if set.
     pub ca_file: Option<PathBuf>,
+    /// Which HTTP proxy to go through (default: the environment's, see [`ProxySetting`]).
+    pub proxy: ProxySetting,
 }
 
 impl HttpEndpoint {
@@ -541,8 +576,165 @@ impl fmt::Debug for HttpEndpoint {
             .field("start", &self.start.as_ref().map(ServerCommand::display))
             .field("ready_line", &self.ready_line)
             .field("ca_file", &self.ca_file)
+            .field("proxy", &self.proxy)
             .finish()
     }
+}
+
+impl HttpEndpoint {
+    /// Every credential of its proxy setting and of the proxy variables of the environment
+    /// (read now): user names and passwords of proxy URLs, raw and percent-decoded. Removed
+    /// from anything shown; none of it is ever put into a message in the first place.
+    pub fn proxy_secrets(&self) -> Vec<String> {
+        let mut urls = Vec::new();
+        if let ProxySetting::Url(text) = &self.proxy {
+            urls.push(match HeaderValue::parse(text) {
+                Ok(HeaderValue::Env(var)) => crate::env::var(&var).unwrap_or_default(),
+                Ok(HeaderValue::Template { template, var }) => template.replace(
+                    &format!("${{{var}}}"),
+                    &crate::env::var(&var).unwrap_or_default(),
+                ),
+                _ => text.clone(),
+            });
+        }
+        #[cfg(feature = "http")]
+        {
+            let env = crate::env::proxy_env();
+            urls.extend(
+                [env.http, env.https, env.all]
+                    .into_iter()
+                    .flatten()
+                    .map(|(_, value)| value),
+            );
+        }
+        let mut secrets = Vec::new();
+        for url in urls {
+            let rest = url.split_once("://").map_or(url.as_str(), |(_, rest)| rest);
+            let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+            let Some((userinfo, _)) = authority.rsplit_once('@') else {
+                continue;
+            };
+            for part in std::iter::once(userinfo).chain(userinfo.split(':')) {
+                if !part.is_empty() {
+                    secrets.push(part.to_owned());
+                    let decoded = percent_decode(part);
+                    if decoded != part {
+                        secrets.push(decoded);
+                    }
+                }
+            }
+        }
+        secrets
+    }
+}
+
+/// `%XX` escapes decoded (lossy UTF-8); anything else kept.
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut at = 0;
+    while at < bytes.len() {
+        let hex = bytes
+            .get(at + 1..at + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (bytes[at], hex) {
+            (b'%', Some(byte)) => {
+                out.push(byte);
+                at += 3;
+            }
+            (byte, _) => {
+                out.push(byte);
+                at += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Which HTTP proxy a probe goes through.
+///
+/// Its `Debug` shows a proxy as `scheme://host:port` only: never its credentials.
+#[derive(Clone, PartialEq, Eq, Default)]
+pub enum ProxySetting {
+    /// The environment's (the default): `https_proxy`/`HTTPS_PROXY` for `https://` URLs,
+    /// `http_proxy`/`HTTP_PROXY` for `http://` ones, `all_proxy`/`ALL_PROXY` for either when
+    /// those are unset (lowercase first); hosts listed in `no_proxy`/`NO_PROXY`, and loopback
+    /// hosts (`localhost`, 127.0.0.0/8, `::1`), are reached directly.
+    #[default]
+    Environment,
+    /// No proxy, whatever the environment says.
+    Off,
+    /// Every request through this proxy (`NO_PROXY` does not apply): `http://HOST:PORT`,
+    /// `https://…` for TLS to the proxy (feature `https`), with credentials as
+    /// `http://USER:PASSWORD@HOST:PORT`. `${VAR}` anywhere in it is read from the environment
+    /// at probe time, so a password need not be written in code.
+    Url(String),
+}
+
+impl ProxySetting {
+    /// Parses a setting as the attribute's `proxy = ".."`, `Suite::proxy` and the CLI take it:
+    /// `off` (or `none`, or empty) for no proxy, else a proxy URL.
+    ///
+    /// # Errors
+    ///
+    /// A URL without a host, with a scheme other than http and https (SOCKS is not
+    /// supported), or with a malformed `${VAR}`. The message never quotes credentials.
+    pub fn parse(text: &str) -> Result<ProxySetting, ConfigError> {
+        // The message shows the proxy as `scheme://host:port` only: never its credentials.
+        let error = |message: String| ConfigError::new("proxy", "<proxy URL>", message);
+        let text = text.trim();
+        if matches!(text.to_ascii_lowercase().as_str(), "" | "off" | "none") {
+            return Ok(ProxySetting::Off);
+        }
+        HeaderValue::parse(text).map_err(|e| {
+            error(format!(
+                "the proxy {}: {}",
+                display_proxy(text),
+                e.to_string().replace("header value", "proxy URL")
+            ))
+        })?;
+        let (scheme, rest) = text.split_once("://").unwrap_or(("http", text));
+        if !matches!(scheme.to_ascii_lowercase().as_str(), "http" | "https") {
+            return Err(error(format!(
+                "the proxy {} has the scheme {}: only http:// and https:// proxies are \
+                 supported (no SOCKS)",
+                display_proxy(text),
+                escape_untrusted(scheme)
+            )));
+        }
+        let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+        let host = authority
+            .rsplit_once('@')
+            .map_or(authority, |(_, host)| host);
+        if host.is_empty() || host.starts_with(':') {
+            return Err(error(format!(
+                "the proxy {} has no host: write it as http://HOST:PORT",
+                display_proxy(text)
+            )));
+        }
+        Ok(ProxySetting::Url(text.to_owned()))
+    }
+}
+
+impl fmt::Debug for ProxySetting {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ProxySetting::Environment => f.write_str("Environment"),
+            ProxySetting::Off => f.write_str("Off"),
+            ProxySetting::Url(url) => write!(f, "Url({})", display_proxy(url)),
+        }
+    }
+}
+
+/// A proxy URL for people: `scheme://host:port`, never its credentials, path or query.
+pub(crate) fn display_proxy(url: &str) -> String {
+    let (scheme, rest) = url.split_once("://").unwrap_or(("http", url));
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let host = authority
+        .rsplit_once('@')
+        .map_or(authority, |(_, host)| host);
+    escape_untrusted(&format!("{}://{host}", scheme.to_ascii_lowercase()))
 }
 
 /// A header value: written literally, or read from an environment variable at probe time so
@@ -667,6 +859,8 @@ pub fn probe_http(endpoint: &HttpEndpoint, options: &ProbeOptions) -> Result<Pro
         exit_status: None,
         stderr_tail: Vec::new(),
     };
+    // Configuration errors before a server is started for nothing.
+    http::preflight(endpoint).map_err(setup_error)?;
     let headers = http::resolve_headers(endpoint).map_err(setup_error)?;
     let header_values: Vec<String> = headers.iter().map(|(_, value)| value.clone()).collect();
     let mut started = None;
@@ -681,6 +875,7 @@ pub fn probe_http(endpoint: &HttpEndpoint, options: &ProbeOptions) -> Result<Pro
         http::HttpTransport::new(&endpoint, headers, deadline).map_err(setup_error)?;
     let outcome = session::run(&mut transport, options, deadline);
     let classified = transport.failure.take();
+    let note = transport.redirect_note(started.as_ref().map(http::StartedServer::port));
     transport.close();
     // What the started server echoes may hold its own credentials or a header value.
     let mut secrets: Vec<String> = endpoint
@@ -701,28 +896,34 @@ pub fn probe_http(endpoint: &HttpEndpoint, options: &ProbeOptions) -> Result<Pro
         }
         None => Vec::new(),
     };
-    outcome.map_err(|failure| {
-        let (kind, message) = match classified {
-            // The transport knows better than "an I/O error" what went wrong.
-            Some(http) if failure.kind == ProbeErrorKind::Io => (http.kind, http.message),
-            _ => (failure.kind, failure.message),
-        };
-        let message = match kind {
-            ProbeErrorKind::TimedOut if !message.contains("time limit of") => format!(
-                "{message} (time limit {:.1} s)",
-                options.timeout.as_secs_f64()
-            ),
-            _ => message,
-        };
-        ProbeError {
-            command: label.clone(),
-            phase: failure.phase,
-            kind,
-            message,
-            exit_status: None,
-            stderr_tail,
+    match outcome {
+        Ok(mut probe) => {
+            probe.notes.extend(note);
+            Ok(probe)
         }
-    })
+        Err(failure) => {
+            let (kind, message) = match classified {
+                // The transport knows better than "an I/O error" what went wrong.
+                Some(http) if failure.kind == ProbeErrorKind::Io => (http.kind, http.message),
+                _ => (failure.kind, failure.message),
+            };
+            let message = match kind {
+                ProbeErrorKind::TimedOut if !message.contains("time limit of") => format!(
+                    "{message} (time limit {:.1} s)",
+                    options.timeout.as_secs_f64()
+                ),
+                _ => message,
+            };
+            Err(ProbeError {
+                command: label,
+                phase: failure.phase,
+                kind,
+                message,
+                exit_status: None,
+                stderr_tail,
+            })
+        }
+    }
 }
 
 /// Without the `http` feature: a [`ProbeErrorKind::Configuration`] error saying how to enable
@@ -825,6 +1026,33 @@ mod tests {
             error.message
         );
         assert!(!error.to_string().contains("pw") && !error.to_string().contains("token=x"));
+    }
+
+    #[test]
+    fn proxy_settings_parse_and_never_show_their_credentials() {
+        assert_eq!(ProxySetting::parse("off"), Ok(ProxySetting::Off));
+        assert_eq!(ProxySetting::parse(" NONE "), Ok(ProxySetting::Off));
+        let setting = ProxySetting::parse("http://me:hunter22@proxy.corp:3128/").unwrap();
+        assert_eq!(format!("{setting:?}"), "Url(http://proxy.corp:3128)");
+        for (bad, needle) in [
+            ("socks5://me:hunter22@h:1", "no SOCKS"),
+            ("http://me:hunter22@", "has no host"),
+            ("http://me:${A}${B}@h", "at most one"),
+        ] {
+            let error = ProxySetting::parse(bad).unwrap_err();
+            assert_eq!(error.setting(), "proxy");
+            assert!(!error.input().contains("hunter22"), "{error:?}");
+            let error = error.to_string();
+            assert!(error.contains(needle), "{error}");
+            assert!(!error.contains("hunter22"), "{error}");
+        }
+        let mut endpoint = HttpEndpoint::new("http://mcp.test/mcp");
+        endpoint.proxy = ProxySetting::parse("http://me:p%40ss-hunter22@proxy.corp:3128").unwrap();
+        let secrets = endpoint.proxy_secrets();
+        for expected in ["p%40ss-hunter22", "p@ss-hunter22", "me:p%40ss-hunter22"] {
+            assert!(secrets.iter().any(|s| s == expected), "{secrets:?}");
+        }
+        assert!(!format!("{endpoint:?}").contains("hunter22"));
     }
 
     #[test]

@@ -25,7 +25,7 @@ fn setup() -> bool {
         std::env::set_var("HTTP_TEST_TOKEN", TOKEN);
         std::env::set_var("HTTP_TEST_WRONG", WRONG);
     });
-    let ok = Command::new("python3")
+    let ok = Command::new(python())
         .arg("--version")
         .output()
         .is_ok_and(|o| o.status.success());
@@ -33,6 +33,17 @@ fn setup() -> bool {
         eprintln!("skipped: python3 is not available to run the fixture servers");
     }
     ok
+}
+
+/// The Python that runs the fixtures: the virtual environment under the workspace's `target/`
+/// when there is one (it has the `mcp` package for FastMCP), else `python3` from PATH.
+fn python() -> String {
+    let venv = repo_root().join("target/python-venv/bin/python3");
+    if venv.is_file() {
+        venv.display().to_string()
+    } else {
+        "python3".to_owned()
+    }
 }
 
 fn repo_root() -> PathBuf {
@@ -78,9 +89,9 @@ fn started(extra: &[&str], token_var: Option<&str>) -> HttpEndpoint {
                 )]
             })
             .unwrap_or_default(),
-        start: Some(ServerCommand::new("python3", args)),
+        start: Some(ServerCommand::new(python(), args)),
         ready_line: Some("ready http://".into()),
-        ca_file: None,
+        ..HttpEndpoint::default()
     }
 }
 
@@ -282,7 +293,7 @@ fn a_started_server_is_stopped_and_its_port_freed() {
         .push("--bogus-exit".into());
     endpoint.start.as_mut().unwrap().args.push("x".into());
     endpoint.ready_line = Some("never printed".into());
-    endpoint.start.as_mut().unwrap().program = "python3".into();
+    endpoint.start.as_mut().unwrap().program = python();
     endpoint.start.as_mut().unwrap().args.insert(0, "-c".into());
     endpoint.start.as_mut().unwrap().args.insert(
         1,
@@ -299,7 +310,7 @@ fn a_third_party_fastmcp_server_behind_a_token() {
     if !setup() {
         return;
     }
-    let has_mcp = Command::new("python3")
+    let has_mcp = Command::new(python())
         .args(["-c", "import mcp.server.fastmcp"])
         .output()
         .is_ok_and(|o| o.status.success());
@@ -315,7 +326,7 @@ fn a_third_party_fastmcp_server_behind_a_token() {
         .unwrap()
         .port();
     let script = repo_root().join("fixtures/servers/fastmcp_server.py");
-    let upstream = Command::new("python3")
+    let upstream = Command::new(python())
         .arg(&script)
         .arg(upstream_port.to_string())
         .stdout(std::process::Stdio::null())
@@ -338,7 +349,7 @@ fn a_third_party_fastmcp_server_behind_a_token() {
             HeaderValue::parse("Bearer ${HTTP_TEST_TOKEN}").unwrap(),
         )],
         start: Some(ServerCommand::new(
-            "python3",
+            python(),
             [
                 repo_root()
                     .join("fixtures/servers/http_server.py")
@@ -353,7 +364,7 @@ fn a_third_party_fastmcp_server_behind_a_token() {
             ],
         )),
         ready_line: Some("ready http://".into()),
-        ca_file: None,
+        ..HttpEndpoint::default()
     };
     // Wait for the upstream to listen.
     let until = Instant::now() + Duration::from_secs(20);

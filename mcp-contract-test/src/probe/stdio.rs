@@ -2,13 +2,14 @@
 //! process group however the probe ends.
 
 use super::message::{Message, MessageError};
+use super::output_tail::{self, OutputTail, Pipe};
 use super::process_group;
 use super::session::{Transport, TransportError};
 use super::{escape_untrusted, quote_untrusted, Phase, ProbeError, ProbeErrorKind, ServerCommand};
 use serde_json::Value;
 use std::collections::VecDeque;
 use std::io::{self, BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
@@ -18,10 +19,6 @@ use std::time::{Duration, Instant};
 const MAX_DEPTH: usize = 128;
 /// Longest line accepted on stdout (as rmcp does): a longer one is an error, not a wait.
 const MAX_LINE: usize = 16 * 1024 * 1024;
-/// Stderr lines kept for error messages.
-const STDERR_LINES: usize = 20;
-/// Bytes kept of one stderr line.
-const STDERR_LINE_BYTES: usize = 500;
 /// Lines read ahead from stdout; bounds memory when a server floods its stdout.
 const READ_AHEAD: usize = 4;
 /// How long each step of stopping waits before the next, harder one.
@@ -44,7 +41,7 @@ pub(super) struct StdioServer {
     /// Messages to write; dropping the sender closes the server's stdin.
     writer: Option<Sender<Vec<u8>>>,
     events: Receiver<Event>,
-    stderr: Arc<Mutex<StderrTail>>,
+    stderr: Arc<Mutex<OutputTail>>,
     stderr_done: Receiver<()>,
     /// Messages of a JSON-RPC batch not handed out yet.
     pending: VecDeque<Message>,
@@ -128,7 +125,7 @@ impl StdioServer {
         let (writer, to_write) = mpsc::channel();
         let (event_sender, events) = mpsc::sync_channel(READ_AHEAD);
         let (done_sender, stderr_done) = mpsc::channel();
-        let stderr = Arc::new(Mutex::new(StderrTail::default()));
+        let stderr = Arc::new(Mutex::new(OutputTail::default()));
         let mut server = StdioServer {
             child,
             writer: Some(writer),
@@ -152,7 +149,7 @@ impl StdioServer {
             }
             if let Some(pipe) = stderr_pipe {
                 spawn_thread("mcp-probe-stderr", move || {
-                    drain_stderr(pipe, &stderr);
+                    output_tail::drain(pipe, &stderr, Pipe::Stderr, |_| {});
                     let _ = done_sender.send(());
                 })?;
             }
@@ -422,84 +419,6 @@ fn read_lines(stdout: ChildStdout, events: SyncSender<Event>) {
     }
 }
 
-fn drain_stderr(mut pipe: ChildStderr, tail: &Mutex<StderrTail>) {
-    let mut chunk = [0u8; 8192];
-    loop {
-        match pipe.read(&mut chunk) {
-            Ok(0) => break,
-            Ok(n) => tail
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .push(&chunk[..n]),
-            Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
-            Err(_) => break,
-        }
-    }
-}
-
-/// The last lines of stderr, with bounded memory however much the server writes.
-#[derive(Default)]
-struct StderrTail {
-    lines: VecDeque<String>,
-    current: Vec<u8>,
-    current_cut: bool,
-}
-
-impl StderrTail {
-    fn push(&mut self, bytes: &[u8]) {
-        let mut rest = bytes;
-        while !rest.is_empty() {
-            let (piece, ends_line) = match rest.iter().position(|&b| b == b'\n') {
-                Some(at) => (&rest[..at], true),
-                None => (rest, false),
-            };
-            let room = STDERR_LINE_BYTES.saturating_sub(self.current.len());
-            if piece.len() > room {
-                self.current_cut = true;
-            }
-            self.current
-                .extend_from_slice(&piece[..piece.len().min(room)]);
-            if ends_line {
-                self.finish_line();
-                rest = &rest[piece.len() + 1..];
-            } else {
-                rest = &[];
-            }
-        }
-    }
-
-    fn finish_line(&mut self) {
-        let line = render_line(&self.current, self.current_cut);
-        self.current.clear();
-        self.current_cut = false;
-        if self.lines.len() == STDERR_LINES {
-            self.lines.pop_front();
-        }
-        self.lines.push_back(line);
-    }
-
-    fn lines(&self) -> Vec<String> {
-        let mut lines: Vec<String> = self.lines.iter().cloned().collect();
-        if !self.current.is_empty() {
-            lines.push(render_line(&self.current, self.current_cut));
-            if lines.len() > STDERR_LINES {
-                lines.remove(0);
-            }
-        }
-        lines
-    }
-}
-
-fn render_line(bytes: &[u8], cut: bool) -> String {
-    let mut line = String::from_utf8_lossy(bytes)
-        .trim_end_matches('\r')
-        .to_owned();
-    if cut {
-        line.push_str(" …(cut)");
-    }
-    line
-}
-
 fn describe_status(status: ExitStatus) -> String {
     if let Some(code) = status.code() {
         return format!("exit code {code}");
@@ -512,39 +431,4 @@ fn describe_status(status: ExitStatus) -> String {
         }
     }
     status.to_string()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn stderr_tail_keeps_the_last_lines_each_capped() {
-        let mut tail = StderrTail::default();
-        for i in 0..100 {
-            tail.push(format!("line {i}\n").as_bytes());
-        }
-        tail.push(&vec![b'x'; 10_000]);
-        tail.push(b"yyy\r\npartial");
-        let lines = tail.lines();
-        assert_eq!(lines.len(), STDERR_LINES);
-        assert_eq!(lines[STDERR_LINES - 3], "line 99");
-        let long = &lines[STDERR_LINES - 2];
-        assert!(
-            long.starts_with("xxx") && long.ends_with(" …(cut)"),
-            "{long}"
-        );
-        assert_eq!(long.len(), STDERR_LINE_BYTES + " …(cut)".len());
-        assert_eq!(lines[STDERR_LINES - 1], "partial");
-        assert!(tail.current.capacity() < 4 * STDERR_LINE_BYTES + 8192);
-    }
-
-    #[test]
-    fn a_line_split_across_chunks_is_one_line() {
-        let mut tail = StderrTail::default();
-        tail.push(b"hel");
-        tail.push(b"lo\nwor");
-        tail.push(b"ld\n");
-        assert_eq!(tail.lines(), ["hello", "world"]);
-    }
 }

@@ -1,21 +1,24 @@
-//! TLS for `https://` endpoints (feature `https`): rustls with the ring provider, the public CAs
-//! of `webpki-roots`, and optionally one more CA file (PEM) for private or self-signed
-//! deployments. There is deliberately no way to skip verification.
+//! TLS for `https://` endpoints (feature `https`): rustls with the ring provider, through ureq.
+//! Trusted: the public CAs (Mozilla's list, from `webpki-root-certs`), the operating system's
+//! store with the `system-roots` feature, and one more CA file (PEM) for private or
+//! self-signed deployments. There is deliberately no way to skip verification.
 //!
-//! The handshake is completed eagerly when a connection is opened, so that a certificate that is
-//! not trusted, a host name the certificate does not name, or a server that does not speak TLS
-//! is reported as what it is ([`ProbeErrorKind::Tls`]) and not as a failed read later on.
+//! ureq can take the public roots *or* a list of certificates, not both; so the public roots
+//! come as whole certificates (`webpki-root-certs`, not the trust anchors of `webpki-roots`)
+//! and join the CA file's in one list. A failed handshake reaches the probe as an I/O error
+//! wrapping the `rustls::Error`, classified here ([`ProbeErrorKind::Tls`]) so that a
+//! certificate that is not trusted, a host name the certificate does not name, or a server
+//! that does not speak TLS is reported as what it is.
 
 use super::http::HttpFailure;
 use super::{quote_untrusted, ProbeErrorKind};
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, ServerName};
-use rustls::{CertificateError, ClientConfig, ClientConnection, RootCertStore, StreamOwned};
+use rustls::{CertificateError, RootCertStore};
 use std::io::{self, Read};
-use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::time::Instant;
+use std::sync::{Arc, OnceLock};
+use ureq::tls::{Certificate, RootCerts, TlsConfig, TlsProvider};
 
 /// The environment variable naming an extra CA file (PEM) when the endpoint names none.
 pub(super) const CA_FILE_VAR: &str = crate::env::CA_FILE;
@@ -23,12 +26,9 @@ pub(super) const CA_FILE_VAR: &str = crate::env::CA_FILE;
 /// Largest CA file read.
 const MAX_CA_FILE: u64 = 4 * 1024 * 1024;
 
-/// A TLS connection over TCP.
-pub(super) type TlsStream = StreamOwned<ClientConnection, TcpStream>;
-
 /// The TLS client configuration of one probe, and where its extra CA came from (for messages).
 pub(super) struct Tls {
-    config: Arc<ClientConfig>,
+    config: TlsConfig,
     /// The extra CA file and what named it, e.g. `MCP_CONTRACT_CA_FILE=/x/ca.pem`.
     ca_source: Option<String>,
 }
@@ -42,14 +42,48 @@ fn ca_file(explicit: Option<&Path>) -> Option<(PathBuf, String)> {
     Some((from_env, CA_FILE_VAR.to_owned()))
 }
 
+/// The roots every probe trusts: the public CAs, and the system's with `system-roots`. Built
+/// once per process (the system store is read from disk).
+fn base_roots() -> &'static [Certificate<'static>] {
+    static ROOTS: OnceLock<Vec<Certificate<'static>>> = OnceLock::new();
+    ROOTS.get_or_init(|| {
+        #[allow(unused_mut)]
+        let mut roots: Vec<Certificate<'static>> = webpki_root_certs::TLS_SERVER_ROOT_CERTS
+            .iter()
+            .map(|cert| Certificate::from_der(cert.as_ref()))
+            .collect();
+        #[cfg(feature = "system-roots")]
+        {
+            // Certificates the store holds but rustls cannot use are skipped by rustls; an
+            // unreadable store leaves the public CAs.
+            let system = rustls_native_certs::load_native_certs();
+            roots.extend(
+                system
+                    .certs
+                    .iter()
+                    .map(|cert| Certificate::from_der(cert.as_ref()).to_owned()),
+            );
+        }
+        roots
+    })
+}
+
 impl Tls {
-    /// Builds the configuration: the public roots, plus every certificate of the CA file.
+    /// Builds the configuration: the public roots (and the system's), plus every certificate
+    /// of the CA file, each checked to be usable as a trust anchor.
     pub(super) fn new(explicit_ca_file: Option<&Path>) -> Result<Tls, HttpFailure> {
-        let mut roots = RootCertStore {
-            roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
-        };
+        Tls::with_ca(ca_file(explicit_ca_file))
+    }
+
+    /// The public roots (and the system's) only.
+    pub(super) fn public() -> Result<Tls, HttpFailure> {
+        Tls::with_ca(None)
+    }
+
+    fn with_ca(ca_file: Option<(PathBuf, String)>) -> Result<Tls, HttpFailure> {
+        let mut roots: Vec<Certificate<'static>> = base_roots().to_vec();
         let mut ca_source = None;
-        if let Some((path, named_by)) = ca_file(explicit_ca_file) {
+        if let Some((path, named_by)) = ca_file {
             let shown = quote_untrusted(&path.display().to_string());
             let config_error = |what: String| HttpFailure {
                 kind: ProbeErrorKind::Configuration,
@@ -65,16 +99,20 @@ impl Tls {
                 ));
             }
             let mut added = 0;
+            // rustls skips a root it cannot use without a word; checked here so that the
+            // user hears which certificate of the file is wrong.
+            let mut check = RootCertStore::empty();
             for (index, cert) in CertificateDer::pem_slice_iter(&bytes).enumerate() {
                 let cert = cert.map_err(|e| {
                     config_error(format!("is not valid PEM (certificate {}): {e}", index + 1))
                 })?;
-                roots.add(cert).map_err(|e| {
+                check.add(cert.clone()).map_err(|e| {
                     config_error(format!(
                         "holds a certificate that cannot be a trust anchor (certificate {}): {e}",
                         index + 1
                     ))
                 })?;
+                roots.push(Certificate::from_der(cert.as_ref()).to_owned());
                 added += 1;
             }
             if added == 0 {
@@ -86,63 +124,66 @@ impl Tls {
             }
             ca_source = Some(format!("{named_by}={shown}"));
         }
-        let provider = Arc::new(rustls::crypto::ring::default_provider());
-        let mut config = ClientConfig::builder_with_provider(provider)
-            .with_safe_default_protocol_versions()
-            .map_err(|e| HttpFailure {
-                kind: ProbeErrorKind::Tls,
-                message: format!("the TLS configuration could not be built: {e}"),
-            })?
-            .with_root_certificates(roots)
-            .with_no_client_auth();
-        // This client speaks HTTP/1.1 only: say so, so that an h2-capable server does not pick h2.
-        config.alpn_protocols = vec![b"http/1.1".to_vec()];
-        Ok(Tls {
-            config: Arc::new(config),
-            ca_source,
-        })
+        // `rustls-no-provider`: ureq never picks a crypto provider by itself, so it is given
+        // ring here (no aws-lc-rs, no cmake). This is ureq's unversioned API: the rustls
+        // crate here must be the one ureq uses, hence ureq pinned to 3.5.x in Cargo.toml.
+        let config = TlsConfig::builder()
+            .provider(TlsProvider::Rustls)
+            .unversioned_rustls_crypto_provider(Arc::new(rustls::crypto::ring::default_provider()))
+            .root_certs(RootCerts::new_with_certs(&roots))
+            .build();
+        Ok(Tls { config, ca_source })
     }
 
-    /// Runs the TLS handshake over `tcp` (whose read and write timeouts bound each step; the
-    /// whole ends by `deadline`), verifying the certificate against `host` (SNI is sent for a
-    /// DNS name).
-    pub(super) fn connect(
+    /// ureq's TLS configuration.
+    pub(super) fn config(&self) -> TlsConfig {
+        self.config.clone()
+    }
+
+    /// Checks that `host` can be verified by TLS (a DNS name or an IP address).
+    pub(super) fn check_host(host: &str, shown_url: &str) -> Result<(), HttpFailure> {
+        ServerName::try_from(host.to_owned())
+            .map(drop)
+            .map_err(|_| HttpFailure {
+                kind: ProbeErrorKind::Configuration,
+                message: format!(
+                    "the host of {shown_url} is neither a DNS name nor an IP address usable \
+                     for TLS"
+                ),
+            })
+    }
+
+    /// Classifies a failure of the TLS handshake with `host`, when `error` is one: rustls's
+    /// error wrapped in an I/O error (certificate, alert, not TLS). `None` for anything else.
+    pub(super) fn failure(
         &self,
+        error: &io::Error,
         host: &str,
-        mut tcp: TcpStream,
         shown_url: &str,
-        deadline: Instant,
-    ) -> Result<TlsStream, HttpFailure> {
-        let name = ServerName::try_from(host.to_owned()).map_err(|_| HttpFailure {
-            kind: ProbeErrorKind::Configuration,
-            message: format!(
-                "the host of {shown_url} is neither a DNS name nor an IP address usable for TLS"
-            ),
-        })?;
-        let mut connection =
-            ClientConnection::new(Arc::clone(&self.config), name).map_err(|e| HttpFailure {
-                kind: ProbeErrorKind::Tls,
-                message: format!("the TLS connection to {shown_url} could not be set up: {e}"),
-            })?;
-        while connection.is_handshaking() {
-            if Instant::now() >= deadline {
-                return Err(HttpFailure {
-                    kind: ProbeErrorKind::TimedOut,
-                    message: format!(
-                        "timed out in the TLS handshake with {shown_url}: the probe's time \
-                         limit ran out"
-                    ),
-                });
-            }
-            if let Err(error) = connection.complete_io(&mut tcp) {
-                return Err(self.handshake_failure(&error, host, shown_url));
-            }
-        }
-        Ok(StreamOwned::new(connection, tcp))
+    ) -> Option<HttpFailure> {
+        let tls_error = error
+            .get_ref()
+            .and_then(|inner| inner.downcast_ref::<rustls::Error>())?;
+        Some(self.handshake_failure(tls_error, host, shown_url))
+    }
+
+    /// Classifies rustls's own error (from setting up the connection).
+    pub(super) fn rustls_failure(
+        &self,
+        error: &rustls::Error,
+        host: &str,
+        shown_url: &str,
+    ) -> HttpFailure {
+        self.handshake_failure(error, host, shown_url)
     }
 
     /// Classifies a failed handshake. Server text (names in its certificate) is escaped.
-    fn handshake_failure(&self, error: &io::Error, host: &str, shown_url: &str) -> HttpFailure {
+    fn handshake_failure(
+        &self,
+        tls_error: &rustls::Error,
+        host: &str,
+        shown_url: &str,
+    ) -> HttpFailure {
         let trust_advice = match &self.ca_source {
             Some(source) => format!(
                 "it is not signed by a public CA nor by the CA in {source}: is that the CA \
@@ -150,14 +191,11 @@ impl Tls {
             ),
             None => format!(
                 "if the server uses a private or self-signed CA, set \
-                 {CA_FILE_VAR}=path/to/ca.pem to trust it"
+                 {CA_FILE_VAR}=path/to/ca.pem (or the suite's ca_file, --ca-file) to trust it"
             ),
         };
-        let tls_error = error
-            .get_ref()
-            .and_then(|inner| inner.downcast_ref::<rustls::Error>());
         let message = match tls_error {
-            Some(rustls::Error::InvalidCertificate(cert_error)) => match cert_error {
+            rustls::Error::InvalidCertificate(cert_error) => match cert_error {
                 CertificateError::UnknownIssuer => format!(
                     "the server's certificate is not trusted: {shown_url} presented a \
                      certificate issued by an unknown CA; {trust_advice}"
@@ -198,44 +236,17 @@ impl Tls {
                     quote_untrusted(&format!("{other:?}"))
                 ),
             },
-            Some(rustls::Error::AlertReceived(alert)) => format!(
+            rustls::Error::AlertReceived(alert) => format!(
                 "the TLS handshake with {shown_url} failed: the server sent the alert \
                  {alert:?} (it may not support TLS 1.2/1.3, or may want a client certificate)"
             ),
-            Some(rustls::Error::InvalidMessage(_) | rustls::Error::InappropriateMessage { .. }) => {
+            rustls::Error::InvalidMessage(_) | rustls::Error::InappropriateMessage { .. } => {
                 format!(
                     "the TLS handshake with {shown_url} failed: what answers there does not \
                      speak TLS (a plain http server? then write the URL with http://)"
                 )
             }
-            Some(other) => format!("the TLS handshake with {shown_url} failed: {other}"),
-            None if matches!(
-                error.kind(),
-                io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
-            ) =>
-            {
-                return HttpFailure {
-                    kind: ProbeErrorKind::TimedOut,
-                    message: format!(
-                        "timed out in the TLS handshake with {shown_url}: the probe's time \
-                         limit ran out"
-                    ),
-                };
-            }
-            None if matches!(
-                error.kind(),
-                io::ErrorKind::UnexpectedEof
-                    | io::ErrorKind::ConnectionReset
-                    | io::ErrorKind::ConnectionAborted
-                    | io::ErrorKind::BrokenPipe
-            ) =>
-            {
-                format!(
-                    "the TLS handshake with {shown_url} failed: the server closed the \
-                     connection ({error}); does it speak https on that port?"
-                )
-            }
-            None => format!("the TLS handshake with {shown_url} failed: {error}"),
+            other => format!("the TLS handshake with {shown_url} failed: {other}"),
         };
         HttpFailure {
             kind: ProbeErrorKind::Tls,
@@ -255,20 +266,6 @@ fn bare_name(presented: &str) -> &str {
         }
     }
     presented
-}
-
-/// Reads from a TLS stream, taking a close without `close_notify` after the handshake as the
-/// end of the stream: many servers close that way, and every body this client reads is framed
-/// (or checked as JSON), so a truncation shows as a failed parse, not as silent loss.
-pub(super) fn read(stream: &mut TlsStream, buf: &mut [u8]) -> io::Result<usize> {
-    match stream.read(buf) {
-        Err(error)
-            if error.kind() == io::ErrorKind::UnexpectedEof && !stream.conn.is_handshaking() =>
-        {
-            Ok(0)
-        }
-        other => other,
-    }
 }
 
 #[cfg(test)]
