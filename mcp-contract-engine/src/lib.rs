@@ -25,7 +25,8 @@
 //! [`surface`] (items as advertised) → [`prepare`] (spellings, redactions, secrets) →
 //! [`lint`] (the live surface alone) and [`diff`] (two versions, judged by the [`rules`]
 //! catalogue, with [`poison`] for text aimed at the model) → [`change`] (what was found).
-//! [`escape`] makes any server text safe to print; [`hash`] is the one stable hash.
+//! [`escape`] makes any server text safe to print; [`hash`] is the one stable hash;
+//! [`version`] holds a breaking release to a semver-major bump.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -40,6 +41,7 @@ pub mod prepare;
 pub mod rules;
 pub(crate) mod schema;
 pub mod surface;
+pub mod version;
 
 pub use change::{Change, Class, Judgement, Note, Policy};
 pub use surface::{ItemKey, ItemKind, Surface};

@@ -16,6 +16,7 @@ const ENGINE: &[(&str, &[&str])] = &[
     ("rules", &["change", "surface"]),
     ("prepare", &["surface", "hash", "escape"]),
     ("poison", &["escape"]),
+    ("version", &["change", "surface"]),
     (
         "lint",
         &["rules", "surface", "escape", "prepare", "schema", "poison"],
@@ -30,7 +31,7 @@ const ENGINE: &[(&str, &[&str])] = &[
         "lib",
         &[
             "escape", "hash", "parallel", "schema", "surface", "change", "rules", "prepare",
-            "poison", "lint", "diff",
+            "poison", "lint", "diff", "version",
         ],
     ),
 ];
