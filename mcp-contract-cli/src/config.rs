@@ -8,6 +8,7 @@
 //! dir = "contracts"                  # snapshot folder (relative to this file)
 //! fail_on = "breaking,safety,review"
 //! lints = ["description-missing=deny"]
+//! require_version_bump = true       # a breaking release needs a semver-major version bump
 //!
 //! [[server]]
 //! name = "memory"
@@ -58,6 +59,10 @@ macro_rules! with_suite_settings {
             pub require_annotations: Option<Vec<String>>,
             /// The longest description before `description-too-long`.
             pub description_budget: Option<usize>,
+            /// A breaking or safety change needs a semver-major bump of the server's version.
+            pub require_version_bump: Option<bool>,
+            /// The server's version (default: its `serverInfo.version`).
+            pub version: Option<String>,
         }
 
         impl $name {
@@ -76,6 +81,8 @@ macro_rules! with_suite_settings {
                     forbid: self.forbid.clone().unwrap_or_default(),
                     require_annotations: self.require_annotations.clone().unwrap_or_default(),
                     description_budget: self.description_budget,
+                    require_version_bump: self.require_version_bump,
+                    version: self.version.clone(),
                 }
             }
         }
@@ -110,6 +117,10 @@ pub struct Settings {
     pub require_annotations: Vec<String>,
     /// The longest description before `description-too-long`.
     pub description_budget: Option<usize>,
+    /// A breaking or safety change needs a semver-major bump of the server's version.
+    pub require_version_bump: Option<bool>,
+    /// The server's version (default: its `serverInfo.version`).
+    pub version: Option<String>,
 }
 
 impl Settings {
@@ -130,6 +141,8 @@ impl Settings {
             forbid: join(&self.forbid, &later.forbid),
             require_annotations: join(&self.require_annotations, &later.require_annotations),
             description_budget: later.description_budget.or(self.description_budget),
+            require_version_bump: later.require_version_bump.or(self.require_version_bump),
+            version: later.version.clone().or_else(|| self.version.clone()),
         }
     }
 

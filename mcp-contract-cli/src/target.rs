@@ -151,6 +151,12 @@ fn apply(settings: &Settings, config: &mut SuiteConfig) -> Result<(), String> {
     if let Some(budget) = settings.description_budget {
         config.lints.description_budget = budget;
     }
+    if let Some(require) = settings.require_version_bump {
+        config.require_version_bump = require;
+    }
+    if let Some(version) = &settings.version {
+        config.version = Some(version.clone());
+    }
     Ok(())
 }
 
