@@ -125,6 +125,7 @@ pub fn line_of(text: &str, key: &ItemKey, path: &str) -> Option<usize> {
             .map(|(i, _)| i)
     };
     let quoted = |text: &str| serde_json::to_string(text).unwrap_or_default();
+    let indent = |line: &str| line.len() - line.trim_start().len();
     let mut at = match find_from(0, "\"definition\"") {
         Some(line) => line,
         None => match (key.kind, key.kind.name_field()) {
@@ -132,9 +133,20 @@ pub fn line_of(text: &str, key: &ItemKey, path: &str) -> Option<usize> {
             (_, Some(field)) => {
                 let name = quoted(&key.name);
                 let field = quoted(field);
-                lines
+                let named = lines
                     .iter()
-                    .position(|line| line.contains(&field) && line.contains(&name))?
+                    .position(|line| line.contains(&field) && line.contains(&name))?;
+                if path.is_empty() {
+                    return Some(named + 1);
+                }
+                // Fields may come before the name (keys sorted): search from the object's `{`.
+                (0..named)
+                    .rev()
+                    .find(|&i| {
+                        lines[i].trim_end().ends_with('{')
+                            && indent(lines[i]) < indent(lines[named])
+                    })
+                    .unwrap_or(named)
             }
         },
     };

@@ -212,27 +212,27 @@ fn result(problem: Problem<'_>, index: &BTreeMap<&str, usize>, locator: &mut Loc
     if !path.is_empty() {
         qualified = format!("{qualified}/{}", escape(path));
     }
-    let mut value = json!({
-        "ruleId": rule,
-        "level": level,
-        "message": { "text": text },
+    // The item (and the path inside it) as a logical location; the file as a physical one.
+    let mut location = json!({
         "logicalLocations": [{
             "name": escape(&key.name),
             "fullyQualifiedName": qualified,
             "kind": logical_kind(key.kind),
         }],
+    });
+    if let Some(file) = &item.file {
+        location["physicalLocation"] = physical(&locator.spot(file, key, path));
+    }
+    let mut value = json!({
+        "ruleId": rule,
+        "level": level,
+        "message": { "text": text },
+        "locations": [location],
         "partialFingerprints": { FINGERPRINT: fingerprint(server, key, rule, path) },
         "properties": properties,
     });
     if let Some(&i) = index.get(rule) {
         value["ruleIndex"] = json!(i);
-    }
-    if let Some(file) = &item.file {
-        let spot = locator.spot(file, key, path);
-        value["locations"] = json!([{
-            "physicalLocation": physical(&spot),
-            "logicalLocations": value["logicalLocations"].clone(),
-        }]);
     }
     if let Some(reason) = suppression {
         value["suppressions"] = json!([{
