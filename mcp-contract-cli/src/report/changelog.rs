@@ -4,7 +4,7 @@
 //! one line per change, the item's name set as code, then what it means for callers in the
 //! engine's words. Server text is escaped as in the Markdown report ([`super::markdown`]).
 
-use super::markdown::{code, prose};
+use super::markdown::{code, prose_naming};
 use mcp_contract_engine::change::{Change, Class, Judgement};
 use mcp_contract_engine::surface::ItemKind;
 use serde_json::{json, Value};
@@ -83,7 +83,8 @@ impl Changelog<'_> {
                     (_, true) => String::new(),
                     (kind, false) => format!("{}{}: ", kind_word(kind), code(&change.item.name)),
                 };
-                let _ = writeln!(out, "- {item}{}", prose(&change.message));
+                let message = prose_naming(&change.message, &[&change.item.name, &change.path]);
+                let _ = writeln!(out, "- {item}{message}");
             }
         }
         if !any {

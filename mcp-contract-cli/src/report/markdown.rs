@@ -104,6 +104,33 @@ pub fn prose(message: &str) -> String {
         .collect()
 }
 
+/// [`prose`] for a message about an item: where the message quotes one of `names` (the item's
+/// name, the change's path) as `` `name` ``, that quotation becomes a code span of the whole
+/// name even when the name holds backticks, which [`prose`] alone would split.
+pub fn prose_naming(message: &str, names: &[&str]) -> String {
+    // Our placeholders are private-use characters; any the server sent are made visible first
+    // so that none can be mistaken for one.
+    let visible = |text: &str| {
+        text.replace('\u{e000}', "U+E000")
+            .replace('\u{e001}', "U+E001")
+    };
+    let mut message = visible(message);
+    let mut spans = Vec::new();
+    for name in names.iter().filter(|n| !n.is_empty()) {
+        let name = visible(name);
+        let quoted = format!("`{name}`");
+        if message.contains(&quoted) {
+            message = message.replace(&quoted, &format!("\u{e000}{}\u{e001}", spans.len()));
+            spans.push(code(&name));
+        }
+    }
+    let mut out = prose(&message);
+    for (i, span) in spans.iter().enumerate() {
+        out = out.replace(&format!("\u{e000}{i}\u{e001}"), span);
+    }
+    out
+}
+
 /// Multi-line untrusted text as a fenced block (fence longer than any backtick run inside).
 fn block(untrusted: &str) -> String {
     let inner = super::defang(&mcp_contract_engine::escape::escape_multiline(untrusted));
@@ -252,7 +279,7 @@ fn item_entry(item: &ItemResult) -> String {
             "  - **{}** {}{path}{values}  \n    {}",
             change.class,
             code(change.rule),
-            prose(&change.message)
+            prose_naming(&change.message, &[&change.item.name, &change.path])
         );
     }
     for note in &item.judgement.notes {
@@ -298,7 +325,7 @@ fn lints(items: &Items) -> String {
                 out,
                 "  - {level} {}{path}: {}{allowed}",
                 code(f.rule),
-                prose(&f.message)
+                prose_naming(&f.message, &[&f.item.name, &f.path])
             );
         }
     }
@@ -349,6 +376,19 @@ mod tests {
         assert_eq!(
             prose("required argument `path` added: existing calls can fail"),
             "required argument `path` added: existing calls can fail"
+        );
+    }
+
+    #[test]
+    fn a_quoted_name_with_backticks_stays_one_span() {
+        assert_eq!(
+            prose_naming("tool `tag`x` added: nobody breaks", &["tag`x"]),
+            "tool ``tag`x`` added: nobody breaks"
+        );
+        // A placeholder sent by the server is text, not a placeholder.
+        assert_eq!(
+            prose_naming("tool `a` \u{e000}0\u{e001}", &["a"]),
+            "tool `a` U+E0000U+E001"
         );
     }
 
