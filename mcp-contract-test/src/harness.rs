@@ -829,3 +829,82 @@ fn print_summary(pending: &[Pending], paths: &Paths) {
         println!("Review with `cargo insta review`, or accept all with `cargo insta accept`.");
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::change::{Change, Class, Judgement};
+    use crate::snapshot::{Metadata, SnapshotFile};
+
+    /// A `server` verdict whose body matches the accepted one: only its header (the recorded
+    /// version) is news.
+    fn header_only(dir: &Path, judgement: Judgement, failing: bool) -> Verdict {
+        let contents = snapshot::render_item(&ItemKey::server(), Some(&serde_json::json!({})));
+        let header = |version: &str| Metadata {
+            info: Some(serde_json::json!({ "version": version })),
+            ..Metadata::default()
+        };
+        Verdict {
+            key: ItemKey::server(),
+            snap_path: dir.join("contract__server.snap"),
+            accepted: Some(SnapshotFile::new(header("1.0.0"), contents.clone())),
+            recorded: SnapshotFile::new(header("2.0.0"), contents),
+            state: State::Changed,
+            judgement,
+            failing,
+            findings: Vec::new(),
+        }
+    }
+
+    fn temp(tag: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("mcp-harness-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        dir
+    }
+
+    #[test]
+    fn a_new_recorded_version_is_written_as_a_pending_snapshot() {
+        let dir = temp("version");
+        let verdict = header_only(&dir, Judgement::default(), false);
+        let summary = Mutex::new(Vec::new());
+        run_item("server", &verdict, &Settings::default(), &summary).expect("passes");
+        let pending = std::fs::read_to_string(dir.join("contract__server.snap.new"))
+            .expect("a pending snapshot carries the new version");
+        assert!(pending.contains("version: 2.0.0"), "{pending}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_missing_bump_fails_and_writes_nothing() {
+        let dir = temp("bump");
+        let change = Change {
+            rule: crate::version::RULE,
+            class: Class::Breaking,
+            item: ItemKey::server(),
+            path: "version".to_owned(),
+            before: None,
+            after: None,
+            message: "release it as 2.0.0 or later".to_owned(),
+        };
+        let judgement = Judgement {
+            changes: vec![change],
+            notes: Vec::new(),
+        };
+        let mut verdict = header_only(&dir, judgement, true);
+        verdict.recorded.metadata = verdict.accepted.clone().expect("accepted").metadata;
+        let summary = Mutex::new(Vec::new());
+        let settings = Settings {
+            force_pass: true,
+            ..Settings::default()
+        };
+        let error = run_item("server", &verdict, &settings, &summary)
+            .expect_err("not passed by INSTA_FORCE_PASS");
+        assert!(
+            format!("{error:?}").contains("require_version_bump"),
+            "{error:?}"
+        );
+        assert!(!dir.join("contract__server.snap.new").exists());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
