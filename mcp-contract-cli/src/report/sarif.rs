@@ -60,6 +60,15 @@ pub fn help_uri(id: &str) -> String {
     )
 }
 
+/// Text ending with a period (or another sentence end).
+fn sentence(text: &str) -> String {
+    if text.ends_with(['.', '!', '?', '…']) {
+        text.to_owned()
+    } else {
+        format!("{text}.")
+    }
+}
+
 /// `tool-removed` → `ToolRemoved`.
 fn pascal(id: &str) -> String {
     id.split('-')
@@ -92,8 +101,9 @@ fn descriptor(id: &str, title: &str, explanation: &str, level: &str, tags: &[&st
     json!({
         "id": id,
         "name": pascal(id),
-        "shortDescription": { "text": title },
-        "fullDescription": { "text": full },
+        // SARIF viewers expect sentences (validators warn on a missing period).
+        "shortDescription": { "text": sentence(title) },
+        "fullDescription": { "text": sentence(&full) },
         "help": {
             "text": format!("{explanation}\n\nSee {}", help_uri(id)),
             "markdown": format!("**{title}**\n\n{explanation}\n\n[docs/rules.md: `{id}`]({})", help_uri(id)),
@@ -258,13 +268,13 @@ fn change_text(item: &ItemResult, change: &Change) -> String {
         let (before, after) = compact_pair(change.before.as_ref(), change.after.as_ref());
         text.push_str(&format!(": {before} → {after}"));
     }
-    text.push(')');
+    text.push_str(").");
     text
 }
 
 fn finding_text(item: &ItemResult, finding: &Finding) -> String {
     format!(
-        "{}: {} (lint {}{})",
+        "{}: {} (lint {}{}).",
         escape(&item.key.test_name()),
         escape(&finding.message),
         finding.rule,
@@ -297,12 +307,12 @@ pub fn render_with(report: &Report, locator: &mut Locator) -> Value {
             Err(failure) => {
                 notifications.push(json!({
                     "level": "error",
-                    "message": { "text": format!(
+                    "message": { "text": sentence(&format!(
                         "{}: not checked ({}): {}",
                         escape(&server.name),
                         failure.kind.as_str(),
                         super::defang(&failure.message)
-                    ) },
+                    )) },
                 }));
                 continue;
             }
