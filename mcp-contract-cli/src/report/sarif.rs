@@ -187,11 +187,12 @@ fn physical(spot: &Spot) -> Value {
     } else {
         artifact["uri"] = json!(format!("file://{}", uri_path(&spot.path)));
     }
-    let mut location = json!({ "artifactLocation": artifact });
-    if let Some(line) = spot.line {
-        location["region"] = json!({ "startLine": line });
-    }
-    location
+    // A file that does not exist yet (a new item's snapshot, written when accepted) is
+    // pointed at from its start: results are localised by a region.
+    json!({
+        "artifactLocation": artifact,
+        "region": { "startLine": spot.line.unwrap_or(1) },
+    })
 }
 
 /// One result.
