@@ -8,6 +8,7 @@
 //! dir = "contracts"                  # snapshot folder (relative to this file)
 //! fail_on = "breaking,safety,review"
 //! lints = ["description-missing=deny"]
+//! require_version_bump = true       # a breaking release needs a semver-major version bump
 //!
 //! [[server]]
 //! name = "memory"
@@ -69,6 +70,10 @@ macro_rules! with_suite_settings {
             pub proxy: Option<String>,
             /// HTTP servers: a PEM file of CA certificates to trust, relative to this file.
             pub ca_file: Option<PathBuf>,
+            /// A breaking or safety change needs a semver-major bump of the server's version.
+            pub require_version_bump: Option<bool>,
+            /// The server's version (default: its `serverInfo.version`).
+            pub version: Option<String>,
         }
 
         impl $name {
@@ -89,6 +94,8 @@ macro_rules! with_suite_settings {
                     description_budget: self.description_budget,
                     proxy: self.proxy.clone(),
                     ca_file: self.ca_file.clone(),
+                    require_version_bump: self.require_version_bump,
+                    version: self.version.clone(),
                 }
             }
         }
@@ -127,6 +134,10 @@ pub struct Settings {
     pub proxy: Option<String>,
     /// HTTP servers: a PEM file of CA certificates to trust.
     pub ca_file: Option<PathBuf>,
+    /// A breaking or safety change needs a semver-major bump of the server's version.
+    pub require_version_bump: Option<bool>,
+    /// The server's version (default: its `serverInfo.version`).
+    pub version: Option<String>,
 }
 
 impl Settings {
@@ -149,6 +160,8 @@ impl Settings {
             description_budget: later.description_budget.or(self.description_budget),
             proxy: later.proxy.clone().or_else(|| self.proxy.clone()),
             ca_file: later.ca_file.clone().or_else(|| self.ca_file.clone()),
+            require_version_bump: later.require_version_bump.or(self.require_version_bump),
+            version: later.version.clone().or_else(|| self.version.clone()),
         }
     }
 

@@ -3,6 +3,7 @@
 #![forbid(unsafe_code)]
 
 mod config;
+mod recording;
 mod run;
 mod serve;
 mod target;
@@ -12,8 +13,10 @@ use mcp_contract_cli::report::{self, Items, Report, ServerResult};
 use mcp_contract_engine::change::Policy;
 use mcp_contract_engine::escape::escape;
 use mcp_contract_engine::surface::Surface;
+use mcp_contract_engine::version::BumpCheck;
 use mcp_contract_engine::{diff, Judgement};
 use mcp_contract_test::_support::check::FailOn;
+use mcp_contract_test::_support::check::State;
 use mcp_contract_test::_support::snapshot;
 use serde_json::Value;
 use std::io::IsTerminal;
@@ -72,12 +75,24 @@ enum Command {
     },
     /// Judge the changes between two recorded surfaces (surface files or snapshot folders).
     Diff {
-        /// The accepted surface: a surface JSON file, a bare tools/list result, or a folder of .snap files.
-        old: PathBuf,
-        /// The new surface, in any of the same forms.
-        new: PathBuf,
+        #[command(flatten)]
+        recordings: Recordings,
+        /// A breaking or safety change needs a semver-major bump (minor for 0.x) of the
+        /// server's version between OLD and NEW (the `server` snapshot's recorded version, or
+        /// serverInfo.version), else version-bump-missing fails.
+        #[arg(long)]
+        require_version_bump: bool,
         #[command(flatten)]
         output: Output,
+    },
+    /// Release notes between two recorded surfaces: what changed for the server's users,
+    /// breaking first (cosmetic changes left out).
+    Changelog {
+        #[command(flatten)]
+        recordings: Recordings,
+        /// markdown (default) or json.
+        #[arg(long, value_enum, default_value_t = ChangelogFormat::Markdown)]
+        format: ChangelogFormat,
     },
     /// Probe a server and write its surface file.
     Capture {
@@ -105,6 +120,29 @@ enum Command {
     },
     /// Print the rule catalogue as Markdown (docs/rules.md).
     Rules,
+}
+
+/// Two recordings to compare: `OLD NEW`, or `--since REF DIR` (DIR as it was at the git
+/// revision REF, then as it is now).
+#[derive(clap::Args)]
+struct Recordings {
+    /// OLD and NEW: surface JSON files, bare tools/list results, or folders of .snap files.
+    /// With --since, only the snapshot folder.
+    #[arg(value_name = "OLD NEW", num_args = 1..=2, required = true)]
+    paths: Vec<PathBuf>,
+    /// Compare the snapshot folder as it was at this git revision (a tag, a branch, a commit)
+    /// with the folder as it is now.
+    #[arg(long, value_name = "GIT_REF")]
+    since: Option<String>,
+}
+
+/// Formats of `changelog`.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ChangelogFormat {
+    /// Release notes in Markdown.
+    Markdown,
+    /// The same entries as JSON.
+    Json,
 }
 
 /// The options of `check` and `snapshot`: where the contract lives and how it is judged.
@@ -167,13 +205,52 @@ pub struct SnapshotArgs {
     /// The longest description, in characters, before description-too-long (default 1024).
     #[arg(long, value_name = "CHARS")]
     pub(crate) description_budget: Option<usize>,
+    /// A breaking or safety change since the accepted contract fails (version-bump-missing)
+    /// unless the server's version has a semver-major bump since then (minor for 0.x).
+    #[arg(long)]
+    pub(crate) require_version_bump: bool,
+    /// The server's version, for --require-version-bump (default: its serverInfo.version,
+    /// which many SDKs fill with their own version).
+    #[arg(long = "version", value_name = "VERSION")]
+    pub(crate) server_version: Option<String>,
 }
 
+/// Where the report goes: stdout in one format, and files in others.
 #[derive(clap::Args)]
-struct Output {
+pub struct Output {
     /// Report format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
+    /// Also write the report in another format to a file, FORMAT=PATH (e.g.
+    /// sarif=mcp-contract.sarif): several reports from one probe. Repeatable.
+    #[arg(long = "report", value_name = "FORMAT=PATH")]
+    reports: Vec<String>,
+}
+
+impl Output {
+    /// The `--report` files, checked before anything runs.
+    fn files(&self) -> Result<Vec<(Format, PathBuf)>, Fail> {
+        self.reports
+            .iter()
+            .map(|spec| {
+                let usage = || {
+                    (
+                        exit::USAGE,
+                        format!(
+                            "--report takes FORMAT=PATH with FORMAT one of human, json, markdown, junit, github, sarif (got `{}`)",
+                            escape(spec)
+                        ),
+                    )
+                };
+                let (name, path) = spec.split_once('=').ok_or_else(usage)?;
+                let format = Format::from_str(name.trim(), true).map_err(|_| usage())?;
+                if path.is_empty() {
+                    return Err(usage());
+                }
+                Ok((format, PathBuf::from(path)))
+            })
+            .collect()
+    }
 }
 
 /// Report formats.
@@ -187,8 +264,10 @@ pub enum Format {
     Markdown,
     /// JUnit XML: one test case per item.
     Junit,
-    /// GitHub Actions workflow commands (::error / ::warning).
+    /// GitHub Actions workflow commands (::error / ::warning), with the snapshot file and line.
     Github,
+    /// SARIF 2.1.0, for GitHub code scanning (github/codeql-action/upload-sarif).
+    Sarif,
 }
 
 /// How to reach one server, from the command line.
@@ -256,23 +335,18 @@ fn run_command(command: Command) -> Result<u8, Fail> {
             snapshots,
             output,
             server,
-        } => run::check(
-            &snapshots_options(&snapshots)?,
-            &server,
-            output.format,
-            false,
-        ),
+        } => run::check(&snapshots_options(&snapshots)?, &server, &output, false),
         Command::Snapshot {
             snapshots,
             output,
             server,
-        } => run::check(
-            &snapshots_options(&snapshots)?,
-            &server,
-            output.format,
-            true,
-        ),
-        Command::Diff { old, new, output } => diff_command(&old, &new, output.format),
+        } => run::check(&snapshots_options(&snapshots)?, &server, &output, true),
+        Command::Diff {
+            recordings,
+            require_version_bump,
+            output,
+        } => diff_command(&recordings, require_version_bump, &output),
+        Command::Changelog { recordings, format } => changelog_command(&recordings, format),
         Command::Capture { output, server } => {
             let probe = probe_one(&server)?;
             let text = serde_json::to_string_pretty(&probe.surface.to_json())
@@ -403,100 +477,111 @@ pub fn color_stdout() -> bool {
     std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
 
-/// Writes a report in the chosen format on stdout.
-pub fn print_report(report: &Report, format: Format) {
-    let text = match format {
-        Format::Human => report::human::render(report, color_stdout()),
+/// A report in one format; `colour` for the human format on a terminal.
+pub fn render(report: &Report, format: Format, colour: bool) -> String {
+    match format {
+        Format::Human => report::human::render(report, colour),
         Format::Json => report::json::to_string_safe(&report::json::render(report)) + "\n",
         Format::Markdown => report::markdown::render(report),
         Format::Junit => report::junit::render(report),
         Format::Github => report::github::render(report),
-    };
-    print!("{text}");
+        Format::Sarif => report::json::to_string_safe(&report::sarif::render(report)) + "\n",
+    }
 }
 
-fn diff_command(old: &Path, new: &Path, format: Format) -> Result<u8, Fail> {
-    let old_surface = load_prepared(old)?;
-    let new_surface = load_prepared(new)?;
-    let policy = Policy::default();
-    let judgement: Judgement = diff::diff_surfaces(&old_surface, &new_surface, &policy);
-    let failing = judgement.fails(&policy);
-    if format == Format::Json {
-        let body = report::json(&judgement, failing);
-        println!("{}", report::json::to_string_safe(&body));
-    } else {
-        let report = Report {
-            servers: vec![ServerResult {
-                name: "diff".to_owned(),
-                server: format!("{} → {}", old.display(), new.display()),
-                outcome: Ok(Items::from_judgement(
-                    &old_surface,
-                    &new_surface,
-                    &judgement,
-                    &policy,
-                )),
-            }],
-            fail_on: FailOn::local_default().to_string(),
-            accept_command: None,
-        };
-        print_report(&report, format);
+/// Writes the report on stdout in the chosen format and into every `--report` file;
+/// `special` renders formats a command shapes its own way (`diff --format json`).
+pub fn emit(
+    report: &Report,
+    output: &Output,
+    special: &dyn Fn(Format) -> Option<String>,
+) -> Result<(), Fail> {
+    let files = output.files()?;
+    let text = |format: Format, colour: bool| {
+        special(format).unwrap_or_else(|| render(report, format, colour))
+    };
+    print!("{}", text(output.format, color_stdout()));
+    for (format, path) in files {
+        snapshot::write_atomic(&path, text(format, false).as_bytes()).map_err(|e| {
+            (
+                exit::USAGE,
+                format!("cannot write the report {}: {e}", path.display()),
+            )
+        })?;
     }
+    Ok(())
+}
+
+fn diff_command(
+    recordings: &Recordings,
+    require_version_bump: bool,
+    output: &Output,
+) -> Result<u8, Fail> {
+    output.files()?;
+    let (old, new) = recording::pair(&recordings.paths, recordings.since.as_deref())?;
+    let policy = Policy::default();
+    let mut judgement: Judgement = diff::diff_surfaces(&old.surface, &new.surface, &policy);
+    if require_version_bump {
+        let check = mcp_contract_engine::version::check(
+            old.version.as_deref(),
+            new.version.as_deref(),
+            &judgement.changes,
+            &policy,
+        );
+        match check {
+            BumpCheck::Missing(change) => judgement.changes.push(change),
+            BumpCheck::Unknown(note) => judgement.notes.push(note),
+            BumpCheck::NotNeeded | BumpCheck::Bumped => {}
+        }
+    }
+    let failing = judgement.fails(&policy);
+    let mut items = Items::from_judgement(&old.surface, &new.surface, &judgement, &policy);
+    for item in &mut items.items {
+        // A removed item is read from the old recording, every other from the new one.
+        let from = if item.state == State::Removed {
+            &old
+        } else {
+            &new
+        };
+        item.file = from.file_of(&item.key);
+    }
+    let report = Report {
+        servers: vec![ServerResult {
+            name: "diff".to_owned(),
+            server: format!("{} → {}", old.label, new.label),
+            outcome: Ok(items),
+        }],
+        fail_on: FailOn::local_default().to_string(),
+        accept_command: None,
+    };
+    // `diff --format json` keeps its own shape (docs/cli.md).
+    let special = |format: Format| {
+        (format == Format::Json)
+            .then(|| report::json::to_string_safe(&report::json(&judgement, failing)) + "\n")
+    };
+    emit(&report, output, &special)?;
     Ok(if failing { exit::FAILING } else { exit::OK })
 }
 
-/// [`load_surface`] through the preparation every probed surface gets before it is compared
-/// or snapshotted (spec spellings, secrets replaced): a snapshot folder and the surface file it
-/// was recorded from are then the same surface. (Idempotent, so snapshots are unchanged.)
-fn load_prepared(path: &Path) -> Result<Surface, Fail> {
-    let surface = load_surface(path)?;
-    let redactions = mcp_contract_engine::prepare::Redactions::new();
-    Ok(mcp_contract_engine::prepare::prepare(&surface, &redactions).surface)
+fn changelog_command(recordings: &Recordings, format: ChangelogFormat) -> Result<u8, Fail> {
+    let (old, new) = recording::pair(&recordings.paths, recordings.since.as_deref())?;
+    let judgement = diff::diff_surfaces(&old.surface, &new.surface, &Policy::default());
+    let changelog = report::changelog::Changelog {
+        from: &old.label,
+        to: &new.label,
+        versions: (old.version.as_deref(), new.version.as_deref()),
+        judgement: &judgement,
+    };
+    match format {
+        ChangelogFormat::Markdown => print!("{}", changelog.markdown()),
+        ChangelogFormat::Json => {
+            println!("{}", report::json::to_string_safe(&changelog.json()));
+        }
+    }
+    Ok(exit::OK)
 }
 
 /// Reads a surface file, a bare tools/list result, or a folder of snapshot files.
 fn load_surface(path: &Path) -> Result<Surface, Fail> {
-    let unreadable = |message: String| (exit::USAGE, message);
-    if path.is_dir() {
-        return load_snapshot_dir(path).map_err(unreadable);
-    }
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| unreadable(format!("cannot read {}: {e}", path.display())))?;
-    let document: Value = serde_json::from_str(&text).map_err(|e| {
-        unreadable(format!(
-            "{}:{}:{}: not JSON: {e}",
-            path.display(),
-            e.line(),
-            e.column()
-        ))
-    })?;
-    Surface::from_json(&document)
-        .map_err(|e| unreadable(format!("{}: not a surface file: {e}", path.display())))
-}
-
-fn load_snapshot_dir(dir: &Path) -> Result<Surface, String> {
-    let mut surface = Surface::new();
-    let entries =
-        std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
-    let mut paths: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "snap"))
-        .collect();
-    paths.sort();
-    for path in paths {
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let file = snapshot::SnapshotFile::parse(&text, &path).map_err(|e| e.to_string())?;
-        let item = snapshot::parse_item(&file.contents, &path).map_err(|e| e.to_string())?;
-        if surface.contains(&item.key) {
-            return Err(format!(
-                "{} holds snapshots of several suites with the item {}: point at one suite's files",
-                dir.display(),
-                escape(&item.key.test_name())
-            ));
-        }
-        if let Some(definition) = item.definition {
-            surface.insert(item.key, definition);
-        }
-    }
-    Ok(surface)
+    recording::load(path).map(|r| r.surface)
 }

@@ -3,15 +3,20 @@
 //! is the library's `summary`; the formats reuse its lines.)
 //!
 //! A whole run of the `mcp-contract` CLI — several servers, each checked or failed — is a [`Report`], written in one
-//! of five formats, one module each: [`human`](mod@human) (terminal), [`json`](mod@json)
+//! of six formats, one module each: [`human`](mod@human) (terminal), [`json`](mod@json)
 //! (machines; schema in `docs/report.schema.json`), [`markdown`] (pull-request comments,
-//! `$GITHUB_STEP_SUMMARY`), [`junit`] (CI dashboards) and [`github`] (workflow commands).
+//! `$GITHUB_STEP_SUMMARY`), [`junit`] (CI dashboards), [`github`] (workflow commands) and
+//! [`sarif`] (SARIF 2.1.0 for code scanning); [`locate`] finds the file and line an item's
+//! change is at, for the last two.
 
+pub mod changelog;
 pub mod github;
 pub mod human;
 pub mod json;
 pub mod junit;
+pub mod locate;
 pub mod markdown;
+pub mod sarif;
 
 use mcp_contract_engine::change::{Change, Class, Judgement};
 use mcp_contract_engine::surface::ItemKey;
@@ -85,6 +90,10 @@ pub struct ItemResult {
     pub judgement: Judgement,
     /// Its accepted snapshot file, when there is one.
     pub snapshot: Option<PathBuf>,
+    /// The file a reviewer looks at for this item: its accepted snapshot, else where accepting
+    /// writes it (`check`), or the recording it is read from (`diff`). Annotations and SARIF
+    /// locations point here.
+    pub file: Option<PathBuf>,
     /// Lint findings on the live item (see [`crate::lint`]).
     pub findings: Vec<mcp_contract_engine::lint::Finding>,
 }
@@ -206,6 +215,7 @@ impl Items {
                     failing: v.failing,
                     judgement: v.judgement.clone(),
                     snapshot: v.accepted.as_ref().map(|_| v.snap_path.clone()),
+                    file: Some(v.snap_path.clone()),
                     findings: v.findings.clone(),
                 })
                 .collect(),
@@ -250,6 +260,7 @@ impl Items {
                     state,
                     judgement,
                     snapshot: None,
+                    file: None,
                     findings: Vec::new(),
                 }
             })

@@ -10,7 +10,7 @@
 
 use crate::config::Settings;
 use crate::target::{self, Target};
-use crate::{exit, print_report, Fail, Format, ServerArgs, SnapshotOptions};
+use crate::{emit, exit, Fail, Output, ServerArgs, SnapshotOptions};
 use mcp_contract_cli::report::{Failure, FailureKind, Items, Report, ServerResult};
 use mcp_contract_engine::escape::escape;
 use mcp_contract_test::_support::check::{self, FailOn, Layout, SuiteReport};
@@ -27,9 +27,10 @@ pub const CONFIG_FILE: &str = "mcp-contract.toml";
 pub fn check(
     options: &SnapshotOptions,
     server: &ServerArgs,
-    format: Format,
+    output: &Output,
     write: bool,
 ) -> Result<u8, Fail> {
+    output.files()?;
     let given_server = !server.command.is_empty() || server.url.is_some();
     let config_path = match (&options.config, given_server) {
         (Some(path), true) => {
@@ -105,7 +106,7 @@ pub fn check(
         fail_on,
         accept_command: (!write).then(accept_command),
     };
-    print_report(&report, format);
+    emit(&report, output, &|_| None)?;
     Ok(report.exit_code())
 }
 
@@ -185,6 +186,21 @@ fn one(target: &Target, context: &Context<'_>, write: bool) -> (ServerResult, Fa
 /// surface: then nothing is written and the items keep failing. On a terminal, each file
 /// written or deleted is named on stderr.
 fn accept(report: &SuiteReport, items: &mut Items) -> Result<(), Failure> {
+    let unbumped = report.verdicts.iter().any(|v| {
+        v.judgement
+            .changes
+            .iter()
+            .any(|c| c.rule == mcp_contract_engine::version::RULE)
+    });
+    if unbumped {
+        items.notes.push(
+            "not accepted: this release breaks callers without the version bump semver asks for \
+             (version-bump-missing); nothing was written. Release it under a new major version \
+             (--version, or the server's serverInfo.version), or leave the breaking change out"
+                .to_owned(),
+        );
+        return Ok(());
+    }
     let refused = report.verdicts.iter().filter(|v| v.lint_failing()).count();
     if refused > 0 {
         items.notes.push(format!(
@@ -243,10 +259,13 @@ fn accept_command() -> String {
                 replaced = true;
                 out.push("snapshot".to_owned());
                 continue;
-            } else if arg == "--format" || arg == "--fail-on" {
+            } else if arg == "--format" || arg == "--fail-on" || arg == "--report" {
                 skip_value = true;
                 continue;
-            } else if arg.starts_with("--format=") || arg.starts_with("--fail-on=") {
+            } else if arg.starts_with("--format=")
+                || arg.starts_with("--fail-on=")
+                || arg.starts_with("--report=")
+            {
                 continue;
             } else if arg == "--header" {
                 header_value = true;
@@ -289,5 +308,7 @@ pub fn flag_settings(flags: &crate::SnapshotArgs) -> Settings {
         description_budget: flags.description_budget,
         proxy: None,
         ca_file: None,
+        require_version_bump: flags.require_version_bump.then_some(true),
+        version: flags.server_version.clone(),
     }
 }

@@ -161,6 +161,12 @@ fn apply(settings: &Settings, config: &mut SuiteConfig) -> Result<(), String> {
             endpoint.ca_file = Some(path.clone());
         }
     }
+    if let Some(require) = settings.require_version_bump {
+        config.require_version_bump = require;
+    }
+    if let Some(version) = &settings.version {
+        config.version = Some(version.clone());
+    }
     Ok(())
 }
 

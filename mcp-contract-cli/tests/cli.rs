@@ -619,6 +619,83 @@ fn hostile_surfaces(dir: &Path) -> (PathBuf, PathBuf) {
     (o, n)
 }
 
+/// Markdown in which server text can start nothing: outside fenced blocks and code spans
+/// (whose fences are found as CommonMark finds them), every character that could open markup
+/// is backslash-escaped, and nothing reads as an autolink.
+fn assert_markdown_inert(markdown: &str) {
+    let mut fence: Option<String> = None;
+    for line in markdown.lines() {
+        if let Some(open) = &fence {
+            if line.trim_end() == open {
+                fence = None;
+            }
+            continue;
+        }
+        if line.starts_with("```") {
+            fence = Some(line.chars().take_while(|&c| c == '`').collect());
+            continue;
+        }
+        if line.starts_with('|') {
+            continue; // our own table
+        }
+        let outside = outside_code_spans(line);
+        let chars: Vec<char> = outside.chars().collect();
+        for (i, c) in chars.iter().enumerate() {
+            if matches!(c, '<' | '>' | '[' | ']' | '`' | '|' | '!') {
+                assert!(i > 0 && chars[i - 1] == '\\', "unescaped {c} in: {line}");
+            }
+        }
+        assert!(
+            !outside.contains("://") && !outside.contains("www."),
+            "autolink in: {line}"
+        );
+    }
+    assert!(fence.is_none(), "a fenced block is never closed");
+}
+
+/// A line with its code spans taken out: an unescaped run of N backticks opens a span that the
+/// next run of exactly N closes; a run that closes nothing stays (and is then unescaped).
+fn outside_code_spans(line: &str) -> String {
+    let chars: Vec<char> = line.chars().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < chars.len() {
+        if chars[i] == '\\' && i + 1 < chars.len() {
+            out.push(chars[i]);
+            out.push(chars[i + 1]);
+            i += 2;
+            continue;
+        }
+        if chars[i] != '`' {
+            out.push(chars[i]);
+            i += 1;
+            continue;
+        }
+        let run = chars[i..].iter().take_while(|&&c| c == '`').count();
+        let mut j = i + run;
+        let mut closed = None;
+        while j < chars.len() {
+            let other = chars[j..].iter().take_while(|&&c| c == '`').count();
+            if other == run {
+                closed = Some(j + other);
+                break;
+            }
+            j += other.max(1);
+        }
+        match closed {
+            Some(end) => {
+                out.push_str("CODE");
+                i = end;
+            }
+            None => {
+                out.extend(&chars[i..i + run]);
+                i += run;
+            }
+        }
+    }
+    out
+}
+
 #[test]
 fn server_text_cannot_inject_into_any_format() {
     let dir = temp_dir("hostile");
@@ -645,7 +722,7 @@ fn server_text_cannot_inject_into_any_format() {
         assert_eq!(r.code, 1, "{format}: {}{}", r.stdout, r.stderr);
         r.stdout
     };
-    for format in ["human", "markdown", "junit", "github", "json"] {
+    for format in ["human", "markdown", "junit", "github", "json", "sarif"] {
         let out = check(format);
         assert!(
             !out.contains('\u{1b}')
@@ -662,34 +739,81 @@ fn server_text_cannot_inject_into_any_format() {
     );
 
     let markdown = check("markdown");
-    let body = markdown.split("```sh").next().unwrap();
-    for line in body.lines().filter(|l| !l.starts_with('|')) {
-        let chars: Vec<char> = line.chars().collect();
-        for (i, c) in chars.iter().enumerate() {
-            if matches!(c, '<' | '>' | '[' | ']' | '`' | '|' | '!') {
-                assert!(i > 0 && chars[i - 1] == '\\', "unescaped {c} in: {line}");
-            }
-        }
+    assert_markdown_inert(&markdown);
+    assert!(markdown.contains("❌"));
+    // Names and commands read as written, in code spans.
+    assert!(markdown.contains("`tools::x`"), "{markdown}");
+    assert!(
+        markdown.contains("``tools::evil<b>|`::error::``"),
+        "{markdown}"
+    );
+
+    let sarif: Value = serde_json::from_str(&check("sarif")).expect("SARIF is JSON");
+    let results = sarif["runs"][0]["results"].as_array().expect("results");
+    assert!(!results.is_empty());
+    for result in results {
+        let text = result["message"]["text"].as_str().unwrap();
         assert!(
-            !line.contains("://") && !line.contains("www."),
-            "autolink in: {line}"
+            !text.chars().any(mcp_contract_engine::escape::is_hidden),
+            "{text}"
         );
     }
-    assert!(markdown.contains("❌"));
+
+    let changelog = run(
+        &[
+            "changelog",
+            &old.display().to_string(),
+            &new.display().to_string(),
+        ],
+        &[],
+    );
+    assert_eq!(changelog.code, 0, "{}", changelog.stderr);
+    assert_markdown_inert(&changelog.stdout);
+    assert!(
+        changelog.stdout.contains("### Breaking"),
+        "{}",
+        changelog.stdout
+    );
+    let json_log = run(
+        &[
+            "changelog",
+            "--format",
+            "json",
+            &old.display().to_string(),
+            &new.display().to_string(),
+        ],
+        &[],
+    );
+    let json_log: Value = serde_json::from_str(&json_log.stdout).expect("JSON");
+    assert_eq!(json_log["sections"][0]["title"], "Breaking");
 
     let github = check("github");
     for line in github.lines() {
+        let (command, rest) = line
+            .strip_prefix("::")
+            .and_then(|l| l.split_once(' '))
+            .unwrap_or_else(|| panic!("{line}"));
+        assert!(matches!(command, "error" | "warning" | "notice"), "{line}");
+        // The properties end at the first `::`; the server can neither close them early nor
+        // add one: only ours are there (`file`, `line`, then `title`).
+        let (properties, _) = rest.split_once("::").unwrap();
+        let keys: Vec<&str> = properties
+            .split(',')
+            .map(|p| p.split_once('=').unwrap_or_else(|| panic!("{line}")).0)
+            .collect();
+        assert_eq!(keys.last(), Some(&"title"), "{line}");
         assert!(
-            line.starts_with("::error title=")
-                || line.starts_with("::warning title=")
-                || line.starts_with("::notice title="),
+            keys.iter().all(|k| matches!(*k, "file" | "line" | "title")),
             "{line}"
         );
-        // The title property ends at the first `::`; the server cannot close it early.
-        let after = line.split_once(" title=").unwrap().1;
-        let (title, _) = after.split_once("::").unwrap();
-        assert!(!title.contains(',') || title.contains("%2C"), "{title}");
     }
+    // The drifted tools' annotations land on their snapshot files.
+    assert!(
+        github
+            .lines()
+            .any(|l| l.starts_with("::error file=") && l.contains("contract__tools__x.snap,line=")),
+        "{github}"
+    );
     // Two drifted tools and the summary: three commands, however hostile the text; plus one
     // per lint finding (hidden characters in both descriptions, the tool name's charset).
     let lints = github.lines().filter(|l| l.contains(" lint ")).count();

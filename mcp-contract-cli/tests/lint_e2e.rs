@@ -139,14 +139,13 @@ fn every_report_format_neutralises_terminal_tricks() {
         ("markdown", report::markdown::render(&report)),
         ("junit", report::junit::render(&report)),
         ("github", report::github::render(&report)),
+        (
+            "sarif",
+            report::json::to_string_safe(&report::sarif::render(&report)),
+        ),
     ] {
         assert_clean(label, &text);
-        let rule = if label == "markdown" {
-            "hidden\\-characters"
-        } else {
-            "hidden-characters"
-        };
-        assert!(text.contains(rule), "{label}:\n{text}");
+        assert!(text.contains("hidden-characters"), "{label}:\n{text}");
     }
     // Snapshot headers: the pending files' `description`, `expression` and `info`.
     for verdict in &suite.verdicts {

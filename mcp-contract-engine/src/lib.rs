@@ -26,7 +26,8 @@
 //! [`lint`] (the live surface alone) and [`diff`] (two versions, judged by the [`rules`]
 //! catalogue, with [`poison`] reading every text of an item for text aimed at the model) →
 //! [`change`] (what was found).
-//! [`escape`] makes any server text safe to print; [`hash`] is the one stable hash.
+//! [`escape`] makes any server text safe to print; [`hash`] is the one stable hash;
+//! [`version`] holds a breaking release to a semver-major bump.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -41,6 +42,7 @@ pub mod prepare;
 pub mod rules;
 pub(crate) mod schema;
 pub mod surface;
+pub mod version;
 
 pub use change::{Change, Class, Judgement, Note, Policy};
 pub use surface::{ItemKey, ItemKind, Surface};

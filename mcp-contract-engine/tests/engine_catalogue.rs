@@ -6,7 +6,8 @@ mod common;
 
 use common::*;
 use mcp_contract_engine::rules::{self, Direction, RULES};
-use mcp_contract_engine::{Class, ItemKind};
+use mcp_contract_engine::version::{self, BumpCheck};
+use mcp_contract_engine::{Class, ItemKind, Judgement};
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
 
@@ -46,6 +47,15 @@ fn every_example_triggers_exactly_its_rule() {
             ),
             None => item_in(rule.kind, before, after, &context_of(rule.id)),
         };
+        let judgement = if rule.id == version::RULE {
+            release_check(
+                parse(rule.before).as_ref(),
+                parse(rule.after).as_ref(),
+                &judgement,
+            )
+        } else {
+            judgement
+        };
         let found: BTreeSet<&str> = judgement.changes.iter().map(|c| c.rule).collect();
         if found != BTreeSet::from([rule.id]) {
             failures.push(format!("{}: example gives {:?}", rule.id, found));
@@ -55,6 +65,26 @@ fn every_example_triggers_exactly_its_rule() {
         }
     }
     assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// The one rule the orchestration emits rather than the item diff: its example is the server
+/// item of a release, and what it must produce is what `version::check` adds to that release's
+/// judgement (the versions are the example's `serverInfo.version`s).
+fn release_check(before: Option<&Value>, after: Option<&Value>, diffed: &Judgement) -> Judgement {
+    let version = |item: Option<&Value>| {
+        item.and_then(|v| v.pointer("/serverInfo/version"))
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+    };
+    let policy = mcp_contract_engine::Policy::default();
+    let (old, new) = (version(before), version(after));
+    let mut added = Judgement::default();
+    match version::check(old.as_deref(), new.as_deref(), &diffed.changes, &policy) {
+        BumpCheck::Missing(change) => added.changes.push(change),
+        BumpCheck::Unknown(note) => added.notes.push(note),
+        BumpCheck::NotNeeded | BumpCheck::Bumped => {}
+    }
+    added
 }
 
 #[test]

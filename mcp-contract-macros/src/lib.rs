@@ -23,7 +23,8 @@ use syn::{LitInt, LitStr, Token};
 /// Keys: `server = "command line"` or `bin = "name"` (a binary of this package), `args = [..]`,
 /// `env = ["KEY=value", ..]`, `cwd = "dir"`, `timeout = 30` (seconds) or `"500ms"`,
 /// `name = "suite"`, `fail_on = ["breaking", "safety"]` or `"drift"`, `ci_fail_on = ..`,
-/// `lifecycle = "initialize" | "discover" | "auto"`.
+/// `lifecycle = "initialize" | "discover" | "auto"`, `require_version_bump = true` (a breaking
+/// or safety change needs a semver-major bump of the package's version).
 ///
 /// `handler = my_server::Server::new()` tests an `rmcp::ServerHandler` in-process (no process,
 /// no port): the expression is evaluated for each probe. It needs mcp-contract-test's `rmcp`
@@ -377,6 +378,12 @@ fn parse_suite(args: TokenStream2, span: Span) -> syn::Result<Suite> {
                 let path = string(meta.value()?, "allow", "\"contract-allow.toml\"")?;
                 suite.lints.push(quote! { .allow_list(#path) });
             }
+            "require_version_bump" => {
+                let value: syn::LitBool = meta.value()?.parse()?;
+                if value.value {
+                    suite.lints.push(quote! { .require_version_bump() });
+                }
+            }
             "description_budget" => {
                 let value: syn::LitInt = meta.value()?.parse()?;
                 let chars: usize = value.base10_parse()?;
@@ -384,7 +391,7 @@ fn parse_suite(args: TokenStream2, span: Span) -> syn::Result<Suite> {
             }
             _ => {
                 return Err(meta.error(
-                    "unknown key; expected one of: server, bin, url, handler, headers, start, ready_line, proxy, ca_file, args, env, cwd, timeout, name, lifecycle, fail_on, ci_fail_on, redact, filters, lints, read_only, forbid, require_annotations, allow, description_budget",
+                    "unknown key; expected one of: server, bin, url, handler, headers, start, ready_line, proxy, ca_file, args, env, cwd, timeout, name, lifecycle, fail_on, ci_fail_on, redact, filters, lints, read_only, forbid, require_annotations, allow, description_budget, require_version_bump",
                 ))
             }
         }

@@ -40,6 +40,13 @@ pub struct SuiteConfig {
     pub allow_list: Option<PathBuf>,
     /// Where the contract lives and how its snapshots are named.
     pub layout: Layout,
+    /// A breaking or safety change needs a semver-major bump of the server's version since the
+    /// accepted contract (`version-bump-missing` otherwise; see
+    /// [`mcp_contract_engine::version`]).
+    pub require_version_bump: bool,
+    /// The server's own version as the face knows it: the package's `CARGO_PKG_VERSION` for
+    /// the harness, `--version` for the CLI. `None`: the live `serverInfo.version`.
+    pub version: Option<String>,
 }
 
 impl SuiteConfig {
@@ -56,6 +63,8 @@ impl SuiteConfig {
             lints: Lints::default(),
             allow_list: None,
             layout,
+            require_version_bump: false,
+            version: None,
         }
     }
 

@@ -35,6 +35,9 @@ pub struct Location {
     pub manifest_dir: &'static str,
     /// `env!("CARGO_CRATE_NAME")` of the test target: the snapshot files' module prefix.
     pub crate_name: &'static str,
+    /// `env!("CARGO_PKG_VERSION")` of the package holding the test: the server's version for
+    /// [`Suite::require_version_bump`] (SDKs often put their own version in `serverInfo`).
+    pub version: &'static str,
 }
 
 /// Captures the [`Location`] of the calling test file.
@@ -46,6 +49,7 @@ macro_rules! here {
             line: ::core::line!(),
             manifest_dir: ::core::env!("CARGO_MANIFEST_DIR"),
             crate_name: ::core::env!("CARGO_CRATE_NAME"),
+            version: ::core::env!("CARGO_PKG_VERSION"),
         }
     };
 }
@@ -78,6 +82,7 @@ pub struct Suite {
     errors: Vec<String>,
     lints: crate::lint::Lints,
     allow_list: Option<PathBuf>,
+    require_version_bump: bool,
 }
 
 impl Suite {
@@ -276,6 +281,7 @@ impl Suite {
             errors: Vec::new(),
             lints: crate::lint::Lints::default(),
             allow_list: None,
+            require_version_bump: false,
         }
     }
 
@@ -439,6 +445,17 @@ impl Suite {
         self
     }
 
+    /// Version discipline: a breaking or safety change since the accepted contract fails
+    /// (`version-bump-missing`) unless the package's version (`CARGO_PKG_VERSION`, see
+    /// [`Location::version`]) has a semver-major bump since then (minor for 0.x). The version
+    /// is recorded in the `server` snapshot's header (`info.version`) when the contract is
+    /// accepted: a new version is drift of the `server` item until accepted. The attribute's
+    /// `require_version_bump = true`.
+    pub fn require_version_bump(mut self) -> Suite {
+        self.require_version_bump = true;
+        self
+    }
+
     /// The suite's configuration for the one road: the server's working directory (and a start
     /// command's) resolved against the crate, the allow-list path too.
     fn config(&self, layout: Layout, paths: &Paths) -> Result<SuiteConfig, String> {
@@ -475,6 +492,8 @@ impl Suite {
             .allow_list
             .as_ref()
             .map(|path| paths.manifest_dir.join(path));
+        config.require_version_bump = self.require_version_bump;
+        config.version = Some(paths.version.to_owned());
         Ok(config)
     }
 
@@ -559,6 +578,7 @@ struct Paths {
     manifest_dir: PathBuf,
     snapshot_dir: PathBuf,
     source: String,
+    version: &'static str,
 }
 
 impl Paths {
@@ -580,6 +600,7 @@ impl Paths {
             .map(|dir| dir.join("snapshots"))
             .unwrap_or_else(|| manifest_dir.join("tests").join("snapshots"));
         Paths {
+            version: location.version,
             source: location.file.replace('\\', "/"),
             workspace_root,
             manifest_dir,
@@ -727,6 +748,19 @@ fn run_item(
 ) -> Result<(), Failed> {
     // Unchanged on its definition but written by an older build: insta's "matched", so it is
     // only rewritten under INSTA_UPDATE=force, never turned into a pending `.snap.new`.
+    // Drifted although the body matches: the header carries the news (the version the
+    // contract is recorded at, `require_version_bump`), so it is written as a change is, unless
+    // the news is a missing version bump, which accepting would not fix.
+    let header_only = verdict.state == State::Changed
+        && verdict
+            .accepted
+            .as_ref()
+            .is_some_and(|old| snapshot::contents_match(&old.contents, &verdict.recorded.contents));
+    let bump_missing = verdict
+        .judgement
+        .changes
+        .iter()
+        .any(|c| c.rule == crate::version::RULE);
     let accepted = match &verdict.accepted {
         Some(old)
             if verdict.state == State::Unchanged
@@ -734,6 +768,7 @@ fn run_item(
         {
             Some(&verdict.recorded)
         }
+        _ if header_only && !bump_missing => None,
         other => other.as_ref(),
     };
     let outcome = snapshot::record(settings, &verdict.snap_path, accepted, &verdict.recorded)
@@ -754,6 +789,13 @@ fn run_item(
                 failing: verdict.failing,
                 written: written.clone(),
             });
+    }
+    if bump_missing && verdict.failing {
+        // Not a snapshot difference (INSTA_FORCE_PASS does not pass it): the fix is the version.
+        return Err(Failed::from(format!(
+            "{test_name} breaks the suite's version requirement (require_version_bump):\n{}\n\nBump the package version as the change says (`version` in Cargo.toml), or leave the breaking change out of this release.",
+            crate::summary::change_summary(verdict)
+        )));
     }
     let lint_failing = verdict.lint_failing();
     if !verdict.failing || (matches!(outcome, Outcome::Accepted(_)) && !lint_failing) {
@@ -821,5 +863,85 @@ fn print_summary(pending: &[Pending], paths: &Paths) {
     }
     if written > 0 {
         println!("Review with `cargo insta review`, or accept all with `cargo insta accept`.");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::change::{Change, Class, Judgement};
+    use crate::snapshot::{Metadata, SnapshotFile};
+
+    /// A `server` verdict whose body matches the accepted one: only its header (the recorded
+    /// version) is news.
+    fn header_only(dir: &Path, judgement: Judgement, failing: bool) -> Verdict {
+        let contents = snapshot::render_item(&ItemKey::server(), Some(&serde_json::json!({})));
+        let header = |version: &str| Metadata {
+            info: Some(serde_json::json!({ "version": version })),
+            ..Metadata::default()
+        };
+        Verdict {
+            key: ItemKey::server(),
+            snap_path: dir.join("contract__server.snap"),
+            accepted: Some(SnapshotFile::new(header("1.0.0"), contents.clone())),
+            recorded: SnapshotFile::new(header("2.0.0"), contents),
+            state: State::Changed,
+            judgement,
+            failing,
+            findings: Vec::new(),
+        }
+    }
+
+    fn temp(tag: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("mcp-harness-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        dir
+    }
+
+    #[test]
+    fn a_new_recorded_version_is_written_as_a_pending_snapshot() {
+        let dir = temp("version");
+        let verdict = header_only(&dir, Judgement::default(), false);
+        let summary = Mutex::new(Vec::new());
+        run_item("server", &verdict, &Settings::default(), &summary).expect("passes");
+        let pending = std::fs::read_to_string(dir.join("contract__server.snap.new"))
+            .expect("a pending snapshot carries the new version");
+        assert!(pending.contains("version: 2.0.0"), "{pending}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_missing_bump_fails_and_writes_nothing() {
+        let dir = temp("bump");
+        let change = Change {
+            rule: crate::version::RULE,
+            class: Class::Breaking,
+            item: ItemKey::server(),
+            path: "version".to_owned(),
+            before: None,
+            after: None,
+            places: Vec::new(),
+            message: "release it as 2.0.0 or later".to_owned(),
+        };
+        let judgement = Judgement {
+            changes: vec![change],
+            notes: Vec::new(),
+        };
+        let mut verdict = header_only(&dir, judgement, true);
+        verdict.recorded.metadata = verdict.accepted.clone().expect("accepted").metadata;
+        let summary = Mutex::new(Vec::new());
+        let settings = Settings {
+            force_pass: true,
+            ..Settings::default()
+        };
+        let error = run_item("server", &verdict, &settings, &summary)
+            .expect_err("not passed by INSTA_FORCE_PASS");
+        assert!(
+            format!("{error:?}").contains("require_version_bump"),
+            "{error:?}"
+        );
+        assert!(!dir.join("contract__server.snap.new").exists());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

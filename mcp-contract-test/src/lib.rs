@@ -89,6 +89,7 @@
 //! | `require_annotations = ["readOnlyHint"]` | policy: annotations every tool must state |
 //! | `allow = "contract-allow.toml"` | allow-list of accepted lint findings (reason, optional expiry) |
 //! | `description_budget = 2048` | longest description before `description-too-long` (default 1024) |
+//! | `require_version_bump = true` | a breaking or safety change since the accepted contract fails (`version-bump-missing`) unless the package's version (`CARGO_PKG_VERSION`) has a semver-major bump since then (minor for 0.x); the version is recorded in the `server` snapshot's header when accepted, so a new version is drift of `server` until accepted |
 //!
 //! Whatever the keys, anything shaped like a credential (private keys, JWTs, cloud and SaaS
 //! keys, bearer tokens, passwords in URLs) is replaced by `<secret:KIND:HASH8>` before it reaches
@@ -176,7 +177,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-use mcp_contract_engine::{change, diff, escape, lint, parallel, prepare, surface};
+use mcp_contract_engine::{change, diff, escape, lint, parallel, prepare, surface, version};
 
 mod check;
 mod config;

@@ -8,11 +8,14 @@
 //! pending snapshot files; the CLI maps it to exit codes and report formats. Neither decides
 //! anything else, so both say the same about the same server and folder.
 
-use crate::check::{self, FailOn, Judging, Selection, SuiteReport};
+use crate::change::Policy;
+use crate::check::{self, FailOn, Judging, Selection, State, SuiteReport, Verdict};
 use crate::config::SuiteConfig;
 use crate::prepare::secrets;
 use crate::probe::{self, Handshake, ProbeErrorKind, ProbeOptions, ServerSpec};
 use crate::surface::{ItemKey, ItemKind};
+use crate::version::{self, BumpCheck};
+use serde_json::Value;
 use std::fmt;
 use std::time::Duration;
 
@@ -249,6 +252,12 @@ pub fn run(config: &SuiteConfig, context: &Context<'_>) -> SuiteOutcome {
             first_recording: accepted.is_empty(),
         }
     } else {
+        // The version requirement weighs the whole release: the process that judges the
+        // `server` item (which carries the verdict) judges every item, and keeps only the
+        // verdicts it was asked for.
+        let whole_release =
+            config.require_version_bump && context.select.is_some_and(|s| s(&ItemKey::server()));
+        let select = if whole_release { None } else { context.select };
         let judging = Judging {
             layout: &layout,
             policy: &config.policy,
@@ -258,7 +267,27 @@ pub fn run(config: &SuiteConfig, context: &Context<'_>) -> SuiteOutcome {
             today: crate::env::today(),
             envelope: &probe.respellings,
         };
-        check::evaluate_selected(&probe.surface, &accepted, &judging, context.select)
+        let mut report = check::evaluate_selected(&probe.surface, &accepted, &judging, select);
+        if config.require_version_bump {
+            let live_version = config.version.clone().or_else(|| {
+                probe
+                    .surface
+                    .get(&ItemKey::server())
+                    .and_then(|server| server_info_version(&server))
+            });
+            let policy = fail_on.apply(&config.policy);
+            let release = Release {
+                accepted: &accepted,
+                live_version: live_version.as_deref(),
+                from_server_info: config.version.is_none(),
+                drift: fail_on == FailOn::Drift,
+            };
+            version_discipline(&mut report, &release, &policy);
+        }
+        if whole_release {
+            keep_selected(&mut report, context.select);
+        }
+        report
     };
     record_handshake(&mut report, probe.handshake, &options.protocol_version);
     let mut notes: Vec<String> = probe.notes.iter().map(|note| scrub(note)).collect();
@@ -319,4 +348,128 @@ fn record_handshake(report: &mut SuiteReport, handshake: Handshake, requested: &
             info.insert("requested_protocol_version".to_owned(), requested.into());
         }
     }
+}
+
+/// What the version requirement compares: the accepted contract and the live version.
+struct Release<'a> {
+    accepted: &'a [crate::snapshot::Accepted],
+    /// The version being released, as the face knows it.
+    live_version: Option<&'a str>,
+    /// The version comes from `serverInfo.version`, which the body records already.
+    from_server_info: bool,
+    /// Any drift fails (CI): a version recorded anew is drift too.
+    drift: bool,
+}
+
+fn server_info_version(server: &Value) -> Option<String> {
+    server
+        .pointer("/serverInfo/version")
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+}
+
+/// The version requirement (`require_version_bump`), on the `server` verdict: the live
+/// version is recorded in its header (`info.version`) so that accepting the contract records
+/// it; a version that differs from the accepted one makes the item drift (the header must be
+/// rewritten, or the next release would be compared with a stale version); and a breaking or
+/// safety change anywhere in the release without a semver-major bump since the accepted
+/// version adds the `version-bump-missing` change. A version that cannot be compared is a
+/// note of the suite.
+fn version_discipline(report: &mut SuiteReport, release: &Release<'_>, policy: &Policy) {
+    let accepted_server = release
+        .accepted
+        .iter()
+        .find(|a| a.item.key == ItemKey::server() && !a.item.removed);
+    let recorded = accepted_server
+        .and_then(|a| a.file.metadata.info.as_ref())
+        .and_then(|info| info.get("version"))
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    // Contracts accepted before the requirement was on record no version: the accepted
+    // `serverInfo.version` stands in, when that is where the version comes from.
+    let accepted_version = recorded.clone().or_else(|| {
+        accepted_server
+            .filter(|_| release.from_server_info)
+            .and_then(|a| a.definition())
+            .and_then(|server| server_info_version(&server))
+    });
+    let changes: Vec<crate::change::Change> = report
+        .verdicts
+        .iter()
+        .flat_map(|v| v.judgement.changes.iter().cloned())
+        .collect();
+    let Some(server) = report
+        .verdicts
+        .iter_mut()
+        .find(|v| v.key == ItemKey::server())
+    else {
+        return; // another process judges the server item (and the release)
+    };
+    if let (Some(live), Some(Value::Object(info))) =
+        (release.live_version, &mut server.recorded.metadata.info)
+    {
+        info.insert("version".to_owned(), live.into());
+    }
+    if release.accepted.is_empty() {
+        return; // a first recording: nothing was released before
+    }
+    let mut touched = false;
+    if !release.from_server_info && recorded.as_deref() != release.live_version {
+        if let Some(live) = release.live_version {
+            server.judgement.notes.push(crate::change::Note {
+                item: ItemKey::server(),
+                path: "version".to_owned(),
+                message: format!(
+                    "the version recorded with the contract changes: {} → {live} (the header's \
+                     `info.version`); accepting records it",
+                    recorded.as_deref().unwrap_or("none")
+                ),
+            });
+            server.failing |= release.drift;
+            touched = true;
+        }
+    }
+    match version::check(
+        accepted_version.as_deref(),
+        release.live_version,
+        &changes,
+        policy,
+    ) {
+        BumpCheck::Missing(change) => {
+            server.failing |= release.drift || policy.fails(change.class);
+            server.judgement.changes.push(change);
+            touched = true;
+        }
+        BumpCheck::Unknown(note) => report_note(&mut report.notes, note.message),
+        BumpCheck::NotNeeded | BumpCheck::Bumped => {}
+    }
+    if touched {
+        mark_changed(server);
+    }
+}
+
+fn report_note(notes: &mut Vec<String>, message: String) {
+    notes.push(format!("version: {message}"));
+}
+
+/// A verdict the version requirement added to: it drifts (so reports list it and accepting
+/// rewrites it), and its header's change list says why.
+fn mark_changed(verdict: &mut Verdict) {
+    if verdict.state == State::Unchanged {
+        verdict.state = State::Changed;
+    }
+    verdict.recorded.metadata.description = Some(crate::summary::change_summary(verdict));
+}
+
+/// Drops the verdicts a selective process was not asked for (judged only for the release's
+/// sake): their tests run in other processes.
+fn keep_selected(report: &mut SuiteReport, select: Selection<'_>) {
+    let Some(select) = select else { return };
+    let (kept, others): (Vec<Verdict>, Vec<Verdict>) = std::mem::take(&mut report.verdicts)
+        .into_iter()
+        .partition(|v| select(&v.key));
+    report.verdicts = kept;
+    report.unjudged.extend(others.into_iter().map(|v| v.key));
+    report.unjudged.sort();
+    report.unjudged.dedup();
 }

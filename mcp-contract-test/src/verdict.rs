@@ -61,6 +61,14 @@ impl FailOn {
         Ok(FailOn::Classes(classes))
     }
 
+    /// Whether a change of this class fails under this choice (any class fails under drift).
+    pub fn fails(&self, class: Class) -> bool {
+        match self {
+            FailOn::Drift => true,
+            FailOn::Classes(classes) => classes.contains(&class),
+        }
+    }
+
     /// The policy's `failing` set that goes with this choice.
     pub fn apply(&self, policy: &Policy) -> Policy {
         let mut policy = policy.clone();

@@ -16,6 +16,7 @@ const ENGINE: &[(&str, &[&str])] = &[
     ("poison", &["escape", "change"]),
     ("rules", &["change", "surface", "poison"]),
     ("prepare", &["surface", "hash", "escape"]),
+    ("version", &["change", "surface"]),
     (
         "lint",
         &["rules", "surface", "escape", "prepare", "schema", "poison"],
@@ -30,7 +31,7 @@ const ENGINE: &[(&str, &[&str])] = &[
         "lib",
         &[
             "escape", "hash", "parallel", "schema", "surface", "change", "rules", "prepare",
-            "poison", "lint", "diff",
+            "poison", "lint", "diff", "version",
         ],
     ),
 ];
@@ -38,7 +39,7 @@ const ENGINE: &[(&str, &[&str])] = &[
 /// The engine's modules as this crate names them (`use mcp_contract_engine::{…}` at its root):
 /// any module of the library may use them.
 const ENGINE_IN_LIBRARY: &[&str] = &[
-    "change", "diff", "escape", "lint", "parallel", "prepare", "surface",
+    "change", "diff", "escape", "lint", "parallel", "prepare", "surface", "version",
 ];
 
 /// Library modules and what each may use besides the engine (bottom up).
@@ -62,6 +63,7 @@ const LIBRARY: &[(&str, &[&str])] = &[
             "probe",
             "probe_cache",
             "snapshot",
+            "summary",
             "env",
         ],
     ),

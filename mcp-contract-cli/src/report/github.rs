@@ -1,11 +1,16 @@
 //! GitHub Actions workflow commands: `::error` for failing items and servers that could not be
 //! checked, `::warning` for drift that does not fail, `::notice` for notes.
 //!
+//! An item's command carries `file=` and `line=` (its snapshot file relative to the repository
+//! root, and the line of the item or of its worst change), so that the annotation lands on the
+//! pull request's diff of that file.
+//!
 //! Data is escaped as the runner requires (`%` → `%25`, `\r` → `%0D`, `\n` → `%0A`; in
 //! properties also `:` → `%3A` and `,` → `%2C`), after every hidden character has been made
 //! visible, so a server string can neither end the command early nor start a second one.
 
-use super::{change_line, defang, Report};
+use super::locate::Locator;
+use super::{change_line, defang, ItemResult, Report};
 use mcp_contract_engine::escape::escape;
 use std::fmt::Write as _;
 
@@ -22,8 +27,26 @@ pub fn property(text: &str) -> String {
     data(text).replace(':', "%3A").replace(',', "%2C")
 }
 
+/// `file=…,line=…,` for an item (empty when it has no file), `path` inside the item.
+fn place(locator: &mut Locator, item: &ItemResult, path: &str) -> String {
+    let Some(file) = &item.file else {
+        return String::new();
+    };
+    let spot = locator.spot(file, &item.key, path);
+    let mut out = format!("file={},", property(&spot.path));
+    if let Some(line) = spot.line {
+        out.push_str(&format!("line={line},"));
+    }
+    out
+}
+
 /// Renders the report as workflow commands, one per line.
 pub fn render(report: &Report) -> String {
+    render_with(report, &mut Locator::new())
+}
+
+/// [`render`] with files relative to the locator's root.
+pub fn render_with(report: &Report, locator: &mut Locator) -> String {
     let mut out = String::new();
     for server in &report.servers {
         let name = escape(&server.name);
@@ -62,9 +85,12 @@ pub fn render(report: &Report) -> String {
                     escape(&item.key.test_name())
                 );
             }
+            let worst = item.changes_worst_first();
+            let path = worst.first().map_or("", |c| c.path.as_str());
             let _ = writeln!(
                 out,
-                "::{command} title={}::{}",
+                "::{command} {}title={}::{}",
+                place(locator, item, path),
                 property(&title),
                 data(message.trim_end())
             );
@@ -94,7 +120,8 @@ pub fn render(report: &Report) -> String {
                 };
                 let _ = writeln!(
                     out,
-                    "::{command} title={}::{}",
+                    "::{command} {}title={}::{}",
+                    place(locator, item, &f.path),
                     property(&format!(
                         "{name} {}: lint {}",
                         escape(&item.key.test_name()),
@@ -129,7 +156,7 @@ mod tests {
         assert_eq!(data("a\u{1b}[31m"), "a\\u{1b}[31m");
         assert_eq!(
             crate::report::markdown::text("<img> [x](y) `c` |"),
-            "\\<img\\> \\[x\\]\\(y\\) \\`c\\` \\|"
+            "\\<img\\> \\[x\\](y) \\`c\\` \\|"
         );
         assert_eq!(
             crate::report::junit::xml("<a href='x'>&\u{1}"),

@@ -2,27 +2,58 @@
 //! counts by class, then per server and item the changes, breaking first, and what to run to
 //! accept.
 //!
-//! Every server string goes through [`text`]: hidden characters become visible escapes and every
-//! ASCII punctuation character is backslash-escaped, which CommonMark and GitHub render
-//! literally. So a tool description cannot open HTML, an image, a link, an autolink
-//! (`https\:`, `www\.`), a code span or a table cell.
+//! Server strings never reach the output as Markdown:
+//!
+//! - names, rule ids, paths and commands are set in code spans ([`code`]) whose backtick fence
+//!   is longer than any backtick run inside, so nothing in them is read as Markdown and they
+//!   read as written (`node /srv/app/index.js`);
+//! - prose ([`prose`], [`text`]) backslash-escapes what could start markup in GitHub's
+//!   Markdown — `` \ ` * [ ] < > ! | ~ & $ # @ ``, `_` at a word's edge, `:` before a
+//!   non-space (URL schemes, emoji), `/` after `:` or `/`, `.` after `www` — so a description
+//!   cannot open HTML, an image, a link, an autolink, a mention, a table cell or a code span;
+//! - multi-line messages go into a fenced block longer than any backtick run inside.
+//!
+//! Hidden characters become visible escapes everywhere first ([`mcp_contract_engine::escape`]).
 
-use super::{compact_pair, Report, Status};
+use super::{compact_pair, ItemResult, Items, Report, ServerResult, Status};
 use mcp_contract_engine::change::Class;
 use mcp_contract_engine::escape::escape;
 use std::fmt::Write as _;
 
-/// Escapes untrusted text for Markdown (also safe inside a table cell).
+/// Escapes untrusted text for Markdown prose (also safe inside a table cell): hidden
+/// characters made visible, newlines as spaces, and every character that could start markup
+/// backslash-escaped (see the module docs).
 pub fn text(untrusted: &str) -> String {
     punct(&escape(untrusted))
 }
 
-/// Backslash-escapes every ASCII punctuation character of text already escaped for a terminal
-/// (hidden characters are made visible again in case they were not).
+/// Backslash-escapes the characters of already-escaped text that could start markup.
 fn punct(escaped: &str) -> String {
-    let mut out = String::with_capacity(escaped.len());
-    for c in super::defang(escaped).replace('\n', " ").chars() {
-        if c.is_ascii_punctuation() {
+    let chars: Vec<char> = super::defang(escaped).replace('\n', " ").chars().collect();
+    let mut out = String::with_capacity(chars.len() + 8);
+    for (i, &c) in chars.iter().enumerate() {
+        let prev = i.checked_sub(1).map(|p| chars[p]);
+        let next = chars.get(i + 1).copied();
+        let word = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
+        let markup = match c {
+            '\\' | '`' | '*' | '[' | ']' | '<' | '>' | '!' | '|' | '~' | '&' | '$' | '#' | '@' => {
+                true
+            }
+            // Inside a word (`create_directory`) an underscore cannot open or close emphasis.
+            '_' => !(word(prev) && word(next)),
+            // `https:`, `:emoji:`; a colon before a space (`note: x`) starts nothing.
+            ':' => next.is_some_and(|n| !n.is_whitespace()),
+            '/' => matches!(prev, Some(':' | '/')),
+            '.' => {
+                i >= 3
+                    && chars[i - 3..i]
+                        .iter()
+                        .collect::<String>()
+                        .eq_ignore_ascii_case("www")
+            }
+            _ => false,
+        };
+        if markup {
             out.push('\\');
         }
         out.push(c);
@@ -30,22 +61,114 @@ fn punct(escaped: &str) -> String {
     out
 }
 
+/// Untrusted text as one inline code span: the fence is one backtick longer than the longest
+/// backtick run inside, and a space pads text that starts or ends with a backtick or a space
+/// (CommonMark strips one from each side). Hidden characters and newlines are made visible
+/// first. Not for table cells (a `|` would still end the cell).
+pub fn code(untrusted: &str) -> String {
+    let inner = super::defang(&escape(untrusted));
+    if inner.is_empty() {
+        return "(empty)".to_owned();
+    }
+    let longest = inner
+        .split(|c| c != '`')
+        .map(str::len)
+        .max()
+        .unwrap_or_default();
+    let fence = "`".repeat(longest + 1);
+    let pad = if inner.starts_with(['`', ' ']) || inner.ends_with(['`', ' ']) {
+        " "
+    } else {
+        ""
+    };
+    format!("{fence}{pad}{inner}{pad}{fence}")
+}
+
+/// A message of the engine, which quotes names in backticks (``tool `x` added``): the quoted
+/// parts become code spans, the rest prose. Each part is escaped on its own, so a backtick in
+/// server text can only misplace a span, never end one early.
+pub fn prose(message: &str) -> String {
+    let mut parts: Vec<String> = message.split('`').map(str::to_owned).collect();
+    if parts.len() % 2 == 0 {
+        // An odd number of backticks: the last one quotes nothing.
+        let last = parts.pop().unwrap_or_default();
+        if let Some(before) = parts.last_mut() {
+            before.push('`');
+            before.push_str(&last);
+        }
+    }
+    parts
+        .iter()
+        .enumerate()
+        .map(|(i, part)| if i % 2 == 1 { code(part) } else { text(part) })
+        .collect()
+}
+
+/// [`prose`] for a message about an item: where the message quotes one of `names` (the item's
+/// name, the change's path) as `` `name` ``, that quotation becomes a code span of the whole
+/// name even when the name holds backticks, which [`prose`] alone would split.
+pub fn prose_naming(message: &str, names: &[&str]) -> String {
+    // Our placeholders are private-use characters; any the server sent are made visible first
+    // so that none can be mistaken for one.
+    let visible = |text: &str| {
+        text.replace('\u{e000}', "U+E000")
+            .replace('\u{e001}', "U+E001")
+    };
+    let mut message = visible(message);
+    let mut spans = Vec::new();
+    for name in names.iter().filter(|n| !n.is_empty()) {
+        let name = visible(name);
+        let quoted = format!("`{name}`");
+        if message.contains(&quoted) {
+            message = message.replace(&quoted, &format!("\u{e000}{}\u{e001}", spans.len()));
+            spans.push(code(&name));
+        }
+    }
+    let mut out = prose(&message);
+    for (i, span) in spans.iter().enumerate() {
+        out = out.replace(&format!("\u{e000}{i}\u{e001}"), span);
+    }
+    out
+}
+
+/// Multi-line untrusted text as a fenced block (fence longer than any backtick run inside).
+fn block(untrusted: &str) -> String {
+    let inner = super::defang(&mcp_contract_engine::escape::escape_multiline(untrusted));
+    let longest = inner
+        .split(|c| c != '`')
+        .map(str::len)
+        .max()
+        .unwrap_or_default();
+    let fence = "`".repeat((longest + 1).max(3));
+    format!("{fence}text\n{inner}\n{fence}\n")
+}
+
 /// Renders the report as GitHub-flavoured Markdown.
 pub fn render(report: &Report) -> String {
+    let mut out = heading(report);
+    for server in &report.servers {
+        out.push_str(&server_section(server));
+    }
+    out.push_str(&accept_footer(report));
+    out
+}
+
+/// The status line, the counts, and the table of changes by class.
+fn heading(report: &Report) -> String {
     let mut out = String::new();
     let (checked, drifted, failing) = report.item_counts();
     let status = match report.status() {
-        Status::Ok if drifted == 0 => "✅ **MCP contract: no drift**".to_owned(),
-        Status::Ok => "✅ **MCP contract: drift, nothing failing**".to_owned(),
-        Status::Fail => "❌ **MCP contract: failing changes**".to_owned(),
-        Status::Error => "⚠️ **MCP contract: a server could not be checked**".to_owned(),
+        Status::Ok if drifted == 0 => "✅ **MCP contract: no drift**",
+        Status::Ok => "✅ **MCP contract: drift, nothing failing**",
+        Status::Fail => "❌ **MCP contract: failing changes**",
+        Status::Error => "⚠️ **MCP contract: a server could not be checked**",
     };
     let _ = writeln!(out, "## {status}\n");
     let _ = writeln!(
         out,
         "{} server(s), {checked} item(s), {drifted} drifted, {failing} failing (fail on: {}).\n",
         report.servers.len(),
-        text(&report.fail_on)
+        code(&report.fail_on)
     );
     let counts = report.counts();
     if !counts.is_empty() {
@@ -62,137 +185,215 @@ pub fn render(report: &Report) -> String {
         }
         out.push('\n');
     }
-    for server in &report.servers {
-        let icon = match server.status() {
-            Status::Ok => "✅",
-            Status::Fail => "❌",
-            Status::Error => "⚠️",
+    out
+}
+
+/// One server: its heading, then why it was not checked, or its drifted items, lints and
+/// notes.
+fn server_section(server: &ServerResult) -> String {
+    let mut out = String::new();
+    let icon = match server.status() {
+        Status::Ok => "✅",
+        Status::Fail => "❌",
+        Status::Error => "⚠️",
+    };
+    let _ = writeln!(
+        out,
+        "### {icon} {} — {}\n",
+        text(&server.name),
+        code(&server.server)
+    );
+    match &server.outcome {
+        Err(failure) => {
+            let _ = writeln!(out, "Not checked ({}):\n", failure.kind.as_str());
+            out.push_str(&block(&failure.message));
+            out.push('\n');
+        }
+        Ok(items) => {
+            out.push_str(&drift(items));
+            out.push_str(&lints(items));
+            for note in &items.notes {
+                let _ = writeln!(out, "- note: {}", prose(note));
+            }
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// The drifted items, failing first then by their worst change, each with its changes.
+fn drift(items: &Items) -> String {
+    let mut out = String::new();
+    let mut drifted: Vec<&ItemResult> = items.items.iter().filter(|i| i.drifted()).collect();
+    if items.first_recording {
+        let _ = writeln!(
+            out,
+            "First recording: {} items, nothing was accepted before.\n",
+            items.items.len()
+        );
+        drifted.retain(|item| item.failing);
+    } else if drifted.is_empty() {
+        let _ = writeln!(
+            out,
+            "No drift: {} items match their accepted contract.\n",
+            items.items.len()
+        );
+    }
+    drifted.sort_by_key(|i| {
+        (
+            !i.failing,
+            i.judgement.changes.iter().map(|c| c.class).min(),
+        )
+    });
+    for item in drifted {
+        out.push_str(&item_entry(item));
+    }
+    out
+}
+
+/// One drifted item: its name, state, and one line per change and note.
+fn item_entry(item: &ItemResult) -> String {
+    let mut out = String::new();
+    let marker = if item.failing { " — **failing**" } else { "" };
+    let _ = writeln!(
+        out,
+        "- {} ({}){marker}",
+        code(&item.key.test_name()),
+        item.state_str()
+    );
+    for change in item.changes_worst_first() {
+        let path = if change.path.is_empty() {
+            String::new()
+        } else {
+            format!(" at {}", code(&change.path))
+        };
+        let values = match (&change.before, &change.after) {
+            (None, None) => String::new(),
+            (before, after) => {
+                let (before, after) = compact_pair(before.as_ref(), after.as_ref());
+                format!(": {} → {}", code(&before), code(&after))
+            }
         };
         let _ = writeln!(
             out,
-            "### {icon} {} — {}\n",
-            text(&server.name),
-            text(&server.server)
+            "  - **{}** {}{path}{values}  \n    {}",
+            change.class,
+            code(change.rule),
+            prose_naming(&change.message, &[&change.item.name, &change.path])
         );
-        let items = match &server.outcome {
-            Err(failure) => {
-                let _ = writeln!(out, "Not checked ({}):\n", failure.kind.as_str());
-                for line in failure.message.lines() {
-                    let _ = writeln!(out, "> {}", punct(line));
-                }
-                out.push('\n');
-                continue;
-            }
-            Ok(items) => items,
-        };
-        let mut drifted: Vec<_> = items.items.iter().filter(|i| i.drifted()).collect();
-        if items.first_recording {
-            let _ = writeln!(
-                out,
-                "First recording: {} items, nothing was accepted before.\n",
-                items.items.len()
-            );
-        } else if drifted.is_empty() {
-            let _ = writeln!(
-                out,
-                "No drift: {} items match their accepted contract.\n",
-                items.items.len()
-            );
-        }
-        // Failing items first, then by their worst change.
-        drifted.sort_by_key(|i| {
-            (
-                !i.failing,
-                i.judgement.changes.iter().map(|c| c.class).min(),
-            )
-        });
-        if items.first_recording {
-            drifted.retain(|item| item.failing);
-        }
-        for item in drifted {
-            let marker = if item.failing { " — **failing**" } else { "" };
-            let _ = writeln!(
-                out,
-                "- **{}** ({}){marker}",
-                text(&item.key.test_name()),
-                item.state_str()
-            );
-            for change in item.changes_worst_first() {
-                let path = if change.path.is_empty() {
-                    String::new()
-                } else {
-                    format!(" at {}", text(&change.path))
-                };
-                let values = match (&change.before, &change.after) {
-                    (None, None) => String::new(),
-                    (before, after) => {
-                        let (before, after) = compact_pair(before.as_ref(), after.as_ref());
-                        format!(": {} → {}", punct(&before), punct(&after))
-                    }
-                };
-                let _ = writeln!(
-                    out,
-                    "  - **{}** {}{path}{values}  \n    {}",
-                    change.class,
-                    text(change.rule),
-                    text(&change.message)
-                );
-            }
-            for note in &item.judgement.notes {
-                let _ = writeln!(
-                    out,
-                    "  - note {}: {}",
-                    text(&note.path),
-                    text(&note.message)
-                );
-            }
-        }
-        let linted: Vec<_> = items
-            .items
-            .iter()
-            .filter(|i| !i.findings.is_empty())
-            .collect();
-        if !linted.is_empty() {
-            let _ = writeln!(out, "\nLints:\n");
-        }
-        for item in linted {
-            let _ = writeln!(out, "- **{}**", text(&item.key.test_name()));
-            for f in &item.findings {
-                let path = if f.path.is_empty() {
-                    String::new()
-                } else {
-                    format!(" at {}", text(&f.path))
-                };
-                let allowed = match &f.allowed {
-                    Some(reason) => format!(" (allowed: {})", text(reason)),
-                    None => String::new(),
-                };
-                let level = if f.fails() {
-                    "**deny**"
-                } else {
-                    f.level.as_str()
-                };
-                let _ = writeln!(
-                    out,
-                    "  - {level} {}{path}: {}{allowed}",
-                    text(f.rule),
-                    text(&f.message)
-                );
-            }
-        }
-        for note in &items.notes {
-            let _ = writeln!(out, "- note: {}", text(note));
-        }
-        out.push('\n');
     }
-    if drifted > 0 {
-        if let Some(accept) = &report.accept_command {
+    for note in &item.judgement.notes {
+        let _ = writeln!(
+            out,
+            "  - note {}: {}",
+            code(&note.path),
+            prose(&note.message)
+        );
+    }
+    out
+}
+
+/// The lint findings, per item.
+fn lints(items: &Items) -> String {
+    let mut out = String::new();
+    let linted: Vec<&ItemResult> = items
+        .items
+        .iter()
+        .filter(|i| !i.findings.is_empty())
+        .collect();
+    if !linted.is_empty() {
+        let _ = writeln!(out, "\nLints:\n");
+    }
+    for item in linted {
+        let _ = writeln!(out, "- {}", code(&item.key.test_name()));
+        for f in &item.findings {
+            let path = if f.path.is_empty() {
+                String::new()
+            } else {
+                format!(" at {}", code(&f.path))
+            };
+            let allowed = match &f.allowed {
+                Some(reason) => format!(" (allowed: {})", prose(reason)),
+                None => String::new(),
+            };
+            let level = if f.fails() {
+                "**deny**"
+            } else {
+                f.level.as_str()
+            };
             let _ = writeln!(
                 out,
-                "If these changes are intended, accept them after review and commit the snapshots:\n\n```sh\n{}\n```",
-                escape(accept).replace('`', "'")
+                "  - {level} {}{path}: {}{allowed}",
+                code(f.rule),
+                prose_naming(&f.message, &[&f.item.name, &f.path])
             );
         }
     }
     out
+}
+
+/// What to run to accept the drift, when something drifted.
+fn accept_footer(report: &Report) -> String {
+    let (_, drifted, _) = report.item_counts();
+    match (&report.accept_command, drifted) {
+        (Some(accept), 1..) => format!(
+            "If these changes are intended, accept them after review and commit the snapshots:\n\n{}",
+            block(accept).replacen("text\n", "sh\n", 1)
+        ),
+        _ => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_and_names_read_as_written() {
+        assert_eq!(code("node /srv/app/index.js"), "`node /srv/app/index.js`");
+        assert_eq!(code("a`b"), "``a`b``");
+        assert_eq!(code("`x"), "`` `x ``");
+        assert_eq!(code("a``b"), "```a``b```");
+        assert_eq!(code("x\ny\u{1b}"), "`x\\ny\\u{1b}`");
+        assert_eq!(code(""), "(empty)");
+    }
+
+    #[test]
+    fn prose_escapes_only_what_starts_markup() {
+        assert_eq!(
+            text("create_directory in /srv/app"),
+            "create_directory in /srv/app"
+        );
+        assert_eq!(text("note: x"), "note: x");
+        assert_eq!(
+            text("<img> [x](y) `c` | _e_ @me #1 $m$ https://e.example www.e.example"),
+            "\\<img\\> \\[x\\](y) \\`c\\` \\| \\_e\\_ \\@me \\#1 \\$m\\$ https\\:\\/\\/e.example www\\.e.example"
+        );
+        assert_eq!(
+            prose("tool `a`b` added: callers break"),
+            "tool `a`b\\` added: callers break"
+        );
+        assert_eq!(
+            prose("required argument `path` added: existing calls can fail"),
+            "required argument `path` added: existing calls can fail"
+        );
+    }
+
+    #[test]
+    fn a_quoted_name_with_backticks_stays_one_span() {
+        assert_eq!(
+            prose_naming("tool `tag`x` added: nobody breaks", &["tag`x"]),
+            "tool ``tag`x`` added: nobody breaks"
+        );
+        // A placeholder sent by the server is text, not a placeholder.
+        assert_eq!(
+            prose_naming("tool `a` \u{e000}0\u{e001}", &["a"]),
+            "tool `a` U+E0000U+E001"
+        );
+    }
+
+    #[test]
+    fn blocks_outlast_any_fence_inside() {
+        assert_eq!(block("a\n```\nb"), "````text\na\n```\nb\n````\n");
+    }
 }

@@ -1,0 +1,462 @@
+//! Release discipline from the command line: `--require-version-bump` on `check`, `snapshot`
+//! and `diff` (flags and the configuration key), `changelog` between two recordings and
+//! `--since GIT_REF`, and progress on a terminal.
+
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_mcp-contract");
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace")
+        .to_path_buf()
+}
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn run_in(cwd: &Path, args: &[&str]) -> Run {
+    let output = Command::new(BIN)
+        .current_dir(cwd)
+        .args(args)
+        .env_remove("CI")
+        .env_remove("MCP_CONTRACT_FAIL_ON")
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs");
+    Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(output.stdout).expect("UTF-8"),
+        stderr: String::from_utf8(output.stderr).expect("UTF-8"),
+    }
+}
+
+fn temp_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mcp-release-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn has(tool: &str) -> bool {
+    Command::new(tool)
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// A surface file: `serverInfo.version` and tools (the last one gets a required argument
+/// when `breaking`).
+fn surface(dir: &Path, name: &str, version: &str, tools: &[&str]) -> PathBuf {
+    let tools: Vec<Value> = tools
+        .iter()
+        .map(|t| json!({"name": t, "description": "d", "inputSchema": {"type": "object"}}))
+        .collect();
+    let document = json!({
+        "protocolVersion": "2025-06-18",
+        "serverInfo": {"name": "notes", "version": version},
+        "capabilities": {"tools": {}},
+        "tools": tools,
+    });
+    let path = dir.join(format!("{name}.json"));
+    std::fs::write(&path, serde_json::to_string_pretty(&document).unwrap()).unwrap();
+    path
+}
+
+fn server(surface: &Path) -> Vec<String> {
+    vec![
+        "--".to_owned(),
+        "python3".to_owned(),
+        repo()
+            .join("fixtures/servers/surface_server.py")
+            .display()
+            .to_string(),
+        surface.display().to_string(),
+    ]
+}
+
+fn with(args: &[&str], rest: &[String]) -> Vec<String> {
+    args.iter()
+        .map(|a| (*a).to_owned())
+        .chain(rest.iter().cloned())
+        .collect()
+}
+
+fn run(cwd: &Path, args: &[String]) -> Run {
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    run_in(cwd, &args)
+}
+
+fn rules(report: &str) -> Vec<String> {
+    let report: Value = serde_json::from_str(report).unwrap_or_else(|e| panic!("{e}: {report}"));
+    report["servers"][0]["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["rule"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn check_and_snapshot_hold_a_breaking_release_to_a_major_bump() {
+    if !has("python3") {
+        return;
+    }
+    let dir = temp_dir("check");
+    let v1 = surface(&dir, "v1", "sdk", &["add", "search"]);
+    let v2 = surface(&dir, "v2", "sdk", &["add"]);
+    let accept = with(
+        &[
+            "snapshot",
+            "--dir",
+            "snaps",
+            "--require-version-bump",
+            "--version",
+            "1.4.0",
+        ],
+        &server(&v1),
+    );
+    assert_eq!(run(&dir, &accept).code, 0);
+    let header = std::fs::read_to_string(dir.join("snaps/contract__server.snap")).unwrap();
+    assert!(header.contains("version: 1.4.0"), "{header}");
+
+    let check = |version: &str| {
+        run(
+            &dir,
+            &with(
+                &[
+                    "check",
+                    "--dir",
+                    "snaps",
+                    "--format",
+                    "json",
+                    "--require-version-bump",
+                    "--version",
+                    version,
+                ],
+                &server(&v2),
+            ),
+        )
+    };
+    let same_major = check("1.5.0");
+    assert_eq!(same_major.code, 1, "{}", same_major.stderr);
+    assert!(rules(&same_major.stdout).contains(&"version-bump-missing".to_owned()));
+    // With the major bump only the breaking change itself fails (it is breaking after all).
+    let major = check("2.0.0");
+    assert_eq!(major.code, 1, "{}", major.stdout);
+    assert_eq!(rules(&major.stdout), ["tool-removed"]);
+    // Without the requirement the breaking change fails as itself, nothing about versions.
+    let plain = run(
+        &dir,
+        &with(
+            &["check", "--dir", "snaps", "--format", "json"],
+            &server(&v2),
+        ),
+    );
+    assert!(!rules(&plain.stdout).contains(&"version-bump-missing".to_owned()));
+
+    // `snapshot` refuses to record the release without its bump, and writes nothing.
+    let before = std::fs::read_dir(dir.join("snaps")).unwrap().count();
+    let refused = run(
+        &dir,
+        &with(
+            &[
+                "snapshot",
+                "--dir",
+                "snaps",
+                "--require-version-bump",
+                "--version",
+                "1.5.0",
+            ],
+            &server(&v2),
+        ),
+    );
+    assert_eq!(refused.code, 1, "{}", refused.stdout);
+    assert!(
+        refused.stdout.contains("not accepted"),
+        "{}",
+        refused.stdout
+    );
+    assert_eq!(
+        std::fs::read_dir(dir.join("snaps")).unwrap().count(),
+        before
+    );
+    assert!(dir.join("snaps/contract__tools__search.snap").exists());
+    // With the bump it is recorded, at the new version.
+    let accepted = run(
+        &dir,
+        &with(
+            &[
+                "snapshot",
+                "--dir",
+                "snaps",
+                "--require-version-bump",
+                "--version",
+                "2.0.0",
+            ],
+            &server(&v2),
+        ),
+    );
+    assert_eq!(accepted.code, 0, "{}", accepted.stdout);
+    assert!(!dir.join("snaps/contract__tools__search.snap").exists());
+    let header = std::fs::read_to_string(dir.join("snaps/contract__server.snap")).unwrap();
+    assert!(header.contains("version: 2.0.0"), "{header}");
+
+    // The configuration key says the same; the version comes from serverInfo by default.
+    let v3 = surface(&dir, "v3", "2.1.0", &[]);
+    std::fs::write(
+        dir.join("mcp-contract.toml"),
+        format!(
+            "dir = \"snaps\"\nrequire_version_bump = true\nversion = \"2.1.0\"\n\n[[server]]\nname = \"contract\"\ncommand = [\"python3\", {:?}, {:?}]\n",
+            repo().join("fixtures/servers/surface_server.py").display().to_string(),
+            v3.display().to_string()
+        ),
+    )
+    .unwrap();
+    let configured = run_in(&dir, &["check", "--format", "json"]);
+    assert_eq!(
+        configured.code, 1,
+        "{}{}",
+        configured.stdout, configured.stderr
+    );
+    assert!(rules(&configured.stdout).contains(&"version-bump-missing".to_owned()));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn diff_reads_the_versions_of_both_recordings() {
+    let dir = temp_dir("diff");
+    let old = surface(&dir, "old", "0.3.1", &["add", "search"]);
+    let patch = surface(&dir, "patch", "0.3.2", &["add"]);
+    let minor = surface(&dir, "minor", "0.4.0", &["add"]);
+    let diff = |new: &Path| {
+        run_in(
+            &dir,
+            &[
+                "diff",
+                "--require-version-bump",
+                "--format",
+                "json",
+                &old.display().to_string(),
+                &new.display().to_string(),
+            ],
+        )
+    };
+    let missing = diff(&patch);
+    assert_eq!(missing.code, 1);
+    let body: Value = serde_json::from_str(&missing.stdout).unwrap();
+    let change = body["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["rule"] == "version-bump-missing")
+        .expect("version-bump-missing");
+    assert_eq!(change["class"], "breaking");
+    assert_eq!(
+        (&change["before"], &change["after"]),
+        (&json!("0.3.1"), &json!("0.3.2"))
+    );
+    assert!(change["message"].as_str().unwrap().contains("0.4.0"));
+    let bumped = diff(&minor);
+    assert!(
+        !bumped.stdout.contains("version-bump-missing"),
+        "{}",
+        bumped.stdout
+    );
+    // A version that is not semver: a note, the breaking change itself still fails.
+    let odd = surface(&dir, "odd", "nightly", &["add"]);
+    let noted = diff(&odd);
+    assert!(noted.stdout.contains("is not semver"), "{}", noted.stdout);
+    assert!(!noted.stdout.contains("\"version-bump-missing\""));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn git(dir: &Path, args: &[&str]) {
+    let status = Command::new("git")
+        .current_dir(dir)
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.invalid"])
+        .args(["-c", "commit.gpgsign=false", "-c", "tag.gpgsign=false"])
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .expect("git runs");
+    assert!(status.success(), "git {args:?}");
+}
+
+#[test]
+fn changelog_groups_release_notes_and_reads_a_folder_at_a_git_revision() {
+    if !has("python3") || !has("git") {
+        return;
+    }
+    let dir = temp_dir("changelog");
+    git(&dir, &["init", "-q"]);
+    let v1 = surface(&dir, "v1", "1.0.0", &["add", "search", "export"]);
+    let accept = |surface: &Path| {
+        let r = run(
+            &dir,
+            &with(
+                &[
+                    "snapshot",
+                    "--dir",
+                    "contract/snapshots",
+                    "--lint",
+                    "tool-name-invalid=warn",
+                ],
+                &server(surface),
+            ),
+        );
+        assert_eq!(r.code, 0, "{}", r.stderr);
+    };
+    accept(&v1);
+    git(&dir, &["add", "contract"]);
+    git(&dir, &["commit", "-q", "-m", "v1"]);
+    git(&dir, &["tag", "v1.0.0"]);
+    let mut v2: Value = serde_json::from_str(&std::fs::read_to_string(&v1).unwrap()).unwrap();
+    v2["serverInfo"]["version"] = json!("2.0.0");
+    v2["tools"].as_array_mut().unwrap().remove(2); // export removed
+    v2["tools"][0]["inputSchema"] =
+        json!({"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]});
+    v2["tools"][1]["description"] = json!("Searches notes by tag.");
+    v2["tools"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"name": "tag`x", "description": "d", "inputSchema": {"type": "object"}}));
+    let v2_path = dir.join("v2.json");
+    std::fs::write(&v2_path, serde_json::to_string_pretty(&v2).unwrap()).unwrap();
+    accept(&v2_path);
+
+    // From the committed folder at the tag to the folder as it is now.
+    let notes = run_in(
+        &dir,
+        &["changelog", "--since", "v1.0.0", "contract/snapshots"],
+    );
+    assert_eq!(notes.code, 0, "{}", notes.stderr);
+    let md = notes.stdout;
+    let at = |heading: &str| {
+        md.find(heading)
+            .unwrap_or_else(|| panic!("{heading}:\n{md}"))
+    };
+    assert!(at("### Breaking") < at("### Added"));
+    assert!(at("### Added") < at("### Routing"));
+    assert!(md.contains("(version `1.0.0` → `2.0.0`)"), "{md}");
+    assert!(
+        md.contains("tool `add`: required argument `text` added"),
+        "{md}"
+    );
+    assert!(md.contains("tool `export` removed"), "{md}");
+    assert!(
+        md.contains("``tag`x``"),
+        "a backtick in a name stays in its span:\n{md}"
+    );
+    assert!(!md.contains("cosmetic"), "{md}");
+    // The same two recordings as files give the same sections.
+    let files = run_in(
+        &dir,
+        &[
+            "changelog",
+            "--format",
+            "json",
+            &v1.display().to_string(),
+            "v2.json",
+        ],
+    );
+    let json: Value = serde_json::from_str(&files.stdout).unwrap();
+    let titles: Vec<&str> = json["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| !s["entries"].as_array().unwrap().is_empty())
+        .map(|s| s["title"].as_str().unwrap())
+        .collect();
+    assert_eq!(titles, ["Breaking", "Added", "Routing"]);
+    assert_eq!(json["server_version"]["to"], "2.0.0");
+
+    // `diff --since` reads the same revision; the versions come from the recordings.
+    let diff = run_in(
+        &dir,
+        &[
+            "diff",
+            "--since",
+            "v1.0.0",
+            "--require-version-bump",
+            "contract/snapshots",
+        ],
+    );
+    assert_eq!(
+        diff.code, 1,
+        "the breaking change itself fails: {}",
+        diff.stdout
+    );
+    assert!(
+        !diff.stdout.contains("version-bump-missing"),
+        "{}",
+        diff.stdout
+    );
+    let unchanged = run_in(&dir, &["diff", "--since", "HEAD", "contract/snapshots"]);
+    assert_ne!(unchanged.code, 2, "{}", unchanged.stderr);
+    for bad in [
+        vec!["changelog", "--since", "no-such-tag", "contract/snapshots"],
+        vec!["changelog", "--since", "--output=x", "contract/snapshots"],
+        vec!["changelog", "--since", "v1.0.0", "v1.json", "v2.json"],
+        vec!["changelog", "v1.json"],
+    ] {
+        let r = run_in(&dir, &bad);
+        assert_eq!(r.code, 2, "{bad:?}: {}{}", r.stdout, r.stderr);
+        assert!(
+            r.stderr.starts_with("mcp-contract: ") || r.stderr.contains("error"),
+            "{}",
+            r.stderr
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Progress (servers done of N) on a terminal, nothing when stderr is not one (the config
+/// test in cli.rs checks the quiet side).
+#[test]
+fn several_servers_show_progress_on_a_terminal() {
+    if !has("python3") || !has("script") {
+        return;
+    }
+    let dir = temp_dir("progress");
+    let script = repo().join("fixtures/servers/surface_server.py");
+    let surfaces = repo().join("fixtures/surfaces");
+    std::fs::write(
+        dir.join("mcp-contract.toml"),
+        format!(
+            "dir = \"contracts\"\n[[server]]\nname = \"one\"\ncommand = [\"python3\", {:?}, {:?}]\n[[server]]\nname = \"two\"\ncommand = [\"python3\", {:?}, {:?}]\n",
+            script.display().to_string(),
+            surfaces.join("memory/2026.1.26.json").display().to_string(),
+            script.display().to_string(),
+            surfaces.join("memory/2026.8.31.json").display().to_string(),
+        ),
+    )
+    .unwrap();
+    let piped = run_in(&dir, &["snapshot", "--format", "json"]);
+    assert_eq!(piped.code, 0, "{}", piped.stderr);
+    assert!(!piped.stderr.contains("[1/2]"), "{}", piped.stderr);
+    // `script` gives the command a terminal; its output is what that terminal showed.
+    let line = format!("{BIN} check --format json > /dev/null");
+    let output = Command::new("script")
+        .current_dir(&dir)
+        .args(["-qec", &line, "/dev/null"])
+        .env_remove("CI")
+        .stdin(Stdio::null())
+        .output()
+        .expect("script runs");
+    let shown = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        shown.contains("[1/2]") && shown.contains("[2/2]"),
+        "{shown}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
