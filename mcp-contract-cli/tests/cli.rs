@@ -815,9 +815,13 @@ fn server_text_cannot_inject_into_any_format() {
         "{github}"
     );
     // Two drifted tools and the summary: three commands, however hostile the text; plus one
-    // per lint finding (hidden characters in both descriptions, the tool name's charset).
+    // per lint finding of the JSON report (hidden characters and poisoned text in both
+    // descriptions, the tool name's charset).
     let lints = github.lines().filter(|l| l.contains(" lint ")).count();
-    assert_eq!(lints, 3, "{github}");
+    let report: Value = serde_json::from_str(&check("json")).unwrap();
+    let findings = report["servers"][0]["findings"].as_array().unwrap().len();
+    assert!(findings >= 3, "{report:#}");
+    assert_eq!(lints, findings, "{github}");
     assert_eq!(github.lines().count(), 3 + lints, "{github}");
     assert!(github.contains("evil<b>|`%3A%3Aerror%3A%3A"), "{github}");
 
