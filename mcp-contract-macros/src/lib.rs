@@ -8,6 +8,7 @@
 use proc_macro::TokenStream;
 use proc_macro2::{Delimiter, Span, TokenStream as TokenStream2, TokenTree};
 use quote::{quote, quote_spanned};
+use syn::meta::ParseNestedMeta;
 use syn::parse::{ParseStream, Parser};
 use syn::punctuated::Punctuated;
 use syn::spanned::Spanned as _;
@@ -168,6 +169,35 @@ struct Suite {
     lints: Vec<TokenStream2>,
 }
 
+impl Suite {
+    /// A suite with nothing set, for the attribute at `span`.
+    fn at(span: Span) -> Suite {
+        Suite {
+            span,
+            server: None,
+            bin: None,
+            args: Vec::new(),
+            env: Vec::new(),
+            cwd: None,
+            timeout_ms: None,
+            name: None,
+            fail_on: None,
+            ci_fail_on: None,
+            url: None,
+            headers: Vec::new(),
+            start: None,
+            ready_line: None,
+            proxy: None,
+            ca_file: None,
+            redact: Vec::new(),
+            filters: Vec::new(),
+            handler: None,
+            lifecycle: None,
+            lints: Vec::new(),
+        }
+    }
+}
+
 /// Splits `"LEFT => RIGHT"` (at the first ` => ` when `first`, else the last); `default` when
 /// there is no arrow.
 fn arrow_pair(lit: &LitStr, first: bool, default: Option<&str>) -> syn::Result<(LitStr, LitStr)> {
@@ -193,211 +223,250 @@ fn arrow_pair(lit: &LitStr, first: bool, default: Option<&str>) -> syn::Result<(
     }
 }
 
+/// A key that may be given once, given again: an error at the second one.
+fn once(meta: &ParseNestedMeta<'_>, key: &str, taken: bool) -> syn::Result<()> {
+    if taken {
+        Err(meta.error(format!("`{key}` is given twice")))
+    } else {
+        Ok(())
+    }
+}
+
+/// The message of an unknown key: every key there is.
+const UNKNOWN_KEY: &str = "unknown key; expected one of: server, bin, url, handler, headers, start, ready_line, proxy, ca_file, args, env, cwd, timeout, name, lifecycle, fail_on, ci_fail_on, redact, filters, lints, read_only, forbid, require_annotations, allow, description_budget, require_version_bump";
+
 fn parse_suite(args: TokenStream2, span: Span) -> syn::Result<Suite> {
-    let mut suite = Suite {
-        span,
-        server: None,
-        bin: None,
-        args: Vec::new(),
-        env: Vec::new(),
-        cwd: None,
-        timeout_ms: None,
-        name: None,
-        fail_on: None,
-        ci_fail_on: None,
-        url: None,
-        headers: Vec::new(),
-        start: None,
-        ready_line: None,
-        proxy: None,
-        ca_file: None,
-        redact: Vec::new(),
-        filters: Vec::new(),
-        handler: None,
-        lifecycle: None,
-        lints: Vec::new(),
-    };
+    let mut suite = Suite::at(span);
     let parser = syn::meta::parser(|meta| {
         let key = meta
             .path
             .get_ident()
             .map(|i| i.to_string())
             .unwrap_or_default();
-        let once = |taken: bool| {
-            if taken {
-                Err(meta.error(format!("`{key}` is given twice")))
-            } else {
-                Ok(())
-            }
-        };
-        match key.as_str() {
-            "server" => {
-                once(suite.server.is_some())?;
-                suite.server = Some(string(meta.value()?, "server", "\"python3 server.py\"")?);
-            }
-            "bin" => {
-                once(suite.bin.is_some())?;
-                suite.bin = Some(string(meta.value()?, "bin", "\"my-server\"")?);
-            }
-            "args" => suite.args = strings(meta.value()?, "args")?,
-            "env" => {
-                for pair in strings(meta.value()?, "env")? {
-                    let text = pair.value();
-                    let Some((k, v)) = text.split_once('=') else {
-                        return Err(syn::Error::new(pair.span(), "expected \"KEY=value\""));
-                    };
-                    if k.is_empty() {
-                        return Err(syn::Error::new(pair.span(), "the variable name is empty"));
-                    }
-                    suite
-                        .env
-                        .push((LitStr::new(k, pair.span()), LitStr::new(v, pair.span())));
-                }
-            }
-            "cwd" => suite.cwd = Some(string(meta.value()?, "cwd", "\"fixtures\"")?),
-            "name" => {
-                let name = string(meta.value()?, "name", "\"readonly\"")?;
-                let text = name.value();
-                if text.is_empty()
-                    || !text
-                        .bytes()
-                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
-                    || ["server", "tools", "prompts", "resources", "resource_templates"]
-                        .contains(&text.as_str())
-                {
-                    return Err(syn::Error::new(
-                        name.span(),
-                        "a suite name is lowercase letters, digits and `_` (and not server, tools, prompts, resources or resource_templates)",
-                    ));
-                }
-                suite.name = Some(name);
-            }
-            "timeout" => suite.timeout_ms = Some(timeout(meta.value()?)?),
-            "fail_on" => suite.fail_on = Some(fail_on(meta.value()?)?),
-            "ci_fail_on" => suite.ci_fail_on = Some(fail_on(meta.value()?)?),
-            "url" => {
-                once(suite.url.is_some())?;
-                suite.url = Some(string(meta.value()?, "url", "\"http://127.0.0.1:8080/mcp\"")?);
-            }
-            "headers" => {
-                for header in strings(meta.value()?, "headers")? {
-                    let text = header.value();
-                    if text.split_once(':').is_none_or(|(name, _)| name.trim().is_empty()) {
-                        return Err(syn::Error::new(
-                            header.span(),
-                            "expected \"Name: value\", e.g. \"Authorization: Bearer ${MCP_TOKEN}\"",
-                        ));
-                    }
-                    suite.headers.push(header);
-                }
-            }
-            "start" => {
-                once(suite.start.is_some())?;
-                suite.start = Some(string(meta.value()?, "start", "\"python3 server.py --port {port}\"")?);
-            }
-            "ready_line" => {
-                once(suite.ready_line.is_some())?;
-                suite.ready_line = Some(string(meta.value()?, "ready_line", "\"listening on\"")?);
-            }
-            "proxy" => {
-                once(suite.proxy.is_some())?;
-                let proxy = string(meta.value()?, "proxy", "\"http://proxy.example:3128\"")?;
-                let text = proxy.value();
-                let scheme = text.split_once("://").map(|(scheme, _)| scheme.to_ascii_lowercase());
-                if text.trim().is_empty()
-                    || scheme.is_some_and(|s| s != "http" && s != "https")
-                {
-                    return Err(syn::Error::new(
-                        proxy.span(),
-                        "`proxy` is an http:// or https:// proxy URL (\"http://USER:${PROXY_PASSWORD}@HOST:PORT\" for credentials) or \"off\"; SOCKS is not supported",
-                    ));
-                }
-                suite.proxy = Some(proxy);
-            }
-            "ca_file" => {
-                once(suite.ca_file.is_some())?;
-                suite.ca_file = Some(string(meta.value()?, "ca_file", "\"certs/ca.pem\"")?);
-            }
-            "redact" => {
-                for item in strings(meta.value()?, "redact")? {
-                    suite.redact.push(arrow_pair(&item, true, Some("[redacted]"))?);
-                }
-            }
-            "filters" => {
-                for item in strings(meta.value()?, "filters")? {
-                    suite.filters.push(arrow_pair(&item, false, None)?);
-                }
-            }
-            "handler" => {
-                once(suite.handler.is_some())?;
-                let span = meta.path.span();
-                suite.handler = Some((expression(meta.value()?)?, span));
-            }
-            "lifecycle" => {
-                once(suite.lifecycle.is_some())?;
-                let word = string(meta.value()?, "lifecycle", "\"auto\"")?;
-                if !["initialize", "discover", "auto"].contains(&word.value().as_str()) {
-                    return Err(syn::Error::new(
-                        word.span(),
-                        "`lifecycle` is \"initialize\" (the default), \"discover\" (server/discover only) or \"auto\" (discover, falling back to initialize)",
-                    ));
-                }
-                suite.lifecycle = Some(word);
-            }
-            "lints" => {
-                for setting in strings(meta.value()?, "lints")? {
-                    let text = setting.value();
-                    let level = text.split_once('=').map(|(_, l)| l.trim());
-                    if !matches!(level, Some("deny" | "warn" | "allow")) {
-                        return Err(syn::Error::new(
-                            setting.span(),
-                            "expected \"RULE=LEVEL\" with LEVEL deny, warn or allow, e.g. \"description-missing=deny\"",
-                        ));
-                    }
-                    suite.lints.push(quote! { .lint_setting(#setting) });
-                }
-            }
-            "read_only" => {
-                let value: syn::LitBool = meta.value()?.parse()?;
-                if value.value {
-                    suite.lints.push(quote! { .policy_read_only() });
-                }
-            }
-            "forbid" => {
-                for pattern in strings(meta.value()?, "forbid")? {
-                    suite.lints.push(quote! { .forbid(#pattern) });
-                }
-            }
-            "require_annotations" => {
-                let names = strings(meta.value()?, "require_annotations")?;
-                suite
-                    .lints
-                    .push(quote! { .require_annotations([#(#names),*]) });
-            }
-            "allow" => {
-                let path = string(meta.value()?, "allow", "\"contract-allow.toml\"")?;
-                suite.lints.push(quote! { .allow_list(#path) });
-            }
-            "require_version_bump" => {
-                let value: syn::LitBool = meta.value()?.parse()?;
-                if value.value {
-                    suite.lints.push(quote! { .require_version_bump() });
-                }
-            }
-            "description_budget" => {
-                let value: syn::LitInt = meta.value()?.parse()?;
-                let chars: usize = value.base10_parse()?;
-                suite.lints.push(quote! { .description_budget(#chars) });
-            }
-            _ => {
-                return Err(meta.error(
-                    "unknown key; expected one of: server, bin, url, handler, headers, start, ready_line, proxy, ca_file, args, env, cwd, timeout, name, lifecycle, fail_on, ci_fail_on, redact, filters, lints, read_only, forbid, require_annotations, allow, description_budget, require_version_bump",
-                ))
-            }
+        let known = process_key(&mut suite, &key, &meta)?
+            || http_key(&mut suite, &key, &meta)?
+            || judging_key(&mut suite, &key, &meta)?
+            || lint_key(&mut suite, &key, &meta)?;
+        if !known {
+            return Err(meta.error(UNKNOWN_KEY));
         }
         Ok(())
     });
     parser.parse2(args)?;
+    check_server(suite, span)
+}
+
+/// Keys of the server and how it is started: `server`, `bin`, `handler`, `args`, `env`, `cwd`, `name`, `timeout`.
+fn process_key(suite: &mut Suite, key: &str, meta: &ParseNestedMeta<'_>) -> syn::Result<bool> {
+    match key {
+        "server" => {
+            once(meta, key, suite.server.is_some())?;
+            suite.server = Some(string(meta.value()?, "server", "\"python3 server.py\"")?);
+        }
+        "bin" => {
+            once(meta, key, suite.bin.is_some())?;
+            suite.bin = Some(string(meta.value()?, "bin", "\"my-server\"")?);
+        }
+        "args" => suite.args = strings(meta.value()?, "args")?,
+        "env" => {
+            for pair in strings(meta.value()?, "env")? {
+                let text = pair.value();
+                let Some((k, v)) = text.split_once('=') else {
+                    return Err(syn::Error::new(pair.span(), "expected \"KEY=value\""));
+                };
+                if k.is_empty() {
+                    return Err(syn::Error::new(pair.span(), "the variable name is empty"));
+                }
+                suite
+                    .env
+                    .push((LitStr::new(k, pair.span()), LitStr::new(v, pair.span())));
+            }
+        }
+        "cwd" => suite.cwd = Some(string(meta.value()?, "cwd", "\"fixtures\"")?),
+        "name" => {
+            let name = string(meta.value()?, "name", "\"readonly\"")?;
+            let text = name.value();
+            if text.is_empty()
+                || !text
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+                || [
+                    "server",
+                    "tools",
+                    "prompts",
+                    "resources",
+                    "resource_templates",
+                ]
+                .contains(&text.as_str())
+            {
+                return Err(syn::Error::new(
+                    name.span(),
+                    "a suite name is lowercase letters, digits and `_` (and not server, tools, prompts, resources or resource_templates)",
+                ));
+            }
+            suite.name = Some(name);
+        }
+        "timeout" => suite.timeout_ms = Some(timeout(meta.value()?)?),
+        "handler" => {
+            once(meta, key, suite.handler.is_some())?;
+            let span = meta.path.span();
+            suite.handler = Some((expression(meta.value()?)?, span));
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+/// Keys of an HTTP server: `url`, `headers`, `start`, `ready_line`, `proxy`, `ca_file`.
+fn http_key(suite: &mut Suite, key: &str, meta: &ParseNestedMeta<'_>) -> syn::Result<bool> {
+    match key {
+        "url" => {
+            once(meta, key, suite.url.is_some())?;
+            suite.url = Some(string(
+                meta.value()?,
+                "url",
+                "\"http://127.0.0.1:8080/mcp\"",
+            )?);
+        }
+        "headers" => {
+            for header in strings(meta.value()?, "headers")? {
+                let text = header.value();
+                if text
+                    .split_once(':')
+                    .is_none_or(|(name, _)| name.trim().is_empty())
+                {
+                    return Err(syn::Error::new(
+                        header.span(),
+                        "expected \"Name: value\", e.g. \"Authorization: Bearer ${MCP_TOKEN}\"",
+                    ));
+                }
+                suite.headers.push(header);
+            }
+        }
+        "start" => {
+            once(meta, key, suite.start.is_some())?;
+            suite.start = Some(string(
+                meta.value()?,
+                "start",
+                "\"python3 server.py --port {port}\"",
+            )?);
+        }
+        "ready_line" => {
+            once(meta, key, suite.ready_line.is_some())?;
+            suite.ready_line = Some(string(meta.value()?, "ready_line", "\"listening on\"")?);
+        }
+        "proxy" => {
+            once(meta, key, suite.proxy.is_some())?;
+            let proxy = string(meta.value()?, "proxy", "\"http://proxy.example:3128\"")?;
+            let text = proxy.value();
+            let scheme = text
+                .split_once("://")
+                .map(|(scheme, _)| scheme.to_ascii_lowercase());
+            if text.trim().is_empty() || scheme.is_some_and(|s| s != "http" && s != "https") {
+                return Err(syn::Error::new(
+                    proxy.span(),
+                    "`proxy` is an http:// or https:// proxy URL (\"http://USER:${PROXY_PASSWORD}@HOST:PORT\" for credentials) or \"off\"; SOCKS is not supported",
+                ));
+            }
+            suite.proxy = Some(proxy);
+        }
+        "ca_file" => {
+            once(meta, key, suite.ca_file.is_some())?;
+            suite.ca_file = Some(string(meta.value()?, "ca_file", "\"certs/ca.pem\"")?);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+/// Keys of how the surface is judged: `fail_on`, `ci_fail_on`, `redact`, `filters`, `lifecycle`.
+fn judging_key(suite: &mut Suite, key: &str, meta: &ParseNestedMeta<'_>) -> syn::Result<bool> {
+    match key {
+        "fail_on" => suite.fail_on = Some(fail_on(meta.value()?)?),
+        "ci_fail_on" => suite.ci_fail_on = Some(fail_on(meta.value()?)?),
+        "redact" => {
+            for item in strings(meta.value()?, "redact")? {
+                suite
+                    .redact
+                    .push(arrow_pair(&item, true, Some("[redacted]"))?);
+            }
+        }
+        "filters" => {
+            for item in strings(meta.value()?, "filters")? {
+                suite.filters.push(arrow_pair(&item, false, None)?);
+            }
+        }
+        "lifecycle" => {
+            once(meta, key, suite.lifecycle.is_some())?;
+            let word = string(meta.value()?, "lifecycle", "\"auto\"")?;
+            if !["initialize", "discover", "auto"].contains(&word.value().as_str()) {
+                return Err(syn::Error::new(
+                    word.span(),
+                    "`lifecycle` is \"initialize\" (the default), \"discover\" (server/discover only) or \"auto\" (discover, falling back to initialize)",
+                ));
+            }
+            suite.lifecycle = Some(word);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+/// Lint and policy keys: `lints`, `read_only`, `forbid`, `require_annotations`, `allow`, `require_version_bump`, `description_budget`.
+fn lint_key(suite: &mut Suite, key: &str, meta: &ParseNestedMeta<'_>) -> syn::Result<bool> {
+    match key {
+        "lints" => {
+            for setting in strings(meta.value()?, "lints")? {
+                let text = setting.value();
+                let level = text.split_once('=').map(|(_, l)| l.trim());
+                if !matches!(level, Some("deny" | "warn" | "allow")) {
+                    return Err(syn::Error::new(
+                        setting.span(),
+                        "expected \"RULE=LEVEL\" with LEVEL deny, warn or allow, e.g. \"description-missing=deny\"",
+                    ));
+                }
+                suite.lints.push(quote! { .lint_setting(#setting) });
+            }
+        }
+        "read_only" => {
+            let value: syn::LitBool = meta.value()?.parse()?;
+            if value.value {
+                suite.lints.push(quote! { .policy_read_only() });
+            }
+        }
+        "forbid" => {
+            for pattern in strings(meta.value()?, "forbid")? {
+                suite.lints.push(quote! { .forbid(#pattern) });
+            }
+        }
+        "require_annotations" => {
+            let names = strings(meta.value()?, "require_annotations")?;
+            suite
+                .lints
+                .push(quote! { .require_annotations([#(#names),*]) });
+        }
+        "allow" => {
+            let path = string(meta.value()?, "allow", "\"contract-allow.toml\"")?;
+            suite.lints.push(quote! { .allow_list(#path) });
+        }
+        "require_version_bump" => {
+            let value: syn::LitBool = meta.value()?.parse()?;
+            if value.value {
+                suite.lints.push(quote! { .require_version_bump() });
+            }
+        }
+        "description_budget" => {
+            let value: syn::LitInt = meta.value()?.parse()?;
+            let chars: usize = value.base10_parse()?;
+            suite.lints.push(quote! { .description_budget(#chars) });
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+/// Exactly one server, and only the keys its kind takes.
+fn check_server(suite: Suite, span: Span) -> syn::Result<Suite> {
     if let Some((_, handler_span)) = &suite.handler {
         if suite.server.is_some() || suite.bin.is_some() || suite.url.is_some() {
             return Err(syn::Error::new(
