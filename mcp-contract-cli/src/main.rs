@@ -531,7 +531,7 @@ fn diff_command(
         match check {
             BumpCheck::Missing(change) => judgement.changes.push(change),
             BumpCheck::Unknown(note) => judgement.notes.push(note),
-            BumpCheck::NotNeeded | BumpCheck::Bumped => {}
+            _ => {}
         }
     }
     let failing = judgement.fails(&policy);

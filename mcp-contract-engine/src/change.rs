@@ -7,6 +7,7 @@ use std::fmt;
 
 /// How a change affects the callers of a server, from worst to harmless.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub enum Class {
     /// An existing valid call can now fail, or a promised result changes under a caller.
     Breaking,
@@ -87,6 +88,7 @@ impl Direction {
 
 /// One difference between the accepted contract and the live surface, judged.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Change {
     /// The stable kebab-case id of the rule that judged it (see [`crate::rules::RULES`]).
     pub rule: &'static str,
@@ -110,6 +112,28 @@ pub struct Change {
 }
 
 impl Change {
+    /// A change judged by `rule` (class as given: apply the policy's override with
+    /// [`Policy::class_of`]), at `path` inside `item`, shown at no other place.
+    pub fn new(
+        rule: &'static str,
+        class: Class,
+        item: ItemKey,
+        path: impl Into<String>,
+        (before, after): (Option<Value>, Option<Value>),
+        message: impl Into<String>,
+    ) -> Change {
+        Change {
+            rule,
+            class,
+            item,
+            path: path.into(),
+            before,
+            after,
+            places: Vec::new(),
+            message: message.into(),
+        }
+    }
+
     /// The change as the JSON report writes it.
     /// `places` is written only when the change has several.
     pub fn to_json(&self) -> Value {
@@ -132,6 +156,7 @@ impl Change {
 
 /// Something the engine did not analyse, said out loud instead of silently skipped.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Note {
     /// The item it is about.
     pub item: ItemKey,
@@ -142,6 +167,15 @@ pub struct Note {
 }
 
 impl Note {
+    /// A note on `item` at `path`.
+    pub fn new(item: ItemKey, path: impl Into<String>, message: impl Into<String>) -> Note {
+        Note {
+            item,
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+
     /// The note as the JSON report writes it.
     pub fn to_json(&self) -> Value {
         json!({
@@ -155,6 +189,7 @@ impl Note {
 
 /// The engine's answer for two surfaces or two versions of one item.
 #[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
 pub struct Judgement {
     /// Every change found, in item then path order.
     pub changes: Vec<Change>,
@@ -215,6 +250,7 @@ impl Judgement {
 
 /// How changes are judged and which classes fail.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Policy {
     /// Classes that fail a test or a check.
     pub failing: BTreeSet<Class>,

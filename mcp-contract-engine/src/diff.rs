@@ -118,6 +118,7 @@ fn judge_pair(out: &mut Out<'_>, old: &Value, new: &Value, new_name: &str) {
 /// "tasks forbidden" up to 2025-11-25 and nothing at all from 2026-07-28 on, where tasks are
 /// an extension.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Context {
     /// The protocol version of the accepted side, when known.
     pub old_protocol: Option<String>,
@@ -126,6 +127,14 @@ pub struct Context {
 }
 
 impl Context {
+    /// The context of two protocol versions (either may be unknown).
+    pub fn new(old_protocol: Option<String>, new_protocol: Option<String>) -> Context {
+        Context {
+            old_protocol,
+            new_protocol,
+        }
+    }
+
     /// The context of two `server` items (either may be absent).
     pub fn of_servers(old: Option<&Value>, new: Option<&Value>) -> Context {
         let version = |server: Option<&Value>| {

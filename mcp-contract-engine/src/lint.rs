@@ -44,6 +44,7 @@ use std::collections::BTreeMap;
 
 /// One lint finding on one item.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Finding {
     /// The lint's rule id (see [`crate::rules::LINTS`]).
     pub rule: &'static str,

@@ -42,6 +42,7 @@ const SHOWN: usize = 6;
 
 /// A kind of evidence that text is aimed at the model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub enum Signal {
     /// A URL on a host the accepted item did not name.
     Host,
@@ -111,6 +112,7 @@ impl Signal {
 
 /// One piece of evidence in one text: the signal, what exactly, and the span that raised it.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Hit {
     /// The signal.
     pub signal: Signal,
@@ -139,6 +141,7 @@ impl fmt::Display for Hit {
 
 /// The evidence found in one text field of an item.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Finding {
     /// Where in the item, as written: `description`, `arguments.topic.description`,
     /// `inputSchema.$defs.Address.properties.street.description`; a property name's path ends

@@ -41,6 +41,7 @@ pub fn prepared_key(key: &ItemKey) -> Cow<'_, ItemKey> {
 
 /// A surface after [`prepare`]: what is compared and written.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct Prepared {
     /// The surface: spellings canonical, redactions applied, secrets replaced.
     pub surface: Surface,

@@ -13,6 +13,7 @@ pub use crate::change::Direction;
 
 /// One rule of the catalogue.
 #[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
 pub struct Rule {
     /// Stable kebab-case id.
     pub id: &'static str,
@@ -553,6 +554,7 @@ impl fmt::Display for Level {
 
 /// One lint of the catalogue: judged on the live surface alone (see [`crate::lint`]).
 #[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
 pub struct LintRule {
     /// Stable kebab-case id (also what the allow-list and `lints = [..]` name).
     pub id: &'static str,

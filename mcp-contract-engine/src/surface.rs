@@ -12,6 +12,7 @@ use std::fmt;
 
 /// What kind of thing an item of the surface is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub enum ItemKind {
     /// The server itself: serverInfo, protocol version, capabilities, instructions.
     Server,
@@ -88,6 +89,18 @@ impl ItemKind {
         field(self.name_field()).or_else(|| field(self.name_field_spelling()))
     }
 
+    /// The method that lists items of this kind (`tools/list`, …); `None` for the server item,
+    /// which the handshake gives.
+    pub fn list_method(self) -> Option<&'static str> {
+        match self {
+            ItemKind::Server => None,
+            ItemKind::Tool => Some("tools/list"),
+            ItemKind::Prompt => Some("prompts/list"),
+            ItemKind::Resource => Some("resources/list"),
+            ItemKind::ResourceTemplate => Some("resources/templates/list"),
+        }
+    }
+
     /// The field that names an item of this kind (`uri` for resources, `uriTemplate` for templates).
     pub fn name_field(self) -> Option<&'static str> {
         match self {
@@ -140,6 +153,7 @@ impl ItemKey {
 
 /// Why a JSON document is not a surface.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SurfaceError {
     /// Where in the document (a JSON pointer such as `/tools/3`).
     pub pointer: String,

@@ -155,6 +155,7 @@ impl std::fmt::Display for Version {
 
 /// What [`check`] found.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum BumpCheck {
     /// No breaking or safety change: any version will do.
     NotNeeded,

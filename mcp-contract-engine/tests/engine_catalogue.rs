@@ -82,7 +82,7 @@ fn release_check(before: Option<&Value>, after: Option<&Value>, diffed: &Judgeme
     match version::check(old.as_deref(), new.as_deref(), &diffed.changes, &policy) {
         BumpCheck::Missing(change) => added.changes.push(change),
         BumpCheck::Unknown(note) => added.notes.push(note),
-        BumpCheck::NotNeeded | BumpCheck::Bumped => {}
+        _ => {}
     }
     added
 }

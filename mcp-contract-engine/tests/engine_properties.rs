@@ -171,10 +171,8 @@ fn ten_thousand_deep_nesting_is_bounded_and_noted() {
         let same = diff_item(&key, Some(&ta), Some(&ta), &Policy::default());
         assert!(same.changes.is_empty() && same.notes.is_empty());
         // A policy asking for more depth is capped, not obeyed into a stack overflow.
-        let greedy = Policy {
-            max_depth: 1_000_000,
-            ..Policy::default()
-        };
+        let mut greedy = Policy::default();
+        greedy.max_depth = 1_000_000;
         let j = diff_item(&key, Some(&ta), Some(&tb), &greedy);
         assert!(
             j.changes

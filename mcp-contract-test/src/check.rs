@@ -707,15 +707,10 @@ fn metadata(layout: &Layout, verdict: &Verdict) -> Metadata {
 
 /// The `expression:` of a snapshot: which listing and which item.
 fn expression(key: &ItemKey) -> String {
-    use crate::surface::ItemKind;
-    let listing = match key.kind {
-        ItemKind::Server => return "initialize".to_owned(),
-        ItemKind::Tool => "tools/list",
-        ItemKind::Prompt => "prompts/list",
-        ItemKind::Resource => "resources/list",
-        ItemKind::ResourceTemplate => "resources/templates/list",
-    };
-    format!("{listing}: {}", crate::escape::escape(&key.name))
+    match key.kind.list_method() {
+        Some(listing) => format!("{listing}: {}", crate::escape::escape(&key.name)),
+        None => "initialize".to_owned(),
+    }
 }
 
 /// Reads a suite's accepted snapshots, or says which file is broken.

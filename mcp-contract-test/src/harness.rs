@@ -914,20 +914,16 @@ mod tests {
     #[test]
     fn a_missing_bump_fails_and_writes_nothing() {
         let dir = temp("bump");
-        let change = Change {
-            rule: crate::version::RULE,
-            class: Class::Breaking,
-            item: ItemKey::server(),
-            path: "version".to_owned(),
-            before: None,
-            after: None,
-            places: Vec::new(),
-            message: "release it as 2.0.0 or later".to_owned(),
-        };
-        let judgement = Judgement {
-            changes: vec![change],
-            notes: Vec::new(),
-        };
+        let change = Change::new(
+            crate::version::RULE,
+            Class::Breaking,
+            ItemKey::server(),
+            "version",
+            (None, None),
+            "release it as 2.0.0 or later",
+        );
+        let mut judgement = Judgement::default();
+        judgement.changes.push(change);
         let mut verdict = header_only(&dir, judgement, true);
         verdict.recorded.metadata = verdict.accepted.clone().expect("accepted").metadata;
         let summary = Mutex::new(Vec::new());

@@ -416,15 +416,15 @@ fn version_discipline(report: &mut SuiteReport, release: &Release<'_>, policy: &
     let mut touched = false;
     if !release.from_server_info && recorded.as_deref() != release.live_version {
         if let Some(live) = release.live_version {
-            server.judgement.notes.push(crate::change::Note {
-                item: ItemKey::server(),
-                path: "version".to_owned(),
-                message: format!(
+            server.judgement.notes.push(crate::change::Note::new(
+                ItemKey::server(),
+                "version",
+                format!(
                     "the version recorded with the contract changes: {} → {live} (the header's \
                      `info.version`); accepting records it",
                     recorded.as_deref().unwrap_or("none")
                 ),
-            });
+            ));
             server.failing |= release.drift;
             touched = true;
         }
@@ -441,7 +441,8 @@ fn version_discipline(report: &mut SuiteReport, release: &Release<'_>, policy: &
             touched = true;
         }
         BumpCheck::Unknown(note) => report_note(&mut report.notes, note.message),
-        BumpCheck::NotNeeded | BumpCheck::Bumped => {}
+        // Bumped, not needed, or an answer a newer engine gives: nothing to add.
+        _ => {}
     }
     if touched {
         mark_changed(server);

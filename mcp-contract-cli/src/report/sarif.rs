@@ -41,6 +41,9 @@ pub fn level(class: Class) -> &'static str {
         Class::Breaking | Class::Safety | Class::Review => "error",
         Class::Behavior => "warning",
         Class::Routing | Class::Additive | Class::Cosmetic => "note",
+        // A class this build does not know: as loud as its default says.
+        class if class.fails_by_default() => "error",
+        _ => "note",
     }
 }
 
@@ -153,6 +156,7 @@ fn logical_kind(kind: ItemKind) -> &'static str {
         ItemKind::Tool => "function",
         ItemKind::Prompt => "member",
         ItemKind::Resource | ItemKind::ResourceTemplate => "resource",
+        _ => "member",
     }
 }
 

@@ -84,6 +84,7 @@ impl fmt::Display for Date {
 
 /// One accepted finding.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct AllowEntry {
     /// The lint rule id.
     pub rule: String,
@@ -101,6 +102,7 @@ pub struct AllowEntry {
 
 /// A parsed allow-list file.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct AllowList {
     /// Where it was read from, as shown in messages.
     pub origin: String,

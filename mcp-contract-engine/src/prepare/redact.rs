@@ -24,6 +24,7 @@ use std::fmt;
 
 /// A bad selector or filter pattern.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct RedactError {
     /// The selector or pattern as given.
     pub input: String,

@@ -16,6 +16,7 @@ use std::sync::OnceLock;
 
 /// Something in a surface that looks like a credential, and what replaced it.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Finding {
     /// The item it was found in.
     pub item: ItemKey,

@@ -17,6 +17,7 @@ use std::collections::BTreeMap;
 
 /// One non-spec key that was renamed (or dropped, when the spec spelling was present too).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+#[non_exhaustive]
 pub struct Respelling {
     /// The key as the server spelled it.
     pub found: &'static str,

@@ -98,10 +98,7 @@ pub fn expect_none(j: &Judgement) {
 
 /// A context whose live server answers `version`.
 pub fn live_protocol(version: &str) -> Context {
-    Context {
-        old_protocol: None,
-        new_protocol: Some(version.to_owned()),
-    }
+    Context::new(None, Some(version.to_owned()))
 }
 
 /// The fixture directory.
