@@ -130,7 +130,10 @@ fn apply(settings: &Settings, config: &mut SuiteConfig) -> Result<(), String> {
         config.ci_fail_on = Some(FailOn::parse(text).map_err(|e| format!("ci_fail_on: {e}"))?);
     }
     for setting in &settings.lints {
-        config.lints.apply_setting(setting)?;
+        config
+            .lints
+            .apply_setting(setting)
+            .map_err(|e| e.to_string())?;
     }
     if let Some(path) = &settings.allow {
         config.allow_list = Some(path.clone());

@@ -41,6 +41,7 @@ use crate::surface::{ItemKey, ItemKind, Surface};
 use allow::{AllowList, Date};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
+use std::fmt;
 
 /// One lint finding on one item.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -140,43 +141,90 @@ impl Lints {
             .unwrap_or(Level::Deny)
     }
 
-    /// Sets the level of one lint; an unknown rule id is an error listing the known ones.
-    pub fn set_level(&mut self, rule: &str, level: Level) -> Result<(), String> {
+    /// Sets the level of one lint.
+    ///
+    /// # Errors
+    ///
+    /// An unknown rule id; the message lists the known ones.
+    pub fn set_level(&mut self, rule: &str, level: Level) -> Result<(), SettingError> {
         match crate::rules::lint(rule.trim()) {
             Some(r) => {
                 self.levels.insert(r.id, level);
                 Ok(())
             }
-            None => Err(format!(
-                "unknown lint `{}` (known: {})",
-                escape(rule),
-                crate::rules::LINTS
-                    .iter()
-                    .map(|r| r.id)
-                    .collect::<Vec<_>>()
-                    .join(", ")
+            None => Err(SettingError::new(
+                rule,
+                format!(
+                    "unknown lint `{}` (known: {})",
+                    escape(rule),
+                    crate::rules::LINTS
+                        .iter()
+                        .map(|r| r.id)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
             )),
         }
     }
 
     /// Applies a setting written `rule=level` (`missing-description=deny`), as the attribute's
     /// `lints = [..]` and the CLI's `--lint` take it.
-    pub fn apply_setting(&mut self, setting: &str) -> Result<(), String> {
+    ///
+    /// # Errors
+    ///
+    /// No `=`, a level other than deny, warn or allow, or an unknown rule id.
+    pub fn apply_setting(&mut self, setting: &str) -> Result<(), SettingError> {
         let (rule, level) = setting.split_once('=').ok_or_else(|| {
-            format!(
-                "lint setting `{}` is written RULE=LEVEL, e.g. description-missing=deny",
-                escape(setting)
+            SettingError::new(
+                setting,
+                format!(
+                    "lint setting `{}` is written RULE=LEVEL, e.g. description-missing=deny",
+                    escape(setting)
+                ),
             )
         })?;
         let level = Level::parse(level).ok_or_else(|| {
-            format!(
-                "lint level `{}` must be deny, warn or allow",
-                escape(level.trim())
+            SettingError::new(
+                setting,
+                format!(
+                    "lint level `{}` must be deny, warn or allow",
+                    escape(level.trim())
+                ),
             )
         })?;
         self.set_level(rule.trim(), level)
     }
 }
+
+/// A lint setting that cannot be used: the setting as given and what is wrong with it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SettingError {
+    setting: String,
+    message: String,
+}
+
+impl SettingError {
+    fn new(setting: &str, message: String) -> SettingError {
+        SettingError {
+            setting: setting.to_owned(),
+            message,
+        }
+    }
+
+    /// The setting as given (unescaped: escape it before printing it yourself).
+    pub fn setting(&self) -> &str {
+        &self.setting
+    }
+}
+
+impl fmt::Display for SettingError {
+    /// What is wrong and what is allowed; the setting in it is escaped.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for SettingError {}
 
 /// Lints a surface: the surface lints and policies, plus one `secret-in-surface` finding per
 /// secret and one `non-spec-spelling` finding for the respellings found while preparing it,

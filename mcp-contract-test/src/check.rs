@@ -762,4 +762,5 @@ pub fn load_allow_list(path: &Path) -> Result<crate::lint::allow::AllowList, Str
         )
     })?;
     crate::lint::allow::AllowList::parse(&text, &path.display().to_string())
+        .map_err(|e| e.to_string())
 }

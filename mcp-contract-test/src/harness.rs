@@ -393,7 +393,7 @@ impl Suite {
     /// configuration error.
     pub fn lint(mut self, rule: &str, level: crate::lint::Level) -> Suite {
         if let Err(error) = self.lints.set_level(rule, level) {
-            self.errors.push(error);
+            self.errors.push(error.to_string());
         }
         self
     }
@@ -401,7 +401,7 @@ impl Suite {
     /// [`Suite::lint`] from a setting written `rule=level` (the attribute's `lints = [..]`).
     pub fn lint_setting(mut self, setting: &str) -> Suite {
         if let Err(error) = self.lints.apply_setting(setting) {
-            self.errors.push(error);
+            self.errors.push(error.to_string());
         }
         self
     }

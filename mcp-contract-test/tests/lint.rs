@@ -152,13 +152,14 @@ fn levels_and_budget_are_configurable() {
         .unwrap();
     assert_eq!(missing.level, Level::Deny);
     assert!(missing.fails());
-    for bad in [
-        "nope=deny",
-        "description-missing",
-        "description-missing=loud",
+    for (bad, says) in [
+        ("nope=deny", "unknown lint `nope`"),
+        ("description-missing", "is written RULE=LEVEL"),
+        ("description-missing=loud", "must be deny, warn or allow"),
     ] {
         let error = Lints::default().apply_setting(bad).unwrap_err();
-        assert!(!error.is_empty(), "{bad}");
+        assert_eq!(error.setting(), bad);
+        assert!(error.to_string().contains(says), "{bad}: {error}");
     }
 }
 

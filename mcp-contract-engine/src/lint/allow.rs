@@ -110,13 +110,42 @@ pub struct AllowList {
     pub entries: Vec<AllowEntry>,
 }
 
+/// An allow-list that cannot be read: where (the file as named, the line) and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct AllowListError {
+    /// The file, as the caller named it.
+    pub origin: String,
+    /// The 1-based line the problem is on.
+    pub line: usize,
+    /// What is wrong there.
+    pub message: String,
+}
+
+impl fmt::Display for AllowListError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.origin, self.line, self.message)
+    }
+}
+
+impl std::error::Error for AllowListError {}
+
 impl AllowList {
     /// Parses the text of an allow-list; `origin` names it in messages.
-    pub fn parse(text: &str, origin: &str) -> Result<AllowList, String> {
+    ///
+    /// # Errors
+    ///
+    /// The first line that is not a comment, an `[[allow]]` header or a `key = "string"` pair,
+    /// an entry without `rule`, `item` or `reason`, or a bad `expires` date.
+    pub fn parse(text: &str, origin: &str) -> Result<AllowList, AllowListError> {
         let mut entries: Vec<AllowEntry> = Vec::new();
         let mut current: Option<Table> = None;
-        let err = |line: usize, message: String| format!("{origin}:{line}: {message}");
-        let finish = |table: Table| -> Result<AllowEntry, String> {
+        let err = |line: usize, message: String| AllowListError {
+            origin: origin.to_owned(),
+            line,
+            message,
+        };
+        let finish = |table: Table| -> Result<AllowEntry, AllowListError> {
             let (line, pairs) = table;
             let get = |key: &str| {
                 pairs
@@ -322,7 +351,10 @@ mod tests {
             ),
         ] {
             let e = AllowList::parse(text, "allow.toml").unwrap_err();
-            assert!(e.contains(needle), "{text:?}: {e}");
+            assert_eq!(e.origin, "allow.toml");
+            let line: usize = needle[1..].split(':').next().unwrap().parse().unwrap();
+            assert_eq!(e.line, line, "{text:?}: {e}");
+            assert!(e.to_string().contains(needle), "{text:?}: {e}");
         }
     }
 }
