@@ -193,6 +193,7 @@ impl Lints {
             )
         })?;
         self.set_level(rule.trim(), level)
+            .map_err(|e| SettingError::new(setting, e.message))
     }
 }
 
