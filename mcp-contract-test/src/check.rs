@@ -131,6 +131,39 @@ pub fn item_keys(live: &Surface, accepted: &[Accepted]) -> Vec<ItemKey> {
     keys
 }
 
+/// What preparing a live surface said, kept beside a surface stored prepared (the probe the
+/// processes of a nextest run share holds only prepared items, secrets replaced): every secret
+/// replaced and every non-spec spelling renamed, in the order a whole judgement reports them.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PreparedNotes {
+    /// The secrets replaced, item by item in the live surface's order.
+    pub secrets: Vec<prepare::Finding>,
+    /// The items' non-spec spellings (the listings' own stay with the probe), in the same order.
+    pub respellings: Vec<Respelling>,
+}
+
+/// A live surface prepared for sharing: every item (and every repeated item) through
+/// [`prepare::prepare_item_cow`] with the suite's redactions, under its prepared key, and what
+/// preparing said. [`evaluate_prepared`] judges it exactly as [`evaluate_selected`] judges
+/// `live`, but nothing in it is secret any more.
+pub fn prepare_for_sharing(live: &Surface, redactions: &Redactions) -> (Surface, PreparedNotes) {
+    let mut surface = Surface::new();
+    let mut notes = PreparedNotes::default();
+    for (key, item) in live.items() {
+        let (prepared_key, prepared, secrets, respellings) =
+            prepare::prepare_item_cow(key, &item, redactions);
+        notes.secrets.extend(secrets);
+        notes.respellings.extend(respellings);
+        // A later item whose name prepares alike wins, as when judging.
+        surface.insert(prepared_key.into_owned(), prepared.into_owned());
+    }
+    for (key, item) in live.duplicate_items() {
+        let (prepared_key, prepared, _, _) = prepare::prepare_item_cow(key, &item, redactions);
+        surface.insert_duplicate(prepared_key.into_owned(), prepared.into_owned());
+    }
+    (surface, notes)
+}
+
 /// [`evaluate_linted`] for the items `select` picks: a test process that runs one test
 /// (`--exact NAME`, as nextest runs each) judges one item, whatever the size of the suite.
 /// Unselected items with a test are returned in [`SuiteReport::unjudged`].
@@ -144,6 +177,29 @@ pub fn evaluate_selected(
     judging: &Judging<'_>,
     select: Selection<'_>,
 ) -> SuiteReport {
+    evaluate_prepared(live, accepted, judging, select, None)
+}
+
+/// [`evaluate_selected`] of a live surface that [`prepare_for_sharing`] already prepared
+/// (`prepared`: what preparing said), or of a raw one (`None`). A prepared surface is judged
+/// whole: `select` only sorts the verdicts into judged and [`SuiteReport::unjudged`].
+pub fn evaluate_prepared(
+    live: &Surface,
+    accepted: &[Accepted],
+    judging: &Judging<'_>,
+    select: Selection<'_>,
+    prepared: Option<&PreparedNotes>,
+) -> SuiteReport {
+    if prepared.is_some() && select.is_some() {
+        let mut report = evaluate_prepared(live, accepted, judging, None, prepared);
+        let selected = |key: &ItemKey| select.is_none_or(|select| select(key));
+        let (verdicts, others): (Vec<Verdict>, Vec<Verdict>) =
+            report.verdicts.into_iter().partition(|v| selected(&v.key));
+        report.verdicts = verdicts;
+        report.unjudged.extend(others.into_iter().map(|v| v.key));
+        report.unjudged.sort();
+        return report;
+    }
     let policy = judging.fail_on.apply(judging.policy);
     // The key an item is judged under is its prepared key (a secret in a name is replaced),
     // which depends on the name alone. Two names that prepare alike: the later one wins, as
@@ -169,6 +225,7 @@ pub fn evaluate_selected(
             judging,
             &policy,
             plan.renames_possible,
+            prepared.is_some(),
         )
     });
     let mut outcomes: Vec<Outcome> = outcomes.into_iter().flatten().collect();
@@ -177,8 +234,14 @@ pub fn evaluate_selected(
         .iter()
         .map(|&key| (key, live_by_key[key]))
         .collect();
-    let (mut findings_by_item, mut notes) =
-        findings_and_notes(live, &mut outcomes, &shadowed, &lint_only, judging);
+    let (mut findings_by_item, mut notes) = findings_and_notes(
+        live,
+        &mut outcomes,
+        &shadowed,
+        &lint_only,
+        judging,
+        prepared,
+    );
     let mut renamed = if plan.renames_possible {
         judge_renames(&outcomes, &policy)
     } else {
@@ -289,7 +352,61 @@ fn findings_and_notes(
     shadowed: &[&ItemKey],
     lint_only: &[(&ItemKey, &ItemKey)],
     judging: &Judging<'_>,
+    prepared: Option<&PreparedNotes>,
 ) -> (BTreeMap<ItemKey, Vec<crate::lint::Finding>>, Vec<String>) {
+    let (secrets, respellings) = match prepared {
+        // Said when the surface was prepared, in the order gathering them here would give.
+        Some(notes) => (notes.secrets.clone(), {
+            let mut all = judging.envelope.to_vec();
+            all.extend(notes.respellings.iter().cloned());
+            all
+        }),
+        None => gather_preparing_notes(live, outcomes, shadowed, judging),
+    };
+    let mut item_findings: Vec<crate::lint::Finding> = outcomes
+        .iter_mut()
+        .flat_map(|o| std::mem::take(&mut o.findings))
+        .collect();
+    item_findings.extend(
+        crate::parallel::map_in_order(lint_only, |&(key, live_key)| {
+            let value = live.get(live_key).unwrap_or_default();
+            if prepared.is_some() {
+                return crate::lint::lint_item(key, &value, judging.lints);
+            }
+            let prepared = prepare::prepare_item_cow(live_key, &value, judging.redactions).1;
+            crate::lint::lint_item(key, &prepared, judging.lints)
+        })
+        .into_iter()
+        .flatten(),
+    );
+    let mut findings_by_item: BTreeMap<ItemKey, Vec<crate::lint::Finding>> = BTreeMap::new();
+    for finding in crate::lint::finish(
+        live.duplicates(),
+        item_findings,
+        &secrets,
+        &respellings,
+        judging.lints,
+        judging.today,
+    ) {
+        findings_by_item
+            .entry(finding.item.clone())
+            .or_default()
+            .push(finding);
+    }
+    let mut notes: Vec<String> = Vec::new();
+    notes.extend(crate::prepare::spelling::lint(&respellings));
+    notes.extend(secrets.iter().map(ToString::to_string));
+    (findings_by_item, notes)
+}
+
+/// The secrets and spellings preparing the judged items (and the shadowed ones) found, in the
+/// live surface's order, the listings' own spellings first.
+fn gather_preparing_notes(
+    live: &Surface,
+    outcomes: &mut [Outcome<'_>],
+    shadowed: &[&ItemKey],
+    judging: &Judging<'_>,
+) -> (Vec<prepare::Finding>, Vec<Respelling>) {
     let mut prepared_notes: Vec<(&ItemKey, Vec<prepare::Finding>, Vec<Respelling>)> = outcomes
         .iter_mut()
         .filter_map(|o| {
@@ -315,37 +432,7 @@ fn findings_and_notes(
         secrets.extend(s);
         respellings.extend(r);
     }
-    let mut item_findings: Vec<crate::lint::Finding> = outcomes
-        .iter_mut()
-        .flat_map(|o| std::mem::take(&mut o.findings))
-        .collect();
-    item_findings.extend(
-        crate::parallel::map_in_order(lint_only, |&(key, live_key)| {
-            let value = live.get(live_key).unwrap_or_default();
-            let prepared = prepare::prepare_item_cow(live_key, &value, judging.redactions).1;
-            crate::lint::lint_item(key, &prepared, judging.lints)
-        })
-        .into_iter()
-        .flatten(),
-    );
-    let mut findings_by_item: BTreeMap<ItemKey, Vec<crate::lint::Finding>> = BTreeMap::new();
-    for finding in crate::lint::finish(
-        live.duplicates(),
-        item_findings,
-        &secrets,
-        &respellings,
-        judging.lints,
-        judging.today,
-    ) {
-        findings_by_item
-            .entry(finding.item.clone())
-            .or_default()
-            .push(finding);
-    }
-    let mut notes: Vec<String> = Vec::new();
-    notes.extend(crate::prepare::spelling::lint(&respellings));
-    notes.extend(secrets.iter().map(ToString::to_string));
-    (findings_by_item, notes)
+    (secrets, respellings)
 }
 
 /// Items added and removed in one release, judged together for renames.
@@ -470,10 +557,13 @@ fn judge_item<'a>(
     judging: &Judging<'_>,
     policy: &Policy,
     renames_possible: bool,
+    prepared: bool,
 ) -> Option<Outcome<'a>> {
     let (layout, redactions, lints) = (judging.layout, judging.redactions, judging.lints);
     let live_key = live.as_ref().map(|(k, _)| *k);
     let (new_definition, secrets, respellings) = match live {
+        // Prepared before it was shared: what preparing said is in the shared notes.
+        Some((_, value)) if prepared => (Some(value), Vec::new(), Vec::new()),
         Some((live_key, value)) => {
             let (_, prepared, secrets, respellings) =
                 prepare::prepare_item_cow(live_key, &value, redactions);

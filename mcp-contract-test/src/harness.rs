@@ -483,8 +483,16 @@ impl Contract {
     /// Parses the libtest command line, probes every suite, runs one test per item and returns
     /// the process exit code.
     pub fn run(self) -> ExitCode {
+        // Servers exit while the suite is judged and its tests run; any still running when
+        // this returns (or unwinds) is stopped with its process group.
+        let _stops = crate::probe::defer_stops();
         let args = Arguments::from_args();
         let listing = args.list;
+        if listing && args.ignored && !args.include_ignored {
+            // The ignored tests, as nextest lists them before every run: this harness never
+            // makes one, so there is nothing to probe or read.
+            return crate::libtest::run(&args, Vec::new()).exit_code();
+        }
         let paths = Paths::resolve(&self.location);
         let settings = match Settings::from_env(Some(&paths.workspace_root)) {
             Ok(settings) => Arc::new(settings),

@@ -47,10 +47,13 @@ const LIBRARY: &[(&str, &[&str])] = &[
     ("libtest", &[]),
     ("snapshot", &["env"]),
     ("probe", &["env"]),
-    ("probe_cache", &["probe", "env"]),
     ("verdict", &["snapshot"]),
     ("summary", &["verdict"]),
     ("check", &["verdict", "summary", "snapshot", "env"]),
+    (
+        "probe_cache",
+        &["check", "verdict", "snapshot", "probe", "env"],
+    ),
     ("config", &["verdict", "probe", "env"]),
     (
         "run",

@@ -103,6 +103,80 @@ pub fn load_dir(
     Ok(by_key.into_values().collect())
 }
 
+/// Reads one snapshot file as [`load_dir`] reads it (the header and the contents, unchecked
+/// against its name): what a test process that reuses a shared judgement reads of its item.
+pub fn read_file(path: &Path) -> Result<SnapshotFile, SnapshotError> {
+    read_with_offset(path).map(|(file, _)| file)
+}
+
+/// The state of a suite's accepted snapshots as the file system tells it without reading them:
+/// a hash of every file [`load_dir`] would read (its name, size, modification and change
+/// times, device and inode), and of the folder's absence. Any edit, added, removed or replaced
+/// file changes it (a rewrite in place within one file-system timestamp tick that keeps the
+/// size is the one change it cannot see); `None` when the folder cannot be listed.
+pub fn suite_state(dir: &Path, module: &str, suite: Option<&str>) -> Option<u64> {
+    let mut state: Vec<u8> = Vec::new();
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Some(mcp_contract_engine::hash::fnv1a64(b"no folder"));
+        }
+        Err(_) => return None,
+    };
+    let mut names: Vec<String> = Vec::new();
+    for entry in entries {
+        let entry = entry.ok()?;
+        if let Ok(name) = entry.file_name().into_string() {
+            if is_suite_file(&name, module, suite) {
+                names.push(name);
+            }
+        }
+    }
+    names.sort();
+    for name in names {
+        let meta = std::fs::symlink_metadata(dir.join(&name)).ok()?;
+        state.extend_from_slice(name.as_bytes());
+        state.push(0);
+        state.extend_from_slice(&meta.len().to_le_bytes());
+        for time in [meta.modified().ok(), file_changed(&meta)] {
+            let nanos = time
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                .map_or(0, |d| d.as_nanos());
+            state.extend_from_slice(&nanos.to_le_bytes());
+        }
+        state.extend_from_slice(&file_identity(&meta).to_le_bytes());
+    }
+    Some(mcp_contract_engine::hash::fnv1a64(&state))
+}
+
+/// When the file's inode last changed (its contents, name or attributes): unlike the
+/// modification time, no program can set it back.
+#[cfg(unix)]
+fn file_changed(meta: &std::fs::Metadata) -> Option<std::time::SystemTime> {
+    use std::os::unix::fs::MetadataExt;
+    let secs = u64::try_from(meta.ctime()).ok()?;
+    let nanos = u32::try_from(meta.ctime_nsec()).ok()?;
+    std::time::UNIX_EPOCH.checked_add(std::time::Duration::new(secs, nanos))
+}
+
+#[cfg(not(unix))]
+fn file_changed(_meta: &std::fs::Metadata) -> Option<std::time::SystemTime> {
+    None
+}
+
+/// The file's device and inode: a file replaced by a rename (as every snapshot writer does) is
+/// another file.
+#[cfg(unix)]
+fn file_identity(meta: &std::fs::Metadata) -> u128 {
+    use std::os::unix::fs::MetadataExt;
+    (u128::from(meta.dev()) << 64) | u128::from(meta.ino())
+}
+
+#[cfg(not(unix))]
+fn file_identity(_meta: &std::fs::Metadata) -> u128 {
+    0
+}
+
 /// One snapshot file read and parsed: its path, the file, its contents parsed.
 type Read = Result<(PathBuf, SnapshotFile, ItemHead), SnapshotError>;
 
