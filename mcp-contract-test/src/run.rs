@@ -49,6 +49,10 @@ pub struct Context<'a> {
     pub listing: bool,
     /// Which items are judged (`None`: all).
     pub select: Selection<'a>,
+    /// When the face knows it: the test name (`escape(&key.test_name())`) of the one item
+    /// `select` can pick (libtest's `--exact NAME`, as nextest runs each test). A process that
+    /// reuses a shared judgement then reads that item's verdict without looking at the others.
+    pub only: Option<&'a str>,
 }
 
 impl fmt::Debug for Context<'_> {
@@ -95,6 +99,7 @@ impl Context<'static> {
             },
             listing: false,
             select: None,
+            only: None,
         })
     }
 }
@@ -200,17 +205,24 @@ pub fn run(config: &SuiteConfig, context: &Context<'_>) -> SuiteOutcome {
             // The judging process needs up to one probe, twice (see `probe_shared`), and the
             // judgement.
             let patience = options.timeout * 2 + Duration::from_secs(60);
-            let shared =
-                crate::probe_cache::shared_outcome(&file, patience, context.select, || {
-                    let whole = Context {
-                        select: None,
-                        ..context.clone()
-                    };
-                    let result = judge(config, &whole, &fail_on, share);
-                    // Shared only if the folder did not change while it was read and judged.
-                    let unchanged = folder_state(config) == Some(state);
-                    (to_shared(result), unchanged)
-                });
+            let compute = || {
+                let whole = Context {
+                    select: None,
+                    only: None,
+                    ..context.clone()
+                };
+                let result = judge(config, &whole, &fail_on, share);
+                // Shared only if the folder did not change while it was read and judged.
+                let unchanged = folder_state(config) == Some(state);
+                (to_shared(result), unchanged)
+            };
+            let shared = crate::probe_cache::shared_outcome(
+                &file,
+                patience,
+                context.select,
+                context.only,
+                compute,
+            );
             return outcome(from_shared(shared));
         }
     }

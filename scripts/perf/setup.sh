@@ -70,6 +70,23 @@ ls "$C/tests/snapshots" | head -40
 (cd "$C" && "$PERF_DIR/suite-dev" | tail -2)
 (cd "$C" && "$PERF_DIR/everything-dev" | tail -2)
 
+if [ -n "${BASE:-}" ]; then
+  # The same suites and CLI built from another revision (BASE=main): side_by_side.sh then times
+  # them in the same run as the current ones (suite-rel-base, cli-base), so that a change is
+  # measured against what it changes under the same load.
+  echo "== base: $BASE"
+  B="$PERF_DIR/base"
+  rm -rf "$B/src"; mkdir -p "$B/src"
+  (cd "$ROOT" && git archive "$BASE") | tar -x -C "$B/src"
+  (cd "$B/src" && cargo build -q --release -p mcp-contract-cli) || echo "(base CLI did not build)"
+  ln -sf "$B/src/target/release/mcp-contract" "$PERF_DIR/cli-base"
+  rm -rf "$B/consumer"; cp -r "$C" "$B/consumer"; rm -rf "$B/consumer/target"
+  sed -i "s|path = \"$ROOT/mcp-contract-test\"|path = \"$B/src/mcp-contract-test\"|" "$B/consumer/Cargo.toml"
+  (cd "$B/consumer" && CARGO_TARGET_DIR="$B/consumer/target" cargo test -q --no-run --release --test contract --test everything 2>&1 | tail -1)
+  ln -sf "$(ls -t "$B/consumer/target/release/deps"/contract-* | grep -v '\.d$' | head -1)" "$PERF_DIR/suite-base-release"
+  ln -sf "$(ls -t "$B/consumer/target/release/deps"/everything-* | grep -v '\.d$' | head -1)" "$PERF_DIR/everything-base-release"
+fi
+
 echo "== Python peer (mcp-contract 0.6.0) in a venv"
 if [ ! -x "$PERF_DIR/peer-venv/bin/mcp-contract" ]; then
   python3 -m venv "$PERF_DIR/peer-venv"

@@ -6,6 +6,8 @@
 #   suite-rel    the same suite built with --release
 #   cli          `mcp-contract check` (our CLI) against the same accepted snapshots
 #   peer         the Python peer `mcp-contract check` 0.6.0 (its own contract file), if installed
+#   *-base       the release suite and the CLI built from another revision, if set up
+#                (`BASE=main scripts/perf/setup.sh`)
 # SERVER=memory (default): @modelcontextprotocol/server-memory, which exits as soon as its stdin
 # closes. SERVER=everything: @modelcontextprotocol/server-everything, which takes ~0.4 s to exit
 # (a 350 ms timer armed at initialize): the suite and the CLI must not wait for that.
@@ -37,6 +39,14 @@ if [ -x "$PEER" ]; then
   (cd "$PERF_DIR" && "$PEER" check -f "peer-$SERVER.json" -- node "$SERVER_JS" | tail -1) || true
   peer=(-n peer "$PEER check -f $PERF_DIR/peer-$SERVER.json -- node $SERVER_JS")
 fi
+# Built from another revision by `BASE=main scripts/perf/setup.sh`: timed in the same run.
+base=()
+if [ -x "$PERF_DIR/$SUITE-base-release" ]; then
+  base+=(-n suite-rel-base "$PERF_DIR/$SUITE-base-release -q")
+fi
+if [ -x "$PERF_DIR/cli-base" ]; then
+  base+=(-n cli-base "$PERF_DIR/cli-base check --dir tests/snapshots --name $NAME -- node $SERVER_JS")
+fi
 cd "$C"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 hyperfine -N --warmup "${WARMUP:-3}" --runs "${RUNS:-20}" "$@" \
@@ -45,5 +55,14 @@ hyperfine -N --warmup "${WARMUP:-3}" --runs "${RUNS:-20}" "$@" \
   -n suite-dev "$PERF_DIR/$SUITE-dev -q" \
   -n suite-rel "$PERF_DIR/$SUITE-release -q" \
   -n cli "$CLI check --dir tests/snapshots --name $NAME -- node $SERVER_JS" \
-  "${peer[@]}"
+  "${base[@]}" "${peer[@]}"
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+# Medians (less swayed than means by the shared machine's hiccups), each against the floor's.
+python3 - "$PERF_DIR/side_by_side-$SERVER.json" <<'PY'
+import json, sys
+results = json.load(open(sys.argv[1]))["results"]
+floor = next(r for r in results if r["command"] == "floor")["median"]
+for r in results:
+    print(f'{r["command"]:<16} median {r["median"]*1000:7.1f} ms  {r["median"]/floor:5.2f}x floor  '
+          f'cpu {(r["user"]+r["system"])*1000:6.1f} ms')
+PY

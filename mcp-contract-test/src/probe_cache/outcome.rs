@@ -4,9 +4,10 @@
 use super::{key_from, key_json, shared};
 use crate::change::{Change, Class, Judgement, Note};
 use crate::check::{Selection, State, SuiteReport, Verdict};
+use crate::escape::escape;
 use crate::lint::{Finding, Level};
 use crate::snapshot::{self, Metadata, SnapshotFile};
-use crate::surface::ItemKey;
+use crate::surface::{ItemKey, ItemKind};
 use serde_json::{json, Value};
 use std::fs;
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
@@ -38,16 +39,21 @@ pub struct SharedFailure {
 /// outcome and shares it: `compute` judges every item and says whether its outcome may be
 /// shared (not when the snapshot folder changed while it was judged). A process that computed
 /// keeps the verdicts `select` picks, as a reader would.
+///
+/// `only`, when the face knows it, is the test name (`escape(&key.test_name())`) of the one
+/// item `select` can pick (libtest's `--exact NAME`, as nextest runs every test): a reader
+/// then finds that item's record by name and asks `select` about it alone.
 pub fn shared_outcome(
     file: &Path,
     patience: Duration,
     select: Selection<'_>,
+    only: Option<&str>,
     compute: impl FnOnce() -> (SharedOutcome, bool),
 ) -> SharedOutcome {
     let (outcome, whole) = shared(
         file,
         patience,
-        |path| read_outcome(path, select).map(|outcome| (outcome, false)),
+        |path| read_outcome(path, select, only).map(|outcome| (outcome, false)),
         || {
             let (outcome, shareable) = compute();
             let bytes = if shareable {
@@ -76,8 +82,46 @@ pub fn shared_outcome(
     }
 }
 
-/// The file's bytes; `None` when something in the outcome cannot be written back exactly (a
-/// path that is not UTF-8).
+/// A name in an index line: backslash, tab and line breaks escaped (reversibly).
+fn index_name(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for c in name.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn index_name_back(text: &str) -> Option<String> {
+    if !text.contains('\\') {
+        return Some(text.to_owned());
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        out.push(match chars.next()? {
+            '\\' => '\\',
+            't' => '\t',
+            'n' => '\n',
+            'r' => '\r',
+            _ => return None,
+        });
+    }
+    Some(out)
+}
+
+/// The file's bytes: a header line (JSON), the index (one line per verdict: its test name,
+/// kind, name, and where its record is), then the records; `None` when something in the
+/// outcome cannot be written back exactly (a path that is not UTF-8).
 fn outcome_bytes(outcome: &SharedOutcome) -> Option<Vec<u8>> {
     let report = match outcome {
         SharedOutcome::Failed(failure) => {
@@ -93,34 +137,36 @@ fn outcome_bytes(outcome: &SharedOutcome) -> Option<Vec<u8>> {
         SharedOutcome::Judged(report) => report,
     };
     let mut body: Vec<u8> = Vec::new();
-    let mut index = Vec::with_capacity(report.verdicts.len());
+    let mut index = String::new();
     for verdict in &report.verdicts {
         let start = body.len();
         body.extend_from_slice(verdict_json(verdict)?.to_string().as_bytes());
         body.push(b'\n');
-        index.push(json!([
+        index.push_str(&format!(
+            "{}\t{}\t{}\t{start}\t{}\n",
+            escape(&verdict.key.test_name()),
             verdict.key.kind.as_str(),
-            verdict.key.name,
-            start,
+            index_name(&verdict.key.name),
             body.len() - start
-        ]));
+        ));
     }
     let header = json!({
         "notes": report.notes,
         "first_recording": report.first_recording,
         "unjudged": report.unjudged.iter().map(key_json).collect::<Vec<_>>(),
-        "verdicts": index,
+        "index_len": index.len(),
     });
     let mut out = header.to_string().into_bytes();
     out.push(b'\n');
+    out.extend_from_slice(index.as_bytes());
     out.extend_from_slice(&body);
     Some(out)
 }
 
-fn read_outcome(path: &Path, select: Selection<'_>) -> Option<SharedOutcome> {
+fn read_outcome(path: &Path, select: Selection<'_>, only: Option<&str>) -> Option<SharedOutcome> {
     let mut reader = BufReader::new(fs::File::open(path).ok()?);
     let mut line = String::new();
-    let body_start = reader.read_line(&mut line).ok()? as u64;
+    let header_len = reader.read_line(&mut line).ok()? as u64;
     let header: Value = serde_json::from_str(&line).ok()?;
     let keys = |value: &Value| -> Option<Vec<ItemKey>> {
         value.as_array()?.iter().map(key_from).collect()
@@ -132,24 +178,46 @@ fn read_outcome(path: &Path, select: Selection<'_>) -> Option<SharedOutcome> {
             keys: keys(failure.get("keys")?)?,
         }));
     }
+    let index_len = header.get("index_len")?.as_u64()?;
+    let mut index = String::new();
+    (&mut reader)
+        .take(index_len)
+        .read_to_string(&mut index)
+        .ok()?;
+    let body_start = header_len + index_len;
     let mut unjudged = keys(header.get("unjudged")?)?;
-    let mut verdicts = Vec::new();
-    for entry in header.get("verdicts")?.as_array()? {
-        let entry = entry.as_array()?;
-        let key = key_from(&json!([entry.first()?, entry.get(1)?]))?;
-        if !select.is_none_or(|select| select(&key)) {
+    // The index is in item order: only unjudged items of the whole run need sorting in.
+    let needs_sort = !unjudged.is_empty();
+    let mut wanted: Vec<(ItemKey, u64, usize)> = Vec::new();
+    for line in index.lines() {
+        let mut fields = line.split('\t');
+        let test_name = fields.next()?;
+        let kind = ItemKind::parse(fields.next()?)?;
+        let key = ItemKey::new(kind, index_name_back(fields.next()?)?);
+        // With `only`, no other item can be selected: `select` is asked about that one alone.
+        let picked = match only {
+            Some(only) => test_name == only && select.is_none_or(|select| select(&key)),
+            None => select.is_none_or(|select| select(&key)),
+        };
+        if !picked {
             unjudged.push(key);
             continue;
         }
-        let offset = entry.get(2)?.as_u64()?;
-        let len = usize::try_from(entry.get(3)?.as_u64()?).ok()?;
+        let offset: u64 = fields.next()?.parse().ok()?;
+        let len: usize = fields.next()?.parse().ok()?;
+        wanted.push((key, offset, len));
+    }
+    let mut verdicts = Vec::with_capacity(wanted.len());
+    for (key, offset, len) in wanted {
         reader.seek(SeekFrom::Start(body_start + offset)).ok()?;
         let mut record = vec![0; len];
         reader.read_exact(&mut record).ok()?;
         let record: Value = serde_json::from_slice(&record).ok()?;
         verdicts.push(verdict_from(key, &record)?);
     }
-    unjudged.sort();
+    if needs_sort {
+        unjudged.sort();
+    }
     Some(SharedOutcome::Judged(SuiteReport {
         verdicts,
         unjudged,

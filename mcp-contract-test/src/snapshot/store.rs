@@ -2,10 +2,11 @@
 
 use super::file::{contents_match, read_with_offset, SnapshotFile};
 use super::item::{read_head_at, ItemHead};
-use super::naming::{file_name, is_suite_file};
+use super::naming::{file_name, is_suite_file, suite_prefix};
 use super::settings::{Settings, UpdateMode};
 use super::{ErrorKind, SnapshotError};
 use crate::surface::ItemKey;
+use mcp_contract_engine::hash::fnv1a64;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::ffi::OsString;
@@ -110,43 +111,61 @@ pub fn read_file(path: &Path) -> Result<SnapshotFile, SnapshotError> {
 }
 
 /// The state of a suite's accepted snapshots as the file system tells it without reading them:
-/// a hash of every file [`load_dir`] would read (its name, size, modification and change
-/// times, device and inode), and of the folder's absence. Any edit, added, removed or replaced
-/// file changes it (a rewrite in place within one file-system timestamp tick that keeps the
-/// size is the one change it cannot see); `None` when the folder cannot be listed.
+/// a hash of every file [`load_dir`] would read (its size, modification and change times,
+/// device and inode; pending `.snap.new` files are not read, so not included), or of the
+/// folder's absence. Any edited, added, removed or replaced file changes it (a rewrite in
+/// place within one file-system timestamp tick that keeps the size is the one change it cannot
+/// see); `None` when the folder cannot be listed.
 pub fn suite_state(dir: &Path, module: &str, suite: Option<&str>) -> Option<u64> {
-    let mut state: Vec<u8> = Vec::new();
     let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Some(mcp_contract_engine::hash::fnv1a64(b"no folder"));
+            return Some(fnv1a64(b"no folder"));
         }
         Err(_) => return None,
     };
-    let mut names: Vec<String> = Vec::new();
+    // This runs in every test process of a nextest run, usually built without optimisation, so
+    // it stays cheap: each file is mixed from its numbers alone (a file renamed, replaced or
+    // written gets a new change time or inode) and the mixes are summed, so nothing is sorted.
+    // The files are all `.snap` files of the suite's prefix: other suites' files sharing it are
+    // included, which only makes the state change more often.
+    let prefix = suite_prefix(module, suite);
+    let mut state = fnv1a64(b"suite state");
     for entry in entries {
         let entry = entry.ok()?;
-        if let Ok(name) = entry.file_name().into_string() {
-            if is_suite_file(&name, module, suite) {
-                names.push(name);
-            }
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        if !name.starts_with(prefix.as_str()) || !name.ends_with(".snap") {
+            continue;
         }
-    }
-    names.sort();
-    for name in names {
-        let meta = std::fs::symlink_metadata(dir.join(&name)).ok()?;
-        state.extend_from_slice(name.as_bytes());
-        state.push(0);
-        state.extend_from_slice(&meta.len().to_le_bytes());
-        for time in [meta.modified().ok(), file_changed(&meta)] {
-            let nanos = time
-                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-                .map_or(0, |d| d.as_nanos());
-            state.extend_from_slice(&nanos.to_le_bytes());
+        // Followed through a symbolic link, as reading the file is.
+        let meta = std::fs::metadata(entry.path()).ok()?;
+        let nanos = |time: Option<std::time::SystemTime>| {
+            time.and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                .map_or(0, |d| d.as_nanos() as u64)
+        };
+        let (dev, ino) = file_identity(&meta);
+        let mut mix = 0x9e37_79b9_7f4a_7c15_u64;
+        for number in [
+            meta.len(),
+            nanos(meta.modified().ok()),
+            nanos(file_changed(&meta)),
+            dev,
+            ino,
+        ] {
+            mix = splitmix(mix ^ number);
         }
-        state.extend_from_slice(&file_identity(&meta).to_le_bytes());
+        state = state.wrapping_add(mix);
     }
-    Some(mcp_contract_engine::hash::fnv1a64(&state))
+    Some(state)
+}
+
+/// One round of splitmix64: every bit of the input reaches every bit of the output.
+fn splitmix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
 }
 
 /// When the file's inode last changed (its contents, name or attributes): unlike the
@@ -167,14 +186,14 @@ fn file_changed(_meta: &std::fs::Metadata) -> Option<std::time::SystemTime> {
 /// The file's device and inode: a file replaced by a rename (as every snapshot writer does) is
 /// another file.
 #[cfg(unix)]
-fn file_identity(meta: &std::fs::Metadata) -> u128 {
+fn file_identity(meta: &std::fs::Metadata) -> (u64, u64) {
     use std::os::unix::fs::MetadataExt;
-    (u128::from(meta.dev()) << 64) | u128::from(meta.ino())
+    (meta.dev(), meta.ino())
 }
 
 #[cfg(not(unix))]
-fn file_identity(_meta: &std::fs::Metadata) -> u128 {
-    0
+fn file_identity(_meta: &std::fs::Metadata) -> (u64, u64) {
+    (0, 0)
 }
 
 /// One snapshot file read and parsed: its path, the file, its contents parsed.
