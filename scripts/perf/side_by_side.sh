@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Side by side, in one hyperfine run, against the same real Node MCP server (scripts/perf/node):
-#   floor        the raw floor client (initialize + tools/list, exits at the answer)
+#   floor        the raw floor client (initialize + tools/list, exits at the answer); timed
+#                again last (floor-again), as the load drifts during a run
 #   suite-dev    the consumer crate's built contract test binary, dev profile (what `cargo test`
 #                runs), started directly — cargo's own start-up is not counted
 #   suite-rel    the same suite built with --release
@@ -55,13 +56,19 @@ hyperfine -N --warmup "${WARMUP:-3}" --runs "${RUNS:-20}" "$@" \
   -n suite-dev "$PERF_DIR/$SUITE-dev -q" \
   -n suite-rel "$PERF_DIR/$SUITE-release -q" \
   -n cli "$CLI check --dir tests/snapshots --name $NAME -- node $SERVER_JS" \
-  "${base[@]}" "${peer[@]}"
+  "${base[@]}" \
+  -n floor-again "$ROOT/target/release/examples/raw_floor node $SERVER_JS" \
+  "${peer[@]}"
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 # Medians (less swayed than means by the shared machine's hiccups), each against the floor's.
+# hyperfine runs the commands one after the other, so the floor is timed first and again after
+# the suites: the load drifts in between, and the mean of the two floors is the reference.
 python3 - "$PERF_DIR/side_by_side-$SERVER.json" <<'PY'
 import json, sys
 results = json.load(open(sys.argv[1]))["results"]
-floor = next(r for r in results if r["command"] == "floor")["median"]
+floors = [r["median"] for r in results if r["command"] in ("floor", "floor-again")]
+floor = sum(floors) / len(floors)
+print(f"floor medians {', '.join(f'{f*1000:.1f}' for f in floors)} ms (reference: their mean)")
 for r in results:
     print(f'{r["command"]:<16} median {r["median"]*1000:7.1f} ms  {r["median"]/floor:5.2f}x floor  '
           f'cpu {(r["user"]+r["system"])*1000:6.1f} ms')
