@@ -320,6 +320,9 @@ pub type Fail = (u8, String);
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Report first: servers exit while their surfaces are judged and printed; any still
+    // running when `main` returns is stopped with its process group.
+    let _stops = mcp_contract_test::_support::probe::defer_stops();
     match run_command(cli.command) {
         Ok(code) => ExitCode::from(code),
         Err((code, message)) => {

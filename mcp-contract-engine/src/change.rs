@@ -112,6 +112,12 @@ pub struct Change {
 }
 
 impl Change {
+    /// This change shown at these places too (a shared definition; see [`Change::places`]).
+    pub fn at_places(mut self, places: Vec<String>) -> Change {
+        self.places = places;
+        self
+    }
+
     /// A change judged by `rule` (class as given: apply the policy's override with
     /// [`Policy::class_of`]), at `path` inside `item`, shown at no other place.
     pub fn new(

@@ -63,6 +63,26 @@ pub struct Finding {
 }
 
 impl Finding {
+    /// A finding of `rule` at `level` on `item` at `path`; `allowed` is the reason of the
+    /// allow-list entry that accepted it, if one did.
+    pub fn new(
+        rule: &'static str,
+        level: Level,
+        item: ItemKey,
+        path: impl Into<String>,
+        message: impl Into<String>,
+        allowed: Option<String>,
+    ) -> Finding {
+        Finding {
+            rule,
+            level,
+            item,
+            path: path.into(),
+            message: message.into(),
+            allowed,
+        }
+    }
+
     /// Whether it fails its item: deny, and not allowed.
     pub fn fails(&self) -> bool {
         self.level == Level::Deny && self.allowed.is_none()

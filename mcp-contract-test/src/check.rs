@@ -131,6 +131,39 @@ pub fn item_keys(live: &Surface, accepted: &[Accepted]) -> Vec<ItemKey> {
     keys
 }
 
+/// What preparing a live surface said, kept beside a surface stored prepared (the probe the
+/// processes of a nextest run share holds only prepared items, secrets replaced): every secret
+/// replaced and every non-spec spelling renamed, in the order a whole judgement reports them.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PreparedNotes {
+    /// The secrets replaced, item by item in the live surface's order.
+    pub secrets: Vec<prepare::Finding>,
+    /// The items' non-spec spellings (the listings' own stay with the probe), in the same order.
+    pub respellings: Vec<Respelling>,
+}
+
+/// A live surface prepared for sharing: every item (and every repeated item) through
+/// [`prepare::prepare_item_cow`] with the suite's redactions, under its prepared key, and what
+/// preparing said. [`evaluate_prepared`] judges it exactly as [`evaluate_selected`] judges
+/// `live`, but nothing in it is secret any more.
+pub fn prepare_for_sharing(live: &Surface, redactions: &Redactions) -> (Surface, PreparedNotes) {
+    let mut surface = Surface::new();
+    let mut notes = PreparedNotes::default();
+    for (key, item) in live.items() {
+        let (prepared_key, prepared, secrets, respellings) =
+            prepare::prepare_item_cow(key, &item, redactions);
+        notes.secrets.extend(secrets);
+        notes.respellings.extend(respellings);
+        // A later item whose name prepares alike wins, as when judging.
+        surface.insert(prepared_key.into_owned(), prepared.into_owned());
+    }
+    for (key, item) in live.duplicate_items() {
+        let (prepared_key, prepared, _, _) = prepare::prepare_item_cow(key, &item, redactions);
+        surface.insert_duplicate(prepared_key.into_owned(), prepared.into_owned());
+    }
+    (surface, notes)
+}
+
 /// [`evaluate_linted`] for the items `select` picks: a test process that runs one test
 /// (`--exact NAME`, as nextest runs each) judges one item, whatever the size of the suite.
 /// Unselected items with a test are returned in [`SuiteReport::unjudged`].
@@ -144,6 +177,29 @@ pub fn evaluate_selected(
     judging: &Judging<'_>,
     select: Selection<'_>,
 ) -> SuiteReport {
+    evaluate_prepared(live, accepted, judging, select, None)
+}
+
+/// [`evaluate_selected`] of a live surface that [`prepare_for_sharing`] already prepared
+/// (`prepared`: what preparing said), or of a raw one (`None`). A prepared surface is judged
+/// whole: `select` only sorts the verdicts into judged and [`SuiteReport::unjudged`].
+pub fn evaluate_prepared(
+    live: &Surface,
+    accepted: &[Accepted],
+    judging: &Judging<'_>,
+    select: Selection<'_>,
+    prepared: Option<&PreparedNotes>,
+) -> SuiteReport {
+    if prepared.is_some() && select.is_some() {
+        let mut report = evaluate_prepared(live, accepted, judging, None, prepared);
+        let selected = |key: &ItemKey| select.is_none_or(|select| select(key));
+        let (verdicts, others): (Vec<Verdict>, Vec<Verdict>) =
+            report.verdicts.into_iter().partition(|v| selected(&v.key));
+        report.verdicts = verdicts;
+        report.unjudged.extend(others.into_iter().map(|v| v.key));
+        report.unjudged.sort();
+        return report;
+    }
     let policy = judging.fail_on.apply(judging.policy);
     // The key an item is judged under is its prepared key (a secret in a name is replaced),
     // which depends on the name alone. Two names that prepare alike: the later one wins, as
@@ -172,6 +228,12 @@ pub fn evaluate_selected(
             .as_deref(),
     );
 
+    let around = Around {
+        policy: &policy,
+        context: &context,
+        renames_possible: plan.renames_possible,
+        prepared: prepared.is_some(),
+    };
     let outcomes = crate::parallel::map_in_order(&plan.judged, |&key| {
         let live_key = live_by_key.get(key).copied();
         judge_item(
@@ -179,9 +241,7 @@ pub fn evaluate_selected(
             live_key.map(|k| (k, live.get(k).unwrap_or_default())),
             accepted_by_key.get(key).copied(),
             judging,
-            &policy,
-            &context,
-            plan.renames_possible,
+            &around,
         )
     });
     let mut outcomes: Vec<Outcome> = outcomes.into_iter().flatten().collect();
@@ -190,8 +250,14 @@ pub fn evaluate_selected(
         .iter()
         .map(|&key| (key, live_by_key[key]))
         .collect();
-    let (mut findings_by_item, mut notes) =
-        findings_and_notes(live, &mut outcomes, &shadowed, &lint_only, judging);
+    let (mut findings_by_item, mut notes) = findings_and_notes(
+        live,
+        &mut outcomes,
+        &shadowed,
+        &lint_only,
+        judging,
+        prepared,
+    );
     let mut renamed = if plan.renames_possible {
         judge_renames(&outcomes, &policy, &context)
     } else {
@@ -303,7 +369,61 @@ fn findings_and_notes(
     shadowed: &[&ItemKey],
     lint_only: &[(&ItemKey, &ItemKey)],
     judging: &Judging<'_>,
+    prepared: Option<&PreparedNotes>,
 ) -> (BTreeMap<ItemKey, Vec<crate::lint::Finding>>, Vec<String>) {
+    let (secrets, respellings) = match prepared {
+        // Said when the surface was prepared, in the order gathering them here would give.
+        Some(notes) => (notes.secrets.clone(), {
+            let mut all = judging.envelope.to_vec();
+            all.extend(notes.respellings.iter().cloned());
+            all
+        }),
+        None => gather_preparing_notes(live, outcomes, shadowed, judging),
+    };
+    let mut item_findings: Vec<crate::lint::Finding> = outcomes
+        .iter_mut()
+        .flat_map(|o| std::mem::take(&mut o.findings))
+        .collect();
+    item_findings.extend(
+        crate::parallel::map_in_order(lint_only, |&(key, live_key)| {
+            let value = live.get(live_key).unwrap_or_default();
+            if prepared.is_some() {
+                return crate::lint::lint_item(key, &value, judging.lints);
+            }
+            let prepared = prepare::prepare_item_cow(live_key, &value, judging.redactions).1;
+            crate::lint::lint_item(key, &prepared, judging.lints)
+        })
+        .into_iter()
+        .flatten(),
+    );
+    let mut findings_by_item: BTreeMap<ItemKey, Vec<crate::lint::Finding>> = BTreeMap::new();
+    for finding in crate::lint::finish(
+        live.duplicates(),
+        item_findings,
+        &secrets,
+        &respellings,
+        judging.lints,
+        judging.today,
+    ) {
+        findings_by_item
+            .entry(finding.item.clone())
+            .or_default()
+            .push(finding);
+    }
+    let mut notes: Vec<String> = Vec::new();
+    notes.extend(crate::prepare::spelling::lint(&respellings));
+    notes.extend(secrets.iter().map(ToString::to_string));
+    (findings_by_item, notes)
+}
+
+/// The secrets and spellings preparing the judged items (and the shadowed ones) found, in the
+/// live surface's order, the listings' own spellings first.
+fn gather_preparing_notes(
+    live: &Surface,
+    outcomes: &mut [Outcome<'_>],
+    shadowed: &[&ItemKey],
+    judging: &Judging<'_>,
+) -> (Vec<prepare::Finding>, Vec<Respelling>) {
     let mut prepared_notes: Vec<(&ItemKey, Vec<prepare::Finding>, Vec<Respelling>)> = outcomes
         .iter_mut()
         .filter_map(|o| {
@@ -329,37 +449,7 @@ fn findings_and_notes(
         secrets.extend(s);
         respellings.extend(r);
     }
-    let mut item_findings: Vec<crate::lint::Finding> = outcomes
-        .iter_mut()
-        .flat_map(|o| std::mem::take(&mut o.findings))
-        .collect();
-    item_findings.extend(
-        crate::parallel::map_in_order(lint_only, |&(key, live_key)| {
-            let value = live.get(live_key).unwrap_or_default();
-            let prepared = prepare::prepare_item_cow(live_key, &value, judging.redactions).1;
-            crate::lint::lint_item(key, &prepared, judging.lints)
-        })
-        .into_iter()
-        .flatten(),
-    );
-    let mut findings_by_item: BTreeMap<ItemKey, Vec<crate::lint::Finding>> = BTreeMap::new();
-    for finding in crate::lint::finish(
-        live.duplicates(),
-        item_findings,
-        &secrets,
-        &respellings,
-        judging.lints,
-        judging.today,
-    ) {
-        findings_by_item
-            .entry(finding.item.clone())
-            .or_default()
-            .push(finding);
-    }
-    let mut notes: Vec<String> = Vec::new();
-    notes.extend(crate::prepare::spelling::lint(&respellings));
-    notes.extend(secrets.iter().map(ToString::to_string));
-    (findings_by_item, notes)
+    (secrets, respellings)
 }
 
 /// Items added and removed in one release, judged together for renames.
@@ -484,6 +574,19 @@ struct Outcome<'a> {
     findings: Vec<crate::lint::Finding>,
 }
 
+/// What every item of one evaluation is judged with, besides the suite's settings.
+#[derive(Clone, Copy)]
+struct Around<'a> {
+    /// The suite's policy with its fail-on choice applied.
+    policy: &'a Policy,
+    /// The protocol versions of both sides.
+    context: &'a diff::Context,
+    /// Items were both removed and added: one-sided items wait for the rename pass.
+    renames_possible: bool,
+    /// The live items were prepared before they were shared.
+    prepared: bool,
+}
+
 /// The per-item steps: prepare, lint, render, compare, judge. `None` for a removal that was
 /// already accepted (nothing to say).
 fn judge_item<'a>(
@@ -491,13 +594,19 @@ fn judge_item<'a>(
     live: Option<(&'a ItemKey, Cow<'_, Value>)>,
     old: Option<&'a Accepted>,
     judging: &Judging<'_>,
-    policy: &Policy,
-    context: &diff::Context,
-    renames_possible: bool,
+    around: &Around<'_>,
 ) -> Option<Outcome<'a>> {
     let (layout, redactions, lints) = (judging.layout, judging.redactions, judging.lints);
+    let Around {
+        policy,
+        context,
+        renames_possible,
+        prepared,
+    } = *around;
     let live_key = live.as_ref().map(|(k, _)| *k);
     let (new_definition, secrets, respellings) = match live {
+        // Prepared before it was shared: what preparing said is in the shared notes.
+        Some((_, value)) if prepared => (Some(value), Vec::new(), Vec::new()),
         Some((live_key, value)) => {
             let (_, prepared, secrets, respellings) =
                 prepare::prepare_item_cow(live_key, &value, redactions);

@@ -538,8 +538,16 @@ impl Contract {
     /// Parses the libtest command line, probes every suite, runs one test per item and returns
     /// the process exit code.
     pub fn run(self) -> ExitCode {
+        // Servers exit while the suite is judged and its tests run; any still running when
+        // this returns (or unwinds) is stopped with its process group.
+        let _stops = crate::probe::defer_stops();
         let args = Arguments::from_args();
         let listing = args.list;
+        if listing && args.ignored && !args.include_ignored {
+            // The ignored tests, as nextest lists them before every run: this harness never
+            // makes one, so there is nothing to probe or read.
+            return crate::libtest::run(&args, Vec::new()).exit_code();
+        }
         let paths = Paths::resolve(&self.location);
         let settings = match Settings::from_env(Some(&paths.workspace_root)) {
             Ok(settings) => Arc::new(settings),
@@ -551,6 +559,7 @@ impl Contract {
         let context = Context::from_env(Mode::Test);
         let summary: Arc<Mutex<Vec<Pending>>> = Arc::default();
         let mut trials = Vec::new();
+        let mut filtered = 0;
         let mut duplicates = std::collections::BTreeSet::new();
         for suite in &self.suites {
             if !duplicates.insert(suite.name.clone()) {
@@ -561,9 +570,11 @@ impl Contract {
                 return ExitCode::from(101);
             }
             let prepared = prepare(suite, &self.location, &paths, &settings, &context, &args);
-            trials.extend(into_trials(prepared, &settings, &summary));
+            let (built, not_selected) = into_trials(prepared, &settings, &summary, listing);
+            trials.extend(built);
+            filtered += not_selected;
         }
-        let conclusion = crate::libtest::run(&args, trials);
+        let conclusion = crate::libtest::run_filtered(&args, trials, filtered);
         if !listing {
             print_summary(&summary.lock().unwrap_or_else(|e| e.into_inner()), &paths);
         }
@@ -671,6 +682,12 @@ fn prepare(
     context.share_probe = true;
     context.listing = args.list;
     context.select = Some(&select);
+    // `--exact NAME`, as nextest runs every test: at most that one item is selected.
+    let exact_one =
+        (args.exact && args.filters.len() == 1 && args.skip.is_empty() && !args.ignored)
+            .then(|| args.filters[0].as_str());
+    // A name outside this suite's prefix selects none of its items ("" names no test).
+    context.only = exact_one.map(|name| name.strip_prefix(prefix.as_str()).unwrap_or(""));
     let outcome = crate::run::run(&config, &context);
     if let (Ok(report), false) = (&outcome.result, args.list) {
         for verdict in &report.verdicts {
@@ -692,11 +709,14 @@ fn prepare(
     }
 }
 
+/// The suite's trials, and how many of its tests are left out because they cannot be selected
+/// (counted as filtered out).
 fn into_trials(
     prepared: Prepared,
     settings: &Arc<Settings>,
     summary: &Arc<Mutex<Vec<Pending>>>,
-) -> Vec<Trial> {
+    listing: bool,
+) -> (Vec<Trial>, u64) {
     let Prepared { prefix, result } = prepared;
     match result {
         Err(failure) => {
@@ -705,7 +725,7 @@ fn into_trials(
             if !names.iter().any(|n| n == "server") {
                 names.insert(0, "server".to_owned());
             }
-            names
+            let trials = names
                 .into_iter()
                 .map(|name| {
                     let message = Arc::clone(&message);
@@ -713,7 +733,8 @@ fn into_trials(
                         Err(Failed::from(message.as_str()))
                     })
                 })
-                .collect()
+                .collect();
+            (trials, 0)
         }
         Ok(report) => {
             let judged = report.verdicts.into_iter().map(|verdict| {
@@ -725,8 +746,14 @@ fn into_trials(
                     run_item(&test_name, &verdict, &settings, &summary)
                 })
             });
-            // Listed, or filtered out by the same rule libtest applies: such a test never runs
-            // in this process. If one did, its verdict would be missing: fail, never pass.
+            // Filtered out by the same rule libtest applies: such a test never runs in this
+            // process, so it is only counted (naming thousands of tests costs a test process
+            // of a large suite more than its own test). Listed, it needs its name; should one
+            // ever run, its verdict would be missing: it fails, never passes.
+            if !listing {
+                let filtered = report.unjudged.len() as u64;
+                return (judged.collect(), filtered);
+            }
             let unjudged = report.unjudged.into_iter().map(|key| {
                 Trial::test(format!("{prefix}{}", escape(&key.test_name())), || {
                     Err(Failed::from(
@@ -734,7 +761,7 @@ fn into_trials(
                     ))
                 })
             });
-            judged.chain(unjudged).collect()
+            (judged.chain(unjudged).collect(), 0)
         }
     }
 }

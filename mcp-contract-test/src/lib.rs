@@ -166,7 +166,19 @@
 //! # Under nextest
 //!
 //! `cargo nextest run` starts each test in its own process; the processes of one run share a
-//! single probe of the server, and each process judges only its own item.
+//! single probe of the server and a single judgement of the suite: the first process that
+//! needs a verdict judges every item, the others read their own item's verdict. Both are kept
+//! in `target/<profile>/mcp-contract-probes/<run>/`, hold only prepared content (credentials
+//! replaced by their placeholders), and are keyed by everything the judgement depends on,
+//! the state of the accepted snapshots included: an edited snapshot folder is judged again.
+//! Each `--partition` slice is a run of its own.
+//!
+//! # Stopping the server
+//!
+//! Once the last listing is read, the server's stdin is closed and the suite goes on: it is
+//! judged, written and its tests run while the server exits. A server still running when the
+//! test binary ends gets SIGTERM to its process group, then SIGKILL after a second: nothing it
+//! started outlives the run.
 //!
 //! # Where things live
 //!

@@ -400,10 +400,22 @@ impl Conclusion {
 
 /// Lists or runs the selected trials, printing to stdout (or `--logfile`) as libtest does.
 pub fn run(args: &Arguments, trials: Vec<Trial>) -> Conclusion {
+    run_filtered(args, trials, 0)
+}
+
+/// [`run`], with `filtered` more tests that the caller knows are not selected and did not
+/// build (counted as filtered out, as libtest would count them).
+pub fn run_filtered(args: &Arguments, trials: Vec<Trial>, filtered: u64) -> Conclusion {
     match &args.logfile {
         Some(path) => match std::fs::File::create(path) {
             // As libtest-mimic: the whole output goes to the file, coloured only if asked.
-            Ok(mut file) => run_to(args, trials, &mut file, args.color == ColorSetting::Always),
+            Ok(mut file) => run_to(
+                args,
+                trials,
+                filtered,
+                &mut file,
+                args.color == ColorSetting::Always,
+            ),
             Err(error) => {
                 eprintln!("error: cannot create the log file {path}: {error}");
                 Conclusion {
@@ -416,7 +428,7 @@ pub fn run(args: &Arguments, trials: Vec<Trial>) -> Conclusion {
             let color = use_color(args.color, io::stdout().is_terminal(), |var| {
                 std::env::var_os(var).map(|v| v.to_string_lossy().into_owned())
             });
-            run_to(args, trials, &mut io::stdout(), color)
+            run_to(args, trials, filtered, &mut io::stdout(), color)
         }
     }
 }
@@ -452,7 +464,13 @@ enum Outcome {
 }
 
 /// [`run`] writing to `out`: lists or runs the selected trials and prints what libtest prints.
-fn run_to(args: &Arguments, trials: Vec<Trial>, out: &mut dyn Write, color: bool) -> Conclusion {
+fn run_to(
+    args: &Arguments,
+    trials: Vec<Trial>,
+    filtered: u64,
+    out: &mut dyn Write,
+    color: bool,
+) -> Conclusion {
     let start = Instant::now();
     let total = trials.len();
     let mut trials: Vec<Trial> = trials
@@ -462,7 +480,7 @@ fn run_to(args: &Arguments, trials: Vec<Trial>, out: &mut dyn Write, color: bool
     // Name order, as libtest: deterministic whatever order the suites produced.
     trials.sort_by(|a, b| a.name.cmp(&b.name));
     let mut conclusion = Conclusion {
-        num_filtered_out: (total - trials.len()) as u64,
+        num_filtered_out: (total - trials.len()) as u64 + filtered,
         ..Conclusion::default()
     };
     let mut printer = Printer {
@@ -893,7 +911,7 @@ mod tests {
     /// The output of `run_to`, with the elapsed time made stable.
     fn output(args: &Arguments, names: &[&str]) -> (String, Conclusion) {
         let mut out = Vec::new();
-        let conclusion = run_to(args, trials(names), &mut out, false);
+        let conclusion = run_to(args, trials(names), 0, &mut out, false);
         let text = String::from_utf8(out).unwrap();
         let text = match text.find("finished in ") {
             Some(at) => {
@@ -989,7 +1007,7 @@ mod tests {
             flag.store(true, std::sync::atomic::Ordering::SeqCst);
             Ok(())
         });
-        let conclusion = run_to(&args(&["--list"]), vec![trial], &mut Vec::new(), false);
+        let conclusion = run_to(&args(&["--list"]), vec![trial], 0, &mut Vec::new(), false);
         assert!(!ran.load(std::sync::atomic::Ordering::SeqCst));
         assert_eq!(conclusion.exit_code(), ExitCode::SUCCESS);
     }
@@ -1122,7 +1140,7 @@ mod tests {
     #[test]
     fn colours_only_when_asked_or_on_a_terminal() {
         let mut out = Vec::new();
-        let _ = run_to(&args(&[]), trials(&["a", "b::bad"]), &mut out, true);
+        let _ = run_to(&args(&[]), trials(&["a", "b::bad"]), 0, &mut out, true);
         let text = String::from_utf8(out).unwrap();
         assert!(
             text.contains("test a      ... \x1b[32mok\x1b[0m\n"),

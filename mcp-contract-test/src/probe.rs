@@ -36,6 +36,7 @@ mod output_tail;
 mod process_group;
 mod session;
 mod stdio;
+mod stopping;
 #[cfg(feature = "https")]
 mod tls;
 
@@ -45,6 +46,7 @@ pub use in_process::rmcp_transport;
 pub use in_process::{probe_in_process, InProcess, InProcessTransport};
 pub use message::{Message, MessageError};
 pub use session::{probe_transport, Transport, TransportError};
+pub use stopping::{defer_stops, DeferredStops, ServerSession};
 
 use crate::error::ConfigError;
 use crate::surface::Surface;
@@ -474,14 +476,29 @@ impl std::error::Error for ProbeError {}
 /// answers with a JSON-RPC error or a malformed result, paginates without end, or writes
 /// something on stdout that cannot be messages. Its [`ProbeErrorKind`] says which.
 pub fn probe_stdio(command: &ServerCommand, options: &ProbeOptions) -> Result<Probe, ProbeError> {
+    let (probe, session) = probe_stdio_session(command, options)?;
+    session.stop();
+    Ok(probe)
+}
+
+/// [`probe_stdio`], leaving the server running with its session open once the last listing
+/// was read: the [`ServerSession`] owns it (closing or dropping it ends the session; while a
+/// [`DeferredStops`] guard is alive the server then exits on its own in the background and is
+/// stopped when the guard drops). On an error the server is stopped before this returns, its
+/// exit status and stderr tail in the error.
+///
+/// # Errors
+///
+/// As [`probe_stdio`].
+pub fn probe_stdio_session(
+    command: &ServerCommand,
+    options: &ProbeOptions,
+) -> Result<(Probe, ServerSession), ProbeError> {
     let deadline = Instant::now() + options.timeout;
     let mut server = stdio::StdioServer::spawn(command)?;
     let outcome = session::run(&mut server, options, deadline);
     match outcome {
-        Ok(probe) => {
-            server.stop();
-            Ok(probe)
-        }
+        Ok(probe) => Ok((probe, ServerSession::stdio(server))),
         Err(failure) => {
             // Read the exit status before stopping: afterwards it would only say we killed it.
             let grace = if failure.kind == ProbeErrorKind::Exited {
@@ -968,11 +985,32 @@ pub(crate) fn display_url(url: &str) -> String {
 }
 
 /// Probes a server wherever it is: see [`probe_stdio`], [`probe_http`] and [`probe_in_process`].
+///
+/// A stdio server's session is closed as soon as its last listing is read: the server is
+/// stopped before this returns, or, while a [`DeferredStops`] guard is alive, exits in the
+/// background (see [`probe_session`]).
 pub fn probe(spec: &ServerSpec, options: &ProbeOptions) -> Result<Probe, ProbeError> {
+    let (probe, session) = probe_session(spec, options)?;
+    session.close();
+    Ok(probe)
+}
+
+/// [`probe`], handing over the server's open session (stdio servers; the others end theirs in
+/// the probe and hand over a session that owns nothing).
+///
+/// # Errors
+///
+/// As [`probe`].
+pub fn probe_session(
+    spec: &ServerSpec,
+    options: &ProbeOptions,
+) -> Result<(Probe, ServerSession), ProbeError> {
     match spec {
-        ServerSpec::Stdio(command) => probe_stdio(command, options),
-        ServerSpec::Http(endpoint) => probe_http(endpoint, options),
-        ServerSpec::InProcess(server) => probe_in_process(server, options),
+        ServerSpec::Stdio(command) => probe_stdio_session(command, options),
+        ServerSpec::Http(endpoint) => Ok((probe_http(endpoint, options)?, ServerSession::none())),
+        ServerSpec::InProcess(server) => {
+            Ok((probe_in_process(server, options)?, ServerSession::none()))
+        }
     }
 }
 

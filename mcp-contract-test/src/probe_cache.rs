@@ -1,18 +1,48 @@
-//! One probe per run: nextest starts the test binary once per test (plus twice to list them),
-//! and every start would otherwise start the server again. The processes of one run share the
-//! probe's result through a file, written by whichever process gets the lock first.
+//! One probe and one judgement per run: nextest starts the test binary once per test (plus
+//! twice to list them), and every start would otherwise start the server again and judge the
+//! whole suite again. The processes of one run share both through files, each written by
+//! whichever process gets its lock first.
 //!
 //! A run is identified by `NEXTEST_RUN_ID` when set, else, under nextest (`NEXTEST=1`), by the
 //! parent process (nextest itself) and its start time. Outside nextest nothing is shared: a plain
-//! `cargo test` runs the binary once.
+//! `cargo test` runs the binary once. Each `--partition` slice is a run of its own.
+//!
+//! The files live in `target/<profile>/mcp-contract-probes/<run>/` (beside the test binary, so
+//! `cargo clean` removes them; runs over a day old are removed by the next run):
+//!
+//! - `<key>.probe`: the probe of one server with one suite's redactions
+//!   ([`probe_shared`]). Its key is the server spec, the probe options and the redactions. It
+//!   holds the surface **prepared** (spellings canonical, redactions applied, secrets replaced
+//!   by their placeholders: [`check::prepare_for_sharing`]) with what preparing said (the secret
+//!   findings, the spellings) as data, so that judging it gives the verdicts judging the raw
+//!   surface gives; messages and notes have credentials replaced too.
+//! - `<key>.outcome`: the judged outcome of one suite ([`shared_outcome`]). Its key is
+//!   everything the judgement depends on (built by `run::run`: the server, the probe options,
+//!   every setting of the suite, the CI policy, the day, and the state of the accepted
+//!   snapshots and the allow-list file as the file system tells it), so an edited snapshot
+//!   folder or changed settings never meet an old judgement. One header line (the failure, or
+//!   the notes and an index of the verdicts) and one record per verdict after it: a process
+//!   that runs one test reads the header and its own record. A record holds what was
+//!   recorded (prepared, so never secret) and the path of the accepted snapshot, which the
+//!   reader reads itself.
+//!
+//! Every file is written to a temporary name and renamed into place: a reader sees a whole
+//! file or none. A file that cannot be read back as written is not used (the work is redone).
 
+mod outcome;
+
+pub use outcome::{shared_outcome, SharedFailure, SharedOutcome};
+
+use crate::check::{self, PreparedNotes};
+use crate::prepare::secrets;
+use crate::prepare::spelling::Respelling;
+use crate::prepare::Redactions;
 use crate::probe::{self, Probe, ProbeErrorKind, ProbeOptions, ServerSpec};
-use crate::surface::Surface;
+use crate::surface::{ItemKey, ItemKind, Surface};
 use mcp_contract_engine::hash::fnv1a64;
-use mcp_contract_engine::prepare::spelling::Respelling;
 use serde_json::{json, Value};
 use std::fs;
-use std::io::Write as _;
+use std::io::{BufRead, BufReader, Write as _};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
@@ -20,39 +50,112 @@ use std::time::{Duration, Instant, SystemTime};
 /// its message.
 pub type SharedError = (ProbeErrorKind, String);
 
-/// Probes the server, or reuses the result another process of the same run recorded.
+/// A probe as shared between the processes of a run.
+#[derive(Debug, Clone)]
+pub struct SharedProbe {
+    /// The probe: as the server answered, or (read from the shared file) prepared.
+    pub probe: Probe,
+    /// When the surface was read prepared: what preparing it said (see
+    /// [`check::evaluate_prepared`]).
+    pub prepared: Option<PreparedNotes>,
+}
+
+/// Probes the server, or reuses the probe another process of the same run recorded.
 ///
-/// Errors are shared too, so a server that fails to start fails every test with the same
-/// message without being started once per test.
-pub fn probe_shared(spec: &ServerSpec, options: &ProbeOptions) -> Result<Probe, SharedError> {
-    let fresh = |spec, options| probe::probe(spec, options).map_err(|e| (e.kind, e.to_string()));
-    let Some(dir) = cache_dir() else {
-        return fresh(spec, options);
+/// `redactions` are the suite's (the shared surface is stored prepared with them), `known` the
+/// credentials of its configuration (replaced in shared messages and notes). Errors are shared
+/// too, so a server that fails to start fails every test with the same message without being
+/// started once per test.
+pub fn probe_shared(
+    spec: &ServerSpec,
+    options: &ProbeOptions,
+    redactions: &Redactions,
+    known: &[String],
+) -> Result<SharedProbe, SharedError> {
+    let fresh = || {
+        probe::probe(spec, options)
+            .map(|probe| SharedProbe {
+                probe,
+                prepared: None,
+            })
+            .map_err(|e| (e.kind, e.to_string()))
     };
-    let key = format!(
-        "{:016x}",
-        fnv1a64(format!("{spec:?}{options:?}").as_bytes())
-    );
-    let result = dir.join(format!("{key}.json"));
-    let lock = dir.join(format!("{key}.lock"));
+    let Some(dir) = run_dir() else {
+        return fresh();
+    };
+    let key = key_of(&format!("probe-v2|{spec:?}|{options:?}|{redactions:?}"));
     // Twice the probe's own bound: the holder of the lock needs up to one timeout.
     let patience = options.timeout * 2 + Duration::from_secs(5);
+    shared(
+        &dir.join(format!("{key}.probe")),
+        patience,
+        read_probe,
+        || {
+            let outcome = fresh();
+            (Some(probe_file(&outcome, redactions, known)), outcome)
+        },
+    )
+}
+
+/// The file of a suite's shared outcome in this run, named after `material` (everything the
+/// judgement depends on); `None` outside nextest.
+pub fn outcome_file(material: &str) -> Option<PathBuf> {
+    let key = key_of(&format!("outcome-v1|{material}"));
+    Some(run_dir()?.join(format!("{key}.outcome")))
+}
+
+/// 128 bits of `material` as 32 hex digits (two FNV-1a hashes, the second of a salted copy).
+fn key_of(material: &str) -> String {
+    let mut salted = b"mcp-contract\0".to_vec();
+    salted.extend_from_slice(material.as_bytes());
+    format!(
+        "{:016x}{:016x}",
+        fnv1a64(material.as_bytes()),
+        fnv1a64(&salted)
+    )
+}
+
+/// Reads `file`, or computes what it holds and shares it: the first process to create
+/// `file.lock` computes and writes (`compute` returns the file's bytes, `None` to share
+/// nothing, and its own result), the others wait for the file. A lock older than `patience`
+/// is taken over; a process that waited `patience` computes on its own.
+pub(crate) fn shared<T>(
+    file: &Path,
+    patience: Duration,
+    read: impl Fn(&Path) -> Option<T>,
+    compute: impl FnOnce() -> (Option<Vec<u8>>, T),
+) -> T {
+    let mut lock = file.as_os_str().to_owned();
+    lock.push(".lock");
+    let lock = PathBuf::from(lock);
     let start = Instant::now();
+    let mut pause = Duration::from_millis(1);
     loop {
-        if let Some(cached) = read_result(&result) {
+        if let Some(cached) = read(file) {
             return cached;
         }
-        if fs::create_dir_all(&dir).is_ok() {
+        let dir_ready = file
+            .parent()
+            .is_some_and(|dir| fs::create_dir_all(dir).is_ok());
+        if dir_ready {
             match fs::OpenOptions::new()
                 .write(true)
                 .create_new(true)
                 .open(&lock)
             {
                 Ok(_) => {
-                    let outcome = fresh(spec, options);
-                    write_result(&result, &outcome);
-                    let _ = fs::remove_file(&lock);
-                    return outcome;
+                    // Removed however this ends, a panic included: the others then compute
+                    // on their own instead of waiting for a file that will never come.
+                    let _held = Held(&lock);
+                    // Written by another process between our look and the lock: use it.
+                    if let Some(cached) = read(file) {
+                        return cached;
+                    }
+                    let (bytes, result) = compute();
+                    if let Some(bytes) = bytes {
+                        write_atomic(file, &bytes);
+                    }
+                    return result;
                 }
                 Err(_) if stale(&lock, patience) => {
                     let _ = fs::remove_file(&lock);
@@ -61,11 +164,21 @@ pub fn probe_shared(spec: &ServerSpec, options: &ProbeOptions) -> Result<Probe, 
                 Err(_) => {}
             }
         }
-        if start.elapsed() > patience {
-            // The lock holder is stuck or gone: probe on our own rather than wait forever.
-            return fresh(spec, options);
+        if start.elapsed() > patience || !dir_ready {
+            // The lock holder is stuck or gone (or there is no folder): on our own.
+            return compute().1;
         }
-        std::thread::sleep(Duration::from_millis(20));
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(Duration::from_millis(20));
+    }
+}
+
+/// A lock file this process created; removed on drop.
+struct Held<'a>(&'a Path);
+
+impl Drop for Held<'_> {
+    fn drop(&mut self) {
+        let _ = fs::remove_file(self.0);
     }
 }
 
@@ -77,62 +190,12 @@ fn stale(lock: &Path, patience: Duration) -> bool {
         .is_some_and(|age| age > patience)
 }
 
-fn read_result(path: &Path) -> Option<Result<Probe, SharedError>> {
-    let text = fs::read_to_string(path).ok()?;
-    let value: Value = serde_json::from_str(&text).ok()?;
-    if let Some(error) = value.get("error").and_then(Value::as_str) {
-        let kind = match value.get("kind").and_then(Value::as_str) {
-            Some("auth") => ProbeErrorKind::AuthRequired,
-            Some("config") => ProbeErrorKind::Configuration,
-            _ => ProbeErrorKind::Exited,
-        };
-        return Some(Err((kind, error.to_owned())));
-    }
-    let surface = Surface::from_json(value.get("surface")?).ok()?;
-    let notes = value
-        .get("notes")?
-        .as_array()?
-        .iter()
-        .filter_map(|n| n.as_str().map(str::to_owned))
-        .collect();
-    let handshake = match value.get("handshake").and_then(Value::as_str) {
-        Some("server/discover") => probe::Handshake::Discover,
-        _ => probe::Handshake::Initialize,
-    };
-    let respellings = value
-        .get("respellings")?
-        .as_array()?
-        .iter()
-        .map(Respelling::from_json)
-        .collect::<Option<Vec<_>>>()?;
-    Some(Ok(Probe {
-        surface,
-        notes,
-        handshake,
-        respellings,
-    }))
-}
-
-fn write_result(path: &Path, outcome: &Result<Probe, SharedError>) {
-    let value = match outcome {
-        Ok(probe) => json!({
-            "surface": probe.surface.to_json(),
-            "notes": probe.notes,
-            "handshake": probe.handshake.method(),
-            "respellings": probe.respellings.iter().map(Respelling::to_json).collect::<Vec<_>>(),
-        }),
-        Err((kind, message)) => {
-            let kind = match kind {
-                ProbeErrorKind::AuthRequired => "auth",
-                ProbeErrorKind::Configuration => "config",
-                _ => "other",
-            };
-            json!({"error": message, "kind": kind})
-        }
-    };
-    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-    let written =
-        fs::File::create(&tmp).and_then(|mut f| f.write_all(value.to_string().as_bytes()));
+/// Writes `bytes` to a temporary file beside `path` and renames it into place.
+fn write_atomic(path: &Path, bytes: &[u8]) {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(format!(".tmp{}", std::process::id()));
+    let tmp = PathBuf::from(tmp);
+    let written = fs::File::create(&tmp).and_then(|mut f| f.write_all(bytes));
     if written.is_ok() {
         let _ = fs::rename(&tmp, path);
     } else {
@@ -140,8 +203,166 @@ fn write_result(path: &Path, outcome: &Result<Probe, SharedError>) {
     }
 }
 
+/// Replaces credentials in a message or a note: the configuration's own, and anything shaped
+/// like one.
+pub(crate) fn scrub(text: &str, known: &[String]) -> String {
+    secrets::scrub_message(&secrets::scrub_known(text, known))
+}
+
+fn kind_word(kind: ItemKind) -> &'static str {
+    kind.as_str()
+}
+
+pub(crate) fn key_json(key: &ItemKey) -> Value {
+    json!([kind_word(key.kind), key.name])
+}
+
+pub(crate) fn key_from(value: &Value) -> Option<ItemKey> {
+    let pair = value.as_array()?;
+    let kind = ItemKind::parse(pair.first()?.as_str()?)?;
+    Some(ItemKey::new(kind, pair.get(1)?.as_str()?))
+}
+
+fn secret_json(finding: &secrets::Finding) -> Value {
+    json!({
+        "item": key_json(&finding.item),
+        "path": finding.path,
+        "kind": finding.kind,
+        "placeholder": finding.placeholder,
+    })
+}
+
+fn secret_from(value: &Value) -> Option<secrets::Finding> {
+    Some(secrets::Finding::new(
+        key_from(value.get("item")?)?,
+        value.get("path")?.as_str()?,
+        secrets::kind_named(value.get("kind")?.as_str()?)?,
+        value.get("placeholder")?.as_str()?,
+    ))
+}
+
+/// The shared probe file: a header line, then one line per item (`[kind, name]`, a tab, the
+/// prepared item's JSON) and one per repeated item (`["dup", kind, name]`, a tab, its JSON).
+fn probe_file(
+    outcome: &Result<SharedProbe, SharedError>,
+    redactions: &Redactions,
+    known: &[String],
+) -> Vec<u8> {
+    let mut out = Vec::new();
+    match outcome {
+        Err((kind, message)) => {
+            let kind = match kind {
+                ProbeErrorKind::AuthRequired => "auth",
+                ProbeErrorKind::Configuration => "config",
+                _ => "other",
+            };
+            let header = json!({"error": scrub(message, known), "kind": kind});
+            out.extend_from_slice(header.to_string().as_bytes());
+            out.push(b'\n');
+        }
+        Ok(shared) => {
+            let probe = &shared.probe;
+            let (surface, notes) = match &shared.prepared {
+                Some(notes) => (probe.surface.clone(), notes.clone()),
+                None => check::prepare_for_sharing(&probe.surface, redactions),
+            };
+            let header = json!({
+                "notes": probe.notes.iter().map(|n| scrub(n, known)).collect::<Vec<_>>(),
+                "handshake": probe.handshake.method(),
+                "respellings": probe.respellings.iter().map(Respelling::to_json).collect::<Vec<_>>(),
+                "secrets": notes.secrets.iter().map(secret_json).collect::<Vec<_>>(),
+                "item_respellings": notes.respellings.iter().map(Respelling::to_json).collect::<Vec<_>>(),
+            });
+            out.extend_from_slice(header.to_string().as_bytes());
+            out.push(b'\n');
+            for (key, item) in surface.items() {
+                out.extend_from_slice(key_json(key).to_string().as_bytes());
+                out.push(b'\t');
+                out.extend_from_slice(item.to_string().as_bytes());
+                out.push(b'\n');
+            }
+            for (key, item) in surface.duplicate_items() {
+                let tag = json!(["dup", kind_word(key.kind), key.name]);
+                out.extend_from_slice(tag.to_string().as_bytes());
+                out.push(b'\t');
+                out.extend_from_slice(item.to_string().as_bytes());
+                out.push(b'\n');
+            }
+        }
+    }
+    out
+}
+
+fn read_probe(path: &Path) -> Option<Result<SharedProbe, SharedError>> {
+    let mut reader = BufReader::new(fs::File::open(path).ok()?);
+    let mut line = String::new();
+    reader.read_line(&mut line).ok()?;
+    let header: Value = serde_json::from_str(&line).ok()?;
+    if let Some(error) = header.get("error").and_then(Value::as_str) {
+        let kind = match header.get("kind").and_then(Value::as_str) {
+            Some("auth") => ProbeErrorKind::AuthRequired,
+            Some("config") => ProbeErrorKind::Configuration,
+            _ => ProbeErrorKind::Exited,
+        };
+        return Some(Err((kind, error.to_owned())));
+    }
+    let strings = |field: &str| -> Option<Vec<String>> {
+        header
+            .get(field)?
+            .as_array()?
+            .iter()
+            .map(|n| n.as_str().map(str::to_owned))
+            .collect()
+    };
+    let respellings = |field: &str| -> Option<Vec<Respelling>> {
+        header
+            .get(field)?
+            .as_array()?
+            .iter()
+            .map(Respelling::from_json)
+            .collect()
+    };
+    let handshake = match header.get("handshake").and_then(Value::as_str) {
+        Some("server/discover") => probe::Handshake::Discover,
+        _ => probe::Handshake::Initialize,
+    };
+    let notes = PreparedNotes {
+        secrets: header
+            .get("secrets")?
+            .as_array()?
+            .iter()
+            .map(secret_from)
+            .collect::<Option<_>>()?,
+        respellings: respellings("item_respellings")?,
+    };
+    let mut surface = Surface::new();
+    for line in reader.lines() {
+        let line = line.ok()?;
+        let (tag, item) = line.split_once('\t')?;
+        // Checked, so that the surface's promise (its text parses) holds for any file.
+        serde_json::from_str::<&serde_json::value::RawValue>(item).ok()?;
+        let tag: Value = serde_json::from_str(tag).ok()?;
+        match tag.as_array().map(Vec::as_slice) {
+            Some([dup, kind, name]) if dup == "dup" => {
+                let key = key_from(&json!([kind, name]))?;
+                surface.insert_duplicate_text(key, item.to_owned());
+            }
+            _ => surface.insert_text(key_from(&tag)?, item.to_owned()),
+        }
+    }
+    Some(Ok(SharedProbe {
+        probe: Probe {
+            surface,
+            notes: strings("notes")?,
+            handshake,
+            respellings: respellings("respellings")?,
+        },
+        prepared: Some(notes),
+    }))
+}
+
 /// The folder shared by the processes of this run, or `None` when not under nextest.
-fn cache_dir() -> Option<PathBuf> {
+fn run_dir() -> Option<PathBuf> {
     let run = match crate::env::nextest_run_id() {
         Some(id) => id,
         None if crate::env::under_nextest() => parent_identity()?,

@@ -11,8 +11,8 @@
 use crate::change::Policy;
 use crate::check::{self, FailOn, Judging, Selection, State, SuiteReport, Verdict};
 use crate::config::SuiteConfig;
-use crate::prepare::secrets;
 use crate::probe::{self, Handshake, ProbeErrorKind, ProbeOptions, ServerSpec};
+use crate::probe_cache::{SharedFailure, SharedOutcome, SharedProbe};
 use crate::surface::{ItemKey, ItemKind};
 use crate::version::{self, BumpCheck};
 use serde_json::Value;
@@ -52,6 +52,10 @@ pub struct Context<'a> {
     pub listing: bool,
     /// Which items are judged (`None`: all).
     pub select: Selection<'a>,
+    /// When the face knows it: the test name (`escape(&key.test_name())`) of the one item
+    /// `select` can pick (libtest's `--exact NAME`, as nextest runs each test). A process that
+    /// reuses a shared judgement then reads that item's verdict without looking at the others.
+    pub only: Option<&'a str>,
 }
 
 impl fmt::Debug for Context<'_> {
@@ -98,6 +102,7 @@ impl Context<'static> {
             },
             listing: false,
             select: None,
+            only: None,
         })
     }
 }
@@ -117,6 +122,33 @@ pub enum FailureKind {
     AuthRequired,
     /// The server could not be started or reached, or did not answer as an MCP server.
     Unreachable,
+}
+
+impl FailureKind {
+    /// The kind as a word (`config`, `unreadable`, `no-contract`, `auth-required`,
+    /// `unreachable`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FailureKind::Config => "config",
+            FailureKind::Unreadable => "unreadable",
+            FailureKind::NoContract => "no-contract",
+            FailureKind::AuthRequired => "auth-required",
+            FailureKind::Unreachable => "unreachable",
+        }
+    }
+
+    /// Parses [`FailureKind::as_str`] back.
+    pub fn parse(word: &str) -> Option<FailureKind> {
+        [
+            FailureKind::Config,
+            FailureKind::Unreadable,
+            FailureKind::NoContract,
+            FailureKind::AuthRequired,
+            FailureKind::Unreachable,
+        ]
+        .into_iter()
+        .find(|kind| kind.as_str() == word)
+    }
 }
 
 /// A suite that could not be judged: one message that every one of its tests (or the CLI's
@@ -155,31 +187,148 @@ pub fn fail_on(config: &SuiteConfig, context: &Context<'_>) -> FailOn {
 }
 
 /// Takes one suite from its configuration to its outcome; see the module docs.
+///
+/// Under nextest (`Context::share_probe`), the processes of one run share one probe and one
+/// judgement ([`crate::probe_cache`]): the first process that needs a verdict judges every
+/// item and shares the outcome; every other reads the verdicts of the items it runs.
 pub fn run(config: &SuiteConfig, context: &Context<'_>) -> SuiteOutcome {
     let server = config.server_label();
     let fail_on = fail_on(config, context);
-    let secrets = config.known_secrets();
-    let scrub = |text: &str| secrets::scrub_known(text, &secrets);
+    let outcome = |result| SuiteOutcome {
+        server: server.clone(),
+        fail_on: fail_on.clone(),
+        result,
+    };
+    // An in-process probe costs milliseconds and its name need not be unique (one handler
+    // type under two configurations): it is never shared between processes.
+    let share = context.share_probe && !matches!(config.server, ServerSpec::InProcess(_));
+    if share && !context.listing {
+        let options = probe_options(config, context);
+        if let Some((file, state)) = outcome_file(config, context, &fail_on, &options) {
+            // The judging process needs up to one probe, twice (see `probe_shared`), and the
+            // judgement.
+            let patience = options.timeout * 2 + Duration::from_secs(60);
+            let compute = || {
+                let whole = Context {
+                    select: None,
+                    only: None,
+                    ..context.clone()
+                };
+                let result = judge(config, &whole, &fail_on, share);
+                // Shared only if the folder did not change while it was read and judged.
+                let unchanged = folder_state(config) == Some(state);
+                (to_shared(result), unchanged)
+            };
+            let shared = crate::probe_cache::shared_outcome(
+                &file,
+                patience,
+                context.select,
+                context.only,
+                compute,
+            );
+            return outcome(from_shared(shared));
+        }
+    }
+    outcome(judge(config, context, &fail_on, share))
+}
+
+/// The probe's options for this suite and context.
+fn probe_options(config: &SuiteConfig, context: &Context<'_>) -> ProbeOptions {
+    ProbeOptions {
+        timeout: context.timeout.unwrap_or(config.timeout),
+        lifecycle: config.lifecycle,
+        ..ProbeOptions::default()
+    }
+}
+
+/// The state of the suite's accepted snapshots (see [`crate::snapshot::suite_state`]).
+fn folder_state(config: &SuiteConfig) -> Option<u64> {
+    let layout = &config.layout;
+    crate::snapshot::suite_state(&layout.dir, &layout.module, layout.suite.as_deref())
+}
+
+/// Where this run shares the suite's outcome, and the snapshot folder's state it is keyed by:
+/// the key holds everything the judgement depends on. `None` outside nextest, or when the
+/// folder cannot be listed (then each process judges on its own).
+fn outcome_file(
+    config: &SuiteConfig,
+    context: &Context<'_>,
+    fail_on: &FailOn,
+    options: &ProbeOptions,
+) -> Option<(std::path::PathBuf, u64)> {
+    let state = folder_state(config)?;
+    let allow_list = config.allow_list.as_ref().map(|path| {
+        std::fs::metadata(path)
+            .map(|m| (m.len(), m.modified().ok()))
+            .ok()
+    });
+    let material = format!(
+        "{:?}|{options:?}|{:?}|{:?}|{:?}|{fail_on:?}|{:?}|{allow_list:?}|{:?}|{}|{:?}|{}|{}|{:?}|{state:x}",
+        config.server,
+        config.redactions,
+        config.policy,
+        config.lints,
+        config.allow_list,
+        config.layout,
+        config.server_label(),
+        context.mode,
+        context.ci,
+        context.allow_missing,
+        crate::env::today(),
+    );
+    Some((crate::probe_cache::outcome_file(&material)?, state))
+}
+
+fn to_shared(result: Result<SuiteReport, SuiteFailure>) -> SharedOutcome {
+    match result {
+        Ok(report) => SharedOutcome::Judged(report),
+        Err(failure) => SharedOutcome::Failed(SharedFailure {
+            kind: failure.kind.as_str().to_owned(),
+            message: failure.message,
+            keys: failure.keys,
+        }),
+    }
+}
+
+fn from_shared(shared: SharedOutcome) -> Result<SuiteReport, SuiteFailure> {
+    match shared {
+        SharedOutcome::Judged(report) => Ok(report),
+        SharedOutcome::Failed(failure) => Err(SuiteFailure {
+            kind: FailureKind::parse(&failure.kind).unwrap_or(FailureKind::Unreachable),
+            message: failure.message,
+            keys: failure.keys,
+        }),
+    }
+}
+
+/// The suite judged in this process: probe (shared under nextest), accepted snapshots, and the
+/// verdicts of the selected items.
+fn judge(
+    config: &SuiteConfig,
+    context: &Context<'_>,
+    fail_on: &FailOn,
+    share: bool,
+) -> Result<SuiteReport, SuiteFailure> {
+    let known = config.known_secrets();
+    let scrub = |text: &str| crate::probe_cache::scrub(text, &known);
     let failure = |kind: FailureKind, message: &str, keys: Vec<ItemKey>| SuiteFailure {
         kind,
         message: scrub(message),
         keys,
     };
     let mut layout = config.layout.clone();
-    layout.server_label = server.clone();
-    let options = ProbeOptions {
-        timeout: context.timeout.unwrap_or(config.timeout),
-        lifecycle: config.lifecycle,
-        ..ProbeOptions::default()
-    };
-    // An in-process probe costs milliseconds and its name need not be unique (one handler
-    // type under two configurations): it is never shared between processes.
-    let share = context.share_probe && !matches!(config.server, ServerSpec::InProcess(_));
+    layout.server_label = config.server_label();
+    let options = probe_options(config, context);
     let (probed, accepted) = check::probe_and_load(&layout, || {
         if share {
-            crate::probe_cache::probe_shared(&config.server, &options)
+            crate::probe_cache::probe_shared(&config.server, &options, &config.redactions, &known)
         } else {
-            probe::probe(&config.server, &options).map_err(|e| (e.kind, e.to_string()))
+            probe::probe(&config.server, &options)
+                .map(|probe| SharedProbe {
+                    probe,
+                    prepared: None,
+                })
+                .map_err(|e| (e.kind, e.to_string()))
         }
     });
     let accepted_keys = |accepted: &[crate::snapshot::Accepted]| -> Vec<ItemKey> {
@@ -189,50 +338,41 @@ pub fn run(config: &SuiteConfig, context: &Context<'_>) -> SuiteOutcome {
             .map(|a| a.item.key.clone())
             .collect()
     };
-    let outcome = |result| SuiteOutcome {
-        server: server.clone(),
-        fail_on: fail_on.clone(),
-        result,
-    };
     let unreadable = |error: &crate::snapshot::SnapshotError| {
         format!("cannot read the accepted contract: {error}\nThe file was left untouched.")
     };
-    let (probe, accepted) = match (probed, accepted) {
+    let (SharedProbe { probe, prepared }, accepted) = match (probed, accepted) {
         (Ok(probe), Ok(accepted)) => (probe, accepted),
         // A broken snapshot folder still probes: every live item's test then fails with the
         // one message, so a filtered run (`-- tools::x`) cannot pass on a folder it cannot
         // read.
-        (Ok(probe), Err(error)) => {
-            let keys = probe.surface.keys().cloned().collect();
-            return outcome(Err(failure(
-                FailureKind::Unreadable,
-                &unreadable(&error),
-                keys,
-            )));
+        (Ok(shared), Err(error)) => {
+            let keys = check::item_keys(&shared.probe.surface, &[]);
+            return Err(failure(FailureKind::Unreadable, &unreadable(&error), keys));
         }
         (Err(_), Err(error)) => {
-            return outcome(Err(failure(
+            return Err(failure(
                 FailureKind::Unreadable,
                 &unreadable(&error),
                 Vec::new(),
-            )))
+            ))
         }
         (Err((kind, message)), Ok(accepted)) => {
             let message = format!("{message}\nNo snapshot was written, changed or deleted.");
-            return outcome(Err(failure(
+            return Err(failure(
                 probe_failure_kind(kind),
                 &message,
                 accepted_keys(&accepted),
-            )));
+            ));
         }
     };
     if accepted.is_empty() && !context.allow_missing && !context.listing {
         let keys = check::item_keys(&probe.surface, &[]);
-        return outcome(Err(failure(
+        return Err(failure(
             FailureKind::NoContract,
             &no_contract_message(&layout, context.mode),
             keys,
-        )));
+        ));
     }
     let mut lints = config.lints.clone();
     if let Some(path) = &config.allow_list {
@@ -240,7 +380,7 @@ pub fn run(config: &SuiteConfig, context: &Context<'_>) -> SuiteOutcome {
             Ok(list) => lints.allow = Some(list),
             Err(error) => {
                 let keys = check::item_keys(&probe.surface, &accepted);
-                return outcome(Err(failure(FailureKind::Config, &error, keys)));
+                return Err(failure(FailureKind::Config, &error, keys));
             }
         }
     }
@@ -261,13 +401,19 @@ pub fn run(config: &SuiteConfig, context: &Context<'_>) -> SuiteOutcome {
         let judging = Judging {
             layout: &layout,
             policy: &config.policy,
-            fail_on: &fail_on,
+            fail_on,
             redactions: &config.redactions,
             lints: &lints,
             today: crate::env::today(),
             envelope: &probe.respellings,
         };
-        let mut report = check::evaluate_selected(&probe.surface, &accepted, &judging, select);
+        let mut report = check::evaluate_prepared(
+            &probe.surface,
+            &accepted,
+            &judging,
+            select,
+            prepared.as_ref(),
+        );
         if config.require_version_bump {
             let live_version = config.version.clone().or_else(|| {
                 probe
@@ -280,7 +426,7 @@ pub fn run(config: &SuiteConfig, context: &Context<'_>) -> SuiteOutcome {
                 accepted: &accepted,
                 live_version: live_version.as_deref(),
                 from_server_info: config.version.is_none(),
-                drift: fail_on == FailOn::Drift,
+                drift: *fail_on == FailOn::Drift,
             };
             version_discipline(&mut report, &release, &policy);
         }
@@ -293,7 +439,7 @@ pub fn run(config: &SuiteConfig, context: &Context<'_>) -> SuiteOutcome {
     let mut notes: Vec<String> = probe.notes.iter().map(|note| scrub(note)).collect();
     notes.append(&mut report.notes);
     report.notes = notes;
-    outcome(Ok(report))
+    Ok(report)
 }
 
 /// The kind of a probe failure, as both faces act on it.

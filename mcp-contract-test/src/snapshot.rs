@@ -26,7 +26,10 @@ pub use item::{
 pub use naming::{file_name, safe_component};
 pub use settings::{Settings, UpdateMode};
 pub(crate) use store::remove_if_present;
-pub use store::{add_reference, load_dir, pending_path, record, write_atomic, Accepted, Outcome};
+pub use store::{
+    add_reference, load_dir, pending_path, read_file, record, suite_state, write_atomic, Accepted,
+    Outcome,
+};
 
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -49,10 +49,13 @@ const LIBRARY: &[(&str, &[&str])] = &[
     ("libtest", &[]),
     ("snapshot", &["env"]),
     ("probe", &["env", "error"]),
-    ("probe_cache", &["probe", "env"]),
     ("verdict", &["snapshot", "error"]),
     ("summary", &["verdict"]),
     ("check", &["verdict", "summary", "snapshot", "env"]),
+    (
+        "probe_cache",
+        &["check", "verdict", "snapshot", "probe", "env"],
+    ),
     ("config", &["verdict", "probe", "env"]),
     (
         "run",

@@ -364,3 +364,69 @@ fn a_new_poisoned_tool_fails_once_a_contract_exists() {
     assert!(first.first_recording);
     assert!(!verdict(&first, "daily_tip").failing);
 }
+
+/// The probe the processes of a nextest run share holds the surface prepared (secrets
+/// replaced, redactions and filters applied, spellings canonical) and what preparing said:
+/// judging it gives exactly the verdicts and notes judging the raw surface gives, on every
+/// release pair of the corpus and on a surface full of secrets and old spellings, with
+/// redactions and filters set.
+#[test]
+fn a_surface_prepared_for_sharing_is_judged_as_the_raw_one() {
+    use mcp_contract_engine::lint::{allow::Date, Lints};
+    use mcp_contract_engine::prepare::Redactions;
+    let secrets = [
+        "ghp_0123456789abcdefghijklmnopqrstuvwxyzAB",
+        "AKIAABCDEFGHIJKLMNOP",
+    ];
+    let secretive = surface(json!({
+        "protocolVersion": "2025-11-25",
+        "serverInfo": {"name": "s", "version": "1.2.3"},
+        "capabilities": {"tools": {}},
+        "tools": [
+            {"name": "deploy", "description": format!("Use {} here, built 2024-01-02", secrets[0]),
+             "inputSchema": {"type": "object", "properties": {"t": {"default": secrets[0]}}}},
+            {"name": "keyed", "input_schema": {"type": "object", "properties": {secrets[1]: {}}}},
+            {"name": secrets[1], "inputSchema": {"type": "object"}},
+            {"name": "twin"}, {"name": "twin", "description": secrets[0]},
+        ],
+    }));
+    let mut cases: Vec<(Surface, Surface)> = release_pairs()
+        .iter()
+        .map(|(old, new)| (read(old), read(new)))
+        .collect();
+    cases.push((Surface::new(), secretive.clone()));
+    cases.push((cases[0].0.clone(), secretive));
+    let redactions = Redactions::default()
+        .redact(".serverInfo.version", "[version]")
+        .and_then(|r| r.filter(r"\d{4}-\d\d-\d\d", "[date]"))
+        .expect("redactions");
+    for (index, (old, new)) in cases.iter().enumerate() {
+        let accepted = accepted(old);
+        let layout = layout();
+        let lints = Lints::default();
+        let judging = check::Judging {
+            layout: &layout,
+            policy: &Policy::default(),
+            fail_on: &FailOn::local_default(),
+            redactions: &redactions,
+            lints: &lints,
+            today: Date::from_unix_days(20_000),
+            envelope: &[],
+        };
+        let raw = check::evaluate_selected(new, &accepted, &judging, None);
+        let (prepared, notes) = check::prepare_for_sharing(new, &redactions);
+        let shared = check::evaluate_prepared(&prepared, &accepted, &judging, None, Some(&notes));
+        assert_eq!(
+            format!("{:?}", shared.verdicts),
+            format!("{:?}", raw.verdicts),
+            "case {index}"
+        );
+        assert_eq!(shared.notes, raw.notes, "case {index}");
+        assert_eq!(shared.unjudged, raw.unjudged, "case {index}");
+        let text = format!("{:?}", prepared.to_json());
+        assert!(
+            secrets.iter().all(|s| !text.contains(s)),
+            "case {index}: {text}"
+        );
+    }
+}

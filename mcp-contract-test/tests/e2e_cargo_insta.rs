@@ -385,6 +385,24 @@ fn nextest_runs_every_item_and_probes_the_server_once() {
         starts, 1,
         "one probe per nextest run, not one per test:\n{requests}"
     );
+    // One judgement too: the run's shared folder (the newest) holds one judged outcome.
+    let runs = repo_root().join("target/e2e/debug/mcp-contract-probes");
+    let newest = fs::read_dir(&runs)
+        .expect("the runs' folder")
+        .flatten()
+        .max_by_key(|e| e.metadata().and_then(|m| m.modified()).ok())
+        .expect("this run's folder")
+        .path();
+    let shared: Vec<String> = fs::read_dir(&newest)
+        .expect("this run's folder")
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        shared.iter().filter(|n| n.ends_with(".outcome")).count(),
+        1,
+        "one judgement per nextest run: {shared:?}"
+    );
 }
 
 #[test]

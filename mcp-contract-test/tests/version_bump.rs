@@ -79,6 +79,7 @@ fn context(mode: Mode, fail_on: Option<FailOn>) -> Context<'static> {
         allow_missing: mode == Mode::Accept,
         listing: false,
         select: None,
+        only: None,
     }
 }
 

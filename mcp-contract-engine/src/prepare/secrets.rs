@@ -28,6 +28,23 @@ pub struct Finding {
     pub placeholder: String,
 }
 
+impl Finding {
+    /// A secret of `kind` found in `item` at `path`, replaced by `placeholder`.
+    pub fn new(
+        item: ItemKey,
+        path: impl Into<String>,
+        kind: &'static str,
+        placeholder: impl Into<String>,
+    ) -> Finding {
+        Finding {
+            item,
+            path: path.into(),
+            kind,
+            placeholder: placeholder.into(),
+        }
+    }
+}
+
 /// The id under which secret findings are reported.
 pub const SECRET_RULE: &str = "secret-in-surface";
 
@@ -287,6 +304,13 @@ fn scrub_word(word: &str, found: &mut Vec<(&'static str, String)>) -> String {
     word
 }
 
+/// A secret kind ([`Finding::kind`]) by its name, for findings read back from a file (the
+/// probe shared between the processes of a nextest run); `None` for a kind this build does not
+/// detect.
+pub fn kind_named(name: &str) -> Option<&'static str> {
+    patterns().iter().map(|p| p.kind).find(|kind| *kind == name)
+}
+
 /// The placeholder of a secret: `<secret:KIND:HASH8>`.
 pub fn placeholder(kind: &str, secret: &str) -> String {
     let mut bytes = b"mcp-contract-test/secret/v1\0".to_vec();
@@ -452,7 +476,8 @@ fn scrub_at(item: &ItemKey, value: &mut Value, path: &mut String, findings: &mut
                         for (kind, placeholder) in found {
                             findings.push(Finding {
                                 item: item.clone(),
-                                path: join(path, &key),
+                                // The key as written: the secret in it is replaced there too.
+                                path: join(path, &new),
                                 kind,
                                 placeholder,
                             });

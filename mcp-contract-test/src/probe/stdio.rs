@@ -209,6 +209,32 @@ impl StdioServer {
         self.wait_for_exit(STOP_STEP);
     }
 
+    /// Closes the server's stdin without waiting: a well-behaved server now exits on its own
+    /// while the caller goes on (see [`super::stopping`]). Later sends fail as closed.
+    pub(super) fn close_stdin(&mut self) {
+        self.writer = None;
+    }
+
+    /// Stops a server whose stdin was closed earlier and which has had its time to exit since:
+    /// nothing to do when it and everything in its process group are gone; otherwise SIGTERM
+    /// the group at once, then SIGKILL after [`STOP_STEP`]. Idempotent; bounded to about two
+    /// seconds.
+    pub(super) fn stop_now(&mut self) {
+        if self.stopped {
+            return;
+        }
+        self.stopped = true;
+        self.writer = None;
+        if self.poll_exit().is_some() && !process_group::alive(&self.child) {
+            return;
+        }
+        if let Some(status) = process_group::terminate(&mut self.child, STOP_STEP) {
+            self.exit_status.get_or_insert(status);
+            return;
+        }
+        self.wait_for_exit(STOP_STEP);
+    }
+
     /// Waits up to `limit` for the server to exit. A well-behaved server exits within a
     /// millisecond of its stdin closing, so the wait wakes when its stdout closes (it usually
     /// exits right then) and otherwise looks again after 0.5 ms, 1 ms, 2 ms … up to [`POLL`]:

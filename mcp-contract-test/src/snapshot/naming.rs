@@ -81,13 +81,22 @@ pub fn file_name(module: &str, suite: Option<&str>, key: &ItemKey) -> String {
 /// Whether a file name has the shape [`file_name`] gives this module and suite (so it is one
 /// of this suite's files, not another suite's that shares the module prefix).
 pub(crate) fn is_suite_file(name: &str, module: &str, suite: Option<&str>) -> bool {
+    is_suite_file_with(name, &suite_prefix(module, suite))
+}
+
+/// The start of every file name of this module and suite (`module__` or `module__suite__`).
+pub(crate) fn suite_prefix(module: &str, suite: Option<&str>) -> String {
     let mut prefix = safe_component(module) + "__";
     if let Some(suite) = suite {
         prefix.push_str(&safe_component(suite));
         prefix.push_str("__");
     }
+    prefix
+}
+
+fn is_suite_file_with(name: &str, prefix: &str) -> bool {
     let Some(rest) = name
-        .strip_prefix(prefix.as_str())
+        .strip_prefix(prefix)
         .and_then(|r| r.strip_suffix(".snap"))
     else {
         return false;

@@ -2,10 +2,11 @@
 
 use super::file::{contents_match, read_with_offset, SnapshotFile};
 use super::item::{read_head_at, ItemHead};
-use super::naming::{file_name, is_suite_file};
+use super::naming::{file_name, is_suite_file, suite_prefix};
 use super::settings::{Settings, UpdateMode};
 use super::{ErrorKind, SnapshotError};
 use crate::surface::ItemKey;
+use mcp_contract_engine::hash::fnv1a64;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::ffi::OsString;
@@ -101,6 +102,98 @@ pub fn load_dir(
         by_key.insert(item.key.clone(), Accepted { path, file, item });
     }
     Ok(by_key.into_values().collect())
+}
+
+/// Reads one snapshot file as [`load_dir`] reads it (the header and the contents, unchecked
+/// against its name): what a test process that reuses a shared judgement reads of its item.
+pub fn read_file(path: &Path) -> Result<SnapshotFile, SnapshotError> {
+    read_with_offset(path).map(|(file, _)| file)
+}
+
+/// The state of a suite's accepted snapshots as the file system tells it without reading them:
+/// a hash of every file [`load_dir`] would read (its size, modification and change times,
+/// device and inode; pending `.snap.new` files are not read, so not included), or of the
+/// folder's absence. Any edited, added, removed or replaced file changes it (a rewrite in
+/// place within one file-system timestamp tick that keeps the size is the one change it cannot
+/// see); `None` when the folder cannot be listed.
+pub fn suite_state(dir: &Path, module: &str, suite: Option<&str>) -> Option<u64> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Some(fnv1a64(b"no folder"));
+        }
+        Err(_) => return None,
+    };
+    // This runs in every test process of a nextest run, usually built without optimisation, so
+    // it stays cheap: each file is mixed from its numbers alone (a file renamed, replaced or
+    // written gets a new change time or inode) and the mixes are summed, so nothing is sorted.
+    // The files are all `.snap` files of the suite's prefix: other suites' files sharing it are
+    // included, which only makes the state change more often.
+    let prefix = suite_prefix(module, suite);
+    let mut state = fnv1a64(b"suite state");
+    for entry in entries {
+        let entry = entry.ok()?;
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        if !name.starts_with(prefix.as_str()) || !name.ends_with(".snap") {
+            continue;
+        }
+        // Followed through a symbolic link, as reading the file is.
+        let meta = std::fs::metadata(entry.path()).ok()?;
+        let nanos = |time: Option<std::time::SystemTime>| {
+            time.and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                .map_or(0, |d| d.as_nanos() as u64)
+        };
+        let (dev, ino) = file_identity(&meta);
+        let mut mix = 0x9e37_79b9_7f4a_7c15_u64;
+        for number in [
+            meta.len(),
+            nanos(meta.modified().ok()),
+            nanos(file_changed(&meta)),
+            dev,
+            ino,
+        ] {
+            mix = splitmix(mix ^ number);
+        }
+        state = state.wrapping_add(mix);
+    }
+    Some(state)
+}
+
+/// One round of splitmix64: every bit of the input reaches every bit of the output.
+fn splitmix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+/// When the file's inode last changed (its contents, name or attributes): unlike the
+/// modification time, no program can set it back.
+#[cfg(unix)]
+fn file_changed(meta: &std::fs::Metadata) -> Option<std::time::SystemTime> {
+    use std::os::unix::fs::MetadataExt;
+    let secs = u64::try_from(meta.ctime()).ok()?;
+    let nanos = u32::try_from(meta.ctime_nsec()).ok()?;
+    std::time::UNIX_EPOCH.checked_add(std::time::Duration::new(secs, nanos))
+}
+
+#[cfg(not(unix))]
+fn file_changed(_meta: &std::fs::Metadata) -> Option<std::time::SystemTime> {
+    None
+}
+
+/// The file's device and inode: a file replaced by a rename (as every snapshot writer does) is
+/// another file.
+#[cfg(unix)]
+fn file_identity(meta: &std::fs::Metadata) -> (u64, u64) {
+    use std::os::unix::fs::MetadataExt;
+    (meta.dev(), meta.ino())
+}
+
+#[cfg(not(unix))]
+fn file_identity(_meta: &std::fs::Metadata) -> (u64, u64) {
+    (0, 0)
 }
 
 /// One snapshot file read and parsed: its path, the file, its contents parsed.

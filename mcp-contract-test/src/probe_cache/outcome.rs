@@ -1,0 +1,404 @@
+//! The shared outcome of one suite: one header line, then one record per verdict, so that a
+//! process running one test reads the header and one record (see the parent module).
+
+use super::{key_from, key_json, shared};
+use crate::change::{Change, Class, Judgement, Note};
+use crate::check::{Selection, State, SuiteReport, Verdict};
+use crate::escape::escape;
+use crate::lint::{Finding, Level};
+use crate::snapshot::{self, Metadata, SnapshotFile};
+use crate::surface::{ItemKey, ItemKind};
+use serde_json::{json, Value};
+use std::fs;
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// A suite's outcome as shared between the processes of a run.
+#[derive(Debug, Clone)]
+pub enum SharedOutcome {
+    /// Judged: every verdict (or, read for a selection, the selected ones; the others are in
+    /// [`SuiteReport::unjudged`]).
+    Judged(SuiteReport),
+    /// Not judged, and why.
+    Failed(SharedFailure),
+}
+
+/// A suite that could not be judged, as shared (the one road's failure, its kind as a word).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SharedFailure {
+    /// The kind of failure, as the one road names it.
+    pub kind: String,
+    /// The message every test shows (credentials already replaced).
+    pub message: String,
+    /// The items that still get a (failing) test.
+    pub keys: Vec<ItemKey>,
+}
+
+/// Reads the items `select` picks from the outcome shared in `file`, or computes the whole
+/// outcome and shares it: `compute` judges every item and says whether its outcome may be
+/// shared (not when the snapshot folder changed while it was judged). A process that computed
+/// keeps the verdicts `select` picks, as a reader would.
+///
+/// `only`, when the face knows it, is the test name (`escape(&key.test_name())`) of the one
+/// item `select` can pick (libtest's `--exact NAME`, as nextest runs every test): a reader
+/// then finds that item's record by name and asks `select` about it alone.
+pub fn shared_outcome(
+    file: &Path,
+    patience: Duration,
+    select: Selection<'_>,
+    only: Option<&str>,
+    compute: impl FnOnce() -> (SharedOutcome, bool),
+) -> SharedOutcome {
+    let (outcome, whole) = shared(
+        file,
+        patience,
+        |path| read_outcome(path, select, only).map(|outcome| (outcome, false)),
+        || {
+            let (outcome, shareable) = compute();
+            let bytes = if shareable {
+                outcome_bytes(&outcome)
+            } else {
+                None
+            };
+            (bytes, (outcome, true))
+        },
+    );
+    match outcome {
+        SharedOutcome::Judged(report) if whole && select.is_some() => {
+            let selected = |key: &ItemKey| select.is_none_or(|select| select(key));
+            let (verdicts, others): (Vec<Verdict>, Vec<Verdict>) =
+                report.verdicts.into_iter().partition(|v| selected(&v.key));
+            let mut unjudged = report.unjudged;
+            unjudged.extend(others.into_iter().map(|v| v.key));
+            unjudged.sort();
+            SharedOutcome::Judged(SuiteReport {
+                verdicts,
+                unjudged,
+                ..report
+            })
+        }
+        other => other,
+    }
+}
+
+/// A name in an index line: backslash, tab and line breaks escaped (reversibly).
+fn index_name(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for c in name.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn index_name_back(text: &str) -> Option<String> {
+    if !text.contains('\\') {
+        return Some(text.to_owned());
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        out.push(match chars.next()? {
+            '\\' => '\\',
+            't' => '\t',
+            'n' => '\n',
+            'r' => '\r',
+            _ => return None,
+        });
+    }
+    Some(out)
+}
+
+/// The file's bytes: a header line (JSON), the index (one line per verdict: its test name,
+/// kind, name, and where its record is), then the records; `None` when something in the
+/// outcome cannot be written back exactly (a path that is not UTF-8).
+fn outcome_bytes(outcome: &SharedOutcome) -> Option<Vec<u8>> {
+    let report = match outcome {
+        SharedOutcome::Failed(failure) => {
+            let header = json!({"failure": {
+                "kind": failure.kind,
+                "message": failure.message,
+                "keys": failure.keys.iter().map(key_json).collect::<Vec<_>>(),
+            }});
+            let mut out = header.to_string().into_bytes();
+            out.push(b'\n');
+            return Some(out);
+        }
+        SharedOutcome::Judged(report) => report,
+    };
+    let mut body: Vec<u8> = Vec::new();
+    let mut index = String::new();
+    for verdict in &report.verdicts {
+        let start = body.len();
+        body.extend_from_slice(verdict_json(verdict)?.to_string().as_bytes());
+        body.push(b'\n');
+        index.push_str(&format!(
+            "{}\t{}\t{}\t{start}\t{}\n",
+            escape(&verdict.key.test_name()),
+            verdict.key.kind.as_str(),
+            index_name(&verdict.key.name),
+            body.len() - start
+        ));
+    }
+    let header = json!({
+        "notes": report.notes,
+        "first_recording": report.first_recording,
+        "unjudged": report.unjudged.iter().map(key_json).collect::<Vec<_>>(),
+        "index_len": index.len(),
+    });
+    let mut out = header.to_string().into_bytes();
+    out.push(b'\n');
+    out.extend_from_slice(index.as_bytes());
+    out.extend_from_slice(&body);
+    Some(out)
+}
+
+fn read_outcome(path: &Path, select: Selection<'_>, only: Option<&str>) -> Option<SharedOutcome> {
+    let mut reader = BufReader::new(fs::File::open(path).ok()?);
+    let mut line = String::new();
+    let header_len = reader.read_line(&mut line).ok()? as u64;
+    let header: Value = serde_json::from_str(&line).ok()?;
+    let keys = |value: &Value| -> Option<Vec<ItemKey>> {
+        value.as_array()?.iter().map(key_from).collect()
+    };
+    if let Some(failure) = header.get("failure") {
+        return Some(SharedOutcome::Failed(SharedFailure {
+            kind: failure.get("kind")?.as_str()?.to_owned(),
+            message: failure.get("message")?.as_str()?.to_owned(),
+            keys: keys(failure.get("keys")?)?,
+        }));
+    }
+    let index_len = header.get("index_len")?.as_u64()?;
+    let mut index = String::new();
+    (&mut reader)
+        .take(index_len)
+        .read_to_string(&mut index)
+        .ok()?;
+    let body_start = header_len + index_len;
+    let mut unjudged = keys(header.get("unjudged")?)?;
+    // The index is in item order: only unjudged items of the whole run need sorting in.
+    let needs_sort = !unjudged.is_empty();
+    let mut wanted: Vec<(ItemKey, u64, usize)> = Vec::new();
+    for line in index.lines() {
+        let mut fields = line.split('\t');
+        let test_name = fields.next()?;
+        let kind = ItemKind::parse(fields.next()?)?;
+        let key = ItemKey::new(kind, index_name_back(fields.next()?)?);
+        // With `only`, no other item can be selected: `select` is asked about that one alone.
+        let picked = match only {
+            Some(only) => test_name == only && select.is_none_or(|select| select(&key)),
+            None => select.is_none_or(|select| select(&key)),
+        };
+        if !picked {
+            unjudged.push(key);
+            continue;
+        }
+        let offset: u64 = fields.next()?.parse().ok()?;
+        let len: usize = fields.next()?.parse().ok()?;
+        wanted.push((key, offset, len));
+    }
+    let mut verdicts = Vec::with_capacity(wanted.len());
+    for (key, offset, len) in wanted {
+        reader.seek(SeekFrom::Start(body_start + offset)).ok()?;
+        let mut record = vec![0; len];
+        reader.read_exact(&mut record).ok()?;
+        let record: Value = serde_json::from_slice(&record).ok()?;
+        verdicts.push(verdict_from(key, &record)?);
+    }
+    if needs_sort {
+        unjudged.sort();
+    }
+    Some(SharedOutcome::Judged(SuiteReport {
+        verdicts,
+        unjudged,
+        notes: header
+            .get("notes")?
+            .as_array()?
+            .iter()
+            .map(|n| n.as_str().map(str::to_owned))
+            .collect::<Option<_>>()?,
+        first_recording: header.get("first_recording")?.as_bool()?,
+    }))
+}
+
+fn path_json(path: &Path) -> Option<Value> {
+    path.to_str().map(Value::from)
+}
+
+/// `[value]` or `[]`: an absent value and a JSON `null` stay apart.
+fn optional(value: Option<&Value>) -> Value {
+    Value::Array(value.cloned().into_iter().collect())
+}
+
+fn optional_from(value: &Value) -> Option<Option<Value>> {
+    match value.as_array()?.as_slice() {
+        [] => Some(None),
+        [one] => Some(Some(one.clone())),
+        _ => None,
+    }
+}
+
+/// A verdict as a record. The accepted snapshot is named, not copied: it is the user's file
+/// (a snapshot written by an older build may hold what is now scrubbed), and the key of the
+/// outcome holds its state, so the reader reads the same file.
+fn verdict_json(verdict: &Verdict) -> Option<Value> {
+    let accepted = match &verdict.accepted {
+        Some(_) => path_json(&verdict.snap_path)?,
+        None => Value::Null,
+    };
+    let metadata = &verdict.recorded.metadata;
+    Some(json!({
+        "snap": path_json(&verdict.snap_path)?,
+        "accepted": accepted,
+        "metadata": {
+            "source": metadata.source,
+            "assertion_line": metadata.assertion_line,
+            "description": metadata.description,
+            "expression": metadata.expression,
+            "info": optional(metadata.info.as_ref()),
+            "input_file": metadata.input_file,
+        },
+        "contents": verdict.recorded.contents,
+        "state": verdict.state.as_str(),
+        "failing": verdict.failing,
+        "changes": verdict.judgement.changes.iter().map(|c| json!({
+            "rule": c.rule,
+            "class": c.class.as_str(),
+            "item": key_json(&c.item),
+            "path": c.path,
+            "before": optional(c.before.as_ref()),
+            "after": optional(c.after.as_ref()),
+            "places": c.places,
+            "message": c.message,
+        })).collect::<Vec<_>>(),
+        "notes": verdict.judgement.notes.iter().map(|n| json!({
+            "item": key_json(&n.item),
+            "path": n.path,
+            "message": n.message,
+        })).collect::<Vec<_>>(),
+        "findings": verdict.findings.iter().map(|f| json!({
+            "rule": f.rule,
+            "level": f.level.as_str(),
+            "item": key_json(&f.item),
+            "path": f.path,
+            "message": f.message,
+            "allowed": f.allowed,
+        })).collect::<Vec<_>>(),
+    }))
+}
+
+fn verdict_from(key: ItemKey, record: &Value) -> Option<Verdict> {
+    let text = |value: &Value, field: &str| -> Option<String> {
+        value.get(field)?.as_str().map(str::to_owned)
+    };
+    let maybe_text = |value: &Value, field: &str| -> Option<Option<String>> {
+        match value.get(field)? {
+            Value::Null => Some(None),
+            Value::String(s) => Some(Some(s.clone())),
+            _ => None,
+        }
+    };
+    let array = |field: &str| record.get(field).and_then(Value::as_array);
+    let snap_path = PathBuf::from(record.get("snap")?.as_str()?);
+    let accepted = match record.get("accepted")? {
+        Value::Null => None,
+        // The file whose state the outcome's key holds; unreadable now: not reused.
+        Value::String(path) => Some(snapshot::read_file(Path::new(path)).ok()?),
+        _ => return None,
+    };
+    let meta = record.get("metadata")?;
+    let metadata = Metadata {
+        source: maybe_text(meta, "source")?,
+        assertion_line: match meta.get("assertion_line")? {
+            Value::Null => None,
+            line => Some(u32::try_from(line.as_u64()?).ok()?),
+        },
+        description: maybe_text(meta, "description")?,
+        expression: maybe_text(meta, "expression")?,
+        info: optional_from(meta.get("info")?)?,
+        input_file: maybe_text(meta, "input_file")?,
+    };
+    let state = match record.get("state")?.as_str()? {
+        "unchanged" => State::Unchanged,
+        "new" => State::New,
+        "removed" => State::Removed,
+        "changed" => State::Changed,
+        _ => return None,
+    };
+    let changes = array("changes")?
+        .iter()
+        .map(|c| {
+            let places = c
+                .get("places")?
+                .as_array()?
+                .iter()
+                .map(|p| p.as_str().map(str::to_owned))
+                .collect::<Option<Vec<_>>>()?;
+            Some(
+                Change::new(
+                    mcp_contract_engine::rules::rule(c.get("rule")?.as_str()?)?.id,
+                    Class::parse(c.get("class")?.as_str()?)?,
+                    key_from(c.get("item")?)?,
+                    text(c, "path")?,
+                    (
+                        optional_from(c.get("before")?)?,
+                        optional_from(c.get("after")?)?,
+                    ),
+                    text(c, "message")?,
+                )
+                .at_places(places),
+            )
+        })
+        .collect::<Option<Vec<_>>>()?;
+    let notes = array("notes")?
+        .iter()
+        .map(|n| {
+            Some(Note::new(
+                key_from(n.get("item")?)?,
+                text(n, "path")?,
+                text(n, "message")?,
+            ))
+        })
+        .collect::<Option<Vec<_>>>()?;
+    let findings = array("findings")?
+        .iter()
+        .map(|f| {
+            Some(Finding::new(
+                mcp_contract_engine::rules::lint(f.get("rule")?.as_str()?)?.id,
+                Level::parse(f.get("level")?.as_str()?)?,
+                key_from(f.get("item")?)?,
+                text(f, "path")?,
+                text(f, "message")?,
+                maybe_text(f, "allowed")?,
+            ))
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some(Verdict {
+        key,
+        snap_path,
+        accepted,
+        recorded: SnapshotFile {
+            metadata,
+            contents: text(record, "contents")?,
+        },
+        state,
+        judgement: {
+            let mut judgement = Judgement::default();
+            judgement.changes = changes;
+            judgement.notes = notes;
+            judgement
+        },
+        failing: record.get("failing")?.as_bool()?,
+        findings,
+    })
+}
