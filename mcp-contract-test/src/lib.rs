@@ -221,6 +221,10 @@ pub mod _support {
     pub mod summary {
         pub use crate::summary::*;
     }
+    /// The libtest-compatible runner (the engine's catalogue tests run one trial per rule).
+    pub mod libtest {
+        pub use crate::libtest::*;
+    }
 }
 
 pub use mcp_contract_macros::mcp_contract;
