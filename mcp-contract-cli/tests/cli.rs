@@ -11,6 +11,9 @@ use std::time::Duration;
 
 const BIN: &str = env!("CARGO_BIN_EXE_mcp-contract");
 
+/// Every example of the docs, executed or checked.
+#[path = "cli/docs.rs"]
+mod docs;
 /// Hostile surfaces end to end, through the harness and every report format.
 #[path = "cli/lint_e2e.rs"]
 mod lint_e2e;

@@ -29,12 +29,12 @@
 //! one test per item:
 //!
 //! ```text
+//! test prompts::summarize_notes ... ok
+//! test resource_templates::notes://note/{id} ... ok
+//! test resources::notes://index ... ok
 //! test server ... ok
 //! test tools::export_notes ... FAILED
-//! test tools::search_notes ... ok
-//! test prompts::summarize_notes ... ok
-//! test resources::notes://index ... ok
-//! test resource_templates::notes://note/{id} ... ok
+//! test tools::list_notes ... ok
 //! ```
 //!
 //! # The workflow

@@ -20,6 +20,7 @@
 //!   tests.
 #![forbid(unsafe_code)]
 
+pub mod docs;
 pub mod fixtures;
 pub mod nested;
 #[cfg(feature = "pki")]
