@@ -5,10 +5,14 @@
 //! (`support::tools::cargo_insta`), whatever is on PATH. The consumers share one target folder,
 //! `target/e2e`.
 //!
-//! Module `attribute_misuse`: misuse of the attribute is a compile error (trybuild).
+//! Module `attribute_misuse`: misuse of the attribute is a compile error (trybuild); module
+//! `docs`: the attribute snippets of the docs compile.
 
 #[path = "e2e/attribute_misuse.rs"]
 mod attribute_misuse;
+/// The attribute snippets of the docs compile.
+#[path = "e2e/docs.rs"]
+mod docs;
 
 use serde_json::{json, Value};
 use std::fs;
