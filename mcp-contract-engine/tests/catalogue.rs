@@ -23,6 +23,9 @@ use serde_json::{json, Value};
 use std::collections::BTreeSet;
 use std::process::ExitCode;
 
+/// A catalogue-wide check.
+type Check = fn() -> Result<(), Failed>;
+
 fn main() -> ExitCode {
     let args = Arguments::from_args();
     let mut trials: Vec<Trial> = Vec::new();
@@ -32,7 +35,7 @@ fn main() -> ExitCode {
     for lint in LINTS {
         trials.push(Trial::test(lint.id, move || lint_example(lint)));
     }
-    let checks: [(&str, fn() -> Result<(), Failed>); 6] = [
+    let checks: [(&str, Check); 6] = [
         (
             "ids_are_unique_kebab_case_and_documented",
             ids_are_unique_kebab_case_and_documented,
