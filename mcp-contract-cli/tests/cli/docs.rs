@@ -491,3 +491,48 @@ fn the_notes_server_readme_pipeline_answers_initialize_and_tools_list() {
         "{answers:?}"
     );
 }
+
+/// Every repository path a document names in backticks exists (paths of the reader's own crate,
+/// generated folders and placeholders excepted).
+#[test]
+fn every_repository_path_the_docs_name_exists() {
+    let readers_own = [
+        "tests/snapshots",
+        "tests/snapshots/",
+        "tests/contract.rs",
+        "fuzz/corpus/",
+        "fuzz/artifacts/",
+        "fixtures/snapshots/format-N/",
+    ];
+    let tops: BTreeSet<String> = std::fs::read_dir(repo_path(""))
+        .expect("the repository")
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n != "target")
+        .collect();
+    let mut missing = Vec::new();
+    let mut checked = 0;
+    for file in support::docs::markdown_files() {
+        let Ok(text) = std::fs::read_to_string(repo_path(&file)) else {
+            continue;
+        };
+        for (i, quoted) in text.split('`').enumerate() {
+            let path = quoted.trim();
+            if i % 2 == 0
+                || !path.contains('/')
+                || path.contains(char::is_whitespace)
+                || path.contains(['*', '{', '<', '…', '$'])
+                || readers_own.contains(&path)
+                || !tops.contains(path.split('/').next().unwrap_or_default())
+            {
+                continue;
+            }
+            checked += 1;
+            if !repo_path(path.trim_end_matches('/')).exists() {
+                missing.push(format!("{file}: {path}"));
+            }
+        }
+    }
+    assert!(checked >= 20, "only {checked} paths checked");
+    assert!(missing.is_empty(), "paths that do not exist: {missing:#?}");
+}
