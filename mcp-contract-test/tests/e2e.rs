@@ -33,17 +33,14 @@ impl std::ops::Deref for Consumer {
 }
 
 impl Consumer {
-    fn new(name: &str) -> Option<Consumer> {
+    fn new(name: &str) -> Result<Consumer, support::Missing> {
         Consumer::with_test(name, &support::nested::Consumer::committed_test())
     }
 
-    /// A consumer whose `tests/contract.rs` is `test`; `None` (the skip already recorded, or
-    /// the test failed in CI) when python3 or cargo-insta cannot be had.
-    fn with_test(name: &str, test: &str) -> Option<Consumer> {
-        let insta = support::python::system()
-            .and_then(|_| support::tools::cargo_insta())
-            .map_err(|missing| support::skips::skip(&missing))
-            .ok()?;
+    /// A consumer whose `tests/contract.rs` is `test`, or what is missing to run it (python3,
+    /// cargo-insta), for `support::require!`.
+    fn with_test(name: &str, test: &str) -> Result<Consumer, support::Missing> {
+        let insta = support::python::system().and_then(|_| support::tools::cargo_insta())?;
         let consumer = support::nested::Consumer::new(name, test);
         fs::copy(
             support::fixtures::server_script("surface_server.py"),
@@ -52,7 +49,7 @@ impl Consumer {
         .unwrap();
         let consumer = Consumer(consumer, insta.to_path_buf());
         consumer.serve(&v1());
-        Some(consumer)
+        Ok(consumer)
     }
 
     /// Plays a server release: the next probe sees this surface.
@@ -168,9 +165,7 @@ fn record(consumer: &Consumer) {
 
 #[test]
 fn record_break_review_accept() {
-    let Some(consumer) = Consumer::new("cycle") else {
-        return;
-    };
+    let consumer = support::require!(Consumer::new("cycle"));
     record(&consumer);
     let accepted = consumer.snapshots();
 
@@ -230,9 +225,7 @@ fn record_break_review_accept() {
 
 #[test]
 fn removal_is_accepted_through_cargo_insta() {
-    let Some(consumer) = Consumer::new("removal") else {
-        return;
-    };
+    let consumer = support::require!(Consumer::new("removal"));
     record(&consumer);
     let mut v2 = v1();
     v2["tools"]
@@ -265,9 +258,7 @@ fn removal_is_accepted_through_cargo_insta() {
 
 #[test]
 fn a_dead_server_fails_every_test_and_writes_nothing() {
-    let Some(consumer) = Consumer::new("dead") else {
-        return;
-    };
+    let consumer = support::require!(Consumer::new("dead"));
     record(&consumer);
     let accepted = consumer.snapshots();
     fs::write(
@@ -290,9 +281,7 @@ fn a_dead_server_fails_every_test_and_writes_nothing() {
 
 #[test]
 fn nextest_runs_every_item_and_probes_the_server_once() {
-    let Some(consumer) = Consumer::new("nextest") else {
-        return;
-    };
+    let consumer = support::require!(Consumer::new("nextest"));
     support::require!(support::tools::cargo_nextest());
     record(&consumer);
     let log = consumer.dir.join("requests.log");
@@ -317,9 +306,7 @@ fn nextest_runs_every_item_and_probes_the_server_once() {
 
 #[test]
 fn listing_prints_only_the_list() {
-    let Some(consumer) = Consumer::new("list") else {
-        return;
-    };
+    let consumer = support::require!(Consumer::new("list"));
     let run = Run::from(consumer.command(
         "cargo",
         &[
@@ -343,9 +330,7 @@ fn filters_keep_a_timestamp_in_a_description_from_drifting() {
 )]
 fn main() {}
 "#;
-    let Some(consumer) = Consumer::with_test("filters", test) else {
-        return;
-    };
+    let consumer = support::require!(Consumer::with_test("filters", test));
     let stamped = |stamp: &str, default: &str| {
         let mut surface = v1();
         let tool = tool_mut(&mut surface, "search_nodes");
@@ -376,9 +361,7 @@ fn an_http_suite_without_the_http_feature_is_a_compile_error_naming_it() {
     let test = r#"#[mcp_contract_test::mcp_contract(url = "http://127.0.0.1:9/mcp")]
 fn main() {}
 "#;
-    let Some(consumer) = Consumer::with_test("nohttp", test) else {
-        return;
-    };
+    let consumer = support::require!(Consumer::with_test("nohttp", test));
     let run = consumer.cargo_test(&[]);
     assert!(!run.ok, "{run:?}");
     assert!(
