@@ -196,6 +196,7 @@ pub fn run_suite_with(
 
 /// The checks every run gets: bounded time and memory, no process left, escaped output.
 pub fn common_checks(label: &str, run: &Run, marker: &str, bound: Duration) {
+    let time = Path::new("/usr/bin/time");
     assert!(
         run.elapsed < bound,
         "{label}: took {:.1} s, bound {:.1} s\n{}",
@@ -209,7 +210,12 @@ pub fn common_checks(label: &str, run: &Run, marker: &str, bound: Duration) {
             "{label}: peak memory {kib} KiB\n{}",
             run.show()
         ),
-        // Part of the test cannot run: counted as a skip (a failure in CI).
+        // Part of the test cannot run without /usr/bin/time: counted as a skip (a failure in
+        // CI). With it, a missing measurement is a failure.
+        None if time.is_file() => panic!(
+            "{label}: /usr/bin/time measured nothing (its report is missing)\n{}",
+            run.show()
+        ),
         None => support::skips::skip(&support::Missing::new(
             "/usr/bin/time",
             format!("{label}: peak memory cannot be measured"),
