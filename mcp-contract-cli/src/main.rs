@@ -258,7 +258,8 @@ impl Output {
 pub enum Format {
     /// For a terminal: grouped by class then item (colour on a TTY unless NO_COLOR).
     Human,
-    /// Versioned JSON, described by docs/report.schema.json.
+    /// JSON: check and snapshot write the versioned report (docs/report.schema.json); diff writes
+    /// its judgement (changes, notes, summary: docs/cli.md).
     Json,
     /// For a pull-request comment or $GITHUB_STEP_SUMMARY.
     Markdown,

@@ -731,7 +731,7 @@ fn refresh_note(files: &[(String, u32)]) -> String {
     format!(
         "{} accepted snapshot(s) were {why} and match the live surface on what they recorded \
          ({}{more}); no drift. Re-record to refresh them: `INSTA_UPDATE=force cargo test` \
-         (or `cargo insta test --force-update-snapshots`)",
+         in a harness suite, `mcp-contract snapshot` with the CLI",
         files.len(),
         names.join(", ")
     )

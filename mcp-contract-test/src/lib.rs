@@ -29,12 +29,12 @@
 //! one test per item:
 //!
 //! ```text
+//! test prompts::summarize_notes ... ok
+//! test resource_templates::notes://note/{id} ... ok
+//! test resources::notes://index ... ok
 //! test server ... ok
 //! test tools::export_notes ... FAILED
-//! test tools::search_notes ... ok
-//! test prompts::summarize_notes ... ok
-//! test resources::notes://index ... ok
-//! test resource_templates::notes://note/{id} ... ok
+//! test tools::list_notes ... ok
 //! ```
 //!
 //! # The workflow
@@ -243,6 +243,10 @@ pub mod _support {
     /// The classified change list of a verdict, as text.
     pub mod summary {
         pub use crate::summary::*;
+    }
+    /// The libtest-compatible runner (the engine's catalogue tests run one trial per rule).
+    pub mod libtest {
+        pub use crate::libtest::*;
     }
 }
 

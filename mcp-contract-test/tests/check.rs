@@ -4,6 +4,9 @@
 
 #[path = "../benches/support/corpus.rs"]
 mod corpus;
+/// Lints on the live surface, policies, the allow-list, and poisoning on drift.
+#[path = "check/lint.rs"]
+mod lint;
 
 use mcp_contract_engine::{diff, Change, ItemKey, ItemKind, Note, Policy, Surface};
 use mcp_contract_test::_support::check::{self, FailOn, Layout, State};
@@ -48,10 +51,10 @@ fn surface(value: Value) -> Surface {
 /// through the real probe: `surface_server.py` serving the file.
 fn probed(path: &Path) -> Surface {
     use mcp_contract_test::_support::probe::{self, ProbeOptions, ServerCommand, ServerSpec};
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let server = root.join("fixtures/servers/surface_server.py");
+    let server = support::fixtures::server_script("surface_server.py");
+    let python = support::python::system_str().unwrap_or_else(|missing| panic!("{missing}"));
     let spec = ServerSpec::Stdio(ServerCommand::new(
-        "python3",
+        python,
         [server.display().to_string(), path.display().to_string()],
     ));
     probe::probe(&spec, &ProbeOptions::default())
@@ -208,8 +211,8 @@ fn a_changed_definition_is_read_from_the_snapshot_text_when_compared() {
 
 #[test]
 fn probing_and_loading_side_by_side_returns_both_results_as_they_came() {
-    let dir = std::env::temp_dir().join(format!("mcp-check-load-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let temp = support::temp_dir("check-load");
+    let dir = temp.path().to_path_buf();
     let layout = Layout {
         dir: dir.clone(),
         ..layout()
@@ -233,13 +236,12 @@ fn probing_and_loading_side_by_side_returns_both_results_as_they_came() {
     assert_eq!(probed, 7);
     let error = loaded.expect_err("a broken file").to_string();
     assert!(error.contains("contract__tools__a.snap"), "{error}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn accepting_writes_new_and_changed_items_deletes_removed_ones_and_leaves_the_rest() {
-    let dir = std::env::temp_dir().join(format!("mcp-check-accept-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let temp = support::temp_dir("check-accept");
+    let dir = temp.path().to_path_buf();
     let layout = Layout {
         dir: dir.clone(),
         ..layout()
@@ -271,7 +273,6 @@ fn accepting_writes_new_and_changed_items_deletes_removed_ones_and_leaves_the_re
         unchanged_before
     );
     assert!(judge(&v2).verdicts.iter().all(|v| !v.drifted()), "accepted");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A test process that runs one test (`--exact NAME`, as nextest runs each) judges that item

@@ -11,10 +11,14 @@
 //! argument, looked for in /proc); peak memory under a bound (measured by `/usr/bin/time -v`
 //! when present, else skipped with a message); no raw control character in the output; and the
 //! snapshot folder byte-identical before and after, unless the row is meant to write pending
-//! snapshots, whose names are then checked. Skipped, with the reason printed, without python3.
+//! snapshots, whose names are then checked. Needs python3 and /usr/bin/time (`support::require!`).
+//!
+//! Module `concurrency`: concurrent writers of one snapshot folder, through the same binary.
 
 #[path = "hostile/common.rs"]
 mod common;
+#[path = "hostile/concurrency.rs"]
+mod concurrency;
 
 use common::*;
 use std::collections::BTreeMap;
@@ -243,9 +247,7 @@ fn check_row(row: &Row) {
 /// time: most of them wait on a timeout.
 #[test]
 fn every_hostile_mode_is_a_capture_or_one_named_error() {
-    if python().is_none() {
-        return;
-    }
+    support::require!(support::python::system());
     accepted_root();
     let rows = table();
     let started = Instant::now();
@@ -272,9 +274,7 @@ fn every_hostile_mode_is_a_capture_or_one_named_error() {
 /// A server that cannot be started: one start-up error, nothing written.
 #[test]
 fn a_missing_server_program_fails_every_test_at_start_up() {
-    if python().is_none() {
-        return;
-    }
+    support::require!(support::python::system());
     let root = Root::new("missing");
     root.copy_from(accepted_root());
     let before = tree(&root.dir);
@@ -343,9 +343,7 @@ fn pending(files: &BTreeMap<String, Vec<u8>>, name: &str) -> String {
 /// become plain file names in the snapshot folder, and test names are escaped.
 #[test]
 fn hostile_tool_names_become_safe_files_and_escaped_test_names() {
-    if python().is_none() {
-        return;
-    }
+    support::require!(support::python::system());
     let (run, files, _root) = capture("names", "hostile-names", &[]);
     assert_eq!(run.code, Some(0), "{}", run.show());
     let results = run.results();
@@ -372,9 +370,7 @@ fn hostile_tool_names_become_safe_files_and_escaped_test_names() {
 /// Duplicate names: the first definition is recorded, the run passes.
 #[test]
 fn duplicate_tool_names_record_the_first() {
-    if python().is_none() {
-        return;
-    }
+    support::require!(support::python::system());
     let (run, files, _root) = capture("twins", "duplicate-names", &[]);
     assert_eq!(run.code, Some(0), "{}", run.show());
     assert_eq!(files.len(), 3, "{:?}", files.keys());
@@ -390,9 +386,7 @@ fn duplicate_tool_names_record_the_first() {
 /// changed server without the engine looping or overflowing.
 #[test]
 fn self_referencing_schemas_are_captured_and_judged() {
-    if python().is_none() {
-        return;
-    }
+    support::require!(support::python::system());
     let (run, files, root) = capture("selfref", "self-ref", &[("INSTA_UPDATE", "always")]);
     let _ = files;
     assert_eq!(run.code, Some(0), "{}", run.show());
@@ -414,9 +408,7 @@ fn self_referencing_schemas_are_captured_and_judged() {
 /// engine's depth bound (a review note), in bounded time and stack.
 #[test]
 fn a_deep_schema_is_captured_and_judged_within_the_depth_bound() {
-    if python().is_none() {
-        return;
-    }
+    support::require!(support::python::system());
     let (run, _files, root) = capture(
         "deep",
         "deep-schema",
@@ -455,9 +447,7 @@ fn a_deep_schema_is_captured_and_judged_within_the_depth_bound() {
 /// memory. Prints the measurements.
 #[test]
 fn fifty_thousand_tools_and_a_twelve_megabyte_schema_are_captured() {
-    if python().is_none() {
-        return;
-    }
+    support::require!(support::python::system());
     let (run, files, _root) = capture(
         "many",
         "many-tools",
@@ -568,9 +558,7 @@ fn breakages() -> Vec<Breakage> {
 /// test filter: a run of one tool must not pass because the folder cannot be read.
 #[test]
 fn a_broken_snapshot_fails_every_test_naming_file_and_line_and_stays_untouched() {
-    if python().is_none() {
-        return;
-    }
+    support::require!(support::python::system());
     let accepted = accepted_root();
     let victim = "contract__tools__read_graph.snap";
     for breakage in breakages() {

@@ -10,7 +10,7 @@ use mcp_contract_test::_support::probe::{
 };
 use serde_json::Value;
 use std::net::TcpListener;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 use std::sync::Once;
 use std::time::{Duration, Instant};
@@ -18,39 +18,25 @@ use std::time::{Duration, Instant};
 const TOKEN: &str = "s3cr3t-Tok3n-4242";
 const WRONG: &str = "wr0ng-Tok3n-7777";
 
-fn setup() -> bool {
+fn setup() -> Result<(), support::Missing> {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         // Rust's std serialises environment access with spawns and reads.
         std::env::set_var("HTTP_TEST_TOKEN", TOKEN);
         std::env::set_var("HTTP_TEST_WRONG", WRONG);
     });
-    let ok = Command::new(python())
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        eprintln!("skipped: python3 is not available to run the fixture servers");
-    }
-    ok
+    support::python::system().map(|_| ())
 }
 
-/// The Python that runs the fixtures: the virtual environment under the workspace's `target/`
-/// when there is one (it has the `mcp` package for FastMCP), else `python3` from PATH.
+/// The Python that runs the stdlib fixtures (`setup` has required it).
 fn python() -> String {
-    let venv = repo_root().join("target/python-venv/bin/python3");
-    if venv.is_file() {
-        venv.display().to_string()
-    } else {
-        "python3".to_owned()
-    }
+    support::python::system()
+        .map(|path| path.display().to_string())
+        .unwrap_or_else(|_| "python3".to_owned())
 }
 
 fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the crate sits inside the workspace")
-        .to_path_buf()
+    support::repo_path("")
 }
 
 fn surface_path() -> PathBuf {
@@ -109,9 +95,7 @@ fn assert_no_secret(text: &str) {
 
 #[test]
 fn json_and_sse_answers_record_the_surface_exactly() {
-    if !setup() {
-        return;
-    }
+    support::require!(setup());
     let expected = expected_surface();
     for mode in ["json", "sse"] {
         let spec = ServerSpec::Http(started(&["--response", mode], Some("HTTP_TEST_TOKEN")));
@@ -126,9 +110,7 @@ fn json_and_sse_answers_record_the_surface_exactly() {
 
 #[test]
 fn the_session_id_and_protocol_version_are_echoed_and_the_session_deleted() {
-    if !setup() {
-        return;
-    }
+    support::require!(setup());
     let log = std::env::temp_dir().join(format!("http-fixture-log-{}", std::process::id()));
     let _ = std::fs::remove_file(&log);
     let mut endpoint = started(&[], Some("HTTP_TEST_TOKEN"));
@@ -159,9 +141,7 @@ fn the_session_id_and_protocol_version_are_echoed_and_the_session_deleted() {
 
 #[test]
 fn a_wrong_or_missing_token_is_an_auth_error_with_the_escaped_challenge() {
-    if !setup() {
-        return;
-    }
+    support::require!(setup());
     for var in [Some("HTTP_TEST_WRONG"), None] {
         let spec = ServerSpec::Http(started(&[], var));
         let error = probe(&spec, &options(20)).unwrap_err();
@@ -182,9 +162,7 @@ fn a_wrong_or_missing_token_is_an_auth_error_with_the_escaped_challenge() {
 
 #[test]
 fn an_unset_token_variable_is_a_configuration_error_naming_it() {
-    if !setup() {
-        return;
-    }
+    support::require!(setup());
     let spec = ServerSpec::Http(started(&[], Some("HTTP_TEST_NEVER_SET_4711")));
     let error = probe(&spec, &options(5)).unwrap_err();
     assert_eq!(error.kind, ProbeErrorKind::Configuration, "{error}");
@@ -193,9 +171,7 @@ fn an_unset_token_variable_is_a_configuration_error_naming_it() {
 
 #[test]
 fn a_server_that_is_down_is_unreachable_at_once() {
-    if !setup() {
-        return;
-    }
+    support::require!(setup());
     let port = {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         listener.local_addr().unwrap().port()
@@ -221,9 +197,7 @@ fn a_server_that_is_down_is_unreachable_at_once() {
 
 #[test]
 fn wrong_paths_web_pages_and_silence_have_their_own_errors() {
-    if !setup() {
-        return;
-    }
+    support::require!(setup());
     let cases: [(&[&str], ProbeErrorKind, &str); 4] = [
         (
             &["--path", "/other"],
@@ -258,9 +232,7 @@ fn wrong_paths_web_pages_and_silence_have_their_own_errors() {
 
 #[test]
 fn a_started_server_is_stopped_and_its_port_freed() {
-    if !setup() {
-        return;
-    }
+    support::require!(setup());
     // Readiness by port instead of a line.
     let mut endpoint = started(&[], Some("HTTP_TEST_TOKEN"));
     endpoint.ready_line = None;
@@ -307,26 +279,16 @@ fn a_started_server_is_stopped_and_its_port_freed() {
 /// The Python MCP SDK's FastMCP over streamable-http, behind the fixture's token gate.
 #[test]
 fn a_third_party_fastmcp_server_behind_a_token() {
-    if !setup() {
-        return;
-    }
-    let has_mcp = Command::new(python())
-        .args(["-c", "import mcp.server.fastmcp"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !has_mcp {
-        eprintln!(
-            "skipped: the Python `mcp` package is not installed (pip install 'mcp>=1.10,<2')"
-        );
-        return;
-    }
+    support::require!(setup());
+    // The MCP SDK from the tests' own virtual environment (pinned; provisioned once).
+    let python_with_mcp = support::require!(support::python::with_mcp());
     let upstream_port = TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
         .unwrap()
         .port();
     let script = repo_root().join("fixtures/servers/fastmcp_server.py");
-    let upstream = Command::new(python())
+    let upstream = Command::new(python_with_mcp)
         .arg(&script)
         .arg(upstream_port.to_string())
         .stdout(std::process::Stdio::null())

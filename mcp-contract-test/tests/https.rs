@@ -1,7 +1,7 @@
 //! The Streamable HTTP probe over TLS (feature `https`), against the stdlib fixture server run
 //! with a certificate (`fixtures/servers/https_server.py`). A CA, a certificate for 127.0.0.1
-//! signed by it, and an unrelated second CA are made with `openssl` when the tests start; without
-//! `openssl` or `python3` the tests say so and pass without running.
+//! signed by it, and an unrelated second CA are made in-process (`support::pki`, rcgen) when the
+//! tests start. Needs python3 (`support::require!`: a failure in CI, a counted skip elsewhere).
 //!
 //! The private CA is given through [`HttpEndpoint::ca_file`], never through the process-global
 //! `MCP_CONTRACT_CA_FILE` (tests run in parallel threads of one process).
@@ -15,150 +15,28 @@ use mcp_contract_test::_support::probe::{
 use serde_json::Value;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 const TOKEN: &str = "tls-s3cr3t-Tok3n-9191";
 const WRONG: &str = "tls-wr0ng-Tok3n-2323";
 
-/// The certificates made for this run.
-struct Pki {
-    /// The CA that signed the server's certificate.
-    ca: PathBuf,
-    /// A CA that signed nothing the server has.
-    other_ca: PathBuf,
-    /// The server's certificate (for IP 127.0.0.1 only) and key.
-    cert: PathBuf,
-    key: PathBuf,
-}
+use support::pki::Pki;
 
-fn openssl(dir: &Path, args: &[&str]) -> Result<(), String> {
-    let output = Command::new("openssl")
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .map_err(|e| format!("openssl cannot be run: {e}"))?;
-    if output.status.success() {
-        Ok(())
-    } else {
-        Err(format!(
-            "openssl {args:?} failed: {}",
-            String::from_utf8_lossy(&output.stderr)
-        ))
-    }
-}
-
-/// Makes the CAs and the server certificate (P-256 keys: quick to make), once per process.
-fn make_pki() -> Result<Pki, String> {
-    let dir =
-        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("https-pki-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let ca = |name: &str, cn: &str| {
-        openssl(
-            &dir,
-            &[
-                "req",
-                "-x509",
-                "-newkey",
-                "ec",
-                "-pkeyopt",
-                "ec_paramgen_curve:prime256v1",
-                "-nodes",
-                "-keyout",
-                &format!("{name}.key"),
-                "-out",
-                &format!("{name}.pem"),
-                "-days",
-                "2",
-                "-subj",
-                &format!("/CN={cn}"),
-                "-addext",
-                "basicConstraints=critical,CA:TRUE",
-                "-addext",
-                "keyUsage=critical,keyCertSign,cRLSign",
-            ],
-        )
-    };
-    ca("ca", "mcp-contract-test fixture CA")?;
-    ca("other-ca", "an unrelated CA")?;
-    openssl(
-        &dir,
-        &[
-            "req",
-            "-newkey",
-            "ec",
-            "-pkeyopt",
-            "ec_paramgen_curve:prime256v1",
-            "-nodes",
-            "-keyout",
-            "server.key",
-            "-out",
-            "server.csr",
-            "-subj",
-            "/CN=127.0.0.1",
-        ],
-    )?;
-    std::fs::write(
-        dir.join("server.ext"),
-        "subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\n\
-         keyUsage=critical,digitalSignature\nextendedKeyUsage=serverAuth\n",
-    )
-    .map_err(|e| e.to_string())?;
-    openssl(
-        &dir,
-        &[
-            "x509",
-            "-req",
-            "-in",
-            "server.csr",
-            "-CA",
-            "ca.pem",
-            "-CAkey",
-            "ca.key",
-            "-CAcreateserial",
-            "-days",
-            "2",
-            "-extfile",
-            "server.ext",
-            "-out",
-            "server.pem",
-        ],
-    )?;
-    Ok(Pki {
-        ca: dir.join("ca.pem"),
-        other_ca: dir.join("other-ca.pem"),
-        cert: dir.join("server.pem"),
-        key: dir.join("server.key"),
-    })
-}
-
-/// The certificates, or `None` (with the reason printed) when the tests cannot run here.
-fn pki() -> Option<&'static Pki> {
-    static PKI: OnceLock<Result<Pki, String>> = OnceLock::new();
-    let python = Command::new("python3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !python {
-        eprintln!("skipped: python3 is not available to run the fixture server");
-        return None;
-    }
-    match PKI.get_or_init(make_pki) {
-        Ok(pki) => Some(pki),
-        Err(reason) => {
-            eprintln!("skipped: cannot make test certificates with openssl: {reason}");
-            None
-        }
-    }
+/// The certificates (made in-process by `support::pki`, no openssl), once per process; the
+/// tests need python3 for the fixture server.
+fn pki() -> Result<&'static Pki, support::Missing> {
+    static PKI: OnceLock<Pki> = OnceLock::new();
+    support::python::system()?;
+    Ok(PKI.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("https-pki-{}", std::process::id()));
+        support::pki::make(&dir).unwrap_or_else(|e| panic!("{e}"))
+    }))
 }
 
 fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the crate sits inside the workspace")
-        .to_path_buf()
+    support::repo_path("")
 }
 
 fn surface_path() -> PathBuf {
@@ -216,7 +94,7 @@ fn assert_no_secret(text: &str) {
 
 #[test]
 fn a_private_ca_from_the_endpoint_reads_the_exact_surface_over_json_and_sse() {
-    let Some(pki) = pki() else { return };
+    let pki = support::require!(pki());
     let expected = expected_surface();
     let log = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join(format!("https-fixture-log-{}", std::process::id()));
@@ -256,11 +134,16 @@ fn a_private_ca_from_the_endpoint_reads_the_exact_surface_over_json_and_sse() {
 
 #[test]
 fn an_untrusted_certificate_is_a_tls_error_with_advice_within_the_timeout() {
-    let Some(pki) = pki() else { return };
+    let pki = support::require!(pki());
     // No CA file: the private CA is unknown. (Skipped if the developer's environment names one.)
     let mut cases = vec![(None, "set MCP_CONTRACT_CA_FILE=path/to/ca.pem")];
     if std::env::var_os("MCP_CONTRACT_CA_FILE").is_some() {
-        eprintln!("MCP_CONTRACT_CA_FILE is set here: the case without a CA file is skipped");
+        // That case cannot run here: counted as a skip (a failure in CI).
+        support::skips::skip(&support::Missing::new(
+            "an environment without MCP_CONTRACT_CA_FILE",
+            "it is set, so the case without a CA file cannot be probed",
+            "unset MCP_CONTRACT_CA_FILE",
+        ));
         cases.clear();
     }
     // A CA file holding another CA.
@@ -293,7 +176,7 @@ fn an_untrusted_certificate_is_a_tls_error_with_advice_within_the_timeout() {
 
 #[test]
 fn a_certificate_for_another_host_names_the_names_it_is_for() {
-    let Some(pki) = pki() else { return };
+    let pki = support::require!(pki());
     let mut endpoint = started(pki, &[], TOKEN, Some(&pki.ca));
     // The certificate is for IP 127.0.0.1 only; connect by the name `localhost`.
     endpoint.url = "https://localhost:{port}/mcp".into();
@@ -309,7 +192,7 @@ fn a_certificate_for_another_host_names_the_names_it_is_for() {
 
 #[test]
 fn a_wrong_token_over_tls_is_an_auth_error_that_never_repeats_the_token() {
-    let Some(pki) = pki() else { return };
+    let pki = support::require!(pki());
     // The fixture's 401 body echoes the Authorization header it got.
     let spec = ServerSpec::Http(started(pki, &[], WRONG, Some(&pki.ca)));
     let error = probe(&spec, &options(10)).unwrap_err();
@@ -322,7 +205,7 @@ fn a_wrong_token_over_tls_is_an_auth_error_that_never_repeats_the_token() {
 
 #[test]
 fn the_wrong_scheme_either_way_says_so() {
-    let Some(pki) = pki() else { return };
+    let pki = support::require!(pki());
     // A plain http server at an https:// URL.
     let mut endpoint = started(pki, &[], TOKEN, Some(&pki.ca));
     if let Some(command) = &mut endpoint.start {

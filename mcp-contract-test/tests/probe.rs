@@ -2,19 +2,22 @@
 //!
 //! Each probe must end with a correct capture or the right named error, within a bounded time,
 //! and leave no process of its run behind (every fixture gets a unique marker argument, looked
-//! for in /proc afterwards). Skipped, with a printed reason, when python3 is missing.
+//! for in /proc afterwards). Needs python3 (`support::require!`: a failure in CI, a counted skip
+//! elsewhere).
 
 use mcp_contract_engine::{ItemKey, ItemKind, Surface};
 use mcp_contract_test::_support::probe::{
     probe_stdio, Phase, Probe, ProbeError, ProbeErrorKind, ProbeOptions, ServerCommand,
 };
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Mutex, OnceLock};
+use std::path::PathBuf;
+use std::sync::Mutex;
 use std::thread;
 use std::time::{Duration, Instant};
+
+/// The stateless lifecycle (`server/discover`).
+#[path = "probe/discover.rs"]
+mod discover;
 
 /// Generous: a hanging server costs the probe timeout plus at most ~3 s of stopping.
 const BOUND: Duration = Duration::from_secs(15);
@@ -23,36 +26,13 @@ const SHORT: Duration = Duration::from_secs(3);
 /// For servers that work hard but correctly (megabytes of stderr, hundreds of pages).
 const LONG: Duration = Duration::from_secs(10);
 
-/// The Python interpreter's own path, or `None` (with the reason printed) when there is none.
-///
-/// Resolved once so that version-manager shims (pyenv runs a bash script per start) do not make
-/// every fixture slow to start.
-fn python() -> Option<&'static str> {
-    static PYTHON: OnceLock<Option<String>> = OnceLock::new();
-    let python = PYTHON.get_or_init(|| {
-        let out = Command::new("python3")
-            .args(["-c", "import sys; print(sys.executable)"])
-            .output()
-            .ok()
-            .filter(|out| out.status.success())?;
-        let path = String::from_utf8(out.stdout).ok()?.trim().to_owned();
-        (!path.is_empty()).then_some(path)
-    });
-    if python.is_none() {
-        eprintln!("skipped: python3 is not available to run the fixture servers");
-    }
-    python.as_deref()
-}
-
-fn python_missing() -> bool {
-    python().is_none()
+/// The machine's Python (the callers have `require!`d it).
+fn python() -> &'static str {
+    support::python::system_str().expect("python3, required by the test")
 }
 
 fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the crate sits inside the workspace")
-        .to_path_buf()
+    support::repo_path("")
 }
 
 fn server_script() -> PathBuf {
@@ -71,12 +51,7 @@ fn expected_surface(name: &str) -> Surface {
 
 /// A marker unique to one probe of this test run, for finding its processes in /proc.
 fn marker(label: &str) -> String {
-    static NEXT: AtomicUsize = AtomicUsize::new(0);
-    format!(
-        "probe-test-{}-{}-{label}",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::Relaxed)
-    )
+    support::process::marker("probe-test", label)
 }
 
 fn fixture(surface: &str, mode: &str, marker: &str, extra: &[&str]) -> ServerCommand {
@@ -89,43 +64,10 @@ fn fixture(surface: &str, mode: &str, marker: &str, extra: &[&str]) -> ServerCom
         marker.to_owned(),
     ];
     args.extend(extra.iter().map(|s| (*s).to_owned()));
-    ServerCommand::new(python().unwrap_or("python3"), args)
+    ServerCommand::new(python(), args)
 }
 
-/// Pids of live (non-zombie) processes whose command line contains `marker`.
-fn leftovers(marker: &str) -> Vec<String> {
-    let mut found = Vec::new();
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return found;
-    };
-    for entry in entries.flatten() {
-        let pid = entry.file_name().to_string_lossy().into_owned();
-        if !pid.bytes().all(|b| b.is_ascii_digit()) {
-            continue;
-        }
-        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
-            continue;
-        };
-        if String::from_utf8_lossy(&cmdline).contains(marker) && process_alive(&pid) {
-            found.push(format!(
-                "{pid}: {}",
-                String::from_utf8_lossy(&cmdline).replace('\0', " ")
-            ));
-        }
-    }
-    found
-}
-
-/// Whether a pid is a live process (a zombie waiting for its parent is dead enough).
-fn process_alive(pid: &str) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        // The state follows the parenthesised command name, which may itself contain ") ".
-        Ok(stat) => stat
-            .rsplit_once(") ")
-            .is_some_and(|(_, rest)| !rest.starts_with('Z') && !rest.starts_with('X')),
-        Err(_) => false,
-    }
-}
+use support::process::{alive as process_alive, leftovers};
 
 fn options(timeout: Duration) -> ProbeOptions {
     ProbeOptions {
@@ -267,9 +209,7 @@ fn run_case(case: &Case) -> Result<(), String> {
 
 #[test]
 fn every_fixture_mode_ends_in_a_capture_or_the_right_error() {
-    if python_missing() {
-        return;
-    }
+    support::require!(support::python::system());
     use Expect::*;
     use ProbeErrorKind as K;
     let cases = vec![
@@ -423,11 +363,9 @@ fn every_fixture_mode_ends_in_a_capture_or_the_right_error() {
 
 #[test]
 fn captures_equal_the_surface_files_with_and_without_pagination() {
-    if python_missing() {
-        return;
-    }
-    let log_dir = std::env::temp_dir().join(format!("mcp-probe-test-{}", std::process::id()));
-    std::fs::create_dir_all(&log_dir).unwrap();
+    support::require!(support::python::system());
+    let log_dir = support::temp_dir("probe-capture");
+    let log_dir = log_dir.path();
     for file in [EVERYTHING, "everything/2026.1.26.json", FILESYSTEM] {
         for paging in [&[][..], &["--page-size", "7"][..]] {
             let marker = marker("capture");
@@ -469,14 +407,11 @@ fn captures_equal_the_surface_files_with_and_without_pagination() {
             }
         }
     }
-    let _ = std::fs::remove_dir_all(&log_dir);
 }
 
 #[test]
 fn every_field_is_kept_including_task_support() {
-    if python_missing() {
-        return;
-    }
+    support::require!(support::python::system());
     let marker = marker("fields");
     let command = fixture(
         "everything/2026.1.26.json",
@@ -503,11 +438,10 @@ fn every_field_is_kept_including_task_support() {
 
 #[test]
 fn a_grandchild_in_the_process_group_is_stopped_too() {
-    if python_missing() {
-        return;
-    }
+    support::require!(support::python::system());
     let marker = marker("grandchild");
-    let pidfile = std::env::temp_dir().join(format!("{marker}.pid"));
+    let temp = support::temp_dir("probe-grandchild");
+    let pidfile = temp.path().join(format!("{marker}.pid"));
     let mut command = fixture(EVERYTHING, "spawn-grandchild", &marker, &[]);
     command.env = vec![("FIXTURE_PIDFILE".to_owned(), pidfile.display().to_string())];
     let probe = probe_checked(&command, &options(LONG), &marker)
@@ -524,9 +458,7 @@ fn a_grandchild_in_the_process_group_is_stopped_too() {
 
 #[test]
 fn a_shell_wrapper_and_its_child_are_stopped() {
-    if python_missing() {
-        return;
-    }
+    support::require!(support::python::system());
     let marker = marker("shell");
     let inner = fixture(EVERYTHING, "hang-initialize", &marker, &[]);
     // `; true` keeps sh from exec'ing python, so python is a grandchild of the probe.
@@ -540,12 +472,10 @@ fn a_shell_wrapper_and_its_child_are_stopped() {
 
 #[test]
 fn a_server_printing_only_garbage_times_out_with_a_clear_error() {
-    if python_missing() {
-        return;
-    }
+    support::require!(support::python::system());
     let marker = marker("garbage-only");
     let code = "import sys, time\nprint('Listening on port 8080')\nprint('ready')\nsys.stdout.flush()\ntime.sleep(60)";
-    let command = ServerCommand::new("python3", ["-c", code, marker.as_str()]);
+    let command = ServerCommand::new(python(), ["-c", code, marker.as_str()]);
     let error = probe_checked(&command, &options(Duration::from_secs(2)), &marker)
         .unwrap()
         .unwrap_err();
@@ -597,12 +527,10 @@ fn command_not_found_names_the_command() {
 
 #[test]
 fn working_directory_and_environment_are_applied() {
-    if python_missing() {
-        return;
-    }
+    support::require!(support::python::system());
     let marker = marker("cwd");
     let mut command = ServerCommand::new(
-        python().unwrap_or("python3"),
+        python(),
         [
             "servers/surface_server.py",
             "surfaces/filesystem/2025.11.25.json",

@@ -10,6 +10,10 @@ use proptest::test_runner::Config;
 use serde_json::{json, Map, Value};
 use std::path::Path;
 
+/// The fuzz targets on stable Rust, over the fuzz corpora.
+#[path = "properties/fuzz.rs"]
+mod fuzz;
+
 fn config() -> Config {
     Config {
         cases: 64,

@@ -56,9 +56,7 @@ fn gone_within(marker: &str, bound: Duration) -> Result<(), Vec<String>> {
 #[test]
 fn without_a_guard_the_probe_returns_once_the_server_is_gone() {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    if python().is_none() {
-        return;
-    }
+    support::require!(support::python::system());
     let mark = marker("noguard");
     let probe = probe::probe(
         &spec("normal", &mark, &[("FIXTURE_EXIT_DELAY", "0.3")]),
@@ -72,9 +70,7 @@ fn without_a_guard_the_probe_returns_once_the_server_is_gone() {
 #[test]
 fn with_a_guard_a_slow_server_exits_in_the_background_and_is_stopped_when_the_guard_drops() {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    if python().is_none() {
-        return;
-    }
+    support::require!(support::python::system());
     let mark = marker("slowexit");
     let guard = defer_stops();
     // It would take a minute to exit on its own.
@@ -99,9 +95,7 @@ fn with_a_guard_a_slow_server_exits_in_the_background_and_is_stopped_when_the_gu
 #[test]
 fn with_a_guard_a_server_that_exits_at_once_is_only_reaped() {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    if python().is_none() {
-        return;
-    }
+    support::require!(support::python::system());
     let mark = marker("quickexit");
     let guard = defer_stops();
     probe::probe(&spec("normal", &mark, &[]), &options()).expect("the probe succeeds");
@@ -114,9 +108,7 @@ fn with_a_guard_a_server_that_exits_at_once_is_only_reaped() {
 #[test]
 fn with_a_guard_a_grandchild_that_ignores_sigterm_is_killed_when_the_guard_drops() {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    if python().is_none() {
-        return;
-    }
+    support::require!(support::python::system());
     let mark = marker("grandchild");
     let guard = defer_stops();
     probe::probe(&spec("spawn-grandchild", &mark, &[]), &options()).expect("the probe succeeds");
@@ -128,9 +120,7 @@ fn with_a_guard_a_grandchild_that_ignores_sigterm_is_killed_when_the_guard_drops
 #[test]
 fn a_failed_probe_stops_its_server_before_it_returns_even_with_a_guard() {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    if python().is_none() {
-        return;
-    }
+    support::require!(support::python::system());
     let mark = marker("failed");
     let _guard = defer_stops();
     let error =
@@ -142,9 +132,7 @@ fn a_failed_probe_stops_its_server_before_it_returns_even_with_a_guard() {
 #[test]
 fn a_probed_session_can_be_continued_before_it_is_closed() {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    if python().is_none() {
-        return;
-    }
+    support::require!(support::python::system());
     let mark = marker("session");
     let (probe, mut session) =
         probe::probe_session(&spec("normal", &mark, &[]), &options()).expect("the probe succeeds");

@@ -5,7 +5,7 @@
 //! [[allow]]
 //! rule = "description-missing"
 //! item = "tools::legacy_export"
-//! path = ""                  # optional: without it, any path of the item
+//! path = "description"       # optional: without it, any path of the item
 //! reason = "vendor tool, tracked in #123"
 //! expires = "2027-03-01"     # optional, YYYY-MM-DD (the entry stops applying on that day)
 //! ```

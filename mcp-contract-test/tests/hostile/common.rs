@@ -1,13 +1,11 @@
-//! Helpers shared by hostile.rs, concurrency.rs and lint_e2e.rs: the hostile-suite contract binary, built
-//! once, run with a temporary snapshot folder, and the checks every run gets.
-#![allow(dead_code)]
+//! Helpers of hostile.rs and its module concurrency.rs: the hostile-suite contract binary (built
+//! once by `support::nested`), run with a temporary snapshot folder, and the checks every run gets.
+#![allow(dead_code, unused_imports)]
 
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 /// What a run may cost beyond its probe timeout: stopping (≤ 3 s), starting Python, judging.
@@ -15,107 +13,38 @@ pub const SLACK: Duration = Duration::from_secs(12);
 /// Peak resident memory of one run (the harness, and what it waited for), in KiB.
 pub const MEMORY_BOUND_KIB: u64 = 1536 * 1024;
 
-pub fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the crate sits inside the workspace")
-        .to_path_buf()
-}
+pub use support::nested::hostile_suite as suite_binary;
+pub use support::process::leftovers;
 
-/// The Python interpreter's own path, or `None` (with the reason printed).
-pub fn python() -> Option<&'static str> {
-    static PYTHON: OnceLock<Option<String>> = OnceLock::new();
-    let python = PYTHON.get_or_init(|| {
-        let out = Command::new("python3")
-            .args(["-c", "import sys; print(sys.executable)"])
-            .output()
-            .ok()
-            .filter(|out| out.status.success())?;
-        let path = String::from_utf8(out.stdout).ok()?.trim().to_owned();
-        (!path.is_empty()).then_some(path)
-    });
-    if python.is_none() {
-        eprintln!("skipped: python3 is not available to run the fixture servers");
-    }
-    python.as_deref()
-}
-
-/// The hostile-suite contract binary, built once per test process.
-pub fn suite_binary() -> &'static Path {
-    static BINARY: OnceLock<PathBuf> = OnceLock::new();
-    BINARY.get_or_init(|| {
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-        let out = Command::new(cargo)
-            .args([
-                "test",
-                "-p",
-                "hostile-suite",
-                "--test",
-                "contract",
-                "--no-run",
-                "--message-format=json",
-            ])
-            .current_dir(repo_root())
-            // Not target/debug, whose lock the outer `cargo test` may hold; target/e2e is shared
-            // with the end-to-end consumers, which build the same dependencies.
-            .env("CARGO_TARGET_DIR", repo_root().join("target/e2e"))
-            .stderr(Stdio::inherit())
-            .output()
-            .expect("cargo runs");
-        assert!(out.status.success(), "building hostile-suite failed");
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        stdout
-            .lines()
-            .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
-            .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == "contract")
-            .find_map(|m| m["executable"].as_str().map(PathBuf::from))
-            .expect("cargo names the contract test executable")
-    })
+/// The machine's Python (the callers have `require!`d it).
+pub fn python() -> &'static str {
+    support::python::system_str().expect("python3, required by the test")
 }
 
 /// A unique marker for one row's processes.
 pub fn marker(label: &str) -> String {
-    static NEXT: AtomicUsize = AtomicUsize::new(0);
-    format!(
-        "hostile-{}-{}-{label}",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::Relaxed)
-    )
-}
-
-/// A word quoted for the suite's POSIX-style command-line splitting.
-pub fn quote(word: &str) -> String {
-    format!("'{}'", word.replace('\'', r"'\''"))
+    support::process::marker("hostile", label)
 }
 
 /// The fixture server's command line in one mode.
 pub fn server_line(surface: &str, mode: &str, marker: &str, extra: &[&str]) -> String {
-    let script = repo_root().join("fixtures/servers/surface_server.py");
-    let surface = repo_root().join("fixtures/surfaces").join(surface);
-    let mut words = vec![
-        python().unwrap_or("python3").to_owned(),
-        script.display().to_string(),
-        surface.display().to_string(),
-        "--mode".to_owned(),
-        mode.to_owned(),
-        "--marker".to_owned(),
-        marker.to_owned(),
-    ];
-    words.extend(extra.iter().map(|s| (*s).to_owned()));
-    words.iter().map(|w| quote(w)).collect::<Vec<_>>().join(" ")
+    support::fixtures::surface_server_line(surface, Some(mode), Some(marker), extra)
+        .expect("python3, required by the test")
 }
 
-/// A temporary workspace root whose snapshot folder the suite uses.
+/// A temporary workspace root whose snapshot folder the suite uses (removed on drop).
 pub struct Root {
     pub dir: PathBuf,
+    _temp: support::TempDir,
 }
 
 impl Root {
     pub fn new(label: &str) -> Root {
-        let dir = std::env::temp_dir().join(marker(&format!("root-{label}")));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).expect("temp folder");
-        Root { dir }
+        let temp = support::temp_dir(&format!("hostile-root-{label}"));
+        Root {
+            dir: temp.path().to_path_buf(),
+            _temp: temp,
+        }
     }
 
     /// Where the suite reads and writes snapshots (beside its test file, as insta does).
@@ -131,12 +60,6 @@ impl Root {
             fs::create_dir_all(path.parent().expect("in a folder")).expect("folder");
             fs::write(path, bytes).expect("copy");
         }
-    }
-}
-
-impl Drop for Root {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.dir);
     }
 }
 
@@ -218,7 +141,10 @@ pub fn run_suite_with(
     args: &[&str],
 ) -> Run {
     let time = Path::new("/usr/bin/time");
-    let rss_file = root.dir.with_extension("time");
+    // One file per run: several runs may share a root at once (the concurrency tests).
+    let rss_file = root
+        .dir
+        .with_extension(support::process::marker("time", "rss"));
     let mut command = if time.is_file() {
         let mut c = Command::new(time);
         c.arg("-v").arg("-o").arg(&rss_file).arg(suite_binary());
@@ -268,39 +194,9 @@ pub fn run_suite_with(
     }
 }
 
-/// Pids of live processes whose command line contains `marker`.
-pub fn leftovers(marker: &str) -> Vec<String> {
-    let mut found = Vec::new();
-    let Ok(entries) = fs::read_dir("/proc") else {
-        return found;
-    };
-    for entry in entries.flatten() {
-        let pid = entry.file_name().to_string_lossy().into_owned();
-        if !pid.bytes().all(|b| b.is_ascii_digit()) {
-            continue;
-        }
-        let Ok(cmdline) = fs::read(entry.path().join("cmdline")) else {
-            continue;
-        };
-        let zombie = fs::read_to_string(entry.path().join("stat"))
-            .ok()
-            .and_then(|s| {
-                s.rfind(')')
-                    .map(|i| s[i + 1..].trim_start().starts_with('Z'))
-            })
-            .unwrap_or(true);
-        if !zombie && String::from_utf8_lossy(&cmdline).contains(marker) {
-            found.push(format!(
-                "{pid}: {}",
-                String::from_utf8_lossy(&cmdline).replace('\0', " ")
-            ));
-        }
-    }
-    found
-}
-
 /// The checks every run gets: bounded time and memory, no process left, escaped output.
 pub fn common_checks(label: &str, run: &Run, marker: &str, bound: Duration) {
+    let time = Path::new("/usr/bin/time");
     assert!(
         run.elapsed < bound,
         "{label}: took {:.1} s, bound {:.1} s\n{}",
@@ -314,17 +210,20 @@ pub fn common_checks(label: &str, run: &Run, marker: &str, bound: Duration) {
             "{label}: peak memory {kib} KiB\n{}",
             run.show()
         ),
-        None => eprintln!("{label}: memory not measured (no /usr/bin/time)"),
+        // Part of the test cannot run without /usr/bin/time: counted as a skip (a failure in
+        // CI). With it, a missing measurement is a failure.
+        None if time.is_file() => panic!(
+            "{label}: /usr/bin/time measured nothing (its report is missing)\n{}",
+            run.show()
+        ),
+        None => support::skips::skip(&support::Missing::new(
+            "/usr/bin/time",
+            format!("{label}: peak memory cannot be measured"),
+            "apt-get install time",
+        )),
     }
     // Our own processes must be gone once the binary returned; give the kernel a moment.
-    let mut left = leftovers(marker);
-    for _ in 0..20 {
-        if left.is_empty() {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-        left = leftovers(marker);
-    }
+    let left = support::process::leftovers_settled(marker);
     assert!(left.is_empty(), "{label}: processes left behind: {left:?}");
     for hidden in ['\u{1b}', '\u{0}', '\u{7}', '\u{202e}'] {
         assert!(

@@ -3,16 +3,13 @@
 //! each (bit flips, cuts, splices of JSON and snapshot syntax, deep nesting). A panic here is a
 //! crash the fuzzer would find; `cargo fuzz run` (see fuzz/README.md) searches much further.
 
-#[path = "../../fuzz/targets.rs"]
+#[path = "../../../fuzz/targets.rs"]
 mod targets;
 
 use std::path::{Path, PathBuf};
 
 fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the crate sits inside the workspace")
-        .to_path_buf()
+    support::repo_path("")
 }
 
 /// Files directly in `dir` (or one level down) ending with `ext`.

@@ -17,23 +17,14 @@ const TOKEN: &str = "ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8";
 const PASSWORD: &str = "hunter2-s3cret";
 
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace root")
-        .to_path_buf()
+    support::repo_path("")
 }
 
-struct TempDir(PathBuf);
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-fn temp_dir(name: &str) -> TempDir {
-    let dir = std::env::temp_dir().join(format!("mcp-lasting-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    TempDir(dir)
+use support::temp_dir;
+
+/// The machine's Python.
+fn python() -> &'static str {
+    support::python::system_str().unwrap_or_else(|missing| panic!("{missing}"))
 }
 
 fn copy_dir(from: &Path, to: &Path) {
@@ -45,7 +36,7 @@ fn copy_dir(from: &Path, to: &Path) {
 
 fn server(args: &[&str], env: &[(&str, &str)]) -> (ServerSpec, Probe) {
     let root = root();
-    let mut command = ServerCommand::new("python3", args.iter().map(|a| a.to_string()));
+    let mut command = ServerCommand::new(python(), args.iter().map(|a| a.to_string()));
     command.cwd = Some(root.join("mcp-contract-test"));
     command.env = env
         .iter()
@@ -153,8 +144,11 @@ fn drift(report: &SuiteReport) -> Vec<String> {
 #[test]
 fn format_1_snapshots_of_a_corpus_server_pass_live() {
     let dir = temp_dir("memory");
-    copy_dir(&root().join("fixtures/snapshots/format-1/memory"), &dir.0);
-    let before = all_files(&dir.0);
+    copy_dir(
+        &root().join("fixtures/snapshots/format-1/memory"),
+        dir.path(),
+    );
+    let before = all_files(dir.path());
     let (_, probe) = server(
         &[
             "../fixtures/servers/surface_server.py",
@@ -162,14 +156,14 @@ fn format_1_snapshots_of_a_corpus_server_pass_live() {
         ],
         &[],
     );
-    let report = check(&dir.0, &probe, &Redactions::new());
+    let report = check(dir.path(), &probe, &Redactions::new());
     assert_eq!(report.verdicts.len(), 10);
     assert!(drift(&report).is_empty(), "{:#?}", drift(&report));
     assert!(report.notes.is_empty(), "{:?}", report.notes);
     assert!(record_all(&report, UpdateMode::New)
         .iter()
         .all(|o| *o == Outcome::Matched));
-    assert_eq!(all_files(&dir.0), before, "nothing written");
+    assert_eq!(all_files(dir.path()), before, "nothing written");
 }
 
 #[test]
@@ -177,8 +171,11 @@ fn format_1_snapshots_written_before_redactions_and_spellings_pass_live() {
     // Recorded by the build that shipped format 1: raw `input_schema`, the token and the
     // password in the clear, the clock and timezone of the day they were made.
     let dir = temp_dir("upgrade");
-    copy_dir(&root().join("fixtures/snapshots/format-1/lasting"), &dir.0);
-    let before = all_files(&dir.0);
+    copy_dir(
+        &root().join("fixtures/snapshots/format-1/lasting"),
+        dir.path(),
+    );
+    let before = all_files(dir.path());
     assert!(before
         .iter()
         .any(|(_, text)| text.contains(TOKEN) && text.contains("input_schema")));
@@ -187,7 +184,7 @@ fn format_1_snapshots_written_before_redactions_and_spellings_pass_live() {
         &[("LASTING_TZ", "Asia/Kathmandu")],
     );
     let redactions = time_server_redactions();
-    let report = check(&dir.0, &probe, &redactions);
+    let report = check(dir.path(), &probe, &redactions);
     assert_eq!(report.verdicts.len(), 7);
     assert!(drift(&report).is_empty(), "{:#?}", drift(&report));
     let refresh: Vec<&String> = report
@@ -201,10 +198,10 @@ fn format_1_snapshots_written_before_redactions_and_spellings_pass_live() {
     assert!(record_all(&report, UpdateMode::New)
         .iter()
         .all(|o| *o == Outcome::Matched));
-    assert_eq!(all_files(&dir.0), before);
+    assert_eq!(all_files(dir.path()), before);
     // … until the user re-records on purpose: then the files hold the prepared surface.
     record_all(&report, UpdateMode::Force);
-    let after = all_files(&dir.0);
+    let after = all_files(dir.path());
     assert_eq!(after.len(), before.len(), "no file added or lost");
     for (name, text) in &after {
         assert!(
@@ -220,7 +217,7 @@ fn format_1_snapshots_written_before_redactions_and_spellings_pass_live() {
         )
         .expect("parses");
     }
-    let report = check(&dir.0, &probe, &redactions);
+    let report = check(dir.path(), &probe, &redactions);
     assert!(drift(&report).is_empty() && !report.notes.iter().any(|n| n.contains("Re-record")));
 }
 
@@ -257,9 +254,9 @@ fn a_shuffling_server_records_byte_identical_files() {
             .find(|(k, _)| k.name == "convert_time")
             .map(|(_, v)| v["inputSchema"]["required"].to_string());
         raw_orders.insert(tool);
-        let report = check(&dir.0, &probe, &Redactions::new());
+        let report = check(dir.path(), &probe, &Redactions::new());
         record_all(&report, UpdateMode::Always);
-        recordings.push(all_files(&dir.0));
+        recordings.push(all_files(dir.path()));
     }
     assert_eq!(recordings[0].len(), 7);
     assert_eq!(recordings[0], recordings[1]);
@@ -301,20 +298,17 @@ fn timestamp_token_and_snake_case_recorded_and_rechecked() {
             ],
             &[],
         );
-        let report = check(&dir.0, &probe, &redactions);
-        // Spellings are normalised in one place (preparing), and said once there.
+        let report = check(dir.path(), &probe, &redactions);
+        // Spellings are normalised in one place (preparing), and said once there: one
+        // `non-spec-spelling` finding per run, the listing envelope's spellings included.
         assert!(!probe.notes.iter().any(|n| n.contains("non-spec-spelling")));
-        lints += report
-            .notes
-            .iter()
-            .filter(|n| n.starts_with("non-spec-spelling"))
-            .count();
         let spelling_findings: Vec<_> = report
             .verdicts
             .iter()
             .flat_map(|v| &v.findings)
             .filter(|f| f.rule == "non-spec-spelling")
             .collect();
+        lints += spelling_findings.len();
         assert_eq!(spelling_findings.len(), 1, "{spelling_findings:?}");
         assert!(
             spelling_findings[0].message.contains("next_cursor"),
@@ -362,7 +356,7 @@ fn timestamp_token_and_snake_case_recorded_and_rechecked() {
                 .iter()
                 .all(|o| *o == Outcome::Matched));
         }
-        for (name, text) in all_files(&dir.0) {
+        for (name, text) in all_files(dir.path()) {
             assert!(name.ends_with(".snap"), "{name}: nothing pending");
             assert!(
                 !text.contains(TOKEN) && !text.contains(PASSWORD),
@@ -378,13 +372,13 @@ fn timestamp_token_and_snake_case_recorded_and_rechecked() {
     }
     assert_eq!(lints, 4, "one spelling lint per run (per server)");
     let tool =
-        std::fs::read_to_string(dir.0.join("lasting__tools__get_current_time.snap")).expect("tool");
+        std::fs::read_to_string(dir.join("lasting__tools__get_current_time.snap")).expect("tool");
     assert!(
         tool.contains("local timezone is [timezone]; clock read at [timestamp]."),
         "{tool}"
     );
     let publish =
-        std::fs::read_to_string(dir.0.join("lasting__tools__publish_report.snap")).expect("tool");
+        std::fs::read_to_string(dir.join("lasting__tools__publish_report.snap")).expect("tool");
     assert!(
         publish.contains("\"default\": \"<secret:github-token:"),
         "{publish}"
@@ -407,7 +401,7 @@ fn a_rotated_secret_still_shows_as_a_change() {
         &[],
     );
     record_all(
-        &check(&dir.0, &probe, &Redactions::new()),
+        &check(dir.path(), &probe, &Redactions::new()),
         UpdateMode::Always,
     );
     let rotated = format!("ghp_{}", "Z9".repeat(18));
@@ -421,7 +415,7 @@ fn a_rotated_secret_still_shows_as_a_change() {
         ],
         &[],
     );
-    let report = check(&dir.0, &probe, &Redactions::new());
+    let report = check(dir.path(), &probe, &Redactions::new());
     let changed: Vec<String> = report
         .verdicts
         .iter()

@@ -4,12 +4,9 @@
 //!
 //! Two servers with the same item names and different definitions (two releases of the
 //! `memory` server) make the writers' versions of each file distinguishable: after every round
-//! each file must be byte-identical to one writer's version. Skipped without python3.
+//! each file must be byte-identical to one writer's version. Needs python3.
 
-#[path = "hostile/common.rs"]
-mod common;
-
-use common::*;
+use crate::common::*;
 use mcp_contract_test::_support::snapshot::{parse_item, SnapshotFile};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -71,9 +68,7 @@ fn check_folder(
 /// Two whole contract binaries per release, all four at once, ten times over one folder.
 #[test]
 fn whole_binaries_writing_one_folder_at_once_leave_whole_files() {
-    if python().is_none() {
-        return;
-    }
+    support::require!(support::python::system());
     let versions: Vec<_> = RELEASES.iter().map(|r| solo(r)).collect();
     assert!(
         versions[0]
@@ -111,9 +106,7 @@ fn whole_binaries_writing_one_folder_at_once_leave_whole_files() {
 /// (`NEXTEST_RUN_ID`): ten processes per release, all at once.
 #[test]
 fn one_process_per_test_as_under_nextest_leaves_whole_files() {
-    if python().is_none() {
-        return;
-    }
+    support::require!(support::python::system());
     let versions: Vec<_> = RELEASES.iter().map(|r| solo(r)).collect();
     let tests: Vec<String> = {
         let root = Root::new("list");

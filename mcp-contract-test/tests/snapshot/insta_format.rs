@@ -4,35 +4,9 @@
 use insta::internals::Content;
 use mcp_contract_test::_support::snapshot::{normalize_contents, Metadata, SnapshotFile};
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-/// A folder under the system temp dir, removed when the test is done with it.
-struct TempDir(PathBuf);
-
-impl std::ops::Deref for TempDir {
-    type Target = Path;
-    fn deref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn temp_dir(name: &str) -> TempDir {
-    let dir = std::env::temp_dir().join(format!(
-        "mct-snapshot-insta-{name}-{}-{}",
-        std::process::id(),
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos())
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    TempDir(dir)
-}
+use support::temp_dir;
 
 const TRICKY: &[&str] = &[
     "plain words",

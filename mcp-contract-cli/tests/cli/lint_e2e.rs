@@ -4,11 +4,7 @@
 //! colour or rewrite the terminal of whoever runs the check: no raw ESC, lone CR, BEL, bidi
 //! control, zero-width or tag character reaches stdout, stderr, a report or a snapshot header.
 
-// The hostile-suite binary, built once into the target folder the other suites share.
-#[path = "../../mcp-contract-test/tests/hostile/common.rs"]
-mod common;
-
-use common::suite_binary;
+// The hostile-suite binary, built once into the target folder the nested builds share.
 use mcp_contract_cli::report::{self, Items, Report, ServerResult};
 use mcp_contract_engine::lint::Lints;
 use mcp_contract_test::_support::check::{self, FailOn, Layout};
@@ -17,22 +13,14 @@ use mcp_contract_test::Policy;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
+use support::nested::hostile_suite as suite_binary;
 
 fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace")
-        .to_path_buf()
+    support::repo_path("")
 }
 
-fn python() -> Option<&'static str> {
-    let ok = Command::new("python3")
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    ok.then_some("python3")
+fn python() -> &'static str {
+    support::python::system_str().expect("python3, required by the test")
 }
 
 /// Characters that must never be printed raw: a lone `\r` (CRLF is a line end), and every
@@ -63,7 +51,7 @@ fn assert_clean(label: &str, text: &str) {
 
 fn server(surface: &str) -> ServerSpec {
     ServerSpec::Stdio(ServerCommand {
-        program: "python3".into(),
+        program: python().into(),
         args: vec![
             repo()
                 .join("fixtures/servers/surface_server.py")
@@ -82,16 +70,15 @@ fn server(surface: &str) -> ServerSpec {
 /// The probe of a real fixture server, linted and rendered in every report format.
 #[test]
 fn every_report_format_neutralises_terminal_tricks() {
-    if python().is_none() {
-        return;
-    }
+    support::require!(support::python::system());
     let spec = server("hidden.json");
     let options = ProbeOptions {
         timeout: Duration::from_secs(30),
         ..ProbeOptions::default()
     };
     let probe = probe::probe(&spec, &options).expect("the fixture server answers");
-    let dir = std::env::temp_dir().join(format!("mcp-lint-e2e-{}", std::process::id()));
+    let temp = support::temp_dir("lint-e2e");
+    let dir = temp.path().join("snapshots");
     let layout = Layout {
         dir,
         module: "contract".into(),
@@ -204,21 +191,12 @@ fn run_suite(root: &Path, surface: &str, env: &[(&str, &str)]) -> Run {
     }
 }
 
-fn temp_root(label: &str) -> PathBuf {
-    let root = std::env::temp_dir().join(format!("mcp-lint-{label}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
-    std::fs::create_dir_all(&root).expect("temp dir");
-    root
-}
-
 /// The harness: deny findings fail the items' tests on a first recording, warnings pass, and
 /// the failure messages, the summary and the pending snapshot headers are escaped.
 #[test]
 fn the_harness_fails_hostile_items_and_prints_nothing_raw() {
-    if python().is_none() {
-        return;
-    }
-    let root = temp_root("harness");
+    support::require!(support::python::system());
+    let root = support::temp_dir("lint-harness");
     let run = run_suite(&root, "hidden.json", &[]);
     assert_eq!(run.code, Some(101), "{}\n{}", run.stdout, run.stderr);
     assert_clean("stdout", &run.stdout);
@@ -265,17 +243,14 @@ fn the_harness_fails_hostile_items_and_prints_nothing_raw() {
         headers += 1;
     }
     assert!(headers >= 5, "{headers}");
-    let _ = std::fs::remove_dir_all(&root);
 }
 
 /// A rug pull through the harness: v1 accepted, v2 poisons descriptions and instructions. The
 /// poisoned items fail as safety; the reworded one passes as routing.
 #[test]
 fn a_rug_pull_fails_as_safety_through_the_harness() {
-    if python().is_none() {
-        return;
-    }
-    let root = temp_root("rugpull");
+    support::require!(support::python::system());
+    let root = support::temp_dir("lint-rugpull");
     let accept = run_suite(&root, "rugpull-v1.json", &[("INSTA_UPDATE", "always")]);
     assert_eq!(accept.code, Some(0), "{}\n{}", accept.stdout, accept.stderr);
     let run = run_suite(&root, "rugpull-v2.json", &[("INSTA_UPDATE", "no")]);
@@ -312,5 +287,4 @@ fn a_rug_pull_fails_as_safety_through_the_harness() {
         run.stdout
     );
     assert_clean("stdout", &run.stdout);
-    let _ = std::fs::remove_dir_all(&root);
 }

@@ -1,66 +1,55 @@
 //! End to end: a consumer crate outside the workspace (tests/consumer), driven by `cargo test`
 //! and the real `cargo insta`, against a Python MCP server over stdio.
 //!
-//! Needs `python3` and `cargo-insta` on PATH (`.ci/run` installs cargo-insta 1.49.0).
+//! Needs `python3`; cargo-insta is provisioned at the pinned version into `target/test-tools`
+//! (`support::tools::cargo_insta`), whatever is on PATH. The consumers share one target folder,
+//! `target/e2e`.
+//!
+//! Module `attribute_misuse`: misuse of the attribute is a compile error (trybuild); module
+//! `docs`: the attribute snippets of the docs compile.
+
+#[path = "e2e/attribute_misuse.rs"]
+mod attribute_misuse;
+/// The attribute snippets of the docs compile.
+#[path = "e2e/docs.rs"]
+mod docs;
 
 use serde_json::{json, Value};
-use std::collections::BTreeMap;
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::PathBuf;
+use std::process::Output;
 
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the crate lives in the workspace")
-        .to_path_buf()
-}
+use support::nested::outcome;
 
-/// A fresh copy of tests/consumer in a temporary folder, with a server and its surface.
-struct Consumer {
-    dir: PathBuf,
+/// A fresh copy of tests/consumer (support::nested::Consumer) with a server and its surface,
+/// cargo-insta provisioned first on its PATH.
+struct Consumer(support::nested::Consumer, PathBuf);
+
+impl std::ops::Deref for Consumer {
+    type Target = support::nested::Consumer;
+    fn deref(&self) -> &support::nested::Consumer {
+        &self.0
+    }
 }
 
 impl Consumer {
-    fn new(name: &str) -> Consumer {
-        let root = repo_root();
-        let test = fs::read_to_string(root.join("tests/consumer/tests/contract.rs")).unwrap();
-        Consumer::with_test(name, &test)
+    fn new(name: &str) -> Result<Consumer, support::Missing> {
+        Consumer::with_test(name, &support::nested::Consumer::committed_test())
     }
 
-    /// A consumer whose `tests/contract.rs` is `test`.
-    fn with_test(name: &str, test: &str) -> Consumer {
-        let root = repo_root();
-        let dir =
-            std::env::temp_dir().join(format!("mcp-contract-e2e-{name}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(dir.join("tests")).unwrap();
-        let manifest = fs::read_to_string(root.join("tests/consumer/Cargo.toml"))
-            .unwrap()
-            // One package name per consumer: they share a target folder, and a shared test
-            // binary would carry another consumer's `CARGO_MANIFEST_DIR`.
-            .replace(
-                "name = \"consumer\"",
-                &format!("name = \"consumer-{name}\""),
-            )
-            .replace(
-                "path = \"../../mcp-contract-test\"",
-                &format!(
-                    "path = {:?}",
-                    root.join("mcp-contract-test").display().to_string()
-                ),
-            );
-        fs::write(dir.join("Cargo.toml"), manifest).unwrap();
-        fs::copy(root.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
-        fs::write(dir.join("tests/contract.rs"), test).unwrap();
+    /// A consumer whose `tests/contract.rs` is `test`, or what is missing to run it (python3,
+    /// cargo-insta), for `support::require!`.
+    fn with_test(name: &str, test: &str) -> Result<Consumer, support::Missing> {
+        let insta = support::python::system().and_then(|_| support::tools::cargo_insta())?;
+        let consumer = support::nested::Consumer::new(name, test);
         fs::copy(
-            root.join("fixtures/servers/surface_server.py"),
-            dir.join("server.py"),
+            support::fixtures::server_script("surface_server.py"),
+            consumer.dir.join("server.py"),
         )
         .unwrap();
-        let consumer = Consumer { dir };
+        let consumer = Consumer(consumer, insta.to_path_buf());
         consumer.serve(&v1());
-        consumer
+        Ok(consumer)
     }
 
     /// Plays a server release: the next probe sees this surface.
@@ -73,34 +62,7 @@ impl Consumer {
     }
 
     fn command(&self, program: &str, args: &[&str], env: &[(&str, &str)]) -> Output {
-        let mut command = Command::new(program);
-        command.args(args).current_dir(&self.dir);
-        for var in [
-            "CI",
-            "TF_BUILD",
-            "INSTA_UPDATE",
-            "INSTA_FORCE_PASS",
-            "INSTA_FORCE_UPDATE",
-            "INSTA_WORKSPACE_ROOT",
-            "INSTA_SNAPSHOT_REFERENCES_FILE",
-            "INSTA_REQUIRE_FULL_MATCH",
-            "MCP_CONTRACT_FAIL_ON",
-            "MCP_CONTRACT_TIMEOUT",
-            "NEXTEST",
-            "NEXTEST_RUN_ID",
-            "CARGO_TARGET_DIR",
-            "CARGO_MANIFEST_DIR",
-        ] {
-            command.env_remove(var);
-        }
-        // A target folder of its own (the outer cargo holds the workspace's lock), kept between
-        // runs so only the first run compiles the dependencies.
-        command.env("CARGO_TARGET_DIR", repo_root().join("target/e2e"));
-        command.env("CARGO_TERM_COLOR", "never");
-        for (k, v) in env {
-            command.env(k, v);
-        }
-        command.output().expect("cargo runs")
+        self.0.run(program, args, env)
     }
 
     fn cargo_test(&self, env: &[(&str, &str)]) -> Run {
@@ -110,47 +72,9 @@ impl Consumer {
     fn insta(&self, args: &[&str]) -> Run {
         let mut full = vec!["insta"];
         full.extend_from_slice(args);
-        let run = Run::from(self.command("cargo", &full, &[]));
-        assert!(
-            !run.stderr.contains("no such command"),
-            "cargo-insta is not installed: cargo install cargo-insta --locked --version 1.49.0"
-        );
-        run
+        let insta = self.1.display().to_string();
+        Run::from(self.command(&insta, &full, &[]))
     }
-
-    /// Every file in tests/snapshots, by name.
-    fn snapshots(&self) -> BTreeMap<String, String> {
-        let mut files = BTreeMap::new();
-        if let Ok(entries) = fs::read_dir(self.dir.join("tests/snapshots")) {
-            for entry in entries.flatten() {
-                let name = entry.file_name().to_string_lossy().into_owned();
-                files.insert(name, fs::read_to_string(entry.path()).unwrap());
-            }
-        }
-        files
-    }
-
-    fn pending(&self) -> Vec<String> {
-        self.snapshots()
-            .into_keys()
-            .filter(|n| n.ends_with(".snap.new"))
-            .collect()
-    }
-}
-
-impl Drop for Consumer {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.dir);
-    }
-}
-
-/// The result libtest printed for one test (names are padded to a common width).
-fn outcome<'a>(stdout: &'a str, test: &str) -> Option<&'a str> {
-    stdout.lines().find_map(|line| {
-        let rest = line.strip_prefix("test ")?;
-        let (name, result) = rest.split_once(" ... ")?;
-        (name.trim_end() == test).then_some(result.trim())
-    })
 }
 
 struct Run {
@@ -241,7 +165,7 @@ fn record(consumer: &Consumer) {
 
 #[test]
 fn record_break_review_accept() {
-    let consumer = Consumer::new("cycle");
+    let consumer = support::require!(Consumer::new("cycle"));
     record(&consumer);
     let accepted = consumer.snapshots();
 
@@ -301,7 +225,7 @@ fn record_break_review_accept() {
 
 #[test]
 fn removal_is_accepted_through_cargo_insta() {
-    let consumer = Consumer::new("removal");
+    let consumer = support::require!(Consumer::new("removal"));
     record(&consumer);
     let mut v2 = v1();
     v2["tools"]
@@ -334,7 +258,7 @@ fn removal_is_accepted_through_cargo_insta() {
 
 #[test]
 fn a_dead_server_fails_every_test_and_writes_nothing() {
-    let consumer = Consumer::new("dead");
+    let consumer = support::require!(Consumer::new("dead"));
     record(&consumer);
     let accepted = consumer.snapshots();
     fs::write(
@@ -357,15 +281,8 @@ fn a_dead_server_fails_every_test_and_writes_nothing() {
 
 #[test]
 fn nextest_runs_every_item_and_probes_the_server_once() {
-    let consumer = Consumer::new("nextest");
-    if !consumer
-        .command("cargo", &["nextest", "--version"], &[])
-        .status
-        .success()
-    {
-        eprintln!("skipped: cargo-nextest is not installed");
-        return;
-    }
+    let consumer = support::require!(Consumer::new("nextest"));
+    support::require!(support::tools::cargo_nextest());
     record(&consumer);
     let log = consumer.dir.join("requests.log");
     let log_text = log.display().to_string();
@@ -386,7 +303,7 @@ fn nextest_runs_every_item_and_probes_the_server_once() {
         "one probe per nextest run, not one per test:\n{requests}"
     );
     // One judgement too: the run's shared folder (the newest) holds one judged outcome.
-    let runs = repo_root().join("target/e2e/debug/mcp-contract-probes");
+    let runs = support::target_dir().join("e2e/debug/mcp-contract-probes");
     let newest = fs::read_dir(&runs)
         .expect("the runs' folder")
         .flatten()
@@ -407,7 +324,7 @@ fn nextest_runs_every_item_and_probes_the_server_once() {
 
 #[test]
 fn listing_prints_only_the_list() {
-    let consumer = Consumer::new("list");
+    let consumer = support::require!(Consumer::new("list"));
     let run = Run::from(consumer.command(
         "cargo",
         &[
@@ -431,7 +348,7 @@ fn filters_keep_a_timestamp_in_a_description_from_drifting() {
 )]
 fn main() {}
 "#;
-    let consumer = Consumer::with_test("filters", test);
+    let consumer = support::require!(Consumer::with_test("filters", test));
     let stamped = |stamp: &str, default: &str| {
         let mut surface = v1();
         let tool = tool_mut(&mut surface, "search_nodes");
@@ -462,7 +379,7 @@ fn an_http_suite_without_the_http_feature_is_a_compile_error_naming_it() {
     let test = r#"#[mcp_contract_test::mcp_contract(url = "http://127.0.0.1:9/mcp")]
 fn main() {}
 "#;
-    let consumer = Consumer::with_test("nohttp", test);
+    let consumer = support::require!(Consumer::with_test("nohttp", test));
     let run = consumer.cargo_test(&[]);
     assert!(!run.ok, "{run:?}");
     assert!(

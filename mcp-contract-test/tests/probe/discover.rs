@@ -9,32 +9,10 @@ use mcp_contract_test::_support::probe::{
 };
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-fn python() -> Option<&'static str> {
-    static PYTHON: OnceLock<Option<String>> = OnceLock::new();
-    let python = PYTHON.get_or_init(|| {
-        let out = Command::new("python3")
-            .args(["-c", "import sys; print(sys.executable)"])
-            .output()
-            .ok()
-            .filter(|out| out.status.success())?;
-        let path = String::from_utf8(out.stdout).ok()?.trim().to_owned();
-        (!path.is_empty()).then_some(path)
-    });
-    if python.is_none() {
-        eprintln!("skipped: python3 is not available to run the fixture servers");
-    }
-    python.as_deref()
-}
-
 fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the crate sits inside the workspace")
-        .to_path_buf()
+    support::repo_path("")
 }
 
 const SURFACE: &str = "memory/2025.11.25.json";
@@ -92,13 +70,6 @@ fn listed(surface: &Surface) -> Vec<(ItemKey, Value)> {
         .collect()
 }
 
-fn log_file(label: &str) -> PathBuf {
-    std::env::temp_dir().join(format!(
-        "mcp-contract-discover-{}-{label}.log",
-        std::process::id()
-    ))
-}
-
 fn methods(log: &Path) -> Vec<String> {
     let text = std::fs::read_to_string(log).unwrap_or_default();
     let _ = std::fs::remove_file(log);
@@ -107,8 +78,9 @@ fn methods(log: &Path) -> Vec<String> {
 
 #[test]
 fn auto_uses_server_discover_where_the_server_supports_it() {
-    let Some(python) = python() else { return };
-    let log = log_file("auto-modern");
+    let python = support::require!(support::python::system_str());
+    let temp = support::temp_dir("discover");
+    let log = temp.path().join("auto-modern.log");
     let probe = probe_stdio(
         &fixture(python, "discover", Some(&log)),
         &options(Lifecycle::Auto, 15),
@@ -142,8 +114,9 @@ fn auto_uses_server_discover_where_the_server_supports_it() {
 
 #[test]
 fn auto_falls_back_to_initialize_on_a_legacy_server() {
-    let Some(python) = python() else { return };
-    let log = log_file("auto-legacy");
+    let python = support::require!(support::python::system_str());
+    let temp = support::temp_dir("discover");
+    let log = temp.path().join("auto-legacy.log");
     let probe = probe_stdio(
         &fixture(python, "normal", Some(&log)),
         &options(Lifecycle::Auto, 15),
@@ -166,8 +139,9 @@ fn auto_falls_back_to_initialize_on_a_legacy_server() {
 
 #[test]
 fn default_lifecycle_never_sends_server_discover() {
-    let Some(python) = python() else { return };
-    let log = log_file("default");
+    let python = support::require!(support::python::system_str());
+    let temp = support::temp_dir("discover");
+    let log = temp.path().join("default.log");
     let probe = probe_stdio(
         &fixture(python, "normal", Some(&log)),
         &ProbeOptions::default(),
@@ -179,7 +153,7 @@ fn default_lifecycle_never_sends_server_discover() {
 
 #[test]
 fn discover_only_fails_on_a_legacy_server_and_initialize_fails_on_a_stateless_one() {
-    let Some(python) = python() else { return };
+    let python = support::require!(support::python::system_str());
     let error = probe_stdio(
         &fixture(python, "normal", None),
         &options(Lifecycle::Discover, 15),
@@ -205,7 +179,7 @@ fn discover_only_fails_on_a_legacy_server_and_initialize_fails_on_a_stateless_on
 
 #[test]
 fn auto_falls_back_when_server_discover_gets_no_answer() {
-    let Some(python) = python() else { return };
+    let python = support::require!(support::python::system_str());
     let start = Instant::now();
     // A third of the timeout (2 s) is given to server/discover.
     let probe = probe_stdio(

@@ -1,0 +1,194 @@
+//! The fenced code blocks of the documentation (README, CONTRIBUTING, docs/*.md, the crates'
+//! own docs), for the tests that execute or check each one.
+
+use crate::repo_path;
+use std::path::PathBuf;
+
+/// One fenced code block.
+#[derive(Debug, Clone)]
+pub struct Block {
+    /// The file, relative to the repository root.
+    pub file: String,
+    /// The line of the opening fence (1-based).
+    pub line: usize,
+    /// The language tag (`sh`, `toml`, `rust`, `ignore`, `text`, …; empty when none).
+    pub lang: String,
+    /// The block's text, without the fences.
+    pub text: String,
+}
+
+impl Block {
+    /// `file:line (lang)`, for messages.
+    pub fn at(&self) -> String {
+        format!("{}:{} ({})", self.file, self.line, self.lang)
+    }
+}
+
+/// The Markdown files a user reads (docs/rules.md is generated from the catalogue and checked
+/// by the engine's `catalogue::docs_rules_md_is_up_to_date`).
+pub fn markdown_files() -> Vec<String> {
+    let mut files = vec![
+        "README.md".to_owned(),
+        "CONTRIBUTING.md".to_owned(),
+        "examples/notes-server/README.md".to_owned(),
+        "fuzz/README.md".to_owned(),
+    ];
+    let mut docs: Vec<String> = std::fs::read_dir(repo_path("docs"))
+        .expect("docs/")
+        .flatten()
+        .map(|e| format!("docs/{}", e.file_name().to_string_lossy()))
+        .filter(|n| n.ends_with(".md") && n != "docs/rules.md")
+        .collect();
+    docs.sort();
+    files.extend(docs);
+    files
+}
+
+/// The source files whose doc comments hold user-facing examples.
+pub const CRATE_DOCS: &[&str] = &[
+    "mcp-contract-test/src/lib.rs",
+    "mcp-contract-engine/src/lib.rs",
+    "mcp-contract-engine/src/lint/allow.rs",
+    "mcp-contract-cli/src/config.rs",
+    "mcp-contract-macros/src/lib.rs",
+];
+
+/// The text of a file as a reader sees it: Markdown as is; for a Rust source, its `//!` and
+/// `///` lines without the comment markers (other lines blank, so line numbers hold).
+pub fn readable(file: &str) -> String {
+    let path: PathBuf = repo_path(file);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{file}: {e}"));
+    if !file.ends_with(".rs") {
+        return text;
+    }
+    text.lines()
+        .map(|line| {
+            let trimmed = line.trim_start();
+            let doc = trimmed
+                .strip_prefix("//!")
+                .or_else(|| trimmed.strip_prefix("///"));
+            match doc {
+                Some(rest) => rest.strip_prefix(' ').unwrap_or(rest).to_owned(),
+                None => String::new(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The fenced blocks of one file.
+pub fn blocks_of(file: &str) -> Vec<Block> {
+    let text = readable(file);
+    let lines: Vec<&str> = text.lines().collect();
+    let mut blocks = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let trimmed = lines[i].trim_start();
+        if let Some(tag) = trimmed.strip_prefix("```") {
+            let indent = lines[i].len() - trimmed.len();
+            let lang = tag.split([',', ' ']).next().unwrap_or("").trim().to_owned();
+            let start = i;
+            i += 1;
+            let mut body = Vec::new();
+            while i < lines.len() && lines[i].trim() != "```" {
+                let line = lines[i];
+                let strip = indent.min(line.len() - line.trim_start().len());
+                body.push(&line[strip..]);
+                i += 1;
+            }
+            blocks.push(Block {
+                file: file.to_owned(),
+                line: start + 1,
+                lang,
+                text: body.join("\n"),
+            });
+        }
+        i += 1;
+    }
+    blocks
+}
+
+/// Every block of every documented file.
+pub fn all_blocks() -> Vec<Block> {
+    markdown_files()
+        .iter()
+        .map(String::as_str)
+        .chain(CRATE_DOCS.iter().copied())
+        .filter(|file| repo_path(file).is_file())
+        .flat_map(blocks_of)
+        .collect()
+}
+
+/// The command lines of a shell block: `\`-continued lines joined, comments and blank lines
+/// dropped.
+pub fn command_lines(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    for line in text.lines() {
+        let line = line.trim_end();
+        if let Some(head) = line.strip_suffix('\\') {
+            current.push_str(head);
+            current.push(' ');
+            continue;
+        }
+        current.push_str(line);
+        let command = current.trim().to_owned();
+        current.clear();
+        if !command.is_empty() && !command.starts_with('#') {
+            out.push(command);
+        }
+    }
+    out
+}
+
+/// Shell words of one command line (single and double quotes, backslash escapes), up to an
+/// unquoted comment, pipe, redirection or `&&`.
+pub fn words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                in_word = true;
+                for c in chars.by_ref() {
+                    if c == '\'' {
+                        break;
+                    }
+                    word.push(c);
+                }
+            }
+            '"' => {
+                in_word = true;
+                while let Some(c) = chars.next() {
+                    match c {
+                        '"' => break,
+                        '\\' => word.extend(chars.next()),
+                        c => word.push(c),
+                    }
+                }
+            }
+            '\\' => {
+                in_word = true;
+                word.extend(chars.next());
+            }
+            '#' | '|' | '>' | ';' if !in_word => break,
+            '&' if !in_word && chars.peek() == Some(&'&') => break,
+            c if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            c => {
+                in_word = true;
+                word.push(c);
+            }
+        }
+    }
+    if in_word {
+        words.push(word);
+    }
+    words
+}

@@ -1,0 +1,188 @@
+//! Nested cargo builds: the workspace's own test crates built from inside a test, and the
+//! consumer crate (`tests/consumer`) copied and driven as a user drives one.
+//!
+//! Every nested build shares one target folder, `target/e2e/` (not `target/debug`, whose lock
+//! the outer `cargo test` may hold), so the dependencies are compiled once for all of them.
+
+use crate::tools::nested_cargo;
+use crate::{repo_path, temp_dir};
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+/// The target folder every nested build shares.
+pub fn target_dir() -> PathBuf {
+    crate::target_dir().join("e2e")
+}
+
+/// Builds a test target of a workspace package into [`target_dir`] (`cargo test --no-run`) and
+/// returns its executable.
+pub fn test_executable(package: &str, test: &str) -> PathBuf {
+    let out = nested_cargo()
+        .args([
+            "test",
+            "-p",
+            package,
+            "--test",
+            test,
+            "--no-run",
+            "--message-format=json",
+        ])
+        .current_dir(repo_path(""))
+        .env("CARGO_TARGET_DIR", target_dir())
+        .stderr(std::process::Stdio::inherit())
+        .output()
+        .expect("cargo runs");
+    assert!(
+        out.status.success(),
+        "building {package}'s test {test} failed"
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == test)
+        .find_map(|m| m["executable"].as_str().map(PathBuf::from))
+        .unwrap_or_else(|| panic!("cargo names {package}'s test executable {test}"))
+}
+
+/// The `tests/hostile-suite` contract binary (a builder-API suite whose server comes from
+/// `HOSTILE_SERVER`), built once per test process.
+pub fn hostile_suite() -> &'static Path {
+    static BINARY: OnceLock<PathBuf> = OnceLock::new();
+    BINARY.get_or_init(|| test_executable("hostile-suite", "contract"))
+}
+
+/// Variables of the outer run that would change what a nested contract run does.
+pub const RUN_VARIABLES: &[&str] = &[
+    "CI",
+    "TF_BUILD",
+    "INSTA_UPDATE",
+    "INSTA_FORCE_PASS",
+    "INSTA_FORCE_UPDATE",
+    "INSTA_WORKSPACE_ROOT",
+    "INSTA_SNAPSHOT_REFERENCES_FILE",
+    "INSTA_REQUIRE_FULL_MATCH",
+    "MCP_CONTRACT_FAIL_ON",
+    "MCP_CONTRACT_TIMEOUT",
+    "MCP_CONTRACT_CA_FILE",
+    "NEXTEST",
+    "NEXTEST_RUN_ID",
+    "RUST_TEST_THREADS",
+];
+
+/// A fresh copy of `tests/consumer` in a temporary folder (removed on drop): its manifest
+/// pointing at this workspace's crates, the workspace's lock file, a `tests/contract.rs`.
+pub struct Consumer {
+    /// The crate's folder.
+    pub dir: PathBuf,
+    _temp: crate::TempDir,
+    /// Folders put first on PATH for its commands (the provisioned cargo-insta).
+    pub path_first: Vec<PathBuf>,
+}
+
+impl Consumer {
+    /// A consumer whose `tests/contract.rs` is `test`, with package name `consumer-{name}`: the
+    /// consumers share a target folder, and a shared test binary would carry another
+    /// consumer's `CARGO_MANIFEST_DIR`.
+    pub fn new(name: &str, test: &str) -> Consumer {
+        let temp = temp_dir(&format!("consumer-{name}"));
+        let dir = temp.path().to_path_buf();
+        fs::create_dir_all(dir.join("tests")).expect("a temporary folder");
+        let manifest = fs::read_to_string(repo_path("tests/consumer/Cargo.toml"))
+            .expect("tests/consumer/Cargo.toml")
+            .replace(
+                "name = \"consumer\"",
+                &format!("name = \"consumer-{name}\""),
+            )
+            .replace(
+                "path = \"../../mcp-contract-test\"",
+                &format!(
+                    "path = {:?}",
+                    repo_path("mcp-contract-test").display().to_string()
+                ),
+            );
+        fs::write(dir.join("Cargo.toml"), manifest).expect("write the manifest");
+        fs::copy(repo_path("Cargo.lock"), dir.join("Cargo.lock")).expect("copy Cargo.lock");
+        fs::write(dir.join("tests/contract.rs"), test).expect("write the test");
+        Consumer {
+            dir,
+            _temp: temp,
+            path_first: Vec::new(),
+        }
+    }
+
+    /// The committed `tests/consumer/tests/contract.rs`.
+    pub fn committed_test() -> String {
+        fs::read_to_string(repo_path("tests/consumer/tests/contract.rs"))
+            .expect("tests/consumer/tests/contract.rs")
+    }
+
+    /// A command run in the consumer's folder, with the outer run's variables removed, the
+    /// shared target folder, no colour, and `env` on top.
+    pub fn command(&self, program: &str, args: &[&str], env: &[(&str, &str)]) -> Command {
+        let mut command = if program == "cargo" {
+            nested_cargo()
+        } else {
+            Command::new(program)
+        };
+        command.args(args).current_dir(&self.dir);
+        for var in RUN_VARIABLES {
+            command.env_remove(var);
+        }
+        command.env("CARGO_TARGET_DIR", target_dir());
+        command.env("CARGO_TERM_COLOR", "never");
+        if !self.path_first.is_empty() {
+            let path = std::env::var_os("PATH").unwrap_or_default();
+            let joined = std::env::join_paths(
+                self.path_first
+                    .iter()
+                    .cloned()
+                    .chain(std::env::split_paths(&path)),
+            )
+            .expect("PATH entries");
+            command.env("PATH", joined);
+        }
+        for (k, v) in env {
+            command.env(k, v);
+        }
+        command
+    }
+
+    /// Runs [`Consumer::command`] to completion.
+    pub fn run(&self, program: &str, args: &[&str], env: &[(&str, &str)]) -> Output {
+        self.command(program, args, env)
+            .output()
+            .unwrap_or_else(|e| panic!("{program} cannot be run: {e}"))
+    }
+
+    /// Every file in `tests/snapshots`, by name.
+    pub fn snapshots(&self) -> BTreeMap<String, String> {
+        let mut files = BTreeMap::new();
+        if let Ok(entries) = fs::read_dir(self.dir.join("tests/snapshots")) {
+            for entry in entries.flatten() {
+                let name = entry.file_name().to_string_lossy().into_owned();
+                files.insert(name, fs::read_to_string(entry.path()).expect("UTF-8"));
+            }
+        }
+        files
+    }
+
+    /// The pending snapshots' names.
+    pub fn pending(&self) -> Vec<String> {
+        self.snapshots()
+            .into_keys()
+            .filter(|n| n.ends_with(".snap.new"))
+            .collect()
+    }
+}
+
+/// The result libtest printed for one test (`test NAME ... ok`; names are padded to a width).
+pub fn outcome<'a>(stdout: &'a str, test: &str) -> Option<&'a str> {
+    stdout.lines().find_map(|line| {
+        let rest = line.strip_prefix("test ")?;
+        let (name, result) = rest.rsplit_once(" ... ")?;
+        (name.trim_end() == test).then_some(result.trim())
+    })
+}

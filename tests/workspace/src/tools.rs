@@ -1,0 +1,159 @@
+//! Tools the tests provision for themselves under `target/test-tools/`, once per machine and
+//! behind a file lock (test binaries and tests run in parallel).
+
+use crate::Missing;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+
+/// The cargo-insta version the end-to-end tests drive (and `.ci/run` pre-provisions).
+pub const CARGO_INSTA_VERSION: &str = "1.49.0";
+
+/// Where provisioned tools live.
+pub fn dir() -> PathBuf {
+    crate::target_dir().join("test-tools")
+}
+
+/// Runs `provision` while holding the lock `name` under [`dir`]; `ready` is checked again once
+/// the lock is held (another process may have provisioned meanwhile).
+pub fn locked<T>(
+    name: &str,
+    ready: impl Fn() -> Option<T>,
+    provision: impl FnOnce() -> Result<(), Missing>,
+) -> Result<T, Missing> {
+    if let Some(done) = ready() {
+        return Ok(done);
+    }
+    let dir = dir();
+    std::fs::create_dir_all(&dir).map_err(|e| {
+        Missing::new(
+            name,
+            format!("cannot create {}: {e}", dir.display()),
+            "make the target folder writable",
+        )
+    })?;
+    let lock_path = dir.join(format!("{name}.lock"));
+    let lock = File::create(&lock_path).map_err(|e| {
+        Missing::new(
+            name,
+            format!("cannot create {}: {e}", lock_path.display()),
+            "make the target folder writable",
+        )
+    })?;
+    lock.lock().map_err(|e| {
+        Missing::new(
+            name,
+            format!("cannot lock {}: {e}", lock_path.display()),
+            "make the target folder writable",
+        )
+    })?;
+    if let Some(done) = ready() {
+        return Ok(done);
+    }
+    provision()?;
+    ready().ok_or_else(|| {
+        Missing::new(
+            name,
+            "provisioned, but still not usable",
+            format!("remove {} and run again", dir.display()),
+        )
+    })
+}
+
+/// cargo-insta at [`CARGO_INSTA_VERSION`], installed into `target/test-tools/bin`: the
+/// executable's path. Run it as `<path> insta <args>` (as cargo runs a subcommand), not as
+/// `cargo insta`, which could find another version in `~/.cargo/bin` or on PATH first.
+pub fn cargo_insta() -> Result<&'static Path, Missing> {
+    static BIN: OnceLock<Result<PathBuf, Missing>> = OnceLock::new();
+    BIN.get_or_init(|| {
+        let root = dir();
+        let bin = root.join("bin");
+        let exe = bin.join(format!("cargo-insta{}", std::env::consts::EXE_SUFFIX));
+        let ready = || {
+            let out = Command::new(&exe).arg("--version").output().ok()?;
+            let text = String::from_utf8_lossy(&out.stdout);
+            (out.status.success() && text.contains(CARGO_INSTA_VERSION)).then(|| exe.clone())
+        };
+        locked("cargo-insta", ready, || {
+            eprintln!(
+                "provisioning cargo-insta {CARGO_INSTA_VERSION} into {} (once per target folder; a few minutes)",
+                root.display()
+            );
+            let out = nested_cargo()
+                .args(["install", "cargo-insta", "--locked", "--version", CARGO_INSTA_VERSION, "--root"])
+                .arg(&root)
+                .stdout(Stdio::null())
+                .output()
+                .map_err(|e| Missing::new("cargo-insta", format!("cargo cannot be run: {e}"), install_insta()))?;
+            if out.status.success() {
+                Ok(())
+            } else {
+                let stderr = String::from_utf8_lossy(&out.stderr);
+                let tail: Vec<&str> = stderr.lines().rev().take(15).collect();
+                let tail: Vec<&str> = tail.into_iter().rev().collect();
+                Err(Missing::new(
+                    "cargo-insta",
+                    format!("`cargo install cargo-insta` failed (offline?):\n{}", tail.join("\n")),
+                    install_insta(),
+                ))
+            }
+        })
+    })
+    .as_deref()
+    .map_err(Clone::clone)
+}
+
+fn install_insta() -> String {
+    format!(
+        "cargo install cargo-insta --locked --version {CARGO_INSTA_VERSION} --root {}",
+        dir().display()
+    )
+}
+
+/// `cargo` for a nested command: the cargo running these tests, without the variables it set
+/// for them (a nested build picks its own target folder and package).
+pub fn nested_cargo() -> Command {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut command = Command::new(cargo);
+    for (key, _) in std::env::vars_os() {
+        let key = key.to_string_lossy();
+        if key == "CARGO_TARGET_DIR"
+            || key == "CARGO_MANIFEST_DIR"
+            || key == "CARGO_MANIFEST_PATH"
+            || key == "CARGO_PRIMARY_PACKAGE"
+            || key == "CARGO_CRATE_NAME"
+            || key == "CARGO_BIN_NAME"
+            || key.starts_with("CARGO_PKG_")
+            || key.starts_with("CARGO_BIN_EXE_")
+        {
+            command.env_remove(key.as_ref());
+        }
+    }
+    command.stdin(Stdio::null());
+    command
+}
+
+/// cargo-nextest, as the machine has it (`cargo nextest`): it is part of the toolchain image
+/// here and takes long to build, so it is looked for rather than provisioned.
+pub fn cargo_nextest() -> Result<(), Missing> {
+    static FOUND: OnceLock<Result<(), Missing>> = OnceLock::new();
+    FOUND
+        .get_or_init(|| {
+            let out = nested_cargo().args(["nextest", "--version"]).output();
+            match out {
+                Ok(out) if out.status.success() => Ok(()),
+                Ok(out) => Err(Missing::new(
+                    "cargo-nextest",
+                    String::from_utf8_lossy(&out.stderr).trim().to_owned(),
+                    "cargo install cargo-nextest --locked",
+                )),
+                Err(e) => Err(Missing::new(
+                    "cargo-nextest",
+                    format!("cargo cannot be run: {e}"),
+                    "cargo install cargo-nextest --locked",
+                )),
+            }
+        })
+        .clone()
+}
