@@ -358,7 +358,7 @@ fn run_command(command: Command) -> Result<u8, Fail> {
             match output {
                 Some(path) => snapshot::write_atomic(&path, (text + "\n").as_bytes())
                     .map_err(|e| (exit::USAGE, e.to_string()))?,
-                None => println!("{text}"),
+                None => out(&format!("{text}\n")),
             }
             for note in &probe.notes {
                 eprintln!("note: {}", escape(note));
@@ -373,7 +373,7 @@ fn run_command(command: Command) -> Result<u8, Fail> {
                     .and_then(Value::as_str)
                     .map(|d| report::compact(Some(&Value::String(d.to_owned()))))
                     .unwrap_or_default();
-                println!("{:<50} {description}", escape(&key.test_name()));
+                out(&format!("{:<50} {description}\n", escape(&key.test_name())));
             }
             for note in &probe.notes {
                 eprintln!("note: {}", escape(note));
@@ -407,7 +407,7 @@ fn run_command(command: Command) -> Result<u8, Fail> {
             Ok(exit::OK)
         }
         Command::Rules => {
-            print!("{}", mcp_contract_engine::rules::markdown());
+            out(&mcp_contract_engine::rules::markdown());
             Ok(exit::OK)
         }
     }
@@ -476,6 +476,24 @@ fn probe_one(server: &ServerArgs) -> Result<mcp_contract_test::_support::probe::
     })
 }
 
+/// Writes to stdout. A reader that went away (`mcp-contract diff … | head`) ends the process
+/// quietly, as Unix tools do, instead of a panic; any other write error is one message.
+fn out(text: &str) {
+    use std::io::Write as _;
+    let mut stdout = std::io::stdout().lock();
+    let written = stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush());
+    match written {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
+        Err(e) => {
+            eprintln!("mcp-contract: cannot write the output: {e}");
+            std::process::exit(i32::from(exit::USAGE));
+        }
+    }
+}
+
 /// Whether colour may be used on stdout.
 pub fn color_stdout() -> bool {
     std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
@@ -504,7 +522,7 @@ pub fn emit(
     let text = |format: Format, colour: bool| {
         special(format).unwrap_or_else(|| render(report, format, colour))
     };
-    print!("{}", text(output.format, color_stdout()));
+    out(&text(output.format, color_stdout()));
     for (format, path) in files {
         snapshot::write_atomic(&path, text(format, false).as_bytes()).map_err(|e| {
             (
@@ -577,9 +595,9 @@ fn changelog_command(recordings: &Recordings, format: ChangelogFormat) -> Result
         judgement: &judgement,
     };
     match format {
-        ChangelogFormat::Markdown => print!("{}", changelog.markdown()),
+        ChangelogFormat::Markdown => out(&changelog.markdown()),
         ChangelogFormat::Json => {
-            println!("{}", report::json::to_string_safe(&changelog.json()));
+            out(&(report::json::to_string_safe(&changelog.json()) + "\n"));
         }
     }
     Ok(exit::OK)
