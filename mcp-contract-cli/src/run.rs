@@ -186,34 +186,17 @@ fn one(target: &Target, context: &Context<'_>, write: bool) -> (ServerResult, Fa
 /// surface: then nothing is written and the items keep failing. On a terminal, each file
 /// written or deleted is named on stderr.
 fn accept(report: &SuiteReport, items: &mut Items) -> Result<(), Failure> {
-    let unbumped = report.verdicts.iter().any(|v| {
-        v.judgement
-            .changes
-            .iter()
-            .any(|c| c.rule == mcp_contract_engine::version::RULE)
-    });
-    if unbumped {
-        items.notes.push(
-            "not accepted: this release breaks callers without the version bump semver asks for \
-             (version-bump-missing); nothing was written. Release it under a new major version \
-             (--version, or the server's serverInfo.version), or leave the breaking change out"
-                .to_owned(),
-        );
-        return Ok(());
-    }
-    let refused = report.verdicts.iter().filter(|v| v.lint_failing()).count();
-    if refused > 0 {
-        items.notes.push(format!(
-            "not accepted: {refused} item(s) break a deny-level lint; nothing was written. Fix the \
-             server, lower the lint's level (--lint RULE=warn), or accept the finding in an \
-             allow-list with a reason (--allow FILE)"
-        ));
-        return Ok(());
-    }
-    let done = check::accept(report).map_err(|e| Failure {
+    let done = match run::accept(report).map_err(|e| Failure {
         kind: FailureKind::Unreadable,
         message: format!("cannot write the snapshot: {e}"),
-    })?;
+    })? {
+        run::Acceptance::Accepted(done) => done,
+        run::Acceptance::Refused(refusal) => {
+            items.notes.push(refusal.message());
+            return Ok(());
+        }
+        _ => return Ok(()),
+    };
     // Accepted: what it was judged to be is now the contract.
     for item in &mut items.items {
         item.failing = false;
