@@ -279,6 +279,30 @@ fn a_dead_server_fails_every_test_and_writes_nothing() {
     assert_eq!(consumer.snapshots(), accepted);
 }
 
+/// Under CI a suite with no accepted contract checks nothing, so every test fails with one
+/// message that names the folder, and nothing is written (a typo in a snapshot path cannot turn
+/// the gate off). Locally the same run records a first contract.
+#[test]
+fn under_ci_a_suite_without_a_contract_fails_every_test_and_writes_nothing() {
+    let consumer = support::require!(Consumer::new("nocontract"));
+    let ci = consumer.cargo_test(&[("CI", "true")]);
+    assert!(!ci.ok, "{ci:?}");
+    for test in ["server", "tools::search_nodes", "tools::read_graph"] {
+        assert_eq!(outcome(&ci.stdout, test), Some("FAILED"), "{test}: {ci:?}");
+    }
+    assert!(ci.stdout.contains("CI was detected"), "{ci:?}");
+    assert!(ci.stdout.contains("snapshots"), "names the folder: {ci:?}");
+    assert!(
+        ci.stdout.contains("cargo insta accept"),
+        "says what to do: {ci:?}"
+    );
+    assert!(consumer.snapshots().is_empty(), "CI writes nothing");
+    assert!(consumer.pending().is_empty(), "CI writes nothing");
+    let local = consumer.cargo_test(&[]);
+    assert!(local.ok, "locally the first run records: {local:?}");
+    assert_eq!(consumer.pending().len(), 10);
+}
+
 #[test]
 fn nextest_runs_every_item_and_probes_the_server_once() {
     let consumer = support::require!(Consumer::new("nextest"));
