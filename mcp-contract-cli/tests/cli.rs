@@ -1,5 +1,10 @@
 //! The `mcp-contract` binary as a user runs it: real fixture servers (Python), real files, every
 //! output format read by its consumer, the documented exit codes.
+//!
+//! Every run of the binary gets a controlled environment (`support::command`): the outer run's
+//! `CI`, `TF_BUILD`, `MCP_CONTRACT_*`, insta and nextest variables never reach it, so
+//! `CI=true cargo test` tests what a developer's run does; the tests of the CI policy set `CI`
+//! themselves.
 
 use mcp_contract_engine::surface::Surface;
 use mcp_contract_test::_support::probe::{self, ProbeOptions, ServerCommand};
@@ -52,13 +57,20 @@ fn run(args: &[&str], server: &[String]) -> Run {
     run_in(&repo(), args, server)
 }
 
+/// The CLI in a controlled environment (`support::command`: no `CI`, `TF_BUILD`,
+/// `MCP_CONTRACT_*`, insta or nextest variables of the outer run, no standard input), as a
+/// developer runs it locally; a test that wants CI sets it itself.
+fn cli() -> Command {
+    support::command(BIN)
+}
+
 fn run_in(cwd: &Path, args: &[&str], server: &[String]) -> Run {
-    let mut command = Command::new(BIN);
+    let mut command = cli();
     command.current_dir(cwd).args(args).env_remove("NO_COLOR");
     if !server.is_empty() {
         command.arg("--").args(server);
     }
-    let output = command.stdin(Stdio::null()).output().unwrap();
+    let output = command.output().unwrap();
     Run {
         code: output.status.code().unwrap_or(-1),
         stdout: String::from_utf8(output.stdout).unwrap(),
@@ -359,7 +371,7 @@ fn http_401() -> Option<(String, std::thread::JoinHandle<()>)> {
 fn auth_required_exits_3_and_header_secrets_are_never_printed() {
     let (url, _server) = http_401().expect("a listener on 127.0.0.1");
     let dir = temp_dir("auth");
-    let mut command = Command::new(BIN);
+    let mut command = cli();
     command
         .args([
             "check",
@@ -1022,7 +1034,7 @@ fn harness_snapshots_check_clean_and_the_cli_writes_the_same_files() {
     }
 
     // The v2 release breaks the contract: the CLI fails it like the harness does.
-    let mut command = Command::new(BIN);
+    let mut command = cli();
     let output = command
         .args([
             "check",
@@ -1115,7 +1127,7 @@ fn credentials_on_the_command_line_never_reach_a_file_or_a_report() {
     // A failing server echoes its arguments and environment on stderr: scrubbed in the error.
     let mut echoing = server.clone();
     echoing.extend(["--mode".to_owned(), "echo-secrets-and-exit".to_owned()]);
-    let mut command = Command::new(BIN);
+    let mut command = cli();
     let failed = command
         .args(["check", "--dir", &dir_arg(&snapshots), "--env", &env, "--"])
         .args(&echoing)
@@ -1162,12 +1174,11 @@ fn check_without_an_accepted_contract_fails_unless_told_it_is_a_first_recording(
     let server = fixture_server("memory/2025.11.25.json");
     for missing in [dir.join("nodir"), dir.to_path_buf()] {
         for ci in [None, Some("true")] {
-            let mut command = Command::new(BIN);
+            let mut command = cli();
             command
                 .args(["check", "--dir", &dir_arg(&missing), "--"])
                 .args(&server)
-                .stdin(Stdio::null())
-                .env_remove("CI");
+                .stdin(Stdio::null());
             if let Some(ci) = ci {
                 command.env("CI", ci);
             }
@@ -1216,15 +1227,13 @@ fn ci_fails_on_any_drift_unless_fail_on_says_otherwise() {
     // The surface of another release: changes of every class.
     let drifted = fixture_server("memory/0.6.2.json");
     let check = |ci: Option<&str>, extra: &[&str]| {
-        let mut command = Command::new(BIN);
+        let mut command = cli();
         command
             .args(["check", "--dir", &dir_arg(&dir), "--format", "json"])
             .args(extra)
             .arg("--")
             .args(&drifted)
-            .stdin(Stdio::null())
-            .env_remove("CI")
-            .env_remove("MCP_CONTRACT_FAIL_ON");
+            .stdin(Stdio::null());
         if let Some(ci) = ci {
             command.env("CI", ci);
         }
@@ -1427,3 +1436,4 @@ fn spelling_lint_levels_apply_to_a_probed_server() {
     assert_eq!((code, finding["failing"].as_bool()), (1, Some(true)));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+

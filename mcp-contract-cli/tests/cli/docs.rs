@@ -81,9 +81,8 @@ fn every_documented_command_line_is_accepted_by_the_cli() {
         let split = words.iter().position(|w| w == "--").unwrap_or(words.len());
         let mut args: Vec<&str> = words[..split].iter().map(String::as_str).collect();
         args.push("--help");
-        let out = Command::new(BIN)
+        let out = support::command(BIN)
             .args(&args)
-            .stdin(Stdio::null())
             .output()
             .expect("the CLI runs");
         if !out.status.success() {
@@ -355,9 +354,7 @@ fn nested(program: &str) -> Command {
     } else {
         Command::new(program)
     };
-    for var in support::nested::RUN_VARIABLES {
-        command.env_remove(var);
-    }
+    support::clean_environment(&mut command);
     command
         .current_dir(repo_path(""))
         .env("CARGO_TARGET_DIR", support::nested::target_dir())
