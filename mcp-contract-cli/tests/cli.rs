@@ -1,5 +1,7 @@
 //! The `mcp-contract` binary as a user runs it: real fixture servers (Python), real files, every
-//! output format read by its consumer, the documented exit codes.
+//! output format read by its consumer, the documented exit codes. Its modules (`cli/`): the
+//! GitHub Action, the docs' examples, both faces on one server, proxies, hostile surfaces,
+//! release discipline, SARIF.
 //!
 //! Every run of the binary gets a controlled environment (`support::command`): the outer run's
 //! `CI`, `TF_BUILD`, `MCP_CONTRACT_*`, insta and nextest variables never reach it, so
@@ -16,18 +18,34 @@ use std::time::Duration;
 
 const BIN: &str = env!("CARGO_BIN_EXE_mcp-contract");
 
+/// The GitHub Action (`action.yml`), its scripts run as the runner runs them.
+#[path = "cli/action.rs"]
+mod action;
 /// Every example of the docs, executed or checked.
 #[path = "cli/docs.rs"]
 mod docs;
+/// The harness and the CLI say the same about one server and one folder.
+#[path = "cli/faces.rs"]
+mod faces;
+/// HTTP servers behind proxies: the environment's proxy variables, `--proxy`, the config key.
+#[path = "cli/http_proxy_env.rs"]
+mod http_proxy_env;
 /// Hostile surfaces end to end, through the harness and every report format.
 #[path = "cli/lint_e2e.rs"]
 mod lint_e2e;
+/// Release discipline: the version rule, `changelog`, `--since`, progress on a terminal.
+#[path = "cli/release.rs"]
+mod release;
+/// `--format sarif` against the official schema, and what code scanning reads.
+#[path = "cli/sarif.rs"]
+mod sarif;
 
 fn repo() -> PathBuf {
     support::repo_path("")
 }
 
-/// The machine's Python, for the fixture servers.
+/// The machine's Python, for the fixture servers (the callers have `require!`d it: a failure in
+/// CI, a counted skip elsewhere).
 fn python3() -> &'static str {
     support::python::system_str().unwrap_or_else(|missing| panic!("{missing}"))
 }
@@ -101,6 +119,7 @@ fn dir_arg(dir: &Path) -> String {
 
 #[test]
 fn snapshot_then_check_is_clean_and_check_never_writes() {
+    support::require!(support::python::system());
     let dir = temp_dir("roundtrip");
     let d = dir_arg(&dir);
     let first = run(
@@ -210,6 +229,7 @@ fn snapshot_then_check_is_clean_and_check_never_writes() {
 /// replaced). Both sides go through the same canonical form before they are compared.
 #[test]
 fn diff_of_one_surface_as_file_or_snapshot_folder_is_no_drift() {
+    support::require!(support::python::system());
     let dir = temp_dir("same-surface");
     let odd = dir.join("odd.json");
     let surface = json!({
@@ -280,6 +300,7 @@ fn diff_of_one_surface_as_file_or_snapshot_folder_is_no_drift() {
 
 #[test]
 fn usage_errors_and_unreadable_input_exit_2_with_one_line() {
+    support::require!(support::python::system());
     let dir = temp_dir("usage");
     let d = dir_arg(&dir);
     let server = fixture_server("memory/2026.1.26.json");
@@ -323,6 +344,7 @@ fn usage_errors_and_unreadable_input_exit_2_with_one_line() {
 
 #[test]
 fn unreachable_servers_exit_4() {
+    support::require!(support::python::system());
     let dir = temp_dir("unreachable");
     let d = dir_arg(&dir);
     let r = run(
@@ -489,6 +511,7 @@ fn the_validator_rejects_what_the_schema_forbids() {
 
 #[test]
 fn json_report_matches_its_schema() {
+    support::require!(support::python::system());
     let dir = temp_dir("json");
     let d = dir_arg(&dir);
     run(
@@ -555,6 +578,7 @@ fn json_report_matches_its_schema() {
 
 #[test]
 fn junit_is_parsed_by_python_xml() {
+    support::require!(support::python::system());
     let dir = temp_dir("junit");
     let d = dir_arg(&dir);
     run(
@@ -699,6 +723,7 @@ fn outside_code_spans(line: &str) -> String {
 
 #[test]
 fn server_text_cannot_inject_into_any_format() {
+    support::require!(support::python::system());
     let dir = temp_dir("hostile");
     let (old, new) = hostile_surfaces(&dir);
     let snaps = dir.join("snaps");
@@ -836,6 +861,7 @@ fn server_text_cannot_inject_into_any_format() {
 
 #[test]
 fn serve_round_trips_a_snapshot_folder_and_paginates() {
+    support::require!(support::python::system());
     let dir = temp_dir("serve");
     let d = dir_arg(&dir);
     let r = run(
@@ -903,6 +929,7 @@ fn serve_round_trips_a_snapshot_folder_and_paginates() {
 
 #[test]
 fn config_file_checks_several_servers_into_one_report() {
+    support::require!(support::python::system());
     let dir = temp_dir("config");
     let script = repo().join("fixtures/servers/surface_server.py");
     let surfaces = repo().join("fixtures/surfaces");
@@ -1075,6 +1102,7 @@ fn tree_bytes(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
 /// echoes them.
 #[test]
 fn credentials_on_the_command_line_never_reach_a_file_or_a_report() {
+    support::require!(support::python::system());
     const FLAG_KEY: &str = "ctx7sk-9f8e7d6c5b4a39281706";
     const SHAPED_KEY: &str = "ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8";
     const ENV_VALUE: &str = "plain-env-secret-4471";
@@ -1170,6 +1198,7 @@ fn credentials_on_the_command_line_never_reach_a_file_or_a_report() {
 /// folder, with or without CI: a typo in a path must not turn the gate off.
 #[test]
 fn check_without_an_accepted_contract_fails_unless_told_it_is_a_first_recording() {
+    support::require!(support::python::system());
     let dir = temp_dir("no-contract");
     let server = fixture_server("memory/2025.11.25.json");
     for missing in [dir.join("nodir"), dir.to_path_buf()] {
@@ -1218,6 +1247,7 @@ fn check_without_an_accepted_contract_fails_unless_told_it_is_a_first_recording(
 /// change included; `--fail-on` overrides it.
 #[test]
 fn ci_fails_on_any_drift_unless_fail_on_says_otherwise() {
+    support::require!(support::python::system());
     let dir = temp_dir("ci-policy");
     let recorded = run(
         &["snapshot", "--dir", &dir_arg(&dir)],
@@ -1259,6 +1289,7 @@ fn ci_fails_on_any_drift_unless_fail_on_says_otherwise() {
 /// accepted (exit 1, nothing written); lowering the lint accepts it.
 #[test]
 fn snapshot_refuses_a_surface_with_a_deny_finding_and_writes_nothing() {
+    support::require!(support::python::system());
     let dir = temp_dir("refused");
     let server = fixture_server("poisoned/lint.json");
     let refused = run(&["snapshot", "--dir", &dir_arg(&dir)], &server);
@@ -1345,6 +1376,7 @@ fn a_long_description_changed_in_its_middle_is_shown_where_it_changes() {
 /// so the `name-duplicate` lint finds in the stand-in what it found in the server.
 #[test]
 fn serve_replays_repeated_names_as_recorded() {
+    support::require!(support::python::system());
     let dir = temp_dir("serve-duplicates");
     let captured = dir.join("surface.json");
     let r = run(
@@ -1400,6 +1432,7 @@ fn serve_replays_repeated_names_as_recorded() {
 /// `non-spec-spelling` lint has its level for a probed server like any lint: `deny` fails.
 #[test]
 fn spelling_lint_levels_apply_to_a_probed_server() {
+    support::require!(support::python::system());
     let dir = temp_dir("spelling");
     let server = vec![
         "python3".to_owned(),
