@@ -1,6 +1,7 @@
-//! Helpers of `hostile.rs` and its module `concurrency`, and of mcp-contract-cli's `cli::faces`:
-//! the hostile-suite contract binary (built once by `support::nested`), run with a temporary
-//! snapshot folder in a controlled environment, and the checks every run gets.
+//! Helpers of `hostile.rs` and its modules (`concurrency`, `sharing`, `stopping`), and of
+//! mcp-contract-cli's `cli::faces`: the hostile-suite contract binary (built once by
+//! `support::nested`), run with a temporary snapshot folder in a controlled environment, and the
+//! checks every run gets.
 #![allow(dead_code, unused_imports)]
 
 use std::collections::BTreeMap;
