@@ -1470,3 +1470,59 @@ fn spelling_lint_levels_apply_to_a_probed_server() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A reader that goes away early (`mcp-contract rules | head -1`) ends the output quietly: no
+/// panic, no error message; the command otherwise finishes as if it had been read (its
+/// `--report` files written, its own exit code: a failing judgement piped into `head` still
+/// fails).
+#[test]
+fn a_reader_that_goes_away_early_ends_the_output_quietly() {
+    // As a shell pipes it: the catalogue is larger than a pipe's buffer, so `head` exits while
+    // it is still being written.
+    let piped = support::command("sh")
+        .args([
+            "-c",
+            &format!("{} rules | head -1", support::fixtures::quote(BIN)),
+        ])
+        .output()
+        .expect("sh runs");
+    let stderr = String::from_utf8_lossy(&piped.stderr);
+    assert!(piped.status.success(), "{stderr}");
+    assert_eq!(String::from_utf8_lossy(&piped.stdout), "# Rule catalogue\n");
+    assert_eq!(
+        stderr, "",
+        "no panic and no error when the reader goes away"
+    );
+
+    // Without the race: standard output whose reader is gone before the first write.
+    let out = cli()
+        .arg("rules")
+        .stdout(support::process::closed_pipe())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+
+    // A judgement with failing changes: still exit 1, the report file still written.
+    let dir = temp_dir("closed-stdout");
+    let report = dir.join("report.json");
+    let surfaces = repo().join("fixtures/surfaces/filesystem");
+    let out = cli()
+        .args(["diff", "--format", "json", "--report"])
+        .arg(format!("json={}", report.display()))
+        .arg(surfaces.join("0.6.2.json"))
+        .arg(surfaces.join("2026.8.31.json"))
+        .stdout(support::process::closed_pipe())
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    let written: Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).expect("the report file"))
+            .expect("JSON");
+    assert!(!written["changes"].as_array().expect("changes").is_empty());
+}
