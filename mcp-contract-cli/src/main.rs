@@ -476,17 +476,26 @@ fn probe_one(server: &ServerArgs) -> Result<mcp_contract_test::_support::probe::
     })
 }
 
-/// Writes to stdout. A reader that went away (`mcp-contract diff … | head`) ends the process
-/// quietly, as Unix tools do, instead of a panic; any other write error is one message.
+/// Writes to stdout. A reader that went away (`mcp-contract diff … | head`) ends the output
+/// quietly instead of a panic: nothing more is written to stdout, and the command goes on as if
+/// it had been read — its `--report` files are written and its exit code is its own (a failing
+/// check piped into `head` still fails). Any other write error is one message.
 fn out(text: &str) {
     use std::io::Write as _;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    static READER_GONE: AtomicBool = AtomicBool::new(false);
+    if READER_GONE.load(Ordering::Relaxed) {
+        return;
+    }
     let mut stdout = std::io::stdout().lock();
     let written = stdout
         .write_all(text.as_bytes())
         .and_then(|()| stdout.flush());
     match written {
         Ok(()) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+            READER_GONE.store(true, Ordering::Relaxed);
+        }
         Err(e) => {
             eprintln!("mcp-contract: cannot write the output: {e}");
             std::process::exit(i32::from(exit::USAGE));

@@ -1,5 +1,12 @@
 //! The `mcp-contract` binary as a user runs it: real fixture servers (Python), real files, every
-//! output format read by its consumer, the documented exit codes.
+//! output format read by its consumer, the documented exit codes. Its modules (`cli/`): the
+//! GitHub Action, the docs' examples, both faces on one server, proxies, hostile surfaces,
+//! release discipline, SARIF.
+//!
+//! Every run of the binary gets a controlled environment (`support::command`): the outer run's
+//! `CI`, `TF_BUILD`, `MCP_CONTRACT_*`, insta and nextest variables never reach it, so
+//! `CI=true cargo test` tests what a developer's run does; the tests of the CI policy set `CI`
+//! themselves.
 
 use mcp_contract_engine::surface::Surface;
 use mcp_contract_test::_support::probe::{self, ProbeOptions, ServerCommand};
@@ -11,18 +18,34 @@ use std::time::Duration;
 
 const BIN: &str = env!("CARGO_BIN_EXE_mcp-contract");
 
+/// The GitHub Action (`action.yml`), its scripts run as the runner runs them.
+#[path = "cli/action.rs"]
+mod action;
 /// Every example of the docs, executed or checked.
 #[path = "cli/docs.rs"]
 mod docs;
+/// The harness and the CLI say the same about one server and one folder.
+#[path = "cli/faces.rs"]
+mod faces;
+/// HTTP servers behind proxies: the environment's proxy variables, `--proxy`, the config key.
+#[path = "cli/http_proxy_env.rs"]
+mod http_proxy_env;
 /// Hostile surfaces end to end, through the harness and every report format.
 #[path = "cli/lint_e2e.rs"]
 mod lint_e2e;
+/// Release discipline: the version rule, `changelog`, `--since`, progress on a terminal.
+#[path = "cli/release.rs"]
+mod release;
+/// `--format sarif` against the official schema, and what code scanning reads.
+#[path = "cli/sarif.rs"]
+mod sarif;
 
 fn repo() -> PathBuf {
     support::repo_path("")
 }
 
-/// The machine's Python, for the fixture servers.
+/// The machine's Python, for the fixture servers (the callers have `require!`d it: a failure in
+/// CI, a counted skip elsewhere).
 fn python3() -> &'static str {
     support::python::system_str().unwrap_or_else(|missing| panic!("{missing}"))
 }
@@ -52,13 +75,20 @@ fn run(args: &[&str], server: &[String]) -> Run {
     run_in(&repo(), args, server)
 }
 
+/// The CLI in a controlled environment (`support::command`: no `CI`, `TF_BUILD`,
+/// `MCP_CONTRACT_*`, insta or nextest variables of the outer run, no standard input), as a
+/// developer runs it locally; a test that wants CI sets it itself.
+fn cli() -> Command {
+    support::command(BIN)
+}
+
 fn run_in(cwd: &Path, args: &[&str], server: &[String]) -> Run {
-    let mut command = Command::new(BIN);
+    let mut command = cli();
     command.current_dir(cwd).args(args).env_remove("NO_COLOR");
     if !server.is_empty() {
         command.arg("--").args(server);
     }
-    let output = command.stdin(Stdio::null()).output().unwrap();
+    let output = command.output().unwrap();
     Run {
         code: output.status.code().unwrap_or(-1),
         stdout: String::from_utf8(output.stdout).unwrap(),
@@ -89,6 +119,7 @@ fn dir_arg(dir: &Path) -> String {
 
 #[test]
 fn snapshot_then_check_is_clean_and_check_never_writes() {
+    support::require!(support::python::system());
     let dir = temp_dir("roundtrip");
     let d = dir_arg(&dir);
     let first = run(
@@ -198,6 +229,7 @@ fn snapshot_then_check_is_clean_and_check_never_writes() {
 /// replaced). Both sides go through the same canonical form before they are compared.
 #[test]
 fn diff_of_one_surface_as_file_or_snapshot_folder_is_no_drift() {
+    support::require!(support::python::system());
     let dir = temp_dir("same-surface");
     let odd = dir.join("odd.json");
     let surface = json!({
@@ -268,6 +300,7 @@ fn diff_of_one_surface_as_file_or_snapshot_folder_is_no_drift() {
 
 #[test]
 fn usage_errors_and_unreadable_input_exit_2_with_one_line() {
+    support::require!(support::python::system());
     let dir = temp_dir("usage");
     let d = dir_arg(&dir);
     let server = fixture_server("memory/2026.1.26.json");
@@ -311,6 +344,7 @@ fn usage_errors_and_unreadable_input_exit_2_with_one_line() {
 
 #[test]
 fn unreachable_servers_exit_4() {
+    support::require!(support::python::system());
     let dir = temp_dir("unreachable");
     let d = dir_arg(&dir);
     let r = run(
@@ -359,7 +393,7 @@ fn http_401() -> Option<(String, std::thread::JoinHandle<()>)> {
 fn auth_required_exits_3_and_header_secrets_are_never_printed() {
     let (url, _server) = http_401().expect("a listener on 127.0.0.1");
     let dir = temp_dir("auth");
-    let mut command = Command::new(BIN);
+    let mut command = cli();
     command
         .args([
             "check",
@@ -477,6 +511,7 @@ fn the_validator_rejects_what_the_schema_forbids() {
 
 #[test]
 fn json_report_matches_its_schema() {
+    support::require!(support::python::system());
     let dir = temp_dir("json");
     let d = dir_arg(&dir);
     run(
@@ -543,6 +578,7 @@ fn json_report_matches_its_schema() {
 
 #[test]
 fn junit_is_parsed_by_python_xml() {
+    support::require!(support::python::system());
     let dir = temp_dir("junit");
     let d = dir_arg(&dir);
     run(
@@ -687,6 +723,7 @@ fn outside_code_spans(line: &str) -> String {
 
 #[test]
 fn server_text_cannot_inject_into_any_format() {
+    support::require!(support::python::system());
     let dir = temp_dir("hostile");
     let (old, new) = hostile_surfaces(&dir);
     let snaps = dir.join("snaps");
@@ -824,6 +861,7 @@ fn server_text_cannot_inject_into_any_format() {
 
 #[test]
 fn serve_round_trips_a_snapshot_folder_and_paginates() {
+    support::require!(support::python::system());
     let dir = temp_dir("serve");
     let d = dir_arg(&dir);
     let r = run(
@@ -891,6 +929,7 @@ fn serve_round_trips_a_snapshot_folder_and_paginates() {
 
 #[test]
 fn config_file_checks_several_servers_into_one_report() {
+    support::require!(support::python::system());
     let dir = temp_dir("config");
     let script = repo().join("fixtures/servers/surface_server.py");
     let surfaces = repo().join("fixtures/surfaces");
@@ -1022,7 +1061,7 @@ fn harness_snapshots_check_clean_and_the_cli_writes_the_same_files() {
     }
 
     // The v2 release breaks the contract: the CLI fails it like the harness does.
-    let mut command = Command::new(BIN);
+    let mut command = cli();
     let output = command
         .args([
             "check",
@@ -1063,6 +1102,7 @@ fn tree_bytes(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
 /// echoes them.
 #[test]
 fn credentials_on_the_command_line_never_reach_a_file_or_a_report() {
+    support::require!(support::python::system());
     const FLAG_KEY: &str = "ctx7sk-9f8e7d6c5b4a39281706";
     const SHAPED_KEY: &str = "ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8";
     const ENV_VALUE: &str = "plain-env-secret-4471";
@@ -1115,7 +1155,7 @@ fn credentials_on_the_command_line_never_reach_a_file_or_a_report() {
     // A failing server echoes its arguments and environment on stderr: scrubbed in the error.
     let mut echoing = server.clone();
     echoing.extend(["--mode".to_owned(), "echo-secrets-and-exit".to_owned()]);
-    let mut command = Command::new(BIN);
+    let mut command = cli();
     let failed = command
         .args(["check", "--dir", &dir_arg(&snapshots), "--env", &env, "--"])
         .args(&echoing)
@@ -1158,16 +1198,16 @@ fn credentials_on_the_command_line_never_reach_a_file_or_a_report() {
 /// folder, with or without CI: a typo in a path must not turn the gate off.
 #[test]
 fn check_without_an_accepted_contract_fails_unless_told_it_is_a_first_recording() {
+    support::require!(support::python::system());
     let dir = temp_dir("no-contract");
     let server = fixture_server("memory/2025.11.25.json");
     for missing in [dir.join("nodir"), dir.to_path_buf()] {
         for ci in [None, Some("true")] {
-            let mut command = Command::new(BIN);
+            let mut command = cli();
             command
                 .args(["check", "--dir", &dir_arg(&missing), "--"])
                 .args(&server)
-                .stdin(Stdio::null())
-                .env_remove("CI");
+                .stdin(Stdio::null());
             if let Some(ci) = ci {
                 command.env("CI", ci);
             }
@@ -1207,6 +1247,7 @@ fn check_without_an_accepted_contract_fails_unless_told_it_is_a_first_recording(
 /// change included; `--fail-on` overrides it.
 #[test]
 fn ci_fails_on_any_drift_unless_fail_on_says_otherwise() {
+    support::require!(support::python::system());
     let dir = temp_dir("ci-policy");
     let recorded = run(
         &["snapshot", "--dir", &dir_arg(&dir)],
@@ -1216,15 +1257,13 @@ fn ci_fails_on_any_drift_unless_fail_on_says_otherwise() {
     // The surface of another release: changes of every class.
     let drifted = fixture_server("memory/0.6.2.json");
     let check = |ci: Option<&str>, extra: &[&str]| {
-        let mut command = Command::new(BIN);
+        let mut command = cli();
         command
             .args(["check", "--dir", &dir_arg(&dir), "--format", "json"])
             .args(extra)
             .arg("--")
             .args(&drifted)
-            .stdin(Stdio::null())
-            .env_remove("CI")
-            .env_remove("MCP_CONTRACT_FAIL_ON");
+            .stdin(Stdio::null());
         if let Some(ci) = ci {
             command.env("CI", ci);
         }
@@ -1250,6 +1289,7 @@ fn ci_fails_on_any_drift_unless_fail_on_says_otherwise() {
 /// accepted (exit 1, nothing written); lowering the lint accepts it.
 #[test]
 fn snapshot_refuses_a_surface_with_a_deny_finding_and_writes_nothing() {
+    support::require!(support::python::system());
     let dir = temp_dir("refused");
     let server = fixture_server("poisoned/lint.json");
     let refused = run(&["snapshot", "--dir", &dir_arg(&dir)], &server);
@@ -1336,6 +1376,7 @@ fn a_long_description_changed_in_its_middle_is_shown_where_it_changes() {
 /// so the `name-duplicate` lint finds in the stand-in what it found in the server.
 #[test]
 fn serve_replays_repeated_names_as_recorded() {
+    support::require!(support::python::system());
     let dir = temp_dir("serve-duplicates");
     let captured = dir.join("surface.json");
     let r = run(
@@ -1391,6 +1432,7 @@ fn serve_replays_repeated_names_as_recorded() {
 /// `non-spec-spelling` lint has its level for a probed server like any lint: `deny` fails.
 #[test]
 fn spelling_lint_levels_apply_to_a_probed_server() {
+    support::require!(support::python::system());
     let dir = temp_dir("spelling");
     let server = vec![
         "python3".to_owned(),
@@ -1426,4 +1468,61 @@ fn spelling_lint_levels_apply_to_a_probed_server() {
     let (code, finding) = check(&["--lint", "non-spec-spelling=deny"]);
     assert_eq!((code, finding["failing"].as_bool()), (1, Some(true)));
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A reader that goes away early (`mcp-contract rules | head -1`) ends the output quietly: no
+/// panic, no error message; the command otherwise finishes as if it had been read (its
+/// `--report` files written, its own exit code: a failing judgement piped into `head` still
+/// fails).
+#[test]
+fn a_reader_that_goes_away_early_ends_the_output_quietly() {
+    // As a shell pipes it: the catalogue is larger than a pipe's buffer, so `head` exits while
+    // it is still being written.
+    let piped = support::command("sh")
+        .args([
+            "-c",
+            &format!("{} rules | head -1", support::fixtures::quote(BIN)),
+        ])
+        .output()
+        .expect("sh runs");
+    let stderr = String::from_utf8_lossy(&piped.stderr);
+    assert!(piped.status.success(), "{stderr}");
+    assert_eq!(String::from_utf8_lossy(&piped.stdout), "# Rule catalogue\n");
+    assert_eq!(
+        stderr, "",
+        "no panic and no error when the reader goes away"
+    );
+
+    // Without the race: standard output whose reader is gone before the first write.
+    let out = cli()
+        .arg("rules")
+        .stdout(support::process::closed_pipe())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+
+    // A judgement with failing changes: still exit 1, the report file still written.
+    let dir = temp_dir("closed-stdout");
+    let report = dir.join("report.json");
+    let surfaces = repo().join("fixtures/surfaces/filesystem");
+    let out = cli()
+        .args(["diff", "--format", "json", "--report"])
+        .arg(format!("json={}", report.display()))
+        .arg(surfaces.join("0.6.2.json"))
+        .arg(surfaces.join("2026.8.31.json"))
+        .stdout(support::process::closed_pipe())
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    let written: Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).expect("the report file"))
+            .expect("JSON");
+    assert!(!written["changes"].as_array().expect("changes").is_empty());
 }

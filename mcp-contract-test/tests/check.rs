@@ -7,6 +7,9 @@ mod corpus;
 /// Lints on the live surface, policies, the allow-list, and poisoning on drift.
 #[path = "check/lint.rs"]
 mod lint;
+/// Version discipline on the one road: `require_version_bump`, with real fixture servers.
+#[path = "check/version_bump.rs"]
+mod version_bump;
 
 use mcp_contract_engine::{diff, Change, ItemKey, ItemKind, Note, Policy, Surface};
 use mcp_contract_test::_support::check::{self, FailOn, Layout, State};
@@ -52,7 +55,7 @@ fn surface(value: Value) -> Surface {
 fn probed(path: &Path) -> Surface {
     use mcp_contract_test::_support::probe::{self, ProbeOptions, ServerCommand, ServerSpec};
     let server = support::fixtures::server_script("surface_server.py");
-    let python = support::python::system_str().unwrap_or_else(|missing| panic!("{missing}"));
+    let python = support::python::system_str().expect("python3, required by the test");
     let spec = ServerSpec::Stdio(ServerCommand::new(
         python,
         [server.display().to_string(), path.display().to_string()],
@@ -132,6 +135,7 @@ fn item_by_item_verdicts_carry_exactly_the_whole_surface_judgement_on_the_corpus
 
 #[test]
 fn items_held_as_sent_are_judged_like_items_held_as_values() {
+    support::require!(support::python::system());
     let pairs = release_pairs();
     // A few pairs through the real probe (a server each): one per corpus server.
     let mut seen = std::collections::BTreeSet::new();

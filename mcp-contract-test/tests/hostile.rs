@@ -13,12 +13,18 @@
 //! snapshot folder byte-identical before and after, unless the row is meant to write pending
 //! snapshots, whose names are then checked. Needs python3 and /usr/bin/time (`support::require!`).
 //!
-//! Module `concurrency`: concurrent writers of one snapshot folder, through the same binary.
+//! Modules, through the same binary: `concurrency` (concurrent writers of one snapshot folder),
+//! `sharing` (one probe and one judgement per nextest run), `stopping` (report first, stop the
+//! server after: the probe's `DeferredStops`, in this process).
 
 #[path = "hostile/common.rs"]
 mod common;
 #[path = "hostile/concurrency.rs"]
 mod concurrency;
+#[path = "hostile/sharing.rs"]
+mod sharing;
+#[path = "hostile/stopping.rs"]
+mod stopping;
 
 use common::*;
 use std::collections::BTreeMap;

@@ -3,6 +3,12 @@
 //! `mcp` package is installed, a third-party FastMCP server behind the fixture's token gate.
 //!
 //! Every test proves the token appears in no error, no `Debug` and no recorded surface.
+//!
+//! Module `client`: the HTTP client as users meet it (redirects, proxies, 421, keep-alive).
+
+/// Redirects, a forward proxy, the Host header, sessions, keep-alive.
+#[path = "http/client.rs"]
+mod client;
 
 use mcp_contract_engine::surface::Surface;
 use mcp_contract_test::_support::probe::{

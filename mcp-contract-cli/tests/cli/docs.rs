@@ -26,7 +26,7 @@ use mcp_contract_engine::Surface;
 use serde_json::json;
 use std::collections::BTreeSet;
 use std::process::{Command, Stdio};
-use support::docs::{all_blocks, command_lines, words, Block};
+use support::docs::{all_blocks, command_lines, words, workflow_scripts, Block};
 use support::repo_path;
 
 /// Every block has a check: its language is one of those below.
@@ -49,14 +49,18 @@ fn every_block_has_a_language_this_file_checks() {
     );
 }
 
-/// The `mcp-contract` command lines of every shell, workflow and cron block.
+/// The `mcp-contract` command lines of every shell, workflow and cron block: in a shell or
+/// cron block every command line, in a workflow only the scripts the runner executes (the
+/// values of `run:` keys; a workflow's `name:` is not a command).
 fn cli_lines() -> Vec<(String, Vec<String>)> {
     let mut out = Vec::new();
     for block in all_blocks() {
-        if !["sh", "yaml", "cron"].contains(&block.lang.as_str()) {
-            continue;
-        }
-        for line in command_lines(&block.text) {
+        let scripts = match block.lang.as_str() {
+            "sh" | "cron" => vec![block.text.clone()],
+            "yaml" => workflow_scripts(&block.text),
+            _ => continue,
+        };
+        for line in scripts.iter().flat_map(|script| command_lines(script)) {
             let Some(at) = line.find("mcp-contract ") else {
                 continue;
             };
@@ -75,15 +79,21 @@ fn cli_lines() -> Vec<(String, Vec<String>)> {
 fn every_documented_command_line_is_accepted_by_the_cli() {
     let lines = cli_lines();
     assert!(lines.len() >= 10, "{lines:?}");
+    // Each kind of block has its commands checked (a workflow's scripts found, a cron line).
+    for lang in ["(sh)", "(yaml)", "(cron)"] {
+        assert!(
+            lines.iter().any(|(at, _)| at.contains(lang)),
+            "no command line of a {lang} block: {lines:?}"
+        );
+    }
     let mut failures = Vec::new();
     for (at, words) in &lines {
         // `--help` before any server command: clap checks every flag and value up to it.
         let split = words.iter().position(|w| w == "--").unwrap_or(words.len());
         let mut args: Vec<&str> = words[..split].iter().map(String::as_str).collect();
         args.push("--help");
-        let out = Command::new(BIN)
+        let out = support::command(BIN)
             .args(&args)
-            .stdin(Stdio::null())
             .output()
             .expect("the CLI runs");
         if !out.status.success() {
@@ -94,6 +104,44 @@ fn every_documented_command_line_is_accepted_by_the_cli() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// What a workflow runs, and only that: `run:` values (plain, quoted, continued, block
+/// scalars), not names, `with:` values or other keys.
+#[test]
+fn workflow_scripts_are_the_values_of_run_keys() {
+    let yaml = "name: mcp-contract monitor
+on: [push]
+jobs:
+  check:
+    steps:
+      - run: mcp-contract check --dir a
+      - name: mcp-contract rules
+        run: |
+          mcp-contract diff a b \\
+            --format json
+          echo done
+
+      - run: mcp-contract show
+          --timeout 5
+        with:
+          args: mcp-contract nothing
+      - { uses: x }
+      - run: 'mcp-contract serve s'
+      - run: >-
+          mcp-contract capture
+          -o out.json
+";
+    assert_eq!(
+        workflow_scripts(yaml),
+        [
+            "mcp-contract check --dir a",
+            "mcp-contract diff a b \\\n  --format json\necho done",
+            "mcp-contract show --timeout 5",
+            "mcp-contract serve s",
+            "mcp-contract capture -o out.json",
+        ]
+    );
 }
 
 /// The workspace's packages and, per package, its test and bench targets.
@@ -190,7 +238,9 @@ fn every_documented_cargo_command_and_script_exists() {
 }
 
 /// The finding an allow-list example names exists on a surface that has it, and the example
-/// allows it (no `allow-entry-unused`), before its expiry date.
+/// allows it (no `allow-entry-unused`), before its expiry date. The surface is the catalogue's
+/// own example of that lint (which one test per lint holds to having exactly that finding), its
+/// one tool or prompt renamed to the entry's item.
 fn check_allow_list(block: &Block) -> Result<(), String> {
     let list = AllowList::parse(&block.text, "contract-allow.toml").map_err(|e| e.to_string())?;
     let entry = list.entries.first().ok_or("no entry")?;
@@ -198,15 +248,31 @@ fn check_allow_list(block: &Block) -> Result<(), String> {
         .item
         .split_once("::")
         .ok_or_else(|| format!("item `{}` is not KIND::NAME", entry.item))?;
-    if kind != "tools" || entry.rule != "description-missing" {
+    let lint = mcp_contract_engine::rules::lint(&entry.rule)
+        .ok_or_else(|| format!("`{}` is not a lint", entry.rule))?;
+    if !lint.config.is_empty() {
         return Err(format!(
-            "this test knows how to make a `description-missing` finding on a tool; the example allows `{}` on `{}`",
-            entry.rule, entry.item
+            "the example of `{}` needs configuration ({:?}), which this test does not apply: allow \
+             another lint in the example, or teach this test the configuration",
+            lint.id, lint.config
         ));
     }
-    let surface =
-        Surface::from_json(&json!({"tools": [{"name": name, "inputSchema": {"type": "object"}}]}))
-            .map_err(|e| e.to_string())?;
+    let mut example: serde_json::Value =
+        serde_json::from_str(lint.example).map_err(|e| e.to_string())?;
+    let items = match kind {
+        "tools" | "prompts" => example[kind].as_array_mut(),
+        _ => None,
+    }
+    .filter(|items| items.len() == 1)
+    .ok_or_else(|| {
+        format!(
+            "the catalogue's example of `{}` has no single {kind} item to name `{name}` (this \
+             test renames one tool or prompt)",
+            lint.id
+        )
+    })?;
+    items[0]["name"] = json!(name);
+    let surface = Surface::from_json(&example).map_err(|e| e.to_string())?;
     let mut lints = Lints::default();
     lints.allow = Some(list.clone());
     let before_expiry = entry
@@ -355,9 +421,7 @@ fn nested(program: &str) -> Command {
     } else {
         Command::new(program)
     };
-    for var in support::nested::RUN_VARIABLES {
-        command.env_remove(var);
-    }
+    support::clean_environment(&mut command);
     command
         .current_dir(repo_path(""))
         .env("CARGO_TARGET_DIR", support::nested::target_dir())

@@ -11,7 +11,6 @@ use mcp_contract_test::_support::check::{self, FailOn, Layout};
 use mcp_contract_test::_support::probe::{self, ProbeOptions, ServerCommand, ServerSpec};
 use mcp_contract_test::Policy;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::time::Duration;
 use support::nested::hostile_suite as suite_binary;
 
@@ -168,20 +167,17 @@ fn run_suite(root: &Path, surface: &str, env: &[(&str, &str)]) -> Run {
     let ServerSpec::Stdio(command) = &spec else {
         unreachable!()
     };
-    let line = format!("python3 '{}' '{}'", command.args[0], command.args[1]);
-    let mut cmd = Command::new(suite_binary());
-    for (key, _) in std::env::vars() {
-        if key == "CI" || key.starts_with("INSTA_") || key.starts_with("MCP_CONTRACT_") {
-            cmd.env_remove(&key);
-        }
-    }
-    let out = cmd
+    let line = std::iter::once(&command.program)
+        .chain(&command.args)
+        .map(|word| support::fixtures::quote(word))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let out = support::command(suite_binary())
         .current_dir(root)
         .env("INSTA_WORKSPACE_ROOT", root)
         .env("HOSTILE_SERVER", line)
         .env("MCP_CONTRACT_TIMEOUT", "60")
         .envs(env.iter().copied())
-        .stdin(Stdio::null())
         .output()
         .expect("the suite binary runs");
     Run {

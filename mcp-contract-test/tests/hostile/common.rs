@@ -1,5 +1,7 @@
-//! Helpers of hostile.rs and its module concurrency.rs: the hostile-suite contract binary (built
-//! once by `support::nested`), run with a temporary snapshot folder, and the checks every run gets.
+//! Helpers of `hostile.rs` and its modules (`concurrency`, `sharing`, `stopping`), and of
+//! mcp-contract-cli's `cli::faces`: the hostile-suite contract binary (built once by
+//! `support::nested`), run with a temporary snapshot folder in a controlled environment, and the
+//! checks every run gets.
 #![allow(dead_code, unused_imports)]
 
 use std::collections::BTreeMap;
@@ -156,16 +158,8 @@ pub fn run_suite_with(
         .args(args)
         .current_dir(&root.dir)
         .stdin(Stdio::null());
-    for (key, _) in std::env::vars() {
-        let ours = ["CI", "TF_BUILD", "NEXTEST", "RUST_TEST_THREADS"].contains(&key.as_str())
-            || key.starts_with("INSTA_")
-            || key.starts_with("NEXTEST_")
-            || key.starts_with("MCP_CONTRACT_")
-            || key.starts_with("FIXTURE_");
-        if ours {
-            command.env_remove(&key);
-        }
-    }
+    // The outer run's CI, insta, nextest, override and fixture variables removed.
+    support::clean_environment(&mut command);
     command
         .env("INSTA_WORKSPACE_ROOT", &root.dir)
         .env("HOSTILE_SERVER", server)

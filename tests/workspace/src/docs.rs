@@ -192,3 +192,69 @@ pub fn words(line: &str) -> Vec<String> {
     }
     words
 }
+
+/// The shell scripts of a workflow (a `yaml` block): the value of every `run:` key, which is
+/// what the runner executes. A block scalar (`run: |`, `run: >-`, …) is its more-indented lines,
+/// dedented (`>` folds them into one line); a plain or quoted value is one line, its
+/// continuation lines (more indented than the key) folded into it. Nothing else of a workflow is
+/// a command: `name: mcp-contract monitor` is a name.
+pub fn workflow_scripts(yaml: &str) -> Vec<String> {
+    fn indent(line: &str) -> usize {
+        line.len() - line.trim_start().len()
+    }
+    let lines: Vec<&str> = yaml.lines().collect();
+    let mut scripts = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i];
+        i += 1;
+        // The key, after a sequence entry's dash when the step starts with it.
+        let mut key = line.trim_start();
+        while let Some(rest) = key.strip_prefix("- ") {
+            key = rest.trim_start();
+        }
+        let Some(value) = key.strip_prefix("run:") else {
+            continue;
+        };
+        let key_indent = line.len() - key.len();
+        let value = value.trim();
+        let mut body = Vec::new();
+        while i < lines.len() && (lines[i].trim().is_empty() || indent(lines[i]) > key_indent) {
+            body.push(lines[i]);
+            i += 1;
+        }
+        while body.last().is_some_and(|l| l.trim().is_empty()) {
+            body.pop();
+        }
+        if value.starts_with('|') || value.starts_with('>') {
+            let strip = body
+                .iter()
+                .filter(|l| !l.trim().is_empty())
+                .map(|l| indent(l))
+                .min()
+                .unwrap_or(0);
+            let dedented: Vec<&str> = body.iter().map(|l| l.get(strip..).unwrap_or("")).collect();
+            scripts.push(if value.starts_with('>') {
+                dedented.join(" ")
+            } else {
+                dedented.join("\n")
+            });
+        } else {
+            let folded = std::iter::once(value)
+                .chain(body.iter().map(|l| l.trim()))
+                .filter(|l| !l.is_empty())
+                .collect::<Vec<_>>()
+                .join(" ");
+            let unquoted = ['"', '\'']
+                .iter()
+                .find_map(|q| {
+                    folded
+                        .strip_prefix(*q)
+                        .and_then(|rest| rest.strip_suffix(*q))
+                })
+                .map(str::to_owned);
+            scripts.push(unquoted.unwrap_or(folded));
+        }
+    }
+    scripts
+}

@@ -30,7 +30,9 @@ pub mod python;
 pub mod skips;
 pub mod tools;
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
 
 pub use skips::Missing;
 
@@ -104,4 +106,43 @@ pub fn in_ci() -> bool {
         Ok(value) => !matches!(value.trim(), "" | "0" | "false" | "FALSE" | "False"),
         Err(_) => std::env::var_os("TF_BUILD").is_some(),
     }
+}
+
+/// Variables of the outer run that change what a child decides: the CI detection (the CLI and
+/// the harness apply the CI policy where it is set), the libtest and nextest settings.
+pub const RUN_VARIABLES: &[&str] = &["CI", "TF_BUILD", "NEXTEST", "RUST_TEST_THREADS"];
+
+/// Prefixes of the outer run's variables a child must not inherit either: insta's settings, the
+/// contract overrides (`MCP_CONTRACT_FAIL_ON`, `MCP_CONTRACT_TIMEOUT`, `MCP_CONTRACT_CA_FILE`),
+/// nextest's run, and the fixture servers' own switches.
+pub const RUN_VARIABLE_PREFIXES: &[&str] = &["INSTA_", "MCP_CONTRACT_", "NEXTEST_", "FIXTURE_"];
+
+/// Whether `name` is a variable of the outer run (see [`RUN_VARIABLES`],
+/// [`RUN_VARIABLE_PREFIXES`]).
+pub fn is_run_variable(name: &str) -> bool {
+    RUN_VARIABLES.contains(&name)
+        || RUN_VARIABLE_PREFIXES
+            .iter()
+            .any(|prefix| name.starts_with(prefix))
+}
+
+/// Removes the outer run's variables from `command`'s environment: a child (the CLI, a contract
+/// test binary, a nested cargo) sees the environment its test gives it, not the one the test
+/// run happens to have (`CI=true cargo test` would turn the CI policy on in every child). A test
+/// that wants one sets it on the command afterwards.
+pub fn clean_environment(command: &mut Command) -> &mut Command {
+    for (key, _) in std::env::vars_os() {
+        if is_run_variable(&key.to_string_lossy()) {
+            command.env_remove(&key);
+        }
+    }
+    command
+}
+
+/// `program` in a controlled environment ([`clean_environment`]), with no standard input: how
+/// the tests run the `mcp-contract` binary and contract test binaries.
+pub fn command(program: impl AsRef<OsStr>) -> Command {
+    let mut command = Command::new(program);
+    clean_environment(&mut command).stdin(Stdio::null());
+    command
 }

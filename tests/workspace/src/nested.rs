@@ -54,24 +54,6 @@ pub fn hostile_suite() -> &'static Path {
     BINARY.get_or_init(|| test_executable("hostile-suite", "contract"))
 }
 
-/// Variables of the outer run that would change what a nested contract run does.
-pub const RUN_VARIABLES: &[&str] = &[
-    "CI",
-    "TF_BUILD",
-    "INSTA_UPDATE",
-    "INSTA_FORCE_PASS",
-    "INSTA_FORCE_UPDATE",
-    "INSTA_WORKSPACE_ROOT",
-    "INSTA_SNAPSHOT_REFERENCES_FILE",
-    "INSTA_REQUIRE_FULL_MATCH",
-    "MCP_CONTRACT_FAIL_ON",
-    "MCP_CONTRACT_TIMEOUT",
-    "MCP_CONTRACT_CA_FILE",
-    "NEXTEST",
-    "NEXTEST_RUN_ID",
-    "RUST_TEST_THREADS",
-];
-
 /// A fresh copy of `tests/consumer` in a temporary folder (removed on drop): its manifest
 /// pointing at this workspace's crates, the workspace's lock file, a `tests/contract.rs`.
 pub struct Consumer {
@@ -128,9 +110,7 @@ impl Consumer {
             Command::new(program)
         };
         command.args(args).current_dir(&self.dir);
-        for var in RUN_VARIABLES {
-            command.env_remove(var);
-        }
+        crate::clean_environment(&mut command);
         command.env("CARGO_TARGET_DIR", target_dir());
         command.env("CARGO_TERM_COLOR", "never");
         if !self.path_first.is_empty() {

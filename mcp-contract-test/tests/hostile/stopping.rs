@@ -3,14 +3,12 @@
 //! is read and returns without waiting for the server to exit; when the guard drops, a server
 //! still running gets SIGTERM to its process group, then SIGKILL. Without a guard the probe
 //! returns once everything is gone, as before. A probe's open session can be continued before
-//! it is closed. Skipped without python3.
+//! it is closed. Needs python3 (`support::require!`: a failure in CI, a counted skip elsewhere).
 //!
-//! The guard is process-wide, so these tests take turns.
+//! The guard is process-wide, so these tests take turns; they share their binary with tests
+//! that probe only in child processes (the suite binary), which a guard here does not touch.
 
-#[path = "hostile/common.rs"]
-mod common;
-
-use common::*;
+use super::common::*;
 use mcp_contract_test::_support::probe::{
     self, defer_stops, ProbeOptions, ServerCommand, ServerSpec,
 };

@@ -3,19 +3,19 @@
 //! (inputs substituted), a fake `GITHUB_STEP_SUMMARY` and `GITHUB_OUTPUT`, and this build's
 //! `mcp-contract` first on `PATH` (so the install step finds it installed). What the summary,
 //! the outputs, the annotations and the SARIF file hold is checked.
+//!
+//! The scripts need bash and Python (the outputs are read from the JSON report with the
+//! runner's Python), which every GitHub runner and every machine these tests run on has; the
+//! fixture server needs python3 too (`support::require!`: a failure in CI, a counted skip
+//! elsewhere).
 
+use super::BIN;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-
-const BIN: &str = env!("CARGO_BIN_EXE_mcp-contract");
 
 fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace")
-        .to_path_buf()
+    support::repo_path("")
 }
 
 /// One step of the action.
@@ -113,6 +113,8 @@ struct Ran {
     stdout: String,
     summary: String,
     outputs: BTreeMap<String, String>,
+    /// The lines written to `GITHUB_OUTPUT`.
+    output_lines: usize,
 }
 
 /// Runs every step in `workspace` with these inputs over the defaults.
@@ -137,6 +139,7 @@ fn run_action(workspace: &Path, given: &[(&str, &str)]) -> Ran {
         stdout: String::new(),
         summary: String::new(),
         outputs: BTreeMap::new(),
+        output_lines: 0,
     };
     for (n, step) in steps.iter().enumerate() {
         let output_file = workspace.join(format!("output-{n}"));
@@ -145,16 +148,16 @@ fn run_action(workspace: &Path, given: &[(&str, &str)]) -> Ran {
             Some(dir) => workspace.join(substitute(dir, &inputs)),
             None => workspace.to_path_buf(),
         };
-        let mut command = Command::new("bash");
+        // The controlled environment of every CLI run (`support::command`): what the action
+        // does is decided by its inputs, not by this test run's CI.
+        let mut command = support::command("bash");
         command
             .args(["--noprofile", "--norc", "-eo", "pipefail", "-c", &step.run])
             .current_dir(dir)
             .env("PATH", &path)
             .env("GITHUB_STEP_SUMMARY", &summary)
             .env("GITHUB_OUTPUT", &output_file)
-            .env("RUNNER_TEMP", &temp)
-            .env_remove("CI")
-            .stdin(Stdio::null());
+            .env("RUNNER_TEMP", &temp);
         for (key, value) in &step.env {
             command.env(key, substitute(value, &inputs));
         }
@@ -171,6 +174,7 @@ fn run_action(workspace: &Path, given: &[(&str, &str)]) -> Ran {
             for line in std::fs::read_to_string(&output_file).unwrap().lines() {
                 let (key, value) = line.split_once('=').expect("key=value");
                 ran.outputs.insert(key.to_owned(), value.to_owned());
+                ran.output_lines += 1;
             }
         }
     }
@@ -178,31 +182,15 @@ fn run_action(workspace: &Path, given: &[(&str, &str)]) -> Ran {
     ran
 }
 
-/// The fixture servers need python3; the action's script reads the JSON report with jq (as
-/// GitHub's runners have it).
-fn tools_present() -> bool {
-    let present = ["python3", "jq"].iter().all(|tool| {
-        Command::new(tool)
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success())
-    });
-    if !present {
-        eprintln!("SKIPPED: the action test needs python3 and jq");
-    }
-    present
-}
-
-fn workspace(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("mcp-action-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// The machine's Python (the callers have `require!`d it).
+fn python() -> &'static str {
+    support::python::system_str().expect("python3, required by the test")
 }
 
 fn server_args(surface: &str) -> String {
     format!(
-        "--dir snaps -- python3 {} {}",
+        "--dir snaps -- {} {} {}",
+        python(),
         repo().join("fixtures/servers/surface_server.py").display(),
         repo().join("fixtures/surfaces").join(surface).display()
     )
@@ -211,14 +199,32 @@ fn server_args(surface: &str) -> String {
 /// Accepts `surface` into `workspace/snaps`.
 fn accept(workspace: &Path, surface: &str) {
     let args = server_args(surface);
-    let status = Command::new(BIN)
+    let out = super::cli()
         .current_dir(workspace)
         .arg("snapshot")
         .args(args.split_whitespace())
-        .stdout(Stdio::null())
-        .status()
+        .output()
         .unwrap();
-    assert!(status.success());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// The names under `outputs:` in action.yml.
+fn declared_outputs() -> std::collections::BTreeSet<String> {
+    let action = std::fs::read_to_string(repo().join("action.yml")).expect("action.yml");
+    let section = action
+        .split("\noutputs:\n")
+        .nth(1)
+        .and_then(|rest| rest.split("\nruns:").next())
+        .expect("an outputs section");
+    section
+        .lines()
+        .filter(|line| indent(line) == 2 && line.trim_end().ends_with(':'))
+        .map(|line| line.trim().trim_end_matches(':').to_owned())
+        .collect()
 }
 
 #[test]
@@ -234,6 +240,14 @@ fn the_action_file_has_the_shape_the_runner_and_this_test_read() {
         assert!(!step.run.contains("${{"), "{}: {}", step.name, step.run);
     }
     assert!(steps[0].run.contains("--locked"), "installs pinned");
+    // Only what every runner has: bash, coreutils, Python (jq is not on every machine).
+    for step in &steps {
+        assert!(
+            !step.run.split_whitespace().any(|word| word == "jq"),
+            "{}: jq",
+            step.name
+        );
+    }
     for input in ["args", "working-directory", "sarif-file", "fail", "version"] {
         assert!(inputs.contains_key(input), "{input}");
     }
@@ -247,10 +261,8 @@ fn the_action_file_has_the_shape_the_runner_and_this_test_read() {
 
 #[test]
 fn a_breaking_change_fills_the_summary_the_outputs_the_annotations_and_the_sarif() {
-    if !tools_present() {
-        return;
-    }
-    let dir = workspace("breaking");
+    support::require!(support::python::system());
+    let dir = support::temp_dir("action-breaking");
     accept(&dir, "filesystem/0.6.2.json");
     let args = server_args("filesystem/2026.8.31.json");
     let ran = run_action(&dir, &[("args", &args), ("fail", "false")]);
@@ -261,6 +273,13 @@ fn a_breaking_change_fills_the_summary_the_outputs_the_annotations_and_the_sarif
     assert!(ran.outputs["breaking"].parse::<u32>().unwrap() >= 1);
     assert!(ran.outputs["failing"].parse::<u32>().unwrap() >= 1);
     assert_eq!(ran.outputs["sarif-file"], "mcp-contract.sarif");
+    // Every output the action declares is written, once.
+    let declared = declared_outputs();
+    assert_eq!(
+        ran.outputs.keys().collect::<Vec<_>>(),
+        declared.iter().collect::<Vec<_>>()
+    );
+    assert_eq!(ran.output_lines, declared.len(), "{:?}", ran.outputs);
     assert!(
         ran.summary
             .starts_with("## ❌ **MCP contract: failing changes**"),
@@ -286,15 +305,12 @@ fn a_breaking_change_fills_the_summary_the_outputs_the_annotations_and_the_sarif
     assert_eq!(ran.codes, [0, 1]);
     assert_eq!(ran.outputs["exit-code"], "1");
     assert!(ran.stdout.contains("::error title=mcp-contract::"));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_clean_check_passes_and_says_so() {
-    if !tools_present() {
-        return;
-    }
-    let dir = workspace("clean");
+    support::require!(support::python::system());
+    let dir = support::temp_dir("action-clean");
     accept(&dir, "memory/2026.8.31.json");
     let args = server_args("memory/2026.8.31.json");
     let ran = run_action(&dir, &[("args", &args), ("sarif-file", "out/m.sarif")]);
@@ -304,5 +320,37 @@ fn a_clean_check_passes_and_says_so() {
     assert_eq!(ran.outputs["breaking"], "0");
     assert!(ran.summary.contains("no drift"), "{}", ran.summary);
     assert!(dir.join("out/m.sarif").is_file());
-    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A server that could not be checked (here: no accepted contract, exit 2) is `status=error`
+/// from the report; a check that stops before reporting (a usage error, exit 2) still gives
+/// every reader an answer: the summary says so and `status` is `error`. The step fails with the
+/// code either way.
+#[test]
+fn a_check_that_cannot_judge_or_report_says_error() {
+    support::require!(support::python::system());
+    let dir = support::temp_dir("action-error");
+    let args = server_args("memory/2026.8.31.json");
+    let ran = run_action(&dir, &[("args", &args)]);
+    assert_eq!(ran.codes, [0, 2], "{}", ran.stdout);
+    assert_eq!(ran.outputs["exit-code"], "2", "{:?}", ran.outputs);
+    assert_eq!(ran.outputs["status"], "error", "{:?}", ran.outputs);
+    assert_eq!(ran.outputs["items"], "0", "{:?}", ran.outputs);
+    assert!(
+        ran.summary.contains("a server could not be checked"),
+        "{}",
+        ran.summary
+    );
+
+    let usage = format!("--no-such-flag {args}");
+    let ran = run_action(&dir, &[("args", &usage)]);
+    assert_eq!(ran.codes, [0, 2], "{}", ran.stdout);
+    assert_eq!(ran.outputs["exit-code"], "2", "{:?}", ran.outputs);
+    assert_eq!(ran.outputs["status"], "error", "{:?}", ran.outputs);
+    assert!(!ran.outputs.contains_key("items"), "{:?}", ran.outputs);
+    assert!(
+        ran.summary.contains("exited with 2 before reporting"),
+        "{}",
+        ran.summary
+    );
 }

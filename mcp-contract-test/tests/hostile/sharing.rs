@@ -6,13 +6,10 @@
 //! the same results, the same failure messages, the same pending snapshot files; and checks
 //! what is shared: one server start, files that hold no secret, an edited snapshot folder
 //! judged again, a failed probe shared, nothing left running. The binary is
-//! `tests/hostile-suite` (see hostile.rs). Needs python3 (a counted skip locally, a failure in
+//! `tests/hostile-suite` (see `hostile.rs`). Needs python3 (a counted skip locally, a failure in
 //! CI).
 
-#[path = "hostile/common.rs"]
-mod common;
-
-use common::*;
+use super::common::*;
 use mcp_contract_engine::hash::fnv1a64;
 use std::collections::BTreeMap;
 use std::fs;

@@ -3,32 +3,29 @@
 //! they write the same snapshot files when accepting, fail the same items, and report the same
 //! lint findings and notes.
 
-#[path = "../../mcp-contract-test/tests/hostile/common.rs"]
+//!
+//! Needs python3 for the fixture server (`support::require!`: a failure in CI, a counted skip
+//! elsewhere).
+
+// The hostile-suite binary and its runs (`run_suite` cleans the outer run's environment).
+#[path = "../../../mcp-contract-test/tests/hostile/common.rs"]
 mod common;
 
 use common::{marker, run_suite, server_line, tree, Root};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
-use std::process::{Command, Stdio};
-
-const BIN: &str = env!("CARGO_BIN_EXE_mcp-contract");
 
 /// The CLI with `args`, then `--` and the server's words (split as the harness splits its
-/// command line); CI and overrides removed from its environment, as the harness runs get.
+/// command line), in the controlled environment the harness runs get too (`support::command`).
 fn cli(args: &[&str], server: &str) -> (Option<i32>, String, String) {
     let words = split(server);
-    let mut command = Command::new(BIN);
-    command
+    let out = super::cli()
         .args(args)
         .arg("--")
         .args(&words)
-        .stdin(Stdio::null())
-        .env_remove("CI")
-        .env_remove("TF_BUILD")
-        .env_remove("MCP_CONTRACT_FAIL_ON")
-        .env_remove("MCP_CONTRACT_TIMEOUT");
-    let out = command.output().expect("the CLI runs");
+        .output()
+        .expect("the CLI runs");
     (
         out.status.code(),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -77,6 +74,7 @@ fn assert_same_files(harness: &Path, cli: &Path, when: &str) {
 
 #[test]
 fn the_harness_and_the_cli_say_the_same_about_one_server_and_folder() {
+    support::require!(support::python::system());
     let marker = marker("faces");
     // A real release pair: changes of several classes, lint findings, notes.
     let v1 = server_line("memory/2025.11.25.json", "normal", &marker, &[]);
@@ -154,10 +152,11 @@ fn the_harness_and_the_cli_say_the_same_about_one_server_and_folder() {
 
 /// The harness face of the credentials check: a key on the server's command line, recorded and
 /// then echoed by a failing server, reaches no snapshot file and no test output. (A secret in
-/// the suite's `env` is covered through the CLI in tests/cli.rs: both use `SuiteConfig`.)
+/// the suite's `env` is covered through the CLI in `cli.rs`: both use `SuiteConfig`.)
 #[test]
 fn the_harness_keeps_command_line_credentials_out_of_files_and_output() {
     const FLAG_KEY: &str = "ctx7sk-harness-0a1b2c3d4e5f";
+    support::require!(support::python::system());
     let marker = marker("faces-secrets");
     let root = Root::new("faces-secrets");
     let server = server_line(
