@@ -191,6 +191,7 @@
 
 use mcp_contract_engine::{change, diff, escape, lint, parallel, prepare, surface, version};
 
+mod calls;
 mod check;
 mod config;
 mod env;
@@ -216,6 +217,10 @@ pub use probe::{HeaderValue, Lifecycle, ProxySetting};
 /// and not covered by semver (as insta's `_cargo_insta_support`); users need none of it.
 #[doc(hidden)]
 pub mod _support {
+    /// Declared calls: case files, making the calls, judging their results.
+    pub mod calls {
+        pub use crate::calls::*;
+    }
     /// Judging a live surface against accepted snapshots.
     pub mod check {
         pub use crate::check::*;

@@ -613,6 +613,12 @@ fn read_head<'a>(
             "the server item's `name` must be \"server\"".into(),
         ));
     }
+    if kind == ItemKind::Call && ItemKey::new(kind, name.clone()).call_parts().is_none() {
+        return Err(body_error(
+            line_of("name"),
+            "a call's `name` is \"TOOL::CASE\"".into(),
+        ));
+    }
     let definition = match (map.get("definition"), small("removed")) {
         (Some(_), Some(_)) => {
             return Err(body_error(
