@@ -204,9 +204,9 @@ fn accept(report: &SuiteReport, items: &mut Items) -> Result<(), Failure> {
     let refused = report.verdicts.iter().filter(|v| v.lint_failing()).count();
     if refused > 0 {
         items.notes.push(format!(
-            "not accepted: {refused} item(s) break a deny-level lint; nothing was written. Fix the \
-             server, lower the lint's level (--lint RULE=warn), or accept the finding in an \
-             allow-list with a reason (--allow FILE)"
+            "not accepted: {refused} item(s) break a deny-level lint or a declared call's check; \
+             nothing was written. Fix the server (or the case), lower the rule's level (--lint \
+             RULE=warn), or accept a lint finding in an allow-list with a reason (--allow FILE)"
         ));
         return Ok(());
     }
@@ -310,5 +310,6 @@ pub fn flag_settings(flags: &crate::SnapshotArgs) -> Settings {
         ca_file: None,
         require_version_bump: flags.require_version_bump.then_some(true),
         version: flags.server_version.clone(),
+        calls: flags.calls.clone(),
     }
 }
