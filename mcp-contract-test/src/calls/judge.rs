@@ -153,9 +153,11 @@ fn verdict_of(
         (Some(a), _) if contents_match(&a.file.contents, &contents) => (State::Unchanged, None),
         (Some(_), _) => {
             let definition = old_definition();
+            // Compared as rendered (a recording written differently is not drift); a result's
+            // arrays are data, so their order counts.
             let alike = definition
                 .as_ref()
-                .is_some_and(|old| snapshot::renders_equal(old, new) || diff::same_item(old, new));
+                .is_some_and(|old| snapshot::renders_equal_as(key.kind, old, new));
             if alike {
                 (State::Unchanged, None)
             } else {
