@@ -47,7 +47,7 @@ pub struct SuiteConfig {
     /// The server's own version as the face knows it: the package's `CARGO_PKG_VERSION` for
     /// the harness, `--version` for the CLI. `None`: the live `serverInfo.version`.
     pub version: Option<String>,
-    /// The folder of declared calls (`<dir>/<tool>/<case>.json`, see [`crate::calls`]),
+    /// The folder of declared calls (`<dir>/<tool>/<case>.json`, see `calls`),
     /// already resolved against the crate or the configuration file; `None`: no tool is called.
     pub calls: Option<PathBuf>,
 }

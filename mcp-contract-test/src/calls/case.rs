@@ -204,7 +204,7 @@ fn read_case(path: &Path, file: &str, name: &str) -> Result<CaseSpec, String> {
 ///
 /// # Errors
 ///
-/// Not JSON, not an object, a field that is not one of [`FIELDS`], or a value of the wrong
+/// Not JSON, not an object, a field that is not one of `FIELDS`, or a value of the wrong
 /// type: `FILE:LINE:COLUMN: what is wrong; what to write`.
 pub fn parse_case(text: &str, file: &str) -> Result<CaseSpec, String> {
     let value: Value = serde_json::from_str(text).map_err(|e| {

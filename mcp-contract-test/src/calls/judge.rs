@@ -1,5 +1,5 @@
 //! Judging declared calls: each case's record against its accepted snapshot, one verdict per
-//! case, as [`crate::check`] judges items: a result that differs is judged by the engine
+//! case, as `check` judges items: a result that differs is judged by the engine
 //! (`diff/call.rs`: its shape as an output schema, then its values), and fails as the suite's
 //! `fail_on` says; what the call itself found (a schema violation, an unexpected error, a
 //! refusal) fails at its lint level whatever the snapshot says.
