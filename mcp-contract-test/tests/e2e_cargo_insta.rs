@@ -515,7 +515,8 @@ fn calls_surface() -> Value {
 /// Declared calls as a user meets them: recorded and accepted with `cargo insta`, green on a
 /// re-run; a result that breaks its outputSchema fails its own test naming the pointer and the
 /// keyword; a case the live inputSchema rejects fails before any call; the server's log shows
-/// that no undeclared tool was called; under nextest each call is made once per run.
+/// that no undeclared tool was called; in a nextest run (its processes played one by one) each
+/// call is made once.
 #[test]
 fn declared_calls_are_recorded_accepted_and_held() {
     let test = r#"#[mcp_contract_test::mcp_contract(server = "python3 server.py surface.json", calls = "tests/calls")]
@@ -621,30 +622,45 @@ fn main() {}
     );
     fs::remove_file(consumer.dir.join("tests/calls/search/bad_args.json")).unwrap();
 
-    // Under nextest: one probe, and each call once, for the whole run.
-    if !consumer
-        .command("cargo", &["nextest", "--version"], &[])
-        .status
-        .success()
-    {
-        eprintln!("skipped the nextest part: cargo-nextest is not installed");
-        return;
-    }
+    // One run of nextest, process by process as nextest starts them (one `--list`, then one
+    // `--exact NAME` per test, all with the run's NEXTEST_RUN_ID): one probe for the run, and
+    // each call made once, by the process that probed; each test process reads its verdict.
     let _ = fs::remove_file(&log);
-    let nextest = Run::from(consumer.command(
-        "cargo",
-        &["nextest", "run", "--test", "contract", "--no-fail-fast"],
-        &[("FIXTURE_LOG", &log_text), ("FIXTURE_CALLS", "{}")],
-    ));
-    assert!(nextest.ok, "{nextest:?}");
+    let run_id = format!("calls-e2e-{}", std::process::id());
+    let process = |args: &[&str]| {
+        let mut full = vec!["test", "-q", "--test", "contract", "--"];
+        full.extend_from_slice(args);
+        Run::from(consumer.command(
+            "cargo",
+            &full,
+            &[
+                ("FIXTURE_LOG", &log_text),
+                ("FIXTURE_CALLS", "{}"),
+                ("NEXTEST_RUN_ID", &run_id),
+            ],
+        ))
+    };
+    let listed = process(&["--list", "--format", "terse"]);
     assert!(
-        nextest.stderr.contains("calls::lookup::by_id"),
-        "{nextest:?}"
+        listed.stdout.contains("calls::lookup::by_id: test"),
+        "{listed:?}"
     );
+    for test in [
+        "calls::lookup::by_id",
+        "calls::search::by_word",
+        "tools::search",
+        "server",
+    ] {
+        let one = process(&["--exact", test]);
+        assert!(one.ok, "{test}: {one:?}");
+        assert_eq!(outcome(&one.stdout, test), Some("ok"), "{test}: {one:?}");
+    }
+    let requests = fs::read_to_string(&log).unwrap_or_default();
     assert_eq!(
-        calls_made(),
-        ["lookup", "search"],
-        "each call once per nextest run"
+        requests.lines().filter(|l| *l == "initialize").count(),
+        1,
+        "one probe for the run: {requests}"
     );
+    assert_eq!(calls_made(), ["lookup", "search"], "each call once per run");
     assert!(!calls_made().iter().any(|t| t == "delete_all"));
 }
