@@ -11,6 +11,11 @@
 //! require_version_bump = true       # a breaking release needs a semver-major version bump
 //!
 //! [[server]]
+//! name = "notes"
+//! command = "python3 notes_server.py"
+//! calls = "contracts/calls/notes"    # declared calls: <tool>/<case>.json (relative to this file)
+//!
+//! [[server]]
 //! name = "memory"
 //! command = ["npx", "-y", "@modelcontextprotocol/server-memory"]
 //! env = { MEMORY_FILE_PATH = "/tmp/memory.json" }
@@ -74,6 +79,8 @@ macro_rules! with_suite_settings {
             pub require_version_bump: Option<bool>,
             /// The server's version (default: its `serverInfo.version`).
             pub version: Option<String>,
+            /// The folder of declared calls (`<tool>/<case>.json`), relative to this file.
+            pub calls: Option<PathBuf>,
         }
 
         impl $name {
@@ -96,6 +103,7 @@ macro_rules! with_suite_settings {
                     ca_file: self.ca_file.clone(),
                     require_version_bump: self.require_version_bump,
                     version: self.version.clone(),
+                    calls: self.calls.clone(),
                 }
             }
         }
@@ -138,6 +146,8 @@ pub struct Settings {
     pub require_version_bump: Option<bool>,
     /// The server's version (default: its `serverInfo.version`).
     pub version: Option<String>,
+    /// The folder of declared calls.
+    pub calls: Option<PathBuf>,
 }
 
 impl Settings {
@@ -162,14 +172,16 @@ impl Settings {
             ca_file: later.ca_file.clone().or_else(|| self.ca_file.clone()),
             require_version_bump: later.require_version_bump.or(self.require_version_bump),
             version: later.version.clone().or_else(|| self.version.clone()),
+            calls: later.calls.clone().or_else(|| self.calls.clone()),
         }
     }
 
-    /// The same settings with the allow-list and CA file paths taken from `base` (the folder
-    /// of the configuration file) when relative.
+    /// The same settings with the allow-list, CA file and calls folder paths taken from `base`
+    /// (the folder of the configuration file) when relative.
     pub fn relative_to(mut self, base: &Path) -> Settings {
         self.allow = self.allow.map(|path| base.join(path));
         self.ca_file = self.ca_file.map(|path| base.join(path));
+        self.calls = self.calls.map(|path| base.join(path));
         self
     }
 }

@@ -213,6 +213,12 @@ pub struct SnapshotArgs {
     /// which many SDKs fill with their own version).
     #[arg(long = "version", value_name = "VERSION")]
     pub(crate) server_version: Option<String>,
+    /// Declared calls: DIR/<tool>/<case>.json, each one tools/call made after the listings
+    /// (arguments checked against the live inputSchema, structuredContent against
+    /// outputSchema, the result held to its accepted snapshot). Only read-only tools unless a
+    /// case sets "allow_side_effects": true; no other tool is ever called. docs/cli.md.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) calls: Option<PathBuf>,
 }
 
 /// Where the report goes: stdout in one format, and files in others.

@@ -293,5 +293,6 @@ pub fn flag_settings(flags: &crate::SnapshotArgs) -> Settings {
         ca_file: None,
         require_version_bump: flags.require_version_bump.then_some(true),
         version: flags.server_version.clone(),
+        calls: flags.calls.clone(),
     }
 }

@@ -170,6 +170,9 @@ fn apply(settings: &Settings, config: &mut SuiteConfig) -> Result<(), String> {
     if let Some(version) = &settings.version {
         config.version = Some(version.clone());
     }
+    if let Some(dir) = &settings.calls {
+        config.calls = Some(dir.clone());
+    }
     Ok(())
 }
 

@@ -21,6 +21,9 @@ const BIN: &str = env!("CARGO_BIN_EXE_mcp-contract");
 /// The GitHub Action (`action.yml`), its scripts run as the runner runs them.
 #[path = "cli/action.rs"]
 mod action;
+
+#[path = "cli/calls.rs"]
+mod calls;
 /// Every example of the docs, executed or checked.
 #[path = "cli/docs.rs"]
 mod docs;
@@ -1028,16 +1031,30 @@ fn harness_snapshots_check_clean_and_the_cli_writes_the_same_files() {
         panic!("cannot build the notes-server example with cargo");
     };
     let committed = repo().join("examples/notes-server/tests/snapshots");
+    // The suites' declared calls: the same case files give the same verdicts and files.
+    let calls = repo().join("examples/notes-server/tests/calls");
+    let calls = dir_arg(&calls);
     let server = [bin.display().to_string()];
     let r = run(
-        &["check", "--dir", &dir_arg(&committed), "--fail-on", "any"],
+        &[
+            "check",
+            "--dir",
+            &dir_arg(&committed),
+            "--calls",
+            &calls,
+            "--fail-on",
+            "any",
+        ],
         &server,
     );
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
 
     // Recorded by the CLI: the harness's files without its `source:` line, byte for byte.
     let dir = temp_dir("harness");
-    let r = run(&["snapshot", "--dir", &dir_arg(&dir)], &server);
+    let r = run(
+        &["snapshot", "--dir", &dir_arg(&dir), "--calls", &calls],
+        &server,
+    );
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     let ours = listing(&dir);
     let theirs: Vec<(String, Vec<u8>)> = listing(&committed)
@@ -1067,6 +1084,8 @@ fn harness_snapshots_check_clean_and_the_cli_writes_the_same_files() {
             "check",
             "--dir",
             &dir_arg(&committed),
+            "--calls",
+            &calls,
             "--format",
             "json",
             "--",
@@ -1078,6 +1097,16 @@ fn harness_snapshots_check_clean_and_the_cli_writes_the_same_files() {
     assert_eq!(output.status.code(), Some(1));
     let report: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert!(report["summary"]["counts"]["breaking"].as_u64().unwrap() > 0);
+    // … the broken call included, as `cargo test` fails `calls::list_notes::recent`.
+    let call = report["servers"][0]["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["test"] == "calls::list_notes::recent")
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(call["failing"], true, "{report:#}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Every file under `dir`, recursively, with its bytes.

@@ -19,6 +19,7 @@ use std::borrow::Cow;
 use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
+mod call;
 mod poisoning;
 mod prompt_resource;
 mod rename;
@@ -314,6 +315,7 @@ fn kind_word(kind: ItemKind) -> &'static str {
         ItemKind::Prompt => "prompt",
         ItemKind::Resource => "resource",
         ItemKind::ResourceTemplate => "resource template",
+        ItemKind::Call => "call",
     }
 }
 
@@ -327,6 +329,14 @@ fn removed(out: &mut Out<'_>, value: &Value, hint: Option<String>) {
         ItemKind::Server => {
             // The server item disappears when a surface records no initialize fields.
             server(out, value, &Value::Object(Map::new()));
+            return;
+        }
+        ItemKind::Call => {
+            let message = format!(
+                "case `{}` no longer runs (its case file was deleted): the contract stops checking this call",
+                out.item.name
+            );
+            out.emit("call-removed", "", Some(clip(value, CLIP)), None, message);
             return;
         }
     };
@@ -354,6 +364,14 @@ fn added(out: &mut Out<'_>, value: &Value, renamed: Option<&String>) {
             poisoning::server_arrived(out, value);
             return;
         }
+        ItemKind::Call => {
+            let message = format!(
+                "case `{}` added: a new declared call, its result recorded; nobody breaks",
+                out.item.name
+            );
+            out.emit("call-added", "", None, Some(clip(value, CLIP)), message);
+            return;
+        }
     };
     // A new item whose text is aimed at the model is a rug pull by expansion: its arrival is
     // the change that makes it dangerous (safety), not new surface.
@@ -377,6 +395,11 @@ fn item_into(out: &mut Out<'_>, old: Option<&Value>, new: Option<&Value>) {
         (None, None) => {}
         (Some(value), None) => removed(out, value, None),
         (None, Some(value)) => added(out, value, None),
+        (Some(o), Some(n)) if kind == ItemKind::Call => {
+            // A result is data the tool returned, not text advertised to the model: its shape
+            // and values are judged, never its wording as poisoning.
+            call::call(out, &without_nulls(o), &without_nulls(n));
+        }
         (Some(o), Some(n)) => {
             let (o, n) = (&*without_nulls(o), &*without_nulls(n));
             let differing = differing_fields(o, n);
@@ -391,6 +414,7 @@ fn item_into(out: &mut Out<'_>, old: Option<&Value>, new: Option<&Value>) {
                 ItemKind::Tool => tool(out, o, n, differing.as_deref(), &ItemSize::new(o, n)),
                 ItemKind::Prompt => prompt(out, o, n),
                 ItemKind::Resource | ItemKind::ResourceTemplate => resource(out, o, n),
+                ItemKind::Call => {}
             }
             // Every text of the item, read whole: what the change added aimed at the model.
             poisoning::changed(out, o, n);

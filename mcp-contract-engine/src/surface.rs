@@ -24,19 +24,25 @@ pub enum ItemKind {
     Resource,
     /// A resource template from `resources/templates/list`.
     ResourceTemplate,
+    /// A declared example call of a tool (`tools/call` with a case's arguments): its result,
+    /// held to the accepted one. Named `TOOL::CASE` (see [`ItemKey::call`]); never listed by a
+    /// server, so never part of a surface file.
+    Call,
 }
 
 impl ItemKind {
     /// Every kind, in report order.
-    pub const ALL: [ItemKind; 5] = [
+    pub const ALL: [ItemKind; 6] = [
         ItemKind::Server,
         ItemKind::Tool,
         ItemKind::Prompt,
         ItemKind::Resource,
         ItemKind::ResourceTemplate,
+        ItemKind::Call,
     ];
 
-    /// The kind as written in reports: `server`, `tool`, `prompt`, `resource`, `resource_template`.
+    /// The kind as written in reports: `server`, `tool`, `prompt`, `resource`,
+    /// `resource_template`, `call`.
     pub fn as_str(self) -> &'static str {
         match self {
             ItemKind::Server => "server",
@@ -44,6 +50,7 @@ impl ItemKind {
             ItemKind::Prompt => "prompt",
             ItemKind::Resource => "resource",
             ItemKind::ResourceTemplate => "resource_template",
+            ItemKind::Call => "call",
         }
     }
 
@@ -60,13 +67,14 @@ impl ItemKind {
             ItemKind::Prompt => "prompts",
             ItemKind::Resource => "resources",
             ItemKind::ResourceTemplate => "resource_templates",
+            ItemKind::Call => "calls",
         }
     }
 
-    /// The key of this kind's list in a surface file (`None` for the server).
+    /// The key of this kind's list in a surface file (`None` for the server and for calls).
     pub fn list_key(self) -> Option<&'static str> {
         match self {
-            ItemKind::Server => None,
+            ItemKind::Server | ItemKind::Call => None,
             ItemKind::Tool => Some("tools"),
             ItemKind::Prompt => Some("prompts"),
             ItemKind::Resource => Some("resources"),
@@ -90,10 +98,10 @@ impl ItemKind {
     }
 
     /// The method that lists items of this kind (`tools/list`, …); `None` for the server item,
-    /// which the handshake gives.
+    /// which the handshake gives, and for calls, which are declared by the suite.
     pub fn list_method(self) -> Option<&'static str> {
         match self {
-            ItemKind::Server => None,
+            ItemKind::Server | ItemKind::Call => None,
             ItemKind::Tool => Some("tools/list"),
             ItemKind::Prompt => Some("prompts/list"),
             ItemKind::Resource => Some("resources/list"),
@@ -101,10 +109,11 @@ impl ItemKind {
         }
     }
 
-    /// The field that names an item of this kind (`uri` for resources, `uriTemplate` for templates).
+    /// The field that names an item of this kind (`uri` for resources, `uriTemplate` for
+    /// templates); `None` for the server and for calls, whose names are not in the item.
     pub fn name_field(self) -> Option<&'static str> {
         match self {
-            ItemKind::Server => None,
+            ItemKind::Server | ItemKind::Call => None,
             ItemKind::Tool | ItemKind::Prompt => Some("name"),
             ItemKind::Resource => Some("uri"),
             ItemKind::ResourceTemplate => Some("uriTemplate"),
@@ -141,7 +150,23 @@ impl ItemKey {
         ItemKey::new(ItemKind::Server, "server")
     }
 
-    /// The libtest name of this item's test: `tools::NAME`, or `server`.
+    /// The key of a declared call: case `case` of tool `tool`, named `TOOL::CASE` (its test is
+    /// `calls::TOOL::CASE`). A case name never holds `:` (it is a file name of lowercase
+    /// letters, digits, `_` and `-`), so [`ItemKey::call_parts`] splits it back at the last
+    /// `::` whatever the tool is called.
+    pub fn call(tool: &str, case: &str) -> ItemKey {
+        ItemKey::new(ItemKind::Call, format!("{tool}::{case}"))
+    }
+
+    /// The tool and the case of a call's key; `None` for other kinds.
+    pub fn call_parts(&self) -> Option<(&str, &str)> {
+        if self.kind != ItemKind::Call {
+            return None;
+        }
+        self.name.rsplit_once("::")
+    }
+
+    /// The libtest name of this item's test: `tools::NAME`, `calls::TOOL::CASE`, or `server`.
     /// The name is not escaped here: see [`crate::escape`] before printing it.
     pub fn test_name(&self) -> String {
         match self.kind {

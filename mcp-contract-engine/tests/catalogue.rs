@@ -228,6 +228,9 @@ fn surface(doc: &Value) -> Result<Surface, String> {
 /// The lint's example (with its configuration) has that lint's finding, at its level, and no
 /// other finding — found the way `check` finds them (secrets and spellings while preparing).
 fn lint_example(lint: &'static LintRule) -> Result<(), Failed> {
+    if lint.id.starts_with("call-") {
+        return call_case_example(lint);
+    }
     if lint.example.is_empty() {
         return Err(format!(
             "`{}` has no example: give it a surface (and a `config = ...` if it needs one) in src/rules.rs",
@@ -434,4 +437,40 @@ fn docs_rules_md_is_up_to_date() -> Result<(), Failed> {
         .into());
     }
     Ok(())
+}
+
+/// A declared call's finding has no surface example but a case file (`TOOL/CASE.json {JSON}`):
+/// well formed here; that it has exactly this finding is checked where calls are made, by
+/// `mcp-contract-test`'s calls suite (`every_catalogue_case_has_its_finding`).
+fn call_case_example(lint: &'static LintRule) -> Result<(), Failed> {
+    if !lint.example.is_empty() {
+        return Err(format!(
+            "`{}` is a declared call's finding: give it a `case = ...`, not a surface",
+            lint.id
+        )
+        .into());
+    }
+    let Some((file, text)) = lint.case.split_once(' ') else {
+        return Err(format!(
+            "`{}` has no example: give it `case = \"TOOL/CASE.json {{JSON}}\"` in src/rules.rs",
+            lint.id
+        )
+        .into());
+    };
+    let well_named = file.split_once('/').is_some_and(|(tool, case)| {
+        !tool.is_empty()
+            && case.strip_suffix(".json").is_some_and(|name| {
+                !name.is_empty()
+                    && name.bytes().all(|b| {
+                        b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-'
+                    })
+            })
+    });
+    if !well_named {
+        return Err(format!("`{}`: `{file}` is not `TOOL/CASE.json`", lint.id).into());
+    }
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Object(_)) => Ok(()),
+        _ => Err(format!("`{}`: the case is not a JSON object: {text}", lint.id).into()),
+    }
 }

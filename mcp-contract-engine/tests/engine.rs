@@ -1310,3 +1310,114 @@ fn a_difference_beyond_the_depth_bound_fails_closed() {
     let same = mcp_contract_engine::diff::diff_item(&key, Some(&old), Some(&old), &policy);
     assert!(same.changes.is_empty(), "{same:#?}");
 }
+
+/// A declared call's results: their shape judged as an output schema (a field gone or
+/// retyped breaks, a new field is additive), values that changed where the shape did not as
+/// drift (`call-result-changed`, behavior), on the result's own paths.
+#[test]
+fn call_results_are_judged_by_shape_then_by_value() {
+    use mcp_contract_engine::{Class, ItemKey, Policy};
+    let key = ItemKey::call("search_notes", "by_word");
+    let judge = |old: Value, new: Value| {
+        mcp_contract_engine::diff::diff_item(&key, Some(&old), Some(&new), &Policy::default())
+    };
+    let result = |structured: Value| json!({"content": [{"type": "text", "text": "found"}], "structuredContent": structured});
+    let notes = json!({"notes": [{"id": "n1", "title": "Rust", "tags": ["a"]}], "total": 1});
+    type Expected = Vec<(&'static str, Class, &'static str)>;
+    let cases: Vec<(Value, Expected)> = vec![
+        // A field the callers read is gone: breaking.
+        (
+            json!({"notes": [{"title": "Rust", "tags": ["a"]}], "total": 1}),
+            vec![(
+                "output-property-removed",
+                Class::Breaking,
+                "structuredContent.notes[].id",
+            )],
+        ),
+        // Retyped: breaking.
+        (
+            json!({"notes": [{"id": 1, "title": "Rust", "tags": ["a"]}], "total": 1}),
+            vec![(
+                "output-type-changed",
+                Class::Breaking,
+                "structuredContent.notes[].id",
+            )],
+        ),
+        // A new field: additive.
+        (
+            json!({"notes": [{"id": "n1", "title": "Rust", "tags": ["a"]}], "total": 1, "page": 1}),
+            vec![(
+                "output-property-added-required",
+                Class::Additive,
+                "structuredContent.page",
+            )],
+        ),
+        // Same shape, other values: behavior, one change per place.
+        (
+            json!({"notes": [{"id": "n2", "title": "Rust", "tags": ["a"]}], "total": 1}),
+            vec![(
+                "call-result-changed",
+                Class::Behavior,
+                "structuredContent.notes[].id",
+            )],
+        ),
+        // An emptied list keeps its shape; its length is a changed value.
+        (
+            json!({"notes": [], "total": 0}),
+            vec![
+                (
+                    "call-result-changed",
+                    Class::Behavior,
+                    "structuredContent.notes",
+                ),
+                (
+                    "call-result-changed",
+                    Class::Behavior,
+                    "structuredContent.total",
+                ),
+            ],
+        ),
+    ];
+    for (live, expected) in cases {
+        let judgement = judge(result(notes.clone()), result(live.clone()));
+        let found: Vec<(&str, Class, &str)> = judgement
+            .changes
+            .iter()
+            .map(|c| (c.rule, c.class, c.path.as_str()))
+            .collect();
+        assert_eq!(found, expected, "{live}: {judgement:#?}");
+    }
+    // `isError` absent reads as false; a number written 1 or 1.0 is one type.
+    let same = judge(
+        json!({"content": [], "structuredContent": {"n": 1}}),
+        json!({"content": [], "structuredContent": {"n": 1.0}, "isError": false}),
+    );
+    assert!(same.changes.is_empty(), "{same:#?}");
+    // A flip of isError is a changed value, reported where it is.
+    let flipped = judge(
+        json!({"content": [], "isError": false}),
+        json!({"content": [], "isError": true}),
+    );
+    assert_eq!(flipped.changes.len(), 1, "{flipped:#?}");
+    assert_eq!(flipped.changes[0].path, "isError");
+    // Many changed values are one change per place, counted.
+    let before = json!({"xs": (0..50).map(|i| json!({"t": i})).collect::<Vec<_>>()});
+    let after = json!({"xs": (0..50).map(|i| json!({"t": i + 1})).collect::<Vec<_>>()});
+    let counted = judge(before, after);
+    assert_eq!(counted.changes.len(), 1, "{counted:#?}");
+    assert!(
+        counted.changes[0].message.contains("(50 values)"),
+        "{}",
+        counted.changes[0].message
+    );
+    // Added and removed cases.
+    let policy = Policy::default();
+    let added =
+        mcp_contract_engine::diff::diff_item(&key, None, Some(&result(notes.clone())), &policy);
+    assert_eq!(added.changes[0].rule, "call-added");
+    let removed = mcp_contract_engine::diff::diff_item(&key, Some(&result(notes)), None, &policy);
+    assert_eq!(removed.changes[0].rule, "call-removed");
+    assert!(!removed.fails(&policy) && !added.fails(&policy));
+    assert_eq!(key.test_name(), "calls::search_notes::by_word");
+    assert_eq!(ItemKey::call("a::b", "c").call_parts(), Some(("a::b", "c")));
+}

@@ -25,7 +25,8 @@ use syn::{LitInt, LitStr, Token};
 /// `env = ["KEY=value", ..]`, `cwd = "dir"`, `timeout = 30` (seconds) or `"500ms"`,
 /// `name = "suite"`, `fail_on = ["breaking", "safety"]` or `"drift"`, `ci_fail_on = ..`,
 /// `lifecycle = "initialize" | "discover" | "auto"`, `require_version_bump = true` (a breaking
-/// or safety change needs a semver-major bump of the package's version).
+/// or safety change needs a semver-major bump of the package's version), `calls = "tests/calls"`
+/// (declared example calls, one test each; needs mcp-contract-test's `calls` feature).
 ///
 /// `handler = my_server::Server::new()` tests an `rmcp::ServerHandler` in-process (no process,
 /// no port): the expression is evaluated for each probe. It needs mcp-contract-test's `rmcp`
@@ -167,6 +168,8 @@ struct Suite {
     lifecycle: Option<LitStr>,
     /// Lint and policy calls (`.lint_setting(..)`, `.policy_read_only()`, …), in key order.
     lints: Vec<TokenStream2>,
+    /// `calls = "tests/calls"`: the folder of declared calls.
+    calls: Option<LitStr>,
 }
 
 impl Suite {
@@ -194,6 +197,7 @@ impl Suite {
             handler: None,
             lifecycle: None,
             lints: Vec::new(),
+            calls: None,
         }
     }
 }
@@ -233,7 +237,7 @@ fn once(meta: &ParseNestedMeta<'_>, key: &str, taken: bool) -> syn::Result<()> {
 }
 
 /// The message of an unknown key: every key there is.
-const UNKNOWN_KEY: &str = "unknown key; expected one of: server, bin, url, handler, headers, start, ready_line, proxy, ca_file, args, env, cwd, timeout, name, lifecycle, fail_on, ci_fail_on, redact, filters, lints, read_only, forbid, require_annotations, allow, description_budget, require_version_bump";
+const UNKNOWN_KEY: &str = "unknown key; expected one of: server, bin, url, handler, headers, start, ready_line, proxy, ca_file, args, env, cwd, timeout, name, lifecycle, fail_on, ci_fail_on, redact, filters, lints, read_only, forbid, require_annotations, allow, description_budget, require_version_bump, calls";
 
 fn parse_suite(args: TokenStream2, span: Span) -> syn::Result<Suite> {
     let mut suite = Suite::at(span);
@@ -246,7 +250,8 @@ fn parse_suite(args: TokenStream2, span: Span) -> syn::Result<Suite> {
         let known = process_key(&mut suite, &key, &meta)?
             || http_key(&mut suite, &key, &meta)?
             || judging_key(&mut suite, &key, &meta)?
-            || lint_key(&mut suite, &key, &meta)?;
+            || lint_key(&mut suite, &key, &meta)?
+            || calls_key(&mut suite, &key, &meta)?;
         if !known {
             return Err(meta.error(UNKNOWN_KEY));
         }
@@ -296,12 +301,13 @@ fn process_key(suite: &mut Suite, key: &str, meta: &ParseNestedMeta<'_>) -> syn:
                     "prompts",
                     "resources",
                     "resource_templates",
+                    "calls",
                 ]
                 .contains(&text.as_str())
             {
                 return Err(syn::Error::new(
                     name.span(),
-                    "a suite name is lowercase letters, digits and `_` (and not server, tools, prompts, resources or resource_templates)",
+                    "a suite name is lowercase letters, digits and `_` (and not server, tools, prompts, resources, resource_templates or calls)",
                 ));
             }
             suite.name = Some(name);
@@ -459,6 +465,25 @@ fn lint_key(suite: &mut Suite, key: &str, meta: &ParseNestedMeta<'_>) -> syn::Re
             let value: syn::LitInt = meta.value()?.parse()?;
             let chars: usize = value.base10_parse()?;
             suite.lints.push(quote! { .description_budget(#chars) });
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+/// Keys of what the suite exercises beyond the listings: `calls`.
+fn calls_key(suite: &mut Suite, key: &str, meta: &ParseNestedMeta<'_>) -> syn::Result<bool> {
+    match key {
+        "calls" => {
+            once(meta, key, suite.calls.is_some())?;
+            let dir = string(meta.value()?, "calls", "\"tests/calls\"")?;
+            if dir.value().trim().is_empty() {
+                return Err(syn::Error::new(
+                    dir.span(),
+                    "`calls` is the folder of declared calls, relative to the crate, e.g. calls = \"tests/calls\"",
+                ));
+            }
+            suite.calls = Some(dir);
         }
         _ => return Ok(false),
     }
@@ -742,6 +767,10 @@ impl Suite {
         }
         for call in &self.lints {
             tokens.extend(call.clone());
+        }
+        // `Suite::calls` asks for the `calls` feature: without it rustc says so at the key.
+        if let Some(dir) = &self.calls {
+            tokens.extend(quote_spanned! { dir.span() => .calls(#dir) });
         }
         tokens
     }

@@ -539,6 +539,7 @@ fn into_verdicts(
             judgement,
             failing,
             findings: findings_by_item.remove(key).unwrap_or_default(),
+            no_result: false,
         };
         verdict.failing |= verdict.lint_failing();
         verdicts.push(verdict);
@@ -748,7 +749,8 @@ pub enum Accepting {
 
 /// Makes what a report saw the accepted contract: the snapshot of every new or changed item is
 /// written (atomically, with the header an accepted snapshot carries), the file of every
-/// removed item deleted, and every item's `.snap.new` deleted; unchanged files are not touched.
+/// removed item deleted, and every item's `.snap.new` deleted; unchanged files are not touched,
+/// nor those of declared calls that recorded nothing.
 /// What the CLI's `snapshot` command does; returns what was written and deleted, in item order.
 ///
 /// # Errors
@@ -757,6 +759,10 @@ pub enum Accepting {
 pub fn accept(report: &SuiteReport) -> Result<Vec<Accepting>, snapshot::SnapshotError> {
     let mut done = Vec::new();
     for verdict in &report.verdicts {
+        if verdict.no_result {
+            // A declared call that recorded nothing: its snapshot stays as it is.
+            continue;
+        }
         match verdict.state {
             State::Unchanged => {}
             State::Removed => {
@@ -814,7 +820,8 @@ fn metadata(layout: &Layout, verdict: &Verdict) -> Metadata {
     }
 }
 
-/// The `expression:` of a snapshot: which listing and which item.
+/// The `expression:` of a snapshot: which listing and which item (a declared call's header is
+/// written by [`crate::calls`]).
 fn expression(key: &ItemKey) -> String {
     match key.kind.list_method() {
         Some(listing) => format!("{listing}: {}", crate::escape::escape(&key.name)),

@@ -47,6 +47,9 @@ pub struct SuiteConfig {
     /// The server's own version as the face knows it: the package's `CARGO_PKG_VERSION` for
     /// the harness, `--version` for the CLI. `None`: the live `serverInfo.version`.
     pub version: Option<String>,
+    /// The folder of declared calls (`<dir>/<tool>/<case>.json`, see `calls`),
+    /// already resolved against the crate or the configuration file; `None`: no tool is called.
+    pub calls: Option<PathBuf>,
 }
 
 impl SuiteConfig {
@@ -65,6 +68,7 @@ impl SuiteConfig {
             layout,
             require_version_bump: false,
             version: None,
+            calls: None,
         }
     }
 

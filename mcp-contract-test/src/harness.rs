@@ -68,6 +68,20 @@ pub trait HttpFeature {}
 #[cfg(feature = "http")]
 impl<T: ?Sized> HttpFeature for T {}
 
+/// What [`Suite::calls`] asks of its argument: every type has it when the `calls` feature is
+/// on, none without it, so that declaring calls in a build without the validator is a compile
+/// error that says which feature to enable.
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "declared calls (`calls = ...`, `Suite::calls`) need the `calls` feature of mcp-contract-test",
+    label = "declaring calls needs the `calls` feature",
+    note = "in Cargo.toml: mcp-contract-test = {{ version = \"0.1\", features = [\"calls\"] }}"
+)]
+pub trait CallsFeature {}
+
+#[cfg(feature = "calls")]
+impl<T: ?Sized> CallsFeature for T {}
+
 /// One server under test with one configuration: its items become tests.
 #[derive(Debug, Clone)]
 pub struct Suite {
@@ -83,6 +97,7 @@ pub struct Suite {
     lints: crate::lint::Lints,
     allow_list: Option<PathBuf>,
     require_version_bump: bool,
+    calls: Option<PathBuf>,
 }
 
 impl Suite {
@@ -282,6 +297,7 @@ impl Suite {
             lints: crate::lint::Lints::default(),
             allow_list: None,
             require_version_bump: false,
+            calls: None,
         }
     }
 
@@ -295,7 +311,7 @@ impl Suite {
             || ItemKind::ALL.iter().any(|k| k.group() == name)
         {
             self.errors.push(format!(
-                "suite name `{}` must be lowercase letters, digits and `_`, and not a kind's group (server, tools, prompts, resources, resource_templates)",
+                "suite name `{}` must be lowercase letters, digits and `_`, and not a kind's group (server, tools, prompts, resources, resource_templates, calls)",
                 escape(name),
             ));
         }
@@ -456,6 +472,25 @@ impl Suite {
         self
     }
 
+    /// Declared calls: each `<dir>/<tool>/<case>.json` (relative to the crate's manifest dir)
+    /// is one `tools/call` of that tool, made after the listings in the suite's session, and
+    /// its own test `calls::<tool>::<case>`. A case file holds `{"arguments": {...}}` and
+    /// optionally `"expect"` (`"error"`: `isError: true` or a JSON-RPC error; `"tool_error"`;
+    /// `"protocol_error"`), `"allow_side_effects": true` (needed for a tool that does not
+    /// declare `readOnlyHint: true`), `"timeout_ms"` and `"description"`. The arguments are
+    /// validated against the live `inputSchema` before the call (an invalid case is never
+    /// sent), the `structuredContent` against the `outputSchema` after it, and the result
+    /// (`content`, `structuredContent`, `isError`, after the suite's redactions and filters)
+    /// is held to its accepted snapshot `<module>__calls__<tool>__<case>.snap`. No tool is
+    /// called unless a case declares it. The attribute's `calls = "tests/calls"`.
+    ///
+    /// Needs the crate's `calls` feature (a JSON Schema validator); without it, a call is a
+    /// compile error saying so.
+    pub fn calls<P: Into<PathBuf> + CallsFeature>(mut self, dir: P) -> Suite {
+        self.calls = Some(dir.into());
+        self
+    }
+
     /// The suite's configuration for the one road: the server's working directory (and a start
     /// command's) resolved against the crate, the allow-list path too.
     fn config(&self, layout: Layout, paths: &Paths) -> Result<SuiteConfig, String> {
@@ -494,6 +529,7 @@ impl Suite {
             .map(|path| paths.manifest_dir.join(path));
         config.require_version_bump = self.require_version_bump;
         config.version = Some(paths.version.to_owned());
+        config.calls = self.calls.as_ref().map(|dir| paths.manifest_dir.join(dir));
         Ok(config)
     }
 
@@ -778,6 +814,18 @@ fn run_item(
     // Drifted although the body matches: the header carries the news (the version the
     // contract is recorded at, `require_version_bump`), so it is written as a change is, unless
     // the news is a missing version bump, which accepting would not fix.
+    if verdict.no_result {
+        // A declared call that recorded nothing: its accepted snapshot (still the contract)
+        // stays referenced, and nothing is written.
+        if verdict.accepted.is_some() {
+            snapshot::add_reference(settings, &verdict.snap_path)
+                .map_err(|e| Failed::from(format!("cannot record the snapshot reference: {e}")))?;
+        }
+        return match verdict.failing {
+            true => Err(findings_failure(test_name, verdict)),
+            false => Ok(()),
+        };
+    }
     let header_only = verdict.state == State::Changed
         && verdict
             .accepted
@@ -831,10 +879,7 @@ fn run_item(
     if lint_failing && (!verdict.drifted() || verdict.state == State::New) {
         // Lints need no baseline: deny findings fail whatever the snapshot says, even under
         // INSTA_FORCE_PASS (they are not snapshot differences).
-        return Err(Failed::from(format!(
-            "{test_name} breaks the suite's lint rules:\n{}\n\nFix the server, set the rule's level (`lints = [\"RULE=warn\"]`), or accept this one finding in the allow-list with a reason.",
-            crate::summary::findings_summary(&verdict.findings)
-        )));
+        return Err(findings_failure(test_name, verdict));
     }
     let mut message = format!(
         "{test_name} differs from its accepted contract ({})\n{}",
@@ -862,6 +907,22 @@ fn run_item(
         return Ok(());
     }
     Err(Failed::from(message))
+}
+
+/// The failure of a test whose deny findings fail it whatever its snapshot says: an item's
+/// lints, or what a declared call found.
+fn findings_failure(test_name: &str, verdict: &Verdict) -> Failed {
+    if verdict.key.kind == ItemKind::Call {
+        let lines: Vec<String> = verdict.findings.iter().map(|f| f.line()).collect();
+        return Failed::from(format!(
+            "{test_name} breaks its declared call:\n{}\n\nFix the server, or the case if it is the case that is wrong; a kind of finding can be set to warn per suite (`lints = [\"RULE=warn\"]`).",
+            lines.join("\n")
+        ));
+    }
+    Failed::from(format!(
+        "{test_name} breaks the suite's lint rules:\n{}\n\nFix the server, set the rule's level (`lints = [\"RULE=warn\"]`), or accept this one finding in the allow-list with a reason.",
+        crate::summary::findings_summary(&verdict.findings)
+    ))
 }
 
 fn print_summary(pending: &[Pending], paths: &Paths) {
@@ -916,6 +977,7 @@ mod tests {
             judgement,
             failing,
             findings: Vec::new(),
+            no_result: false,
         }
     }
 

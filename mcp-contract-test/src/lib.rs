@@ -25,8 +25,8 @@
 //! ```
 //!
 //! `cargo test --test contract` starts the server the way its users do (a subprocess over
-//! stdio), lists everything it advertises — following every page, calling no tool — and runs
-//! one test per item:
+//! stdio), lists everything it advertises — following every page, calling no tool unless the
+//! suite declares calls (see [Declared calls](#declared-calls)) — and runs one test per item:
 //!
 //! ```text
 //! test prompts::summarize_notes ... ok
@@ -90,6 +90,7 @@
 //! | `allow = "contract-allow.toml"` | allow-list of accepted lint findings (reason, optional expiry) |
 //! | `description_budget = 2048` | longest description before `description-too-long` (default 1024) |
 //! | `require_version_bump = true` | a breaking or safety change since the accepted contract fails (`version-bump-missing`) unless the package's version (`CARGO_PKG_VERSION`) has a semver-major bump since then (minor for 0.x); the version is recorded in the `server` snapshot's header when accepted, so a new version is drift of `server` until accepted |
+//! | `calls = "tests/calls"` | declared example calls, relative to the crate: each `<tool>/<case>.json` is one `tools/call`, its own test `calls::<tool>::<case>` (feature `calls`; without it the key is a compile error saying so). See [Declared calls](#declared-calls) |
 //!
 //! Whatever the keys, anything shaped like a credential (private keys, JWTs, cloud and SaaS
 //! keys, bearer tokens, passwords in URLs) is replaced by `<secret:KIND:HASH8>` before it reaches
@@ -135,6 +136,7 @@
 //! | `https` | `https://` endpoints (implies `http`) | rustls, ring, webpki-root-certs |
 //! | `system-roots` | `https` trusting the operating system's certificate store too | rustls-native-certs (+ openssl-probe on Linux) |
 //! | `rmcp` | in-process rmcp handlers: `handler = ...`, `Suite::in_process` | rmcp, tokio |
+//! | `calls` | declared example calls: `calls = ...`, [`Suite::calls`]; arguments and results checked against the tools' JSON Schemas | jsonschema (no default features: no HTTP, no TLS, no file access) and its ~38 crates |
 //!
 //! The attribute is sugar over [`Contract`] and [`Suite`]:
 //!
@@ -146,6 +148,77 @@
 //!         .run()
 //! }
 //! ```
+//!
+//! # Declared calls
+//!
+//! The surface is half of a server's promise; the other half is what its tools return. With the
+//! `calls` feature a suite can declare example calls, one JSON file each:
+//!
+//! ```text
+//! tests/calls/search_notes/work_notes.json   {"arguments": {"query": "the", "tags": ["work"]}}
+//! tests/calls/list_notes/recent.json         {"arguments": {"limit": 3}}
+//! ```
+//!
+//! ```ignore
+//! #[mcp_contract_test::mcp_contract(bin = "notes-server", calls = "tests/calls")]
+//! fn main() {}
+//! ```
+//!
+//! Each case is its own test, `calls::<tool>::<case>`, beside `tools::<tool>`; filters,
+//! `--list` and nextest treat it like any other. A case file holds `arguments` (the object sent;
+//! `{}` when absent) and optionally:
+//!
+//! | field | meaning |
+//! |---|---|
+//! | `"expect": "error"` | the call must fail, either way MCP fails a call: a result with `isError: true`, or a JSON-RPC error |
+//! | `"expect": "tool_error"` / `"protocol_error"` | only that way |
+//! | `"allow_side_effects": true` | the tool may be called although it does not declare `readOnlyHint: true` |
+//! | `"timeout_ms": 5000` | this call's timeout (default: the suite's `timeout`) |
+//! | `"description": "…"` | for people; ignored |
+//!
+//! Anything else (a typo such as `allow_side_effect`) fails the case (`call-case-invalid`) with
+//! the file, line and column. The folder is the tool's name; a tool whose name is not a plain
+//! folder name (`a/b`, a name with spaces) uses the form snapshot files give it (`a_b-h…`, which
+//! a case in a wrong folder's failure names). Case names are lowercase letters, digits, `_` and
+//! `-`.
+//!
+//! After the last listing, in the same session, each case in turn (tool, then case name):
+//!
+//! 1. **Only what a case declares, only what is safe.** A case whose folder names no listed tool
+//!    fails (`call-tool-missing`); a tool that does not declare `readOnlyHint: true` is refused
+//!    (`call-refused`) unless the case allows side effects. No other tool is ever called.
+//! 2. **The arguments against the live `inputSchema`.** A case the schema rejects fails with
+//!    each argument's JSON pointer, the keyword and the value (`call-arguments-invalid`): the
+//!    input contract changed under it. The call is not made.
+//! 3. **The call**, with its timeout (`call-no-answer` when none comes).
+//! 4. **The answer against what the case expects**: an error where a result was expected fails
+//!    with the server's message (`call-unexpected-error`), a result where an error was expected
+//!    too (`call-expected-error`).
+//! 5. **`structuredContent` against the `outputSchema`**, when the tool declares one: a
+//!    violation fails with the JSON pointer, the keyword, the schema path and the offending
+//!    value, escaped (`call-output-invalid`); so does a missing `structuredContent`. Schemas are
+//!    read as JSON Schema 2020-12 unless their `$schema` names draft 4, 6, 7 or 2019-09;
+//!    `$ref` inside the schema is followed, nothing is ever fetched.
+//! 6. **The result against its accepted snapshot**, `<module>__calls__<tool>__<case>.snap`: the
+//!    result's `content`, `structuredContent` and `isError` (a JSON-RPC error's code, message
+//!    and data for a case that expects one), after the suite's redactions and filters, with
+//!    credentials replaced. The engine judges a difference by its shape first (types and fields
+//!    present, compared with the output schema rules: a field gone or retyped is breaking, a new
+//!    field additive) and then by its values (`call-result-changed`, behavior: drift that
+//!    `fail_on` and CI settings govern like any other). Review and accept with `cargo insta
+//!    review` as for items.
+//!
+//! What steps 1 to 5 find are findings of the lint catalogue at level deny: they fail the test
+//! whatever its snapshot says (even under `INSTA_FORCE_PASS`), and a suite may lower one
+//! (`lints = ["call-output-invalid=warn"]`); the allow-list does not apply to them. A call that
+//! was not made or got no answer records nothing and leaves its accepted snapshot as it is.
+//!
+//! **One session.** Calls run in the suite's own session, after the listings, rather than in a
+//! fresh session per case: they reach the server the listings describe, for the price of one
+//! start (a Node server takes half a second to start), and a read-only call leaves nothing for
+//! the next one to see. Cases run in a fixed order, so even one allowed side effects meets the
+//! same state on every run. Under nextest the calls are part of the run's one probe: each call
+//! is made once per run, and each `calls::…` test process reads its own verdict.
 //!
 //! # Environment
 //!
@@ -191,6 +264,7 @@
 
 use mcp_contract_engine::{change, diff, escape, lint, parallel, prepare, surface, version};
 
+mod calls;
 mod check;
 mod config;
 mod env;
@@ -216,6 +290,10 @@ pub use probe::{HeaderValue, Lifecycle, ProxySetting};
 /// and not covered by semver (as insta's `_cargo_insta_support`); users need none of it.
 #[doc(hidden)]
 pub mod _support {
+    /// Declared calls: case files, making the calls, judging their results.
+    pub mod calls {
+        pub use crate::calls::*;
+    }
     /// Judging a live surface against accepted snapshots.
     pub mod check {
         pub use crate::check::*;

@@ -45,7 +45,7 @@ pub use command::split_command_line;
 pub use in_process::rmcp_transport;
 pub use in_process::{probe_in_process, InProcess, InProcessTransport};
 pub use message::{Message, MessageError};
-pub use session::{probe_transport, Transport, TransportError};
+pub use session::{probe_transport, Answer, SessionError, Transport, TransportError};
 pub use stopping::{defer_stops, DeferredStops, ServerSession};
 
 use crate::error::ConfigError;
@@ -254,15 +254,18 @@ pub enum Phase {
     Initialize,
     /// One of the `*/list` requests.
     List,
+    /// A request sent in the session after the listings (a declared `tools/call`).
+    Call,
 }
 
 impl Phase {
-    /// The phase as a word for messages: "start-up", "initialize", "listing".
+    /// The phase as a word for messages: "start-up", "initialize", "listing", "call".
     pub fn describe(self) -> &'static str {
         match self {
             Phase::Spawn => "start-up",
             Phase::Initialize => "initialize",
             Phase::List => "listing",
+            Phase::Call => "call",
         }
     }
 }
@@ -498,7 +501,7 @@ pub fn probe_stdio_session(
     let mut server = stdio::StdioServer::spawn(command)?;
     let outcome = session::run(&mut server, options, deadline);
     match outcome {
-        Ok(probe) => Ok((probe, ServerSession::stdio(server))),
+        Ok((probe, continued)) => Ok((probe, ServerSession::stdio(server, continued))),
         Err(failure) => {
             // Read the exit status before stopping: afterwards it would only say we killed it.
             let grace = if failure.kind == ProbeErrorKind::Exited {
@@ -866,6 +869,24 @@ fn looks_secret(header: &str) -> bool {
 /// (an `https://` URL without the feature, too), or any failure of the MCP session itself.
 #[cfg(feature = "http")]
 pub fn probe_http(endpoint: &HttpEndpoint, options: &ProbeOptions) -> Result<Probe, ProbeError> {
+    let (probe, session) = probe_http_session(endpoint, options)?;
+    session.close();
+    Ok(probe)
+}
+
+/// [`probe_http`], leaving the session open once the last listing was read (and a server
+/// started for it running): the [`ServerSession`] owns both, and closing it DELETEs the
+/// session and stops the server. On an error everything is closed and stopped before this
+/// returns.
+///
+/// # Errors
+///
+/// As [`probe_http`].
+#[cfg(feature = "http")]
+pub fn probe_http_session(
+    endpoint: &HttpEndpoint,
+    options: &ProbeOptions,
+) -> Result<(Probe, ServerSession), ProbeError> {
     let deadline = Instant::now() + options.timeout;
     let label = display_url(&endpoint.url);
     let setup_error = |failure: http::HttpFailure| ProbeError {
@@ -893,6 +914,13 @@ pub fn probe_http(endpoint: &HttpEndpoint, options: &ProbeOptions) -> Result<Pro
     let outcome = session::run(&mut transport, options, deadline);
     let classified = transport.failure.take();
     let note = transport.redirect_note(started.as_ref().map(http::StartedServer::port));
+    if let Ok((mut probe, continued)) = outcome {
+        probe.notes.extend(note);
+        // The session stays open for work continued in it; closing it DELETEs the session
+        // and stops the server started for it.
+        let session = stopping::HttpSession { transport, started };
+        return Ok((probe, ServerSession::http(session, continued)));
+    }
     transport.close();
     // What the started server echoes may hold its own credentials or a header value.
     let mut secrets: Vec<String> = endpoint
@@ -903,44 +931,36 @@ pub fn probe_http(endpoint: &HttpEndpoint, options: &ProbeOptions) -> Result<Pro
     secrets.extend(header_values);
     let stderr_tail = match &mut started {
         Some(server) => {
-            let tail = if outcome.is_err() {
-                scrub_lines(server.output_tail(), &secrets)
-            } else {
-                Vec::new()
-            };
+            let tail = scrub_lines(server.output_tail(), &secrets);
             server.stop();
             tail
         }
         None => Vec::new(),
     };
-    match outcome {
-        Ok(mut probe) => {
-            probe.notes.extend(note);
-            Ok(probe)
-        }
-        Err(failure) => {
-            let (kind, message) = match classified {
-                // The transport knows better than "an I/O error" what went wrong.
-                Some(http) if failure.kind == ProbeErrorKind::Io => (http.kind, http.message),
-                _ => (failure.kind, failure.message),
-            };
-            let message = match kind {
-                ProbeErrorKind::TimedOut if !message.contains("time limit of") => format!(
-                    "{message} (time limit {:.1} s)",
-                    options.timeout.as_secs_f64()
-                ),
-                _ => message,
-            };
-            Err(ProbeError {
-                command: label,
-                phase: failure.phase,
-                kind,
-                message,
-                exit_status: None,
-                stderr_tail,
-            })
-        }
-    }
+    let failure = match outcome {
+        Ok(_) => unreachable!("a probe that succeeded returned above"),
+        Err(failure) => failure,
+    };
+    let (kind, message) = match classified {
+        // The transport knows better than "an I/O error" what went wrong.
+        Some(http) if failure.kind == ProbeErrorKind::Io => (http.kind, http.message),
+        _ => (failure.kind, failure.message),
+    };
+    let message = match kind {
+        ProbeErrorKind::TimedOut if !message.contains("time limit of") => format!(
+            "{message} (time limit {:.1} s)",
+            options.timeout.as_secs_f64()
+        ),
+        _ => message,
+    };
+    Err(ProbeError {
+        command: label,
+        phase: failure.phase,
+        kind,
+        message,
+        exit_status: None,
+        stderr_tail,
+    })
 }
 
 /// Without the `http` feature: a [`ProbeErrorKind::Configuration`] error saying how to enable
@@ -995,8 +1015,8 @@ pub fn probe(spec: &ServerSpec, options: &ProbeOptions) -> Result<Probe, ProbeEr
     Ok(probe)
 }
 
-/// [`probe`], handing over the server's open session (stdio servers; the others end theirs in
-/// the probe and hand over a session that owns nothing).
+/// [`probe`], handing over the server's open session, whatever the transport: work continued
+/// in it ([`ServerSession::request`]) happens in the very session the surface was read in.
 ///
 /// # Errors
 ///
@@ -1007,10 +1027,11 @@ pub fn probe_session(
 ) -> Result<(Probe, ServerSession), ProbeError> {
     match spec {
         ServerSpec::Stdio(command) => probe_stdio_session(command, options),
+        #[cfg(feature = "http")]
+        ServerSpec::Http(endpoint) => probe_http_session(endpoint, options),
+        #[cfg(not(feature = "http"))]
         ServerSpec::Http(endpoint) => Ok((probe_http(endpoint, options)?, ServerSession::none())),
-        ServerSpec::InProcess(server) => {
-            Ok((probe_in_process(server, options)?, ServerSession::none()))
-        }
+        ServerSpec::InProcess(server) => in_process::probe_in_process_session(server, options),
     }
 }
 

@@ -33,6 +33,7 @@ mod outcome;
 
 pub use outcome::{shared_outcome, SharedFailure, SharedOutcome};
 
+use crate::calls::{self, CallRecord, Calling};
 use crate::check::{self, PreparedNotes};
 use crate::prepare::secrets;
 use crate::prepare::spelling::Respelling;
@@ -58,6 +59,9 @@ pub struct SharedProbe {
     /// When the surface was read prepared: what preparing it said (see
     /// [`check::evaluate_prepared`]).
     pub prepared: Option<PreparedNotes>,
+    /// The suite's declared calls, made in the probe's session (their results prepared
+    /// already): empty when it declares none.
+    pub calls: Vec<CallRecord>,
 }
 
 /// Probes the server, or reuses the probe another process of the same run recorded.
@@ -71,21 +75,27 @@ pub fn probe_shared(
     options: &ProbeOptions,
     redactions: &Redactions,
     known: &[String],
+    calling: Option<&Calling<'_>>,
 ) -> Result<SharedProbe, SharedError> {
     let fresh = || {
-        probe::probe(spec, options)
-            .map(|probe| SharedProbe {
+        calls::probe_and_call(spec, options, calling)
+            .map(|(probe, calls)| SharedProbe {
                 probe,
                 prepared: None,
+                calls,
             })
             .map_err(|e| (e.kind, e.to_string()))
     };
     let Some(dir) = run_dir() else {
         return fresh();
     };
-    let key = key_of(&format!("probe-v2|{spec:?}|{options:?}|{redactions:?}"));
-    // Twice the probe's own bound: the holder of the lock needs up to one timeout.
-    let patience = options.timeout * 2 + Duration::from_secs(5);
+    let calls_material = calling.map(Calling::material).unwrap_or_default();
+    let key = key_of(&format!(
+        "probe-v3|{spec:?}|{options:?}|{redactions:?}|{calls_material}"
+    ));
+    // Twice the probe's own bound (and its calls'): the holder of the lock needs up to one.
+    let budget = options.timeout + calling.map(Calling::budget).unwrap_or_default();
+    let patience = budget * 2 + Duration::from_secs(5);
     shared(
         &dir.join(format!("{key}.probe")),
         patience,
@@ -95,6 +105,12 @@ pub fn probe_shared(
             (Some(probe_file(&outcome, redactions, known)), outcome)
         },
     )
+}
+
+/// Whether the processes of this run share one probe (under nextest): then the probe a listing
+/// process makes is the one the tests use, declared calls included.
+pub fn sharing() -> bool {
+    run_dir().is_some()
 }
 
 /// The file of a suite's shared outcome in this run, named after `material` (everything the
@@ -209,6 +225,9 @@ pub(crate) fn scrub(text: &str, known: &[String]) -> String {
     secrets::scrub_message(&secrets::scrub_known(text, known))
 }
 
+/// The tag of a declared call's record in the shared probe file.
+const CALL_RECORD: &str = "call-record";
+
 fn kind_word(kind: ItemKind) -> &'static str {
     kind.as_str()
 }
@@ -242,7 +261,8 @@ fn secret_from(value: &Value) -> Option<secrets::Finding> {
 }
 
 /// The shared probe file: a header line, then one line per item (`[kind, name]`, a tab, the
-/// prepared item's JSON) and one per repeated item (`["dup", kind, name]`, a tab, its JSON).
+/// prepared item's JSON), one per repeated item (`["dup", kind, name]`, a tab, its JSON) and
+/// one per declared call (`["call-record"]`, a tab, its record).
 fn probe_file(
     outcome: &Result<SharedProbe, SharedError>,
     redactions: &Redactions,
@@ -286,6 +306,13 @@ fn probe_file(
                 out.extend_from_slice(tag.to_string().as_bytes());
                 out.push(b'\t');
                 out.extend_from_slice(item.to_string().as_bytes());
+                out.push(b'\n');
+            }
+            // Records hold prepared results and scrubbed messages already.
+            for record in &shared.calls {
+                out.extend_from_slice(json!([CALL_RECORD]).to_string().as_bytes());
+                out.push(b'\t');
+                out.extend_from_slice(record.to_json().to_string().as_bytes());
                 out.push(b'\n');
             }
         }
@@ -336,6 +363,7 @@ fn read_probe(path: &Path) -> Option<Result<SharedProbe, SharedError>> {
         respellings: respellings("item_respellings")?,
     };
     let mut surface = Surface::new();
+    let mut calls = Vec::new();
     for line in reader.lines() {
         let line = line.ok()?;
         let (tag, item) = line.split_once('\t')?;
@@ -343,6 +371,9 @@ fn read_probe(path: &Path) -> Option<Result<SharedProbe, SharedError>> {
         serde_json::from_str::<&serde_json::value::RawValue>(item).ok()?;
         let tag: Value = serde_json::from_str(tag).ok()?;
         match tag.as_array().map(Vec::as_slice) {
+            Some([record]) if record == CALL_RECORD => {
+                calls.push(CallRecord::from_json(&serde_json::from_str(item).ok()?)?);
+            }
             Some([dup, kind, name]) if dup == "dup" => {
                 let key = key_from(&json!([kind, name]))?;
                 surface.insert_duplicate_text(key, item.to_owned());
@@ -358,6 +389,7 @@ fn read_probe(path: &Path) -> Option<Result<SharedProbe, SharedError>> {
             respellings: respellings("respellings")?,
         },
         prepared: Some(notes),
+        calls,
     }))
 }
 

@@ -8,10 +8,11 @@
 //! pending snapshot files; the CLI maps it to exit codes and report formats. Neither decides
 //! anything else, so both say the same about the same server and folder.
 
+use crate::calls::{self, Calling, Cases};
 use crate::change::Policy;
 use crate::check::{self, FailOn, Judging, Selection, State, SuiteReport, Verdict};
 use crate::config::SuiteConfig;
-use crate::probe::{self, Handshake, ProbeErrorKind, ProbeOptions, ServerSpec};
+use crate::probe::{Handshake, ProbeErrorKind, ProbeOptions, ServerSpec};
 use crate::probe_cache::{SharedFailure, SharedOutcome, SharedProbe};
 use crate::surface::{ItemKey, ItemKind};
 use crate::version::{self, BumpCheck};
@@ -199,22 +200,38 @@ pub fn run(config: &SuiteConfig, context: &Context<'_>) -> SuiteOutcome {
         fail_on: fail_on.clone(),
         result,
     };
+    let cases = match read_calls(config) {
+        Ok(cases) => cases,
+        Err(message) => {
+            let keys = check::load_accepted(&config.layout)
+                .map(|accepted| check::item_keys(&crate::surface::Surface::new(), &accepted))
+                .unwrap_or_default();
+            return outcome(Err(SuiteFailure {
+                kind: FailureKind::Config,
+                message: crate::probe_cache::scrub(&message, &config.known_secrets()),
+                keys,
+            }));
+        }
+    };
+    let cases = cases.as_ref();
     // An in-process probe costs milliseconds and its name need not be unique (one handler
     // type under two configurations): it is never shared between processes.
     let share = context.share_probe && !matches!(config.server, ServerSpec::InProcess(_));
     if share && !context.listing {
         let options = probe_options(config, context);
-        if let Some((file, state)) = outcome_file(config, context, &fail_on, &options) {
-            // The judging process needs up to one probe, twice (see `probe_shared`), and the
-            // judgement.
-            let patience = options.timeout * 2 + Duration::from_secs(60);
+        if let Some((file, state)) = outcome_file(config, context, &fail_on, &options, cases) {
+            // The judging process needs up to one probe and its calls, twice (see
+            // `probe_shared`), and the judgement.
+            let calls_budget = cases.map(|cases| calling(config, cases, &[], &options).budget());
+            let patience =
+                (options.timeout + calls_budget.unwrap_or_default()) * 2 + Duration::from_secs(60);
             let compute = || {
                 let whole = Context {
                     select: None,
                     only: None,
                     ..context.clone()
                 };
-                let result = judge(config, &whole, &fail_on, share);
+                let result = judge(config, &whole, &fail_on, share, cases);
                 // Shared only if the folder did not change while it was read and judged.
                 let unchanged = folder_state(config) == Some(state);
                 (to_shared(result), unchanged)
@@ -229,7 +246,42 @@ pub fn run(config: &SuiteConfig, context: &Context<'_>) -> SuiteOutcome {
             return outcome(from_shared(shared));
         }
     }
-    outcome(judge(config, context, &fail_on, share))
+    outcome(judge(config, context, &fail_on, share, cases))
+}
+
+/// The suite's declared calls, read before anything starts; `None` when it declares none.
+///
+/// # Errors
+///
+/// The calls folder cannot be listed, or this build has no validator (`calls` feature).
+fn read_calls(config: &SuiteConfig) -> Result<Option<Cases>, String> {
+    let Some(dir) = &config.calls else {
+        return Ok(None);
+    };
+    if !calls::SUPPORTED {
+        return Err(
+            "the suite declares calls, but this build of mcp-contract-test has no JSON Schema \
+             validator: enable its `calls` feature (`mcp-contract-test = { version = \"0.1\", \
+             features = [\"calls\"] }`)"
+                .to_owned(),
+        );
+    }
+    calls::read_cases(dir).map(Some)
+}
+
+/// What making the suite's calls needs.
+fn calling<'a>(
+    config: &'a SuiteConfig,
+    cases: &'a Cases,
+    known: &'a [String],
+    options: &ProbeOptions,
+) -> Calling<'a> {
+    Calling {
+        cases,
+        redactions: &config.redactions,
+        known,
+        timeout: options.timeout,
+    }
 }
 
 /// The probe's options for this suite and context.
@@ -255,6 +307,7 @@ fn outcome_file(
     context: &Context<'_>,
     fail_on: &FailOn,
     options: &ProbeOptions,
+    cases: Option<&Cases>,
 ) -> Option<(std::path::PathBuf, u64)> {
     let state = folder_state(config)?;
     let allow_list = config.allow_list.as_ref().map(|path| {
@@ -263,7 +316,7 @@ fn outcome_file(
             .ok()
     });
     let material = format!(
-        "{:?}|{options:?}|{:?}|{:?}|{:?}|{fail_on:?}|{:?}|{allow_list:?}|{:?}|{}|{:?}|{}|{}|{:?}|{state:x}",
+        "{:?}|{options:?}|{:?}|{:?}|{:?}|{fail_on:?}|{:?}|{allow_list:?}|{:?}|{}|{:?}|{}|{}|{:?}|{state:x}|{cases:?}",
         config.server,
         config.redactions,
         config.policy,
@@ -308,6 +361,7 @@ fn judge(
     context: &Context<'_>,
     fail_on: &FailOn,
     share: bool,
+    cases: Option<&Cases>,
 ) -> Result<SuiteReport, SuiteFailure> {
     let known = config.known_secrets();
     let scrub = |text: &str| crate::probe_cache::scrub(text, &known);
@@ -319,14 +373,27 @@ fn judge(
     let mut layout = config.layout.clone();
     layout.server_label = config.server_label();
     let options = probe_options(config, context);
+    // The calls are made in the probe's session when a verdict needs them, and while listing
+    // under nextest: the listing process makes the one probe the run's tests share.
+    let make_calls = !context.listing || (share && crate::probe_cache::sharing());
+    let calling = cases
+        .filter(|_| make_calls)
+        .map(|cases| calling(config, cases, &known, &options));
     let (probed, accepted) = check::probe_and_load(&layout, || {
         if share {
-            crate::probe_cache::probe_shared(&config.server, &options, &config.redactions, &known)
+            crate::probe_cache::probe_shared(
+                &config.server,
+                &options,
+                &config.redactions,
+                &known,
+                calling.as_ref(),
+            )
         } else {
-            probe::probe(&config.server, &options)
-                .map(|probe| SharedProbe {
+            calls::probe_and_call(&config.server, &options, calling.as_ref())
+                .map(|(probe, calls)| SharedProbe {
                     probe,
                     prepared: None,
+                    calls,
                 })
                 .map_err(|e| (e.kind, e.to_string()))
         }
@@ -341,7 +408,14 @@ fn judge(
     let unreadable = |error: &crate::snapshot::SnapshotError| {
         format!("cannot read the accepted contract: {error}\nThe file was left untouched.")
     };
-    let (SharedProbe { probe, prepared }, accepted) = match (probed, accepted) {
+    let (
+        SharedProbe {
+            probe,
+            prepared,
+            calls: records,
+        },
+        accepted,
+    ) = match (probed, accepted) {
         (Ok(probe), Ok(accepted)) => (probe, accepted),
         // A broken snapshot folder still probes: every live item's test then fails with the
         // one message, so a filtered run (`-- tools::x`) cannot pass on a folder it cannot
@@ -384,12 +458,24 @@ fn judge(
             }
         }
     }
+    // Declared calls are judged on their own (`calls::judge`), beside the items.
+    let first_recording = accepted.is_empty();
+    let (accepted_calls, accepted): (Vec<_>, Vec<_>) = accepted
+        .into_iter()
+        .partition(|a| a.item.key.kind == ItemKind::Call);
     let mut report = if context.listing {
+        let planned = cases
+            .map(|cases| calls::planned_keys(cases, &probe))
+            .unwrap_or_default();
+        let mut unjudged = check::item_keys(&probe.surface, &accepted);
+        unjudged.extend(calls::keys(&planned, &accepted_calls));
+        unjudged.sort();
+        unjudged.dedup();
         SuiteReport {
             verdicts: Vec::new(),
-            unjudged: check::item_keys(&probe.surface, &accepted),
+            unjudged,
             notes: Vec::new(),
-            first_recording: accepted.is_empty(),
+            first_recording,
         }
     } else {
         // The version requirement weighs the whole release: the process that judges the
@@ -414,6 +500,18 @@ fn judge(
             select,
             prepared.as_ref(),
         );
+        if cases.is_some() || !accepted_calls.is_empty() {
+            let (verdicts, unjudged, notes) =
+                calls::judge(&records, &accepted_calls, &judging, select, first_recording);
+            report.verdicts.extend(verdicts);
+            report.unjudged.extend(unjudged);
+            report.unjudged.sort();
+            report.notes.extend(notes);
+            report.first_recording = first_recording;
+        }
+        if let Some(cases) = cases {
+            report.notes.extend(cases.notes.iter().cloned());
+        }
         if config.require_version_bump {
             let live_version = config.version.clone().or_else(|| {
                 probe
@@ -638,7 +736,7 @@ pub enum Refusal {
     /// A breaking release without the semver-major version bump the suite requires
     /// (`version-bump-missing`).
     VersionBump,
-    /// Items break a deny-level lint.
+    /// Items break a deny-level lint or a declared call's check.
     DenyLints {
         /// How many items.
         items: usize,
@@ -655,9 +753,10 @@ impl Refusal {
                 leave the breaking change out"
                 .to_owned(),
             Refusal::DenyLints { items } => format!(
-                "not accepted: {items} item(s) break a deny-level lint; nothing was written. Fix \
-                 the server, lower the lint's level (--lint RULE=warn), or accept the finding in \
-                 an allow-list with a reason (--allow FILE)"
+                "not accepted: {items} item(s) break a deny-level lint or a declared call's \
+                 check; nothing was written. Fix the server (or the case), lower the rule's level \
+                 (--lint RULE=warn), or accept a lint finding in an allow-list with a reason \
+                 (--allow FILE)"
             ),
         }
     }

@@ -13,7 +13,7 @@
 
 mod file;
 mod item;
-pub(crate) use item::renders_equal;
+pub(crate) use item::{renders_equal, renders_equal_as};
 mod naming;
 mod settings;
 mod store;

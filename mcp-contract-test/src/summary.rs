@@ -123,12 +123,20 @@ pub fn change_summary(verdict: &Verdict) -> String {
     out
 }
 
-/// The lint findings of one item, one escaped line each (`deny  hidden-characters description:
-/// …`), allowed ones marked; empty when there are none.
+/// The lint findings of one item, one escaped line each (`lint deny  hidden-characters
+/// description: …`; what a declared call found reads `check deny  call-output-invalid …`),
+/// allowed ones marked; empty when there are none.
 pub fn findings_summary(findings: &[mcp_contract_engine::lint::Finding]) -> String {
     findings
         .iter()
-        .map(|f| format!("lint {}", f.line()))
+        .map(|f| {
+            let what = if f.item.kind == mcp_contract_engine::ItemKind::Call {
+                "check"
+            } else {
+                "lint"
+            };
+            format!("{what} {}", f.line())
+        })
         .collect::<Vec<_>>()
         .join("\n")
 }

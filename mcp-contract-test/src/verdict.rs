@@ -139,8 +139,13 @@ pub struct Verdict {
     /// finding that no allow-list entry accepted.
     pub failing: bool,
     /// Lint findings on the live item (see [`crate::lint`]); suite-level ones (duplicate
-    /// names, allow-list entries) are on the `server` verdict. Not part of the snapshot body.
+    /// names, allow-list entries) are on the `server` verdict; a declared call's `call-…`
+    /// findings on its own. Not part of the snapshot body.
     pub findings: Vec<crate::lint::Finding>,
+    /// A declared call with nothing to record: refused, not made, or unanswered (its findings
+    /// say why). Nothing is written or accepted for it and its accepted snapshot is left as it
+    /// is; its state is `Unchanged` when there is one, `New` otherwise.
+    pub no_result: bool,
 }
 
 impl Verdict {

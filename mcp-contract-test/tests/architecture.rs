@@ -53,14 +53,19 @@ const LIBRARY: &[(&str, &[&str])] = &[
     ("summary", &["verdict"]),
     ("check", &["verdict", "summary", "snapshot", "env"]),
     (
+        "calls",
+        &["check", "verdict", "summary", "snapshot", "probe", "env"],
+    ),
+    (
         "probe_cache",
-        &["check", "verdict", "snapshot", "probe", "env"],
+        &["calls", "check", "verdict", "snapshot", "probe", "env"],
     ),
     ("config", &["verdict", "probe", "env"]),
     (
         "run",
         &[
             "config",
+            "calls",
             "check",
             "verdict",
             "probe",

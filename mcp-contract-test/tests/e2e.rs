@@ -414,3 +414,194 @@ fn main() {}
         "{run:?}"
     );
 }
+
+/// Declared calls without the `calls` feature do not compile, and the error says which feature
+/// to enable, at the key.
+#[test]
+fn calls_without_the_calls_feature_are_a_compile_error_naming_it() {
+    let test = r#"#[mcp_contract_test::mcp_contract(server = "python3 server.py surface.json", calls = "tests/calls")]
+fn main() {}
+"#;
+    let consumer = support::require!(Consumer::with_test("nocalls", test));
+    let run = consumer.cargo_test(&[]);
+    assert!(!run.ok, "{run:?}");
+    assert!(
+        run.stderr
+            .contains("need the `calls` feature of mcp-contract-test")
+            && run.stderr.contains("features = [\"calls\"]")
+            && run.stderr.contains("tests/contract.rs:1:"),
+        "{run:?}"
+    );
+}
+
+/// A server for declared calls: `search` conforms to its outputSchema, `lookup` does unless
+/// `$FIXTURE_CALLS` says otherwise, `delete_all` is neither read-only nor named by a case.
+fn calls_surface() -> Value {
+    json!({
+        "protocolVersion": "2025-11-25",
+        "serverInfo": {"name": "calls-e2e", "version": "1.0.0"},
+        "capabilities": {"tools": {}},
+        "tools": [
+            {"name": "search", "description": "Search the notes.", "annotations": {"readOnlyHint": true},
+             "inputSchema": {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]},
+             "outputSchema": {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}},
+            {"name": "lookup", "description": "One note.", "annotations": {"readOnlyHint": true},
+             "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]},
+             "outputSchema": {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}},
+            {"name": "delete_all", "description": "Deletes every note.", "inputSchema": {"type": "object"}}
+        ]
+    })
+}
+
+/// Declared calls as a user meets them: recorded and accepted with `cargo insta`, green on a
+/// re-run; a result that breaks its outputSchema fails its own test naming the pointer and the
+/// keyword; a case the live inputSchema rejects fails before any call; the server's log shows
+/// that no undeclared tool was called; in a nextest run (its processes played one by one) each
+/// call is made once.
+#[test]
+fn declared_calls_are_recorded_accepted_and_held() {
+    let test = r#"#[mcp_contract_test::mcp_contract(server = "python3 server.py surface.json", calls = "tests/calls")]
+fn main() {}
+"#;
+    let consumer = support::require!(Consumer::with_test("calls", test));
+    let manifest = consumer.dir.join("Cargo.toml");
+    let text = fs::read_to_string(&manifest).unwrap();
+    let with_feature = text.replace(
+        "mcp-contract-test = { path = ",
+        "mcp-contract-test = { features = [\"calls\"], path = ",
+    );
+    assert_ne!(text, with_feature, "the consumer's dependency line moved");
+    fs::write(&manifest, with_feature).unwrap();
+    consumer.serve(&calls_surface());
+    let case = |tool: &str, name: &str, text: &str| {
+        let dir = consumer.dir.join("tests/calls").join(tool);
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(dir.join(format!("{name}.json")), text).unwrap();
+    };
+    case("search", "by_word", r#"{"arguments": {"query": "rust"}}"#);
+    case("lookup", "by_id", r#"{"arguments": {"id": "n1"}}"#);
+    let log = consumer.dir.join("requests.log");
+    let log_text = log.display().to_string();
+    let calls_made = || -> Vec<String> {
+        fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| l.strip_prefix("tools/call "))
+            .map(str::to_owned)
+            .collect()
+    };
+    let env = |calls: &'static str| {
+        [
+            ("FIXTURE_LOG", log_text.clone()),
+            ("FIXTURE_CALLS", calls.to_owned()),
+        ]
+    };
+    let run = |calls: &'static str| {
+        let env = env(calls);
+        let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        consumer.cargo_test(&env)
+    };
+
+    // Recorded: new calls pass and are pending; accepted; green again with nothing pending.
+    let first = run("{}");
+    assert!(first.ok, "{first:?}");
+    assert_eq!(
+        outcome(&first.stdout, "calls::search::by_word"),
+        Some("ok"),
+        "{first:?}"
+    );
+    assert!(
+        consumer
+            .pending()
+            .contains(&"contract__calls__search__by_word.snap.new".to_owned()),
+        "{:?}",
+        consumer.pending()
+    );
+    assert!(consumer.insta(&["accept"]).ok);
+    let again = run("{}");
+    assert!(again.ok && consumer.pending().is_empty(), "{again:?}");
+
+    // `lookup` breaks its outputSchema: its own test fails, naming the pointer and the keyword.
+    let broken = run(r#"{"lookup": {"result": {"content": [], "structuredContent": {"id": 7}}}}"#);
+    assert!(!broken.ok, "{broken:?}");
+    assert_eq!(
+        outcome(&broken.stdout, "calls::lookup::by_id"),
+        Some("FAILED"),
+        "{broken:?}"
+    );
+    assert_eq!(
+        outcome(&broken.stdout, "calls::search::by_word"),
+        Some("ok"),
+        "{broken:?}"
+    );
+    assert!(
+        broken
+            .stdout
+            .contains("call-output-invalid /structuredContent/id")
+            && broken.stdout.contains("`type`"),
+        "{broken:?}"
+    );
+
+    // A case the live inputSchema rejects: a named failure, and no call is made for it.
+    case("search", "bad_args", r#"{"arguments": {"query": 3}}"#);
+    let _ = fs::remove_file(&log);
+    let rejected = run("{}");
+    assert_eq!(
+        outcome(&rejected.stdout, "calls::search::bad_args"),
+        Some("FAILED"),
+        "{rejected:?}"
+    );
+    assert!(
+        rejected.stdout.contains("/arguments/query")
+            && rejected.stdout.contains("the call was not made"),
+        "{rejected:?}"
+    );
+    assert_eq!(
+        calls_made(),
+        ["lookup", "search"],
+        "only declared, valid calls are sent"
+    );
+    fs::remove_file(consumer.dir.join("tests/calls/search/bad_args.json")).unwrap();
+
+    // One run of nextest, process by process as nextest starts them (one `--list`, then one
+    // `--exact NAME` per test, all with the run's NEXTEST_RUN_ID): one probe for the run, and
+    // each call made once, by the process that probed; each test process reads its verdict.
+    let _ = fs::remove_file(&log);
+    let run_id = format!("calls-e2e-{}", std::process::id());
+    let process = |args: &[&str]| {
+        let mut full = vec!["test", "-q", "--test", "contract", "--"];
+        full.extend_from_slice(args);
+        Run::from(consumer.command(
+            "cargo",
+            &full,
+            &[
+                ("FIXTURE_LOG", &log_text),
+                ("FIXTURE_CALLS", "{}"),
+                ("NEXTEST_RUN_ID", &run_id),
+            ],
+        ))
+    };
+    let listed = process(&["--list", "--format", "terse"]);
+    assert!(
+        listed.stdout.contains("calls::lookup::by_id: test"),
+        "{listed:?}"
+    );
+    for test in [
+        "calls::lookup::by_id",
+        "calls::search::by_word",
+        "tools::search",
+        "server",
+    ] {
+        let one = process(&["--exact", test]);
+        assert!(one.ok, "{test}: {one:?}");
+        assert_eq!(outcome(&one.stdout, test), Some("ok"), "{test}: {one:?}");
+    }
+    let requests = fs::read_to_string(&log).unwrap_or_default();
+    assert_eq!(
+        requests.lines().filter(|l| *l == "initialize").count(),
+        1,
+        "one probe for the run: {requests}"
+    );
+    assert_eq!(calls_made(), ["lookup", "search"], "each call once per run");
+    assert!(!calls_made().iter().any(|t| t == "delete_all"));
+}

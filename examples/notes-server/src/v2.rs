@@ -83,6 +83,51 @@ pub struct ArchiveNoteArgs {
     pub id: u64,
 }
 
+/// `list_notes`' structured result in v2. It is advertised exactly as v1's [`SearchResult`]
+/// (its schema did not change on paper), but v2's new summary code leaves out `snippet`: every
+/// note lacks a field the outputSchema requires. The listing cannot see this; the declared call
+/// `calls::list_notes::recent` does (`call-output-invalid`, and `output-property-removed`
+/// against its accepted v1 result).
+pub struct ListResult(SearchResult);
+
+impl Serialize for ListResult {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Brief<'a> {
+            id: u64,
+            title: &'a str,
+            tags: &'a [String],
+        }
+        #[derive(Serialize)]
+        struct Listed<'a> {
+            notes: Vec<Brief<'a>>,
+        }
+        Listed {
+            notes: self
+                .0
+                .notes
+                .iter()
+                .map(|n| Brief {
+                    id: n.id,
+                    title: &n.title,
+                    tags: &n.tags,
+                })
+                .collect(),
+        }
+        .serialize(serializer)
+    }
+}
+
+impl JsonSchema for ListResult {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        SearchResult::schema_name()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        SearchResult::json_schema(generator)
+    }
+}
+
 /// Structured result of `export_notes` in v2: `note_count` is gone.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct ExportResult {
@@ -125,10 +170,10 @@ impl NotesServer<V2> {
     async fn list_notes(
         &self,
         Parameters(args): Parameters<ListNotesArgs>,
-    ) -> Result<Json<SearchResult>, String> {
+    ) -> Result<Json<ListResult>, String> {
         let limit = check_limit(args.limit, MAX_LIST_LIMIT)?;
         let notes = self.store().recent(args.tag.as_deref(), limit);
-        Ok(Json(SearchResult::from_notes(&notes)))
+        Ok(Json(ListResult(SearchResult::from_notes(&notes))))
     }
 
     /// Save a note; in v2 a note with the same title is overwritten, hence destructive.
@@ -224,5 +269,27 @@ impl NotesServer<V2> {
                 args.id
             ))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::NoteStore;
+
+    /// The v2 bug the declared call `calls::list_notes::recent` catches: the schema still says
+    /// every note has a `snippet`, the result has none.
+    #[test]
+    fn list_result_leaves_out_the_snippet_its_schema_requires() {
+        let notes = NoteStore::seeded().recent(None, 2);
+        let listed = serde_json::to_value(ListResult(SearchResult::from_notes(&notes))).unwrap();
+        assert_eq!(listed["notes"].as_array().map(Vec::len), Some(2));
+        assert!(listed["notes"][0].get("snippet").is_none(), "{listed}");
+        assert_eq!(
+            schemars::schema_for!(ListResult),
+            schemars::schema_for!(SearchResult)
+        );
+        let schema = serde_json::to_value(schemars::schema_for!(ListResult)).unwrap();
+        assert!(schema.to_string().contains("\"snippet\""), "{schema}");
     }
 }

@@ -3,5 +3,9 @@
 //! Cargo builds the `notes-server` binary first; the suite starts it over stdio exactly as an
 //! MCP client would and holds every tool, prompt, resource and template to the snapshots in
 //! `tests/snapshots/`. `NOTES_SERVER_VERSION=2` (inherited by the server) plays the v2 release.
-#[mcp_contract_test::mcp_contract(bin = "notes-server", timeout = 30)]
+//!
+//! `calls = "tests/calls"`: each case file there is one declared call of a read-only tool
+//! (`calls::search_notes::work_notes`, …), made after the listings in the same session, its
+//! `structuredContent` held to the tool's outputSchema and its result to the accepted one.
+#[mcp_contract_test::mcp_contract(bin = "notes-server", timeout = 30, calls = "tests/calls")]
 fn main() {}

@@ -44,6 +44,7 @@ fn kind_word(kind: ItemKind) -> &'static str {
         ItemKind::Prompt => "prompt ",
         ItemKind::Resource => "resource ",
         ItemKind::ResourceTemplate => "resource template ",
+        ItemKind::Call => "call ",
         _ => "item ",
     }
 }

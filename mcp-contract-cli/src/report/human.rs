@@ -162,7 +162,16 @@ fn lints_section(out: &mut String, items: &Items, paint: Paint) {
         .filter(|i| !i.findings.is_empty())
         .collect();
     if !linted.is_empty() {
-        let _ = writeln!(out, "  lints:");
+        // What declared calls find are findings too, listed with the lints.
+        let calls = linted
+            .iter()
+            .any(|i| i.key.kind == mcp_contract_engine::ItemKind::Call);
+        let heading = if calls {
+            "lints and declared calls"
+        } else {
+            "lints"
+        };
+        let _ = writeln!(out, "  {heading}:");
     }
     for item in linted {
         let marker = if item.findings.iter().any(|f| f.fails()) {

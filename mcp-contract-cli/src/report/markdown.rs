@@ -302,7 +302,16 @@ fn lints(items: &Items) -> String {
         .filter(|i| !i.findings.is_empty())
         .collect();
     if !linted.is_empty() {
-        let _ = writeln!(out, "\nLints:\n");
+        // What declared calls find are findings too, listed with the lints.
+        let calls = linted
+            .iter()
+            .any(|i| i.key.kind == mcp_contract_engine::ItemKind::Call);
+        let heading = if calls {
+            "Lints and declared calls"
+        } else {
+            "Lints"
+        };
+        let _ = writeln!(out, "\n{heading}:\n");
     }
     for item in linted {
         let _ = writeln!(out, "- {}", code(&item.key.test_name()));

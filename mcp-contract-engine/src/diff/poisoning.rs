@@ -25,7 +25,7 @@ pub(super) fn added(out: &mut Out<'_>, value: &Value) -> bool {
         ItemKind::Prompt => "prompt-added-poisoned",
         ItemKind::Resource => "resource-added-poisoned",
         ItemKind::ResourceTemplate => "resource-template-added-poisoned",
-        ItemKind::Server => return false,
+        ItemKind::Server | ItemKind::Call => return false,
     };
     let findings = poison::arrived(value);
     if findings.is_empty() {

@@ -50,14 +50,15 @@ impl<'v> Renames<'v> {
         new: &BTreeMap<&'v ItemKey, &'v Value>,
     ) -> Renames<'v> {
         let mut renames = Renames::default();
+        // A declared call is the suite's own case, named by its file: never a rename.
         let gone: Vec<(&ItemKey, &Value)> = old
             .iter()
-            .filter(|(k, _)| !new.contains_key(*k))
+            .filter(|(k, _)| !new.contains_key(*k) && k.kind != ItemKind::Call)
             .map(|(k, v)| (*k, *v))
             .collect();
         let came: Vec<(&ItemKey, &Value)> = new
             .iter()
-            .filter(|(k, _)| !old.contains_key(*k))
+            .filter(|(k, _)| !old.contains_key(*k) && k.kind != ItemKind::Call)
             .map(|(k, v)| (*k, *v))
             .collect();
         if gone.is_empty() || came.is_empty() {

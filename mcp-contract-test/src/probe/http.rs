@@ -519,6 +519,12 @@ impl HttpTransport {
         }
     }
 
+    /// Moves the bound of every request on to `deadline` (when later): a request sent after the
+    /// probe (a declared call) has a deadline of its own.
+    pub(super) fn extend_deadline(&mut self, deadline: Instant) {
+        self.deadline = self.deadline.max(deadline);
+    }
+
     /// Ends the session on the server (best effort, bounded), then closes every connection
     /// (a stream still being read included).
     pub(super) fn close(&mut self) {

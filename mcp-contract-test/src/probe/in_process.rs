@@ -8,7 +8,7 @@
 //! itself ([`InProcess::new`]).
 
 use super::session::Transport;
-use super::{Phase, Probe, ProbeError, ProbeErrorKind, ProbeOptions};
+use super::{Phase, Probe, ProbeError, ProbeErrorKind, ProbeOptions, ServerSession};
 use std::fmt;
 use std::sync::Arc;
 use std::time::Instant;
@@ -79,6 +79,17 @@ impl Eq for InProcess {}
 /// A [`ProbeError`] whose command is `in-process NAME`: [`ProbeErrorKind::SpawnFailed`] when the
 /// server cannot be started, otherwise any failure of the MCP session.
 pub fn probe_in_process(server: &InProcess, options: &ProbeOptions) -> Result<Probe, ProbeError> {
+    let (probe, session) = probe_in_process_session(server, options)?;
+    session.close();
+    Ok(probe)
+}
+
+/// [`probe_in_process`], leaving the server running with its session open once the last
+/// listing was read: the [`ServerSession`] owns the transport, and closing it stops the server.
+pub(super) fn probe_in_process_session(
+    server: &InProcess,
+    options: &ProbeOptions,
+) -> Result<(Probe, ServerSession), ProbeError> {
     let deadline = Instant::now() + options.timeout;
     let label = format!("in-process {}", server.name);
     let mut transport = server.connect().map_err(|message| ProbeError {
@@ -89,16 +100,20 @@ pub fn probe_in_process(server: &InProcess, options: &ProbeOptions) -> Result<Pr
         exit_status: None,
         stderr_tail: Vec::new(),
     })?;
-    let outcome = super::session::run(&mut *transport, options, deadline);
-    drop(transport);
-    outcome.map_err(|failure| ProbeError {
-        command: label,
-        phase: failure.phase,
-        kind: failure.kind,
-        message: failure.message,
-        exit_status: None,
-        stderr_tail: Vec::new(),
-    })
+    match super::session::run(&mut *transport, options, deadline) {
+        Ok((probe, continued)) => Ok((probe, ServerSession::in_process(transport, continued))),
+        Err(failure) => {
+            drop(transport);
+            Err(ProbeError {
+                command: label,
+                phase: failure.phase,
+                kind: failure.kind,
+                message: failure.message,
+                exit_status: None,
+                stderr_tail: Vec::new(),
+            })
+        }
+    }
 }
 
 #[cfg(feature = "rmcp")]

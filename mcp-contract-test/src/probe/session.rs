@@ -63,14 +63,16 @@ pub fn probe_transport<T: Transport + ?Sized>(
     options: &ProbeOptions,
     label: &str,
 ) -> Result<Probe, ProbeError> {
-    run(transport, options, Instant::now() + options.timeout).map_err(|failure| ProbeError {
-        command: label.to_owned(),
-        phase: failure.phase,
-        kind: failure.kind,
-        message: failure.message,
-        exit_status: None,
-        stderr_tail: Vec::new(),
-    })
+    run(transport, options, Instant::now() + options.timeout)
+        .map(|(probe, _)| probe)
+        .map_err(|failure| ProbeError {
+            command: label.to_owned(),
+            phase: failure.phase,
+            kind: failure.kind,
+            message: failure.message,
+            exit_status: None,
+            stderr_tail: Vec::new(),
+        })
 }
 
 /// A failure of the session, before the transport adds its details (command, stderr, status).
@@ -79,6 +81,108 @@ pub(super) struct Failure {
     pub(super) phase: Phase,
     pub(super) kind: ProbeErrorKind,
     pub(super) message: String,
+}
+
+/// What a session needs to go on after the probe's last listing (see
+/// [`super::ServerSession::request`]): the next request id, and the `_meta` a stateless
+/// (discover) session sends with every request.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Continued {
+    pub(super) next_id: i64,
+    pub(super) meta: Option<Value>,
+}
+
+/// The server's answer to a request sent after the listings: its result, or the JSON-RPC
+/// error it answered with (raw: the caller decides whether an error was expected).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Answer {
+    /// The `result` object.
+    Result(Map<String, Value>),
+    /// The `error` member: its code (0 when none fits an `i64`), message and data.
+    Error {
+        /// The JSON-RPC error code.
+        code: i64,
+        /// The error's message as the server wrote it (raw: escape it to show it).
+        message: String,
+        /// The error's `data`, if any.
+        data: Option<Value>,
+    },
+}
+
+/// Why a request sent after the listings got no answer: the server timed out, exited, or
+/// answered something that is not an answer. Its message has server text escaped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionError {
+    /// What kind of failure it is (`TimedOut`, `Exited`, `Malformed`, …).
+    pub kind: ProbeErrorKind,
+    /// What happened.
+    pub message: String,
+}
+
+impl fmt::Display for SessionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// Sends one request in a session the probe opened, after its listings, and waits up to
+/// `timeout` for the answer (serving the server's own requests meanwhile, as the probe does).
+pub(super) fn request_in<T: Transport + ?Sized>(
+    transport: &mut T,
+    continued: &mut Continued,
+    method: &str,
+    params: Value,
+    timeout: Duration,
+) -> Result<Answer, SessionError> {
+    let options = ProbeOptions {
+        timeout,
+        ..ProbeOptions::default()
+    };
+    let deadline = Instant::now() + timeout;
+    let mut session = Session {
+        transport,
+        options: &options,
+        deadline,
+        next_id: continued.next_id,
+        notes: Vec::new(),
+        respellings: Vec::new(),
+        meta: continued.meta.clone(),
+    };
+    let outcome = session.request_raw(method, params, Phase::Call, deadline);
+    continued.next_id = session.next_id;
+    let failed = |failure: Failure| SessionError {
+        kind: failure.kind,
+        message: failure.message,
+    };
+    let message = outcome.map_err(failed)?;
+    if let Some(error) = message.get("error") {
+        return Ok(Answer::Error {
+            code: error.get("code").and_then(Value::as_i64).unwrap_or(0),
+            message: error
+                .get("message")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_owned(),
+            data: error.get("data").cloned(),
+        });
+    }
+    let Some(raw) = message.result() else {
+        return Err(SessionError {
+            kind: ProbeErrorKind::Malformed,
+            message: format!("the answer to {method} has neither `result` nor `error`"),
+        });
+    };
+    match serde_json::from_str::<Value>(raw.get()) {
+        Ok(Value::Object(result)) => Ok(Answer::Result(result)),
+        Ok(other) => Err(SessionError {
+            kind: ProbeErrorKind::Malformed,
+            message: format!(
+                "the result of {method} is {}, not an object",
+                json_type_name(&other)
+            ),
+        }),
+        Err(error) => Err(failed(too_deep_failure(&error, method, Phase::Call))),
+    }
 }
 
 /// The four listings: kind, method, and the capability that advertises it.
@@ -111,11 +215,12 @@ const AUTO_DISCOVER_WAIT: Duration = Duration::from_secs(5);
 /// The `_meta` key that carries the server's implementation info in a discover result.
 const SERVER_INFO_META: &str = "io.modelcontextprotocol/serverInfo";
 
+/// The probe over `transport`, and what the session needs to go on after it.
 pub(super) fn run<T: Transport + ?Sized>(
     transport: &mut T,
     options: &ProbeOptions,
     deadline: Instant,
-) -> Result<Probe, Failure> {
+) -> Result<(Probe, Continued), Failure> {
     let mut session = Session {
         transport,
         options,
@@ -151,12 +256,19 @@ pub(super) fn run<T: Transport + ?Sized>(
     // Items are recorded as sent; non-spec spellings are respelled (and linted) in one place,
     // when the surface is prepared. Only the listings' own envelope (`next_cursor`,
     // `resource_templates`) is no part of any item: the probe hands those over as data.
-    Ok(Probe {
-        surface,
-        notes: session.notes,
-        handshake,
-        respellings: session.respellings,
-    })
+    let continued = Continued {
+        next_id: session.next_id,
+        meta: session.meta.clone(),
+    };
+    Ok((
+        Probe {
+            surface,
+            notes: session.notes,
+            handshake,
+            respellings: session.respellings,
+        },
+        continued,
+    ))
 }
 
 struct Session<'a, T: Transport + ?Sized> {
@@ -495,6 +607,18 @@ impl<T: Transport + ?Sized> Session<'_, T> {
     fn request_message(
         &mut self,
         method: &str,
+        params: Value,
+        phase: Phase,
+        deadline: Instant,
+    ) -> Result<Message, Failure> {
+        let message = self.request_raw(method, params, phase, deadline)?;
+        take_result(message, method, phase)
+    }
+
+    /// Sends one request and waits for its answer message, whatever it says.
+    fn request_raw(
+        &mut self,
+        method: &str,
         mut params: Value,
         phase: Phase,
         deadline: Instant,
@@ -511,11 +635,18 @@ impl<T: Transport + ?Sized> Session<'_, T> {
             let message = match self.transport.recv(deadline) {
                 Ok(Some(message)) => message,
                 Ok(None) => {
-                    let mut message = format!(
-                        "timed out: the probe's time limit of {:.1} s ran out while waiting for \
-                         the answer to {method}",
-                        self.options.timeout.as_secs_f64()
-                    );
+                    let mut message = if phase == Phase::Call {
+                        format!(
+                            "timed out: no answer to {method} within {:.1} s",
+                            self.options.timeout.as_secs_f64()
+                        )
+                    } else {
+                        format!(
+                            "timed out: the probe's time limit of {:.1} s ran out while waiting \
+                             for the answer to {method}",
+                            self.options.timeout.as_secs_f64()
+                        )
+                    };
                     self.add_remarks(&mut message);
                     return Err(Failure {
                         phase,
@@ -556,7 +687,7 @@ impl<T: Transport + ?Sized> Session<'_, T> {
                 // An answer to nothing we are waiting for: stale or stray, ignore it.
                 continue;
             }
-            return take_result(message, method, phase);
+            return Ok(message);
         }
     }
 

@@ -271,6 +271,7 @@ fn verdict_json(verdict: &Verdict) -> Option<Value> {
         "contents": verdict.recorded.contents,
         "state": verdict.state.as_str(),
         "failing": verdict.failing,
+        "no_result": verdict.no_result,
         "changes": verdict.judgement.changes.iter().map(|c| json!({
             "rule": c.rule,
             "class": c.class.as_str(),
@@ -400,5 +401,6 @@ fn verdict_from(key: ItemKey, record: &Value) -> Option<Verdict> {
         },
         failing: record.get("failing")?.as_bool()?,
         findings,
+        no_result: record.get("no_result")?.as_bool()?,
     })
 }

@@ -56,6 +56,8 @@ pub struct ParsedItem {
 
 /// The snapshot contents of one item: pretty JSON with `contract`, `kind`, `name`, then
 /// `definition` (the raw item, keys sorted) or, for an accepted removal, `"removed": true`.
+/// A declared call's definition is its result, rendered as data: keys sorted, every array in
+/// its order.
 ///
 /// Set-like arrays (`required`, `enum`, `type`) are sorted so that two recordings of a server
 /// that lists them in a random order are byte-identical; nothing is deduplicated and every
@@ -74,7 +76,7 @@ pub fn render_item(key: &ItemKey, value: Option<&Value>) -> String {
             // `canonical(value)` and indenting it, without building the canonical copy.
             out.push_str(",\n  \"definition\": ");
             let mut bytes = std::mem::take(&mut out).into_bytes();
-            write_canonical(&mut bytes, value, Context::Schema, Some(1));
+            write_canonical(&mut bytes, value, root_context(key.kind), Some(1));
             // Only text and serde_json's output were written: always UTF-8.
             out = String::from_utf8(bytes)
                 .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
@@ -225,6 +227,20 @@ fn write_array<'a>(
 /// first difference.
 pub(crate) fn renders_equal(a: &Value, b: &Value) -> bool {
     renders_equal_in(a, b, Context::Schema)
+}
+
+/// [`renders_equal`] for an item of `kind` (a call's result is data throughout).
+pub(crate) fn renders_equal_as(kind: ItemKind, a: &Value, b: &Value) -> bool {
+    renders_equal_in(a, b, root_context(kind))
+}
+
+/// How an item's definition is rendered: as schema, except a declared call's result, which is
+/// data the tool returned (its arrays keep their order, whatever their keys are called).
+fn root_context(kind: ItemKind) -> Context {
+    match kind {
+        ItemKind::Call => Context::Data,
+        _ => Context::Schema,
+    }
 }
 
 fn renders_equal_in(a: &Value, b: &Value, context: Context) -> bool {
@@ -611,6 +627,12 @@ fn read_head<'a>(
         return Err(body_error(
             line_of("name"),
             "the server item's `name` must be \"server\"".into(),
+        ));
+    }
+    if kind == ItemKind::Call && ItemKey::new(kind, name.clone()).call_parts().is_none() {
+        return Err(body_error(
+            line_of("name"),
+            "a call's `name` is \"TOOL::CASE\"".into(),
         ));
     }
     let definition = match (map.get("definition"), small("removed")) {

@@ -56,7 +56,8 @@ pub fn safe_component(name: &str) -> String {
     format!("{prefix}-h{:016x}", fnv1a64(name.as_bytes()))
 }
 
-/// The snapshot file of one item: `<module>__[<suite>__]<group>__<name>.snap`, or
+/// The snapshot file of one item: `<module>__[<suite>__]<group>__<name>.snap`,
+/// `<module>__[<suite>__]calls__<tool>__<case>.snap` for a declared call, or
 /// `<module>__[<suite>__]server.snap` for the server item. Every part goes through
 /// [`safe_component`], so the result is always one plain file name.
 pub fn file_name(module: &str, suite: Option<&str>, key: &ItemKey) -> String {
@@ -66,9 +67,16 @@ pub fn file_name(module: &str, suite: Option<&str>, key: &ItemKey) -> String {
         out.push_str(&safe_component(suite));
         out.push_str("__");
     }
-    match key.kind {
-        ItemKind::Server => out.push_str("server"),
-        kind => {
+    match (key.kind, key.call_parts()) {
+        (ItemKind::Server, _) => out.push_str("server"),
+        (ItemKind::Call, Some((tool, case))) => {
+            out.push_str(ItemKind::Call.group());
+            out.push_str("__");
+            out.push_str(&safe_component(tool));
+            out.push_str("__");
+            out.push_str(&safe_component(case));
+        }
+        (kind, _) => {
             out.push_str(kind.group());
             out.push_str("__");
             out.push_str(&safe_component(&key.name));
@@ -104,12 +112,22 @@ fn is_suite_file_with(name: &str, prefix: &str) -> bool {
     if rest == "server" {
         return true;
     }
+    let part = |n: &str| !n.is_empty() && !n.contains("__");
     ItemKind::ALL.iter().any(|kind| {
-        *kind != ItemKind::Server
-            && rest
-                .strip_prefix(kind.group())
-                .and_then(|r| r.strip_prefix("__"))
-                .is_some_and(|n| !n.is_empty() && !n.contains("__"))
+        let Some(name) = rest
+            .strip_prefix(kind.group())
+            .and_then(|r| r.strip_prefix("__"))
+        else {
+            return false;
+        };
+        match kind {
+            ItemKind::Server => false,
+            // `<tool>__<case>`: two parts.
+            ItemKind::Call => name
+                .split_once("__")
+                .is_some_and(|(tool, case)| part(tool) && part(case)),
+            _ => part(name),
+        }
     })
 }
 
@@ -151,6 +169,22 @@ mod tests {
                 "{hostile:?} -> {c}"
             );
         }
+    }
+
+    #[test]
+    fn call_files_name_the_tool_and_the_case() {
+        let key = ItemKey::call("search_notes", "by_word");
+        let name = file_name("contract", None, &key);
+        assert_eq!(name, "contract__calls__search_notes__by_word.snap");
+        assert!(is_suite_file(&name, "contract", None));
+        let odd = file_name("contract", Some("s"), &ItemKey::call("a/b::c", "x"));
+        assert!(odd.starts_with("contract__s__calls__a_b_c-h"), "{odd}");
+        assert!(is_suite_file(&odd, "contract", Some("s")));
+        assert!(!is_suite_file(
+            "contract__calls__only.snap",
+            "contract",
+            None
+        ));
     }
 
     #[test]
