@@ -34,7 +34,7 @@ use support::repo_path;
 fn every_block_has_a_language_this_file_checks() {
     let known = [
         // Untagged blocks of the crate docs are doctests, compiled and run by rustdoc.
-        "", "sh", "toml", "rust", "ignore", "no_run", "text", "yaml", "cron",
+        "", "sh", "toml", "rust", "ignore", "no_run", "text", "yaml", "cron", "json",
     ];
     let unknown: Vec<String> = all_blocks()
         .iter()
@@ -47,6 +47,24 @@ fn every_block_has_a_language_this_file_checks() {
         unknown.is_empty(),
         "blocks no test checks (tag them, and check them here): {unknown:?}"
     );
+}
+
+/// Every `json` block is JSON (the docs show case files and report excerpts this way).
+#[test]
+fn every_json_block_parses() {
+    let blocks: Vec<Block> = all_blocks()
+        .into_iter()
+        .filter(|b| b.lang == "json")
+        .collect();
+    assert!(
+        !blocks.is_empty(),
+        "no json block: drop the tag from the list above"
+    );
+    for block in blocks {
+        if let Err(e) = serde_json::from_str::<serde_json::Value>(&block.text) {
+            panic!("{}: not JSON: {e}", block.at());
+        }
+    }
 }
 
 /// The `mcp-contract` command lines of every shell, workflow and cron block: in a shell or
@@ -564,6 +582,8 @@ fn every_repository_path_the_docs_name_exists() {
         "tests/snapshots",
         "tests/snapshots/",
         "tests/contract.rs",
+        "tests/calls",
+        "tests/calls/",
         "fuzz/corpus/",
         "fuzz/artifacts/",
         "fixtures/snapshots/format-N/",

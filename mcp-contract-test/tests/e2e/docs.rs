@@ -40,18 +40,20 @@ fn every_attribute_snippet_of_the_docs_compiles() {
     let (in_process, compiled): (Vec<&Block>, Vec<&Block>) =
         snippets.iter().partition(|b| b.text.contains("handler ="));
 
-    // The in-process snippet is the example's suite, with the reader's crate in place of ours.
+    // The in-process snippet is the example's suite, with the reader's crate in place of ours
+    // and without its declared calls (the crate docs show those in a section of their own).
     let example = std::fs::read_to_string(support::repo_path(
         "examples/notes-server/tests/contract_in_process.rs",
     ))
     .expect("the in-process example");
+    let example = squeeze(&example).replacen(",calls=\"tests/calls\"", "", 1);
     for block in &in_process {
         let as_example = block.text.replace(
             "my_server::Server::new()",
             "notes_server::NotesServer::<notes_server::V1>::new()",
         );
         assert!(
-            squeeze(&example).contains(&squeeze(&as_example)),
+            example.contains(&squeeze(&as_example)),
             "{}: not the attribute of examples/notes-server/tests/contract_in_process.rs",
             block.at()
         );
@@ -81,6 +83,16 @@ fn every_attribute_snippet_of_the_docs_compiles() {
             }
         }
         names.push(name);
+    }
+    // Declared calls need the `calls` feature, as the docs say.
+    if compiled.iter().any(|b| b.text.contains("calls = ")) {
+        let with_calls = manifest.replacen(
+            "mcp-contract-test = { path = ",
+            "mcp-contract-test = { features = [\"calls\"], path = ",
+            1,
+        );
+        assert_ne!(with_calls, manifest, "the consumer's dependency line changed");
+        manifest = with_calls;
     }
     std::fs::write(consumer.dir.join("Cargo.toml"), manifest).expect("manifest");
     let out = consumer.run("cargo", &["test", "--no-run"], &[]);
