@@ -94,7 +94,7 @@ pub struct ItemResult {
     /// writes it (`check`), or the recording it is read from (`diff`). Annotations and SARIF
     /// locations point here.
     pub file: Option<PathBuf>,
-    /// Lint findings on the live item (see [`crate::lint`]).
+    /// Lint findings on the live item (see [`mcp_contract_engine::lint`]).
     pub findings: Vec<mcp_contract_engine::lint::Finding>,
 }
 

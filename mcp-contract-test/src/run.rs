@@ -190,7 +190,7 @@ pub fn fail_on(config: &SuiteConfig, context: &Context<'_>) -> FailOn {
 /// Takes one suite from its configuration to its outcome; see the module docs.
 ///
 /// Under nextest (`Context::share_probe`), the processes of one run share one probe and one
-/// judgement ([`crate::probe_cache`]): the first process that needs a verdict judges every
+/// judgement (`probe_cache.rs`): the first process that needs a verdict judges every
 /// item and shares the outcome; every other reads the verdicts of the items it runs.
 pub fn run(config: &SuiteConfig, context: &Context<'_>) -> SuiteOutcome {
     let server = config.server_label();

@@ -91,7 +91,10 @@ fn every_attribute_snippet_of_the_docs_compiles() {
             "mcp-contract-test = { features = [\"calls\"], path = ",
             1,
         );
-        assert_ne!(with_calls, manifest, "the consumer's dependency line changed");
+        assert_ne!(
+            with_calls, manifest,
+            "the consumer's dependency line changed"
+        );
         manifest = with_calls;
     }
     std::fs::write(consumer.dir.join("Cargo.toml"), manifest).expect("manifest");
