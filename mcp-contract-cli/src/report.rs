@@ -203,6 +203,25 @@ pub fn defang(text: &str) -> String {
 }
 
 impl Items {
+    /// The items with findings, in report order, and what a report calls them: what declared
+    /// calls find are findings too, listed with the lints.
+    pub fn findings_section(&self) -> (&'static str, Vec<&ItemResult>) {
+        let linted: Vec<&ItemResult> = self
+            .items
+            .iter()
+            .filter(|i| !i.findings.is_empty())
+            .collect();
+        let calls = linted
+            .iter()
+            .any(|i| i.key.kind == mcp_contract_engine::ItemKind::Call);
+        let heading = if calls {
+            "lints and declared calls"
+        } else {
+            "lints"
+        };
+        (heading, linted)
+    }
+
     /// The items of a checked suite (from the orchestration step).
     pub fn from_suite(report: &SuiteReport) -> Items {
         Items {

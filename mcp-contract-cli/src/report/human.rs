@@ -156,21 +156,8 @@ fn changes_by_class(out: &mut String, items: &Items, paint: Paint) {
 }
 
 fn lints_section(out: &mut String, items: &Items, paint: Paint) {
-    let linted: Vec<_> = items
-        .items
-        .iter()
-        .filter(|i| !i.findings.is_empty())
-        .collect();
+    let (heading, linted) = items.findings_section();
     if !linted.is_empty() {
-        // What declared calls find are findings too, listed with the lints.
-        let calls = linted
-            .iter()
-            .any(|i| i.key.kind == mcp_contract_engine::ItemKind::Call);
-        let heading = if calls {
-            "lints and declared calls"
-        } else {
-            "lints"
-        };
         let _ = writeln!(out, "  {heading}:");
     }
     for item in linted {

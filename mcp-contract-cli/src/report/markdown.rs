@@ -296,21 +296,10 @@ fn item_entry(item: &ItemResult) -> String {
 /// The lint findings, per item.
 fn lints(items: &Items) -> String {
     let mut out = String::new();
-    let linted: Vec<&ItemResult> = items
-        .items
-        .iter()
-        .filter(|i| !i.findings.is_empty())
-        .collect();
+    let (heading, linted) = items.findings_section();
     if !linted.is_empty() {
-        // What declared calls find are findings too, listed with the lints.
-        let calls = linted
-            .iter()
-            .any(|i| i.key.kind == mcp_contract_engine::ItemKind::Call);
-        let heading = if calls {
-            "Lints and declared calls"
-        } else {
-            "Lints"
-        };
+        // Capitalised as a paragraph of its own.
+        let heading = format!("{}{}", heading[..1].to_ascii_uppercase(), &heading[1..]);
         let _ = writeln!(out, "\n{heading}:\n");
     }
     for item in linted {

@@ -208,13 +208,15 @@ fn snapshot_then_check_holds_each_call_to_its_accepted_result() {
         ],
     );
     assert!(
-        markdown.stdout.contains("calls::broken::any"),
+        markdown.stdout.contains("calls::broken::any")
+            && markdown.stdout.contains("\nLints and declared calls:\n"),
         "{}",
         markdown.stdout
     );
     let human = run(&dir, &["check", "--dir", "snaps", "--calls", "calls"]);
     assert!(
-        human.stdout.contains("call-output-invalid"),
+        human.stdout.contains("call-output-invalid")
+            && human.stdout.contains("  lints and declared calls:\n"),
         "{}",
         human.stdout
     );
