@@ -590,6 +590,7 @@ fn diff_command(
             name: "diff".to_owned(),
             server: format!("{} → {}", old.label, new.label),
             outcome: Ok(items),
+            fail_on: FailOn::local_default(),
         }],
         fail_on: FailOn::local_default().to_string(),
         accept_command: None,

@@ -20,7 +20,7 @@ pub mod sarif;
 
 use mcp_contract_engine::change::{Change, Class, Judgement};
 use mcp_contract_engine::surface::ItemKey;
-use mcp_contract_test::_support::check::{State, SuiteReport};
+use mcp_contract_test::_support::check::{FailOn, State, SuiteReport};
 pub use mcp_contract_test::_support::summary::{
     change_line, compact, compact_pair, counts_line, counts_line_of, findings_line,
     findings_summary,
@@ -46,7 +46,8 @@ pub fn json(judgement: &Judgement, failing: bool) -> Value {
 pub struct Report {
     /// One result per server, in configuration order.
     pub servers: Vec<ServerResult>,
-    /// What fails, as given (`breaking,safety,review`, `drift`), shown in reports.
+    /// What fails, as given (`breaking,safety,review`, `drift`), shown in reports: the first
+    /// server's. Which changes fail is decided per server ([`ServerResult::fail_on`]).
     pub fail_on: String,
     /// The command that accepts the live surfaces (shown when something drifted).
     pub accept_command: Option<String>,
@@ -61,6 +62,9 @@ pub struct ServerResult {
     pub server: String,
     /// Its items, or the failure that kept it from being checked.
     pub outcome: Result<Items, Failure>,
+    /// What fails for this server (its own `fail_on`, or `ci_fail_on` under CI, as the
+    /// orchestration step decided): which of its changes every format marks as failing.
+    pub fail_on: FailOn,
 }
 
 /// Every item of one server, compared with its accepted contract.
@@ -382,5 +386,82 @@ impl Report {
             .filter(|items| items.first_recording)
             .map(|items| items.items.len())
             .sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mcp_contract_engine::surface::ItemKind;
+
+    /// Two servers whose one tool drifted (a routing change); the first fails on drift, the
+    /// second on `breaking` only (a configuration file may say either per server).
+    fn two_servers() -> Report {
+        let server = |name: &str, fail_on: &str| {
+            let key = ItemKey::new(ItemKind::Tool, format!("{name}_search"));
+            let change = Change::new(
+                "description-changed",
+                Class::Routing,
+                key.clone(),
+                "description",
+                (Some(json!("Searches.")), Some(json!("Finds."))),
+                "the description changed",
+            );
+            let fail_on = FailOn::parse(fail_on).unwrap();
+            ServerResult {
+                name: name.to_owned(),
+                server: format!("python3 {name}.py"),
+                outcome: Ok(Items {
+                    items: vec![ItemResult {
+                        key,
+                        state: State::Changed,
+                        failing: fail_on.fails(Class::Routing),
+                        judgement: {
+                            let mut judgement = Judgement::default();
+                            judgement.changes.push(change);
+                            judgement
+                        },
+                        snapshot: None,
+                        file: None,
+                        findings: Vec::new(),
+                    }],
+                    ..Items::default()
+                }),
+                fail_on,
+            }
+        };
+        Report {
+            servers: vec![server("strict", "drift"), server("lenient", "breaking")],
+            fail_on: "drift".to_owned(),
+            accept_command: None,
+        }
+    }
+
+    #[test]
+    fn each_server_fails_changes_by_its_own_fail_on() {
+        let report = two_servers();
+        let sarif = sarif::render(&report);
+        let results = sarif["runs"][0]["results"].as_array().unwrap();
+        let failing: Vec<&str> = results
+            .iter()
+            .filter(|r| r["ruleId"] == "description-changed")
+            .map(|r| r["message"]["text"].as_str().unwrap())
+            .collect();
+        assert_eq!(failing.len(), 1, "{results:#?}");
+        assert!(
+            failing[0].starts_with("tools::strict_search"),
+            "{failing:?}"
+        );
+
+        let junit = junit::render(&report);
+        let failures: Vec<&str> = junit
+            .lines()
+            .filter(|l| l.contains("<failure") && l.contains("description-changed"))
+            .collect();
+        assert_eq!(failures.len(), 1, "{junit}");
+        let strict = junit.find("strict_search").unwrap();
+        let lenient = junit.find("lenient_search").unwrap();
+        let failure = junit.find("<failure").unwrap();
+        assert!(strict < failure && failure < lenient, "{junit}");
     }
 }

@@ -97,12 +97,11 @@ pub fn check(
     context.allow_missing |= options.allow_missing;
     let results = run_all(&targets, &context, options.jobs, write);
     let fail_on = results
-        .iter()
-        .map(|(_, fail_on)| fail_on.to_string())
-        .next()
-        .unwrap_or_else(|| FailOn::local_default().to_string());
+        .first()
+        .map_or_else(FailOn::local_default, |result| result.fail_on.clone())
+        .to_string();
     let report = Report {
-        servers: results.into_iter().map(|(result, _)| result).collect(),
+        servers: results,
         fail_on,
         accept_command: (!write).then(accept_command),
     };
@@ -115,11 +114,11 @@ fn run_all(
     context: &Context<'_>,
     jobs: usize,
     write: bool,
-) -> Vec<(ServerResult, FailOn)> {
+) -> Vec<ServerResult> {
     let progress = targets.len() > 1 && std::io::stderr().is_terminal();
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<(ServerResult, FailOn)>>> = Mutex::new(vec![None; targets.len()]);
+    let results: Mutex<Vec<Option<ServerResult>>> = Mutex::new(vec![None; targets.len()]);
     std::thread::scope(|scope| {
         for _ in 0..jobs.min(targets.len()) {
             scope.spawn(|| loop {
@@ -134,7 +133,7 @@ fn run_all(
                         "mcp-contract: [{n}/{}] {} {}",
                         targets.len(),
                         escape(&target.name),
-                        result.0.status().as_str()
+                        result.status().as_str()
                     );
                 }
                 results.lock().unwrap_or_else(|e| e.into_inner())[index] = Some(result);
@@ -149,7 +148,7 @@ fn run_all(
         .collect()
 }
 
-fn one(target: &Target, context: &Context<'_>, write: bool) -> (ServerResult, FailOn) {
+fn one(target: &Target, context: &Context<'_>, write: bool) -> ServerResult {
     let SuiteOutcome {
         server,
         fail_on,
@@ -172,14 +171,12 @@ fn one(target: &Target, context: &Context<'_>, write: bool) -> (ServerResult, Fa
             }
             Ok(items)
         });
-    (
-        ServerResult {
-            name: target.name.clone(),
-            server,
-            outcome,
-        },
+    ServerResult {
+        name: target.name.clone(),
+        server,
+        outcome,
         fail_on,
-    )
+    }
 }
 
 /// Writes the accepted snapshots of a suite — unless a deny-level lint finding refuses the

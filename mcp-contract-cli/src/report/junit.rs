@@ -112,7 +112,7 @@ pub fn render(report: &Report) -> String {
                     if item.failing {
                         let failing: Vec<_> = changes
                             .iter()
-                            .filter(|c| report_fails(report, item, c.class))
+                            .filter(|c| server.fail_on.fails(c.class))
                             .collect();
                         if failing.is_empty() && !item.findings.iter().any(|f| f.fails()) {
                             let _ = writeln!(
@@ -159,17 +159,4 @@ pub fn render(report: &Report) -> String {
     }
     out.push_str("</testsuites>\n");
     out
-}
-
-/// Whether a change of this class makes a failing item fail: under `drift` every change does.
-fn report_fails(
-    report: &Report,
-    _item: &super::ItemResult,
-    class: mcp_contract_engine::change::Class,
-) -> bool {
-    let fail_on = report.fail_on.trim();
-    if fail_on == "drift" || fail_on == "any" {
-        return true;
-    }
-    fail_on.split(',').any(|w| w.trim() == class.as_str())
 }

@@ -25,7 +25,6 @@ use mcp_contract_engine::hash::fnv1a64;
 use mcp_contract_engine::lint::{Finding, Level};
 use mcp_contract_engine::rules::{LINTS, RULES};
 use mcp_contract_engine::surface::{ItemKey, ItemKind};
-use mcp_contract_test::_support::check::FailOn;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 
@@ -299,8 +298,6 @@ pub fn render(report: &Report) -> Value {
 /// [`render`] with paths made relative to the locator's root.
 pub fn render_with(report: &Report, locator: &mut Locator) -> Value {
     let (rules, index) = rules();
-    let fail_on = FailOn::parse(&report.fail_on).unwrap_or_else(|_| FailOn::local_default());
-    let class_fails = |class: Class| fail_on.fails(class);
     let mut results = Vec::new();
     let mut notifications = Vec::new();
     for server in &report.servers {
@@ -321,7 +318,7 @@ pub fn render_with(report: &Report, locator: &mut Locator) -> Value {
         };
         for item in &items.items {
             for change in item.changes_worst_first() {
-                if !(item.failing && class_fails(change.class)) {
+                if !(item.failing && server.fail_on.fails(change.class)) {
                     continue;
                 }
                 let problem = Problem {

@@ -101,6 +101,7 @@ fn every_report_format_neutralises_terminal_tricks() {
             name: "poisoned\u{1b}[31m".into(),
             server: spec.display(),
             outcome: Ok(Items::from_suite(&suite)),
+            fail_on: FailOn::parse("breaking,safety,review").unwrap(),
         }],
         fail_on: "breaking,safety,review".into(),
         accept_command: None,
