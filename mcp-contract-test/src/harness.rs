@@ -605,7 +605,7 @@ impl Contract {
                 );
                 return ExitCode::from(101);
             }
-            let prepared = prepare(suite, &self.location, &paths, &settings, &context, &args);
+            let prepared = prepare(suite, &self.location, &paths, &context, &args);
             let (built, not_selected) = into_trials(prepared, &settings, &summary, listing);
             trials.extend(built);
             filtered += not_selected;
@@ -666,7 +666,6 @@ fn prepare(
     suite: &Suite,
     location: &Location,
     paths: &Paths,
-    settings: &Settings,
     context: &Result<Context<'static>, String>,
     args: &Arguments,
 ) -> Prepared {
@@ -712,9 +711,6 @@ fn prepare(
         Err(error) => return fail(error.clone()),
     };
     let select = |key: &ItemKey| args.selects(&format!("{prefix}{}", escape(&key.test_name())));
-    // insta's settings decide CI for the harness (they also read insta.yaml).
-    context.ci = settings.ci;
-    context.allow_missing = !settings.ci;
     context.share_probe = true;
     context.listing = args.list;
     context.select = Some(&select);

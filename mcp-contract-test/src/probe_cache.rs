@@ -43,7 +43,7 @@ use crate::surface::{ItemKey, ItemKind, Surface};
 use mcp_contract_engine::hash::fnv1a64;
 use serde_json::{json, Value};
 use std::fs;
-use std::io::{BufRead, BufReader, Write as _};
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
@@ -64,6 +64,21 @@ pub struct SharedProbe {
     pub calls: Vec<CallRecord>,
 }
 
+/// A probe of this process's own (and the suite's declared calls), as [`probe_shared`] gives it.
+pub(crate) fn probe_fresh(
+    spec: &ServerSpec,
+    options: &ProbeOptions,
+    calling: Option<&Calling<'_>>,
+) -> Result<SharedProbe, SharedError> {
+    calls::probe_and_call(spec, options, calling)
+        .map(|(probe, calls)| SharedProbe {
+            probe,
+            prepared: None,
+            calls,
+        })
+        .map_err(|e| (e.kind, e.to_string()))
+}
+
 /// Probes the server, or reuses the probe another process of the same run recorded.
 ///
 /// `redactions` are the suite's (the shared surface is stored prepared with them), `known` the
@@ -77,15 +92,7 @@ pub fn probe_shared(
     known: &[String],
     calling: Option<&Calling<'_>>,
 ) -> Result<SharedProbe, SharedError> {
-    let fresh = || {
-        calls::probe_and_call(spec, options, calling)
-            .map(|(probe, calls)| SharedProbe {
-                probe,
-                prepared: None,
-                calls,
-            })
-            .map_err(|e| (e.kind, e.to_string()))
-    };
+    let fresh = || probe_fresh(spec, options, calling);
     let Some(dir) = run_dir() else {
         return fresh();
     };
@@ -169,7 +176,8 @@ pub(crate) fn shared<T>(
                     }
                     let (bytes, result) = compute();
                     if let Some(bytes) = bytes {
-                        write_atomic(file, &bytes);
+                        // A cache: a file that cannot be written is computed again instead.
+                        let _ = crate::snapshot::write_atomic(file, &bytes);
                     }
                     return result;
                 }
@@ -206,34 +214,11 @@ fn stale(lock: &Path, patience: Duration) -> bool {
         .is_some_and(|age| age > patience)
 }
 
-/// Writes `bytes` to a temporary file beside `path` and renames it into place.
-fn write_atomic(path: &Path, bytes: &[u8]) {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(format!(".tmp{}", std::process::id()));
-    let tmp = PathBuf::from(tmp);
-    let written = fs::File::create(&tmp).and_then(|mut f| f.write_all(bytes));
-    if written.is_ok() {
-        let _ = fs::rename(&tmp, path);
-    } else {
-        let _ = fs::remove_file(&tmp);
-    }
-}
-
-/// Replaces credentials in a message or a note: the configuration's own, and anything shaped
-/// like one.
-pub(crate) fn scrub(text: &str, known: &[String]) -> String {
-    secrets::scrub_message(&secrets::scrub_known(text, known))
-}
-
 /// The tag of a declared call's record in the shared probe file.
 const CALL_RECORD: &str = "call-record";
 
-fn kind_word(kind: ItemKind) -> &'static str {
-    kind.as_str()
-}
-
 pub(crate) fn key_json(key: &ItemKey) -> Value {
-    json!([kind_word(key.kind), key.name])
+    json!([key.kind.as_str(), key.name])
 }
 
 pub(crate) fn key_from(value: &Value) -> Option<ItemKey> {
@@ -276,7 +261,7 @@ fn probe_file(
                 ProbeErrorKind::Configuration => "config",
                 _ => "other",
             };
-            let header = json!({"error": scrub(message, known), "kind": kind});
+            let header = json!({"error": secrets::scrub_known(message, known), "kind": kind});
             out.extend_from_slice(header.to_string().as_bytes());
             out.push(b'\n');
         }
@@ -287,7 +272,7 @@ fn probe_file(
                 None => check::prepare_for_sharing(&probe.surface, redactions),
             };
             let header = json!({
-                "notes": probe.notes.iter().map(|n| scrub(n, known)).collect::<Vec<_>>(),
+                "notes": probe.notes.iter().map(|n| secrets::scrub_known(n, known)).collect::<Vec<_>>(),
                 "handshake": probe.handshake.method(),
                 "respellings": probe.respellings.iter().map(Respelling::to_json).collect::<Vec<_>>(),
                 "secrets": notes.secrets.iter().map(secret_json).collect::<Vec<_>>(),
@@ -302,7 +287,7 @@ fn probe_file(
                 out.push(b'\n');
             }
             for (key, item) in surface.duplicate_items() {
-                let tag = json!(["dup", kind_word(key.kind), key.name]);
+                let tag = json!(["dup", key.kind.as_str(), key.name]);
                 out.extend_from_slice(tag.to_string().as_bytes());
                 out.push(b'\t');
                 out.extend_from_slice(item.to_string().as_bytes());

@@ -12,6 +12,7 @@ use crate::calls::{self, Calling, Cases};
 use crate::change::Policy;
 use crate::check::{self, FailOn, Judging, Selection, State, SuiteReport, Verdict};
 use crate::config::SuiteConfig;
+use crate::prepare::secrets;
 use crate::probe::{Handshake, ProbeErrorKind, ProbeOptions, ServerSpec};
 use crate::probe_cache::{SharedFailure, SharedOutcome, SharedProbe};
 use crate::surface::{ItemKey, ItemKind};
@@ -208,7 +209,7 @@ pub fn run(config: &SuiteConfig, context: &Context<'_>) -> SuiteOutcome {
                 .unwrap_or_default();
             return outcome(Err(SuiteFailure {
                 kind: FailureKind::Config,
-                message: crate::probe_cache::scrub(&message, &config.known_secrets()),
+                message: secrets::scrub_known(&message, &config.known_secrets()),
                 keys,
             }));
         }
@@ -364,7 +365,7 @@ fn judge(
     cases: Option<&Cases>,
 ) -> Result<SuiteReport, SuiteFailure> {
     let known = config.known_secrets();
-    let scrub = |text: &str| crate::probe_cache::scrub(text, &known);
+    let scrub = |text: &str| secrets::scrub_known(text, &known);
     let failure = |kind: FailureKind, message: &str, keys: Vec<ItemKey>| SuiteFailure {
         kind,
         message: scrub(message),
@@ -389,13 +390,7 @@ fn judge(
                 calling.as_ref(),
             )
         } else {
-            calls::probe_and_call(&config.server, &options, calling.as_ref())
-                .map(|(probe, calls)| SharedProbe {
-                    probe,
-                    prepared: None,
-                    calls,
-                })
-                .map_err(|e| (e.kind, e.to_string()))
+            crate::probe_cache::probe_fresh(&config.server, &options, calling.as_ref())
         }
     });
     let accepted_keys = |accepted: &[crate::snapshot::Accepted]| -> Vec<ItemKey> {

@@ -575,7 +575,7 @@ fn error_text(result: &Map<String, Value>) -> String {
 /// The result prepared as snapshots are (redactions, filters, credentials replaced), and
 /// credentials replaced in every message.
 fn finish(record: &mut CallRecord, calling: &Calling<'_>) {
-    let scrub = |text: &str| secrets::scrub_message(&secrets::scrub_known(text, calling.known));
+    let scrub = |text: &str| secrets::scrub_known(text, calling.known);
     for finding in &mut record.findings {
         finding.message = scrub(&finding.message);
     }
