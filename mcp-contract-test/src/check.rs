@@ -192,12 +192,7 @@ pub fn evaluate_prepared(
 ) -> SuiteReport {
     if prepared.is_some() && select.is_some() {
         let mut report = evaluate_prepared(live, accepted, judging, None, prepared);
-        let selected = |key: &ItemKey| select.is_none_or(|select| select(key));
-        let (verdicts, others): (Vec<Verdict>, Vec<Verdict>) =
-            report.verdicts.into_iter().partition(|v| selected(&v.key));
-        report.verdicts = verdicts;
-        report.unjudged.extend(others.into_iter().map(|v| v.key));
-        report.unjudged.sort();
+        report.keep_selected(|key| select.is_none_or(|select| select(key)));
         return report;
     }
     let policy = judging.fail_on.apply(judging.policy);
@@ -288,18 +283,15 @@ pub fn evaluate_prepared(
             first.findings.push(finding);
         }
     }
-    // Rename partners were judged for the selected items' sake: their own tests run elsewhere.
-    let (verdicts, partners): (Vec<Verdict>, Vec<Verdict>) =
-        verdicts.into_iter().partition(|v| selected(&v.key));
-    let mut unjudged = plan.unjudged;
-    unjudged.extend(partners.into_iter().map(|v| v.key));
-    unjudged.sort();
-    SuiteReport {
+    let mut report = SuiteReport {
         verdicts,
-        unjudged,
+        unjudged: plan.unjudged,
         notes,
         first_recording: accepted.is_empty(),
-    }
+    };
+    // Rename partners were judged for the selected items' sake: their own tests run elsewhere.
+    report.keep_selected(selected);
+    report
 }
 
 /// Which items a test process judges.
@@ -518,15 +510,9 @@ fn into_verdicts(
                 .or_else(|| renamed.remove(key))
                 .unwrap_or_default(),
         };
-        let failing = match judging.fail_on {
-            FailOn::Drift => state != State::Unchanged,
-            // A first recording promised nothing: nothing in it can break a caller (lints still
-            // apply). After one, a new item is judged like any change: plain new surface is
-            // additive, a new item poisoned from its arrival is safety.
-            FailOn::Classes(_) => {
-                (state != State::New || !first_recording) && judgement.fails(policy)
-            }
-        };
+        let failing = judging
+            .fail_on
+            .fails_item(state, &judgement, policy, first_recording);
         let mut verdict = Verdict {
             key: key.clone(),
             snap_path,

@@ -523,8 +523,8 @@ fn judge(
             };
             version_discipline(&mut report, &release, &policy);
         }
-        if whole_release {
-            keep_selected(&mut report, context.select);
+        if let (true, Some(select)) = (whole_release, context.select) {
+            report.keep_selected(select);
         }
         report
     };
@@ -699,19 +699,6 @@ fn mark_changed(verdict: &mut Verdict) {
         verdict.state = State::Changed;
     }
     verdict.recorded.metadata.description = Some(crate::summary::change_summary(verdict));
-}
-
-/// Drops the verdicts a selective process was not asked for (judged only for the release's
-/// sake): their tests run in other processes.
-fn keep_selected(report: &mut SuiteReport, select: Selection<'_>) {
-    let Some(select) = select else { return };
-    let (kept, others): (Vec<Verdict>, Vec<Verdict>) = std::mem::take(&mut report.verdicts)
-        .into_iter()
-        .partition(|v| select(&v.key));
-    report.verdicts = kept;
-    report.unjudged.extend(others.into_iter().map(|v| v.key));
-    report.unjudged.sort();
-    report.unjudged.dedup();
 }
 
 /// What accepting a judged suite did.

@@ -69,6 +69,25 @@ impl FailOn {
         }
     }
 
+    /// Whether an item in `state`, judged so, fails: under drift any difference does. A first
+    /// recording promised nothing, so nothing new in it can break a caller (lints still apply);
+    /// after one, a new item is judged like any change: plain new surface is additive, a new
+    /// item poisoned from its arrival is safety.
+    pub(crate) fn fails_item(
+        &self,
+        state: State,
+        judgement: &Judgement,
+        policy: &Policy,
+        first_recording: bool,
+    ) -> bool {
+        match self {
+            FailOn::Drift => state != State::Unchanged,
+            FailOn::Classes(_) => {
+                (state != State::New || !first_recording) && judgement.fails(policy)
+            }
+        }
+    }
+
     /// The policy's `failing` set that goes with this choice.
     pub fn apply(&self, policy: &Policy) -> Policy {
         let mut policy = policy.clone();
@@ -203,6 +222,19 @@ pub struct SuiteReport {
 }
 
 impl SuiteReport {
+    /// Keeps the verdicts of the items `select` takes; the others, judged only for their sake
+    /// (the whole release, rename partners), join [`SuiteReport::unjudged`]: their tests run
+    /// in other processes.
+    pub(crate) fn keep_selected(&mut self, select: impl Fn(&ItemKey) -> bool) {
+        let (kept, others): (Vec<Verdict>, Vec<Verdict>) = std::mem::take(&mut self.verdicts)
+            .into_iter()
+            .partition(|v| select(&v.key));
+        self.verdicts = kept;
+        self.unjudged.extend(others.into_iter().map(|v| v.key));
+        self.unjudged.sort();
+        self.unjudged.dedup();
+    }
+
     /// All judged changes of the suite in one judgement (for reports).
     pub fn judgement(&self) -> Judgement {
         let mut all = Judgement::default();

@@ -6,7 +6,7 @@
 
 use super::execute::CallRecord;
 use crate::change::{Judgement, Note};
-use crate::check::{FailOn, Judging, Selection, State, Verdict};
+use crate::check::{Judging, Selection, State, Verdict};
 use crate::diff;
 use crate::escape::escape;
 use crate::lint::{Finding, Level};
@@ -175,10 +175,9 @@ fn verdict_of(
             &diff::Context::default(),
         ),
     };
-    let failing = match judging.fail_on {
-        FailOn::Drift => state != State::Unchanged,
-        FailOn::Classes(_) => (state != State::New || !first_recording) && judgement.fails(policy),
-    };
+    let failing = judging
+        .fail_on
+        .fails_item(state, &judgement, policy, first_recording);
     let mut verdict = Verdict {
         key: key.clone(),
         snap_path: judging.layout.snap_path(key),
@@ -214,10 +213,9 @@ fn removed(
         "",
         "no case file declares this call any more: accept the removal (or restore the file)",
     ));
-    let failing = match judging.fail_on {
-        FailOn::Drift => true,
-        FailOn::Classes(_) => judgement.fails(policy),
-    };
+    let failing = judging
+        .fail_on
+        .fails_item(State::Removed, &judgement, policy, false);
     Verdict {
         key: key.clone(),
         snap_path: judging.layout.snap_path(key),

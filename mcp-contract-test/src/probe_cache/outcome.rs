@@ -65,18 +65,11 @@ pub fn shared_outcome(
         },
     );
     match outcome {
-        SharedOutcome::Judged(report) if whole && select.is_some() => {
-            let selected = |key: &ItemKey| select.is_none_or(|select| select(key));
-            let (verdicts, others): (Vec<Verdict>, Vec<Verdict>) =
-                report.verdicts.into_iter().partition(|v| selected(&v.key));
-            let mut unjudged = report.unjudged;
-            unjudged.extend(others.into_iter().map(|v| v.key));
-            unjudged.sort();
-            SharedOutcome::Judged(SuiteReport {
-                verdicts,
-                unjudged,
-                ..report
-            })
+        SharedOutcome::Judged(mut report) if whole => {
+            if let Some(select) = select {
+                report.keep_selected(select);
+            }
+            SharedOutcome::Judged(report)
         }
         other => other,
     }
