@@ -465,23 +465,19 @@ fn probe_one(server: &ServerArgs) -> Result<mcp_contract_test::_support::probe::
         target::no_layout(),
         &config::Settings::default(),
     )?;
-    let config = &target.config;
-    let options = mcp_contract_test::_support::probe::ProbeOptions {
-        timeout: config.timeout,
-        lifecycle: config.lifecycle,
-        ..Default::default()
-    };
-    mcp_contract_test::_support::probe::probe(&config.server, &options).map_err(|e| {
-        let code = match e.kind {
-            mcp_contract_test::_support::probe::ProbeErrorKind::AuthRequired => exit::AUTH,
-            mcp_contract_test::_support::probe::ProbeErrorKind::Configuration => exit::USAGE,
+    use mcp_contract_test::_support::run::{self as one_road, Context, FailureKind, Mode};
+    let mut context = Context::from_env(Mode::Check).map_err(|e| (exit::USAGE, e))?;
+    // A --timeout flag wins over MCP_CONTRACT_TIMEOUT, as for `check`.
+    if server.timeout.is_some() {
+        context.timeout = None;
+    }
+    one_road::probe(&target.config, &context).map_err(|failure| {
+        let code = match failure.kind {
+            FailureKind::AuthRequired => exit::AUTH,
+            FailureKind::Config => exit::USAGE,
             _ => exit::UNREACHABLE,
         };
-        let secrets = config.known_secrets();
-        (
-            code,
-            mcp_contract_engine::prepare::secrets::scrub_known(&e.to_string(), &secrets),
-        )
+        (code, failure.message)
     })
 }
 

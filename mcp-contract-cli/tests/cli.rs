@@ -1555,3 +1555,29 @@ fn a_reader_that_goes_away_early_ends_the_output_quietly() {
             .expect("JSON");
     assert!(!written["changes"].as_array().expect("changes").is_empty());
 }
+
+/// `show` and `capture` probe as `check` does: `MCP_CONTRACT_TIMEOUT` bounds them, and a
+/// `--timeout` flag wins over it.
+#[test]
+fn show_and_capture_take_the_timeout_from_the_environment_and_the_flag_wins() {
+    for command in ["show", "capture"] {
+        let started = std::time::Instant::now();
+        let output = cli()
+            .args([command, "--", "sleep", "30"])
+            .env("MCP_CONTRACT_TIMEOUT", "1")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(4), "{command}: {stderr}");
+        assert!(stderr.contains("time limit of 1.0 s"), "{command}: {stderr}");
+        assert!(started.elapsed() < std::time::Duration::from_secs(20), "{command}");
+
+        let output = cli()
+            .args([command, "--timeout", "2", "--", "sleep", "30"])
+            .env("MCP_CONTRACT_TIMEOUT", "1")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains("time limit of 2.0 s"), "{command}: {stderr}");
+    }
+}

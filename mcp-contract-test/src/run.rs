@@ -13,7 +13,7 @@ use crate::change::Policy;
 use crate::check::{self, FailOn, Judging, Selection, State, SuiteReport, Verdict};
 use crate::config::SuiteConfig;
 use crate::prepare::secrets;
-use crate::probe::{Handshake, ProbeErrorKind, ProbeOptions, ServerSpec};
+use crate::probe::{Handshake, Probe, ProbeErrorKind, ProbeOptions, ServerSpec};
 use crate::probe_cache::{SharedFailure, SharedOutcome, SharedProbe};
 use crate::surface::{ItemKey, ItemKind};
 use crate::version::{self, BumpCheck};
@@ -533,6 +533,21 @@ fn judge(
     notes.append(&mut report.notes);
     report.notes = notes;
     Ok(report)
+}
+
+/// Probes the suite's server alone, as [`run`] does (the context's timeout override, the
+/// suite's lifecycle), with a failure's credentials replaced: what `mcp-contract capture` and
+/// `show` read.
+///
+/// # Errors
+///
+/// The probe failed: its kind and message ([`SuiteFailure::keys`] is empty).
+pub fn probe(config: &SuiteConfig, context: &Context<'_>) -> Result<Probe, SuiteFailure> {
+    crate::probe::probe(&config.server, &probe_options(config, context)).map_err(|e| SuiteFailure {
+        kind: probe_failure_kind(e.kind),
+        message: secrets::scrub_known(&e.to_string(), &config.known_secrets()),
+        keys: Vec::new(),
+    })
 }
 
 /// The kind of a probe failure, as both faces act on it.
