@@ -1569,8 +1569,14 @@ fn show_and_capture_take_the_timeout_from_the_environment_and_the_flag_wins() {
             .unwrap();
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(4), "{command}: {stderr}");
-        assert!(stderr.contains("time limit of 1.0 s"), "{command}: {stderr}");
-        assert!(started.elapsed() < std::time::Duration::from_secs(20), "{command}");
+        assert!(
+            stderr.contains("time limit of 1.0 s"),
+            "{command}: {stderr}"
+        );
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(20),
+            "{command}"
+        );
 
         let output = cli()
             .args([command, "--timeout", "2", "--", "sleep", "30"])
@@ -1578,6 +1584,9 @@ fn show_and_capture_take_the_timeout_from_the_environment_and_the_flag_wins() {
             .output()
             .unwrap();
         let stderr = String::from_utf8_lossy(&output.stderr);
-        assert!(stderr.contains("time limit of 2.0 s"), "{command}: {stderr}");
+        assert!(
+            stderr.contains("time limit of 2.0 s"),
+            "{command}: {stderr}"
+        );
     }
 }

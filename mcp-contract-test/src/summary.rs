@@ -145,6 +145,16 @@ pub fn findings_summary(findings: &[mcp_contract_engine::lint::Finding]) -> Stri
 pub fn findings_line<'a>(
     findings: impl IntoIterator<Item = &'a mcp_contract_engine::lint::Finding>,
 ) -> Option<String> {
+    let (deny, warn, allowed) = finding_counts(findings);
+    (deny + warn + allowed > 0)
+        .then(|| format!("lints: {deny} deny, {warn} warn, {allowed} allowed"))
+}
+
+/// Lint findings counted `(deny, warn, allowed)`: deny and warn count the findings no
+/// allow-list entry accepts.
+pub fn finding_counts<'a>(
+    findings: impl IntoIterator<Item = &'a mcp_contract_engine::lint::Finding>,
+) -> (usize, usize, usize) {
     let (mut deny, mut warn, mut allowed) = (0, 0, 0);
     for f in findings {
         match (&f.allowed, f.level) {
@@ -153,8 +163,7 @@ pub fn findings_line<'a>(
             (None, _) => warn += 1,
         }
     }
-    (deny + warn + allowed > 0)
-        .then(|| format!("lints: {deny} deny, {warn} warn, {allowed} allowed"))
+    (deny, warn, allowed)
 }
 
 /// Counts by class, worst first: `2 breaking, 1 routing`.

@@ -45,18 +45,12 @@ fn counts(counts: &std::collections::BTreeMap<Class, usize>) -> Value {
 
 /// Lint findings across every server: deny and warn count findings not allowed.
 fn finding_counts(report: &Report) -> Value {
-    let (mut deny, mut warn, mut allowed) = (0, 0, 0);
-    for server in &report.servers {
-        if let Ok(items) = &server.outcome {
-            for f in items.items.iter().flat_map(|i| &i.findings) {
-                match (&f.allowed, f.level) {
-                    (Some(_), _) => allowed += 1,
-                    (None, mcp_contract_engine::lint::Level::Deny) => deny += 1,
-                    (None, _) => warn += 1,
-                }
-            }
-        }
-    }
+    let findings = report
+        .servers
+        .iter()
+        .filter_map(|server| server.outcome.as_ref().ok())
+        .flat_map(|items| items.items.iter().flat_map(|i| &i.findings));
+    let (deny, warn, allowed) = mcp_contract_test::_support::summary::finding_counts(findings);
     json!({ "deny": deny, "warn": warn, "allowed": allowed })
 }
 
