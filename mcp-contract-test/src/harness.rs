@@ -287,7 +287,7 @@ impl Suite {
         Suite {
             name: None,
             server,
-            timeout: Duration::from_secs(30),
+            timeout: crate::config::DEFAULT_TIMEOUT,
             fail_on: None,
             ci_fail_on: None,
             policy: Policy::default(),

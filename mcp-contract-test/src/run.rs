@@ -560,9 +560,7 @@ fn probe_failure_kind(kind: ProbeErrorKind) -> FailureKind {
 }
 
 fn no_contract_message(layout: &check::Layout, mode: Mode) -> String {
-    let prefix =
-        crate::snapshot::file_name(&layout.module, layout.suite.as_deref(), &ItemKey::server());
-    let prefix = prefix.trim_end_matches("server.snap");
+    let prefix = crate::snapshot::suite_prefix(&layout.module, layout.suite.as_deref());
     let where_ = if layout.dir.is_dir() {
         format!(
             "{} holds no accepted snapshot of this suite (no file named {prefix}*.snap)",

@@ -63,11 +63,9 @@ pub fn judge(
             },
         };
         let record = by_record.get(key).copied();
-        verdict.recorded.metadata = if verdict.no_result {
-            verdict.recorded.metadata.clone()
-        } else {
-            metadata(judging, &verdict, record)
-        };
+        if !verdict.no_result {
+            verdict.recorded.metadata = metadata(judging, &verdict, record);
+        }
         verdicts.push(verdict);
     }
     (verdicts, unjudged, notes)

@@ -61,12 +61,7 @@ pub fn safe_component(name: &str) -> String {
 /// `<module>__[<suite>__]server.snap` for the server item. Every part goes through
 /// [`safe_component`], so the result is always one plain file name.
 pub fn file_name(module: &str, suite: Option<&str>, key: &ItemKey) -> String {
-    let mut out = safe_component(module);
-    out.push_str("__");
-    if let Some(suite) = suite {
-        out.push_str(&safe_component(suite));
-        out.push_str("__");
-    }
+    let mut out = suite_prefix(module, suite);
     match (key.kind, key.call_parts()) {
         (ItemKind::Server, _) => out.push_str("server"),
         (ItemKind::Call, Some((tool, case))) => {

@@ -327,27 +327,16 @@ impl Wire {
                 builder = builder.header(*name, *value);
             }
             let proxy_setting = proxy.as_ref().map(|chosen| chosen.proxy.clone());
+            let agent = &self.agent;
             let result = match out.body {
-                Some(body) => builder.body(body).map_err(ureq::Error::from).and_then(|r| {
-                    let request = self
-                        .agent
-                        .configure_request(r)
-                        .proxy(proxy_setting)
-                        .timeout_global(Some(bound + MARGIN))
-                        .timeout_connect(Some(bound))
-                        .build();
-                    self.agent.run(request)
-                }),
-                None => builder.body(()).map_err(ureq::Error::from).and_then(|r| {
-                    let request = self
-                        .agent
-                        .configure_request(r)
-                        .proxy(proxy_setting)
-                        .timeout_global(Some(bound + MARGIN))
-                        .timeout_connect(Some(bound))
-                        .build();
-                    self.agent.run(request)
-                }),
+                Some(body) => builder
+                    .body(body)
+                    .map_err(ureq::Error::from)
+                    .and_then(|request| send(agent, request, proxy_setting, bound)),
+                None => builder
+                    .body(())
+                    .map_err(ureq::Error::from)
+                    .and_then(|request| send(agent, request, proxy_setting, bound)),
             };
             match result {
                 Ok(response) => {
@@ -624,6 +613,23 @@ fn proxy_failure(reason: &str, url: &Url, proxy: Option<&Chosen>) -> HttpFailure
         kind: ProbeErrorKind::Proxy,
         message,
     }
+}
+
+/// Sends one request through the agent with its proxy and time bounds; a request with a body
+/// and one without are different types to ureq.
+fn send<B: ureq::AsSendBody>(
+    agent: &ureq::Agent,
+    request: http::Request<B>,
+    proxy: Option<ureq::Proxy>,
+    bound: Duration,
+) -> Result<http::Response<ureq::Body>, ureq::Error> {
+    let request = agent
+        .configure_request(request)
+        .proxy(proxy)
+        .timeout_global(Some(bound + MARGIN))
+        .timeout_connect(Some(bound))
+        .build();
+    agent.run(request)
 }
 
 #[cfg(test)]
