@@ -164,10 +164,10 @@ fn one(target: &Target, context: &Context<'_>, write: bool) -> ServerResult {
             },
             message: failure.message,
         })
-        .and_then(|report| {
+        .and_then(|mut report| {
             let mut items = Items::from_suite(&report);
             if write {
-                accept(&report, &mut items)?;
+                accept(&mut report, &mut items)?;
             }
             Ok(items)
         });
@@ -182,7 +182,7 @@ fn one(target: &Target, context: &Context<'_>, write: bool) -> ServerResult {
 /// Writes the accepted snapshots of a suite — unless a deny-level lint finding refuses the
 /// surface: then nothing is written and the items keep failing. On a terminal, each file
 /// written or deleted is named on stderr.
-fn accept(report: &SuiteReport, items: &mut Items) -> Result<(), Failure> {
+fn accept(report: &mut SuiteReport, items: &mut Items) -> Result<(), Failure> {
     let done = match run::accept(report).map_err(|e| Failure {
         kind: FailureKind::Unreadable,
         message: format!("cannot write the snapshot: {e}"),
@@ -194,10 +194,8 @@ fn accept(report: &SuiteReport, items: &mut Items) -> Result<(), Failure> {
         }
         _ => return Ok(()),
     };
-    // Accepted: what it was judged to be is now the contract.
-    for item in &mut items.items {
-        item.failing = false;
-    }
+    // Accepted: the verdicts no longer fail (`run::accept`).
+    *items = Items::from_suite(report);
     items.accepted = Some(done.len());
     // File by file on a terminal only; piped, the report's `accepted:` line says it.
     if !std::io::stderr().is_terminal() {

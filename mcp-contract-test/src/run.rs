@@ -759,13 +759,14 @@ impl Refusal {
 
 /// Makes a judged suite the accepted contract (`mcp-contract snapshot`) — unless it may not
 /// be: a release missing its required version bump, or items that break a deny-level lint,
-/// are refused and nothing is written. Deciding that here keeps it one decision for every
+/// are refused and nothing is written. Accepted, the report's verdicts no longer fail: what the
+/// suite was judged to be is the contract. Deciding that here keeps it one decision for every
 /// face that accepts.
 ///
 /// # Errors
 ///
 /// The first snapshot file that could not be written or deleted.
-pub fn accept(report: &SuiteReport) -> Result<Acceptance, crate::snapshot::SnapshotError> {
+pub fn accept(report: &mut SuiteReport) -> Result<Acceptance, crate::snapshot::SnapshotError> {
     let unbumped = report
         .verdicts
         .iter()
@@ -778,5 +779,10 @@ pub fn accept(report: &SuiteReport) -> Result<Acceptance, crate::snapshot::Snaps
     if items > 0 {
         return Ok(Acceptance::Refused(Refusal::DenyLints { items }));
     }
-    check::accept(report).map(Acceptance::Accepted)
+    let done = check::accept(report)?;
+    // What the suite was judged to be is the contract now: nothing in it fails any more.
+    for verdict in &mut report.verdicts {
+        verdict.failing = false;
+    }
+    Ok(Acceptance::Accepted(done))
 }
