@@ -22,7 +22,7 @@ use mcp_contract_engine::change::{Change, Class, Judgement};
 use mcp_contract_engine::surface::ItemKey;
 use mcp_contract_test::_support::check::{FailOn, State, SuiteReport};
 pub use mcp_contract_test::_support::summary::{
-    change_line, compact, compact_pair, counts_line, counts_line_of, findings_line,
+    change_detail, change_line, compact, compact_pair, counts_line, counts_line_of, findings_line,
     findings_summary,
 };
 use serde_json::{json, Value};

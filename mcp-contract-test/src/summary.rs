@@ -72,6 +72,12 @@ pub fn compact_pair(before: Option<&Value>, after: Option<&Value>) -> (String, S
 
 /// One change on one line: class, rule, path, before → after.
 pub fn change_line(change: &Change) -> String {
+    format!("{:<9} {}", change.class.as_str(), change_detail(change))
+}
+
+/// [`change_line`] without the class, for a report that heads changes by class: rule, path,
+/// before → after.
+pub fn change_detail(change: &Change) -> String {
     let path = if change.path.is_empty() {
         String::new()
     } else {
@@ -84,13 +90,7 @@ pub fn change_line(change: &Change) -> String {
             format!(": {before} → {after}")
         }
     };
-    format!(
-        "{:<9} {}{}{}",
-        change.class.as_str(),
-        change.rule,
-        path,
-        values
-    )
+    format!("{}{}{}", change.rule, path, values)
 }
 
 /// The classified change list of one verdict, as shown in `cargo insta review` (the snapshot's

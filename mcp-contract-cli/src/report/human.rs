@@ -1,7 +1,7 @@
 //! The human report: per server, changes grouped by class (worst first) then by item; colour
 //! only when the caller says the output is a terminal. Every server string is escaped.
 
-use super::{change_line, counts_line_of, ItemResult, Items, Report, Status};
+use super::{change_detail, counts_line_of, ItemResult, Items, Report, Status};
 use mcp_contract_engine::change::Class;
 use mcp_contract_engine::escape::escape;
 use std::fmt::Write as _;
@@ -146,9 +146,7 @@ fn changes_by_class(out: &mut String, items: &Items, paint: Paint) {
             }
             let _ = writeln!(out, "    {}", item_line(item));
             for change in changes {
-                let line = change_line(change);
-                let line = line.trim_start_matches(class.as_str()).trim_start();
-                let _ = writeln!(out, "      {line}");
+                let _ = writeln!(out, "      {}", change_detail(change));
                 let _ = writeln!(out, "        {}", paint.on(DIM, &escape(&change.message)));
             }
         }
