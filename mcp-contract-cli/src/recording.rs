@@ -101,10 +101,7 @@ pub fn load(path: &Path) -> Result<Recording, Fail> {
     })?;
     let surface = Surface::from_json(&document)
         .map_err(|e| unreadable(format!("{}: not a surface file: {e}", path.display())))?;
-    let version = document
-        .pointer("/serverInfo/version")
-        .and_then(Value::as_str)
-        .map(str::to_owned);
+    let version = mcp_contract_engine::version::server_info_version(&document);
     Ok(Recording {
         surface,
         version,
@@ -130,13 +127,7 @@ fn from_snapshots(mut files: Vec<(PathBuf, String)>, label: &str) -> Result<Reco
             ));
         }
         if item.key == ItemKey::server() {
-            recorded_version = file
-                .metadata
-                .info
-                .as_ref()
-                .and_then(|info| info.get("version"))
-                .and_then(Value::as_str)
-                .map(str::to_owned);
+            recorded_version = file.metadata.recorded_version();
         }
         paths.insert(item.key.clone(), path);
         if let Some(definition) = item.definition {
@@ -144,12 +135,9 @@ fn from_snapshots(mut files: Vec<(PathBuf, String)>, label: &str) -> Result<Reco
         }
     }
     let version = recorded_version.or_else(|| {
-        surface.get(&ItemKey::server()).and_then(|server| {
-            server
-                .pointer("/serverInfo/version")
-                .and_then(Value::as_str)
-                .map(str::to_owned)
-        })
+        surface
+            .get(&ItemKey::server())
+            .and_then(|server| mcp_contract_engine::version::server_info_version(&server))
     });
     Ok(Recording {
         surface,

@@ -153,6 +153,15 @@ impl std::fmt::Display for Version {
     }
 }
 
+/// The version a `server` item advertises (`serverInfo.version`). Many SDKs fill it with
+/// their own version, so a recorded or configured version is preferred where there is one.
+pub fn server_info_version(server: &serde_json::Value) -> Option<String> {
+    server
+        .pointer("/serverInfo/version")
+        .and_then(serde_json::Value::as_str)
+        .map(str::to_owned)
+}
+
 /// What [`check`] found.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]

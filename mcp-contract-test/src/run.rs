@@ -512,7 +512,7 @@ fn judge(
                 probe
                     .surface
                     .get(&ItemKey::server())
-                    .and_then(|server| server_info_version(&server))
+                    .and_then(|server| version::server_info_version(&server))
             });
             let policy = fail_on.apply(&config.policy);
             let release = Release {
@@ -613,13 +613,6 @@ struct Release<'a> {
     drift: bool,
 }
 
-fn server_info_version(server: &Value) -> Option<String> {
-    server
-        .pointer("/serverInfo/version")
-        .and_then(Value::as_str)
-        .map(str::to_owned)
-}
-
 /// The version requirement (`require_version_bump`), on the `server` verdict: the live
 /// version is recorded in its header (`info.version`) so that accepting the contract records
 /// it; a version that differs from the accepted one makes the item drift (the header must be
@@ -632,18 +625,14 @@ fn version_discipline(report: &mut SuiteReport, release: &Release<'_>, policy: &
         .accepted
         .iter()
         .find(|a| a.item.key == ItemKey::server() && !a.item.removed);
-    let recorded = accepted_server
-        .and_then(|a| a.file.metadata.info.as_ref())
-        .and_then(|info| info.get("version"))
-        .and_then(Value::as_str)
-        .map(str::to_owned);
+    let recorded = accepted_server.and_then(|a| a.file.metadata.recorded_version());
     // Contracts accepted before the requirement was on record no version: the accepted
     // `serverInfo.version` stands in, when that is where the version comes from.
     let accepted_version = recorded.clone().or_else(|| {
         accepted_server
             .filter(|_| release.from_server_info)
             .and_then(|a| a.definition())
-            .and_then(|server| server_info_version(&server))
+            .and_then(|server| version::server_info_version(&server))
     });
     let changes: Vec<crate::change::Change> = report
         .verdicts

@@ -32,6 +32,16 @@ impl Metadata {
             ..self.clone()
         }
     }
+
+    /// The server's version recorded when the contract was accepted (`info.version` of the
+    /// `server` snapshot's header), if one was.
+    pub fn recorded_version(&self) -> Option<String> {
+        self.info
+            .as_ref()
+            .and_then(|info| info.get("version"))
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_owned)
+    }
 }
 
 /// One snapshot file: header and contents.
