@@ -12,7 +12,6 @@ use mcp_contract_test::_support::probe::{
     ServerSpec,
 };
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 /// One server to probe, and where its snapshots live.
 #[derive(Debug, Clone)]
@@ -115,10 +114,8 @@ fn split_pair(text: &str, separator: char, what: &str) -> Result<(String, String
 /// Every setting of `settings` applied to a suite.
 fn apply(settings: &Settings, config: &mut SuiteConfig) -> Result<(), String> {
     if let Some(seconds) = settings.timeout {
-        if !(seconds > 0.0 && seconds.is_finite() && seconds < 1e9) {
-            return Err("the timeout must be a positive number of seconds, e.g. 30".to_owned());
-        }
-        config.timeout = Duration::from_secs_f64(seconds);
+        config.timeout = mcp_contract_test::_support::config::timeout_from_secs(seconds)
+            .ok_or("the timeout must be a positive number of seconds, e.g. 30")?;
     }
     if let Some(word) = &settings.lifecycle {
         config.lifecycle = Lifecycle::parse(word).map_err(|e| e.to_string())?;

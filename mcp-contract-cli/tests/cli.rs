@@ -1590,3 +1590,30 @@ fn show_and_capture_take_the_timeout_from_the_environment_and_the_flag_wins() {
         );
     }
 }
+
+/// A timeout that is not a positive number of seconds is a usage error, from the flag and from
+/// the environment alike.
+#[test]
+fn a_timeout_that_is_no_positive_number_of_seconds_is_refused() {
+    for (flag, variable) in [(Some("0"), None), (Some("inf"), None), (None, Some("-3"))] {
+        let mut command = cli();
+        command.args(["show"]);
+        if let Some(value) = flag {
+            command.args(["--timeout", value]);
+        }
+        if let Some(value) = variable {
+            command.env("MCP_CONTRACT_TIMEOUT", value);
+        }
+        let output = command.args(["--", "true"]).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{flag:?} {variable:?}: {stderr}"
+        );
+        assert!(
+            stderr.contains("must be a positive number of seconds"),
+            "{flag:?} {variable:?}: {stderr}"
+        );
+    }
+}

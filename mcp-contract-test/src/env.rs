@@ -47,11 +47,14 @@ pub(crate) fn ci() -> bool {
 pub(crate) fn timeout() -> Result<Option<Duration>, String> {
     match non_empty(TIMEOUT) {
         None => Ok(None),
-        Some(text) => match text.trim().parse::<f64>() {
-            Ok(secs) if secs > 0.0 && secs.is_finite() && secs < 1e9 => {
-                Ok(Some(Duration::from_secs_f64(secs)))
-            }
-            _ => Err(format!(
+        Some(text) => match text
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .and_then(crate::config::timeout_from_secs)
+        {
+            Some(timeout) => Ok(Some(timeout)),
+            None => Err(format!(
                 "{TIMEOUT} must be a positive number of seconds, e.g. 30"
             )),
         },
