@@ -326,6 +326,25 @@ fn first_value(node: &[Part<'_>]) -> Option<Value> {
     }
 }
 
+/// A schema node's path as schema changes report it: input nodes bare, output nodes under
+/// `outputSchema`, the root as the schema's name. Poisoning in a schema text is reported at the
+/// same path, so that its routing change can be found and replaced.
+pub(super) fn display_in(dir: Direction, path: &str) -> String {
+    let base = match dir {
+        Direction::Input => "inputSchema",
+        Direction::Output => "outputSchema",
+    };
+    if path.is_empty() {
+        base.to_owned()
+    } else if path.starts_with('[') {
+        format!("{base}{path}")
+    } else if dir == Direction::Input {
+        path.to_owned()
+    } else {
+        format!("{base}.{path}")
+    }
+}
+
 /// How messages name the schema node at `path`.
 fn what_in(dir: Direction, path: &str) -> String {
     let noun = match dir {
@@ -352,19 +371,7 @@ fn sample(values: &[&Value]) -> String {
 
 impl<'a> SchemaCx<'a, '_, '_> {
     fn display(&self, path: &str) -> String {
-        let base = match self.dir {
-            Direction::Input => "inputSchema",
-            Direction::Output => "outputSchema",
-        };
-        if path.is_empty() {
-            base.to_owned()
-        } else if path.starts_with('[') {
-            format!("{base}{path}")
-        } else if self.dir == Direction::Input {
-            path.to_owned()
-        } else {
-            format!("{base}.{path}")
-        }
+        display_in(self.dir, path)
     }
 
     fn what(&self, path: &str) -> String {
