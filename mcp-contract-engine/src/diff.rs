@@ -504,6 +504,18 @@ fn text_field(
     }
 }
 
+/// The top-level fields of an item that its own comparison does not read (`known`): the
+/// response hints as `response-hint-changed`, everything else as `field-changed`, each once.
+fn rest(out: &mut Out<'_>, old: &Map<String, Value>, new: &Map<String, Value>, known: &[&str]) {
+    server::response_hints(out, old, new);
+    let skip: Vec<&str> = known
+        .iter()
+        .copied()
+        .chain(server::RESPONSE_HINTS)
+        .collect();
+    other_fields(out, "", old, new, &skip);
+}
+
 /// Fields nobody calls with: reported as cosmetic so nothing is silent.
 fn other_fields(
     out: &mut Out<'_>,

@@ -118,22 +118,11 @@ pub(super) fn prompt(out: &mut Out<'_>, old: &Value, new: &Value) {
         );
     }
     icons(out, o, n);
-    server::response_hints(out, o, n);
-    other_fields(
+    rest(
         out,
-        "",
         o,
         n,
-        &[
-            "name",
-            "title",
-            "description",
-            "arguments",
-            "icons",
-            "resultType",
-            "ttlMs",
-            "cacheScope",
-        ],
+        &["name", "title", "description", "arguments", "icons"],
     );
 }
 
@@ -237,16 +226,11 @@ pub(super) fn resource(out: &mut Out<'_>, old: &Value, new: &Value) {
         &["audience", "priority", "lastModified"],
     );
     icons(out, o, n);
-    server::response_hints(out, o, n);
-    other_fields(
+    rest(
         out,
-        "",
         o,
         n,
         &[
-            "resultType",
-            "ttlMs",
-            "cacheScope",
             "uri",
             "uriTemplate",
             "name",
