@@ -516,6 +516,15 @@ fn rest(out: &mut Out<'_>, old: &Map<String, Value>, new: &Map<String, Value>, k
     other_fields(out, "", old, new, &skip);
 }
 
+/// A dotted path one segment deeper (`a.b`); the segment alone under the root.
+pub(crate) fn join(parent: &str, segment: &str) -> String {
+    if parent.is_empty() {
+        segment.to_owned()
+    } else {
+        format!("{parent}.{segment}")
+    }
+}
+
 /// Fields nobody calls with: reported as cosmetic so nothing is silent.
 fn other_fields(
     out: &mut Out<'_>,
@@ -531,11 +540,7 @@ fn other_fields(
         }
         let (o, n) = (old.get(key), new.get(key));
         if !same(o, n) {
-            let path = if prefix.is_empty() {
-                key.clone()
-            } else {
-                format!("{prefix}.{key}")
-            };
+            let path = join(prefix, key);
             out.emit(
                 "field-changed",
                 &path,

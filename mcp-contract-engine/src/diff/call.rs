@@ -269,7 +269,7 @@ fn walk(old: &Value, new: &Value, path: &str, found: &mut Vec<(String, Changed)>
             // Fields on one side only are changes of shape, judged already.
             for (key, a) in o {
                 if let Some(b) = n.get(key) {
-                    walk(a, b, &join_path(path, key), found, depth + 1);
+                    walk(a, b, &join(path, key), found, depth + 1);
                 }
             }
         }
@@ -304,14 +304,6 @@ fn record(found: &mut Vec<(String, Changed)>, path: &str, before: &Value, after:
                 count: 1,
             },
         )),
-    }
-}
-
-fn join_path(parent: &str, key: &str) -> String {
-    if parent.is_empty() {
-        key.to_owned()
-    } else {
-        format!("{parent}.{key}")
     }
 }
 

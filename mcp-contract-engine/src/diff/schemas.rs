@@ -301,14 +301,6 @@ fn has_keyword(schema: &Value, keywords: &[&str]) -> bool {
         .is_some_and(|map| map.keys().any(|k| keywords.contains(&k.as_str())))
 }
 
-fn join(parent: &str, segment: &str) -> String {
-    if parent.is_empty() {
-        segment.to_owned()
-    } else {
-        format!("{parent}.{segment}")
-    }
-}
-
 fn node_text(node: &[Part<'_>]) -> String {
     node.iter()
         .map(|p| canonical_schema_string(p.value))
