@@ -9,9 +9,8 @@
 use crate::change::{Change, Class, Judgement, Note, Policy};
 use crate::rules::{self, Direction};
 use crate::schema::{
-    self, any_node, atom_of_value, bound_tighter, canonical_eq, canonical_schema_string,
-    canonical_string, clip, is_multiple, normalize_text, type_names, Additional, Atoms, Node, Part,
-    Shape, NULL,
+    self, any_node, bound_tighter, canonical_eq, canonical_schema_string, canonical_string, clip,
+    is_multiple, normalize_text, type_names, Additional, Atoms, Node, Part, Shape, NULL,
 };
 use crate::surface::{ItemKey, ItemKind, Surface};
 use serde_json::{json, Map, Value};
@@ -171,11 +170,7 @@ pub fn diff_item_in(
     context: &Context,
 ) -> Judgement {
     let mut out = Out::new(key, policy, context);
-    if let (Some(value), None) = (old, new) {
-        removed(&mut out, value, None);
-    } else {
-        item_into(&mut out, old, new);
-    }
+    item_into(&mut out, old, new);
     finish(Judgement {
         changes: out.changes,
         notes: out.notes,

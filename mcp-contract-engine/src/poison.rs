@@ -235,20 +235,6 @@ pub fn live(value: &Value) -> Vec<Finding> {
     findings
 }
 
-/// What a text change added that is aimed at the model, or `None` for a plain rewording: one
-/// line naming every signal with its span (escaped, safe to print), e.g.
-/// `an instruction to the model: "Ignore previous instructions."; a URL on a new host
-/// (evil.example): "https://evil.example/x"`. An absent old text is an empty one.
-pub fn added(old: Option<&str>, new: Option<&str>) -> Option<String> {
-    let new = Value::String(new?.to_owned());
-    let old = Value::String(old.unwrap_or("").to_owned());
-    let hits: Vec<Hit> = judge(Some(&old), &new)
-        .into_iter()
-        .flat_map(|f| f.hits)
-        .collect();
-    (!hits.is_empty()).then(|| summary(&hits))
-}
-
 /// The heuristics as Markdown (a section of `docs/rules.md`): every signal with the detectors,
 /// phrases and strings that raise it, each with its example.
 pub fn markdown() -> String {
@@ -729,6 +715,20 @@ fn judge(old: Option<&Value>, new: &Value) -> Vec<Finding> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// What a text change added that is aimed at the model, or `None` for a plain rewording: one
+    /// line naming every signal with its span, e.g. `an instruction to the model: "Ignore
+    /// previous instructions."; a URL on a new host (evil.example): "https://evil.example/x"`.
+    /// An absent old text is an empty one.
+    fn added(old: Option<&str>, new: Option<&str>) -> Option<String> {
+        let new = Value::String(new?.to_owned());
+        let old = Value::String(old.unwrap_or("").to_owned());
+        let hits: Vec<Hit> = judge(Some(&old), &new)
+            .into_iter()
+            .flat_map(|f| f.hits)
+            .collect();
+        (!hits.is_empty()).then(|| summary(&hits))
+    }
 
     #[test]
     fn rewording_is_not_poisoning() {

@@ -857,36 +857,28 @@ impl<'a> SchemaCx<'a, '_, '_> {
                 if gone.is_empty() && added.is_empty() {
                     return;
                 }
-                let (before, after) = (Some(as_array(a)), Some(as_array(b)));
                 let what = self.what(path);
-                match (gone.is_empty(), added.is_empty()) {
-                    (true, true) => {}
-                    (false, true) => self.emit(
+                let (id, message) = if added.is_empty() {
+                    (
                         "enum-narrowed",
-                        path,
-                        before,
-                        after,
                         format!("{what} values removed: {}", sample(&gone)),
-                    ),
-                    (true, false) => self.emit(
+                    )
+                } else if gone.is_empty() {
+                    (
                         "enum-widened",
-                        path,
-                        before,
-                        after,
                         format!("{what} values added: {}", sample(&added)),
-                    ),
-                    (false, false) => self.emit(
+                    )
+                } else {
+                    (
                         "enum-changed",
-                        path,
-                        before,
-                        after,
                         format!(
                             "{what} values removed: {}; added: {}",
                             sample(&gone),
                             sample(&added)
                         ),
-                    ),
-                }
+                    )
+                };
+                self.emit(id, path, Some(as_array(a)), Some(as_array(b)), message);
             }
         }
     }
@@ -1755,7 +1747,6 @@ fn is_exhaustive(types: Atoms, values: &BTreeMap<String, &Value>) -> bool {
     if has(&Value::Bool(true)) && has(&Value::Bool(false)) {
         covered |= schema::BOOLEAN;
     }
-    let _ = atom_of_value;
     types != 0 && types & !covered == 0
 }
 
