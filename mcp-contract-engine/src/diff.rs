@@ -303,17 +303,6 @@ impl<'p> Out<'p> {
     }
 }
 
-fn kind_word(kind: ItemKind) -> &'static str {
-    match kind {
-        ItemKind::Server => "server",
-        ItemKind::Tool => "tool",
-        ItemKind::Prompt => "prompt",
-        ItemKind::Resource => "resource",
-        ItemKind::ResourceTemplate => "resource template",
-        ItemKind::Call => "call",
-    }
-}
-
 fn removed(out: &mut Out<'_>, value: &Value, hint: Option<String>) {
     let kind = out.item.kind;
     let id = match kind {
@@ -337,7 +326,7 @@ fn removed(out: &mut Out<'_>, value: &Value, hint: Option<String>) {
     };
     let mut message = format!(
         "{} `{}` removed: callers that use it now get an error",
-        kind_word(kind),
+        kind.noun(),
         out.item.name
     );
     if let Some(hint) = hint {
@@ -375,7 +364,7 @@ fn added(out: &mut Out<'_>, value: &Value, renamed: Option<&String>) {
     }
     let mut message = format!(
         "{} `{}` added: new surface, nobody breaks",
-        kind_word(kind),
+        kind.noun(),
         out.item.name
     );
     if let Some(hint) = renamed {

@@ -41,7 +41,7 @@ pub(super) fn added(out: &mut Out<'_>, value: &Value) -> bool {
     }
     let message = format!(
         "{} `{}` added with text aimed at the model ({}): a new item can be a rug pull too; review it as an attack before accepting",
-        kind_word(out.item.kind),
+        out.item.kind.noun(),
         out.item.name,
         parts.join("; ")
     );

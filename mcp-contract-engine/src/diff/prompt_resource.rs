@@ -128,7 +128,7 @@ pub(super) fn prompt(out: &mut Out<'_>, old: &Value, new: &Value) {
 
 pub(super) fn resource(out: &mut Out<'_>, old: &Value, new: &Value) {
     let (o, n) = (fields(old), fields(new));
-    let what = kind_word(out.item.kind);
+    let what = out.item.kind.noun();
     text_field(
         out,
         "name-changed",
