@@ -9,9 +9,8 @@
 use crate::change::{Change, Class, Judgement, Note, Policy};
 use crate::rules::{self, Direction};
 use crate::schema::{
-    self, any_node, atom_of_value, bound_tighter, canonical_eq, canonical_schema_string,
-    canonical_string, clip, is_multiple, normalize_text, type_names, Additional, Atoms, Node, Part,
-    Shape, NULL,
+    self, any_node, bound_tighter, canonical_eq, canonical_schema_string, canonical_string, clip,
+    is_multiple, normalize_text, type_names, Additional, Atoms, Node, Part, Shape, NULL,
 };
 use crate::surface::{ItemKey, ItemKind, Surface};
 use serde_json::{json, Map, Value};
@@ -171,11 +170,7 @@ pub fn diff_item_in(
     context: &Context,
 ) -> Judgement {
     let mut out = Out::new(key, policy, context);
-    if let (Some(value), None) = (old, new) {
-        removed(&mut out, value, None);
-    } else {
-        item_into(&mut out, old, new);
-    }
+    item_into(&mut out, old, new);
     finish(Judgement {
         changes: out.changes,
         notes: out.notes,
@@ -308,17 +303,6 @@ impl<'p> Out<'p> {
     }
 }
 
-fn kind_word(kind: ItemKind) -> &'static str {
-    match kind {
-        ItemKind::Server => "server",
-        ItemKind::Tool => "tool",
-        ItemKind::Prompt => "prompt",
-        ItemKind::Resource => "resource",
-        ItemKind::ResourceTemplate => "resource template",
-        ItemKind::Call => "call",
-    }
-}
-
 fn removed(out: &mut Out<'_>, value: &Value, hint: Option<String>) {
     let kind = out.item.kind;
     let id = match kind {
@@ -342,7 +326,7 @@ fn removed(out: &mut Out<'_>, value: &Value, hint: Option<String>) {
     };
     let mut message = format!(
         "{} `{}` removed: callers that use it now get an error",
-        kind_word(kind),
+        kind.noun(),
         out.item.name
     );
     if let Some(hint) = hint {
@@ -380,7 +364,7 @@ fn added(out: &mut Out<'_>, value: &Value, renamed: Option<&String>) {
     }
     let mut message = format!(
         "{} `{}` added: new surface, nobody breaks",
-        kind_word(kind),
+        kind.noun(),
         out.item.name
     );
     if let Some(hint) = renamed {
@@ -504,6 +488,27 @@ fn text_field(
     }
 }
 
+/// The top-level fields of an item that its own comparison does not read (`known`): the
+/// response hints as `response-hint-changed`, everything else as `field-changed`, each once.
+fn rest(out: &mut Out<'_>, old: &Map<String, Value>, new: &Map<String, Value>, known: &[&str]) {
+    server::response_hints(out, old, new);
+    let skip: Vec<&str> = known
+        .iter()
+        .copied()
+        .chain(server::RESPONSE_HINTS)
+        .collect();
+    other_fields(out, "", old, new, &skip);
+}
+
+/// A dotted path one segment deeper (`a.b`); the segment alone under the root.
+pub(crate) fn join(parent: &str, segment: &str) -> String {
+    if parent.is_empty() {
+        segment.to_owned()
+    } else {
+        format!("{parent}.{segment}")
+    }
+}
+
 /// Fields nobody calls with: reported as cosmetic so nothing is silent.
 fn other_fields(
     out: &mut Out<'_>,
@@ -519,11 +524,7 @@ fn other_fields(
         }
         let (o, n) = (old.get(key), new.get(key));
         if !same(o, n) {
-            let path = if prefix.is_empty() {
-                key.clone()
-            } else {
-                format!("{prefix}.{key}")
-            };
+            let path = join(prefix, key);
             out.emit(
                 "field-changed",
                 &path,

@@ -424,7 +424,7 @@ fn item(out: &mut Out<'_>, key: &ItemKey, value: &Value) {
                 format!(
                     "{}: text aimed at the model rather than at describing the {}; review it, and allow-list it with the reason if it is meant for the model",
                     finding.summary(),
-                    key.kind
+                    key.kind.noun()
                 ),
             );
         }

@@ -750,23 +750,14 @@ impl<'a> Builder<'a> {
         match key {
             "type" => match types_of(v) {
                 Some(atoms) => self.shape.types &= atoms,
-                None => self
-                    .shape
-                    .unknown
-                    .entry("type".to_owned())
-                    .or_default()
-                    .push(v),
+                None => self.unknown("type", v),
             },
             "enum" | "const" => {
                 let values: Vec<&'a Value> = match (key, v) {
                     ("enum", Value::Array(items)) => items.iter().collect(),
                     ("const", v) => vec![v],
                     _ => {
-                        self.shape
-                            .unknown
-                            .entry(key.to_owned())
-                            .or_default()
-                            .push(v);
+                        self.unknown(key, v);
                         return;
                     }
                 };
@@ -815,12 +806,7 @@ impl<'a> Builder<'a> {
                     }
                     // Draft-4 boolean form: read together with `minimum`/`maximum` above.
                     Value::Bool(_) if key.starts_with('e') => {}
-                    _ => self
-                        .shape
-                        .unknown
-                        .entry(key.to_owned())
-                        .or_default()
-                        .push(v),
+                    _ => self.unknown(key, v),
                 }
             }
             "multipleOf" => match v.as_f64() {
@@ -832,12 +818,7 @@ impl<'a> Builder<'a> {
                         None => m,
                     })
                 }
-                _ => self
-                    .shape
-                    .unknown
-                    .entry(key.to_owned())
-                    .or_default()
-                    .push(v),
+                _ => self.unknown(key, v),
             },
             "minLength" | "minItems" | "minProperties" => match count(v) {
                 Some(c) => {
@@ -848,12 +829,7 @@ impl<'a> Builder<'a> {
                     };
                     *slot = Some(slot.map_or(c, |p| p.max(c)));
                 }
-                None => self
-                    .shape
-                    .unknown
-                    .entry(key.to_owned())
-                    .or_default()
-                    .push(v),
+                None => self.unknown(key, v),
             },
             "maxLength" | "maxItems" | "maxProperties" => match count(v) {
                 Some(c) => {
@@ -864,12 +840,7 @@ impl<'a> Builder<'a> {
                     };
                     *slot = Some(slot.map_or(c, |p| p.min(c)));
                 }
-                None => self
-                    .shape
-                    .unknown
-                    .entry(key.to_owned())
-                    .or_default()
-                    .push(v),
+                None => self.unknown(key, v),
             },
             _ => self.unknown(key, v),
         }
@@ -886,21 +857,11 @@ impl<'a> Builder<'a> {
                         self.shape.formats.insert(text);
                     }
                 }
-                None => self
-                    .shape
-                    .unknown
-                    .entry(key.to_owned())
-                    .or_default()
-                    .push(v),
+                None => self.unknown(key, v),
             },
             "uniqueItems" => match v.as_bool() {
                 Some(b) => self.shape.unique_items |= b,
-                None => self
-                    .shape
-                    .unknown
-                    .entry(key.to_owned())
-                    .or_default()
-                    .push(v),
+                None => self.unknown(key, v),
             },
             _ => self.unknown(key, v),
         }
@@ -922,12 +883,7 @@ impl<'a> Builder<'a> {
                             });
                     }
                 }
-                _ => self
-                    .shape
-                    .unknown
-                    .entry(key.to_owned())
-                    .or_default()
-                    .push(v),
+                _ => self.unknown(key, v),
             },
             "required" => match v {
                 Value::Array(names) if names.iter().all(Value::is_string) => {
@@ -936,12 +892,7 @@ impl<'a> Builder<'a> {
                         .extend(names.iter().filter_map(Value::as_str));
                 }
                 // Draft-3 `required: true` on a property, or garbage: not modelled.
-                _ => self
-                    .shape
-                    .unknown
-                    .entry(key.to_owned())
-                    .or_default()
-                    .push(v),
+                _ => self.unknown(key, v),
             },
             "additionalProperties" => match v {
                 Value::Bool(true) => {}
@@ -955,12 +906,7 @@ impl<'a> Builder<'a> {
                     }
                     Additional::Schema(parts) => parts.push(Part::new(schema)),
                 },
-                _ => self
-                    .shape
-                    .unknown
-                    .entry(key.to_owned())
-                    .or_default()
-                    .push(v),
+                _ => self.unknown(key, v),
             },
             "propertyNames" => self.shape.property_names.push(Part::new(v)),
             _ => self.unknown(key, v),
@@ -976,12 +922,7 @@ impl<'a> Builder<'a> {
             },
             "prefixItems" => match v {
                 Value::Array(tuple) => merge_prefix(&mut self.shape.prefix, tuple),
-                _ => self
-                    .shape
-                    .unknown
-                    .entry(key.to_owned())
-                    .or_default()
-                    .push(v),
+                _ => self.unknown(key, v),
             },
             "additionalItems" => {
                 // Only meaningful next to a draft-4 tuple; otherwise ignored by validators.
@@ -1019,12 +960,7 @@ impl<'a> Builder<'a> {
             }
             "nullable" => self.shape.nullable |= v.as_bool().unwrap_or(false),
             k if MODELLED.contains(&k) => {}
-            _ => self
-                .shape
-                .unknown
-                .entry(key.to_owned())
-                .or_default()
-                .push(v),
+            _ => self.unknown(key, v),
         }
     }
 

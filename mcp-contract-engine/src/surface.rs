@@ -54,6 +54,19 @@ impl ItemKind {
         }
     }
 
+    /// The kind as messages name it to people: `server`, `tool`, `prompt`, `resource`,
+    /// `resource template`, `call`.
+    pub fn noun(self) -> &'static str {
+        match self {
+            ItemKind::Server => "server",
+            ItemKind::Tool => "tool",
+            ItemKind::Prompt => "prompt",
+            ItemKind::Resource => "resource",
+            ItemKind::ResourceTemplate => "resource template",
+            ItemKind::Call => "call",
+        }
+    }
+
     /// Parses [`ItemKind::as_str`] back.
     pub fn parse(text: &str) -> Option<ItemKind> {
         ItemKind::ALL.into_iter().find(|k| k.as_str() == text)

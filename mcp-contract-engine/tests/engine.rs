@@ -1223,6 +1223,22 @@ fn prompt_resource_template_and_server_rules() {
             "server-name-changed",
             Class::Review,
         ),
+        // A `serverInfo` that is not an object is compared whole, and the fields beside it
+        // are each reported once (a hint is not also a `field-changed`).
+        (
+            ItemKind::Server,
+            Some(json!({"serverInfo": "a", "resultType": "complete"})),
+            Some(json!({"serverInfo": "a", "resultType": "incomplete"})),
+            "response-hint-changed",
+            Class::Cosmetic,
+        ),
+        (
+            ItemKind::Server,
+            Some(json!({"serverInfo": "a", "resultType": "complete"})),
+            Some(json!({"serverInfo": "b", "resultType": "complete"})),
+            "field-changed",
+            Class::Cosmetic,
+        ),
     ];
     for (kind, old, new, rule, class) in cases {
         let j = item(kind, old.clone(), new.clone());

@@ -24,13 +24,13 @@ fn a_surface_against_itself_has_no_changes() {
 }
 
 /// A tiny deterministic generator: rotates and reverses arrays that are sets in JSON Schema
-/// (`required`, `enum`, `type`) and the item lists, depending on a seed.
+/// (`required`, `enum`, `type`) and the item lists, depending on a seed. Key order is not
+/// touched here (a `Map` keeps its keys sorted): [`with_keys_reversed`] tries it on JSON text.
 fn permute(value: &Value, seed: u64, key: Option<&str>) -> Value {
     match value {
         Value::Object(map) => {
-            // Rebuild with keys in reverse order: with `preserve_order` this changes key order.
             let mut out = Map::new();
-            for (k, v) in map.iter().rev() {
+            for (k, v) in map {
                 out.insert(k.clone(), permute(v, seed, Some(k)));
             }
             Value::Object(out)
@@ -64,6 +64,41 @@ fn permute(value: &Value, seed: u64, key: Option<&str>) -> Value {
     }
 }
 
+/// JSON text of `value` with every object's keys written in reverse order (serde_json writes
+/// them sorted).
+fn reversed_text(value: &Value) -> String {
+    match value {
+        Value::Object(map) => {
+            let fields: Vec<String> = map
+                .iter()
+                .rev()
+                .map(|(k, v)| format!("{}:{}", Value::String(k.clone()), reversed_text(v)))
+                .collect();
+            format!("{{{}}}", fields.join(","))
+        }
+        Value::Array(items) => {
+            let items: Vec<String> = items.iter().map(reversed_text).collect();
+            format!("[{}]", items.join(","))
+        }
+        other => other.to_string(),
+    }
+}
+
+/// The same surface with every item held as JSON text whose keys are in reverse order, as the
+/// probe holds what a server sent; also whether any item's text differs from the sorted one.
+fn with_keys_reversed(surface: &Surface) -> (Surface, bool) {
+    let (mut out, mut reordered) = (Surface::new(), false);
+    for (key, value) in surface.items() {
+        let text = reversed_text(&value);
+        reordered |= text != value.to_string();
+        out.insert_text(key.clone(), text);
+    }
+    for (key, value) in surface.duplicate_items() {
+        out.insert_duplicate_text(key.clone(), reversed_text(&value));
+    }
+    (out, reordered)
+}
+
 fn summary(j: &Judgement) -> Vec<String> {
     j.changes
         .iter()
@@ -81,6 +116,14 @@ fn permutations_of_sets_and_key_order_change_nothing() {
             assert!(
                 j.changes.is_empty(),
                 "{label} seed {seed}: {:#?}",
+                j.changes
+            );
+            let (q, reordered) = with_keys_reversed(&p);
+            assert!(reordered, "{label}: no item has two keys to reorder");
+            let j = surfaces(&s, &q);
+            assert!(
+                j.changes.is_empty(),
+                "{label} seed {seed}, keys reversed: {:#?}",
                 j.changes
             );
         }

@@ -97,9 +97,9 @@ fn shape(value: &Value) -> Value {
     Value::Object(schema)
 }
 
-/// The types of a shape, as a sorted set.
-fn types(shape: &Value) -> BTreeSet<String> {
-    match shape.get("type") {
+/// The types a shape's `type` keyword names, as a sorted set.
+fn types(keyword: Option<&Value>) -> BTreeSet<String> {
+    match keyword {
         Some(Value::String(t)) => BTreeSet::from([t.clone()]),
         Some(Value::Array(ts)) => ts
             .iter()
@@ -113,8 +113,8 @@ fn types(shape: &Value) -> BTreeSet<String> {
 /// One shape that both elements of an array satisfy: the union of their types, their fields
 /// (a field required only where every element has it), and their elements' shapes merged.
 fn merge(a: &Value, b: &Value) -> Value {
-    let mut all: BTreeSet<String> = types(a);
-    all.extend(types(b));
+    let mut all: BTreeSet<String> = types(a.get("type"));
+    all.extend(types(b.get("type")));
     let mut schema = Map::new();
     schema.insert(
         "type".to_owned(),
@@ -124,7 +124,7 @@ fn merge(a: &Value, b: &Value) -> Value {
             json!(all)
         },
     );
-    let objects = |s: &Value| types(s).contains("object");
+    let objects = |s: &Value| types(s.get("type")).contains("object");
     if objects(a) || objects(b) {
         let props = |s: &Value| s.get("properties").and_then(Value::as_object).cloned();
         let (pa, pb) = (props(a).unwrap_or_default(), props(b).unwrap_or_default());
@@ -174,7 +174,7 @@ fn reconcile(old: &mut Value, new: &mut Value) {
     let (Value::Object(o), Value::Object(n)) = (old, new) else {
         return;
     };
-    let arrays = |m: &Map<String, Value>| types_of_map(m).contains("array");
+    let arrays = |m: &Map<String, Value>| types(m.get("type")).contains("array");
     if arrays(o) && arrays(n) {
         match (o.get_mut("items"), n.get_mut("items")) {
             (Some(a), Some(b)) => reconcile(a, b),
@@ -197,18 +197,6 @@ fn reconcile(old: &mut Value, new: &mut Value) {
                 reconcile(a, b);
             }
         }
-    }
-}
-
-fn types_of_map(map: &Map<String, Value>) -> BTreeSet<String> {
-    match map.get("type") {
-        Some(Value::String(t)) => BTreeSet::from([t.clone()]),
-        Some(Value::Array(ts)) => ts
-            .iter()
-            .filter_map(Value::as_str)
-            .map(str::to_owned)
-            .collect(),
-        _ => BTreeSet::new(),
     }
 }
 
@@ -269,7 +257,7 @@ fn walk(old: &Value, new: &Value, path: &str, found: &mut Vec<(String, Changed)>
             // Fields on one side only are changes of shape, judged already.
             for (key, a) in o {
                 if let Some(b) = n.get(key) {
-                    walk(a, b, &join_path(path, key), found, depth + 1);
+                    walk(a, b, &join(path, key), found, depth + 1);
                 }
             }
         }
@@ -304,14 +292,6 @@ fn record(found: &mut Vec<(String, Changed)>, path: &str, before: &Value, after:
                 count: 1,
             },
         )),
-    }
-}
-
-fn join_path(parent: &str, key: &str) -> String {
-    if parent.is_empty() {
-        key.to_owned()
-    } else {
-        format!("{parent}.{key}")
     }
 }
 

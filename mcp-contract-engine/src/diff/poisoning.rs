@@ -41,7 +41,7 @@ pub(super) fn added(out: &mut Out<'_>, value: &Value) -> bool {
     }
     let message = format!(
         "{} `{}` added with text aimed at the model ({}): a new item can be a rug pull too; review it as an attack before accepting",
-        kind_word(out.item.kind),
+        out.item.kind.noun(),
         out.item.name,
         parts.join("; ")
     );
@@ -56,30 +56,12 @@ fn place(kind: ItemKind, finding: &Finding) -> (&'static str, String) {
         Some((direction, node)) => (
             rules::directional(*direction, "description-poisoned")
                 .map_or("description-poisoned", |r| r.id),
-            schema_path(*direction, node),
+            schemas::display_in(*direction, node),
         ),
         None if kind == ItemKind::Server && finding.path == "instructions" => {
             ("instructions-poisoned", finding.path.clone())
         }
         None => ("description-poisoned", finding.path.clone()),
-    }
-}
-
-/// A schema node's path as schema changes report it (`SchemaCx::display`): input nodes bare,
-/// output nodes under `outputSchema`, the root as the schema's name.
-fn schema_path(direction: Direction, node: &str) -> String {
-    let base = match direction {
-        Direction::Input => "inputSchema",
-        Direction::Output => "outputSchema",
-    };
-    if node.is_empty() {
-        base.to_owned()
-    } else if node.starts_with('[') {
-        format!("{base}{node}")
-    } else if direction == Direction::Input {
-        node.to_owned()
-    } else {
-        format!("{base}.{node}")
     }
 }
 

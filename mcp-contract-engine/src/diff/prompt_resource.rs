@@ -118,28 +118,17 @@ pub(super) fn prompt(out: &mut Out<'_>, old: &Value, new: &Value) {
         );
     }
     icons(out, o, n);
-    server::response_hints(out, o, n);
-    other_fields(
+    rest(
         out,
-        "",
         o,
         n,
-        &[
-            "name",
-            "title",
-            "description",
-            "arguments",
-            "icons",
-            "resultType",
-            "ttlMs",
-            "cacheScope",
-        ],
+        &["name", "title", "description", "arguments", "icons"],
     );
 }
 
 pub(super) fn resource(out: &mut Out<'_>, old: &Value, new: &Value) {
     let (o, n) = (fields(old), fields(new));
-    let what = kind_word(out.item.kind);
+    let what = out.item.kind.noun();
     text_field(
         out,
         "name-changed",
@@ -237,16 +226,11 @@ pub(super) fn resource(out: &mut Out<'_>, old: &Value, new: &Value) {
         &["audience", "priority", "lastModified"],
     );
     icons(out, o, n);
-    server::response_hints(out, o, n);
-    other_fields(
+    rest(
         out,
-        "",
         o,
         n,
         &[
-            "resultType",
-            "ttlMs",
-            "cacheScope",
             "uri",
             "uriTemplate",
             "name",

@@ -143,18 +143,13 @@ impl<'v> Renames<'v> {
             }
         }
         for (key, value) in gone {
-            let same = by_content
-                .get(&(key.kind, content_without_identity(key.kind, value)))
-                .and_then(|keys| keys.first());
-            let hint = match same {
+            let candidates = by_content.get(&(key.kind, content_without_identity(key.kind, value)));
+            let hint = match candidates.and_then(|keys| keys.first()) {
                 Some(to) if key.kind == ItemKind::ResourceTemplate => {
                     Some(template_replacement(&key.name, &to.name))
                 }
                 Some(to) => {
-                    if by_content
-                        .get(&(key.kind, content_without_identity(key.kind, value)))
-                        .is_some_and(|keys| keys.len() == 1)
-                    {
+                    if candidates.is_some_and(|keys| keys.len() == 1) {
                         self.added
                             .insert(to, format!("probably `{}` renamed", key.name));
                     }

@@ -301,14 +301,6 @@ fn has_keyword(schema: &Value, keywords: &[&str]) -> bool {
         .is_some_and(|map| map.keys().any(|k| keywords.contains(&k.as_str())))
 }
 
-fn join(parent: &str, segment: &str) -> String {
-    if parent.is_empty() {
-        segment.to_owned()
-    } else {
-        format!("{parent}.{segment}")
-    }
-}
-
 fn node_text(node: &[Part<'_>]) -> String {
     node.iter()
         .map(|p| canonical_schema_string(p.value))
@@ -323,6 +315,25 @@ fn first_value(node: &[Part<'_>]) -> Option<Value> {
         many => Some(Value::Array(
             many.iter().map(|p| clip(p.value, CLIP)).collect(),
         )),
+    }
+}
+
+/// A schema node's path as schema changes report it: input nodes bare, output nodes under
+/// `outputSchema`, the root as the schema's name. Poisoning in a schema text is reported at the
+/// same path, so that its routing change can be found and replaced.
+pub(super) fn display_in(dir: Direction, path: &str) -> String {
+    let base = match dir {
+        Direction::Input => "inputSchema",
+        Direction::Output => "outputSchema",
+    };
+    if path.is_empty() {
+        base.to_owned()
+    } else if path.starts_with('[') {
+        format!("{base}{path}")
+    } else if dir == Direction::Input {
+        path.to_owned()
+    } else {
+        format!("{base}.{path}")
     }
 }
 
@@ -352,19 +363,7 @@ fn sample(values: &[&Value]) -> String {
 
 impl<'a> SchemaCx<'a, '_, '_> {
     fn display(&self, path: &str) -> String {
-        let base = match self.dir {
-            Direction::Input => "inputSchema",
-            Direction::Output => "outputSchema",
-        };
-        if path.is_empty() {
-            base.to_owned()
-        } else if path.starts_with('[') {
-            format!("{base}{path}")
-        } else if self.dir == Direction::Input {
-            path.to_owned()
-        } else {
-            format!("{base}.{path}")
-        }
+        display_in(self.dir, path)
     }
 
     fn what(&self, path: &str) -> String {
@@ -858,36 +857,28 @@ impl<'a> SchemaCx<'a, '_, '_> {
                 if gone.is_empty() && added.is_empty() {
                     return;
                 }
-                let (before, after) = (Some(as_array(a)), Some(as_array(b)));
                 let what = self.what(path);
-                match (gone.is_empty(), added.is_empty()) {
-                    (true, true) => {}
-                    (false, true) => self.emit(
+                let (id, message) = if added.is_empty() {
+                    (
                         "enum-narrowed",
-                        path,
-                        before,
-                        after,
                         format!("{what} values removed: {}", sample(&gone)),
-                    ),
-                    (true, false) => self.emit(
+                    )
+                } else if gone.is_empty() {
+                    (
                         "enum-widened",
-                        path,
-                        before,
-                        after,
                         format!("{what} values added: {}", sample(&added)),
-                    ),
-                    (false, false) => self.emit(
+                    )
+                } else {
+                    (
                         "enum-changed",
-                        path,
-                        before,
-                        after,
                         format!(
                             "{what} values removed: {}; added: {}",
                             sample(&gone),
                             sample(&added)
                         ),
-                    ),
-                }
+                    )
+                };
+                self.emit(id, path, Some(as_array(a)), Some(as_array(b)), message);
             }
         }
     }
@@ -1756,7 +1747,6 @@ fn is_exhaustive(types: Atoms, values: &BTreeMap<String, &Value>) -> bool {
     if has(&Value::Bool(true)) && has(&Value::Bool(false)) {
         covered |= schema::BOOLEAN;
     }
-    let _ = atom_of_value;
     types != 0 && types & !covered == 0
 }
 

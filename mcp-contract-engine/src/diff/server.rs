@@ -30,17 +30,6 @@ pub(super) fn server(out: &mut Out<'_>, old: &Value, new: &Value) {
             message.to_owned(),
         );
     }
-    if o.get("serverInfo").is_some_and(|v| !v.is_object())
-        || n.get("serverInfo").is_some_and(|v| !v.is_object())
-    {
-        other_fields(
-            out,
-            "",
-            o,
-            n,
-            &["protocolVersion", "capabilities", "instructions", "name"],
-        );
-    }
     // Poisoning of the instructions is judged with the item's other texts (see `poisoning`).
     if text_of(o.get("instructions")) != text_of(n.get("instructions")) {
         out.emit(
@@ -60,22 +49,22 @@ pub(super) fn server(out: &mut Out<'_>, old: &Value, new: &Value) {
         (live, n.get("capabilities")),
         0,
     );
-    response_hints(out, o, n);
-    other_fields(
-        out,
-        "",
-        o,
-        n,
+    // A `serverInfo` that is not an object has no fields to compare above: it is then one of
+    // the rest, reported whole.
+    let info_read = [o, n]
+        .iter()
+        .all(|side| side.get("serverInfo").is_none_or(Value::is_object));
+    let known: &[&str] = if info_read {
         &[
             "protocolVersion",
             "serverInfo",
             "capabilities",
             "instructions",
-            "resultType",
-            "ttlMs",
-            "cacheScope",
-        ],
-    );
+        ]
+    } else {
+        &["protocolVersion", "capabilities", "instructions"]
+    };
+    rest(out, o, n, known);
 }
 
 /// A protocol version as the date it is named by (`2025-11-25` → (2025, 11, 25)); `None` for

@@ -65,10 +65,8 @@ pub(super) fn tool(
     if differs("icons") {
         icons(out, o, n);
     }
-    server::response_hints(out, o, n);
-    other_fields(
+    rest(
         out,
-        "",
         o,
         n,
         &[
@@ -80,9 +78,6 @@ pub(super) fn tool(
             "annotations",
             "execution",
             "icons",
-            "resultType",
-            "ttlMs",
-            "cacheScope",
         ],
     );
 }

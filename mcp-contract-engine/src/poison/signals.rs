@@ -32,7 +32,8 @@ impl Hasher for WordHasher {
 
 type WordMap<V> = HashMap<&'static str, V, BuildHasherDefault<WordHasher>>;
 
-/// Hits kept per text: enough to show a reviewer what is there, bounded on hostile input.
+/// Hits kept per text (hidden characters and the rest each): enough to show a reviewer what is
+/// there, bounded on hostile input.
 const MAX_HITS: usize = 12;
 /// A quoted span is shortened to this many characters (after escaping).
 const SPAN: usize = 160;
@@ -56,14 +57,25 @@ pub(crate) enum TextKind {
     Name,
 }
 
-/// Every signal `text` raises, appended to `out` (at most [`MAX_HITS`] per text). `hosts`:
-/// whether a URL's host is wanted at all (drift compares them; the lint has no baseline).
-pub(crate) fn scan(text: &str, kind: TextKind, hosts: bool, out: &mut Vec<Hit>) {
+/// Every signal `text` raises, appended to `out`: at most [`MAX_HITS`] hidden-character hits
+/// and at most [`MAX_HITS`] others per text, each kept apart so that many distinct hidden
+/// characters cannot crowd out an instruction beside them. `hosts`: whether a URL's host is
+/// wanted at all (drift compares them; the lint has no baseline). `hidden_chars`: whether
+/// hidden characters are (the lint reports them with its own rule).
+pub(crate) fn scan(
+    text: &str,
+    kind: TextKind,
+    hosts: bool,
+    hidden_chars: bool,
+    out: &mut Vec<Hit>,
+) {
     let start = out.len();
     let mut sink = Sink { out, start, hosts };
     let features = Features::of(text);
-    if !features.ascii {
+    if hidden_chars && !features.ascii {
         hidden(text, &mut sink);
+        // The other detectors' cap counts from here.
+        sink.start = sink.out.len();
     }
     match kind {
         TextKind::Name => names(text, &mut sink),
@@ -1188,7 +1200,7 @@ mod tests {
 
     fn hits(text: &str) -> Vec<Hit> {
         let mut out = Vec::new();
-        scan(text, TextKind::Prose, true, &mut out);
+        scan(text, TextKind::Prose, true, true, &mut out);
         out.retain(|h| h.signal != Signal::Host);
         out
     }
@@ -1262,7 +1274,7 @@ mod tests {
     fn every_detector_finds_its_example() {
         for detector in phrases::DETECTORS {
             let mut found = Vec::new();
-            scan(detector.example, TextKind::Prose, true, &mut found);
+            scan(detector.example, TextKind::Prose, true, true, &mut found);
             assert!(
                 found.iter().any(|h| h.signal == detector.signal),
                 "{}: {:?}: {found:#?}",
@@ -1280,7 +1292,7 @@ mod tests {
         }
         for name in BENIGN_NAMES {
             let mut found = Vec::new();
-            scan(name, TextKind::Name, true, &mut found);
+            scan(name, TextKind::Name, true, true, &mut found);
             assert!(found.is_empty(), "{name:?}: {found:#?}");
         }
     }
@@ -1436,8 +1448,10 @@ mod tests {
             let text: String = pieces.concat();
             for kind in [TextKind::Prose, TextKind::Name] {
                 let mut out = Vec::new();
-                scan(&text, kind, hosts, &mut out);
-                proptest::prop_assert!(out.len() <= MAX_HITS);
+                scan(&text, kind, hosts, true, &mut out);
+                let hidden = out.iter().filter(|h| h.signal == Signal::Hidden).count();
+                proptest::prop_assert!(hidden <= MAX_HITS);
+                proptest::prop_assert!(out.len() - hidden <= MAX_HITS);
                 for hit in &out {
                     proptest::prop_assert!(!hit.span.chars().any(is_hidden), "{:?}", hit);
                     proptest::prop_assert!(!hit.what.chars().any(is_hidden), "{:?}", hit);
