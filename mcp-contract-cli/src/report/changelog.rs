@@ -36,19 +36,6 @@ pub struct Changelog<'a> {
     pub judgement: &'a Judgement,
 }
 
-/// `tool`, `prompt`, `resource`, `resource template`, or nothing for the server.
-fn kind_word(kind: ItemKind) -> &'static str {
-    match kind {
-        ItemKind::Server => "",
-        ItemKind::Tool => "tool ",
-        ItemKind::Prompt => "prompt ",
-        ItemKind::Resource => "resource ",
-        ItemKind::ResourceTemplate => "resource template ",
-        ItemKind::Call => "call ",
-        _ => "item ",
-    }
-}
-
 impl Changelog<'_> {
     /// The changes of one section, in item then path order.
     fn section(&self, class: Class) -> Vec<&Change> {
@@ -83,7 +70,7 @@ impl Changelog<'_> {
                 let item = match (change.item.kind, change.path.is_empty()) {
                     (ItemKind::Server, _) => "Server: ".to_owned(),
                     (_, true) => String::new(),
-                    (kind, false) => format!("{}{}: ", kind_word(kind), code(&change.item.name)),
+                    (kind, false) => format!("{} {}: ", kind.noun(), code(&change.item.name)),
                 };
                 let message = prose_naming(&change.message, &[&change.item.name, &change.path]);
                 let _ = writeln!(out, "- {item}{message}");
