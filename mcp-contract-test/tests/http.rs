@@ -17,7 +17,6 @@ use mcp_contract_test::_support::probe::{
 use serde_json::Value;
 use std::net::TcpListener;
 use std::path::PathBuf;
-use std::process::Command;
 use std::sync::Once;
 use std::time::{Duration, Instant};
 
@@ -288,27 +287,8 @@ fn a_third_party_fastmcp_server_behind_a_token() {
     support::require!(setup());
     // The MCP SDK from the tests' own virtual environment (pinned; provisioned once).
     let python_with_mcp = support::require!(support::python::with_mcp());
-    let upstream_port = TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let script = repo_root().join("fixtures/servers/fastmcp_server.py");
-    let upstream = Command::new(python_with_mcp)
-        .arg(&script)
-        .arg(upstream_port.to_string())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    struct Kill(std::process::Child);
-    impl Drop for Kill {
-        fn drop(&mut self) {
-            let _ = self.0.kill();
-            let _ = self.0.wait();
-        }
-    }
-    let _guard = Kill(upstream);
+    let upstream = support::fixtures::fastmcp(python_with_mcp);
+    let upstream_port = upstream.port;
     let upstream_url = format!("http://127.0.0.1:{upstream_port}/mcp");
     let mut endpoint = HttpEndpoint {
         url: "http://127.0.0.1:{port}/mcp".into(),
@@ -334,12 +314,6 @@ fn a_third_party_fastmcp_server_behind_a_token() {
         ready_line: Some("ready http://".into()),
         ..HttpEndpoint::default()
     };
-    // Wait for the upstream to listen.
-    let until = Instant::now() + Duration::from_secs(20);
-    while std::net::TcpStream::connect(("127.0.0.1", upstream_port)).is_err() {
-        assert!(Instant::now() < until, "FastMCP did not start");
-        std::thread::sleep(Duration::from_millis(100));
-    }
     let probe_result = probe(&ServerSpec::Http(endpoint.clone()), &options(20)).unwrap();
     let names: Vec<String> = probe_result.surface.keys().map(|k| k.test_name()).collect();
     assert!(
