@@ -217,8 +217,37 @@ fn root() -> PathBuf {
         .to_path_buf()
 }
 
+/// The `crate::` uses of every source file under `src` but its root, all together.
+fn all_uses(src: &Path) -> BTreeSet<String> {
+    sources(src)
+        .iter()
+        .filter(|file| module_of(src, file) != "lib")
+        .flat_map(|file| {
+            uses(&code(
+                &std::fs::read_to_string(file).expect("a source file"),
+            ))
+        })
+        .collect()
+}
+
 #[test]
 fn every_module_uses_only_the_layers_below_it() {
+    // The scan sees the real sources: files, and `crate::` uses in them.
+    for src in ["mcp-contract-engine/src", "mcp-contract-test/src"] {
+        let src = root().join(src);
+        let files = sources(&src);
+        assert!(
+            files.len() > 5 && files.contains(&src.join("lib.rs")),
+            "{}: {files:?}",
+            src.display()
+        );
+        assert!(
+            all_uses(&src).len() > 3,
+            "{}: {:?}",
+            src.display(),
+            all_uses(&src)
+        );
+    }
     let mut problems = check_layers(&root().join("mcp-contract-engine/src"), ENGINE, &[]);
     problems.extend(check_layers(
         &root().join("mcp-contract-test/src"),
@@ -226,6 +255,54 @@ fn every_module_uses_only_the_layers_below_it() {
         ENGINE_IN_LIBRARY,
     ));
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// Positive controls: the scanner finds the uses it must find, and a forbidden use or a module
+/// missing from the table is a problem.
+#[test]
+fn the_layer_check_finds_uses_and_reports_a_forbidden_one() {
+    let sample = "use crate::probe::{Probe, ProbeOptions};\n\
+                  use super::x;\n\
+                  // crate::commented\n\
+                  let a = crate::check::evaluate(&b); // crate::trailing\n\
+                  macro_rules! m { () => { $crate::hidden } }\n\
+                  let c = mcp_contract::crate_like; other_crate::x;\n\
+                  #[cfg(test)]\nmod tests {\n    use crate::anything;\n}\n";
+    assert_eq!(
+        uses(&code(sample)),
+        BTreeSet::from(["probe".to_owned(), "check".to_owned()])
+    );
+
+    let dir = support::temp_dir("architecture");
+    let src = dir.join("src");
+    std::fs::create_dir_all(src.join("high")).unwrap();
+    std::fs::write(
+        src.join("lib.rs"),
+        "pub mod low; pub mod high; use crate::high;\n",
+    )
+    .unwrap();
+    std::fs::write(src.join("low.rs"), "use crate::high::Thing;\n").unwrap();
+    std::fs::write(src.join("high.rs"), "use crate::low::Base;\nmod inner;\n").unwrap();
+    std::fs::write(
+        src.join("high/inner.rs"),
+        "use crate::low;\nuse crate::shared;\n",
+    )
+    .unwrap();
+    std::fs::write(src.join("stray.rs"), "use crate::low;\n").unwrap();
+    assert_eq!(sources(&src).len(), 5);
+    let table: &[(&str, &[&str])] = &[("low", &[]), ("high", &["low"])];
+    let problems = check_layers(&src, table, &["shared"]);
+    assert_eq!(problems.len(), 2, "{problems:#?}");
+    assert!(
+        problems[0].ends_with("low.rs: `low` uses `crate::high`, which its layer may not use"),
+        "{problems:#?}"
+    );
+    assert!(
+        problems[1].contains("stray.rs: module `stray` is not in the layer table"),
+        "{problems:#?}"
+    );
+    // Without the shared name, the nested file's use of it is a problem too.
+    assert_eq!(check_layers(&src, table, &[]).len(), 3);
 }
 
 #[test]
@@ -255,8 +332,10 @@ fn the_engine_does_no_io() {
         "print!(",
     ];
     let src = root().join("mcp-contract-engine/src");
+    let files = sources(&src);
+    assert!(files.len() > 5, "the engine's sources: {files:?}");
     let mut problems = Vec::new();
-    for file in sources(&src) {
+    for file in files {
         let text = code(&std::fs::read_to_string(&file).expect("read a source file"));
         for word in forbidden {
             if text.contains(word) {
@@ -274,18 +353,31 @@ fn the_engine_does_no_io() {
 #[test]
 fn only_env_reads_the_environment() {
     let src = root().join("mcp-contract-test/src");
+    let words = ["std::env::var", "env::var_os", "std::env::vars"];
+    let files = sources(&src);
+    // Positive control: the module allowed to read the environment is scanned and is found
+    // doing it.
+    assert!(files.contains(&src.join("env.rs")), "{files:?}");
+    let env = code(&std::fs::read_to_string(src.join("env.rs")).expect("env.rs"));
+    assert!(
+        words.iter().any(|word| env.contains(word)),
+        "env.rs reads no variable"
+    );
     let mut problems = Vec::new();
-    for file in sources(&src) {
+    let mut scanned = 0;
+    for file in files {
         if file.ends_with("env.rs") || file.ends_with("libtest.rs") {
             // libtest reads the colour variables exactly as libtest does.
             continue;
         }
+        scanned += 1;
         let text = code(&std::fs::read_to_string(&file).expect("read a source file"));
-        for word in ["std::env::var", "env::var_os", "std::env::vars"] {
+        for word in words {
             if text.contains(word) {
                 problems.push(format!("{}: `{word}`", file.display()));
             }
         }
     }
+    assert!(scanned > 5, "{scanned} files scanned");
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

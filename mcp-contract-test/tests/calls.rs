@@ -17,38 +17,11 @@ use mcp_contract_test::_support::config::SuiteConfig;
 use mcp_contract_test::_support::probe::{ServerCommand, ServerSpec};
 use mcp_contract_test::_support::run::{self, Context, Mode};
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
-struct Folder(PathBuf);
-
-impl Drop for Folder {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn folder(tag: &str) -> Folder {
-    let dir = std::env::temp_dir().join(format!("mcp-calls-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    Folder(dir)
-}
-
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the crate sits inside the workspace")
-        .to_path_buf()
-}
-
-fn python() -> String {
-    let venv = repo_root().join("target/python-venv/bin/python3");
-    if venv.is_file() {
-        venv.display().to_string()
-    } else {
-        "python3".to_owned()
-    }
+fn folder(tag: &str) -> support::TempDir {
+    support::temp_dir(&format!("calls-{tag}"))
 }
 
 fn read_only() -> Value {
@@ -165,34 +138,38 @@ fn catalogue_cases() -> impl Iterator<Item = (&'static str, String, String, Stri
 }
 
 struct Fixture {
-    dir: Folder,
+    dir: support::TempDir,
     log: PathBuf,
+    /// The machine's Python, which runs the fixture servers.
+    python: &'static str,
 }
 
 impl Fixture {
-    fn new(tag: &str) -> Fixture {
+    /// The case files and the served surface in a new folder; missing when Python is (a failure
+    /// in CI, a counted skip elsewhere: the tests hand it to `support::require!`).
+    fn new(tag: &str) -> Result<Fixture, support::Missing> {
+        let python = support::python::system_str()?;
         let dir = folder(tag);
-        let calls = dir.0.join("calls");
+        let calls = dir.join("calls");
         for (folder, file, text) in cases() {
             std::fs::create_dir_all(calls.join(&folder)).unwrap();
             std::fs::write(calls.join(&folder).join(file), text).unwrap();
         }
         std::fs::write(calls.join("stray.json"), "{}").unwrap();
         std::fs::write(calls.join("README.md"), "cases").unwrap();
-        std::fs::write(dir.0.join("surface.json"), surface().to_string()).unwrap();
-        let log = dir.0.join("requests.log");
-        Fixture { dir, log }
+        std::fs::write(dir.join("surface.json"), surface().to_string()).unwrap();
+        let log = dir.join("requests.log");
+        Ok(Fixture { dir, log, python })
     }
 
     fn config(&self, calls: &Value) -> SuiteConfig {
         let mut command = ServerCommand::new(
-            python(),
+            self.python,
             [
-                repo_root()
-                    .join("fixtures/servers/surface_server.py")
+                support::fixtures::server_script("surface_server.py")
                     .display()
                     .to_string(),
-                self.dir.0.join("surface.json").display().to_string(),
+                self.dir.join("surface.json").display().to_string(),
             ],
         );
         command.env = vec![
@@ -200,14 +177,14 @@ impl Fixture {
             ("FIXTURE_CALLS".into(), calls.to_string()),
         ];
         let mut config = SuiteConfig::new(ServerSpec::Stdio(command), self.layout());
-        config.calls = Some(self.dir.0.join("calls"));
+        config.calls = Some(self.dir.join("calls"));
         config.timeout = Duration::from_secs(20);
         config
     }
 
     fn layout(&self) -> Layout {
         Layout {
-            dir: self.dir.0.join("snapshots"),
+            dir: self.dir.join("snapshots"),
             module: "contract".to_owned(),
             suite: None,
             source: None,
@@ -281,7 +258,7 @@ fn messages(verdict: &Verdict) -> String {
 
 #[test]
 fn every_case_is_held_to_its_contract_and_only_declared_tools_are_called() {
-    let fixture = Fixture::new("contract");
+    let fixture = support::require!(Fixture::new("contract"));
     let report = judge(&fixture.config(&behaviours()), Mode::Check);
 
     // Conforming: recorded, passing (a first recording).
@@ -450,12 +427,12 @@ fn every_case_is_held_to_its_contract_and_only_declared_tools_are_called() {
 
 #[test]
 fn accepted_results_are_held_and_a_changed_result_is_judged_by_the_engine() {
-    let fixture = Fixture::new("accept");
+    let fixture = support::require!(Fixture::new("accept"));
     let behaviours = behaviours();
     let config = fixture.config(&behaviours);
     let report = judge(&config, Mode::Accept);
     check::accept(&report).expect("snapshots written");
-    let snaps = fixture.dir.0.join("snapshots");
+    let snaps = fixture.dir.join("snapshots");
     let by_word =
         std::fs::read_to_string(snaps.join("contract__calls__search__by_word.snap")).unwrap();
     assert!(
@@ -527,7 +504,7 @@ fn accepted_results_are_held_and_a_changed_result_is_judged_by_the_engine() {
     assert!(verdict(&strict, "calls::search::by_word").failing);
 
     // A deleted case file: its accepted result is a removal to accept.
-    std::fs::remove_file(fixture.dir.0.join("calls/search/by_word.json")).unwrap();
+    std::fs::remove_file(fixture.dir.join("calls/search/by_word.json")).unwrap();
     let report = judge(&config, Mode::Check);
     let gone = verdict(&report, "calls::search::by_word");
     assert_eq!(gone.state, State::Removed);
@@ -536,7 +513,7 @@ fn accepted_results_are_held_and_a_changed_result_is_judged_by_the_engine() {
 
 #[test]
 fn redactions_and_filters_apply_to_results_and_levels_to_findings() {
-    let fixture = Fixture::new("redact");
+    let fixture = support::require!(Fixture::new("redact"));
     let mut config = fixture.config(&behaviours());
     config.add_filter("rust => [word]").unwrap();
     config
@@ -568,7 +545,7 @@ fn redactions_and_filters_apply_to_results_and_levels_to_findings() {
 
 #[test]
 fn listing_names_every_case_without_calling_anything() {
-    let fixture = Fixture::new("list");
+    let fixture = support::require!(Fixture::new("list"));
     let mut listing = context(Mode::Check);
     listing.listing = true;
     let report = run::run(&fixture.config(&behaviours()), &listing)
@@ -588,7 +565,7 @@ fn listing_names_every_case_without_calling_anything() {
 
 #[test]
 fn a_selective_process_judges_only_its_call() {
-    let fixture = Fixture::new("select");
+    let fixture = support::require!(Fixture::new("select"));
     let select = |key: &ItemKey| key.test_name() == "calls::broken::any";
     let mut only = context(Mode::Check);
     only.select = Some(&select);
@@ -605,9 +582,9 @@ fn a_selective_process_judges_only_its_call() {
 
 #[test]
 fn a_missing_calls_folder_fails_the_suite_saying_what_to_create() {
-    let fixture = Fixture::new("nofolder");
+    let fixture = support::require!(Fixture::new("nofolder"));
     let mut config = fixture.config(&behaviours());
-    config.calls = Some(fixture.dir.0.join("no-such-folder"));
+    config.calls = Some(fixture.dir.join("no-such-folder"));
     let failure = run::run(&config, &context(Mode::Check)).result.unwrap_err();
     assert!(
         failure.message.contains("does not exist"),
@@ -656,9 +633,9 @@ fn calls_run_in_an_in_process_session() {
         }
     }
     let dir = folder("inprocess");
-    std::fs::create_dir_all(dir.0.join("calls/echo")).unwrap();
+    std::fs::create_dir_all(dir.join("calls/echo")).unwrap();
     std::fs::write(
-        dir.0.join("calls/echo/one.json"),
+        dir.join("calls/echo/one.json"),
         r#"{"arguments": {"x": 1}}"#,
     )
     .unwrap();
@@ -671,7 +648,7 @@ fn calls_run_in_an_in_process_session() {
         }) as Box<dyn Transport + Send>)
     });
     let layout = Layout {
-        dir: dir.0.join("snapshots"),
+        dir: dir.join("snapshots"),
         module: "contract".to_owned(),
         suite: None,
         source: None,
@@ -679,7 +656,7 @@ fn calls_run_in_an_in_process_session() {
         server_label: String::new(),
     };
     let mut config = SuiteConfig::new(ServerSpec::InProcess(server), layout);
-    config.calls = Some(dir.0.join("calls"));
+    config.calls = Some(dir.join("calls"));
     let report = judge(&config, Mode::Check);
     let v = verdict(&report, "calls::echo::one");
     assert!(
@@ -698,15 +675,14 @@ fn calls_run_in_an_in_process_session() {
 #[test]
 fn calls_run_in_the_http_session() {
     use mcp_contract_test::_support::probe::HttpEndpoint;
-    let fixture = Fixture::new("http");
+    let fixture = support::require!(Fixture::new("http"));
     let mut command = ServerCommand::new(
-        python(),
+        fixture.python,
         [
-            repo_root()
-                .join("fixtures/servers/http_server.py")
+            support::fixtures::server_script("http_server.py")
                 .display()
                 .to_string(),
-            fixture.dir.0.join("surface.json").display().to_string(),
+            fixture.dir.join("surface.json").display().to_string(),
             "--port".into(),
             "{port}".into(),
         ],
@@ -719,7 +695,7 @@ fn calls_run_in_the_http_session() {
         ..HttpEndpoint::default()
     };
     let mut config = SuiteConfig::new(ServerSpec::Http(endpoint), fixture.layout());
-    config.calls = Some(fixture.dir.0.join("calls"));
+    config.calls = Some(fixture.dir.join("calls"));
     let report = judge(&config, Mode::Check);
     let v = verdict(&report, "calls::search::by_word");
     assert!(!v.failing, "{}", messages(v));

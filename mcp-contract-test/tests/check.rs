@@ -153,6 +153,7 @@ fn items_held_as_sent_are_judged_like_items_held_as_values() {
                 .cloned()
                 .collect::<Vec<_>>()
         };
+        assert!(!items(&as_values).is_empty(), "{}", new_path.display());
         assert_eq!(items(&as_sent), items(&as_values), "{}", new_path.display());
         let strip_server = |mut judged: PerItem| {
             judged.retain(|k, _| k.kind != ItemKind::Server);
@@ -165,6 +166,8 @@ fn items_held_as_sent_are_judged_like_items_held_as_values() {
             new_path.display()
         );
     }
+    // One server per corpus folder with a release pair (seven today).
+    assert!(seen.len() >= 5, "only {} servers probed", seen.len());
 }
 
 #[test]

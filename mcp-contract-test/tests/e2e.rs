@@ -303,6 +303,28 @@ fn under_ci_a_suite_without_a_contract_fails_every_test_and_writes_nothing() {
     assert_eq!(consumer.pending().len(), 10);
 }
 
+/// The run folders under `runs` (none when it does not exist yet).
+fn run_folders(runs: &std::path::Path) -> Vec<PathBuf> {
+    fs::read_dir(runs)
+        .map(|dir| dir.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default()
+}
+
+/// Whether a file of run folder `dir` names a path inside `consumer` (an outcome records the
+/// path of each snapshot).
+fn names_consumer(dir: &std::path::Path, consumer: &std::path::Path) -> bool {
+    let mut names = vec![consumer.display().to_string()];
+    if let Ok(real) = consumer.canonicalize() {
+        names.push(real.display().to_string());
+    }
+    fs::read_dir(dir).is_ok_and(|files| {
+        files.flatten().any(|file| {
+            fs::read_to_string(file.path())
+                .is_ok_and(|text| names.iter().any(|name| text.contains(name.as_str())))
+        })
+    })
+}
+
 #[test]
 fn nextest_runs_every_item_and_probes_the_server_once() {
     let consumer = support::require!(Consumer::new("nextest"));
@@ -310,6 +332,11 @@ fn nextest_runs_every_item_and_probes_the_server_once() {
     record(&consumer);
     let log = consumer.dir.join("requests.log");
     let log_text = log.display().to_string();
+    // The runs' folder is shared with every nested build (other tests, in this process or in
+    // others under nextest, add their own run folders while this one runs): this run's folder
+    // is the new one whose outcome names this consumer's snapshots.
+    let runs = support::target_dir().join("e2e/debug/mcp-contract-probes");
+    let before = run_folders(&runs);
     let run = Run::from(consumer.command(
         "cargo",
         &["nextest", "run", "--test", "contract", "--no-fail-fast"],
@@ -326,15 +353,22 @@ fn nextest_runs_every_item_and_probes_the_server_once() {
         starts, 1,
         "one probe per nextest run, not one per test:\n{requests}"
     );
-    // One judgement too: the run's shared folder (the newest) holds one judged outcome.
-    let runs = support::target_dir().join("e2e/debug/mcp-contract-probes");
-    let newest = fs::read_dir(&runs)
-        .expect("the runs' folder")
-        .flatten()
-        .max_by_key(|e| e.metadata().and_then(|m| m.modified()).ok())
-        .expect("this run's folder")
-        .path();
-    let shared: Vec<String> = fs::read_dir(&newest)
+    // One judgement too: the run's shared folder holds one judged outcome.
+    let new: Vec<PathBuf> = run_folders(&runs)
+        .into_iter()
+        .filter(|dir| !before.contains(dir))
+        .collect();
+    let mine: Vec<&PathBuf> = new
+        .iter()
+        .filter(|dir| names_consumer(dir, &consumer.dir))
+        .collect();
+    assert_eq!(
+        mine.len(),
+        1,
+        "exactly one new run folder for this consumer's nextest run; new: {new:?}"
+    );
+    let this_run = mine[0];
+    let shared: Vec<String> = fs::read_dir(this_run)
         .expect("this run's folder")
         .flatten()
         .map(|e| e.file_name().to_string_lossy().into_owned())

@@ -17,7 +17,6 @@ use mcp_contract_test::_support::probe::{
 use serde_json::Value;
 use std::net::TcpListener;
 use std::path::PathBuf;
-use std::process::Command;
 use std::sync::Once;
 use std::time::{Duration, Instant};
 
@@ -236,31 +235,78 @@ fn wrong_paths_web_pages_and_silence_have_their_own_errors() {
     assert_eq!(error.kind, ProbeErrorKind::TimedOut, "{error}");
 }
 
+/// The live processes whose environment holds `marker`: `(pid, environment)`.
+fn marked_processes(marker: &str) -> Vec<(String, String)> {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    dir.flatten()
+        .filter_map(|entry| {
+            let pid = entry.file_name().to_string_lossy().into_owned();
+            let environ = std::fs::read(entry.path().join("environ")).ok()?;
+            let environ = String::from_utf8_lossy(&environ).replace('\0', "\n");
+            (environ.contains(marker) && support::process::alive(&pid)).then_some((pid, environ))
+        })
+        .collect()
+}
+
 #[test]
 fn a_started_server_is_stopped_and_its_port_freed() {
     support::require!(setup());
     // Readiness by port instead of a line.
     let mut endpoint = started(&[], Some("HTTP_TEST_TOKEN"));
     endpoint.ready_line = None;
-    let marker = format!("marker-{}", std::process::id());
+    let marker = support::process::marker("http-started", "stopped");
+    // The probe fills `{port}` in the environment too: the marker tells the port it picked.
     if let Some(command) = &mut endpoint.start {
         command
             .env
-            .push(("HTTP_TEST_MARKER".into(), marker.clone()));
+            .push(("HTTP_TEST_MARKER".into(), format!("{marker}:{{port}}.")));
     }
-    probe(&ServerSpec::Http(endpoint), &options(20)).unwrap();
-    std::thread::sleep(Duration::from_millis(100));
-    let alive = std::fs::read_dir("/proc")
-        .map(|dir| {
-            dir.flatten().any(|e| {
-                std::fs::read(e.path().join("environ"))
-                    .is_ok_and(|env| String::from_utf8_lossy(&env).contains(&marker))
-                    && std::fs::read_to_string(e.path().join("stat"))
-                        .is_ok_and(|s| !s.contains(") Z "))
-            })
+    // Watches /proc while the probe runs: the server (found by its marker) while it is alive.
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let watcher = {
+        let (done, marker) = (std::sync::Arc::clone(&done), marker.clone());
+        std::thread::spawn(move || loop {
+            let found = marked_processes(&marker);
+            if !found.is_empty() || done.load(std::sync::atomic::Ordering::SeqCst) {
+                return found;
+            }
+            std::thread::sleep(Duration::from_millis(2));
         })
-        .unwrap_or(false);
-    assert!(!alive, "the started server outlived the probe");
+    };
+    let result = probe(&ServerSpec::Http(endpoint), &options(20));
+    done.store(true, std::sync::atomic::Ordering::SeqCst);
+    let seen = watcher.join().expect("the watcher");
+    result.unwrap();
+    // Positive control: the marker is visible in /proc while the server runs.
+    assert_eq!(seen.len(), 1, "the started server, while alive: {seen:?}");
+    let (pid, environ) = &seen[0];
+    let port: u16 = environ
+        .split_once(&format!("{marker}:"))
+        .and_then(|(_, rest)| rest.split_once('.'))
+        .and_then(|(port, _)| port.parse().ok())
+        .unwrap_or_else(|| panic!("no port after the marker in {environ:?}"));
+    // Stopped: neither that process nor any other with the marker is left.
+    let mut left = marked_processes(&marker);
+    for _ in 0..20 {
+        if left.is_empty() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+        left = marked_processes(&marker);
+    }
+    assert!(
+        left.is_empty(),
+        "the started server outlived the probe: {left:?}"
+    );
+    assert!(
+        !support::process::alive(pid),
+        "pid {pid} outlived the probe"
+    );
+    // Its port freed: it can be listened on again.
+    TcpListener::bind(("127.0.0.1", port))
+        .unwrap_or_else(|e| panic!("port {port} of the stopped server is not free: {e}"));
 
     let mut endpoint = started(&[], Some("HTTP_TEST_TOKEN"));
     endpoint
@@ -288,27 +334,8 @@ fn a_third_party_fastmcp_server_behind_a_token() {
     support::require!(setup());
     // The MCP SDK from the tests' own virtual environment (pinned; provisioned once).
     let python_with_mcp = support::require!(support::python::with_mcp());
-    let upstream_port = TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let script = repo_root().join("fixtures/servers/fastmcp_server.py");
-    let upstream = Command::new(python_with_mcp)
-        .arg(&script)
-        .arg(upstream_port.to_string())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    struct Kill(std::process::Child);
-    impl Drop for Kill {
-        fn drop(&mut self) {
-            let _ = self.0.kill();
-            let _ = self.0.wait();
-        }
-    }
-    let _guard = Kill(upstream);
+    let upstream = support::fixtures::fastmcp(python_with_mcp);
+    let upstream_port = upstream.port;
     let upstream_url = format!("http://127.0.0.1:{upstream_port}/mcp");
     let mut endpoint = HttpEndpoint {
         url: "http://127.0.0.1:{port}/mcp".into(),
@@ -334,12 +361,6 @@ fn a_third_party_fastmcp_server_behind_a_token() {
         ready_line: Some("ready http://".into()),
         ..HttpEndpoint::default()
     };
-    // Wait for the upstream to listen.
-    let until = Instant::now() + Duration::from_secs(20);
-    while std::net::TcpStream::connect(("127.0.0.1", upstream_port)).is_err() {
-        assert!(Instant::now() < until, "FastMCP did not start");
-        std::thread::sleep(Duration::from_millis(100));
-    }
     let probe_result = probe(&ServerSpec::Http(endpoint.clone()), &options(20)).unwrap();
     let names: Vec<String> = probe_result.surface.keys().map(|k| k.test_name()).collect();
     assert!(

@@ -2,43 +2,15 @@
 //! `calls`): the same case files and verdicts as the harness, in every report format, and a
 //! server log showing that nothing but the declared calls is sent.
 
+use super::{cli, python3, repo, Run};
 use serde_json::{json, Value};
-use std::path::PathBuf;
-
-const BIN: &str = env!("CARGO_BIN_EXE_mcp-contract");
-
-fn repo() -> PathBuf {
-    support::repo_path("")
-}
-
-struct Dir(PathBuf);
-
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn temp_dir(tag: &str) -> Dir {
-    let dir = std::env::temp_dir().join(format!(
-        "mcp-contract-cli-calls-{tag}-{}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    Dir(dir)
-}
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
+use support::TempDir;
 
 /// The fixture: a surface with a conforming tool, one that breaks its outputSchema, one that is
-/// not read-only and one no case names; the case files of the first three.
-fn fixture(tag: &str) -> Dir {
-    let dir = temp_dir(tag);
+/// not read-only and one no case names; the case files of the first three. The fixture server
+/// runs on the machine's Python, which the callers have `require!`d.
+fn fixture(tag: &str) -> TempDir {
+    let dir = support::temp_dir(&format!("cli-calls-{tag}"));
     let surface = json!({
         "protocolVersion": "2025-11-25",
         "serverInfo": {"name": "calls-cli", "version": "1.0.0"},
@@ -55,10 +27,10 @@ fn fixture(tag: &str) -> Dir {
              "inputSchema": {"type": "object"}}
         ]
     });
-    std::fs::write(dir.0.join("surface.json"), surface.to_string()).unwrap();
+    std::fs::write(dir.join("surface.json"), surface.to_string()).unwrap();
     let case = |folder: &str, name: &str, text: &str| {
-        std::fs::create_dir_all(dir.0.join("calls").join(folder)).unwrap();
-        std::fs::write(dir.0.join("calls").join(folder).join(name), text).unwrap();
+        std::fs::create_dir_all(dir.join("calls").join(folder)).unwrap();
+        std::fs::write(dir.join("calls").join(folder).join(name), text).unwrap();
     };
     case(
         "search",
@@ -69,22 +41,22 @@ fn fixture(tag: &str) -> Dir {
     dir
 }
 
-fn add_broken_case(dir: &Dir) {
-    std::fs::create_dir_all(dir.0.join("calls/broken")).unwrap();
-    std::fs::write(dir.0.join("calls/broken/any.json"), r#"{"arguments": {}}"#).unwrap();
+fn add_broken_case(dir: &TempDir) {
+    std::fs::create_dir_all(dir.join("calls/broken")).unwrap();
+    std::fs::write(dir.join("calls/broken/any.json"), r#"{"arguments": {}}"#).unwrap();
 }
 
-fn run(dir: &Dir, args: &[&str]) -> Run {
+fn run(dir: &TempDir, args: &[&str]) -> Run {
     let calls = json!({"broken": {"result": {"content": [], "structuredContent": {"id": 7}}}});
-    let output = support::command(BIN)
-        .current_dir(&dir.0)
+    let output = cli()
+        .current_dir(dir.path())
         .args(args)
         .arg("--")
-        .arg("python3")
+        .arg(python3())
         .arg(repo().join("fixtures/servers/surface_server.py"))
         .arg("surface.json")
         .env("FIXTURE_CALLS", calls.to_string())
-        .env("FIXTURE_LOG", dir.0.join("requests.log"))
+        .env("FIXTURE_LOG", dir.join("requests.log"))
         .output()
         .unwrap();
     Run {
@@ -94,8 +66,8 @@ fn run(dir: &Dir, args: &[&str]) -> Run {
     }
 }
 
-fn called(dir: &Dir) -> Vec<String> {
-    std::fs::read_to_string(dir.0.join("requests.log"))
+fn called(dir: &TempDir) -> Vec<String> {
+    std::fs::read_to_string(dir.join("requests.log"))
         .unwrap_or_default()
         .lines()
         .filter_map(|l| l.strip_prefix("tools/call "))
@@ -119,6 +91,7 @@ fn item<'v>(items: &'v [Value], name: &str) -> &'v Value {
 
 #[test]
 fn snapshot_then_check_holds_each_call_to_its_accepted_result() {
+    support::require!(support::python::system());
     let dir = fixture("flow");
     // `write` is not read-only: refused (a deny finding), so nothing is accepted until the
     // case allows side effects.
@@ -135,23 +108,19 @@ fn snapshot_then_check_holds_each_call_to_its_accepted_result() {
         refused.stdout
     );
     assert!(!dir
-        .0
         .join("snaps/contract__calls__search__by_word.snap")
         .exists());
     std::fs::write(
-        dir.0.join("calls/write/note.json"),
+        dir.join("calls/write/note.json"),
         r#"{"arguments": {"text": "x"}, "allow_side_effects": true}"#,
     )
     .unwrap();
     let accepted = run(&dir, &["snapshot", "--dir", "snaps", "--calls", "calls"]);
     assert_eq!(accepted.code, 0, "{}{}", accepted.stdout, accepted.stderr);
     let snap =
-        std::fs::read_to_string(dir.0.join("snaps/contract__calls__search__by_word.snap")).unwrap();
+        std::fs::read_to_string(dir.join("snaps/contract__calls__search__by_word.snap")).unwrap();
     assert!(snap.contains("\"query\": \"rust\""), "{snap}");
-    assert!(dir
-        .0
-        .join("snaps/contract__calls__write__note.snap")
-        .exists());
+    assert!(dir.join("snaps/contract__calls__write__note.snap").exists());
 
     let check = run(
         &dir,
@@ -233,27 +202,28 @@ fn snapshot_then_check_holds_each_call_to_its_accepted_result() {
 
 #[test]
 fn the_configuration_file_declares_calls_relative_to_itself() {
+    support::require!(support::python::system());
     let dir = fixture("config");
     std::fs::write(
-        dir.0.join("calls/write/note.json"),
+        dir.join("calls/write/note.json"),
         r#"{"arguments": {"text": "x"}, "allow_side_effects": true}"#,
     )
     .unwrap();
     let config = format!(
-        "dir = \"snaps\"\ncalls = \"calls\"\n\n[[server]]\nname = \"fixture\"\ncommand = [\"python3\", {:?}, \"surface.json\"]\n",
+        "dir = \"snaps\"\ncalls = \"calls\"\n\n[[server]]\nname = \"fixture\"\ncommand = [{:?}, {:?}, \"surface.json\"]\n",
+        python3(),
         repo().join("fixtures/servers/surface_server.py").display().to_string()
     );
-    std::fs::write(dir.0.join("mcp-contract.toml"), config).unwrap();
-    let output = support::command(BIN)
-        .current_dir(&dir.0)
+    std::fs::write(dir.join("mcp-contract.toml"), config).unwrap();
+    let output = cli()
+        .current_dir(dir.path())
         .args(["snapshot", "--format", "json"])
-        .env("FIXTURE_LOG", dir.0.join("requests.log"))
+        .env("FIXTURE_LOG", dir.join("requests.log"))
         .output()
         .unwrap();
     let stdout = String::from_utf8(output.stdout).unwrap();
     assert_eq!(output.status.code(), Some(0), "{stdout}");
     assert!(dir
-        .0
         .join("snaps/fixture__calls__search__by_word.snap")
         .exists());
     assert_eq!(called(&dir), ["search", "write"]);

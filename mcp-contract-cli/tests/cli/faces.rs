@@ -62,6 +62,7 @@ fn accepted_files(dir: &Path) -> BTreeMap<String, String> {
 
 fn assert_same_files(harness: &Path, cli: &Path, when: &str) {
     let (ours, theirs) = (accepted_files(harness), accepted_files(cli));
+    assert!(!ours.is_empty(), "{when}: no accepted files to compare");
     assert_eq!(
         ours.keys().collect::<Vec<_>>(),
         theirs.keys().collect::<Vec<_>>(),
@@ -115,14 +116,19 @@ fn the_harness_and_the_cli_say_the_same_about_one_server_and_folder() {
         .collect();
     assert_eq!(harness_failing, cli_failing);
     // Every change the CLI reports is in the harness's failure messages (rule and item).
+    let mut failing_changes = 0;
     for change in server["changes"].as_array().expect("changes") {
         if change["failing"] == true {
             let rule = change["rule"].as_str().expect("a rule");
             assert!(checked.output.contains(rule), "{rule}: {}", checked.show());
+            failing_changes += 1;
         }
     }
+    assert!(failing_changes > 0, "no failing change compared: {out}");
     // Notes: the harness prints each on stderr, the CLI reports each.
-    for note in server["notes"].as_array().expect("notes") {
+    let notes = server["notes"].as_array().expect("notes");
+    assert!(!notes.is_empty(), "no note compared: {out}");
+    for note in notes {
         let text = note["message"].as_str().expect("a message");
         assert!(
             checked.output.contains(text),
@@ -131,6 +137,8 @@ fn the_harness_and_the_cli_say_the_same_about_one_server_and_folder() {
         );
     }
     // Findings: warn-level ones are printed by the harness, deny ones fail its tests.
+    // Not yet a check: this release pair (memory 2025.11.25 → 0.6.2) has no lint finding, so
+    // the loop runs over nothing; it needs a pair with findings to compare the two faces.
     for finding in server["findings"].as_array().expect("findings") {
         let rule = finding["rule"].as_str().expect("a rule");
         assert!(checked.output.contains(rule), "{rule}: {}", checked.show());

@@ -12,10 +12,8 @@
 //! (`support::python::with_mcp`); each through `support::require!` (a failure in CI, a counted
 //! skip elsewhere).
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use support::process::Spawned;
 
 const TOKEN: &str = "cli-pr0xy-Tok3n-6502";
 const PROXY_PASSWORD: &str = "cli-Passw0rd-z80z80";
@@ -75,38 +73,14 @@ fn run(args: &[&str], env: &[(&str, String)], cwd: &Path) -> Run {
     run
 }
 
-struct Spawned {
-    child: Child,
-    port: u16,
-}
-
-impl Drop for Spawned {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// Starts a stdlib fixture under Python and reads the port from its ready line.
+/// Starts a stdlib fixture under Python (in the controlled environment of the tests, with
+/// exactly the variables given added) and reads the port from its ready line.
 fn spawn(args: &[String], env: &[(&str, String)]) -> Spawned {
-    let mut child = Command::new(python())
-        .args(args)
-        .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the fixture starts");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().expect("piped"))
-        .read_line(&mut line)
-        .expect("a ready line");
-    let port = line
-        .rsplit("127.0.0.1:")
-        .next()
-        .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
-        .and_then(|digits| digits.parse().ok())
-        .unwrap_or_else(|| panic!("no port in the ready line {line:?}"));
-    Spawned { child, port }
+    support::process::spawn_ready_line(
+        support::command(python())
+            .args(args)
+            .envs(env.iter().map(|(k, v)| (*k, v.as_str()))),
+    )
 }
 
 /// The token-guarded fixture server and the proxy that alone resolves its name.
@@ -343,24 +317,8 @@ fn the_proxy_key_of_the_configuration_file_writes_snapshots_without_secrets() {
 #[test]
 fn show_follows_a_real_fastmcp_servers_trailing_slash_redirect() {
     let python_with_mcp = support::require!(support::python::with_mcp());
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let child = Command::new(python_with_mcp)
-        .arg(repo().join("fixtures/servers/fastmcp_server.py"))
-        .arg(port.to_string())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let _fastmcp = Spawned { child, port };
-    let until = Instant::now() + Duration::from_secs(30);
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < until, "FastMCP did not start");
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    let fastmcp = support::fixtures::fastmcp(python_with_mcp);
+    let port = fastmcp.port;
     let url = format!("http://127.0.0.1:{port}/mcp/");
     let shown = run(
         &[

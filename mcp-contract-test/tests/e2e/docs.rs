@@ -39,6 +39,12 @@ fn every_attribute_snippet_of_the_docs_compiles() {
     assert!(snippets.len() >= 5, "{snippets:?}");
     let (in_process, compiled): (Vec<&Block>, Vec<&Block>) =
         snippets.iter().partition(|b| b.text.contains("handler ="));
+    // Both kinds are there: the checks below run over each.
+    assert!(
+        !in_process.is_empty(),
+        "no in-process snippet: {snippets:?}"
+    );
+    assert!(!compiled.is_empty(), "no snippet to compile: {snippets:?}");
 
     // The in-process snippet is the example's suite, with the reader's crate in place of ours
     // and without its declared calls (the crate docs show those in a section of their own).

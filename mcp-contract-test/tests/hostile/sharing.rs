@@ -325,6 +325,7 @@ fn a_failed_probe_is_shared_fails_every_test_and_writes_nothing() {
     let mark = marker("failed");
     let server = server_line(V1, "exit-before-initialize", &mark, &[]);
     let expected = whole(&whole_root, &server, &[]);
+    assert!(!expected.results.is_empty(), "{expected:?}");
     assert!(
         expected.results.values().all(|r| r == "FAILED"),
         "{expected:?}"
@@ -332,6 +333,7 @@ fn a_failed_probe_is_shared_fails_every_test_and_writes_nothing() {
     let id = run_id("failed");
     let said = as_nextest(&nextest_root, &server, &[], &id);
     assert_eq!(said, expected);
+    assert!(!said.messages.is_empty(), "{said:?}");
     assert!(said
         .messages
         .values()
@@ -349,6 +351,7 @@ fn the_suite_does_not_wait_for_a_slow_server_to_exit_and_leaves_nothing_running(
     // A server that would take a minute to exit once its stdin closes.
     let run = run_suite(&root, &server, 20.0, &[("FIXTURE_EXIT_DELAY", "60")]);
     assert_eq!(run.code, Some(0), "{}", run.show());
+    assert!(!run.results().is_empty(), "{}", run.show());
     assert!(run.results().values().all(|r| r == "ok"), "{}", run.show());
     // Not a timing target: only that the run did not wait the minute out.
     assert!(run.elapsed < Duration::from_secs(30), "{}", run.show());

@@ -25,11 +25,10 @@ use mcp_contract_test::_support::probe::{
     ProxySetting, ServerCommand, ServerSpec,
 };
 use serde_json::Value;
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
 use std::sync::Once;
 use std::time::Duration;
+use support::process::Spawned;
 
 const TOKEN: &str = "client-s3cr3t-Tok3n-5150";
 const PROXY_PASSWORD: &str = "pr0xy-Passw0rd-8086";
@@ -129,41 +128,14 @@ fn started(extra: &[&str], log: &Path) -> HttpEndpoint {
     }
 }
 
-/// A process the test started itself, killed when the test ends (however it ends).
-struct Spawned {
-    child: Child,
-    /// The port it printed on its ready line.
-    port: u16,
-}
-
-impl Drop for Spawned {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// Starts `args` under Python and waits for its ready line, `ready … http://127.0.0.1:PORT…`.
+/// Starts `args` under Python (in the controlled environment of the tests, with the variables
+/// given added) and waits for its ready line, `ready … http://127.0.0.1:PORT…`.
 fn spawn(args: &[String], env: &[(&str, String)]) -> Spawned {
-    let mut child = Command::new(python())
-        .args(args)
-        .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the fixture starts");
-    let stdout = child.stdout.take().expect("piped");
-    let mut line = String::new();
-    BufReader::new(stdout)
-        .read_line(&mut line)
-        .expect("a ready line");
-    let port = line
-        .rsplit("127.0.0.1:")
-        .next()
-        .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
-        .and_then(|digits| digits.parse().ok())
-        .unwrap_or_else(|| panic!("no port in the ready line {line:?}"));
-    Spawned { child, port }
+    support::process::spawn_ready_line(
+        support::command(python())
+            .args(args)
+            .envs(env.iter().map(|(k, v)| (*k, v.as_str()))),
+    )
 }
 
 /// The forward proxy, mapping `mcp.internal.test` to `127.0.0.1:upstream`, demanding
@@ -225,27 +197,8 @@ fn fastmcp_reached_by_a_name_it_does_not_allow_says_which_host_was_sent() {
     support::require!(setup());
     let python_with_mcp = support::require!(support::python::with_mcp());
     let logs = support::temp_dir("http-client");
-    let upstream_port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let fastmcp = Command::new(python_with_mcp)
-        .arg(repo_root().join("fixtures/servers/fastmcp_server.py"))
-        .arg(upstream_port.to_string())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let _fastmcp = Spawned {
-        child: fastmcp,
-        port: upstream_port,
-    };
-    let until = std::time::Instant::now() + Duration::from_secs(30);
-    while std::net::TcpStream::connect(("127.0.0.1", upstream_port)).is_err() {
-        assert!(std::time::Instant::now() < until, "FastMCP did not start");
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    let fastmcp = support::fixtures::fastmcp(python_with_mcp);
+    let upstream_port = fastmcp.port;
     let proxy_log = log_path(&logs, "fastmcp-proxy");
     let proxy = forward_proxy(upstream_port, &proxy_log);
     let mut endpoint = HttpEndpoint::new(format!("http://mcp.internal.test:{upstream_port}/mcp"));

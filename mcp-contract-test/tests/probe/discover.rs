@@ -148,7 +148,15 @@ fn default_lifecycle_never_sends_server_discover() {
     )
     .expect("normal fixture");
     assert_eq!(probe.handshake, Handshake::Initialize);
-    assert!(!methods(&log).iter().any(|m| m == "server/discover"));
+    // The log is read (an empty or missing one would pass the check below vacuously): it
+    // shows the handshake that was sent, and no server/discover before or after it.
+    let sent = methods(&log);
+    assert_eq!(
+        sent.iter().take(2).map(String::as_str).collect::<Vec<_>>(),
+        ["initialize", "notifications/initialized"],
+        "{sent:?}"
+    );
+    assert!(!sent.iter().any(|m| m == "server/discover"), "{sent:?}");
 }
 
 #[test]

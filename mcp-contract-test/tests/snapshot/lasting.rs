@@ -22,7 +22,8 @@ fn root() -> PathBuf {
 
 use support::temp_dir;
 
-/// The machine's Python.
+/// The machine's Python (the tests that start a server have `require!`d it: a failure in CI, a
+/// counted skip elsewhere).
 fn python() -> &'static str {
     support::python::system_str().unwrap_or_else(|missing| panic!("{missing}"))
 }
@@ -143,6 +144,7 @@ fn drift(report: &SuiteReport) -> Vec<String> {
 
 #[test]
 fn format_1_snapshots_of_a_corpus_server_pass_live() {
+    support::require!(support::python::system());
     let dir = temp_dir("memory");
     copy_dir(
         &root().join("fixtures/snapshots/format-1/memory"),
@@ -168,6 +170,7 @@ fn format_1_snapshots_of_a_corpus_server_pass_live() {
 
 #[test]
 fn format_1_snapshots_written_before_redactions_and_spellings_pass_live() {
+    support::require!(support::python::system());
     // Recorded by the build that shipped format 1: raw `input_schema`, the token and the
     // password in the clear, the clock and timezone of the day they were made.
     let dir = temp_dir("upgrade");
@@ -237,6 +240,7 @@ fn a_newer_format_is_a_clear_error_naming_the_file() {
 
 #[test]
 fn a_shuffling_server_records_byte_identical_files() {
+    support::require!(support::python::system());
     let args = [
         "../fixtures/servers/lasting_server.py",
         "--shuffle",
@@ -286,6 +290,7 @@ fn a_shuffling_server_records_byte_identical_files() {
 /// (initialize, list results and items), recorded and re-checked three times.
 #[test]
 fn timestamp_token_and_snake_case_recorded_and_rechecked() {
+    support::require!(support::python::system());
     let dir = temp_dir("issue");
     let redactions = time_server_redactions();
     let mut lints = 0;
@@ -391,6 +396,7 @@ fn timestamp_token_and_snake_case_recorded_and_rechecked() {
 
 #[test]
 fn a_rotated_secret_still_shows_as_a_change() {
+    support::require!(support::python::system());
     let dir = temp_dir("rotate");
     let (_, probe) = server(
         &[

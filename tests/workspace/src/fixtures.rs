@@ -64,3 +64,18 @@ pub fn surface_server_line(
 pub fn quote(word: &str) -> String {
     format!("'{}'", word.replace('\'', r"'\''"))
 }
+
+/// The third-party FastMCP server (`fixtures/servers/fastmcp_server.py`, streamable HTTP at
+/// `/mcp`) on a free port, under `python_with_mcp` ([`python::with_mcp`]), in a controlled
+/// environment; returns once it accepts connections (up to 30 seconds).
+pub fn fastmcp(python_with_mcp: &std::path::Path) -> crate::process::Spawned {
+    let port = crate::process::free_port();
+    crate::process::spawn_listening(
+        crate::command(python_with_mcp)
+            .arg(server_script("fastmcp_server.py"))
+            .arg(port.to_string()),
+        port,
+        "FastMCP",
+        std::time::Duration::from_secs(30),
+    )
+}

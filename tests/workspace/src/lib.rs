@@ -109,13 +109,29 @@ pub fn in_ci() -> bool {
 }
 
 /// Variables of the outer run that change what a child decides: the CI detection (the CLI and
-/// the harness apply the CI policy where it is set), the libtest and nextest settings.
-pub const RUN_VARIABLES: &[&str] = &["CI", "TF_BUILD", "NEXTEST", "RUST_TEST_THREADS"];
+/// the harness apply the CI policy where it is set), the libtest and nextest settings, and the
+/// colour switches (`CLICOLOR_FORCE=1` makes libtest colour its output, which the tests that
+/// read a nested test binary's output would then fail to parse).
+pub const RUN_VARIABLES: &[&str] = &[
+    "CI",
+    "TF_BUILD",
+    "NEXTEST",
+    "RUST_TEST_THREADS",
+    "CLICOLOR_FORCE",
+    "CLICOLOR",
+];
 
 /// Prefixes of the outer run's variables a child must not inherit either: insta's settings, the
 /// contract overrides (`MCP_CONTRACT_FAIL_ON`, `MCP_CONTRACT_TIMEOUT`, `MCP_CONTRACT_CA_FILE`),
-/// nextest's run, and the fixture servers' own switches.
-pub const RUN_VARIABLE_PREFIXES: &[&str] = &["INSTA_", "MCP_CONTRACT_", "NEXTEST_", "FIXTURE_"];
+/// nextest's run, the fixture servers' own switches, and FastMCP's settings (the Python MCP SDK
+/// reads `FASTMCP_*`, e.g. the host and port a FastMCP server listens on).
+pub const RUN_VARIABLE_PREFIXES: &[&str] = &[
+    "INSTA_",
+    "MCP_CONTRACT_",
+    "NEXTEST_",
+    "FIXTURE_",
+    "FASTMCP_",
+];
 
 /// Whether `name` is a variable of the outer run (see [`RUN_VARIABLES`],
 /// [`RUN_VARIABLE_PREFIXES`]).

@@ -69,3 +69,82 @@ pub fn closed_pipe() -> std::process::Stdio {
     drop(reader);
     writer.into()
 }
+
+/// A process a test started itself (a fixture server, FastMCP), killed and reaped when dropped,
+/// however the test ends.
+#[derive(Debug)]
+pub struct Spawned {
+    /// The process.
+    pub child: std::process::Child,
+    /// The port it listens on, on 127.0.0.1.
+    pub port: u16,
+}
+
+impl Drop for Spawned {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts `command` (its standard output piped, its standard error dropped) and waits for its
+/// ready line, `ready … http://127.0.0.1:PORT…` as the stdlib fixtures print it. Start the
+/// command with [`crate::command`], so the server does not inherit the outer run's environment
+/// or standard input.
+pub fn spawn_ready_line(command: &mut std::process::Command) -> Spawned {
+    use std::io::{BufRead, BufReader};
+    let child = command
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("the fixture does not start: {e}"));
+    // Owned at once, so that a failed read below still kills it.
+    let mut spawned = Spawned { child, port: 0 };
+    let mut line = String::new();
+    BufReader::new(spawned.child.stdout.take().expect("piped"))
+        .read_line(&mut line)
+        .expect("a ready line");
+    spawned.port = line
+        .rsplit("127.0.0.1:")
+        .next()
+        .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|digits| digits.parse().ok())
+        .unwrap_or_else(|| panic!("no port in the ready line {line:?}"));
+    spawned
+}
+
+/// A port free on 127.0.0.1 when asked (the listener that found it is closed again).
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .map(|address| address.port())
+        .unwrap_or_else(|e| panic!("no free port: {e}"))
+}
+
+/// Starts `command` (its output dropped), which is to listen on 127.0.0.1:`port`, and waits up
+/// to `within` until it accepts a connection; fails at once if it exits first.
+pub fn spawn_listening(
+    command: &mut std::process::Command,
+    port: u16,
+    what: &str,
+    within: std::time::Duration,
+) -> Spawned {
+    let child = command
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{what} does not start: {e}"));
+    let mut spawned = Spawned { child, port };
+    let until = std::time::Instant::now() + within;
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        if let Ok(Some(status)) = spawned.child.try_wait() {
+            panic!("{what} exited ({status}) before listening on port {port}");
+        }
+        assert!(
+            std::time::Instant::now() < until,
+            "{what} did not listen on port {port} within {within:?}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    spawned
+}
