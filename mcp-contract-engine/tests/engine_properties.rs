@@ -14,7 +14,7 @@ fn a_surface_against_itself_has_no_changes() {
     let fixtures = all_fixtures();
     assert!(
         fixtures.len() >= 30,
-        "copy /work/shared/corpus/surfaces into fixtures/surfaces"
+        "fixtures/surfaces (committed: real servers' surfaces by release) holds fewer servers than expected"
     );
     for (label, doc) in fixtures {
         let s = Surface::from_json(&doc).unwrap();

@@ -136,13 +136,8 @@ fn the_harness_and_the_cli_say_the_same_about_one_server_and_folder() {
             checked.show()
         );
     }
-    // Findings: warn-level ones are printed by the harness, deny ones fail its tests.
-    // Not yet a check: this release pair (memory 2025.11.25 → 0.6.2) has no lint finding, so
-    // the loop runs over nothing; it needs a pair with findings to compare the two faces.
-    for finding in server["findings"].as_array().expect("findings") {
-        let rule = finding["rule"].as_str().expect("a rule");
-        assert!(checked.output.contains(rule), "{rule}: {}", checked.show());
-    }
+    // This pair has no lint finding: the faces' findings are compared on the rug-pull release
+    // below (`the_harness_and_the_cli_report_the_same_lint_findings`).
 
     // The release accepted by each face: the same files again, change lists in the headers
     // included.
@@ -156,6 +151,57 @@ fn the_harness_and_the_cli_say_the_same_about_one_server_and_folder() {
         .filter(|text| text.contains("description: "))
         .count();
     assert!(changed > 0, "the change lists are compared too");
+}
+
+/// Lint findings through both faces: a release that brings warn- and deny-level findings (the
+/// rug-pull fixture: hidden characters, text aimed at the model), checked by each face against
+/// its own first recording of the release before: the same failing tests, and every finding
+/// the CLI reports is said by the harness (warn ones printed, deny ones failing their tests).
+#[test]
+fn the_harness_and_the_cli_report_the_same_lint_findings() {
+    support::require!(support::python::system());
+    let marker = marker("faces-lints");
+    let v1 = server_line("poisoned/rugpull-v1.json", "normal", &marker, &[]);
+    let v2 = server_line("poisoned/rugpull-v2.json", "normal", &marker, &[]);
+    let harness = Root::new("faces-lints-harness");
+    let cli_root = Root::new("faces-lints-cli");
+    let cli_dir = cli_root.snapshots();
+    let dir = cli_dir.display().to_string();
+    let recorded = run_suite(&harness, &v1, 30.0, &[("INSTA_UPDATE", "always")]);
+    assert_eq!(recorded.code, Some(0), "{}", recorded.show());
+    let (code, out, err) = cli(&["snapshot", "--dir", &dir], &v1);
+    assert_eq!(code, Some(0), "{out}{err}");
+
+    let checked = run_suite(&harness, &v2, 30.0, &[("INSTA_UPDATE", "no")]);
+    assert_eq!(checked.code, Some(101), "{}", checked.show());
+    let harness_failing: BTreeSet<String> = checked
+        .results()
+        .into_iter()
+        .filter(|(_, result)| result == "FAILED")
+        .map(|(name, _)| name)
+        .collect();
+    let (code, out, err) = cli(&["check", "--dir", &dir, "--format", "json"], &v2);
+    assert_eq!(code, Some(1), "{out}{err}");
+    let report: Value = serde_json::from_str(&out).expect("JSON");
+    let server = &report["servers"][0];
+    let cli_failing: BTreeSet<String> = server["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .filter(|item| item["failing"] == true)
+        .map(|item| item["test"].as_str().expect("a test name").to_owned())
+        .collect();
+    assert_eq!(harness_failing, cli_failing);
+    let findings = server["findings"].as_array().expect("findings");
+    let levels: BTreeSet<&str> = findings
+        .iter()
+        .map(|f| f["level"].as_str().expect("a level"))
+        .collect();
+    assert_eq!(levels, BTreeSet::from(["deny", "warn"]), "{out}");
+    for finding in findings {
+        let rule = finding["rule"].as_str().expect("a rule");
+        assert!(checked.output.contains(rule), "{rule}: {}", checked.show());
+    }
 }
 
 /// The harness face of the credentials check: a key on the server's command line, recorded and
