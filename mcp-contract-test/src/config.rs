@@ -15,12 +15,7 @@ use std::time::Duration;
 /// The probe's bound when a suite sets none.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// A timeout given in seconds, if it is one: positive, finite and below a billion seconds
-/// (what `MCP_CONTRACT_TIMEOUT`, `--timeout` and the `timeout` key accept).
-pub fn timeout_from_secs(seconds: f64) -> Option<Duration> {
-    (seconds > 0.0 && seconds.is_finite() && seconds < 1e9)
-        .then(|| Duration::from_secs_f64(seconds))
-}
+pub use crate::env::timeout_from_secs;
 
 /// Everything one suite says: how to reach the server, how to judge it, where its contract
 /// lives.

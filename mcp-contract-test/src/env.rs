@@ -47,18 +47,20 @@ pub(crate) fn ci() -> bool {
 pub(crate) fn timeout() -> Result<Option<Duration>, String> {
     match non_empty(TIMEOUT) {
         None => Ok(None),
-        Some(text) => match text
-            .trim()
-            .parse::<f64>()
-            .ok()
-            .and_then(crate::config::timeout_from_secs)
-        {
+        Some(text) => match text.trim().parse::<f64>().ok().and_then(timeout_from_secs) {
             Some(timeout) => Ok(Some(timeout)),
             None => Err(format!(
                 "{TIMEOUT} must be a positive number of seconds, e.g. 30"
             )),
         },
     }
+}
+
+/// A timeout given in seconds, if it is one: positive, finite and below a billion seconds
+/// (what `MCP_CONTRACT_TIMEOUT`, `--timeout` and the `timeout` key accept).
+pub fn timeout_from_secs(seconds: f64) -> Option<Duration> {
+    (seconds > 0.0 && seconds.is_finite() && seconds < 1e9)
+        .then(|| Duration::from_secs_f64(seconds))
 }
 
 /// `MCP_CONTRACT_CA_FILE`, when set.
