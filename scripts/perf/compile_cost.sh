@@ -7,6 +7,10 @@
 # crates in the graph. Fails if a build compiled nothing or reused anything (a measurement of
 # nothing).
 #
+# mcp-contract-test is a path dependency here, which cargo compiles incrementally; from
+# crates.io it would not be. CARGO_INCREMENTAL=0 (the default here) builds it as a user's
+# build does; INCREMENTAL=1 measures the path-dependency build instead.
+#
 #   scripts/perf/compile_cost.sh                      # this checkout, once
 #   FEATURES=http scripts/perf/compile_cost.sh        # with features of mcp-contract-test
 #   BASE=71079a0 RUNS=3 scripts/perf/compile_cost.sh  # side by side with a revision: base, now,
@@ -15,6 +19,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 PERF_DIR="${PERF_DIR:-/tmp/mcp-perf}"
 RUNS="${RUNS:-1}"
+export CARGO_INCREMENTAL="${INCREMENTAL:-0}"
 [ -x /usr/bin/time ] || { echo "/usr/bin/time is missing (Debian package \`time\`)" >&2; exit 1; }
 
 # consumer DIR SRC: the consumer crate, depending on SRC's mcp-contract-test, with SRC's lock file.
@@ -91,7 +96,7 @@ if [ -n "${BASE:-}" ]; then
   diff <(crates "$B/consumer" | sed 's/ (.*//') <(crates "$NOW" | sed 's/ (.*//') | grep '^[<>]' | sed 's/^/  /' || true
   sides=(base now)
 fi
-echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "CARGO_INCREMENTAL=$CARGO_INCREMENTAL; load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 for ((i = 1; i <= RUNS; i++)); do
   for side in "${sides[@]}"; do
     if [ "$side" = base ]; then build "base ($BASE)" "$B/consumer"; else build "now" "$NOW"; fi
