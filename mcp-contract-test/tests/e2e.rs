@@ -211,11 +211,21 @@ fn record_break_review_accept() {
 
     // Break again, list what is pending, accept: green again.
     assert!(!consumer.cargo_test(&[]).ok);
-    let listed = consumer.insta(&["pending-snapshots"]);
-    assert!(
-        listed.stdout.contains("search_nodes") || listed.stderr.contains("search_nodes"),
-        "{listed:?}"
-    );
+    // `--as-json`: one JSON object a pending snapshot on stdout, its `path` the snapshot file.
+    let listed = consumer.insta(&["pending-snapshots", "--as-json"]);
+    assert!(listed.ok, "{listed:?}");
+    let named: Vec<String> = listed
+        .stdout
+        .lines()
+        .map(|line| {
+            let entry: serde_json::Value = serde_json::from_str(line)
+                .unwrap_or_else(|e| panic!("{e}: {line:?} in {listed:?}"));
+            let path = entry["path"].as_str().unwrap_or_else(|| panic!("{entry}"));
+            let name = std::path::Path::new(path).file_name().expect("a file");
+            name.to_string_lossy().into_owned()
+        })
+        .collect();
+    assert_eq!(named, ["contract__tools__search_nodes.snap"], "{listed:?}");
     let accept = consumer.insta(&["accept"]);
     assert!(accept.ok, "{accept:?}");
     let green = consumer.cargo_test(&[]);
