@@ -29,8 +29,9 @@ function binary() {
   } catch (e) {
     const supported = ["linux-x64", "linux-arm64", "darwin-x64", "darwin-arm64", "win32-x64"];
     const why = supported.includes(platform)
-      ? `its package ${pkg} is not installed: it is an optional dependency of ${COMMAND}, ` +
-        "left out when npm runs with --omit=optional (or --no-optional); install again without it"
+      ? `its package ${pkg} is not installed (npm leaves an optional dependency out under ` +
+        "--omit=optional, or when the registry could not serve it): install " +
+        `${COMMAND} again, with optional dependencies`
       : `there is no prebuilt binary for ${platform} (there is for ${supported.join(", ")}): ` +
         `build one with \`cargo install mcp-contract-cli --locked\` and set ${OVERRIDE} to its path`;
     process.stderr.write(`${COMMAND}: cannot run the binary for ${platform}: ${why}\n`);
