@@ -1,7 +1,7 @@
 //! The `mcp-contract` binary as a user runs it: real fixture servers (Python), real files, every
 //! output format read by its consumer, the documented exit codes. Its modules (`cli/`): the
-//! GitHub Action, the docs' examples, both faces on one server, proxies, hostile surfaces,
-//! release discipline, SARIF.
+//! GitHub Action, the packages for pip, uv and npm, the docs' examples, both faces on one
+//! server, proxies, hostile surfaces, release discipline, SARIF.
 //!
 //! Every run of the binary gets a controlled environment (`support::command`): the outer run's
 //! `CI`, `TF_BUILD`, `MCP_CONTRACT_*`, insta and nextest variables never reach it, so
@@ -24,6 +24,9 @@ mod action;
 
 #[path = "cli/calls.rs"]
 mod calls;
+/// The packages Python and Node users install (scripts/dist/), installed offline and run.
+#[path = "cli/dist.rs"]
+mod dist;
 /// Every example of the docs, executed or checked.
 #[path = "cli/docs.rs"]
 mod docs;

@@ -67,9 +67,32 @@ fn every_json_block_parses() {
     }
 }
 
-/// The `mcp-contract` command lines of every shell, workflow and cron block: in a shell or
-/// cron block every command line, in a workflow only the scripts the runner executes (the
-/// values of `run:` keys; a workflow's `name:` is not a command).
+/// How the docs invoke the CLI: as installed by Cargo or from a release archive, as installed
+/// from PyPI or npm (`uvx mcp-contract-test …`, `npx mcp-contract-test …`), and by the path the
+/// GitHub Action gives (`"$MCP_CONTRACT" …`).
+const INVOCATIONS: [&str; 3] = ["mcp-contract ", "mcp-contract-test ", "\"$MCP_CONTRACT\" "];
+
+/// Where `invocation` at `at` in `line` starts a command of the CLI: not a path's last part,
+/// not `cargo install --path mcp-contract-cli`, not the crate `mcp-contract-test` named to cargo
+/// (`cargo test -p mcp-contract-test`): `mcp-contract-test` is the command at the start of a
+/// command or after `uvx`, `npx`, `pipx run`.
+fn starts_a_command(line: &str, at: usize, invocation: &str) -> bool {
+    let before = &line[..at];
+    if before.ends_with('/') || before.ends_with("--path ") {
+        return false;
+    }
+    if invocation != "mcp-contract-test " {
+        return true;
+    }
+    matches!(
+        before.split_whitespace().last(),
+        None | Some("uvx" | "npx" | "run" | "&&" | "||" | "exec")
+    )
+}
+
+/// The CLI's command lines of every shell, workflow and cron block: in a shell or cron block
+/// every command line, in a workflow only the scripts the runner executes (the values of `run:`
+/// keys; a workflow's `name:` is not a command).
 fn cli_lines() -> Vec<(String, Vec<String>)> {
     let mut out = Vec::new();
     for block in all_blocks() {
@@ -79,18 +102,48 @@ fn cli_lines() -> Vec<(String, Vec<String>)> {
             _ => continue,
         };
         for line in scripts.iter().flat_map(|script| command_lines(script)) {
-            let Some(at) = line.find("mcp-contract ") else {
+            let Some((at, invocation)) = INVOCATIONS
+                .iter()
+                .flat_map(|invocation| {
+                    line.match_indices(invocation)
+                        .map(move |(at, _)| (at, *invocation))
+                })
+                .filter(|(at, invocation)| starts_a_command(&line, *at, invocation))
+                .min()
+            else {
                 continue;
             };
-            // `cargo install --path mcp-contract-cli` is not a command of the CLI.
-            if line[..at].ends_with('/') || line[..at].ends_with("--path ") {
-                continue;
-            }
-            let rest = &line[at + "mcp-contract ".len()..];
+            let rest = &line[at + invocation.len()..];
             out.push((format!("{}: {line}", block.at()), words(rest)));
         }
     }
     out
+}
+
+/// A workflow that uses the Action runs the CLI by the path the Action gives (`outputs.path`):
+/// the Action puts nothing on `PATH`, and an `mcp-contract` found there may be PyPI's other
+/// tool.
+#[test]
+fn workflows_run_the_action_installed_cli_by_its_path() {
+    let mut checked = 0;
+    for block in all_blocks().iter().filter(|b| b.lang == "yaml") {
+        if !block.text.contains("uses: mcp-contract/mcp-contract-test@") {
+            continue;
+        }
+        checked += 1;
+        for line in workflow_scripts(&block.text)
+            .iter()
+            .flat_map(|script| command_lines(script))
+        {
+            assert!(
+                !line.starts_with("mcp-contract "),
+                "{}: `{line}` runs whatever `mcp-contract` is on PATH: run \"$MCP_CONTRACT\" with \
+                 MCP_CONTRACT: ${{{{ steps.ID.outputs.path }}}} in the step's env",
+                block.at()
+            );
+        }
+    }
+    assert!(checked >= 2, "only {checked} workflows use the Action");
 }
 
 #[test]
@@ -102,6 +155,17 @@ fn every_documented_command_line_is_accepted_by_the_cli() {
         assert!(
             lines.iter().any(|(at, _)| at.contains(lang)),
             "no command line of a {lang} block: {lines:?}"
+        );
+    }
+    // Each way of invoking it is among them.
+    for invocation in [
+        "uvx mcp-contract-test ",
+        "npx mcp-contract-test ",
+        "\"$MCP_CONTRACT\" ",
+    ] {
+        assert!(
+            lines.iter().any(|(at, _)| at.contains(invocation)),
+            "no `{invocation}` command line: {lines:?}"
         );
     }
     let mut failures = Vec::new();

@@ -32,6 +32,8 @@ pub fn markdown_files() -> Vec<String> {
         "CONTRIBUTING.md".to_owned(),
         "examples/notes-server/README.md".to_owned(),
         "fuzz/README.md".to_owned(),
+        // The README of the PyPI and npm packages and the release archives.
+        "scripts/dist/package-readme.md".to_owned(),
     ];
     let mut docs: Vec<String> = std::fs::read_dir(repo_path("docs"))
         .expect("docs/")
