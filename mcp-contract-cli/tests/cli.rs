@@ -27,6 +27,9 @@ mod calls;
 /// Every example of the docs, executed or checked.
 #[path = "cli/docs.rs"]
 mod docs;
+/// The docs' commands and `mcp-contract.toml` files, run in a reader's repository.
+#[path = "cli/docs_run.rs"]
+mod docs_run;
 /// The harness and the CLI say the same about one server and one folder.
 #[path = "cli/faces.rs"]
 mod faces;

@@ -82,7 +82,7 @@
 //! | `fail_on = ["breaking", "safety"]` / `"drift"` | what fails locally (default breaking, safety, review) |
 //! | `ci_fail_on = …` | what fails in CI (default `"drift"`) |
 //! | `redact = [".serverInfo.version => [version]"]` | replace the values a selector picks (placeholder `[redacted]` without `=>`); see `docs/redactions.md` |
-//! | `filters = ["local timezone is [^;]+ => local timezone is [tz]"]` | replace a regex in every string of every item |
+//! | `filters = ["Use '[^']+' as local timezone => Use '[tz]' as local timezone"]` | replace a regex in every string of every item (a filter or redaction that matches nothing in a run says so); see `docs/redactions.md` |
 //! | `lints = ["description-missing=deny"]` | lint levels (`deny` fails, `warn` reports, `allow` silences); see `docs/lints.md` |
 //! | `read_only = true` | policy: every tool must declare `readOnlyHint: true` |
 //! | `forbid = ["deploy", "delete_*"]` | policy: tools (name globs) that must never exist |

@@ -47,6 +47,35 @@ pub fn test_executable(package: &str, test: &str) -> PathBuf {
         .unwrap_or_else(|| panic!("cargo names {package}'s test executable {test}"))
 }
 
+/// The example notes server (`examples/notes-server`, v1 unless `NOTES_SERVER_VERSION=2`),
+/// built once per test process into [`target_dir`].
+pub fn notes_server() -> &'static Path {
+    static BINARY: OnceLock<PathBuf> = OnceLock::new();
+    BINARY.get_or_init(|| {
+        let out = nested_cargo()
+            .args([
+                "build",
+                "-p",
+                "notes-server",
+                "--bin",
+                "notes-server",
+                "--message-format=json",
+            ])
+            .current_dir(repo_path(""))
+            .env("CARGO_TARGET_DIR", target_dir())
+            .stderr(std::process::Stdio::inherit())
+            .output()
+            .expect("cargo runs");
+        assert!(out.status.success(), "building the notes server failed");
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+            .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == "notes-server")
+            .find_map(|m| m["executable"].as_str().map(PathBuf::from))
+            .expect("cargo names the notes server's executable")
+    })
+}
+
 /// The `tests/hostile-suite` contract binary (a builder-API suite whose server comes from
 /// `HOSTILE_SERVER`), built once per test process.
 pub fn hostile_suite() -> &'static Path {
