@@ -155,8 +155,8 @@
 //! `calls` feature a suite can declare example calls, one JSON file each:
 //!
 //! ```text
-//! tests/calls/search_notes/work_notes.json   {"arguments": {"query": "the", "tags": ["work"]}}
-//! tests/calls/list_notes/recent.json         {"arguments": {"limit": 3}}
+//! tests/calls/search_notes/work_notes.json   {"arguments": {"query": "the", "tags": ["work"], "limit": 5}, "description": "Notes about work matching a word: the seeded store has two."}
+//! tests/calls/list_notes/recent.json         {"arguments": {"limit": 3}, "description": "The three newest notes."}
 //! ```
 //!
 //! ```ignore

@@ -1,8 +1,9 @@
 //! Docs that cannot go stale: every example a user can copy from README.md, CONTRIBUTING.md,
 //! docs/*.md and the crates' docs is executed or checked by what reads it.
 //!
-//! - `mcp-contract …` command lines (in `sh`, `yaml` and `cron` blocks) are parsed by the CLI
-//!   itself (`--help` appended: every subcommand, flag and value must be accepted);
+//! - `mcp-contract …` command lines (in `sh`, `yaml` and `cron` blocks) and `mcp-contract.toml`
+//!   blocks are run, in a reader's repository, by `cli::docs_run` (which also holds every
+//!   `text` block that shows output to a real run);
 //! - `cargo …` lines name real packages, test and bench targets; script paths exist;
 //! - `toml` blocks are read by their reader: `mcp-contract.toml` by the CLI's own config reader,
 //!   allow-lists by the engine's (and must allow the finding they name), `Cargo.toml` snippets
@@ -18,7 +19,6 @@
 #[path = "../../src/config.rs"]
 mod config;
 
-use super::BIN;
 use mcp_contract_engine::lint::allow::{AllowList, Date};
 use mcp_contract_engine::lint::{self, Lints};
 use mcp_contract_engine::rules::{LINTS, RULES};
@@ -26,7 +26,10 @@ use mcp_contract_engine::Surface;
 use serde_json::json;
 use std::collections::BTreeSet;
 use std::process::{Command, Stdio};
-use support::docs::{all_blocks, command_lines, words, workflow_scripts, Block};
+use support::docs::{
+    all_blocks, command_at, command_lines, commented_lines, words, workflow_scripts, Block,
+    CommandLine,
+};
 use support::repo_path;
 
 /// Every block has a check: its language is one of those below.
@@ -65,63 +68,6 @@ fn every_json_block_parses() {
             panic!("{}: not JSON: {e}", block.at());
         }
     }
-}
-
-/// The `mcp-contract` command lines of every shell, workflow and cron block: in a shell or
-/// cron block every command line, in a workflow only the scripts the runner executes (the
-/// values of `run:` keys; a workflow's `name:` is not a command).
-fn cli_lines() -> Vec<(String, Vec<String>)> {
-    let mut out = Vec::new();
-    for block in all_blocks() {
-        let scripts = match block.lang.as_str() {
-            "sh" | "cron" => vec![block.text.clone()],
-            "yaml" => workflow_scripts(&block.text),
-            _ => continue,
-        };
-        for line in scripts.iter().flat_map(|script| command_lines(script)) {
-            let Some(at) = line.find("mcp-contract ") else {
-                continue;
-            };
-            // `cargo install --path mcp-contract-cli` is not a command of the CLI.
-            if line[..at].ends_with('/') || line[..at].ends_with("--path ") {
-                continue;
-            }
-            let rest = &line[at + "mcp-contract ".len()..];
-            out.push((format!("{}: {line}", block.at()), words(rest)));
-        }
-    }
-    out
-}
-
-#[test]
-fn every_documented_command_line_is_accepted_by_the_cli() {
-    let lines = cli_lines();
-    assert!(lines.len() >= 10, "{lines:?}");
-    // Each kind of block has its commands checked (a workflow's scripts found, a cron line).
-    for lang in ["(sh)", "(yaml)", "(cron)"] {
-        assert!(
-            lines.iter().any(|(at, _)| at.contains(lang)),
-            "no command line of a {lang} block: {lines:?}"
-        );
-    }
-    let mut failures = Vec::new();
-    for (at, words) in &lines {
-        // `--help` before any server command: clap checks every flag and value up to it.
-        let split = words.iter().position(|w| w == "--").unwrap_or(words.len());
-        let mut args: Vec<&str> = words[..split].iter().map(String::as_str).collect();
-        args.push("--help");
-        let out = support::command(BIN)
-            .args(&args)
-            .output()
-            .expect("the CLI runs");
-        if !out.status.success() {
-            failures.push(format!(
-                "{at}\n  {}",
-                String::from_utf8_lossy(&out.stderr).trim()
-            ));
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 /// What a workflow runs, and only that: `run:` values (plain, quoted, continued, block
@@ -619,4 +565,56 @@ fn every_repository_path_the_docs_name_exists() {
     }
     assert!(checked >= 20, "only {checked} paths checked");
     assert!(missing.is_empty(), "paths that do not exist: {missing:#?}");
+}
+
+/// Comments and the exit statuses they promise (`# exit N`, CONTRIBUTING.md).
+#[test]
+fn comments_and_exit_statuses() {
+    let lines = commented_lines(
+        "# The main job.\n\
+         a --x '#not' \"# nor this\" # exit 1: it breaks\n\
+         b \\\n  --y   # never writes; exit 1 on a failing change\n\
+         \n\
+         # exit 2\n\
+         c\n\
+         d#e\n",
+    );
+    let got: Vec<(&str, Option<&str>, i32)> = lines
+        .iter()
+        .map(|l| (l.text.as_str(), l.comment.as_deref(), l.expected_status()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("a --x '#not' \"# nor this\"", Some("exit 1: it breaks"), 1),
+            (
+                "b    --y",
+                Some("never writes; exit 1 on a failing change"),
+                0
+            ),
+            ("c", Some("exit 2"), 2),
+            ("d#e", None, 0),
+        ]
+    );
+    let exit10 = CommandLine {
+        text: String::new(),
+        comment: Some("exit 10".into()),
+    };
+    assert_eq!(exit10.expected_status(), 10);
+    let exits = CommandLine {
+        text: String::new(),
+        comment: Some("exits 1".into()),
+    };
+    assert_eq!(exits.expected_status(), 0);
+}
+
+#[test]
+fn the_command_at_a_position() {
+    let line = "0 * * * *  cd /srv && mcp-contract check --h 'a | b && c' > out.txt || notify";
+    let at = line.find("mcp-contract").unwrap();
+    assert_eq!(
+        command_at(line, at),
+        "mcp-contract check --h 'a | b && c' > out.txt"
+    );
+    assert_eq!(command_at("x \"a;b\"; y", 0), "x \"a;b\"");
 }

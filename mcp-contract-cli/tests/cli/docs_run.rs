@@ -634,3 +634,250 @@ fn the_documented_time_server_filter_holds_a_paris_recording_in_tokyo() {
         stale.output
     );
 }
+
+/// Whether `line` of a doc matches `output`'s line: `…` or `...` stand for any text; the
+/// harness's `mcp-contract: ` before a note and the CLI's `note: ` are the same note.
+fn line_matches(doc: &str, output: &str) -> bool {
+    let doc = doc.trim();
+    let doc = doc.strip_prefix("mcp-contract: ").unwrap_or(doc);
+    let doc = doc.strip_prefix("note: ").unwrap_or(doc);
+    let output = output.trim();
+    let output = output.strip_prefix("note: ").unwrap_or(output);
+    let parts: Vec<&str> = doc.split('…').flat_map(|p| p.split("...")).collect();
+    let (first, last) = (parts[0], parts[parts.len() - 1]);
+    if parts.len() == 1 {
+        return doc == output;
+    }
+    if !output.starts_with(first) || output.len() < first.len() + last.len() {
+        return false;
+    }
+    let mut rest = &output[first.len()..];
+    for part in &parts[1..parts.len() - 1] {
+        match rest.find(part) {
+            Some(at) => rest = &rest[at + part.len()..],
+            None => return false,
+        }
+    }
+    rest.ends_with(last)
+}
+
+/// Every non-empty line of `block` matches a line of `output`, in order.
+fn shown_in(block: &Block, output: &str) -> Result<(), String> {
+    let mut lines = output.lines();
+    for doc in block.text.lines().filter(|l| !l.trim().is_empty()) {
+        if !lines.by_ref().any(|out| line_matches(doc, out)) {
+            return Err(format!(
+                "{}: this line is not in the real output (in order; `…` matches any text):\n  {doc}\nthe output:\n{output}",
+                block.at()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The text blocks that show output, each with the run that must show it (`None`: checked by
+/// another test, named).
+fn output_of(
+    block: &Block,
+    reader: &Reader,
+    runs: &mut BTreeMap<&'static str, String>,
+) -> Option<Result<String, &'static str>> {
+    let first = block
+        .text
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("");
+    let repo = support::repo_path("");
+    let mut run_once = |name: &'static str, make: &dyn Fn() -> String| -> String {
+        runs.entry(name).or_insert_with(make).clone()
+    };
+    let lasting = || {
+        let dir = reader.copy("lasting");
+        copy_dir(
+            &repo.join("fixtures/snapshots/format-1/lasting"),
+            &dir.join("lasting"),
+        );
+        let line = format!(
+            "mcp-contract check --dir lasting --name lasting -- python3 {} --spell snake",
+            support::fixtures::server_script("lasting_server.py").display()
+        );
+        run(&mut reader.sh(&dir, &line, RECORDED_IN)).output
+    };
+    let time = |filter: Option<&str>| {
+        let dir = reader.copy("time-output");
+        let flag = filter
+            .map(|f| format!("--filter {}", support::fixtures::quote(f)))
+            .unwrap_or_default();
+        let ran = run(&mut reader.sh(
+            &dir,
+            &format!("mcp-contract snapshot --dir t {flag} -- uvx mcp-server-time"),
+            RECORDED_IN,
+        ));
+        let snapshot =
+            std::fs::read_to_string(dir.join("t/contract__tools__get_current_time.snap"))
+                .unwrap_or_default();
+        format!("{}{snapshot}", ran.output)
+    };
+    let diff = |case: &str| {
+        let fixture = repo.join("fixtures/poisoning").join(case);
+        run(super::cli()
+            .arg("diff")
+            .arg(fixture.join("old.json"))
+            .arg(fixture.join("new.json")))
+        .output
+    };
+    let claim = match (block.file.as_str(), first) {
+        ("README.md", f) if f.starts_with("running ") => {
+            return Some(Err(
+                "docs::the_readme_sample_failure_is_a_real_run_of_its_first_command",
+            ))
+        }
+        ("mcp-contract-test/src/lib.rs", f) if f.starts_with("test ") => {
+            return Some(Err(
+                "docs::the_readme_sample_failure_is_a_real_run_of_its_first_command",
+            ))
+        }
+        ("mcp-contract-test/src/lib.rs", f) if f.starts_with("tests/calls/") => {
+            // Each line: a case file of the example and its contents.
+            let mut shown = String::new();
+            for line in block.text.lines() {
+                let (path, json) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+                let file = repo.join("examples/notes-server").join(path);
+                let on_disk: serde_json::Value = std::fs::read_to_string(&file)
+                    .ok()
+                    .and_then(|t| serde_json::from_str(&t).ok())
+                    .unwrap_or(serde_json::Value::Null);
+                let said: serde_json::Value =
+                    serde_json::from_str(json.trim()).unwrap_or(serde_json::Value::Bool(false));
+                if on_disk == said {
+                    shown.push_str(line);
+                    shown.push('\n');
+                }
+            }
+            shown
+        }
+        ("docs/redactions.md", f) if f.contains("Use 'Europe/Paris' as local timezone") => {
+            run_once("time", &|| time(None))
+        }
+        ("docs/redactions.md", f) if f.contains("Use '[tz]' as local timezone") => {
+            run_once("time-filtered", &|| {
+                time(Some(
+                    "Use '[^']+' as local timezone => Use '[tz]' as local timezone",
+                ))
+            })
+        }
+        ("docs/redactions.md", f) if f.contains("note: filter `") => {
+            run_once("time-stale", &|| {
+                let dir = reader.copy("time-stale");
+                let ran = run(&mut reader.sh(
+                    &dir,
+                    "mcp-contract snapshot --dir t -- uvx mcp-server-time",
+                    RECORDED_IN,
+                ));
+                assert_eq!(ran.code, 0, "{}", ran.output);
+                let filter =
+                    support::fixtures::quote("local timezone is [^;]+; => local timezone is [tz];");
+                run(&mut reader.sh(
+                    &dir,
+                    &format!("mcp-contract check --dir t --filter {filter} -- uvx mcp-server-time"),
+                    CHECKED_IN,
+                ))
+                .output
+            })
+        }
+        // A placeholder alone: the placeholders of the run, one a line.
+        ("docs/redactions.md", f) if f.starts_with("<secret:") => {
+            let output = run_once("lasting", &lasting);
+            let mut placeholders: Vec<&str> = output
+                .split("<secret:")
+                .skip(1)
+                .filter_map(|rest| rest.split_once('>').map(|(inside, _)| inside))
+                .collect();
+            placeholders.sort_unstable();
+            placeholders.dedup();
+            placeholders
+                .iter()
+                .map(|p| format!("<secret:{p}>\n"))
+                .collect()
+        }
+        ("docs/redactions.md", f)
+            if f.contains("secret-in-surface:")
+                || f.contains("non-spec-spelling:")
+                || f.contains("accepted snapshot(s)") =>
+        {
+            run_once("lasting", &lasting)
+        }
+        ("docs/lints.md", f) if f.contains("safety:") => {
+            format!(
+                "{}{}",
+                diff("fsp-defs-through-ref"),
+                diff("rugpull-new-tool")
+            )
+        }
+        ("docs/lints.md", f) if f.contains("tools::save_note") => run_once("secrecy", &|| {
+            let dir = reader.copy("secrecy");
+            let served = repo.join("fixtures/poisoning/secrecy/new.json");
+            run(&mut reader.sh(
+                &dir,
+                &format!(
+                    "mcp-contract snapshot --dir s -- mcp-contract serve {}",
+                    served.display()
+                ),
+                RECORDED_IN,
+            ))
+            .output
+        }),
+        _ => return None,
+    };
+    Some(Ok(claim))
+}
+
+/// A `text` block is either output, held to a real run (`output_of`), or says it is not
+/// (```` ```text illustrative ````): a diagram, a sketch.
+#[test]
+fn every_text_block_is_real_output_or_marked_illustrative() {
+    let reader = support::require!(Reader::new());
+    let mut runs = BTreeMap::new();
+    let (mut checked, mut illustrative) = (0, 0);
+    let mut failures = Vec::new();
+    for block in all_blocks().iter().filter(|b| b.lang == "text") {
+        if block
+            .tag
+            .split([',', ' '])
+            .any(|word| word == "illustrative")
+        {
+            illustrative += 1;
+            continue;
+        }
+        match output_of(block, &reader, &mut runs) {
+            None => failures.push(format!(
+                "{}: a text block that is neither held to a real run (docs_run::output_of) nor \
+                 marked ```text illustrative:\n{}",
+                block.at(),
+                block.text
+            )),
+            Some(Err(_elsewhere)) => checked += 1,
+            Some(Ok(output)) => {
+                checked += 1;
+                if let Err(e) = shown_in(block, &output) {
+                    failures.push(e);
+                }
+            }
+        }
+    }
+    assert!(
+        checked >= 10 && illustrative >= 1,
+        "{checked} checked, {illustrative} illustrative"
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn output_lines_match_with_ellipses_and_note_prefixes() {
+    assert!(line_matches("a … c", "a b c"));
+    assert!(line_matches("  mcp-contract: x ... z", "  note: x y z"));
+    assert!(line_matches("abc", " abc "));
+    assert!(!line_matches("a … c", "a b d"));
+    assert!(!line_matches("ab…ba", "aba"));
+    assert!(!line_matches("abc", "abcd"));
+}

@@ -13,6 +13,9 @@ pub struct Block {
     pub line: usize,
     /// The language tag (`sh`, `toml`, `rust`, `ignore`, `text`, …; empty when none).
     pub lang: String,
+    /// The whole info string after the fence (`text illustrative`: the language, then words
+    /// that say more about the block).
+    pub tag: String,
     /// The block's text, without the fences.
     pub text: String,
 }
@@ -100,6 +103,7 @@ pub fn blocks_of(file: &str) -> Vec<Block> {
                 file: file.to_owned(),
                 line: start + 1,
                 lang,
+                tag: tag.trim().to_owned(),
                 text: body.join("\n"),
             });
         }

@@ -48,17 +48,19 @@ pub fn test_executable(package: &str, test: &str) -> PathBuf {
 }
 
 /// The example notes server (`examples/notes-server`, v1 unless `NOTES_SERVER_VERSION=2`),
-/// built once per test process into [`target_dir`].
+/// built once per test process into [`target_dir`]: as its contract suite builds it (`cargo
+/// test`, the features its tests unify), so the README's run and this one share one build.
 pub fn notes_server() -> &'static Path {
     static BINARY: OnceLock<PathBuf> = OnceLock::new();
     BINARY.get_or_init(|| {
         let out = nested_cargo()
             .args([
-                "build",
+                "test",
                 "-p",
                 "notes-server",
-                "--bin",
-                "notes-server",
+                "--test",
+                "contract",
+                "--no-run",
                 "--message-format=json",
             ])
             .current_dir(repo_path(""))
@@ -70,7 +72,11 @@ pub fn notes_server() -> &'static Path {
         String::from_utf8_lossy(&out.stdout)
             .lines()
             .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
-            .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == "notes-server")
+            .filter(|m| {
+                m["reason"] == "compiler-artifact"
+                    && m["target"]["name"] == "notes-server"
+                    && m["target"]["kind"][0] == "bin"
+            })
             .find_map(|m| m["executable"].as_str().map(PathBuf::from))
             .expect("cargo names the notes server's executable")
     })
