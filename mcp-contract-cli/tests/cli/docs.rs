@@ -520,8 +520,8 @@ fn the_notes_server_readme_pipeline_answers_initialize_and_tools_list() {
     );
 }
 
-/// Every repository path a document names in backticks exists (paths of the reader's own crate,
-/// generated folders and placeholders excepted).
+/// Every repository path a document (or a crate's docs) names in backticks exists (paths of the
+/// reader's own crate, generated folders and placeholders excepted).
 #[test]
 fn every_repository_path_the_docs_name_exists() {
     let readers_own = [
@@ -542,10 +542,13 @@ fn every_repository_path_the_docs_name_exists() {
         .collect();
     let mut missing = Vec::new();
     let mut checked = 0;
-    for file in support::docs::markdown_files() {
-        let Ok(text) = std::fs::read_to_string(repo_path(&file)) else {
+    let files = support::docs::markdown_files();
+    let crate_docs = support::docs::CRATE_DOCS.iter().map(|f| (*f).to_owned());
+    for file in files.into_iter().chain(crate_docs) {
+        if !repo_path(&file).is_file() {
             continue;
-        };
+        }
+        let text = support::docs::readable(&file);
         for (i, quoted) in text.split('`').enumerate() {
             let path = quoted.trim();
             if i % 2 == 0
@@ -553,6 +556,9 @@ fn every_repository_path_the_docs_name_exists() {
                 || path.contains(char::is_whitespace)
                 || path.contains(['*', '{', '<', '…', '$'])
                 || readers_own.contains(&path)
+                || ["tests/snapshots/", "tests/calls/"]
+                    .iter()
+                    .any(|own| path.starts_with(own))
                 || !tops.contains(path.split('/').next().unwrap_or_default())
             {
                 continue;
