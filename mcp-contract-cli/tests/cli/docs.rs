@@ -108,39 +108,51 @@ jobs:
     );
 }
 
+/// `cargo metadata` of the workspace (its own packages), read once per test process.
+pub(super) fn workspace_metadata() -> &'static serde_json::Value {
+    static METADATA: std::sync::OnceLock<serde_json::Value> = std::sync::OnceLock::new();
+    METADATA.get_or_init(|| {
+        let out = support::tools::nested_cargo()
+            .args(["metadata", "--format-version=1", "--no-deps", "--offline"])
+            .current_dir(repo_path(""))
+            .output()
+            .expect("cargo metadata");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).expect("JSON")
+    })
+}
+
+/// The targets of `kind` (`test`, `bench`) of a workspace package, named.
+pub(super) fn targets_of(package: &serde_json::Value, kind: &str) -> BTreeSet<String> {
+    package["targets"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|t| {
+            t["kind"]
+                .as_array()
+                .is_some_and(|k| k.iter().any(|k| k == kind))
+        })
+        .map(|t| t["name"].as_str().unwrap_or_default().to_owned())
+        .collect()
+}
+
 /// The workspace's packages and, per package, its test and bench targets.
 fn targets(package: &str, kind: &str) -> BTreeSet<String> {
-    let out = support::tools::nested_cargo()
-        .args(["metadata", "--format-version=1", "--no-deps", "--offline"])
-        .current_dir(repo_path(""))
-        .output()
-        .expect("cargo metadata");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
-    meta["packages"]
+    workspace_metadata()["packages"]
         .as_array()
         .expect("packages")
         .iter()
         .filter(|p| kind == "package" || p["name"] == package)
         .flat_map(|p| {
             if kind == "package" {
-                vec![p["name"].as_str().unwrap_or_default().to_owned()]
+                BTreeSet::from([p["name"].as_str().unwrap_or_default().to_owned()])
             } else {
-                p["targets"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter(|t| {
-                        t["kind"]
-                            .as_array()
-                            .is_some_and(|k| k.iter().any(|k| k == kind))
-                    })
-                    .map(|t| t["name"].as_str().unwrap_or_default().to_owned())
-                    .collect()
+                targets_of(p, kind)
             }
         })
         .collect()

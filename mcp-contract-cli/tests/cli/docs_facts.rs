@@ -155,18 +155,7 @@ fn the_environment_table_names_every_variable_the_library_reads() {
 
 /// The workspace's packages: name → (folder, test targets).
 fn packages() -> BTreeMap<String, (PathBuf, BTreeSet<String>)> {
-    let out = support::tools::nested_cargo()
-        .args(["metadata", "--format-version=1", "--no-deps", "--offline"])
-        .current_dir(repo_path(""))
-        .output()
-        .expect("cargo metadata runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
-    meta["packages"]
+    super::docs::workspace_metadata()["packages"]
         .as_array()
         .expect("packages")
         .iter()
@@ -175,21 +164,8 @@ fn packages() -> BTreeMap<String, (PathBuf, BTreeSet<String>)> {
                 .parent()
                 .expect("a folder")
                 .to_path_buf();
-            let tests = p["targets"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter(|t| {
-                    t["kind"]
-                        .as_array()
-                        .is_some_and(|k| k.iter().any(|k| k == "test"))
-                })
-                .map(|t| t["name"].as_str().unwrap_or_default().to_owned())
-                .collect();
-            (
-                p["name"].as_str().unwrap_or_default().to_owned(),
-                (dir, tests),
-            )
+            let name = p["name"].as_str().unwrap_or_default().to_owned();
+            (name, (dir, super::docs::targets_of(p, "test")))
         })
         .collect()
 }

@@ -209,19 +209,10 @@ impl Reader {
     /// `sh -c line` in `dir`, with the reader's environment, in timezone `tz`.
     pub(super) fn sh(&self, dir: &Path, line: &str, tz: &str) -> Command {
         let mut command = support::command("sh");
-        for var in [
-            "http_proxy",
-            "HTTP_PROXY",
-            "https_proxy",
-            "HTTPS_PROXY",
-            "all_proxy",
-            "ALL_PROXY",
-            "no_proxy",
-            "NO_PROXY",
-            "NO_COLOR",
-        ] {
+        for var in super::http_proxy_env::PROXY_VARS {
             command.env_remove(var);
         }
+        command.env_remove("NO_COLOR");
         let path = std::env::var_os("PATH").unwrap_or_default();
         let mut paths = vec![self.template.join("bin")];
         paths.extend(std::env::split_paths(&path));

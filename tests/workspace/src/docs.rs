@@ -126,23 +126,10 @@ pub fn all_blocks() -> Vec<Block> {
 /// The command lines of a shell block: `\`-continued lines joined, comments and blank lines
 /// dropped.
 pub fn command_lines(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut current = String::new();
-    for line in text.lines() {
-        let line = line.trim_end();
-        if let Some(head) = line.strip_suffix('\\') {
-            current.push_str(head);
-            current.push(' ');
-            continue;
-        }
-        current.push_str(line);
-        let command = current.trim().to_owned();
-        current.clear();
-        if !command.is_empty() && !command.starts_with('#') {
-            out.push(command);
-        }
-    }
-    out
+    commented_lines(text)
+        .into_iter()
+        .map(|line| line.text)
+        .collect()
 }
 
 /// Shell words of one command line (single and double quotes, backslash escapes), up to an
