@@ -30,6 +30,12 @@ mod dist;
 /// Every example of the docs, executed or checked.
 #[path = "cli/docs.rs"]
 mod docs;
+/// The facts the docs state about the code (variables, test binaries, crate counts, paths).
+#[path = "cli/docs_facts.rs"]
+mod docs_facts;
+/// The docs' commands and `mcp-contract.toml` files, run in a reader's repository.
+#[path = "cli/docs_run.rs"]
+mod docs_run;
 /// The harness and the CLI say the same about one server and one folder.
 #[path = "cli/faces.rs"]
 mod faces;

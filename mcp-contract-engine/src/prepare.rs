@@ -21,7 +21,7 @@ pub mod redact;
 pub mod secrets;
 pub mod spelling;
 
-pub use redact::{Filter, RedactError, Redactions, Selector};
+pub use redact::{Filter, RedactError, Redactions, Selector, Unmatched};
 pub use secrets::{scrub_message, scrub_text, scrub_value, Finding, SECRET_RULE};
 pub use spelling::Respelling;
 

@@ -46,7 +46,7 @@ const ENGINE_IN_LIBRARY: &[&str] = &[
 const LIBRARY: &[(&str, &[&str])] = &[
     ("error", &[]),
     ("env", &[]),
-    ("libtest", &[]),
+    ("libtest", &["env"]),
     ("snapshot", &["env"]),
     ("probe", &["env", "error"]),
     ("verdict", &["snapshot", "error"]),

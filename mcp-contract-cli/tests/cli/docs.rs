@@ -1,8 +1,9 @@
 //! Docs that cannot go stale: every example a user can copy from README.md, CONTRIBUTING.md,
 //! docs/*.md and the crates' docs is executed or checked by what reads it.
 //!
-//! - `mcp-contract …` command lines (in `sh`, `yaml` and `cron` blocks) are parsed by the CLI
-//!   itself (`--help` appended: every subcommand, flag and value must be accepted);
+//! - `mcp-contract …` command lines (in `sh`, `yaml` and `cron` blocks) and `mcp-contract.toml`
+//!   blocks are run, in a reader's repository, by `cli::docs_run` (which also holds every
+//!   `text` block that shows output to a real run);
 //! - `cargo …` lines name real packages, test and bench targets; script paths exist;
 //! - `toml` blocks are read by their reader: `mcp-contract.toml` by the CLI's own config reader,
 //!   allow-lists by the engine's (and must allow the finding they name), `Cargo.toml` snippets
@@ -18,7 +19,6 @@
 #[path = "../../src/config.rs"]
 mod config;
 
-use super::BIN;
 use mcp_contract_engine::lint::allow::{AllowList, Date};
 use mcp_contract_engine::lint::{self, Lints};
 use mcp_contract_engine::rules::{LINTS, RULES};
@@ -26,7 +26,10 @@ use mcp_contract_engine::Surface;
 use serde_json::json;
 use std::collections::BTreeSet;
 use std::process::{Command, Stdio};
-use support::docs::{all_blocks, command_lines, words, workflow_scripts, Block};
+use support::docs::{
+    all_blocks, command_at, command_lines, commented_lines, words, workflow_scripts, Block,
+    CommandLine,
+};
 use support::repo_path;
 
 /// Every block has a check: its language is one of those below.
@@ -226,39 +229,51 @@ jobs:
     );
 }
 
+/// `cargo metadata` of the workspace (its own packages), read once per test process.
+pub(super) fn workspace_metadata() -> &'static serde_json::Value {
+    static METADATA: std::sync::OnceLock<serde_json::Value> = std::sync::OnceLock::new();
+    METADATA.get_or_init(|| {
+        let out = support::tools::nested_cargo()
+            .args(["metadata", "--format-version=1", "--no-deps", "--offline"])
+            .current_dir(repo_path(""))
+            .output()
+            .expect("cargo metadata");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).expect("JSON")
+    })
+}
+
+/// The targets of `kind` (`test`, `bench`) of a workspace package, named.
+pub(super) fn targets_of(package: &serde_json::Value, kind: &str) -> BTreeSet<String> {
+    package["targets"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|t| {
+            t["kind"]
+                .as_array()
+                .is_some_and(|k| k.iter().any(|k| k == kind))
+        })
+        .map(|t| t["name"].as_str().unwrap_or_default().to_owned())
+        .collect()
+}
+
 /// The workspace's packages and, per package, its test and bench targets.
 fn targets(package: &str, kind: &str) -> BTreeSet<String> {
-    let out = support::tools::nested_cargo()
-        .args(["metadata", "--format-version=1", "--no-deps", "--offline"])
-        .current_dir(repo_path(""))
-        .output()
-        .expect("cargo metadata");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
-    meta["packages"]
+    workspace_metadata()["packages"]
         .as_array()
         .expect("packages")
         .iter()
         .filter(|p| kind == "package" || p["name"] == package)
         .flat_map(|p| {
             if kind == "package" {
-                vec![p["name"].as_str().unwrap_or_default().to_owned()]
+                BTreeSet::from([p["name"].as_str().unwrap_or_default().to_owned()])
             } else {
-                p["targets"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter(|t| {
-                        t["kind"]
-                            .as_array()
-                            .is_some_and(|k| k.iter().any(|k| k == kind))
-                    })
-                    .map(|t| t["name"].as_str().unwrap_or_default().to_owned())
-                    .collect()
+                targets_of(p, kind)
             }
         })
         .collect()
@@ -638,8 +653,8 @@ fn the_notes_server_readme_pipeline_answers_initialize_and_tools_list() {
     );
 }
 
-/// Every repository path a document names in backticks exists (paths of the reader's own crate,
-/// generated folders and placeholders excepted).
+/// Every repository path a document (or a crate's docs) names in backticks exists (paths of the
+/// reader's own crate, generated folders and placeholders excepted).
 #[test]
 fn every_repository_path_the_docs_name_exists() {
     let readers_own = [
@@ -660,10 +675,13 @@ fn every_repository_path_the_docs_name_exists() {
         .collect();
     let mut missing = Vec::new();
     let mut checked = 0;
-    for file in support::docs::markdown_files() {
-        let Ok(text) = std::fs::read_to_string(repo_path(&file)) else {
+    let files = support::docs::markdown_files();
+    let crate_docs = support::docs::CRATE_DOCS.iter().map(|f| (*f).to_owned());
+    for file in files.into_iter().chain(crate_docs) {
+        if !repo_path(&file).is_file() {
             continue;
-        };
+        }
+        let text = support::docs::readable(&file);
         for (i, quoted) in text.split('`').enumerate() {
             let path = quoted.trim();
             if i % 2 == 0
@@ -671,6 +689,9 @@ fn every_repository_path_the_docs_name_exists() {
                 || path.contains(char::is_whitespace)
                 || path.contains(['*', '{', '<', '…', '$'])
                 || readers_own.contains(&path)
+                || ["tests/snapshots/", "tests/calls/"]
+                    .iter()
+                    .any(|own| path.starts_with(own))
                 || !tops.contains(path.split('/').next().unwrap_or_default())
             {
                 continue;
@@ -683,4 +704,56 @@ fn every_repository_path_the_docs_name_exists() {
     }
     assert!(checked >= 20, "only {checked} paths checked");
     assert!(missing.is_empty(), "paths that do not exist: {missing:#?}");
+}
+
+/// Comments and the exit statuses they promise (`# exit N`, CONTRIBUTING.md).
+#[test]
+fn comments_and_exit_statuses() {
+    let lines = commented_lines(
+        "# The main job.\n\
+         a --x '#not' \"# nor this\" # exit 1: it breaks\n\
+         b \\\n  --y   # never writes; exit 1 on a failing change\n\
+         \n\
+         # exit 2\n\
+         c\n\
+         d#e\n",
+    );
+    let got: Vec<(&str, Option<&str>, i32)> = lines
+        .iter()
+        .map(|l| (l.text.as_str(), l.comment.as_deref(), l.expected_status()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("a --x '#not' \"# nor this\"", Some("exit 1: it breaks"), 1),
+            (
+                "b    --y",
+                Some("never writes; exit 1 on a failing change"),
+                0
+            ),
+            ("c", Some("exit 2"), 2),
+            ("d#e", None, 0),
+        ]
+    );
+    let exit10 = CommandLine {
+        text: String::new(),
+        comment: Some("exit 10".into()),
+    };
+    assert_eq!(exit10.expected_status(), 10);
+    let exits = CommandLine {
+        text: String::new(),
+        comment: Some("exits 1".into()),
+    };
+    assert_eq!(exits.expected_status(), 0);
+}
+
+#[test]
+fn the_command_at_a_position() {
+    let line = "0 * * * *  cd /srv && mcp-contract check --h 'a | b && c' > out.txt || notify";
+    let at = line.find("mcp-contract").unwrap();
+    assert_eq!(
+        command_at(line, at),
+        "mcp-contract check --h 'a | b && c' > out.txt"
+    );
+    assert_eq!(command_at("x \"a;b\"; y", 0), "x \"a;b\"");
 }
