@@ -177,7 +177,7 @@ fn every_documented_command_line_is_accepted_by_the_cli() {
         let split = words.iter().position(|w| w == "--").unwrap_or(words.len());
         let mut args: Vec<&str> = words[..split].iter().map(String::as_str).collect();
         args.push("--help");
-        let out = support::command(BIN)
+        let out = support::command(crate::BIN)
             .args(&args)
             .output()
             .expect("the CLI runs");
