@@ -31,7 +31,7 @@ fn python() -> &'static str {
 }
 
 /// `scripts/dist/dist.py` with the machine's Python.
-fn dist_py() -> Command {
+pub(super) fn dist_py() -> Command {
     let mut command = support::command(python());
     command.arg(repo_path("scripts/dist/dist.py"));
     command
@@ -428,7 +428,7 @@ fn sha256_of(bytes: &[u8]) -> String {
 }
 
 /// The release targets, as `dist.py targets` lists them.
-fn release_targets() -> Vec<String> {
+pub(super) fn release_targets() -> Vec<String> {
     let out = dist_py().arg("targets").output().unwrap();
     assert!(out.status.success(), "{}", text(&out));
     String::from_utf8_lossy(&out.stdout)

@@ -1,8 +1,9 @@
 //! The docs' commands and configuration files, run as a reader runs them (CONTRIBUTING.md,
 //! "Docs that cannot go stale").
 //!
-//! Every `mcp-contract …` command line of a `sh`, `cron` or `yaml` block (a workflow's `run:`
-//! scripts) runs through `sh`, whole — flags, the server after `--`, quotes, redirections — in
+//! Every command line of the CLI — `mcp-contract …`, `mcp-contract-test …` (also after `uvx`,
+//! `npx`, `pipx run`), `"$MCP_CONTRACT" …` — of a `sh`, `cron` or `yaml` block (a workflow's
+//! `run:` scripts) runs through `sh`, whole — flags, the server after `--`, quotes, redirections — in
 //! a reader's repository, and exits as the block says: 0, unless the line's comment starts with
 //! `exit N` (`# exit 1: …`). Every `mcp-contract.toml` block is recorded there (`snapshot`, on a
 //! laptop in Paris) and then checked as CI checks it (`check` with `CI=true`, in Tokyo): exit 0,
@@ -13,8 +14,10 @@
 //!
 //! | the docs say | the reader's repository has |
 //! |---|---|
-//! | `python3 my_server.py`, `python3 notes_server.py`, `./my-server`, `target/debug/my-server` | the example notes server, v1 (`examples/notes-server`) |
-//! | `node server.js`, `npx -y @modelcontextprotocol/server-memory` | server-memory's recorded surface (`fixtures/surfaces/memory/2026.8.31.json`, served by `surface_server.py`) |
+//! | `mcp-contract …` (Cargo, a release archive); `uvx mcp-contract-test …`, `npx mcp-contract-test …`, `mcp-contract-test …` (PyPI, npm) | the test build's binary (the packages carry that very binary: `cli::dist`) |
+//! | `"$MCP_CONTRACT" …` in a workflow whose step sets `MCP_CONTRACT: ${{ steps.ID.outputs.path }}`, `ID` a step that uses the Action | the test build's binary, by its absolute path |
+//! | `python3 my_server.py`, `python3 notes_server.py`, `python3 server.py`, `node server.js`, `./my-server`, `target/debug/my-server` | the reader's server: the example notes server, v1 (`examples/notes-server`) |
+//! | `npx -y @modelcontextprotocol/server-memory` | server-memory's recorded surface (`fixtures/surfaces/memory/2026.8.31.json`, served by `surface_server.py`) |
 //! | `uvx mcp-server-time` | the time server pinned in `tests/workspace/python-requirements.txt` |
 //! | `https://mcp.example.com/mcp` | `https_server.py` with a certificate for that name from a test CA (`MCP_CONTRACT_CA_FILE`, and `certs/corp-ca.pem`), demanding `Bearer $MCP_TOKEN`, reached through `forward_proxy.py` (`https_proxy`; a `proxy = "http://proxy.corp.example:3128"` is that proxy's address) |
 //! | `contract/`, `tests/snapshots/`, `baseline/`, `contract-v1/`, `contract-v2/`, `old.json`, `new.json`, `surface.json`, `tests/calls/` | recorded by the CLI from those servers (v2: `NOTES_SERVER_VERSION=2`) |
@@ -93,27 +96,40 @@ impl Reader {
             support::fixtures::server_script("surface_server.py").display(),
             support::fixtures::surface_path("memory/2026.8.31.json").display()
         );
-        let stand_in = |name: &str, accepts: &str, exec: &str| {
-            let script = format!(
-                "#!/bin/sh\n# A stand-in for `{name} {accepts}` (mcp-contract-cli/tests/cli/docs_run.rs).\n\
-                 [ \"$*\" = '{accepts}' ] || {{ echo \"this stand-in {name} runs '{accepts}' only, not: $*\" >&2; exit 127; }}\n{exec}\n"
-            );
-            write_executable(&root.join("bin").join(name), &script);
-        };
+        // The CLI under both its names: `mcp-contract` (Cargo, the archives) and
+        // `mcp-contract-test` (what the PyPI and npm packages install).
+        std::fs::create_dir_all(root.join("bin")).expect("mkdir");
+        for name in ["mcp-contract", "mcp-contract-test"] {
+            std::os::unix::fs::symlink(BIN, root.join("bin").join(name)).expect("symlink");
+        }
+        let cli = format!("exec '{}'", root.join("bin/mcp-contract-test").display());
+        let notes_server = format!("exec '{}'", notes.display());
         stand_in(
+            &root,
             "uvx",
-            "mcp-server-time",
-            &format!("exec '{}'", time_server.display()),
+            &[
+                (
+                    "mcp-server-time",
+                    &format!("exec '{}'", time_server.display()),
+                ),
+                ("mcp-contract-test …", &cli),
+            ],
         );
-        stand_in("npx", "-y @modelcontextprotocol/server-memory", &memory);
-        stand_in("node", "server.js", &memory);
-        std::os::unix::fs::symlink(BIN, root.join("bin/mcp-contract")).expect("symlink");
+        stand_in(
+            &root,
+            "npx",
+            &[
+                ("-y @modelcontextprotocol/server-memory", &memory),
+                ("mcp-contract-test …", &cli),
+            ],
+        );
+        stand_in(&root, "node", &[("server.js", &notes_server)]);
         let exec_notes = format!(
             "# A stand-in for the reader's server: the example notes server (examples/notes-server).\n\
              import os, sys\nos.execv({0:?}, [{0:?}] + sys.argv[1:])\n",
             notes.display().to_string()
         );
-        for file in ["my_server.py", "notes_server.py"] {
+        for file in ["my_server.py", "notes_server.py", "server.py"] {
             std::fs::write(root.join(file), &exec_notes).expect("write");
         }
         std::fs::write(root.join("server.js"), "// the reader's Node server\n").expect("write");
@@ -233,6 +249,30 @@ impl Reader {
     }
 }
 
+/// `bin/NAME` of the reader's repository: a stand-in for the commands `runs` names, each with
+/// what it executes. An entry is either the exact arguments (`-y @scope/server`) or a first
+/// argument and `…` (`mcp-contract-test …`: the rest are passed on). Anything else is refused
+/// (exit 127), so a doc that runs something the repository does not stand in for fails.
+fn stand_in(root: &Path, name: &str, runs: &[(&str, &str)]) {
+    let mut script = format!(
+        "#!/bin/sh\n# A stand-in for `{name}` (mcp-contract-cli/tests/cli/docs_run.rs).\ncase \"$*\" in\n"
+    );
+    for (accepts, exec) in runs {
+        match accepts.strip_suffix(" …") {
+            Some(first) => script.push_str(&format!(
+                "  '{first}' | '{first} '*) shift; {exec} \"$@\" ;;\n"
+            )),
+            None => script.push_str(&format!("  '{accepts}') {exec} ;;\n")),
+        }
+    }
+    let accepted: Vec<String> = runs.iter().map(|(a, _)| format!("'{a}'")).collect();
+    script.push_str(&format!(
+        "esac\necho \"this stand-in {name} runs {} only, not: $*\" >&2\nexit 127\n",
+        accepted.join(", ")
+    ));
+    write_executable(&root.join("bin").join(name), &script);
+}
+
 fn run(command: &mut Command) -> Ran {
     let out = command.output().expect("the command starts");
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
@@ -262,8 +302,39 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-/// The `mcp-contract` commands of a block (a workflow's: of its `run:` scripts), each with the
-/// exit status the block gives it.
+/// How the docs invoke the CLI: as Cargo and the release archives install it, as the PyPI and
+/// npm packages install it (`mcp-contract-test`, also after `uvx`, `npx`, `pipx run`), and by
+/// the path the GitHub Action gives (`"$MCP_CONTRACT"`).
+const INVOCATIONS: [&str; 3] = ["mcp-contract ", "mcp-contract-test ", "\"$MCP_CONTRACT\" "];
+
+/// What runs a package's command without installing it: the command starts there.
+const RUNNERS: [&str; 3] = ["uvx ", "npx ", "pipx run "];
+
+/// Where the CLI's command starts in `line`, when `invocation` at `at` invokes it: not a path's
+/// last part (`…/mcp-contract-test@v1`), not `cargo install --path mcp-contract-cli`, not the
+/// crate named to cargo (`cargo test -p mcp-contract-test`); at the runner before it, if any.
+/// Any other `mcp-contract-test ` is a command, so a new way of running it is run (and fails
+/// until the reader's repository has it), never skipped.
+fn command_start(line: &str, at: usize, invocation: &str) -> Option<usize> {
+    let before = &line[..at];
+    if before.ends_with(['/', '@']) || before.ends_with("--path ") {
+        return None;
+    }
+    if invocation == "mcp-contract-test "
+        && matches!(before.split_whitespace().last(), Some("-p" | "--package"))
+    {
+        return None;
+    }
+    Some(
+        RUNNERS
+            .iter()
+            .find_map(|runner| before.strip_suffix(runner).map(str::len))
+            .unwrap_or(at),
+    )
+}
+
+/// The CLI's commands of a block (a workflow's: of its `run:` scripts), each with the exit
+/// status the block gives it.
 fn commands_of(block: &Block) -> Vec<(String, i32)> {
     let scripts = match block.lang.as_str() {
         "sh" | "cron" => vec![block.text.clone()],
@@ -272,26 +343,66 @@ fn commands_of(block: &Block) -> Vec<(String, i32)> {
     };
     let mut out = Vec::new();
     for line in scripts.iter().flat_map(|script| commented_lines(script)) {
-        let Some(at) = line.text.find("mcp-contract ") else {
-            continue;
-        };
-        // `cargo install --path mcp-contract-cli`, `…/mcp-contract-test@v1`: not the CLI.
-        if line.text[..at].ends_with(['/', '@']) || line.text[..at].ends_with("--path ") {
-            continue;
+        let text = &line.text;
+        let start = INVOCATIONS
+            .iter()
+            .flat_map(|invocation| {
+                text.match_indices(invocation)
+                    .filter_map(|(at, _)| command_start(text, at, invocation))
+            })
+            .min();
+        if let Some(start) = start {
+            out.push((command_at(text, start).to_owned(), line.expected_status()));
         }
-        out.push((
-            command_at(&line.text, at).to_owned(),
-            line.expected_status(),
-        ));
     }
     out
+}
+
+/// The variables a workflow sets to the path of the binary the Action installed
+/// (`NAME: ${{ steps.ID.outputs.path }}`, `ID` the id of a step that uses the Action).
+fn action_path_variables(yaml: &str) -> Vec<String> {
+    let mut ids = Vec::new();
+    let mut id = None;
+    for line in yaml.lines() {
+        let mut key = line.trim_start();
+        if let Some(rest) = key.strip_prefix("- ") {
+            id = None;
+            key = rest.trim_start();
+        }
+        if let Some(value) = key.strip_prefix("id:") {
+            id = Some(value.trim().to_owned());
+        }
+        if key.starts_with("uses: mcp-contract/mcp-contract-test@") {
+            ids.extend(id.clone());
+        }
+    }
+    let mut variables = Vec::new();
+    for line in yaml.lines() {
+        let (line, _comment) = support::docs::split_comment(line.trim());
+        let Some((name, value)) = line.split_once(':') else {
+            continue;
+        };
+        if ids
+            .iter()
+            .any(|id| value.trim() == format!("${{{{ steps.{id}.outputs.path }}}}"))
+        {
+            variables.push(name.trim().to_owned());
+        }
+    }
+    variables
 }
 
 /// The folder and file prefix a `check` line reads (`--dir`, `--name`, `--suite`), when it
 /// names a folder.
 fn checked_suite(command: &str) -> Option<(String, String)> {
     let words = support::docs::words(command);
-    if words.get(1).map(String::as_str) != Some("check") {
+    // The subcommand: after the program, and the runner before it (`uvx mcp-contract-test`).
+    let program = match words.first().map(String::as_str) {
+        Some("uvx" | "npx") => 1,
+        Some("pipx") => 2,
+        _ => 0,
+    };
+    if words.get(program + 1).map(String::as_str) != Some("check") {
         return None;
     }
     let value = |flag: &str| {
@@ -350,6 +461,22 @@ fn every_documented_command_runs_with_the_exit_status_the_docs_give() {
             .any(|(_, code)| *code != 0),
         "no command promises a failure: is `# exit N` still read?"
     );
+    // Each way the docs invoke the CLI is run.
+    for invocation in [
+        "mcp-contract ",
+        "mcp-contract-test ",
+        "uvx mcp-contract-test ",
+        "npx mcp-contract-test ",
+        "\"$MCP_CONTRACT\" ",
+    ] {
+        assert!(
+            blocks
+                .iter()
+                .flat_map(|(_, c)| c)
+                .any(|(command, _)| command.starts_with(invocation)),
+            "no command starts `{invocation}`: {blocks:?}"
+        );
+    }
     let mut failures = Vec::new();
     for (block, commands) in &blocks {
         let dir = reader.copy("block");
@@ -376,6 +503,9 @@ fn every_documented_command_runs_with_the_exit_status_the_docs_give() {
             let mut sh = reader.sh(&dir, command, CHECKED_IN);
             if block.lang == "yaml" {
                 sh.env("CI", "true");
+                for variable in action_path_variables(&block.text) {
+                    sh.env(variable, reader.template.join("bin/mcp-contract"));
+                }
             }
             let ran = run(&mut sh);
             if ran.code != *expected {
@@ -709,6 +839,35 @@ fn output_of(
                 .unwrap_or_default();
         format!("{}{snapshot}", ran.output)
     };
+    // A release's files as `scripts/dist/dist.py` writes them (the release workflow's `archive`
+    // per target, then `sums`), of a stand-in binary; the version as the docs write it.
+    let release = || {
+        let dir = support::temp_dir("docs-release");
+        let binary = dir.join("mcp-contract");
+        std::fs::write(&binary, "a stand-in binary\n").expect("write");
+        let archives = dir.join("archives");
+        let mut printed = String::new();
+        for target in super::dist::release_targets() {
+            let ran = run(super::dist::dist_py()
+                .args(["archive", "--target", &target, "--binary"])
+                .arg(&binary)
+                .arg("--out")
+                .arg(&archives));
+            printed.push_str(&ran.output);
+        }
+        printed.push_str(&run(super::dist::dist_py().arg("sums").arg(&archives)).output);
+        let version = format!("-{}-", env!("CARGO_PKG_VERSION"));
+        printed
+            .lines()
+            .map(|line| match Path::new(line).file_name() {
+                Some(name) if line.starts_with('/') => {
+                    name.to_string_lossy().replace(&version, "-X.Y.Z-")
+                }
+                _ => line.to_owned(),
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
     let diff = |case: &str| {
         let fixture = repo.join("fixtures/poisoning").join(case);
         run(super::cli()
@@ -798,6 +957,7 @@ fn output_of(
         {
             run_once("lasting", &lasting)
         }
+        ("docs/install.md", f) if f.starts_with("mcp-contract-X.Y.Z-") => release(),
         ("docs/lints.md", f) if f.contains("safety:") => {
             format!(
                 "{}{}",
@@ -861,6 +1021,69 @@ fn every_text_block_is_real_output_or_marked_illustrative() {
         "{checked} checked, {illustrative} illustrative"
     );
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// The CLI's commands of a block, however the docs invoke it, and nothing else.
+#[test]
+fn the_commands_of_a_block_are_the_cli_s_however_invoked() {
+    let block = |lang: &str, text: &str| Block {
+        file: "doc.md".into(),
+        line: 1,
+        lang: lang.into(),
+        tag: lang.into(),
+        text: text.into(),
+    };
+    let sh = block(
+        "sh",
+        "cargo install --path mcp-contract-cli    # or: cargo run -p mcp-contract-cli -- …\n\
+         cargo test -p mcp-contract-test --test probe\n\
+         uvx mcp-contract-test check --dir a -- python3 s.py   # exit 1: it breaks\n\
+         npx mcp-contract-test check --dir a -- node s.js\n\
+         pipx run mcp-contract-test show -- x\n\
+         pipx install mcp-contract-test==0.1.0\n\
+         cd /srv && mcp-contract-test check --dir b || notify\n\
+         mcp-contract diff old.json new.json\n",
+    );
+    assert_eq!(
+        commands_of(&sh),
+        [
+            (
+                "uvx mcp-contract-test check --dir a -- python3 s.py".to_owned(),
+                1
+            ),
+            (
+                "npx mcp-contract-test check --dir a -- node s.js".to_owned(),
+                0
+            ),
+            ("pipx run mcp-contract-test show -- x".to_owned(), 0),
+            ("mcp-contract-test check --dir b".to_owned(), 0),
+            ("mcp-contract diff old.json new.json".to_owned(), 0),
+        ]
+    );
+    assert_eq!(
+        checked_suite("uvx mcp-contract-test check --dir a --name n -- x"),
+        Some(("a".to_owned(), "n__".to_owned()))
+    );
+    let workflow = "    steps:
+      - id: contract
+        uses: mcp-contract/mcp-contract-test@v0.1.0
+      - id: other
+        uses: actions/checkout@v4
+      - env:
+          MCP_CONTRACT: ${{ steps.contract.outputs.path }}   # the binary
+          NOT_IT: ${{ steps.other.outputs.path }}
+        run: |
+          \"$MCP_CONTRACT\" changelog --since \"$BASE\" tests/snapshots >> \"$GITHUB_STEP_SUMMARY\"
+";
+    assert_eq!(action_path_variables(workflow), ["MCP_CONTRACT"]);
+    assert_eq!(
+        commands_of(&block("yaml", workflow)),
+        [(
+            "\"$MCP_CONTRACT\" changelog --since \"$BASE\" tests/snapshots >> \"$GITHUB_STEP_SUMMARY\""
+                .to_owned(),
+            0
+        )]
+    );
 }
 
 #[test]
