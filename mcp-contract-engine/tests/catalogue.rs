@@ -345,8 +345,17 @@ fn every_input_rule_has_an_output_mirror_with_the_opposite_class() -> Result<(),
 fn every_rule_id_in_the_engine_source_is_catalogued() -> Result<(), Failed> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = vec![root.join("diff.rs")];
-    for entry in std::fs::read_dir(root.join("diff")).expect("src/diff/") {
-        files.push(entry.expect("an entry").path());
+    // Every file under src/diff/, at any depth (`diff/schemas/unions.rs`).
+    let mut folders = vec![root.join("diff")];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).expect("a folder of src/diff/") {
+            let path = entry.expect("an entry").path();
+            if path.is_dir() {
+                folders.push(path);
+            } else {
+                files.push(path);
+            }
+        }
     }
     let source: String = files
         .iter()

@@ -1,0 +1,447 @@
+//! Unions: `anyOf`/`oneOf` branches paired by type, discriminator, content or structure, and
+//! judged pair by pair.
+
+use super::*;
+
+impl<'a> SchemaCx<'a, '_, '_> {
+    fn branches(shape: &Shape<'a>, node: &Node<'a>) -> Vec<Node<'a>> {
+        match &shape.union {
+            Some(list) => list
+                .iter()
+                .map(|branch| {
+                    let mut parts: Node<'a> = node
+                        .iter()
+                        .map(|p| Part {
+                            value: p.value,
+                            skip_union: true,
+                        })
+                        .collect();
+                    parts.push(Part::new(branch));
+                    parts
+                })
+                .collect(),
+            None => vec![node.clone()],
+        }
+    }
+
+    pub(super) fn union(
+        &mut self,
+        so: &Shape<'a>,
+        sn: &Shape<'a>,
+        old: &Node<'a>,
+        new: &Node<'a>,
+        path: &str,
+        depth: usize,
+    ) {
+        let ob = Self::branches(so, old);
+        let nb = Self::branches(sn, new);
+        // A nullable union's null applies to every branch, so branches compare like for like
+        // with a plain nullable schema on the other side.
+        let extra = (
+            so.union.is_some() && so.nullable,
+            sn.union.is_some() && sn.nullable,
+        );
+        let os: Vec<Shape<'a>> = ob
+            .iter()
+            .map(|n| schema::build(self.old_root, n, self.max_depth, extra.0))
+            .collect();
+        let ns: Vec<Shape<'a>> = nb
+            .iter()
+            .map(|n| schema::build(self.new_root, n, self.max_depth, extra.1))
+            .collect();
+        let matched = match_by_type(&os, &ns).or_else(|| self.match_by_discriminator(&os, &ns));
+        if let Some(matching) = matched {
+            self.apply_matching(so, sn, &ob, &nb, &os, &ns, matching, path, depth, extra);
+            return;
+        }
+        // One side is exactly one branch of the other (`X` became `anyOf: [X, string]`), even
+        // when X itself is a union reached through a $ref.
+        // Adding a branch to a oneOf can reject values that now match two branches, so only
+        // anyOf (or type-disjoint branches, handled above) may grow this way.
+        let may_grow = !sn.union_is_one_of || sn.union.is_none();
+        if let Some(j) = wrapped_in(sn, old).filter(|_| may_grow) {
+            self.compare(
+                old.clone(),
+                nb[j].clone(),
+                path,
+                depth + 1,
+                (false, extra.1),
+            );
+            let what = self.what(path);
+            for k in (0..nb.len()).filter(|k| *k != j) {
+                let value = sn
+                    .union
+                    .as_ref()
+                    .and_then(|u| u.get(k))
+                    .map(|v| clip(v, CLIP));
+                let types = canonical_string(&type_names(ns[k].effective_types()));
+                self.emit(
+                    "union-branch-added",
+                    path,
+                    None,
+                    value,
+                    format!("{what} alternative {types} added"),
+                );
+            }
+            return;
+        }
+        if let Some(i) = wrapped_in(so, new) {
+            self.compare(
+                ob[i].clone(),
+                new.clone(),
+                path,
+                depth + 1,
+                (extra.0, false),
+            );
+            let what = self.what(path);
+            for k in (0..ob.len()).filter(|k| *k != i) {
+                let value = so
+                    .union
+                    .as_ref()
+                    .and_then(|u| u.get(k))
+                    .map(|v| clip(v, CLIP));
+                let types = canonical_string(&type_names(os[k].effective_types()));
+                self.emit(
+                    "union-branch-removed",
+                    path,
+                    value,
+                    None,
+                    format!("{what} alternative {types} removed"),
+                );
+            }
+            return;
+        }
+        // Branches equal as written, in any order: the rest were added or removed (sound for
+        // anyOf; for oneOf an added branch that overlaps could also reject values, said below).
+        if let Some((pairs, gone, added)) =
+            match_by_content(so, sn, old, new, (&os, &ns)).filter(|m| may_grow || m.2.is_empty())
+        {
+            if so.union.is_some() && sn.union.is_some() && so.union_is_one_of != sn.union_is_one_of
+            {
+                let word = |one: bool| if one { "oneOf" } else { "anyOf" };
+                self.emit(
+                    "keyword-changed",
+                    path,
+                    Some(json!(word(so.union_is_one_of))),
+                    Some(json!(word(sn.union_is_one_of))),
+                    format!(
+                        "{} {} became {}: exclusivity of overlapping branches changed; not judged",
+                        self.what(path),
+                        word(so.union_is_one_of),
+                        word(sn.union_is_one_of)
+                    ),
+                );
+            }
+            self.apply_matching(
+                so,
+                sn,
+                &ob,
+                &nb,
+                &os,
+                &ns,
+                (pairs, gone, added),
+                path,
+                depth,
+                extra,
+            );
+            return;
+        }
+        let describe = |s: &Shape<'a>, node: &Node<'a>| match &s.union {
+            Some(list) => Value::Array(list.iter().map(|v| clip(v, CLIP)).collect()),
+            None => first_value(node).unwrap_or(Value::Null),
+        };
+        self.emit(
+            "union-changed",
+            path,
+            Some(describe(so, old)),
+            Some(describe(sn, new)),
+            format!("{}: anyOf/oneOf branches could not be matched by type, discriminator or content; a person should look", self.what(path)),
+        );
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn apply_matching(
+        &mut self,
+        so: &Shape<'a>,
+        sn: &Shape<'a>,
+        ob: &[Node<'a>],
+        nb: &[Node<'a>],
+        os: &[Shape<'a>],
+        ns: &[Shape<'a>],
+        matching: Matching,
+        path: &str,
+        depth: usize,
+        extra: (bool, bool),
+    ) {
+        let (pairs, gone, added) = matching;
+
+        for (i, j) in pairs {
+            self.compare(ob[i].clone(), nb[j].clone(), path, depth + 1, extra);
+        }
+        let what = self.what(path);
+        for i in gone {
+            let value = so
+                .union
+                .as_ref()
+                .and_then(|u| u.get(i))
+                .map(|v| clip(v, CLIP));
+            self.emit(
+                "union-branch-removed",
+                path,
+                value.or_else(|| first_value(&ob[i])),
+                None,
+                format!(
+                    "{what} alternative {} removed",
+                    canonical_string(&type_names(os[i].effective_types()))
+                ),
+            );
+        }
+        for j in added {
+            let value = sn
+                .union
+                .as_ref()
+                .and_then(|u| u.get(j))
+                .map(|v| clip(v, CLIP));
+            self.emit(
+                "union-branch-added",
+                path,
+                None,
+                value.or_else(|| first_value(&nb[j])),
+                format!(
+                    "{what} alternative {} added",
+                    canonical_string(&type_names(ns[j].effective_types()))
+                ),
+            );
+        }
+    }
+
+    /// Pairs object branches by a discriminator: a property every branch (on both sides)
+    /// pins to a `const` or an `enum`, the value sets disjoint within each side. Branches
+    /// pair when their sets share a value; a branch that would pair with two (a split or a
+    /// merge) rules the property out. A side that is not a union is one branch, so an object
+    /// that became a union of objects pairs with the branch that kept its values.
+    fn match_by_discriminator(&mut self, os: &[Shape<'a>], ns: &[Shape<'a>]) -> Option<Matching> {
+        let first = os.first()?;
+        let values = |root: &'a Value, s: &Shape<'a>, name: &str| -> Option<BTreeSet<String>> {
+            let node = s.properties.get(name)?;
+            let shape = schema::build(root, node, self.max_depth, false);
+            let values = shape.enumeration?;
+            (!values.is_empty() && values.len() <= DISCRIMINATOR_VALUES)
+                .then(|| values.into_keys().collect())
+        };
+        let disjoint = |sets: &[BTreeSet<String>]| {
+            let mut seen = BTreeSet::new();
+            sets.iter().flatten().all(|v| seen.insert(v))
+        };
+        'candidates: for name in first.properties.keys() {
+            let mut old_sets = Vec::new();
+            for s in os {
+                match values(self.old_root, s, name) {
+                    Some(v) => old_sets.push(v),
+                    None => continue 'candidates,
+                }
+            }
+            let mut new_sets = Vec::new();
+            for s in ns {
+                match values(self.new_root, s, name) {
+                    Some(v) => new_sets.push(v),
+                    None => continue 'candidates,
+                }
+            }
+            if !disjoint(&old_sets) || !disjoint(&new_sets) {
+                continue;
+            }
+            let mut pairs = Vec::new();
+            let mut gone = Vec::new();
+            let mut taken = vec![false; ns.len()];
+            // The new sets are disjoint: each value names at most one new branch.
+            let branch_of: HashMap<&String, usize> = new_sets
+                .iter()
+                .enumerate()
+                .flat_map(|(j, set)| set.iter().map(move |v| (v, j)))
+                .collect();
+            for (i, a) in old_sets.iter().enumerate() {
+                let partners: BTreeSet<usize> =
+                    a.iter().filter_map(|v| branch_of.get(v).copied()).collect();
+                match partners.into_iter().collect::<Vec<_>>().as_slice() {
+                    [] => gone.push(i),
+                    [j] if !taken[*j] => {
+                        taken[*j] = true;
+                        pairs.push((i, *j));
+                    }
+                    _ => continue 'candidates,
+                }
+            }
+            let added = (0..ns.len()).filter(|j| !taken[*j]).collect();
+            return Some((pairs, gone, added));
+        }
+        None
+    }
+}
+
+/// Values a discriminator may list per branch (beyond that it is data, not a tag).
+const DISCRIMINATOR_VALUES: usize = 64;
+
+/// Left-over branch pairs scored by structure at most.
+const STRUCTURE_PAIRS: usize = 4096;
+
+/// How much of two object branches' property names must agree (shared over all) for them to
+/// be paired by structure.
+const STRUCTURE_OVERLAP: f64 = 0.5;
+
+/// Matched branch pairs, old branches with no partner, new branches with no partner.
+type Matching = (Vec<(usize, usize)>, Vec<usize>, Vec<usize>);
+
+/// The branch of `shape`'s union written exactly like the whole `node` on the other side.
+fn wrapped_in(shape: &Shape<'_>, node: &Node<'_>) -> Option<usize> {
+    let list = shape.union.as_ref()?;
+    let text = node_text(node);
+    let found: Vec<usize> = list
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| canonical_schema_string(b) == text)
+        .map(|(i, _)| i)
+        .collect();
+    match found.as_slice() {
+        [one] => Some(*one),
+        _ => None,
+    }
+}
+
+/// Pairs branches written identically (a non-union side is one branch), then what is left on
+/// both sides by structure: object branches whose property names mostly agree, each the
+/// other's only best match. Fails when branches were still both added and removed, since
+/// then nothing says which replaced which.
+fn match_by_content<'a>(
+    so: &Shape<'a>,
+    sn: &Shape<'a>,
+    old: &Node<'a>,
+    new: &Node<'a>,
+    shapes: (&[Shape<'a>], &[Shape<'a>]),
+) -> Option<Matching> {
+    let texts = |s: &Shape<'a>, node: &Node<'a>| -> Vec<String> {
+        match &s.union {
+            Some(list) => list.iter().map(|v| canonical_schema_string(v)).collect(),
+            None => vec![node_text(node)],
+        }
+    };
+    let (a, b) = (texts(so, old), texts(sn, new));
+    let mut index: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (j, t) in b.iter().enumerate().rev() {
+        index.entry(t.as_str()).or_default().push(j);
+    }
+    let mut pairs = Vec::new();
+    let mut gone = Vec::new();
+    for (i, t) in a.iter().enumerate() {
+        match index.get_mut(t.as_str()).and_then(Vec::pop) {
+            Some(j) => pairs.push((i, j)),
+            None => gone.push(i),
+        }
+    }
+    let paired: HashSet<usize> = pairs.iter().map(|p| p.1).collect();
+    let mut added: Vec<usize> = (0..b.len()).filter(|j| !paired.contains(j)).collect();
+    let comparable = shapes.0.len() == a.len() && shapes.1.len() == b.len();
+    // Every left-over pair is scored: bounded, a union of thousands of changed branches is
+    // for a person anyway.
+    let few = gone.len().saturating_mul(added.len()) <= STRUCTURE_PAIRS;
+    if !gone.is_empty() && !added.is_empty() && comparable && few {
+        for (i, j) in match_by_structure(&gone, &added, shapes) {
+            pairs.push((i, j));
+            gone.retain(|x| *x != i);
+            added.retain(|x| *x != j);
+        }
+    }
+    if pairs.is_empty() || (!gone.is_empty() && !added.is_empty()) {
+        return None;
+    }
+    Some((pairs, gone, added))
+}
+
+/// Pairs object branches among `gone` (old) and `added` (new) by their property names.
+fn match_by_structure<'a>(
+    gone: &[usize],
+    added: &[usize],
+    (os, ns): (&[Shape<'a>], &[Shape<'a>]),
+) -> Vec<(usize, usize)> {
+    let names = |s: &Shape<'a>| -> Option<BTreeSet<&'a str>> {
+        (s.effective_types() & !NULL == schema::OBJECT && !s.properties.is_empty())
+            .then(|| s.properties.keys().copied().collect())
+    };
+    let score = |i: usize, j: usize| -> Option<f64> {
+        let (a, b) = (names(&os[i])?, names(&ns[j])?);
+        let share = a.intersection(&b).count() as f64 / a.union(&b).count() as f64;
+        (share >= STRUCTURE_OVERLAP).then_some(share)
+    };
+    // The best partner of each branch, when there is exactly one.
+    let best = |candidates: Vec<(usize, f64)>| -> Option<usize> {
+        let top = candidates
+            .iter()
+            .map(|c| c.1)
+            .fold(f64::NEG_INFINITY, f64::max);
+        let mut at_top = candidates.iter().filter(|c| c.1 == top);
+        match (at_top.next(), at_top.next()) {
+            (Some(one), None) => Some(one.0),
+            _ => None,
+        }
+    };
+    let mut pairs = Vec::new();
+    for &i in gone {
+        let Some(j) = best(
+            added
+                .iter()
+                .filter_map(|&j| Some((j, score(i, j)?)))
+                .collect(),
+        ) else {
+            continue;
+        };
+        if best(
+            gone.iter()
+                .filter_map(|&k| Some((k, score(k, j)?)))
+                .collect(),
+        ) == Some(i)
+        {
+            pairs.push((i, j));
+        }
+    }
+    pairs
+}
+
+/// Pairs branches by JSON type when, on each side, no two branches share a type.
+fn match_by_type(os: &[Shape<'_>], ns: &[Shape<'_>]) -> Option<Matching> {
+    let atoms = |s: &Shape<'_>| s.effective_types() & !NULL;
+    let disjoint = |list: &[Shape<'_>]| {
+        let mut seen: Atoms = 0;
+        for s in list {
+            let a = atoms(s);
+            if a == 0 || a & seen != 0 {
+                return false;
+            }
+            seen |= a;
+        }
+        true
+    };
+    if !disjoint(os) || !disjoint(ns) {
+        return None;
+    }
+    let mut pairs = Vec::new();
+    let mut gone = Vec::new();
+    let mut used = vec![false; ns.len()];
+    for (i, s) in os.iter().enumerate() {
+        let partners: Vec<usize> = ns
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| atoms(t) & atoms(s) != 0)
+            .map(|(j, _)| j)
+            .collect();
+        match partners.as_slice() {
+            [] => gone.push(i),
+            [j] if !used[*j] => {
+                used[*j] = true;
+                pairs.push((i, *j));
+            }
+            _ => return None,
+        }
+    }
+    let added = (0..ns.len()).filter(|j| !used[*j]).collect();
+    Some((pairs, gone, added))
+}
