@@ -2,6 +2,8 @@
 
 #[path = "engine/common.rs"]
 mod common;
+#[path = "engine/unions.rs"]
+mod unions;
 
 use common::*;
 use mcp_contract_engine::{Class, ItemKey, ItemKind, Surface};
