@@ -470,9 +470,24 @@ catalogue! {
         "Consumers may receive a shape they do not handle.",
         r#"{"type":"object","properties":{"a":{"anyOf":[{"type":"string"},{"type":"integer"}]}}}"#,
         r#"{"type":"object","properties":{"a":{"anyOf":[{"type":"string"},{"type":"integer"},{"type":"boolean"}]}}}"#;
-        "union-changed", None, Review, Review, "Composition changed in a way not soundly matched",
-        "anyOf/oneOf branches could not be matched by type, discriminator const or content (for example an object became a oneOf of two objects): a person should look.",
-        "anyOf/oneOf branches could not be matched by type, discriminator const or content: a person should look.",
+        "union-narrowed", Some(true), Breaking, Additive, "Alternatives accept fewer values",
+        "The anyOf/oneOf alternatives, read as the values they accept (const and enum values, types, `pattern`, `format`, lengths and bounds, a oneOf's exclusivity), accept fewer values than before: the message names one that a caller could send and is now refused (`anyOf: [const \"today\", any string]` became `anyOf: [enum, a date pattern]`). Used when branches cannot be paired one by one; a pattern is matched as ECMA-262 reads it, and values are tried, never guessed.",
+        "The alternatives a result field holds accept fewer values: consumers handle a subset.",
+        r#"{"type":"object","properties":{"a":{"anyOf":[{"const":"today"},{"type":"string"}]}}}"#,
+        r#"{"type":"object","properties":{"a":{"anyOf":[{"const":"today"},{"type":"string","pattern":"^\\d{4}-\\d{2}-\\d{2}$"}]}}}"#;
+        "union-widened", Some(false), Additive, Breaking, "Alternatives accept more values",
+        "The anyOf/oneOf alternatives, read as values (see `input-union-narrowed`), accept every value they did and more: nobody breaks.",
+        "The alternatives a result field holds accept more values than before (the message names one): consumers may receive a value they do not handle.",
+        r#"{"type":"object","properties":{"a":{"anyOf":[{"const":"today"},{"type":"string","pattern":"^\\d{4}-\\d{2}-\\d{2}$"}]}}}"#,
+        r#"{"type":"object","properties":{"a":{"anyOf":[{"const":"today"},{"type":"string"}]}}}"#;
+        "union-replaced", None, Breaking, Breaking, "Alternatives accept other values",
+        "The anyOf/oneOf alternatives, read as values (see `input-union-narrowed`), refuse a value they accepted and accept one they refused, both named (an enum holding a placeholder such as `YYYY-MM-DD` became an enum or a real date pattern): calls sending the refused value fail.",
+        "The alternatives a result field holds now take values they did not (named) and lost others: consumers may receive a value they do not handle.",
+        r#"{"type":"object","properties":{"a":{"type":"string","enum":["today","YYYY-MM-DD"]}}}"#,
+        r#"{"type":"object","properties":{"a":{"anyOf":[{"const":"today"},{"type":"string","pattern":"^\\d{4}-\\d{2}-\\d{2}$"}]}}}"#;
+        "union-changed", None, Review, Review, "Composition changed in a way not decided",
+        "anyOf/oneOf branches could not be matched by type, discriminator const, content or structure, and the values they accept could not be compared either (a pattern the engine does not read, such as a lookahead; a keyword it does not model; object alternatives that cannot be paired, for example an object that became a oneOf of two objects): the message says which, and a person should look. The keywords around the union (a `default` added, a description) are judged on their own.",
+        "anyOf/oneOf branches could not be matched, nor the values they accept compared (the message says why): a person should look.",
         r#"{"type":"object","properties":{"a":{"type":"object","properties":{"x":{"type":"string"}}}}}"#,
         r#"{"type":"object","properties":{"a":{"oneOf":[{"type":"object","properties":{"x":{"type":"string"}}},{"type":"object","properties":{"y":{"type":"string"}}}]}}}"#;
         "default-changed", None, Behavior, Behavior, "Default changed",

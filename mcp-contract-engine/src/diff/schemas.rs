@@ -6,6 +6,7 @@ use super::*;
 
 mod keywords;
 mod unions;
+mod values;
 mod walk;
 
 use walk::SharedKey;

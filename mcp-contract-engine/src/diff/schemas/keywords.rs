@@ -4,10 +4,76 @@ use super::*;
 
 impl<'a> SchemaCx<'a, '_, '_> {
     pub(super) fn shapes(&mut self, so: &Shape<'a>, sn: &Shape<'a>, path: &str, depth: usize) {
-        self.types(so, sn, path);
-        self.enumeration(so, sn, path);
+        self.values(so, sn, path);
         self.ranges(so, sn, path);
         self.multiple_of(so, sn, path);
+        self.all_counts(so, sn, path);
+        self.string_sets(
+            &so.formats,
+            &sn.formats,
+            ["format-added", "format-removed", "format-changed"],
+            "format",
+            path,
+        );
+        if so.unique_items != sn.unique_items {
+            let base = if sn.unique_items {
+                "unique-items-added"
+            } else {
+                "unique-items-removed"
+            };
+            self.emit(
+                base,
+                path,
+                Some(json!(so.unique_items)),
+                Some(json!(sn.unique_items)),
+                format!(
+                    "{} uniqueItems {} → {}",
+                    self.what(path),
+                    so.unique_items,
+                    sn.unique_items
+                ),
+            );
+        }
+        self.properties(so, sn, path, depth);
+        self.additional(so, sn, path, depth);
+        self.property_names(so, sn, path, depth);
+        self.arrays(so, sn, path, depth);
+        self.annotations(so, sn, path);
+    }
+
+    /// Which values: the types, the enum and the patterns. A pattern of anchored literal
+    /// alternatives (`^(a|b)$`) lists values as an enum does: against an enum, or another such
+    /// pattern, the two lists are compared as values.
+    fn values(&mut self, so: &Shape<'a>, sn: &Shape<'a>, path: &str) {
+        match (listed_strings(so), listed_strings(sn)) {
+            (Some(a), Some(b)) if a.by_pattern || b.by_pattern => {
+                // Each list's types still count: `{pattern}` alone takes numbers too.
+                self.types(so, sn, path);
+                let (a_values, b_values) = (a.borrowed(), b.borrowed());
+                self.value_lists(&a_values, &b_values, path);
+                self.string_sets(
+                    &a.other_patterns,
+                    &b.other_patterns,
+                    ["pattern-added", "pattern-removed", "pattern-changed"],
+                    "pattern",
+                    path,
+                );
+            }
+            _ => {
+                self.types(so, sn, path);
+                self.enumeration(so, sn, path);
+                self.string_sets(
+                    &so.patterns,
+                    &sn.patterns,
+                    ["pattern-added", "pattern-removed", "pattern-changed"],
+                    "pattern",
+                    path,
+                );
+            }
+        }
+    }
+
+    fn all_counts(&mut self, so: &Shape<'a>, sn: &Shape<'a>, path: &str) {
         self.counts(
             so.min_length,
             sn.min_length,
@@ -38,41 +104,9 @@ impl<'a> SchemaCx<'a, '_, '_> {
             "maxProperties",
             path,
         );
-        self.string_sets(
-            &so.patterns,
-            &sn.patterns,
-            ["pattern-added", "pattern-removed", "pattern-changed"],
-            "pattern",
-            path,
-        );
-        self.string_sets(
-            &so.formats,
-            &sn.formats,
-            ["format-added", "format-removed", "format-changed"],
-            "format",
-            path,
-        );
-        if so.unique_items != sn.unique_items {
-            let base = if sn.unique_items {
-                "unique-items-added"
-            } else {
-                "unique-items-removed"
-            };
-            self.emit(
-                base,
-                path,
-                Some(json!(so.unique_items)),
-                Some(json!(sn.unique_items)),
-                format!(
-                    "{} uniqueItems {} → {}",
-                    self.what(path),
-                    so.unique_items,
-                    sn.unique_items
-                ),
-            );
-        }
-        self.properties(so, sn, path, depth);
-        self.additional(so, sn, path, depth);
+    }
+
+    fn property_names(&mut self, so: &Shape<'a>, sn: &Shape<'a>, path: &str, depth: usize) {
         let (no_old, no_new) = (
             self.names_unconstrained(&so.property_names, self.old_root),
             self.names_unconstrained(&sn.property_names, self.new_root),
@@ -107,8 +141,6 @@ impl<'a> SchemaCx<'a, '_, '_> {
             ),
             (true, true) => {}
         }
-        self.arrays(so, sn, path, depth);
-        self.annotations(so, sn, path);
     }
 
     /// The numeric bounds, each side compared without the bounds that only restate a
@@ -124,7 +156,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
             let after = b.as_ref().map(|x| x.written.clone());
             // A bound at the limit of how numbers are represented bounds nothing a caller
             // can send (or a consumer receive) and have survive: compare without it.
-            let (ra, rb) = (real_bound(a, lower), real_bound(b, lower));
+            let (ra, rb) = (schema::real_bound(a, lower), schema::real_bound(b, lower));
             if bound_tighter(ra, rb, lower).is_none() {
                 if bound_tighter(a.as_ref(), b.as_ref(), lower).is_some() {
                     self.emit(
@@ -254,44 +286,56 @@ impl<'a> SchemaCx<'a, '_, '_> {
                     format!("{what} no longer limited to listed values"),
                 );
             }
-            (Some(a), Some(b)) => {
-                let gone: Vec<&Value> = a
-                    .iter()
-                    .filter(|(k, _)| !b.contains_key(*k))
-                    .map(|(_, v)| *v)
-                    .collect();
-                let added: Vec<&Value> = b
-                    .iter()
-                    .filter(|(k, _)| !a.contains_key(*k))
-                    .map(|(_, v)| *v)
-                    .collect();
-                if gone.is_empty() && added.is_empty() {
-                    return;
-                }
-                let what = self.what(path);
-                let (id, message) = if added.is_empty() {
-                    (
-                        "enum-narrowed",
-                        format!("{what} values removed: {}", sample(&gone)),
-                    )
-                } else if gone.is_empty() {
-                    (
-                        "enum-widened",
-                        format!("{what} values added: {}", sample(&added)),
-                    )
-                } else {
-                    (
-                        "enum-changed",
-                        format!(
-                            "{what} values removed: {}; added: {}",
-                            sample(&gone),
-                            sample(&added)
-                        ),
-                    )
-                };
-                self.emit(id, path, Some(as_array(a)), Some(as_array(b)), message);
-            }
+            (Some(a), Some(b)) => self.value_lists(a, b, path),
         }
+    }
+
+    /// Two explicit value sets (an enum, a const, a pattern that lists its values, union
+    /// alternatives that are all literals).
+    pub(super) fn value_lists(
+        &mut self,
+        a: &BTreeMap<String, &Value>,
+        b: &BTreeMap<String, &Value>,
+        path: &str,
+    ) {
+        let as_array = |set: &BTreeMap<String, &Value>| {
+            Value::Array(set.values().map(|v| clip(v, CLIP)).collect())
+        };
+        let gone: Vec<&Value> = a
+            .iter()
+            .filter(|(k, _)| !b.contains_key(*k))
+            .map(|(_, v)| *v)
+            .collect();
+        let added: Vec<&Value> = b
+            .iter()
+            .filter(|(k, _)| !a.contains_key(*k))
+            .map(|(_, v)| *v)
+            .collect();
+        if gone.is_empty() && added.is_empty() {
+            return;
+        }
+        let what = self.what(path);
+        let (id, message) = if added.is_empty() {
+            (
+                "enum-narrowed",
+                format!("{what} values removed: {}", sample(&gone)),
+            )
+        } else if gone.is_empty() {
+            (
+                "enum-widened",
+                format!("{what} values added: {}", sample(&added)),
+            )
+        } else {
+            (
+                "enum-changed",
+                format!(
+                    "{what} values removed: {}; added: {}",
+                    sample(&gone),
+                    sample(&added)
+                ),
+            )
+        };
+        self.emit(id, path, Some(as_array(a)), Some(as_array(b)), message);
     }
 
     fn multiple_of(&mut self, so: &Shape<'a>, sn: &Shape<'a>, path: &str) {
@@ -539,26 +583,14 @@ impl<'a> SchemaCx<'a, '_, '_> {
     }
 
     fn annotations(&mut self, so: &Shape<'a>, sn: &Shape<'a>, path: &str) {
-        // Named only in a message: most nodes compared have none.
+        self.texts(so, sn, path);
+        self.settings(so, sn, path);
+    }
+
+    /// The node's description and title.
+    pub(super) fn texts(&mut self, so: &Shape<'a>, sn: &Shape<'a>, path: &str) {
         let dir = self.dir;
         let what = || what_in(dir, path);
-        if !same(so.default, sn.default) {
-            let text = match (so.default, sn.default) {
-                (None, _) => "default added",
-                (_, None) => "default removed",
-                _ => "default changed",
-            };
-            self.emit(
-                "default-changed",
-                path,
-                so.default.map(|v| clip(v, CLIP)),
-                sn.default.map(|v| clip(v, CLIP)),
-                format!(
-                    "{} {text}: calls that omit it now behave differently",
-                    what()
-                ),
-            );
-        }
         // Whether a text change is aimed at the model is judged on the whole item afterwards
         // (`poisoning`), raw text and every field at once.
         if so.description != sn.description {
@@ -580,6 +612,31 @@ impl<'a> SchemaCx<'a, '_, '_> {
                 so.title.clone().map(Value::String),
                 sn.title.clone().map(Value::String),
                 format!("{} title changed", what()),
+            );
+        }
+    }
+
+    /// Everything around the values but the texts: the default, examples, deprecation, meta
+    /// keywords and the keywords the engine does not model.
+    pub(super) fn settings(&mut self, so: &Shape<'a>, sn: &Shape<'a>, path: &str) {
+        // Named only in a message: most nodes compared have none.
+        let dir = self.dir;
+        let what = || what_in(dir, path);
+        if !same(so.default, sn.default) {
+            let text = match (so.default, sn.default) {
+                (None, _) => "default added",
+                (_, None) => "default removed",
+                _ => "default changed",
+            };
+            self.emit(
+                "default-changed",
+                path,
+                so.default.map(|v| clip(v, CLIP)),
+                sn.default.map(|v| clip(v, CLIP)),
+                format!(
+                    "{} {text}: calls that omit it now behave differently",
+                    what()
+                ),
             );
         }
         if !same(so.examples, sn.examples) {
@@ -680,33 +737,6 @@ impl<'a> SchemaCx<'a, '_, '_> {
     }
 }
 
-/// JavaScript's largest safe integer (2^53 − 1): Zod's `.int()` writes it as a bound, and no
-/// larger integer survives a JavaScript client or server exactly.
-const SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
-
-/// Whether a bound sits at or beyond the limit of a common numeric representation (int32,
-/// uint32, int64, uint64, JavaScript's safe integers, float32/float64), written as a
-/// generator's restatement of the type rather than a constraint chosen for the argument.
-/// Exclusive spellings one past a limit count too.
-fn at_type_limit(bound: &schema::Bound, lower: bool) -> bool {
-    const INT32: f64 = 2_147_483_648.0; // 2^31
-    const UINT32: f64 = 4_294_967_296.0; // 2^32
-    let v = bound.value;
-    if !v.is_finite() {
-        return true;
-    }
-    if lower {
-        v <= -SAFE_INTEGER || v == -INT32 || v == -INT32 - 1.0
-    } else {
-        v >= SAFE_INTEGER || [INT32 - 1.0, INT32, UINT32 - 1.0, UINT32].contains(&v)
-    }
-}
-
-/// The bound unless it sits at a representation limit.
-fn real_bound(bound: &Option<schema::Bound>, lower: bool) -> Option<&schema::Bound> {
-    bound.as_ref().filter(|b| !at_type_limit(b, lower))
-}
-
 /// Whether an enum lists every value of its types (only possible for booleans and null).
 fn is_exhaustive(types: Atoms, values: &BTreeMap<String, &Value>) -> bool {
     let mut covered: Atoms = 0;
@@ -718,4 +748,66 @@ fn is_exhaustive(types: Atoms, values: &BTreeMap<String, &Value>) -> bool {
         covered |= schema::BOOLEAN;
     }
     types != 0 && types & !covered == 0
+}
+
+/// The strings a node lists, by its enum (of strings only) and its patterns of anchored
+/// literal alternatives, and the node's other patterns (which the listed values pass).
+struct Listed<'a> {
+    values: BTreeMap<String, Value>,
+    /// Whether a pattern lists values (not the enum alone).
+    by_pattern: bool,
+    other_patterns: BTreeSet<&'a str>,
+}
+
+impl Listed<'_> {
+    fn borrowed(&self) -> BTreeMap<String, &Value> {
+        self.values.iter().map(|(k, v)| (k.clone(), v)).collect()
+    }
+}
+
+/// What a node lists (see [`Listed`]); `None` when it lists nothing, lists values other than
+/// strings, or has a pattern that cannot be read.
+fn listed_strings<'a>(shape: &Shape<'a>) -> Option<Listed<'a>> {
+    let mut values: Option<BTreeMap<String, Value>> = match &shape.enumeration {
+        Some(set) if set.values().all(|v| v.is_string()) => {
+            Some(set.iter().map(|(k, v)| (k.clone(), (*v).clone())).collect())
+        }
+        Some(_) => return None,
+        None => None,
+    };
+    let mut by_pattern = false;
+    let mut others = Vec::new();
+    for source in &shape.patterns {
+        let pattern = schema::pattern::Pattern::new(source);
+        match pattern.literals() {
+            Some(texts) => {
+                by_pattern = true;
+                let listed: BTreeMap<String, Value> = texts
+                    .into_iter()
+                    .map(|t| (canonical_string(&json!(t)), json!(t)))
+                    .collect();
+                values = Some(match values {
+                    None => listed,
+                    Some(v) => v
+                        .into_iter()
+                        .filter(|(k, _)| listed.contains_key(k))
+                        .collect(),
+                });
+            }
+            None => others.push((*source, pattern)),
+        }
+    }
+    let mut values = values?;
+    for (_, pattern) in &others {
+        for (key, value) in std::mem::take(&mut values) {
+            if pattern.matches(value.as_str()?)? {
+                values.insert(key, value);
+            }
+        }
+    }
+    Some(Listed {
+        values,
+        by_pattern,
+        other_patterns: others.into_iter().map(|(source, _)| source).collect(),
+    })
 }

@@ -1,7 +1,9 @@
 //! Unions: `anyOf`/`oneOf` branches paired by type, discriminator, content or structure, and
 //! judged pair by pair.
 
+use super::values::{covered, Sides};
 use super::*;
+use std::cell::OnceCell;
 
 impl<'a> SchemaCx<'a, '_, '_> {
     fn branches(shape: &Shape<'a>, node: &Node<'a>) -> Vec<Node<'a>> {
@@ -24,6 +26,11 @@ impl<'a> SchemaCx<'a, '_, '_> {
         }
     }
 
+    /// Two nodes of which at least one is a union. Branches are paired, in this order, by
+    /// type, by a discriminator, as one side being a branch of the other, by content (texts
+    /// aside) or structure, and each pair compared as schemas; otherwise the two sides are
+    /// compared as sets of accepted values (`values.rs`); what none of that decides is for a
+    /// person.
     pub(super) fn union(
         &mut self,
         so: &Shape<'a>,
@@ -33,89 +40,20 @@ impl<'a> SchemaCx<'a, '_, '_> {
         path: &str,
         depth: usize,
     ) {
-        let ob = Self::branches(so, old);
-        let nb = Self::branches(sn, new);
-        // A nullable union's null applies to every branch, so branches compare like for like
-        // with a plain nullable schema on the other side.
-        let extra = (
-            so.union.is_some() && so.nullable,
-            sn.union.is_some() && sn.nullable,
-        );
-        let os: Vec<Shape<'a>> = ob
-            .iter()
-            .map(|n| schema::build(self.old_root, n, self.max_depth, extra.0))
-            .collect();
-        let ns: Vec<Shape<'a>> = nb
-            .iter()
-            .map(|n| schema::build(self.new_root, n, self.max_depth, extra.1))
-            .collect();
-        let matched = match_by_type(&os, &ns).or_else(|| self.match_by_discriminator(&os, &ns));
+        let sides = self.sides(so, sn, old, new);
+        let matched = match_by_type(&sides.os, &sides.ns)
+            .or_else(|| self.match_by_discriminator(&sides.os, &sides.ns));
         if let Some(matching) = matched {
-            self.apply_matching(so, sn, &ob, &nb, &os, &ns, matching, path, depth, extra);
+            self.apply_matching(&sides, matching, path, depth);
             return;
         }
-        // One side is exactly one branch of the other (`X` became `anyOf: [X, string]`), even
-        // when X itself is a union reached through a $ref.
-        // Adding a branch to a oneOf can reject values that now match two branches, so only
-        // anyOf (or type-disjoint branches, handled above) may grow this way.
-        let may_grow = !sn.union_is_one_of || sn.union.is_none();
-        if let Some(j) = wrapped_in(sn, old).filter(|_| may_grow) {
-            self.compare(
-                old.clone(),
-                nb[j].clone(),
-                path,
-                depth + 1,
-                (false, extra.1),
-            );
-            let what = self.what(path);
-            for k in (0..nb.len()).filter(|k| *k != j) {
-                let value = sn
-                    .union
-                    .as_ref()
-                    .and_then(|u| u.get(k))
-                    .map(|v| clip(v, CLIP));
-                let types = canonical_string(&type_names(ns[k].effective_types()));
-                self.emit(
-                    "union-branch-added",
-                    path,
-                    None,
-                    value,
-                    format!("{what} alternative {types} added"),
-                );
-            }
+        if self.union_wrapped(&sides, path, depth) {
             return;
         }
-        if let Some(i) = wrapped_in(so, new) {
-            self.compare(
-                ob[i].clone(),
-                new.clone(),
-                path,
-                depth + 1,
-                (extra.0, false),
-            );
-            let what = self.what(path);
-            for k in (0..ob.len()).filter(|k| *k != i) {
-                let value = so
-                    .union
-                    .as_ref()
-                    .and_then(|u| u.get(k))
-                    .map(|v| clip(v, CLIP));
-                let types = canonical_string(&type_names(os[k].effective_types()));
-                self.emit(
-                    "union-branch-removed",
-                    path,
-                    value,
-                    None,
-                    format!("{what} alternative {types} removed"),
-                );
-            }
-            return;
-        }
-        // Branches equal as written, in any order: the rest were added or removed (sound for
-        // anyOf; for oneOf an added branch that overlaps could also reject values, said below).
-        if let Some((pairs, gone, added)) =
-            match_by_content(so, sn, old, new, (&os, &ns)).filter(|m| may_grow || m.2.is_empty())
-        {
+        // Branches equal but for their texts, in any order: the rest were added or removed
+        // (sound for anyOf; for oneOf only when nothing was added or the branches are disjoint).
+        let may_grow = sides.may_grow(self);
+        if let Some(matching) = match_by_content(&sides).filter(|m| may_grow || m.2.is_empty()) {
             if so.union.is_some() && sn.union.is_some() && so.union_is_one_of != sn.union_is_one_of
             {
                 let word = |one: bool| if one { "oneOf" } else { "anyOf" };
@@ -132,87 +70,181 @@ impl<'a> SchemaCx<'a, '_, '_> {
                     ),
                 );
             }
-            self.apply_matching(
-                so,
-                sn,
-                &ob,
-                &nb,
-                &os,
-                &ns,
-                (pairs, gone, added),
-                path,
-                depth,
-                extra,
-            );
+            self.apply_matching(&sides, matching, path, depth);
             return;
         }
-        let describe = |s: &Shape<'a>, node: &Node<'a>| match &s.union {
-            Some(list) => Value::Array(list.iter().map(|v| clip(v, CLIP)).collect()),
-            None => first_value(node).unwrap_or(Value::Null),
-        };
-        self.emit(
-            "union-changed",
-            path,
-            Some(describe(so, old)),
-            Some(describe(sn, new)),
-            format!("{}: anyOf/oneOf branches could not be matched by type, discriminator or content; a person should look", self.what(path)),
-        );
+        if let Err(why) = self.union_by_values(&sides, path, depth) {
+            self.union_unmatched(&sides, path, &why);
+        }
     }
 
-    #[allow(clippy::too_many_arguments)]
+    fn sides<'s>(
+        &self,
+        so: &'s Shape<'a>,
+        sn: &'s Shape<'a>,
+        old: &'s Node<'a>,
+        new: &'s Node<'a>,
+    ) -> Sides<'a, 's> {
+        let ob = Self::branches(so, old);
+        let nb = Self::branches(sn, new);
+        // A nullable union's null applies to every branch, so branches compare like for like
+        // with a plain nullable schema on the other side.
+        let extra = (
+            so.union.is_some() && so.nullable,
+            sn.union.is_some() && sn.nullable,
+        );
+        let os: Vec<Shape<'a>> = ob
+            .iter()
+            .map(|n| schema::build(self.old_root, n, self.max_depth, extra.0))
+            .collect();
+        let ns: Vec<Shape<'a>> = nb
+            .iter()
+            .map(|n| schema::build(self.new_root, n, self.max_depth, extra.1))
+            .collect();
+        Sides {
+            so,
+            sn,
+            old,
+            new,
+            ob,
+            nb,
+            os,
+            ns,
+            extra,
+            values: OnceCell::new(),
+        }
+    }
+
+    /// One side is exactly one branch of the other (`X` became `anyOf: [X, string]`), even
+    /// when X itself is a union reached through a $ref: that branch is compared, the others
+    /// were added or removed. Adding a branch to a oneOf can reject values that now match two
+    /// branches, so only anyOf (or a oneOf of disjoint branches) may grow this way.
+    fn union_wrapped(&mut self, sides: &Sides<'a, '_>, path: &str, depth: usize) -> bool {
+        let Sides {
+            so, sn, old, new, ..
+        } = *sides;
+        if let Some(j) = wrapped_in(sn, old).filter(|_| sides.may_grow(self)) {
+            self.compare(
+                old.clone(),
+                sides.nb[j].clone(),
+                path,
+                depth + 1,
+                (false, sides.extra.1),
+            );
+            for k in (0..sides.nb.len()).filter(|k| *k != j) {
+                self.branch_added(sides, k, path);
+            }
+            return true;
+        }
+        if let Some(i) = wrapped_in(so, new) {
+            self.compare(
+                sides.ob[i].clone(),
+                new.clone(),
+                path,
+                depth + 1,
+                (sides.extra.0, false),
+            );
+            for k in (0..sides.ob.len()).filter(|k| *k != i) {
+                self.branch_removed(sides, k, path);
+            }
+            return true;
+        }
+        false
+    }
+
     fn apply_matching(
         &mut self,
-        so: &Shape<'a>,
-        sn: &Shape<'a>,
-        ob: &[Node<'a>],
-        nb: &[Node<'a>],
-        os: &[Shape<'a>],
-        ns: &[Shape<'a>],
+        sides: &Sides<'a, '_>,
         matching: Matching,
         path: &str,
         depth: usize,
-        extra: (bool, bool),
     ) {
         let (pairs, gone, added) = matching;
-
         for (i, j) in pairs {
-            self.compare(ob[i].clone(), nb[j].clone(), path, depth + 1, extra);
-        }
-        let what = self.what(path);
-        for i in gone {
-            let value = so
-                .union
-                .as_ref()
-                .and_then(|u| u.get(i))
-                .map(|v| clip(v, CLIP));
-            self.emit(
-                "union-branch-removed",
+            self.compare(
+                sides.ob[i].clone(),
+                sides.nb[j].clone(),
                 path,
-                value.or_else(|| first_value(&ob[i])),
-                None,
-                format!(
-                    "{what} alternative {} removed",
-                    canonical_string(&type_names(os[i].effective_types()))
-                ),
+                depth + 1,
+                sides.extra,
             );
+        }
+        for i in gone {
+            self.branch_removed(sides, i, path);
         }
         for j in added {
-            let value = sn
-                .union
-                .as_ref()
-                .and_then(|u| u.get(j))
-                .map(|v| clip(v, CLIP));
-            self.emit(
-                "union-branch-added",
-                path,
-                None,
-                value.or_else(|| first_value(&nb[j])),
-                format!(
-                    "{what} alternative {} added",
-                    canonical_string(&type_names(ns[j].effective_types()))
-                ),
-            );
+            self.branch_added(sides, j, path);
         }
+    }
+
+    /// Old branch `i` has no partner: `union-branch-removed`, unless the values it accepted
+    /// are all still accepted by the new side (an enum value that a string branch still
+    /// takes).
+    pub(super) fn branch_removed(&mut self, sides: &Sides<'a, '_>, i: usize, path: &str) {
+        let (old_values, new_values) = sides.values(self);
+        if covered(old_values, i, new_values) {
+            return;
+        }
+        let value = sides
+            .so
+            .union
+            .as_ref()
+            .and_then(|u| u.get(i))
+            .map(|v| clip(v, CLIP));
+        let what = self.what(path);
+        self.emit(
+            "union-branch-removed",
+            path,
+            value.or_else(|| first_value(&sides.ob[i])),
+            None,
+            format!(
+                "{what} alternative {} removed",
+                canonical_string(&type_names(sides.os[i].effective_types()))
+            ),
+        );
+    }
+
+    /// New branch `j` has no partner: `union-branch-added`, unless every value it accepts
+    /// was accepted already.
+    pub(super) fn branch_added(&mut self, sides: &Sides<'a, '_>, j: usize, path: &str) {
+        let (old_values, new_values) = sides.values(self);
+        if covered(new_values, j, old_values) {
+            return;
+        }
+        let value = sides
+            .sn
+            .union
+            .as_ref()
+            .and_then(|u| u.get(j))
+            .map(|v| clip(v, CLIP));
+        let what = self.what(path);
+        self.emit(
+            "union-branch-added",
+            path,
+            None,
+            value.or_else(|| first_value(&sides.nb[j])),
+            format!(
+                "{what} alternative {} added",
+                canonical_string(&type_names(sides.ns[j].effective_types()))
+            ),
+        );
+    }
+
+    /// Nothing paired the branches and their values were not compared: a person looks. The
+    /// keywords around the union (a `default` added, a description) are still judged.
+    fn union_unmatched(&mut self, sides: &Sides<'a, '_>, path: &str, why: &str) {
+        self.emit(
+            "union-changed",
+            path,
+            Some(sides.old_value()),
+            Some(sides.new_value()),
+            format!(
+                "{}: anyOf/oneOf branches could not be matched by type, discriminator or content, and {why}; a person should look",
+                self.what(path)
+            ),
+        );
+        self.texts(sides.so, sides.sn, path);
+        self.settings(sides.so, sides.sn, path);
     }
 
     /// Pairs object branches by a discriminator: a property every branch (on both sides)
@@ -290,7 +322,7 @@ const STRUCTURE_PAIRS: usize = 4096;
 const STRUCTURE_OVERLAP: f64 = 0.5;
 
 /// Matched branch pairs, old branches with no partner, new branches with no partner.
-type Matching = (Vec<(usize, usize)>, Vec<usize>, Vec<usize>);
+pub(super) type Matching = (Vec<(usize, usize)>, Vec<usize>, Vec<usize>);
 
 /// The branch of `shape`'s union written exactly like the whole `node` on the other side.
 fn wrapped_in(shape: &Shape<'_>, node: &Node<'_>) -> Option<usize> {
@@ -308,24 +340,20 @@ fn wrapped_in(shape: &Shape<'_>, node: &Node<'_>) -> Option<usize> {
     }
 }
 
-/// Pairs branches written identically (a non-union side is one branch), then what is left on
-/// both sides by structure: object branches whose property names mostly agree, each the
-/// other's only best match. Fails when branches were still both added and removed, since
-/// then nothing says which replaced which.
-fn match_by_content<'a>(
-    so: &Shape<'a>,
-    sn: &Shape<'a>,
-    old: &Node<'a>,
-    new: &Node<'a>,
-    shapes: (&[Shape<'a>], &[Shape<'a>]),
-) -> Option<Matching> {
-    let texts = |s: &Shape<'a>, node: &Node<'a>| -> Vec<String> {
+/// Branches written alike once their texts are set aside (a non-union side is one branch),
+/// in any order: the pairs, the old branches left, the new branches left.
+pub(super) fn pair_by_text(sides: &Sides<'_, '_>) -> Matching {
+    let texts = |s: &Shape<'_>, node: &Node<'_>| -> Vec<String> {
         match &s.union {
-            Some(list) => list.iter().map(|v| canonical_schema_string(v)).collect(),
-            None => vec![node_text(node)],
+            Some(list) => list.iter().map(|v| structural_text(v)).collect(),
+            None => vec![node
+                .iter()
+                .map(|p| structural_text(p.value))
+                .collect::<Vec<_>>()
+                .join("&")],
         }
     };
-    let (a, b) = (texts(so, old), texts(sn, new));
+    let (a, b) = (texts(sides.so, sides.old), texts(sides.sn, sides.new));
     let mut index: HashMap<&str, Vec<usize>> = HashMap::new();
     for (j, t) in b.iter().enumerate().rev() {
         index.entry(t.as_str()).or_default().push(j);
@@ -339,22 +367,95 @@ fn match_by_content<'a>(
         }
     }
     let paired: HashSet<usize> = pairs.iter().map(|p| p.1).collect();
-    let mut added: Vec<usize> = (0..b.len()).filter(|j| !paired.contains(j)).collect();
-    let comparable = shapes.0.len() == a.len() && shapes.1.len() == b.len();
-    // Every left-over pair is scored: bounded, a union of thousands of changed branches is
-    // for a person anyway.
-    let few = gone.len().saturating_mul(added.len()) <= STRUCTURE_PAIRS;
-    if !gone.is_empty() && !added.is_empty() && comparable && few {
-        for (i, j) in match_by_structure(&gone, &added, shapes) {
-            pairs.push((i, j));
-            gone.retain(|x| *x != i);
-            added.retain(|x| *x != j);
-        }
+    let added: Vec<usize> = (0..b.len()).filter(|j| !paired.contains(j)).collect();
+    (pairs, gone, added)
+}
+
+/// Pairs branches written alike (texts aside, see [`pair_by_text`]), then what is left on
+/// both sides by structure: object branches whose property names mostly agree, each the
+/// other's only best match. Fails when branches were still both added and removed, since
+/// then nothing says which replaced which.
+fn match_by_content(sides: &Sides<'_, '_>) -> Option<Matching> {
+    let (mut pairs, mut gone, mut added) = pair_by_text(sides);
+    for (i, j) in pair_leftovers_by_structure(sides, &gone, &added) {
+        pairs.push((i, j));
+        gone.retain(|x| *x != i);
+        added.retain(|x| *x != j);
     }
     if pairs.is_empty() || (!gone.is_empty() && !added.is_empty()) {
         return None;
     }
     Some((pairs, gone, added))
+}
+
+/// [`match_by_structure`] of the branches left on both sides, when there are few.
+pub(super) fn pair_leftovers_by_structure(
+    sides: &Sides<'_, '_>,
+    gone: &[usize],
+    added: &[usize],
+) -> Vec<(usize, usize)> {
+    // Every left-over pair is scored: bounded, a union of thousands of changed branches is
+    // for a person anyway.
+    let few = gone.len().saturating_mul(added.len()) <= STRUCTURE_PAIRS;
+    if gone.is_empty() || added.is_empty() || !few {
+        return Vec::new();
+    }
+    match_by_structure(gone, added, (&sides.os, &sides.ns))
+}
+
+/// Annotation keywords: what agents read and validators ignore.
+const ANNOTATIONS: &[&str] = &[
+    "description",
+    "title",
+    "examples",
+    "default",
+    "deprecated",
+    "$comment",
+];
+/// Keywords whose value maps names to schemas.
+const SCHEMA_MAPS: &[&str] = &[
+    "properties",
+    "patternProperties",
+    "$defs",
+    "definitions",
+    "dependentSchemas",
+];
+/// Nesting below which a branch is compared as written, texts and all.
+const STRUCTURAL_DEPTH: usize = 64;
+
+/// A branch's canonical text with its annotations set aside at any depth (a property named
+/// `description` stays): branches that differ only in what agents read pair up, and their
+/// pair's comparison judges the texts.
+fn structural_text(value: &Value) -> String {
+    canonical_schema_string(&without_annotations(value, 0))
+}
+
+fn without_annotations(value: &Value, depth: usize) -> Value {
+    let Value::Object(map) = value else {
+        return value.clone();
+    };
+    if depth > STRUCTURAL_DEPTH {
+        return value.clone();
+    }
+    let schema = |v: &Value| without_annotations(v, depth + 1);
+    map.iter()
+        .filter(|(k, _)| !ANNOTATIONS.contains(&k.as_str()) && !k.starts_with("x-"))
+        .map(|(k, v)| {
+            let v = match (k.as_str(), v) {
+                (k, Value::Object(m)) if SCHEMA_MAPS.contains(&k) => {
+                    Value::Object(m.iter().map(|(n, s)| (n.clone(), schema(s))).collect())
+                }
+                ("enum" | "const", _) => v.clone(),
+                (_, Value::Object(_)) => schema(v),
+                ("anyOf" | "oneOf" | "allOf" | "prefixItems" | "items", Value::Array(list)) => {
+                    Value::Array(list.iter().map(schema).collect())
+                }
+                _ => v.clone(),
+            };
+            (k.clone(), v)
+        })
+        .collect::<Map<String, Value>>()
+        .into()
 }
 
 /// Pairs object branches among `gone` (old) and `added` (new) by their property names.
