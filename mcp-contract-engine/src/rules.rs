@@ -83,13 +83,13 @@ catalogue! {
         "A new tool: nobody called it before, so nobody breaks.",
         "", r#"{"name":"t","inputSchema":{"type":"object"}}"#;
         "tool-removed", Tool, Breaking, "Tool removed",
-        "Callers and agents that call it get an unknown-tool error. When a tool appeared in the same release with the same content, with the same name spelled another way (case, separators, common verbs such as get/list/fetch/read/print/trigger and plural endings set aside: `printEnv` → `get-env`), or with mostly the same arguments, the message says it was probably renamed, and what changed between the two is judged by the usual rules and reported on the removed tool, where its callers look (an argument narrowed on the way is a breaking change of its own). The removal stays breaking: the old name fails. A name that is still listed (an alias) is not removed.",
+        "Callers and agents that call it get an unknown-tool error. When a tool appeared in the same release with the same content, with the same name spelled another way (case, separators, common verbs such as get/list/fetch/read/print/trigger and plural endings set aside: `printEnv` → `get-env`), or with mostly the same arguments, the message says it was probably renamed, and what changed between the two is judged by the usual rules and reported on the new tool, the name its callers must now use, each message naming the old one (an argument narrowed on the way is a breaking change of its own). The removal stays breaking: the old name fails. A name that is still listed (an alias) is not removed.",
         r#"{"name":"t","inputSchema":{"type":"object"}}"#, "";
         "prompt-added", Prompt, Additive, "Prompt added",
         "A new prompt: nobody used it before.",
         "", r#"{"name":"p"}"#;
         "prompt-removed", Prompt, Breaking, "Prompt removed",
-        "Clients that get this prompt receive an error. A prompt that appeared with the same name spelled another way or mostly the same arguments is named as the probable rename, and what changed between the two is reported on the removed prompt (see `tool-removed`).",
+        "Clients that get this prompt receive an error. A prompt that appeared with the same name spelled another way or mostly the same arguments is named as the probable rename, and what changed between the two is reported on the new prompt (see `tool-removed`).",
         r#"{"name":"p"}"#, "";
         "resource-added", Resource, Additive, "Resource added",
         "A new resource: nobody read it before.",
@@ -219,7 +219,10 @@ catalogue! {
         "A new capability or sub-flag (`listChanged`, `subscribe`): new features, nobody breaks.",
         r#"{"capabilities":{"tools":{}}}"#, r#"{"capabilities":{"tools":{"listChanged":true}}}"#;
         "server-capability-removed", Server, Breaking, "Capability removed",
-        "Clients that use it (listing tools, subscribing to resources, setting the log level) now fail. Judged per feature: a capability object that is present (`tools: {}`) offers that capability; a container (`experimental`, `extensions`, `tasks.requests`) offers only its entries, so an empty one equals absent; `listChanged: false` equals absent, and losing `listChanged` is `server-list-changed-dropped`.",
+        "Clients that use it (listing tools, subscribing to resources, setting the log level) now fail. Judged per feature: a capability object that is present (`tools: {}`) offers that capability; a container (`experimental`, `extensions`, `tasks.requests`) offers only its entries, so an empty one equals absent; `listChanged: false` equals absent, and losing `listChanged` is `server-list-changed-dropped`. Withdrawing `tools`, `prompts` or `resources` after their listings returned nothing is `server-capability-removed-empty`.",
+        r#"{"capabilities":{"tools":{},"prompts":{}}}"#, r#"{"capabilities":{"tools":{}}}"#;
+        "server-capability-removed-empty", Server, Cosmetic, "Capability withdrawn whose listings held nothing",
+        "`tools`, `prompts` or `resources` is no longer offered, but the accepted surface holds no item of what it lists: the probe's listing returned nothing (`[]`) or failed with -32601 (method not found). No client loses a tool, prompt, resource or template. Decided from the accepted side's items (a whole recording, or a suite's snapshot folder); a server item judged alone stays `server-capability-removed`.",
         r#"{"capabilities":{"tools":{},"prompts":{}}}"#, r#"{"capabilities":{"tools":{}}}"#;
         "server-capability-changed", Server, Review, "Capability value changed",
         "A capability value that is not a plain on/off flag changed (for example `experimental` settings): a person should look.",

@@ -75,12 +75,16 @@ fn parse(text: &str) -> Result<Option<Value>, String> {
     }
 }
 
-/// The protocol versions around an item rule's example, for the rules that depend on the
-/// server the item belongs to (their explanations say so).
+/// The context around an item rule's example, for the rules that depend on the server the
+/// item belongs to or on the rest of the accepted surface (their explanations say so).
 fn context_of(rule: &str) -> mcp_contract_engine::diff::Context {
+    use mcp_contract_engine::diff::Context;
     match rule {
         "tool-task-support-moved" => live_protocol("2026-07-28"),
-        _ => mcp_contract_engine::diff::Context::default(),
+        // The accepted surface held one tool and nothing else: its prompt listing was empty.
+        "server-capability-removed-empty" => Context::default()
+            .with_old_items([&mcp_contract_engine::ItemKey::new(ItemKind::Tool, "t")]),
+        _ => Context::default(),
     }
 }
 

@@ -284,9 +284,9 @@ fn failing(j: &Judgement) -> std::collections::BTreeSet<(String, &'static str, S
 fn failing_verdicts_on_every_release_pair_are_the_hand_checked_ones() {
     let everything_rewrite: &[(&str, &str, &str)] = &[
         ("prompts::complex_prompt", "prompt-removed", ""),
-        // Renamed to resource-prompt, which requires a new argument.
+        // Renamed to resource-prompt, which requires a new argument (reported on the new name).
         (
-            "prompts::resource_prompt",
+            "prompts::resource-prompt",
             "prompt-argument-added-required",
             "arguments.resourceType",
         ),
@@ -306,9 +306,10 @@ fn failing_verdicts_on_every_release_pair_are_the_hand_checked_ones() {
         ("tools::longRunningOperation", "tool-removed", ""),
         ("tools::printEnv", "tool-removed", ""),
         ("tools::sampleLLM", "tool-removed", ""),
-        // Renamed to get-structured-content, whose `location` became an enum of three cities.
+        // Renamed to get-structured-content, whose `location` became an enum of three cities
+        // (reported on the new name).
         (
-            "tools::structuredContent",
+            "tools::get-structured-content",
             "input-enum-narrowed",
             "location",
         ),
@@ -602,7 +603,7 @@ fn protocol_upgrades_are_behavior_not_failures() {
 }
 
 /// The everything server's rewrite renamed most tools and prompts: each removal names its
-/// successor, and what changed between the two is judged on the removed item.
+/// successor, and what changed between the two is judged on the successor.
 #[test]
 fn the_everything_rewrite_pairs_its_renamed_tools() {
     let renames = [
