@@ -393,11 +393,26 @@ catalogue! {
         "Consumers may receive strings of a form they do not parse.",
         r#"{"type":"object","properties":{"a":{"type":"string","pattern":"^[a-z]+$"}}}"#,
         r#"{"type":"object","properties":{"a":{"type":"string"}}}"#;
-        "pattern-changed", None, Review, Review, "Pattern replaced",
-        "Whether one regular expression accepts a subset of another is not decided here: a person should look.",
-        "Whether the new pattern produces only strings the old one allowed is not decided here: a person should look.",
+        "pattern-narrowed", Some(true), Breaking, Additive, "Pattern narrowed",
+        "A pattern was replaced by one that matches only strings the old one matched, and not all of them: the message names a string that is now refused. Decided on the two regular expressions as ECMA-262 reads them (see `input-pattern-changed`).",
+        "A result field's pattern now matches fewer strings: consumers receive strings of a narrower form.",
+        r#"{"type":"object","properties":{"a":{"type":"string","pattern":"^[a-z0-9]+$"}}}"#,
+        r#"{"type":"object","properties":{"a":{"type":"string","pattern":"^[a-z]+$"}}}"#;
+        "pattern-widened", Some(false), Additive, Breaking, "Pattern widened",
+        "A pattern was replaced by one that matches every string the old one did, and more (one is named): every call that worked still works. Spelling the same strings another way (`\\d` and `[0-9]`) is no change.",
+        "A result field's pattern now matches more strings (one is named): consumers may receive a form they do not parse.",
         r#"{"type":"object","properties":{"a":{"type":"string","pattern":"^[a-z]+$"}}}"#,
         r#"{"type":"object","properties":{"a":{"type":"string","pattern":"^[a-z0-9]+$"}}}"#;
+        "pattern-replaced", None, Breaking, Breaking, "Pattern replaced by another",
+        "A pattern was replaced by one that refuses strings the old one matched and matches strings it refused (both named): calls sending the refused form fail.",
+        "A result field's pattern now matches strings it did not (named): consumers may receive a form they do not parse.",
+        r#"{"type":"object","properties":{"a":{"type":"string","pattern":"^[a-z]+$"}}}"#,
+        r#"{"type":"object","properties":{"a":{"type":"string","pattern":"^[0-9]+$"}}}"#;
+        "pattern-changed", None, Review, Review, "Pattern replaced, not decided",
+        "A pattern was replaced and the engine could not compare the two as regular languages: it reads literals, escapes, classes, `.`, `\\d \\w \\s`, groups, alternation, quantifiers and `^`/`$` at the ends of alternatives; lookaround, backreferences, Unicode property classes, flags, `\\b`, anchors elsewhere, or a comparison too large to explore leave the question to a person. (Decided cases are `input-pattern-narrowed`, `-widened` and `-replaced`.)",
+        "A result field's pattern was replaced and the two could not be compared as regular languages: a person should look.",
+        r#"{"type":"object","properties":{"a":{"type":"string","pattern":"^[a-z]+$"}}}"#,
+        r#"{"type":"object","properties":{"a":{"type":"string","pattern":"^(?!admin$)[a-z]+$"}}}"#;
         "format-added", Some(true), Breaking, Additive, "Format added",
         "Validating servers now reject strings that are not of the format.",
         "Consumers receive strings of a known format.",

@@ -16,6 +16,7 @@ use std::fmt::Write as _;
 pub mod accepted;
 pub mod format;
 pub mod pattern;
+pub mod regular;
 
 /// A canonical text for a JSON value: object keys sorted, numbers spelled so that equal
 /// numbers are equal (`1` and `1.0` both give `1`), no whitespace. Two values are the same

@@ -10,6 +10,7 @@
 
 use super::format;
 use super::pattern::Pattern;
+use super::regular;
 use super::{
     atom_of_value, canonical_string, is_multiple, real_bound, Additional, Atoms, Bound, Shape,
     ARRAY, BOOLEAN, FRACTION, INTEGER, NULL, OBJECT, STRING,
@@ -80,11 +81,11 @@ impl Strings {
                 (Some(_), None) => false,
                 (Some(a), Some(b)) => a >= b,
             }
-            && self
-                .patterns
-                .iter()
-                .all(|p| other.patterns.iter().any(|q| q.source() == p.source()))
             && self.formats.iter().all(|f| other.formats.contains(f))
+            && self.patterns.iter().all(|p| {
+                let theirs: Vec<&Pattern> = other.patterns.iter().collect();
+                regular::included(&theirs, p) == Some(Ok(()))
+            })
     }
 
     fn describe(&self) -> String {
@@ -219,6 +220,10 @@ pub struct Alternative {
     numbers: Option<Numbers>,
     objects: bool,
     arrays: bool,
+    /// Some objects or arrays, by constraints compared as schemas elsewhere: whether one of
+    /// them is accepted is not decided here.
+    some_objects: bool,
+    some_arrays: bool,
 }
 
 /// How an alternative reads.
@@ -229,8 +234,8 @@ pub enum Reading {
     /// An object or array with constraints (compared by structure instead), and whether it
     /// also accepts `null`.
     Structured {
-        /// Whether `null` is accepted too.
-        null: bool,
+        /// The types it accepts: objects or arrays, and perhaps `null`.
+        types: Atoms,
     },
     /// Not read, and why.
     Undecided(String),
@@ -243,6 +248,20 @@ impl Alternative {
             literals: BTreeMap::from([("null".to_owned(), Value::Null)]),
             ..Alternative::default()
         }
+    }
+
+    /// What a structured alternative (see [`Reading::Structured`]) stands for among values:
+    /// its `null`, and objects or arrays not decided here.
+    pub fn structured(types: Atoms) -> Alternative {
+        let mut alternative = Alternative {
+            some_objects: types & OBJECT != 0,
+            some_arrays: types & ARRAY != 0,
+            ..Alternative::default()
+        };
+        if types & NULL != 0 {
+            alternative.literals.insert("null".to_owned(), Value::Null);
+        }
+        alternative
     }
 
     /// Reads a shape that is not a union.
@@ -276,7 +295,7 @@ impl Alternative {
         if constrained {
             return if types & (STRING | INTEGER | FRACTION | BOOLEAN) == 0 {
                 Reading::Structured {
-                    null: types & NULL != 0,
+                    types: types & (OBJECT | ARRAY | NULL),
                 }
             } else {
                 Reading::Undecided(
@@ -382,6 +401,12 @@ impl Alternative {
             },
             Value::Object(_) if self.objects => Answer::Yes,
             Value::Array(_) if self.arrays => Answer::Yes,
+            Value::Object(_) if self.some_objects => Answer::Undecided(
+                "an object alternative with constraints is compared as a schema".to_owned(),
+            ),
+            Value::Array(_) if self.some_arrays => Answer::Undecided(
+                "an array alternative with constraints is compared as a schema".to_owned(),
+            ),
             _ => no,
         }
     }
@@ -490,6 +515,8 @@ impl Accepted {
                 || alternative.numbers.is_some()
                 || alternative.objects
                 || alternative.arrays
+                || alternative.some_objects
+                || alternative.some_arrays
             {
                 return None;
             }
@@ -506,10 +533,12 @@ impl Accepted {
     pub fn disjoint(&self) -> bool {
         for (i, a) in self.alternatives.iter().enumerate() {
             for b in &self.alternatives[i + 1..] {
+                let objects = |x: &Alternative| x.objects || x.some_objects;
+                let arrays = |x: &Alternative| x.arrays || x.some_arrays;
                 let families = (a.strings.is_some() && b.strings.is_some())
                     || (a.numbers.is_some() && b.numbers.is_some())
-                    || (a.objects && b.objects)
-                    || (a.arrays && b.arrays);
+                    || (objects(a) && objects(b))
+                    || (arrays(a) && arrays(b));
                 if families {
                     return false;
                 }
@@ -526,7 +555,17 @@ impl Accepted {
         true
     }
 
-    /// Whether every value accepted here is accepted by `other`.
+    /// Whether every value of the `types` given (`null`, objects, arrays) is accepted, without
+    /// a oneOf's exclusivity in the way.
+    pub fn takes_all(&self, types: Atoms) -> bool {
+        !self.exclusive
+            && (types & NULL == 0 || self.contains(&Value::Null) == Answer::Yes)
+            && (types & OBJECT == 0 || self.alternatives.iter().any(|a| a.objects))
+            && (types & ARRAY == 0 || self.alternatives.iter().any(|a| a.arrays))
+    }
+
+    /// Whether every value accepted here is accepted by `other`. Objects and arrays of a
+    /// structured alternative are not asked about: they are compared as schemas.
     pub fn within(&self, other: &Accepted) -> Answer {
         let mut undecided: Option<String> = None;
         for alternative in &self.alternatives {
@@ -592,7 +631,13 @@ impl Accepted {
             if let Some(g) = &a.strings {
                 lengths.push(g.min - 1.0);
                 lengths.extend(g.max.map(|m| m + 1.0));
+                let ours: Vec<&Pattern> = strings.patterns.iter().collect();
                 for pattern in &g.patterns {
+                    // The shortest string of ours that this pattern refuses, when the two
+                    // compare as languages.
+                    if let Some(Err(text)) = regular::included(&ours, pattern) {
+                        candidates.insert(0, Value::String(text));
+                    }
                     candidates.extend(pattern.samples().into_iter().map(Value::String));
                 }
             }

@@ -26,7 +26,7 @@ const COMPILED_SIZE: usize = 1 << 20;
 
 /// One node of a pattern as read.
 #[derive(Debug, Clone, PartialEq)]
-enum Node {
+pub(super) enum Node {
     Literal(char),
     Set(CharSet),
     Start,
@@ -44,9 +44,9 @@ enum Node {
 
 /// A class of characters: inclusive ranges, possibly negated.
 #[derive(Debug, Clone, PartialEq)]
-struct CharSet {
-    negated: bool,
-    ranges: Vec<(char, char)>,
+pub(super) struct CharSet {
+    pub(super) negated: bool,
+    pub(super) ranges: Vec<(char, char)>,
 }
 
 impl CharSet {
@@ -57,7 +57,7 @@ impl CharSet {
         }
     }
 
-    fn contains(&self, c: char) -> bool {
+    pub(super) fn contains(&self, c: char) -> bool {
         self.ranges.iter().any(|(lo, hi)| (*lo..=*hi).contains(&c)) != self.negated
     }
 
@@ -123,6 +123,11 @@ impl Pattern {
         }
     }
 
+    /// The pattern as read, when it was.
+    pub(super) fn node(&self) -> Option<&Node> {
+        self.read.as_ref().map(|(node, _)| node)
+    }
+
     /// The pattern as written.
     pub fn source(&self) -> &str {
         &self.source
@@ -138,19 +143,19 @@ impl Pattern {
     /// many (`^(a|b)$`, `^(?:get|list)_items$`), each checked against the compiled pattern.
     pub fn literals(&self) -> Option<BTreeSet<String>> {
         let (node, regex) = self.read.as_ref()?;
-        let mut out = BTreeSet::new();
-        for body in anchored_bodies(node)? {
-            for text in finite(&body, MAX_LITERALS)? {
-                if !regex.is_match(&text) {
-                    return None;
-                }
-                out.insert(text);
-                if out.len() > MAX_LITERALS {
-                    return None;
-                }
-            }
+        listed(node, regex)
+    }
+
+    /// [`Pattern::literals`] of a pattern not read yet: compiled only when it lists values
+    /// (most patterns do not, and are then read no further).
+    pub fn literals_of(source: &str) -> Option<BTreeSet<String>> {
+        // Anchored at both ends, or it cannot list values.
+        if !source.starts_with('^') || !source.ends_with('$') {
+            return None;
         }
-        Some(out)
+        let node = parse(source)?;
+        anchored_bodies(&node)?;
+        Pattern::new(source).literals()
     }
 
     /// A few strings the pattern accepts (built from its reading, each checked against the
@@ -168,6 +173,22 @@ impl Pattern {
         }
         out
     }
+}
+
+fn listed(node: &Node, regex: &Regex) -> Option<BTreeSet<String>> {
+    let mut out = BTreeSet::new();
+    for body in anchored_bodies(node)? {
+        for text in finite(&body, MAX_LITERALS)? {
+            if !regex.is_match(&text) {
+                return None;
+            }
+            out.insert(text);
+            if out.len() > MAX_LITERALS {
+                return None;
+            }
+        }
+    }
+    Some(out)
 }
 
 /// The bodies of a pattern anchored at both ends: `^X$` gives X, `^A$|^B$` gives A and B,

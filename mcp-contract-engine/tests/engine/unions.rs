@@ -181,10 +181,29 @@ fn union_table() -> Vec<(&'static str, Value, Value, &'static [&'static str])> {
             &["input-length-narrowed"],
         ),
         (
-            "one pattern replaced by another is for a person",
+            "one pattern replaced by a wider one, decided on the languages",
             json!({"type": "string", "pattern": "^[a-z]+$"}),
             json!({"type": "string", "pattern": "^[a-z0-9]+$"}),
+            &["input-pattern-widened"],
+        ),
+        (
+            "one pattern replaced by another beyond what is read is for a person",
+            json!({"type": "string", "pattern": "^[a-z]+$"}),
+            json!({"type": "string", "pattern": "^(?!admin$)[a-z]+$"}),
             &["input-pattern-changed"],
+        ),
+        (
+            "any value became scalars or a list of strings",
+            json!({}),
+            json!({"anyOf": [{"type": "string"}, {"type": "number"}, {"type": "boolean"},
+                             {"type": "array", "items": {"type": "string"}}, {"type": "null"}]}),
+            &["input-union-narrowed"],
+        ),
+        (
+            "a duplicate integer alternative dropped beside number",
+            json!({"anyOf": [{"type": "string"}, {"type": "integer"}, {"type": "number"}, {"type": "null"}]}),
+            json!({"anyOf": [{"type": "string"}, {"type": "number"}, {"type": "null"}]}),
+            &[],
         ),
         // ---- numbers ----
         (

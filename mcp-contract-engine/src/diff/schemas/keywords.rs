@@ -45,30 +45,34 @@ impl<'a> SchemaCx<'a, '_, '_> {
     /// alternatives (`^(a|b)$`) lists values as an enum does: against an enum, or another such
     /// pattern, the two lists are compared as values.
     fn values(&mut self, so: &Shape<'a>, sn: &Shape<'a>, path: &str) {
-        match (listed_strings(so), listed_strings(sn)) {
+        // Only a pattern can list values, and only a difference needs them listed.
+        let differ = so.patterns != sn.patterns
+            || so
+                .enumeration
+                .as_ref()
+                .map(|e| e.keys().collect::<Vec<_>>())
+                != sn
+                    .enumeration
+                    .as_ref()
+                    .map(|e| e.keys().collect::<Vec<_>>());
+        let listing = differ && (!so.patterns.is_empty() || !sn.patterns.is_empty());
+        let listed = if listing {
+            (listed_strings(so), listed_strings(sn))
+        } else {
+            (None, None)
+        };
+        match listed {
             (Some(a), Some(b)) if a.by_pattern || b.by_pattern => {
                 // Each list's types still count: `{pattern}` alone takes numbers too.
                 self.types(so, sn, path);
                 let (a_values, b_values) = (a.borrowed(), b.borrowed());
                 self.value_lists(&a_values, &b_values, path);
-                self.string_sets(
-                    &a.other_patterns,
-                    &b.other_patterns,
-                    ["pattern-added", "pattern-removed", "pattern-changed"],
-                    "pattern",
-                    path,
-                );
+                self.patterns(&a.other_patterns, &b.other_patterns, path);
             }
             _ => {
                 self.types(so, sn, path);
                 self.enumeration(so, sn, path);
-                self.string_sets(
-                    &so.patterns,
-                    &sn.patterns,
-                    ["pattern-added", "pattern-removed", "pattern-changed"],
-                    "pattern",
-                    path,
-                );
+                self.patterns(&so.patterns, &sn.patterns, path);
             }
         }
     }
@@ -410,6 +414,44 @@ impl<'a> SchemaCx<'a, '_, '_> {
                 ),
             );
         }
+    }
+
+    /// The patterns of a node (all apply). One added is narrowing, one dropped widening; when
+    /// some were replaced by others the two sets are compared as the regular languages they
+    /// are (`schema::regular`), and what that does not decide is for a person.
+    fn patterns(&mut self, a: &BTreeSet<&str>, b: &BTreeSet<&str>, path: &str) {
+        let replaced = a.difference(b).next().is_some() && b.difference(a).next().is_some();
+        let decided = if replaced {
+            pattern_verdict(a, b, self.dir)
+        } else {
+            None
+        };
+        let Some(verdict) = decided else {
+            self.string_sets(
+                a,
+                b,
+                ["pattern-added", "pattern-removed", "pattern-changed"],
+                "pattern",
+                path,
+            );
+            return;
+        };
+        let Some((id, shown)) = verdict else {
+            return; // The same strings, written another way.
+        };
+        let listed = |set: &BTreeSet<&str>| match set.len() {
+            1 => set.iter().next().map_or(json!(null), |s| json!(s)),
+            _ => json!(set.iter().collect::<Vec<_>>()),
+        };
+        let (before, after) = (listed(a), listed(b));
+        let what = self.what(path);
+        self.emit(
+            id,
+            path,
+            Some(before.clone()),
+            Some(after.clone()),
+            format!("{what} pattern {before} → {after}: {shown}"),
+        );
     }
 
     fn string_sets(
@@ -778,8 +820,7 @@ fn listed_strings<'a>(shape: &Shape<'a>) -> Option<Listed<'a>> {
     let mut by_pattern = false;
     let mut others = Vec::new();
     for source in &shape.patterns {
-        let pattern = schema::pattern::Pattern::new(source);
-        match pattern.literals() {
+        match schema::pattern::Pattern::literals_of(source) {
             Some(texts) => {
                 by_pattern = true;
                 let listed: BTreeMap<String, Value> = texts
@@ -794,7 +835,7 @@ fn listed_strings<'a>(shape: &Shape<'a>) -> Option<Listed<'a>> {
                         .collect(),
                 });
             }
-            None => others.push((*source, pattern)),
+            None => others.push((*source, schema::pattern::Pattern::new(source))),
         }
     }
     let mut values = values?;
@@ -810,4 +851,62 @@ fn listed_strings<'a>(shape: &Shape<'a>) -> Option<Listed<'a>> {
         by_pattern,
         other_patterns: others.into_iter().map(|(source, _)| source).collect(),
     })
+}
+
+/// Two sets of patterns (each set: strings that match all of it), compared as languages:
+/// `Some(Some((rule, what shows it)))`, `Some(None)` for the same strings, `None` when the
+/// side that hurts (an input refusing, an output producing, strings it did not) is not decided.
+fn pattern_verdict(
+    a: &BTreeSet<&str>,
+    b: &BTreeSet<&str>,
+    dir: Direction,
+) -> Option<Option<(&'static str, String)>> {
+    use schema::pattern::Pattern;
+    let (old, new): (Vec<Pattern>, Vec<Pattern>) = (
+        a.iter().map(|p| Pattern::new(p)).collect(),
+        b.iter().map(|p| Pattern::new(p)).collect(),
+    );
+    // `Some(Ok)`: every string of `from` is one of `to`; `Some(Err(s))`: `s` is not.
+    let within = |from: &[Pattern], to: &[Pattern]| -> Option<Result<(), String>> {
+        let from: Vec<&Pattern> = from.iter().collect();
+        let mut answer = Some(Ok(()));
+        for target in to {
+            match schema::regular::included(&from, target) {
+                Some(Ok(())) => {}
+                Some(Err(text)) => return Some(Err(text)),
+                None => answer = None,
+            }
+        }
+        answer
+    };
+    let (lost, gained) = (within(&old, &new), within(&new, &old));
+    let hurt = match dir {
+        Direction::Input => &lost,
+        Direction::Output => &gained,
+    };
+    hurt.as_ref()?;
+    let shown = |text: &str| canonical_string(&json!(text));
+    let (refuse, take) = match dir {
+        Direction::Input => ("no longer accepts", "now also accepts"),
+        Direction::Output => ("can no longer hold", "can now also hold"),
+    };
+    let id = match (&lost, &gained) {
+        (Some(Ok(())), Some(Ok(()))) => return Some(None),
+        (Some(Err(_)), Some(Err(_))) => "pattern-replaced",
+        (Some(Err(_)), _) | (None, Some(Ok(()))) => "pattern-narrowed",
+        (_, Some(Err(_))) | (Some(Ok(())), None) => "pattern-widened",
+        (None, None) => return None,
+    };
+    let mut parts = Vec::new();
+    match &lost {
+        Some(Err(text)) => parts.push(format!("{refuse} {}", shown(text))),
+        None => parts.push("whether it refuses strings it took is not decided".to_owned()),
+        Some(Ok(())) => {}
+    }
+    match &gained {
+        Some(Err(text)) => parts.push(format!("{take} {}", shown(text))),
+        None => parts.push("whether it takes new strings is not decided".to_owned()),
+        Some(Ok(())) => {}
+    }
+    Some(Some((id, parts.join(" and "))))
 }

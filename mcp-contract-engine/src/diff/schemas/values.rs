@@ -95,7 +95,7 @@ impl SideValues {
         for reading in &self.readings {
             match reading {
                 Reading::Values(a) => alternatives.push(a.clone()),
-                Reading::Structured { null: true } => alternatives.push(Alternative::null()),
+                Reading::Structured { types } => alternatives.push(Alternative::structured(*types)),
                 _ => {}
             }
         }
@@ -132,10 +132,14 @@ pub(super) fn covered(from: &SideValues, i: usize, to: &SideValues) -> bool {
     if from.exclusive || to.exclusive {
         return false;
     }
-    let Some(Reading::Values(alternative)) = from.readings.get(i) else {
-        return false;
-    };
-    Accepted::new(vec![alternative.clone()], false).within(&to.scalar()) == Answer::Yes
+    match from.readings.get(i) {
+        Some(Reading::Values(alternative)) => {
+            Accepted::new(vec![alternative.clone()], false).within(&to.scalar()) == Answer::Yes
+        }
+        // An object or array branch, where the other side takes any object or array.
+        Some(Reading::Structured { types }) => to.scalar().takes_all(*types),
+        _ => false,
+    }
 }
 
 /// The structured branches paired, and those left on one side only.
