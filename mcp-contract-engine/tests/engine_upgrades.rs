@@ -4,6 +4,8 @@
 
 #[path = "engine/common.rs"]
 mod common;
+#[path = "engine/releases.rs"]
+mod releases;
 
 use common::*;
 use mcp_contract_engine::diff::{self, Context};
