@@ -16,10 +16,12 @@ use super::{
     ARRAY, BOOLEAN, FRACTION, INTEGER, NULL, OBJECT, STRING,
 };
 use serde_json::{json, Value};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// Most literal values one side may list (beyond that the question is left undecided).
-const MAX_LITERALS: usize = 4_096;
+const MAX_LITERALS: usize = 1 << 20;
+/// Deepest listed object or array read as a value.
+const MAX_LITERAL_NESTING: usize = 32;
 /// Longest candidate string tried as a witness.
 const MAX_CANDIDATE: usize = 4_096;
 
@@ -350,6 +352,12 @@ impl Alternative {
                         "listed objects or arrays are checked against constraints".to_owned(),
                     )
                 }
+                // Kept as values (copied): only shallow ones.
+                Value::Object(_) | Value::Array(_) if nesting(value) > MAX_LITERAL_NESTING => {
+                    return Reading::Undecided(format!(
+                        "a listed value nests deeper than {MAX_LITERAL_NESTING} levels"
+                    ))
+                }
                 _ => Answer::Yes,
             };
             match passes {
@@ -386,6 +394,15 @@ impl Alternative {
             }
         }
         Ok(())
+    }
+
+    fn has_families(&self) -> bool {
+        self.strings.is_some()
+            || self.numbers.is_some()
+            || self.objects
+            || self.arrays
+            || self.some_objects
+            || self.some_arrays
     }
 
     fn contains(&self, value: &Value) -> Answer {
@@ -437,6 +454,24 @@ impl Alternative {
     }
 }
 
+/// How deep a value nests, counted without recursion (and no further than needed).
+fn nesting(value: &Value) -> usize {
+    let mut deepest = 0;
+    let mut stack = vec![(value, 0usize)];
+    while let Some((v, depth)) = stack.pop() {
+        deepest = deepest.max(depth);
+        if deepest > MAX_LITERAL_NESTING {
+            break;
+        }
+        match v {
+            Value::Object(map) => stack.extend(map.values().map(|c| (c, depth + 1))),
+            Value::Array(items) => stack.extend(items.iter().map(|c| (c, depth + 1))),
+            _ => {}
+        }
+    }
+    deepest
+}
+
 fn strings_of(shape: &Shape<'_>) -> Strings {
     Strings {
         patterns: shape.patterns.iter().map(|p| Pattern::new(p)).collect(),
@@ -471,6 +506,11 @@ fn clip_text(text: &str) -> String {
 pub struct Accepted {
     alternatives: Vec<Alternative>,
     exclusive: bool,
+    /// The alternatives listing each literal, by its canonical text: membership is a lookup,
+    /// not a scan, however many `const` alternatives a union has.
+    owners: HashMap<String, Vec<usize>>,
+    /// The alternatives with families (strings, numbers, objects, arrays): few.
+    with_families: Vec<usize>,
 }
 
 impl Accepted {
@@ -478,29 +518,49 @@ impl Accepted {
     pub fn new(alternatives: Vec<Alternative>, exclusive: bool) -> Accepted {
         // A oneOf of one alternative excludes nothing.
         let exclusive = exclusive && alternatives.len() > 1;
+        let mut owners: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut with_families = Vec::new();
+        for (i, a) in alternatives.iter().enumerate() {
+            for key in a.literals.keys() {
+                owners.entry(key.clone()).or_default().push(i);
+            }
+            if a.has_families() {
+                with_families.push(i);
+            }
+        }
         Accepted {
             alternatives,
             exclusive,
+            owners,
+            with_families,
         }
     }
 
     /// Whether `value` is accepted.
     pub fn contains(&self, value: &Value) -> Answer {
-        let mut matched = 0;
+        let listed = self
+            .owners
+            .get(&canonical_string(value))
+            .map_or(&[][..], Vec::as_slice);
+        let mut matched = listed.len();
         let mut undecided = None;
-        for alternative in &self.alternatives {
-            match alternative.contains(value) {
+        for &i in &self.with_families {
+            if !self.exclusive && matched > 0 {
+                break;
+            }
+            if listed.contains(&i) {
+                continue;
+            }
+            match self.alternatives[i].contains(value) {
                 Answer::Yes => matched += 1,
                 Answer::No(_) => {}
                 Answer::Undecided(why) => undecided = Some(why),
-            }
-            if !self.exclusive && matched > 0 {
-                return Answer::Yes;
             }
         }
         match (matched, undecided) {
             // Exactly one of a oneOf, or none at all; two or more reject it.
             (m, _) if self.exclusive && m >= 2 => Answer::No(value.clone()),
+            (m, _) if !self.exclusive && m > 0 => Answer::Yes,
             (_, Some(why)) => Answer::Undecided(why),
             (0, None) => Answer::No(value.clone()),
             _ => Answer::Yes,
@@ -509,19 +569,14 @@ impl Accepted {
 
     /// The literal values, when that is all this side accepts.
     pub fn finite(&self) -> Option<BTreeMap<String, Value>> {
+        if !self.with_families.is_empty() {
+            return None;
+        }
         let mut out = BTreeMap::new();
         for alternative in &self.alternatives {
-            if alternative.strings.is_some()
-                || alternative.numbers.is_some()
-                || alternative.objects
-                || alternative.arrays
-                || alternative.some_objects
-                || alternative.some_arrays
-            {
-                return None;
-            }
             for (key, value) in &alternative.literals {
-                if self.contains(value) == Answer::Yes {
+                // In a oneOf a value two alternatives list is refused.
+                if !self.exclusive || self.owners.get(key).is_some_and(|o| o.len() == 1) {
                     out.insert(key.clone(), value.clone());
                 }
             }
@@ -531,23 +586,37 @@ impl Accepted {
 
     /// Whether no value is accepted by two alternatives (proven; `false` when undecided).
     pub fn disjoint(&self) -> bool {
-        for (i, a) in self.alternatives.iter().enumerate() {
-            for b in &self.alternatives[i + 1..] {
-                let objects = |x: &Alternative| x.objects || x.some_objects;
-                let arrays = |x: &Alternative| x.arrays || x.some_arrays;
-                let families = (a.strings.is_some() && b.strings.is_some())
-                    || (a.numbers.is_some() && b.numbers.is_some())
-                    || (objects(a) && objects(b))
-                    || (arrays(a) && arrays(b));
-                if families {
+        if self.owners.values().any(|o| o.len() > 1) {
+            return false;
+        }
+        let families = |x: &Alternative| {
+            [
+                x.strings.is_some(),
+                x.numbers.is_some(),
+                x.objects || x.some_objects,
+                x.arrays || x.some_arrays,
+            ]
+        };
+        for (n, &i) in self.with_families.iter().enumerate() {
+            for &j in &self.with_families[n + 1..] {
+                let (a, b) = (
+                    families(&self.alternatives[i]),
+                    families(&self.alternatives[j]),
+                );
+                if a.iter().zip(&b).any(|(x, y)| *x && *y) {
                     return false;
                 }
-                let shared = |x: &Alternative, y: &Alternative| {
-                    x.literals
-                        .values()
-                        .any(|v| y.contains(v) != Answer::No(v.clone()))
-                };
-                if shared(a, b) || shared(b, a) {
+            }
+        }
+        // A literal of one alternative that a family of another may accept.
+        for (key, owner) in &self.owners {
+            let Some(value) = self.alternatives[owner[0]].literals.get(key) else {
+                continue;
+            };
+            for &i in &self.with_families {
+                if i != owner[0]
+                    && self.alternatives[i].contains(value) != Answer::No(value.clone())
+                {
                     return false;
                 }
             }

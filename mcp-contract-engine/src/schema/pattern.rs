@@ -18,7 +18,7 @@ const MAX_SOURCE: usize = 2_000;
 /// Deepest nesting of groups read.
 const MAX_NESTING: usize = 32;
 /// Most strings a pattern of literal alternatives may list.
-const MAX_LITERALS: usize = 256;
+const MAX_LITERALS: usize = 4_096;
 /// Longest example string built.
 const MAX_SAMPLE: usize = 512;
 /// Compiled size allowed to `regex-lite` (bytes): hostile patterns stay cheap.

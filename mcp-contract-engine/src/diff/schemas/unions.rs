@@ -431,11 +431,14 @@ fn structural_text(value: &Value) -> String {
 }
 
 fn without_annotations(value: &Value, depth: usize) -> Value {
+    // Values are kept as their canonical text: nothing deep is copied or dropped recursively,
+    // whatever a hostile schema nests.
+    let text = |v: &Value| Value::String(canonical_schema_string(v));
     let Value::Object(map) = value else {
-        return value.clone();
+        return text(value);
     };
     if depth > STRUCTURAL_DEPTH {
-        return value.clone();
+        return text(value);
     }
     let schema = |v: &Value| without_annotations(v, depth + 1);
     map.iter()
@@ -445,12 +448,19 @@ fn without_annotations(value: &Value, depth: usize) -> Value {
                 (k, Value::Object(m)) if SCHEMA_MAPS.contains(&k) => {
                     Value::Object(m.iter().map(|(n, s)| (n.clone(), schema(s))).collect())
                 }
-                ("enum" | "const", _) => v.clone(),
+                // Sets: their order is no difference.
+                ("enum" | "required" | "type", Value::Array(items)) => {
+                    let mut texts: Vec<String> =
+                        items.iter().map(canonical_schema_string).collect();
+                    texts.sort_unstable();
+                    Value::String(texts.join(","))
+                }
+                ("const", _) => text(v),
                 (_, Value::Object(_)) => schema(v),
                 ("anyOf" | "oneOf" | "allOf" | "prefixItems" | "items", Value::Array(list)) => {
                     Value::Array(list.iter().map(schema).collect())
                 }
-                _ => v.clone(),
+                _ => text(v),
             };
             (k.clone(), v)
         })

@@ -67,6 +67,8 @@ pub(super) struct SideValues {
     exclusive: bool,
     /// The union's own `null` (folded out of its branches).
     null: bool,
+    /// [`SideValues::scalar`], once built.
+    scalar: OnceCell<Accepted>,
 }
 
 impl SideValues {
@@ -77,6 +79,7 @@ impl SideValues {
                 readings: vec![Alternative::read(shape)],
                 exclusive: false,
                 null: false,
+                scalar: OnceCell::new(),
             },
             Some(_) => SideValues {
                 readings: branches
@@ -85,12 +88,17 @@ impl SideValues {
                     .collect(),
                 exclusive: shape.union_is_one_of,
                 null: shape.nullable,
+                scalar: OnceCell::new(),
             },
         }
     }
 
     /// What the branches that are not structured accept, the union's null included.
-    fn scalar(&self) -> Accepted {
+    fn scalar(&self) -> &Accepted {
+        self.scalar.get_or_init(|| self.build_scalar())
+    }
+
+    fn build_scalar(&self) -> Accepted {
         let mut alternatives = Vec::new();
         for reading in &self.readings {
             match reading {
@@ -134,7 +142,7 @@ pub(super) fn covered(from: &SideValues, i: usize, to: &SideValues) -> bool {
     }
     match from.readings.get(i) {
         Some(Reading::Values(alternative)) => {
-            Accepted::new(vec![alternative.clone()], false).within(&to.scalar()) == Answer::Yes
+            Accepted::new(vec![alternative.clone()], false).within(to.scalar()) == Answer::Yes
         }
         // An object or array branch, where the other side takes any object or array.
         Some(Reading::Structured { types }) => to.scalar().takes_all(*types),
@@ -164,7 +172,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
         }
         let structured = self.pair_structured(sides, old_values, new_values)?;
         let (old_set, new_set) = (old_values.scalar(), new_values.scalar());
-        let verdict = self.value_verdict(&old_set, &new_set, path)?;
+        let verdict = self.value_verdict(old_set, new_set, path)?;
         if let Some((id, message)) = verdict {
             self.emit(
                 id,
