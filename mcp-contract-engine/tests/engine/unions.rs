@@ -247,6 +247,14 @@ fn union_table() -> Vec<(&'static str, Value, Value, &'static [&'static str])> {
             &["input-description-changed"],
         ),
         (
+            "a description edited inside a branch of a described union",
+            json!({"description": "When to run",
+                   "anyOf": [{"type": "string", "description": "A cron line"}, {"type": "integer", "description": "Seconds"}]}),
+            json!({"description": "When to run",
+                   "anyOf": [{"type": "string", "description": "A cron expression"}, {"type": "integer", "description": "Seconds"}]}),
+            &["input-description-changed"],
+        ),
+        (
             "a title edited inside a oneOf branch",
             json!({"oneOf": [{"const": "a", "title": "Alpha"}, {"const": "b", "title": "Beta"}]}),
             json!({"oneOf": [{"const": "a", "title": "First"}, {"const": "b", "title": "Beta"}]}),

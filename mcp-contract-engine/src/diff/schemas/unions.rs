@@ -1,7 +1,7 @@
 //! Unions: `anyOf`/`oneOf` branches paired by type, discriminator, content or structure, and
 //! judged pair by pair.
 
-use super::values::{covered, Sides};
+use super::values::{branch_text, covered, Sides};
 use super::*;
 use std::cell::OnceCell;
 
@@ -168,12 +168,57 @@ impl<'a> SchemaCx<'a, '_, '_> {
                 depth + 1,
                 sides.extra,
             );
+            self.branch_texts(sides, (i, j), path);
         }
         for i in gone {
             self.branch_removed(sides, i, path);
         }
         for j in added {
             self.branch_added(sides, j, path);
+        }
+    }
+
+    /// A paired branch's own description and title, when the union's node has its own: the
+    /// pair's comparison reads the node's (the first a node gives), so an edit inside the
+    /// branch would otherwise go unseen.
+    pub(super) fn branch_texts(
+        &mut self,
+        sides: &Sides<'a, '_>,
+        (i, j): (usize, usize),
+        path: &str,
+    ) {
+        let (Some(old_list), Some(new_list)) = (&sides.so.union, &sides.sn.union) else {
+            return;
+        };
+        let (Some(old_branch), Some(new_branch)) = (old_list.get(i), new_list.get(j)) else {
+            return;
+        };
+        for (field, id, words, outer) in [
+            (
+                "description",
+                "description-changed",
+                "description changed: agents may fill it differently",
+                sides.so.description.is_some() || sides.sn.description.is_some(),
+            ),
+            (
+                "title",
+                "title-changed",
+                "title changed",
+                sides.so.title.is_some() || sides.sn.title.is_some(),
+            ),
+        ] {
+            let a = branch_text(self.old_root, old_branch, field);
+            let b = branch_text(self.new_root, new_branch, field);
+            if outer && a != b {
+                let what = self.what(path);
+                self.emit(
+                    id,
+                    path,
+                    a.map(Value::String),
+                    b.map(Value::String),
+                    format!("{what} alternative {words}"),
+                );
+            }
         }
     }
 

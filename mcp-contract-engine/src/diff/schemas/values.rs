@@ -190,6 +190,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
                 depth + 1,
                 sides.extra,
             );
+            self.branch_texts(sides, (i, j), path);
         }
         for i in structured.gone {
             self.branch_removed(sides, i, path);
@@ -355,7 +356,7 @@ fn borrowed(map: &BTreeMap<String, Value>) -> BTreeMap<String, &Value> {
 }
 
 /// A branch's own text (through a bare `$ref`), normalised.
-fn branch_text(root: &Value, branch: &Value, field: &str) -> Option<String> {
+pub(super) fn branch_text(root: &Value, branch: &Value, field: &str) -> Option<String> {
     let target = branch
         .get("$ref")
         .and_then(Value::as_str)
