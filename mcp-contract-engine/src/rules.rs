@@ -479,12 +479,12 @@ catalogue! {
         r#"{"type":"object","properties":{"a":{"type":"object","propertyNames":{"pattern":"^x"}}}}"#,
         r#"{"type":"object","properties":{"a":{"type":"object"}}}"#;
         "union-branch-removed", Some(true), Breaking, Additive, "anyOf/oneOf alternative removed",
-        "Values that only matched the removed alternative now fail.",
+        "Values that only matched the removed alternative now fail. An alternative whose values the others still accept (a `const` beside any string, `integer` beside `number`) is no change.",
         "Consumers receive fewer alternatives.",
         r#"{"type":"object","properties":{"a":{"anyOf":[{"type":"string"},{"type":"integer"},{"type":"boolean"}]}}}"#,
         r#"{"type":"object","properties":{"a":{"anyOf":[{"type":"string"},{"type":"integer"}]}}}"#;
         "union-branch-added", Some(false), Additive, Breaking, "anyOf/oneOf alternative added",
-        "More values are accepted.",
+        "More values are accepted. An alternative that accepts nothing new is no change; a oneOf grows this way only when no two of its alternatives overlap (a value two accept is refused).",
         "Consumers may receive a shape they do not handle.",
         r#"{"type":"object","properties":{"a":{"anyOf":[{"type":"string"},{"type":"integer"}]}}}"#,
         r#"{"type":"object","properties":{"a":{"anyOf":[{"type":"string"},{"type":"integer"},{"type":"boolean"}]}}}"#;

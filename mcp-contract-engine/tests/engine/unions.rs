@@ -382,4 +382,27 @@ fn union_verdicts_name_a_value_that_shows_them() {
     let c = expect_one(&undecided, "input-union-changed", "a");
     assert_eq!(c.class, Class::Review);
     assert!(c.message.contains("not decided"), "{}", c.message);
+    // A replaced pattern left to a person says which one the engine does not read; a decided
+    // one names a string.
+    let unread = input(
+        prop(json!({"type": "string", "pattern": "^[a-z]+$"})),
+        prop(json!({"type": "string", "pattern": "^(?!admin$)[a-z]+$"})),
+    );
+    let c = expect_one(&unread, "input-pattern-changed", "a");
+    assert!(
+        c.message
+            .contains("does not read the pattern \"^(?!admin$)[a-z]+$\""),
+        "{}",
+        c.message
+    );
+    let narrowed = input(
+        prop(json!({"type": "string", "pattern": "^[a-z0-9]+$"})),
+        prop(json!({"type": "string", "pattern": "^[a-z]+$"})),
+    );
+    let c = expect_one(&narrowed, "input-pattern-narrowed", "a");
+    assert!(
+        c.message.contains("no longer accepts \"1\""),
+        "{}",
+        c.message
+    );
 }

@@ -426,25 +426,28 @@ impl<'a> SchemaCx<'a, '_, '_> {
         } else {
             None
         };
-        let Some(verdict) = decided else {
-            self.string_sets(
-                a,
-                b,
-                ["pattern-added", "pattern-removed", "pattern-changed"],
-                "pattern",
-                path,
-            );
-            return;
-        };
-        let Some((id, shown)) = verdict else {
-            return; // The same strings, written another way.
-        };
         let listed = |set: &BTreeSet<&str>| match set.len() {
             1 => set.iter().next().map_or(json!(null), |s| json!(s)),
             _ => json!(set.iter().collect::<Vec<_>>()),
         };
         let (before, after) = (listed(a), listed(b));
         let what = self.what(path);
+        let (id, shown) = match decided {
+            // One added or dropped: the keyword rules as they are.
+            None if !replaced => {
+                self.string_sets(
+                    a,
+                    b,
+                    ["pattern-added", "pattern-removed", "pattern-changed"],
+                    "pattern",
+                    path,
+                );
+                return;
+            }
+            None => ("pattern-changed", undecided_why(a, b)),
+            Some(None) => return, // The same strings, written another way.
+            Some(Some(verdict)) => verdict,
+        };
         self.emit(
             id,
             path,
@@ -909,4 +912,20 @@ fn pattern_verdict(
         Some(Ok(())) => {}
     }
     Some(Some((id, parts.join(" and "))))
+}
+
+/// Why two sets of patterns were not compared: a pattern the engine does not read, or a
+/// comparison beyond what it explores.
+fn undecided_why(a: &BTreeSet<&str>, b: &BTreeSet<&str>) -> String {
+    let unread = a
+        .iter()
+        .chain(b)
+        .find(|p| !schema::pattern::Pattern::new(p).is_read());
+    match unread {
+        Some(p) => format!(
+            "not decided, the engine does not read the pattern {} (lookaround, backreferences, Unicode classes and flags are not read); a person should look",
+            canonical_string(&json!(p))
+        ),
+        None => "not decided (a `\\b`, an anchor inside the pattern, or a comparison too large to explore); a person should look".to_owned(),
+    }
 }
