@@ -47,14 +47,11 @@ impl<'a> SchemaCx<'a, '_, '_> {
     fn values(&mut self, so: &Shape<'a>, sn: &Shape<'a>, path: &str) {
         // Only a pattern can list values, and only a difference needs them listed.
         let differ = so.patterns != sn.patterns
-            || so
-                .enumeration
-                .as_ref()
-                .map(|e| e.keys().collect::<Vec<_>>())
-                != sn
-                    .enumeration
-                    .as_ref()
-                    .map(|e| e.keys().collect::<Vec<_>>());
+            || match (&so.enumeration, &sn.enumeration) {
+                (Some(a), Some(b)) => !a.keys().eq(b.keys()),
+                (None, None) => false,
+                _ => true,
+            };
         let listing = differ && (!so.patterns.is_empty() || !sn.patterns.is_empty());
         let listed = if listing {
             (listed_strings(so), listed_strings(sn))
