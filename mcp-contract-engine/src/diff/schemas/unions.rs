@@ -152,7 +152,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
         false
     }
 
-    fn apply_matching(
+    pub(super) fn apply_matching(
         &mut self,
         sides: &Sides<'a, '_>,
         matching: Matching,

@@ -4,7 +4,7 @@
 //! compared. Narrowing an input breaks callers, widening an output breaks consumers; each
 //! verdict names a value that shows it, and what is not decided goes to a person, with why.
 
-use super::unions::{pair_by_text, pair_leftovers_by_structure};
+use super::unions::{pair_by_text, pair_leftovers_by_structure, Matching};
 use super::*;
 use crate::schema::accepted::{Accepted, Alternative, Answer, Reading};
 use std::cell::OnceCell;
@@ -150,13 +150,6 @@ pub(super) fn covered(from: &SideValues, i: usize, to: &SideValues) -> bool {
     }
 }
 
-/// The structured branches paired, and those left on one side only.
-struct StructuredPairs {
-    pairs: Vec<(usize, usize)>,
-    gone: Vec<usize>,
-    added: Vec<usize>,
-}
-
 impl<'a> SchemaCx<'a, '_, '_> {
     /// See the module docs. `Err` with the reason when the comparison is not decided; nothing
     /// is reported then.
@@ -182,22 +175,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
                 message,
             );
         }
-        for (i, j) in structured.pairs {
-            self.compare(
-                sides.ob[i].clone(),
-                sides.nb[j].clone(),
-                path,
-                depth + 1,
-                sides.extra,
-            );
-            self.branch_texts(sides, (i, j), path);
-        }
-        for i in structured.gone {
-            self.branch_removed(sides, i, path);
-        }
-        for j in structured.added {
-            self.branch_added(sides, j, path);
-        }
+        self.apply_matching(sides, structured, path, depth);
         self.union_texts(sides, (old_values, new_values), path);
         self.settings(sides.so, sides.sn, path);
         Ok(())
@@ -210,7 +188,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
         sides: &Sides<'a, '_>,
         old_values: &SideValues,
         new_values: &SideValues,
-    ) -> Result<StructuredPairs, String> {
+    ) -> Result<Matching, String> {
         let (all_pairs, _, _) = pair_by_text(sides);
         let mut pairs: Vec<(usize, usize)> = all_pairs
             .into_iter()
@@ -233,7 +211,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
         if !added.is_empty() && !sides.may_grow(self) {
             return Err("a oneOf gained an object or array alternative".to_owned());
         }
-        Ok(StructuredPairs { pairs, gone, added })
+        Ok((pairs, gone, added))
     }
 
     /// The rule and message for two sets of values (`None`: the same values), or why it is not
