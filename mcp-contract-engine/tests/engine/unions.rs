@@ -169,10 +169,28 @@ fn union_table() -> Vec<(&'static str, Value, Value, &'static [&'static str])> {
             &["input-enum-narrowed"],
         ),
         (
-            "an unanchored pattern is not a list of values",
+            "a pattern dropped for an enum whose values it matches",
+            json!({"type": "string", "pattern": "^[a-z_0-9]+$"}),
+            json!({"type": "string", "enum": ["last_7_days", "today"]}),
+            &["input-enum-narrowed"],
+        ),
+        (
+            "a pattern dropped for an enum holding a placeholder it refused",
+            json!({"type": "string", "pattern": DATE_RANGE}),
+            json!({"type": "string", "enum": ["2024-01-01to2024-01-31", "YYYY-MM-DDtoYYYY-MM-DD"]}),
+            &["input-enum-narrowed", "input-pattern-removed"],
+        ),
+        (
+            "a pattern added that every listed value matches",
+            json!({"type": "string", "enum": ["a", "b"]}),
+            json!({"type": "string", "enum": ["a", "b"], "pattern": "^[a-z]$"}),
+            &[],
+        ),
+        (
+            "an unanchored pattern is not a list of values (it took \"xa\")",
             json!({"type": "string", "pattern": "a|b"}),
             json!({"type": "string", "enum": ["a", "b"]}),
-            &["input-enum-narrowed", "input-pattern-removed"],
+            &["input-enum-narrowed"],
         ),
         (
             "identical patterns, another keyword changed",

@@ -69,7 +69,9 @@ impl<'a> SchemaCx<'a, '_, '_> {
             _ => {
                 self.types(so, sn, path);
                 self.enumeration(so, sn, path);
-                self.patterns(&so.patterns, &sn.patterns, path);
+                if !patterns_change_nothing_listed(so, sn) {
+                    self.patterns(&so.patterns, &sn.patterns, path);
+                }
             }
         }
     }
@@ -925,4 +927,29 @@ fn undecided_why(a: &BTreeSet<&str>, b: &BTreeSet<&str>) -> String {
         ),
         None => "not decided (a `\\b`, an anchor inside the pattern, or a comparison too large to explore); a person should look".to_owned(),
     }
+}
+
+/// Whether the patterns that came or went only restate the enum beside them: dropped while
+/// the new enum's values all match them (an enum replaced a pattern it fits), or added while
+/// they match every value the new enum lists. The enum comparison then says it all.
+fn patterns_change_nothing_listed(so: &Shape<'_>, sn: &Shape<'_>) -> bool {
+    let gone: Vec<&str> = so.patterns.difference(&sn.patterns).copied().collect();
+    let came: Vec<&str> = sn.patterns.difference(&so.patterns).copied().collect();
+    let (changed, listed) = match (gone.is_empty(), came.is_empty()) {
+        (false, true) => (gone, &sn.enumeration),
+        (true, false) => (came, &sn.enumeration),
+        _ => return false,
+    };
+    let Some(values) = listed else {
+        return false;
+    };
+    let patterns: Vec<schema::pattern::Pattern> = changed
+        .iter()
+        .map(|p| schema::pattern::Pattern::new(p))
+        .collect();
+    !values.is_empty()
+        && values.values().all(|v| {
+            v.as_str()
+                .is_some_and(|text| patterns.iter().all(|p| p.matches(text) == Some(true)))
+        })
 }
