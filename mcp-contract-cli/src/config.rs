@@ -23,7 +23,7 @@
 //! [[server]]
 //! name = "time"
 //! command = "uvx mcp-server-time"
-//! filters = ["local timezone is [^;'\"]+ => local timezone is [tz]"]
+//! filters = ["Use '[^']+' as local timezone => Use '[tz]' as local timezone"]
 //!
 //! [[server]]
 //! name = "deployed"

@@ -759,7 +759,10 @@ pub fn markdown() -> String {
         "Generated from `mcp-contract-engine/src/rules.rs` by `rules::markdown()`; do not edit by hand.\n\
          Regenerate with `UPDATE_DOCS=1 cargo test -p mcp-contract-engine --test catalogue`.\n\n\
          Every change the engine reports names one of these rules. Classes failing by default: \
-         breaking, safety, review. Override a rule's class by its id in the policy.\n\n\
+         breaking, safety, review (`fail_on` and `ci_fail_on` choose the classes that fail). A \
+         rule's own class can be overridden by its id only with the builder API, \
+         `Suite::policy(Policy)` (`Policy::overrides`): no attribute key, flag or config key \
+         does it.\n\n\
          Schema rules come in pairs: `input-…` judges a tool's `inputSchema` (narrowing breaks \
          callers), its mirror `output-…` judges `outputSchema` (widening breaks consumers). Their \
          examples are the schema itself.\n",

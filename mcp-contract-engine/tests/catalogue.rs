@@ -10,6 +10,13 @@
 //! A `harness = false` target run by the crate's own libtest-compatible runner (from
 //! mcp-contract-test: the same command line, output and exit codes as libtest).
 
+// Tests read fixtures, time and print: the purity lints of clippy.toml hold src/, not them.
+#![allow(
+    clippy::disallowed_methods,
+    clippy::disallowed_types,
+    clippy::disallowed_macros
+)]
+
 #[path = "engine/common.rs"]
 mod common;
 

@@ -1,5 +1,12 @@
 //! Table tests of the judgement engine: (old, new) → expected rule, class and path.
 
+// Tests read fixtures, time and print: the purity lints of clippy.toml hold src/, not them.
+#![allow(
+    clippy::disallowed_methods,
+    clippy::disallowed_types,
+    clippy::disallowed_macros
+)]
+
 #[path = "engine/common.rs"]
 mod common;
 #[path = "engine/unions.rs"]
@@ -1340,14 +1347,26 @@ fn a_difference_beyond_the_depth_bound_fails_closed() {
     let key = ItemKey::new(ItemKind::Tool, "deep");
     let (old, new) = (nested(40, "string"), nested(40, "integer"));
     let judgement = mcp_contract_engine::diff::diff_item(&key, Some(&old), Some(&new), &policy);
-    assert!(
-        judgement
-            .changes
-            .iter()
-            .any(|c| c.rule == "input-keyword-changed" || c.rule == "keyword-changed"),
+    // One change, where the comparison stopped (the default bound, 32 levels), not at the leaf
+    // 40 levels down where the type changed.
+    let stopped_at = vec!["a"; policy.max_depth + 1].join(".");
+    let changes: Vec<_> = judgement
+        .changes
+        .iter()
+        .map(|c| (c.rule, c.class, c.path.as_str()))
+        .collect();
+    assert_eq!(
+        changes,
+        [("input-keyword-changed", Class::Review, stopped_at.as_str())],
         "{judgement:#?}"
     );
-    assert!(judgement.changes.iter().any(|c| c.class == Class::Review));
+    assert!(
+        judgement.changes[0]
+            .message
+            .contains("nested deeper than 32 levels"),
+        "{}",
+        judgement.changes[0].message
+    );
     assert!(judgement.fails(&policy));
     let same = mcp_contract_engine::diff::diff_item(&key, Some(&old), Some(&old), &policy);
     assert!(same.changes.is_empty(), "{same:#?}");

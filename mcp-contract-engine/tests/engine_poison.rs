@@ -3,6 +3,13 @@
 //! its source in `case.json`), the benign edits next to it, and every pair of releases of the
 //! real servers in `fixtures/surfaces/`.
 
+// Tests read fixtures, time and print: the purity lints of clippy.toml hold src/, not them.
+#![allow(
+    clippy::disallowed_methods,
+    clippy::disallowed_types,
+    clippy::disallowed_macros
+)]
+
 use mcp_contract_engine::diff::{diff_item, diff_surfaces};
 use mcp_contract_engine::escape::is_hidden;
 use mcp_contract_engine::lint::{self, allow::Date, Finding, Level, Lints};

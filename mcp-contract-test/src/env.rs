@@ -19,6 +19,12 @@ pub(crate) fn var(name: &str) -> Option<String> {
     std::env::var(name).ok()
 }
 
+/// A variable's value, read lossily when it is not UTF-8 (for switches whose being set is what
+/// counts: libtest's colour variables).
+pub(crate) fn var_lossy(name: &str) -> Option<String> {
+    std::env::var_os(name).map(|value| value.to_string_lossy().into_owned())
+}
+
 /// A variable's value when set and not empty.
 pub(crate) fn non_empty(name: &str) -> Option<String> {
     var(name).filter(|value| !value.is_empty())

@@ -425,9 +425,11 @@ pub fn run_filtered(args: &Arguments, trials: Vec<Trial>, filtered: u64) -> Conc
             }
         },
         None => {
-            let color = use_color(args.color, io::stdout().is_terminal(), |var| {
-                std::env::var_os(var).map(|v| v.to_string_lossy().into_owned())
-            });
+            let color = use_color(
+                args.color,
+                io::stdout().is_terminal(),
+                crate::env::var_lossy,
+            );
             run_to(args, trials, filtered, &mut io::stdout(), color)
         }
     }

@@ -528,6 +528,13 @@ fn judge(
         }
         report
     };
+    // A redaction or filter that changed nothing in the run says so, where this process read
+    // the surface as advertised (a shared one is prepared already). Declared calls' results
+    // are prepared as they arrive: a run whose calls answered is not judged.
+    if !context.listing && prepared.is_none() && records.iter().all(|r| r.result.is_none()) {
+        let unmatched = config.redactions.unmatched(probe.surface.items());
+        report.notes.extend(unmatched.iter().map(|u| u.note()));
+    }
     record_handshake(&mut report, probe.handshake, &options.protocol_version);
     let mut notes: Vec<String> = probe.notes.iter().map(|note| scrub(note)).collect();
     notes.append(&mut report.notes);

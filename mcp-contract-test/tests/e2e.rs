@@ -211,11 +211,21 @@ fn record_break_review_accept() {
 
     // Break again, list what is pending, accept: green again.
     assert!(!consumer.cargo_test(&[]).ok);
-    let listed = consumer.insta(&["pending-snapshots"]);
-    assert!(
-        listed.stdout.contains("search_nodes") || listed.stderr.contains("search_nodes"),
-        "{listed:?}"
-    );
+    // `--as-json`: one JSON object a pending snapshot on stdout, its `path` the snapshot file.
+    let listed = consumer.insta(&["pending-snapshots", "--as-json"]);
+    assert!(listed.ok, "{listed:?}");
+    let named: Vec<String> = listed
+        .stdout
+        .lines()
+        .map(|line| {
+            let entry: serde_json::Value = serde_json::from_str(line)
+                .unwrap_or_else(|e| panic!("{e}: {line:?} in {listed:?}"));
+            let path = entry["path"].as_str().unwrap_or_else(|| panic!("{entry}"));
+            let name = std::path::Path::new(path).file_name().expect("a file");
+            name.to_string_lossy().into_owned()
+        })
+        .collect();
+    assert_eq!(named, ["contract__tools__search_nodes.snap"], "{listed:?}");
     let accept = consumer.insta(&["accept"]);
     assert!(accept.ok, "{accept:?}");
     let green = consumer.cargo_test(&[]);
@@ -397,11 +407,16 @@ fn listing_prints_only_the_list() {
     assert!(consumer.snapshots().is_empty(), "listing writes nothing");
 }
 
+/// Filters and redactions keep what varies out of the snapshots; one that matches nothing (a
+/// server's wording moved on) says so on the test run's output, naming it.
 #[test]
 fn filters_keep_a_timestamp_in_a_description_from_drifting() {
     let test = r#"#[mcp_contract_test::mcp_contract(
     server = "python3 server.py surface.json",
-    filters = ["[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]+Z => [timestamp]"],
+    filters = [
+        "[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]+Z => [timestamp]",
+        "index rebuilt at [^)]+ => index rebuilt at [time]",
+    ],
     redact = [".inputSchema.properties.query.default => [default]"],
 )]
 fn main() {}
@@ -428,6 +443,16 @@ fn main() {}
     consumer.serve(&stamped("2027-01-02T17:45:09Z", "beta"));
     let again = consumer.cargo_test(&[("CI", "true")]);
     assert!(again.ok, "a new timestamp is not drift: {again:?}");
+    let said = |run: &Run| {
+        run.stderr
+            .matches("mcp-contract: filter `index rebuilt at [^)]+` matched nothing in any item of this run")
+            .count()
+    };
+    assert_eq!(said(&again), 1, "{again:?}");
+    assert!(
+        !again.stderr.contains("[0-9]{4}") && !again.stderr.contains("redaction `"),
+        "only the filter that matches nothing is named: {again:?}"
+    );
 }
 
 /// The default build is stdio only: an HTTP suite without the `http` feature does not compile,

@@ -330,24 +330,40 @@ fn concurrent_writers_never_leave_a_torn_file() {
     let versions: Vec<String> = (0..8)
         .map(|i| snap(&format!("writer {i}\n{}", "x".repeat(20_000 + i * 997)), 1).render())
         .collect();
-    std::thread::scope(|scope| {
+    // The file exists before the writers start: from then on every read must find it whole
+    // (an atomic replace never leaves the path missing or half-written).
+    write_atomic(&path, versions[0].as_bytes()).unwrap();
+    let start = std::sync::Barrier::new(versions.len() + 1);
+    let writing = std::sync::atomic::AtomicUsize::new(versions.len());
+    let reads = std::thread::scope(|scope| {
         for version in &versions {
-            let path = &path;
+            let (path, start, writing) = (&path, &start, &writing);
             scope.spawn(move || {
-                for _ in 0..25 {
+                start.wait();
+                for _ in 0..60 {
                     write_atomic(path, version.as_bytes()).unwrap();
                 }
+                writing.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
             });
         }
-        scope.spawn(|| {
-            for _ in 0..200 {
-                if let Ok(text) = std::fs::read_to_string(&path) {
-                    assert!(versions.contains(&text), "a reader saw a torn file");
-                    SnapshotFile::parse(&text, &path).unwrap();
-                }
+        let reader = scope.spawn(|| {
+            start.wait();
+            let mut reads = 0;
+            // As many reads as fit while the writers write: a moment without the file, or
+            // with half of it, is short.
+            while writing.load(std::sync::atomic::Ordering::SeqCst) > 0 {
+                let text = std::fs::read_to_string(&path).expect("the file is always there");
+                assert!(versions.contains(&text), "a reader saw a torn file");
+                reads += 1;
             }
+            reads
         });
+        reader.join().expect("the reader")
     });
+    assert!(reads > 0, "the reader read nothing while the writers wrote");
+    for version in &versions {
+        SnapshotFile::parse(version, &path).unwrap();
+    }
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(versions.contains(&text));
     let leftovers: Vec<_> = std::fs::read_dir(&*dir)
