@@ -307,7 +307,62 @@ fn union_table() -> Vec<(&'static str, Value, Value, &'static [&'static str])> {
                 {"type": "string", "pattern": r"^\d+$"}]}),
             &["input-property-added-optional", "input-union-widened"],
         ),
+        // ---- a change inside an alternative that another alternative absorbs ----
+        (
+            "a number narrowed inside an object alternative beside any object",
+            json!({"type": "array", "items": {"anyOf": [stage(json!({"type": "number"})), any_object()]}}),
+            json!({"type": "array", "items": {"anyOf": [stage(json!({"type": "integer", "minimum": 1})), any_object()]}}),
+            &[],
+        ),
+        (
+            "a number widened inside an object alternative beside any object",
+            json!({"type": "array", "items": {"anyOf": [stage(json!({"type": "integer", "minimum": 1})), any_object()]}}),
+            json!({"type": "array", "items": {"anyOf": [stage(json!({"type": "number"})), any_object()]}}),
+            &[],
+        ),
+        (
+            "a property newly required inside an object alternative beside an alternative of any value",
+            json!({"anyOf": [{"type": "object", "properties": {"x": {"type": "string"}, "y": {"type": "string"}}}, {}]}),
+            json!({"anyOf": [{"type": "object", "properties": {"x": {"type": "string"}, "y": {"type": "string"}}, "required": ["x"]}, {}]}),
+            &[],
+        ),
+        (
+            "a description edited where the narrowing is absorbed is still read by agents",
+            json!({"anyOf": [stage(json!({"type": "number", "description": "How many"})), any_object()]}),
+            json!({"anyOf": [stage(json!({"type": "integer", "minimum": 1, "description": "How many, at least one"})), any_object()]}),
+            &["input-description-changed"],
+        ),
+        (
+            "a number narrowed inside an object alternative beside a string",
+            json!({"anyOf": [stage(json!({"type": "number"})), {"type": "string"}]}),
+            json!({"anyOf": [stage(json!({"type": "integer", "minimum": 1})), {"type": "string"}]}),
+            &["input-range-narrowed", "input-type-narrowed"],
+        ),
+        (
+            "a number narrowed inside an object alternative beside an object that takes only integers",
+            json!({"anyOf": [stage(json!({"type": "number"})), {"type": "object", "properties": {"limit": {"type": "integer"}}}]}),
+            json!({"anyOf": [stage(json!({"type": "integer", "minimum": 1})), {"type": "object", "properties": {"limit": {"type": "integer"}}}]}),
+            &["input-range-narrowed", "input-type-narrowed"],
+        ),
+        (
+            "a oneOf beside any object keeps its verdict (exclusivity is not decided here)",
+            json!({"oneOf": [stage(json!({"type": "number"})), any_object()]}),
+            json!({"oneOf": [stage(json!({"type": "integer", "minimum": 1})), any_object()]}),
+            &["input-range-narrowed", "input-type-narrowed"],
+        ),
     ]
+}
+
+/// An object alternative naming one stage, `{"stage": {"limit": …}}`, required.
+fn stage(limit: Value) -> Value {
+    json!({"type": "object",
+           "properties": {"stage": {"type": "object", "properties": {"limit": limit}}},
+           "required": ["stage"]})
+}
+
+/// Any object, written as an open record (`properties: {}`, `additionalProperties: {}`).
+fn any_object() -> Value {
+    json!({"type": "object", "properties": {}, "additionalProperties": {}})
 }
 
 fn sorted_rules(j: &mcp_contract_engine::Judgement) -> Vec<&'static str> {
