@@ -765,7 +765,12 @@ pub fn markdown() -> String {
          does it.\n\n\
          Schema rules come in pairs: `input-…` judges a tool's `inputSchema` (narrowing breaks \
          callers), its mirror `output-…` judges `outputSchema` (widening breaks consumers). Their \
-         examples are the schema itself.\n",
+         examples are the schema itself. Inside an `anyOf` alternative, a change that another \
+         alternative absorbs is no change: a narrowing when every value the old alternative \
+         accepted is still accepted by the new union (another alternative takes what it now \
+         refuses: an open record beside an object alternative), a widening when every value \
+         the new alternative accepts was already accepted by the old union; in a `oneOf`, \
+         where a value two alternatives accept is refused, it is judged as written.\n",
     );
     for class in Class::ALL {
         let rules: Vec<&Rule> = RULES.iter().filter(|r| r.class == class).collect();

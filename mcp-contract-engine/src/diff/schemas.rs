@@ -85,6 +85,7 @@ fn compare_pass(
         aborted: false,
         ancestors: Vec::new(),
         shared: HashMap::new(),
+        absorbed: Absorbed::default(),
     };
     if !skip_equal {
         cx.budget += size.get() / 4;
@@ -145,6 +146,50 @@ struct SchemaCx<'a, 'o, 'p> {
     /// that comparison reported, so another place that uses them is named on those changes
     /// instead of reporting them again.
     shared: HashMap<SharedKey, (String, std::ops::Range<usize>)>,
+    /// What the anyOf alternatives around the nodes being compared take over (see
+    /// [`Absorbed`]).
+    absorbed: Absorbed,
+}
+
+/// Inside a paired anyOf alternative, the values a change inside it loses or gains that
+/// another alternative takes care of: `lost` when every value the old alternative accepted is
+/// accepted by the new union (a narrowing inside it refuses nothing the union refuses), `gained`
+/// when every value the new alternative accepts was accepted by the old union (a widening
+/// inside it lets nothing new through). Such a change is no change of what the union accepts,
+/// so it is not reported; texts, and what is not decided, still are.
+#[derive(Debug, Clone, Copy, Default)]
+struct Absorbed {
+    lost: bool,
+    gained: bool,
+}
+
+impl Absorbed {
+    fn any(self) -> bool {
+        self.lost || self.gained
+    }
+
+    /// Inside `self`, an alternative that absorbs `inner` as well.
+    fn with(self, inner: Absorbed) -> Absorbed {
+        Absorbed {
+            lost: self.lost || inner.lost,
+            gained: self.gained || inner.gained,
+        }
+    }
+
+    /// Whether a change by `rule` is taken care of: a narrowing when the lost values are, a
+    /// widening when the gained ones are, a change both ways (`type-changed`,
+    /// `property-removed`) when both are. Judgements the engine did not decide (review) and
+    /// texts are never absorbed.
+    fn takes(self, rule: &rules::Rule) -> bool {
+        if !matches!(rule.class, Class::Breaking | Class::Additive) {
+            return false;
+        }
+        match rule.narrows {
+            Some(true) => self.lost,
+            Some(false) => self.gained,
+            None => self.lost && self.gained,
+        }
+    }
 }
 
 fn node_text(node: &[Part<'_>]) -> String {
@@ -226,6 +271,11 @@ impl<'a> SchemaCx<'a, '_, '_> {
     ) {
         let display = self.display(path);
         let id = rules::directional(self.dir, base).map_or(base, |r| r.id);
+        if self.absorbed.any()
+            && rules::rule(id).is_some_and(|r| r.direction.is_some() && self.absorbed.takes(r))
+        {
+            return;
+        }
         let hurts = match rules::rule(id).map(|r| r.class) {
             Some(Class::Breaking) => match self.dir {
                 Direction::Input => ": existing calls can fail",

@@ -345,6 +345,12 @@ fn union_table() -> Vec<(&'static str, Value, Value, &'static [&'static str])> {
             &["input-range-narrowed", "input-type-narrowed"],
         ),
         (
+            "a union that became nullable: the null is new to every alternative, absorbed by none",
+            json!({"anyOf": [{"type": "string"}, {"type": "string", "format": "date-time"}]}),
+            json!({"anyOf": [{"type": "string"}, {"type": "string", "format": "date-time"}, {"type": "null"}]}),
+            &["input-type-widened"],
+        ),
+        (
             "a oneOf beside any object keeps its verdict (exclusivity is not decided here)",
             json!({"oneOf": [stage(json!({"type": "number"})), any_object()]}),
             json!({"oneOf": [stage(json!({"type": "integer", "minimum": 1})), any_object()]}),
@@ -478,4 +484,36 @@ fn union_verdicts_name_a_value_that_shows_them() {
         "{}",
         c.message
     );
+}
+
+/// A definition shared through `$ref` by an absorbed alternative and by a plain argument: its
+/// narrowing is breaking at the plain argument, and only there, whichever is compared first.
+#[test]
+fn a_definition_shared_with_an_absorbed_alternative_is_judged_at_each_place() {
+    let schema = |limit: &str, absorbed: &str, plain: &str| {
+        json!({
+            "type": "object",
+            "$defs": {"Limit": {"type": limit}},
+            "properties": {
+                absorbed: {"anyOf": [
+                    {"type": "object", "properties": {"limit": {"$ref": "#/$defs/Limit"}}, "required": ["limit"]},
+                    any_object()]},
+                plain: {"$ref": "#/$defs/Limit"}
+            }
+        })
+    };
+    for (absorbed, plain) in [("a", "b"), ("b", "a")] {
+        let j = input(
+            schema("number", absorbed, plain),
+            schema("integer", absorbed, plain),
+        );
+        let c = expect_one(&j, "input-type-narrowed", plain);
+        assert_eq!(c.class, Class::Breaking);
+        assert!(c.places.is_empty(), "{:?}", c.places);
+        assert!(
+            !c.message.contains(&format!("`{absorbed}")),
+            "{}",
+            c.message
+        );
+    }
 }

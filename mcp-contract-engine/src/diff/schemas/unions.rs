@@ -161,6 +161,8 @@ impl<'a> SchemaCx<'a, '_, '_> {
     ) {
         let (pairs, gone, added) = matching;
         for (i, j) in pairs {
+            let around = self.absorbed;
+            self.absorbed = around.with(self.absorbed_by_siblings(sides, (i, j)));
             self.compare(
                 sides.ob[i].clone(),
                 sides.nb[j].clone(),
@@ -168,6 +170,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
                 depth + 1,
                 sides.extra,
             );
+            self.absorbed = around;
             self.branch_texts(sides, (i, j), path);
         }
         for i in gone {
@@ -175,6 +178,35 @@ impl<'a> SchemaCx<'a, '_, '_> {
         }
         for j in added {
             self.branch_added(sides, j, path);
+        }
+    }
+
+    /// What the other alternatives take care of in the pair `(i, j)`: the old alternative's
+    /// values all accepted by the new anyOf, the new alternative's all accepted by the old one
+    /// (`values::covered`, proven or not at all). Asked only where another alternative is
+    /// there to do it. A oneOf absorbs nothing here: a value refused by the narrowed branch
+    /// and taken by another is accepted only if no third one takes it too, and one the old
+    /// branch shared with another was never accepted at all; that stays as compared.
+    fn absorbed_by_siblings(&self, sides: &Sides<'a, '_>, (i, j): (usize, usize)) -> Absorbed {
+        let siblings = |shape: &Shape<'a>, branches: usize| {
+            shape.union.is_some() && !shape.union_is_one_of && branches > 1
+        };
+        let lost_possible = siblings(sides.sn, sides.nb.len()) && !sides.so.union_is_one_of;
+        let gained_possible = siblings(sides.so, sides.ob.len()) && !sides.sn.union_is_one_of;
+        if !(lost_possible || gained_possible) {
+            return Absorbed::default();
+        }
+        let (old_values, new_values) = sides.values(self);
+        // A nullable union's null is compared as part of each alternative (`Sides::extra`):
+        // the other union must take it as well.
+        let (old_null, new_null) = sides.extra;
+        Absorbed {
+            lost: lost_possible
+                && covered(old_values, i, new_values)
+                && (!old_null || new_values.takes_null()),
+            gained: gained_possible
+                && covered(new_values, j, old_values)
+                && (!new_null || old_values.takes_null()),
         }
     }
 

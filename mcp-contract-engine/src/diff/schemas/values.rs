@@ -124,6 +124,11 @@ impl SideValues {
         matches!(self.readings.get(i), Some(Reading::Structured { .. }))
     }
 
+    /// Whether `null` is accepted (proven).
+    pub(super) fn takes_null(&self) -> bool {
+        self.scalar().contains(&Value::Null) == Answer::Yes
+    }
+
     /// Whether every branch is values and no two accept the same one (proven).
     fn disjoint(&self) -> bool {
         self.readings

@@ -176,7 +176,11 @@ impl<'a> SchemaCx<'a, '_, '_> {
         if self.aborted || self.budget == 0 {
             return;
         }
-        let shared = shared_key(&old, &new, nulls);
+        // Where an alternative absorbs changes, a shared definition's changes are not those
+        // of its other places: it is compared here on its own, and not recorded for them.
+        let shared = (!self.absorbed.any())
+            .then(|| shared_key(&old, &new, nulls))
+            .flatten();
         if let Some(first) = shared.as_ref().and_then(|key| self.shared.get(key)) {
             let (first, range) = (first.0.clone(), first.1.clone());
             self.also_at(&first, range, path);
