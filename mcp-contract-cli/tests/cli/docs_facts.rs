@@ -512,6 +512,7 @@ const EXTERNAL: &[&str] = &[
     "clap",
     "toml",
     "regex_lite",
+    "syn",
 ];
 
 #[test]
