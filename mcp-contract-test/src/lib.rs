@@ -127,14 +127,14 @@
 //!
 //! ## Cargo features
 //!
-//! The default build tests stdio servers and is small (19 crates with your own, about 10 s of
+//! The default build tests stdio servers and is small (17 crates with your own, about 10 s of
 //! wall time and 18 s of CPU clean on two cores: `docs/performance.md`); everything else is
 //! opt-in (crates counted by `cargo tree`, on top of the default build's):
 //!
 //! | feature | adds | costs |
 //! |---|---|---|
 //! | `http` | Streamable HTTP endpoints: `url = ...`, [`Suite::url`]; keep-alive, redirects, proxies | +9 crates: ureq (no default features) and its parts |
-//! | `https` | `https://` endpoints (implies `http`) | +23 crates: those of `http`, rustls, ring, webpki-root-certs |
+//! | `https` | `https://` endpoints (implies `http`) | +24 crates: those of `http`, rustls, ring, webpki-root-certs |
 //! | `system-roots` | `https` trusting the operating system's certificate store too | those of `https`, rustls-native-certs (+ openssl-probe on Linux) |
 //! | `rmcp` | in-process rmcp handlers: `handler = ...`, `Suite::in_process` | +54 crates: rmcp, tokio |
 //! | `calls` | declared example calls: `calls = ...`, [`Suite::calls`]; arguments and results checked against the tools' JSON Schemas | +56 crates: jsonschema (no default features: no HTTP, no TLS, no file access) and its dependencies |

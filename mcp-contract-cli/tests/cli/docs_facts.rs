@@ -512,7 +512,6 @@ const EXTERNAL: &[&str] = &[
     "clap",
     "toml",
     "regex_lite",
-    "syn",
 ];
 
 #[test]
