@@ -51,7 +51,8 @@ pub fn diff_surfaces(old: &Surface, new: &Surface, policy: &Policy) -> Judgement
 ///
 /// Items removed and added together are paired as probable renames (`diff/rename.rs`): the
 /// removal stays, its message names the new item, and what changed between the two is judged
-/// and reported on the removed item, where the callers of the old name look.
+/// and reported on the new item, the name callers must now use, each message naming the old
+/// one.
 pub fn diff_item_maps(
     old: &BTreeMap<&ItemKey, &Value>,
     new: &BTreeMap<&ItemKey, &Value>,
@@ -60,7 +61,8 @@ pub fn diff_item_maps(
     let context = Context::of_servers(
         old.get(&ItemKey::server()).copied(),
         new.get(&ItemKey::server()).copied(),
-    );
+    )
+    .with_old_items(old.keys().copied());
     diff_item_maps_in(old, new, policy, &context)
 }
 
@@ -78,14 +80,14 @@ pub fn diff_item_maps_in(
         let mut out = Out::new(key, policy, context);
         let (before, after) = (old.get(key).copied(), new.get(key).copied());
         match (before, after) {
-            (Some(value), None) => {
-                let pair = renames.removed.get(key);
-                removed(&mut out, value, pair.map(|p| p.hint.clone()));
-                if let Some((to, partner)) = pair.and_then(|p| p.partner) {
-                    judge_pair(&mut out, value, partner, &to.name);
+            (Some(value), None) => removed(&mut out, value, renames.removed.get(key).cloned()),
+            (None, Some(value)) => {
+                let successor = renames.added.get(key);
+                added(&mut out, value, successor.map(|s| &s.hint));
+                if let Some((from, predecessor)) = successor.and_then(|s| s.predecessor) {
+                    judge_pair(&mut out, predecessor, value, &from.name);
                 }
             }
-            (None, Some(value)) => added(&mut out, value, renames.added.get(key)),
             _ => item_into(&mut out, before, after),
         }
         (out.changes, out.notes)
@@ -99,24 +101,24 @@ pub fn diff_item_maps_in(
     finish(judgement)
 }
 
-/// Judges a removed item against the added item it was probably renamed to: what its callers
-/// meet when they move to the new name. Reported on the removed item, each message naming
-/// the new one.
-fn judge_pair(out: &mut Out<'_>, old: &Value, new: &Value, new_name: &str) {
+/// Judges an added item against the removed item it probably replaces: what callers meet
+/// when they move to the new name, reported on it, each message naming the old one.
+fn judge_pair(out: &mut Out<'_>, old: &Value, new: &Value, old_name: &str) {
     let (changes, notes) = (out.changes.len(), out.notes.len());
     item_into(out, Some(old), Some(new));
     for change in &mut out.changes[changes..] {
-        change.message = format!("on `{new_name}` (renamed): {}", change.message);
+        change.message = format!("renamed from `{old_name}`: {}", change.message);
     }
     for note in &mut out.notes[notes..] {
-        note.message = format!("on `{new_name}` (renamed): {}", note.message);
+        note.message = format!("renamed from `{old_name}`: {}", note.message);
     }
 }
 
 /// What the engine knows around one item: the protocol version each side's server answered
-/// (from the `server` items). Some judgements depend on it: a tool without `execution` means
-/// "tasks forbidden" up to 2025-11-25 and nothing at all from 2026-07-28 on, where tasks are
-/// an extension.
+/// (from the `server` items), and what the accepted side's listings held. Some judgements
+/// depend on it: a tool without `execution` means "tasks forbidden" up to 2025-11-25 and
+/// nothing at all from 2026-07-28 on, where tasks are an extension; a `prompts` capability
+/// withdrawn after its listing returned nothing takes nothing away.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Context {
@@ -124,6 +126,10 @@ pub struct Context {
     pub old_protocol: Option<String>,
     /// The protocol version of the live side, when known.
     pub new_protocol: Option<String>,
+    /// The kinds of item the accepted side holds, when known (a whole surface, a suite's
+    /// snapshot folder): what its probe's listings returned. `None` when an item is judged
+    /// alone.
+    pub old_kinds: Option<BTreeSet<ItemKind>>,
 }
 
 impl Context {
@@ -132,7 +138,15 @@ impl Context {
         Context {
             old_protocol,
             new_protocol,
+            old_kinds: None,
         }
+    }
+
+    /// This context knowing the accepted side's items (their keys): which kinds its listings
+    /// returned.
+    pub fn with_old_items<'k>(mut self, keys: impl IntoIterator<Item = &'k ItemKey>) -> Context {
+        self.old_kinds = Some(keys.into_iter().map(|k| k.kind).collect());
+        self
     }
 
     /// The context of two `server` items (either may be absent).
@@ -146,6 +160,7 @@ impl Context {
         Context {
             old_protocol: version(old),
             new_protocol: version(new),
+            old_kinds: None,
         }
     }
 }
@@ -245,6 +260,8 @@ struct Out<'p> {
     policy: &'p Policy,
     /// The live side's protocol version, as a date (see [`Context`]).
     live_protocol: Option<server::ProtocolDate>,
+    /// For the server item: the kinds of item the accepted side holds (see [`Context`]).
+    old_kinds: Option<BTreeSet<ItemKind>>,
     changes: Vec<Change>,
     notes: Vec<Note>,
 }
@@ -258,6 +275,12 @@ impl<'p> Out<'p> {
                 .new_protocol
                 .as_ref()
                 .and_then(|v| server::protocol_date(&Value::String(v.clone()))),
+            // Only the server item's capabilities ask (no copy for every other item).
+            old_kinds: if item.kind == ItemKind::Server {
+                context.old_kinds.clone()
+            } else {
+                None
+            },
             changes: Vec::new(),
             notes: Vec::new(),
         }

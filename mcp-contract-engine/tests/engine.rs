@@ -9,6 +9,8 @@
 
 #[path = "engine/common.rs"]
 mod common;
+#[path = "engine/unions.rs"]
+mod unions;
 
 use common::*;
 use mcp_contract_engine::{Class, ItemKey, ItemKind, Surface};
@@ -84,9 +86,33 @@ fn input_table() -> Vec<(&'static str, Value, Value, &'static str)> {
             "input-pattern-removed",
         ),
         (
-            "pattern changed",
+            "pattern replaced by one of other strings",
             json!({"type": "string", "pattern": "^a"}),
             json!({"type": "string", "pattern": "^b"}),
+            "input-pattern-replaced",
+        ),
+        (
+            "pattern replaced by a wider one",
+            json!({"type": "string", "pattern": "^[A-Z][A-Z0-9]+-\\d+$"}),
+            json!({"type": "string", "pattern": "^[A-Z][A-Z0-9_]+-\\d+(?:-\\d+)*$"}),
+            "input-pattern-widened",
+        ),
+        (
+            "pattern replaced by a narrower one",
+            json!({"type": "string", "pattern": "^[a-z0-9]+$"}),
+            json!({"type": "string", "pattern": "^[a-z]+$"}),
+            "input-pattern-narrowed",
+        ),
+        (
+            "pattern respelled, the same strings",
+            json!({"type": "string", "pattern": "^\\d{2,}$"}),
+            json!({"type": "string", "pattern": "^[0-9][0-9]+$"}),
+            "",
+        ),
+        (
+            "pattern changed beyond what is read",
+            json!({"type": "string", "pattern": "^[a-z]+$"}),
+            json!({"type": "string", "pattern": "^(?!admin$)[a-z]+$"}),
             "input-pattern-changed",
         ),
         (

@@ -359,7 +359,7 @@ fn protocol_upgrades_are_behavior_not_failures() {
 }
 
 /// The everything server's rewrite renamed most tools and prompts: each removal names its
-/// successor, and what changed between the two is judged on the removed item.
+/// successor, and what changed between the two is judged on the successor.
 #[test]
 fn the_everything_rewrite_pairs_its_renamed_tools() {
     let renames = [

@@ -378,8 +378,8 @@ fn real_releases_are_never_poisoned() {
             }
         }
     }
-    assert_eq!(surfaces, 32);
-    assert_eq!(pairs, 196);
+    assert_eq!(surfaces, 40);
+    assert_eq!(pairs, 204);
 }
 
 #[test]

@@ -221,6 +221,13 @@ pub fn evaluate_prepared(
             .get(&server)
             .and_then(|&key| live.get(key))
             .as_deref(),
+    )
+    // The accepted items are what the probe's listings returned when the contract was accepted.
+    .with_old_items(
+        accepted
+            .iter()
+            .filter(|a| !a.item.removed)
+            .map(|a| &a.item.key),
     );
 
     let around = Around {

@@ -202,6 +202,72 @@ fn a_removed_item_names_the_added_item_it_was_probably_renamed_to() {
     );
 }
 
+/// A renamed tool's own changes are judged on the new name's verdict, which fails for its
+/// narrowed argument; the old name's verdict fails for the removal.
+#[test]
+fn a_renamed_tools_changes_fail_the_new_names_test() {
+    let tool = |name: &str, url: Value| {
+        json!({"name": name, "description": "Fetch a page",
+               "inputSchema": {"type": "object", "properties": {"url": url}, "required": ["url"]}})
+    };
+    let old = surface(json!({"tools": [tool("fetchPage", json!({"type": "string"}))]}));
+    let new = surface(
+        json!({"tools": [tool("fetch-page", json!({"type": "string", "maxLength": 2000}))]}),
+    );
+    let report = check::evaluate(
+        &new,
+        &accepted(&old),
+        &layout(),
+        &Policy::default(),
+        &FailOn::local_default(),
+    );
+    let verdict = |name: &str| {
+        report
+            .verdicts
+            .iter()
+            .find(|v| v.key == ItemKey::new(ItemKind::Tool, name))
+            .unwrap_or_else(|| panic!("{name}"))
+    };
+    let rules = |name: &str| -> Vec<&str> {
+        verdict(name)
+            .judgement
+            .changes
+            .iter()
+            .map(|c| c.rule)
+            .collect()
+    };
+    assert_eq!(rules("fetchPage"), ["tool-removed"]);
+    assert_eq!(rules("fetch-page"), ["tool-added", "input-length-narrowed"]);
+    assert!(verdict("fetchPage").failing && verdict("fetch-page").failing);
+}
+
+/// The accepted snapshots are what the probe's listings returned: a server that listed no
+/// prompts and stops offering them takes nothing away.
+#[test]
+fn a_capability_withdrawn_after_an_empty_listing_does_not_fail() {
+    let recording = |caps: Value| {
+        surface(
+            json!({"protocolVersion": "2025-06-18", "capabilities": caps,
+                       "serverInfo": {"name": "s", "version": "1"},
+                       "tools": [{"name": "t", "inputSchema": {"type": "object"}}], "prompts": []}),
+        )
+    };
+    let judged = evaluated(
+        &recording(json!({"tools": {}, "prompts": {}})),
+        &recording(json!({"tools": {}})),
+    );
+    let server = &judged[&ItemKey::server()].0;
+    let found: Vec<(&str, mcp_contract_engine::Class)> =
+        server.iter().map(|c| (c.rule, c.class)).collect();
+    assert_eq!(
+        found,
+        [(
+            "server-capability-removed-empty",
+            mcp_contract_engine::Class::Cosmetic
+        )]
+    );
+}
+
 #[test]
 fn a_changed_definition_is_read_from_the_snapshot_text_when_compared() {
     let old = surface(
