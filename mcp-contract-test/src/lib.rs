@@ -244,6 +244,9 @@
 //! in `target/<profile>/mcp-contract-probes/<run>/`, hold only prepared content (credentials
 //! replaced by their placeholders), and are keyed by everything the judgement depends on,
 //! the state of the accepted snapshots included: an edited snapshot folder is judged again.
+//! The keys are hashes of the data itself — a URL's query string, header values, arguments,
+//! environment — never shown, and each file records its key: two suites that differ only in
+//! `?profile=admin` and `?profile=readonly` never share a probe.
 //! Each `--partition` slice is a run of its own.
 //!
 //! # Stopping the server

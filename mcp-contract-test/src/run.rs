@@ -14,7 +14,7 @@ use crate::check::{self, FailOn, Judging, Selection, State, SuiteReport, Verdict
 use crate::config::SuiteConfig;
 use crate::prepare::secrets;
 use crate::probe::{Handshake, Probe, ProbeErrorKind, ProbeOptions, ServerSpec};
-use crate::probe_cache::{SharedFailure, SharedOutcome, SharedProbe};
+use crate::probe_cache::{Key, KeyMaterial, SharedFailure, SharedOutcome, SharedProbe};
 use crate::surface::{ItemKey, ItemKind};
 use crate::version::{self, BumpCheck};
 use serde_json::Value;
@@ -220,7 +220,7 @@ pub fn run(config: &SuiteConfig, context: &Context<'_>) -> SuiteOutcome {
     let share = context.share_probe && !matches!(config.server, ServerSpec::InProcess(_));
     if share && !context.listing {
         let options = probe_options(config, context);
-        if let Some((file, state)) = outcome_file(config, context, &fail_on, &options, cases) {
+        if let Some((file, key, state)) = outcome_file(config, context, &fail_on, &options, cases) {
             // The judging process needs up to one probe and its calls, twice (see
             // `probe_shared`), and the judgement.
             let calls_budget = cases.map(|cases| calling(config, cases, &[], &options).budget());
@@ -239,6 +239,7 @@ pub fn run(config: &SuiteConfig, context: &Context<'_>) -> SuiteOutcome {
             };
             let shared = crate::probe_cache::shared_outcome(
                 &file,
+                &key,
                 patience,
                 context.select,
                 context.only,
@@ -300,37 +301,99 @@ fn folder_state(config: &SuiteConfig) -> Option<u64> {
     crate::snapshot::suite_state(&layout.dir, &layout.module, layout.suite.as_deref())
 }
 
-/// Where this run shares the suite's outcome, and the snapshot folder's state it is keyed by:
-/// the key holds everything the judgement depends on. `None` outside nextest, or when the
-/// folder cannot be listed (then each process judges on its own).
+/// Where this run shares the suite's outcome, its key, and the snapshot folder's state the key
+/// holds. `None` outside nextest, or when the folder cannot be listed (then each process
+/// judges on its own).
 fn outcome_file(
     config: &SuiteConfig,
     context: &Context<'_>,
     fail_on: &FailOn,
     options: &ProbeOptions,
     cases: Option<&Cases>,
-) -> Option<(std::path::PathBuf, u64)> {
+) -> Option<(std::path::PathBuf, Key, u64)> {
     let state = folder_state(config)?;
-    let allow_list = config.allow_list.as_ref().map(|path| {
-        std::fs::metadata(path)
-            .map(|m| (m.len(), m.modified().ok()))
-            .ok()
-    });
-    let material = format!(
-        "{:?}|{options:?}|{:?}|{:?}|{:?}|{fail_on:?}|{:?}|{allow_list:?}|{:?}|{}|{:?}|{}|{}|{:?}|{state:x}|{cases:?}",
-        config.server,
-        config.redactions,
-        config.policy,
-        config.lints,
-        config.allow_list,
-        config.layout,
-        config.server_label(),
-        context.mode,
-        context.ci,
-        context.allow_missing,
-        crate::env::today(),
-    );
-    Some((crate::probe_cache::outcome_file(&material)?, state))
+    let key = outcome_key(config, context, fail_on, options, cases, state);
+    Some((crate::probe_cache::outcome_file(&key)?, key, state))
+}
+
+/// Everything the judgement of a suite depends on, as data (see `probe_cache`'s keys): every
+/// setting of the suite (taken apart exhaustively, so a new setting is a compile error here
+/// until it is keyed), what the context decides, the day, the state of the accepted snapshots
+/// and the allow-list's text.
+fn outcome_key(
+    config: &SuiteConfig,
+    context: &Context<'_>,
+    fail_on: &FailOn,
+    options: &ProbeOptions,
+    cases: Option<&Cases>,
+    state: u64,
+) -> Key {
+    let SuiteConfig {
+        server,
+        // Both in `options` (with the context's override).
+        timeout: _,
+        lifecycle: _,
+        // Resolved into `fail_on` with the context's override and the CI policy.
+        fail_on: _,
+        ci_fail_on: _,
+        policy,
+        redactions,
+        lints,
+        allow_list,
+        layout,
+        require_version_bump,
+        version,
+        calls,
+    } = config;
+    let check::Layout {
+        dir,
+        module,
+        suite,
+        source,
+        line,
+        server_label: _, // filled in from the server below
+    } = layout;
+    let Context {
+        mode,
+        ci,
+        allow_missing,
+        // Resolved into `fail_on` and `options`.
+        fail_on: _,
+        timeout: _,
+        // How this process shares and what it reads: the shared outcome is the whole suite's.
+        share_probe: _,
+        listing: _,
+        select: _,
+        only: _,
+    } = context;
+    let allow_text = allow_list
+        .as_ref()
+        .map(|path| std::fs::read_to_string(path).ok());
+    let mut key = KeyMaterial::new("outcome-v2");
+    key.field("server", server)
+        .field("server_label", &config.server_label())
+        .field("options", options)
+        .derived_debug("fail_on", fail_on)
+        .derived_debug("policy", policy)
+        .derived_debug("redactions", redactions)
+        .derived_debug("lints", lints)
+        .field("allow_list", allow_list)
+        .field("allow_text", &allow_text)
+        .field("dir", dir)
+        .field("module", module)
+        .field("suite", suite)
+        .field("source", source)
+        .field("line", line)
+        .field("require_version_bump", require_version_bump)
+        .field("version", version)
+        .field("calls", calls)
+        .derived_debug("cases", &cases)
+        .derived_debug("mode", mode)
+        .field("ci", ci)
+        .field("allow_missing", allow_missing)
+        .derived_debug("today", &crate::env::today())
+        .field("snapshots", &state);
+    key.finish()
 }
 
 fn to_shared(result: Result<SuiteReport, SuiteFailure>) -> SharedOutcome {

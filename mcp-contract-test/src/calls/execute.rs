@@ -34,14 +34,6 @@ pub struct Calling<'a> {
 }
 
 impl Calling<'_> {
-    /// Everything the records depend on besides the server (for the keys of shared files).
-    pub fn material(&self) -> String {
-        format!(
-            "calls-v1|{:?}|{:?}|{:?}",
-            self.cases, self.redactions, self.timeout
-        )
-    }
-
     /// The longest all calls may take together: each case's timeout.
     pub fn budget(&self) -> Duration {
         self.cases

@@ -1,7 +1,7 @@
 //! The shared outcome of one suite: one header line, then one record per verdict, so that a
 //! process running one test reads the header and one record (see the parent module).
 
-use super::{key_from, key_json, shared};
+use super::{key_from, key_json, shared, Key};
 use crate::change::{Change, Class, Judgement, Note};
 use crate::check::{Selection, State, SuiteReport, Verdict};
 use crate::escape::escape;
@@ -43,8 +43,9 @@ pub struct SharedFailure {
 /// `only`, when the face knows it, is the test name (`escape(&key.test_name())`) of the one
 /// item `select` can pick (libtest's `--exact NAME`, as nextest runs every test): a reader
 /// then finds that item's record by name and asks `select` about it alone.
-pub fn shared_outcome(
+pub(crate) fn shared_outcome(
     file: &Path,
+    key: &Key,
     patience: Duration,
     select: Selection<'_>,
     only: Option<&str>,
@@ -53,11 +54,11 @@ pub fn shared_outcome(
     let (outcome, whole) = shared(
         file,
         patience,
-        |path| read_outcome(path, select, only).map(|outcome| (outcome, false)),
+        |path| read_outcome(path, key, select, only).map(|outcome| (outcome, false)),
         || {
             let (outcome, shareable) = compute();
             let bytes = if shareable {
-                outcome_bytes(&outcome)
+                outcome_bytes(&outcome, key)
             } else {
                 None
             };
@@ -115,10 +116,10 @@ fn index_name_back(text: &str) -> Option<String> {
 /// The file's bytes: a header line (JSON), the index (one line per verdict: its test name,
 /// kind, name, and where its record is), then the records; `None` when something in the
 /// outcome cannot be written back exactly (a path that is not UTF-8).
-fn outcome_bytes(outcome: &SharedOutcome) -> Option<Vec<u8>> {
+fn outcome_bytes(outcome: &SharedOutcome, key: &Key) -> Option<Vec<u8>> {
     let report = match outcome {
         SharedOutcome::Failed(failure) => {
-            let header = json!({"failure": {
+            let header = json!({"key": key.check(), "failure": {
                 "kind": failure.kind,
                 "message": failure.message,
                 "keys": failure.keys.iter().map(key_json).collect::<Vec<_>>(),
@@ -144,6 +145,7 @@ fn outcome_bytes(outcome: &SharedOutcome) -> Option<Vec<u8>> {
         ));
     }
     let header = json!({
+        "key": key.check(),
         "notes": report.notes,
         "first_recording": report.first_recording,
         "unjudged": report.unjudged.iter().map(key_json).collect::<Vec<_>>(),
@@ -156,11 +158,20 @@ fn outcome_bytes(outcome: &SharedOutcome) -> Option<Vec<u8>> {
     Some(out)
 }
 
-fn read_outcome(path: &Path, select: Selection<'_>, only: Option<&str>) -> Option<SharedOutcome> {
+fn read_outcome(
+    path: &Path,
+    key: &Key,
+    select: Selection<'_>,
+    only: Option<&str>,
+) -> Option<SharedOutcome> {
     let mut reader = BufReader::new(fs::File::open(path).ok()?);
     let mut line = String::new();
     let header_len = reader.read_line(&mut line).ok()? as u64;
     let header: Value = serde_json::from_str(&line).ok()?;
+    // Written for another key (or by an older build): not this suite's outcome.
+    if header.get("key").and_then(Value::as_str) != Some(key.check().as_str()) {
+        return None;
+    }
     let keys = |value: &Value| -> Option<Vec<ItemKey>> {
         value.as_array()?.iter().map(key_from).collect()
     };
@@ -396,4 +407,40 @@ fn verdict_from(key: ItemKey, record: &Value) -> Option<Verdict> {
         findings,
         no_result: record.get("no_result")?.as_bool()?,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::probe_cache::KeyMaterial;
+
+    fn key(name: &str) -> Key {
+        let mut key = KeyMaterial::new("outcome-test");
+        key.field("suite", name);
+        key.finish()
+    }
+
+    #[test]
+    fn a_shared_outcome_is_read_only_under_the_key_it_records() {
+        let dir = std::env::temp_dir().join(format!("mcp-outcome-key-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("outcome");
+        let failed = SharedOutcome::Failed(SharedFailure {
+            kind: "unreachable".to_owned(),
+            message: "nothing answers".to_owned(),
+            keys: vec![ItemKey::server()],
+        });
+        let judged = SharedOutcome::Judged(SuiteReport {
+            verdicts: Vec::new(),
+            unjudged: vec![ItemKey::server()],
+            notes: vec!["a note".to_owned()],
+            first_recording: false,
+        });
+        for outcome in [failed, judged] {
+            fs::write(&file, outcome_bytes(&outcome, &key("admin")).unwrap()).unwrap();
+            assert!(read_outcome(&file, &key("admin"), None, None).is_some());
+            assert!(read_outcome(&file, &key("readonly"), None, None).is_none());
+        }
+        let _ = fs::remove_dir_all(&dir);
+    }
 }
