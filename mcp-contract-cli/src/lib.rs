@@ -3,4 +3,5 @@
 //! the `mcp-contract-engine` crate for the judgement itself.
 #![forbid(unsafe_code)]
 
+pub mod exit;
 pub mod report;

@@ -12,33 +12,18 @@ mod serve;
 mod target;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use mcp_contract_cli::exit;
 use mcp_contract_cli::report::{self, Items, Report, ServerResult};
-use mcp_contract_engine::change::Policy;
 use mcp_contract_engine::escape::escape;
 use mcp_contract_engine::surface::Surface;
-use mcp_contract_engine::version::BumpCheck;
-use mcp_contract_engine::{diff, Judgement};
 use mcp_contract_test::_support::check::FailOn;
 use mcp_contract_test::_support::check::State;
+use mcp_contract_test::_support::run::{self as one_road, Comparing};
 use mcp_contract_test::_support::snapshot;
 use serde_json::Value;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-
-/// Exit codes, stable and documented in `docs/cli.md`.
-pub mod exit {
-    /// Nothing fails.
-    pub const OK: u8 = 0;
-    /// At least one change fails under `--fail-on`.
-    pub const FAILING: u8 = 1;
-    /// Usage error or unreadable input (arguments, configuration, snapshots, surface files).
-    pub const USAGE: u8 = 2;
-    /// The server requires authentication (HTTP 401/403).
-    pub const AUTH: u8 = 3;
-    /// The server could not be started or reached, or did not answer as an MCP server.
-    pub const UNREACHABLE: u8 = 4;
-}
 
 const AFTER_HELP: &str = "Exit codes: 0 ok, 1 failing changes, 2 usage or unreadable input, \
 3 auth required, 4 server unreachable or failed to start.\nDocumentation: docs/cli.md";
@@ -465,20 +450,14 @@ fn probe_one(server: &ServerArgs) -> Result<mcp_contract_test::_support::probe::
         target::no_layout(),
         &config::Settings::default(),
     )?;
-    use mcp_contract_test::_support::run::{self as one_road, Context, FailureKind, Mode};
+    use mcp_contract_test::_support::run::{Context, Mode};
     let mut context = Context::from_env(Mode::Check).map_err(|e| (exit::USAGE, e))?;
     // A --timeout flag wins over MCP_CONTRACT_TIMEOUT, as for `check`.
     if server.timeout.is_some() {
         context.timeout = None;
     }
-    one_road::probe(&target.config, &context).map_err(|failure| {
-        let code = match failure.kind {
-            FailureKind::AuthRequired => exit::AUTH,
-            FailureKind::Config => exit::USAGE,
-            _ => exit::UNREACHABLE,
-        };
-        (code, failure.message)
-    })
+    one_road::probe(&target.config, &context)
+        .map_err(|failure| (exit::of_failure(failure.kind), failure.message))
 }
 
 /// Writes to stdout. A reader that went away (`mcp-contract diff … | head`) ends the output
@@ -555,23 +534,10 @@ fn diff_command(
 ) -> Result<u8, Fail> {
     output.files()?;
     let (old, new) = recording::pair(&recordings.paths, recordings.since.as_deref())?;
-    let policy = Policy::default();
-    let mut judgement: Judgement = diff::diff_surfaces(&old.surface, &new.surface, &policy);
-    if require_version_bump {
-        let check = mcp_contract_engine::version::check(
-            old.version.as_deref(),
-            new.version.as_deref(),
-            &judgement.changes,
-            &policy,
-        );
-        match check {
-            BumpCheck::Missing(change) => judgement.changes.push(change),
-            BumpCheck::Unknown(note) => judgement.notes.push(note),
-            _ => {}
-        }
-    }
-    let failing = judgement.fails(&policy);
-    let mut items = Items::from_judgement(&old.surface, &new.surface, &judgement, &policy);
+    let mut comparing = Comparing::default();
+    comparing.require_version_bump = require_version_bump;
+    let comparison = one_road::compare(old.recorded(), new.recorded(), &comparing);
+    let mut items = Items::from_comparison(&comparison);
     for item in &mut items.items {
         // A removed item is read from the old recording, every other from the new one.
         let from = if item.state == State::Removed {
@@ -586,28 +552,34 @@ fn diff_command(
             name: "diff".to_owned(),
             server: format!("{} → {}", old.label, new.label),
             outcome: Ok(items),
-            fail_on: FailOn::local_default(),
+            fail_on: comparison.fail_on.clone(),
         }],
-        fail_on: FailOn::local_default().to_string(),
+        fail_on: comparison.fail_on.to_string(),
         accept_command: None,
     };
     // `diff --format json` keeps its own shape (docs/cli.md).
     let special = |format: Format| {
-        (format == Format::Json)
-            .then(|| report::json::to_string_safe(&report::json(&judgement, failing)) + "\n")
+        (format == Format::Json).then(|| {
+            report::json::to_string_safe(&report::json(&comparison.judgement, comparison.failing))
+                + "\n"
+        })
     };
     emit(&report, output, &special)?;
-    Ok(if failing { exit::FAILING } else { exit::OK })
+    Ok(if comparison.failing {
+        exit::FAILING
+    } else {
+        exit::OK
+    })
 }
 
 fn changelog_command(recordings: &Recordings, format: ChangelogFormat) -> Result<u8, Fail> {
     let (old, new) = recording::pair(&recordings.paths, recordings.since.as_deref())?;
-    let judgement = diff::diff_surfaces(&old.surface, &new.surface, &Policy::default());
+    let comparison = one_road::compare(old.recorded(), new.recorded(), &Comparing::default());
     let changelog = report::changelog::Changelog {
         from: &old.label,
         to: &new.label,
         versions: (old.version.as_deref(), new.version.as_deref()),
-        judgement: &judgement,
+        judgement: &comparison.judgement,
     };
     match format {
         ChangelogFormat::Markdown => out(&changelog.markdown()),

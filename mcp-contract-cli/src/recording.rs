@@ -7,6 +7,7 @@
 use crate::{exit, Fail};
 use mcp_contract_engine::escape::escape;
 use mcp_contract_engine::surface::{ItemKey, Surface};
+use mcp_contract_test::_support::run::Recorded;
 use mcp_contract_test::_support::snapshot;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -37,25 +38,19 @@ impl Recording {
     }
 }
 
-/// `OLD NEW`, or with `since` the one folder given as it was at that revision and as it is;
-/// both through the preparation every probed surface gets before it is compared or snapshotted
-/// (spec spellings, secrets replaced), so that a snapshot folder and the surface file it was
-/// recorded from are the same surface.
-pub fn pair(paths: &[PathBuf], since: Option<&str>) -> Result<(Recording, Recording), Fail> {
-    let (old, new) = raw_pair(paths, since)?;
-    Ok((old.prepared(), new.prepared()))
-}
-
 impl Recording {
-    /// The recording with its surface prepared (idempotent: a snapshot folder is unchanged).
-    fn prepared(mut self) -> Recording {
-        let redactions = mcp_contract_engine::prepare::Redactions::default();
-        self.surface = mcp_contract_engine::prepare::prepare(&self.surface, &redactions).surface;
-        self
+    /// The recording as the one road compares it ([`mcp_contract_test::_support::run::compare`],
+    /// which prepares both surfaces as a probed one is: spec spellings, secrets replaced).
+    pub fn recorded(&self) -> Recorded<'_> {
+        Recorded {
+            surface: &self.surface,
+            version: self.version.as_deref(),
+        }
     }
 }
 
-fn raw_pair(paths: &[PathBuf], since: Option<&str>) -> Result<(Recording, Recording), Fail> {
+/// `OLD NEW`, or with `since` the one folder given as it was at that revision and as it is.
+pub fn pair(paths: &[PathBuf], since: Option<&str>) -> Result<(Recording, Recording), Fail> {
     let usage = |message: &str| Err((exit::USAGE, message.to_owned()));
     match (paths, since) {
         ([dir], Some(reference)) => {

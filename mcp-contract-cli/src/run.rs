@@ -156,12 +156,7 @@ fn one(target: &Target, context: &Context<'_>, write: bool) -> ServerResult {
     } = run::run(&target.config, context);
     let outcome = result
         .map_err(|failure| Failure {
-            kind: match failure.kind {
-                run::FailureKind::AuthRequired => FailureKind::AuthRequired,
-                run::FailureKind::Unreachable => FailureKind::Unreachable,
-                run::FailureKind::NoContract => FailureKind::NoContract,
-                _ => FailureKind::Unreadable,
-            },
+            kind: failure.kind,
             message: failure.message,
         })
         .and_then(|mut report| {

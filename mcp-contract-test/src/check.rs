@@ -644,7 +644,10 @@ fn judge_item<'a>(
                 .is_some_and(|old| snapshot::renders_equal(old, new));
             if rendered_alike {
                 if let Some(a) = old {
-                    refresh = Some((display_path(&a.path, &layout.dir), a.item.format));
+                    refresh = Some((
+                        crate::summary::display_path(&a.path, &layout.dir),
+                        a.item.format,
+                    ));
                 }
                 (State::Unchanged, None)
             } else if old_definition
@@ -845,14 +848,6 @@ pub fn probe_and_load<T>(
         };
         (probed, accepted)
     })
-}
-
-/// A path shown relative to a base folder when it lies inside it.
-pub fn display_path(path: &Path, base: &Path) -> String {
-    path.strip_prefix(base)
-        .unwrap_or(path)
-        .to_string_lossy()
-        .into_owned()
 }
 
 /// Reads and parses an allow-list file; the error names the file and the line.

@@ -5,16 +5,18 @@
 //! [`crate::probe_cache`]), judges the live surface against the accepted snapshots with
 //! [`crate::check`], and hands the libtest runner (`crate::libtest`) one trial per item.
 
+use crate::action::{Conclusion, ItemAction, SuiteActions, Write};
 use crate::change::Policy;
-use crate::check::{self, FailOn, Layout, State, SuiteReport, Verdict};
+use crate::check::{FailOn, Layout};
 use crate::config::SuiteConfig;
 use crate::escape::escape;
 use crate::libtest::{Arguments, Failed, Trial};
 use crate::probe::{
     HeaderValue, HttpEndpoint, InProcess, Lifecycle, ProxySetting, ServerCommand, ServerSpec,
 };
-use crate::run::{Context, FailureKind, Mode, SuiteFailure};
-use crate::snapshot::{self, Outcome, Settings};
+use crate::run::{Context, Mode};
+use crate::snapshot::{self, Settings, Written};
+use crate::summary::Pending;
 use crate::surface::{ItemKey, ItemKind};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -547,15 +549,6 @@ pub struct Contract {
     suites: Vec<Suite>,
 }
 
-/// What the end-of-run summary needs from each test.
-#[derive(Debug, Clone)]
-struct Pending {
-    test: String,
-    state: State,
-    failing: bool,
-    written: Option<PathBuf>,
-}
-
 impl Contract {
     /// A contract for the test file at `location` (use [`crate::here!`]).
     pub fn new(location: Location) -> Contract {
@@ -605,14 +598,16 @@ impl Contract {
                 );
                 return ExitCode::from(101);
             }
-            let prepared = prepare(suite, &self.location, &paths, &context, &args);
-            let (built, not_selected) = into_trials(prepared, &settings, &summary, listing);
-            trials.extend(built);
-            filtered += not_selected;
+            let actions = suite_actions(suite, &self.location, &paths, &context, &args);
+            filtered += actions.not_selected;
+            trials.extend(self::trials(actions, &settings, &summary));
         }
         let conclusion = crate::libtest::run_filtered(&args, trials, filtered);
         if !listing {
-            print_summary(&summary.lock().unwrap_or_else(|e| e.into_inner()), &paths);
+            let pending = summary.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(text) = crate::summary::pending_summary(&pending, &paths.workspace_root) {
+                println!("{text}");
+            }
         }
         conclusion.exit_code()
     }
@@ -656,24 +651,15 @@ impl Paths {
     }
 }
 
-/// A suite after the one road: its test-name prefix and its outcome.
-struct Prepared {
-    prefix: String,
-    result: Result<SuiteReport, SuiteFailure>,
-}
-
-fn prepare(
+/// Takes one suite down the one road ([`crate::run::run`]) for the tests this process runs,
+/// and says what the suite says once.
+fn suite_actions(
     suite: &Suite,
     location: &Location,
     paths: &Paths,
     context: &Result<Context<'static>, String>,
     args: &Arguments,
-) -> Prepared {
-    let prefix = suite
-        .name
-        .as_ref()
-        .map(|n| format!("{n}::"))
-        .unwrap_or_default();
+) -> SuiteActions {
     let layout = Layout {
         dir: paths.snapshot_dir.clone(),
         module: location.crate_name.to_owned(),
@@ -682,35 +668,22 @@ fn prepare(
         line: Some(location.line),
         server_label: String::new(),
     };
-    // A suite that cannot run still has a test per accepted item, each failing with the reason.
-    let fail = |message: String| {
-        let keys = check::load_accepted(&layout)
-            .map(|accepted| check::item_keys(&crate::surface::Surface::new(), &accepted))
-            .unwrap_or_default();
-        Prepared {
-            prefix: prefix.clone(),
-            result: Err(SuiteFailure {
-                kind: FailureKind::Config,
-                message,
-                keys,
-            }),
-        }
+    let name = suite.name.as_deref();
+    let unusable = |message: String| {
+        SuiteActions::of(name, Err(crate::run::unusable(&layout, message)), args.list)
     };
     if !suite.errors.is_empty() {
-        return fail(format!(
-            "the contract suite is misconfigured:\n  {}",
-            suite.errors.join("\n  ")
-        ));
+        return unusable(crate::run::misconfigured(&suite.errors));
     }
     let config = match suite.config(layout.clone(), paths) {
         Ok(config) => config,
-        Err(error) => return fail(error),
+        Err(error) => return unusable(error),
     };
     let mut context = match context {
         Ok(context) => context.clone(),
-        Err(error) => return fail(error.clone()),
+        Err(error) => return unusable(error.clone()),
     };
-    let select = |key: &ItemKey| args.selects(&format!("{prefix}{}", escape(&key.test_name())));
+    let select = |key: &ItemKey| args.selects(&crate::action::test_name(name, key));
     context.share_probe = true;
     context.listing = args.list;
     context.select = Some(&select);
@@ -719,242 +692,100 @@ fn prepare(
         (args.exact && args.filters.len() == 1 && args.skip.is_empty() && !args.ignored)
             .then(|| args.filters[0].as_str());
     // A name outside this suite's prefix selects none of its items ("" names no test).
+    let prefix = name.map(|n| format!("{n}::")).unwrap_or_default();
     context.only = exact_one.map(|name| name.strip_prefix(prefix.as_str()).unwrap_or(""));
     let outcome = crate::run::run(&config, &context);
-    if let (Ok(report), false) = (&outcome.result, args.list) {
-        for verdict in &report.verdicts {
-            for finding in verdict.findings.iter().filter(|f| !f.fails()) {
-                eprintln!(
-                    "mcp-contract: {prefix}{}: lint {}",
-                    escape(&verdict.key.test_name()),
-                    finding.line()
-                );
-            }
-        }
-        for note in &report.notes {
-            eprintln!("mcp-contract: {prefix}{}", escape(note));
-        }
+    let actions = SuiteActions::of(name, outcome.result, args.list);
+    for line in &actions.said {
+        eprintln!("mcp-contract: {line}");
     }
-    Prepared {
-        prefix,
-        result: outcome.result,
-    }
+    actions
 }
 
-/// The suite's trials, and how many of its tests are left out because they cannot be selected
-/// (counted as filtered out).
-fn into_trials(
-    prepared: Prepared,
+/// One trial per action: write what insta would write, then conclude as the action says.
+fn trials(
+    actions: SuiteActions,
     settings: &Arc<Settings>,
     summary: &Arc<Mutex<Vec<Pending>>>,
-    listing: bool,
-) -> (Vec<Trial>, u64) {
-    let Prepared { prefix, result } = prepared;
-    match result {
-        Err(failure) => {
-            let message = Arc::new(failure.message);
-            let mut names: Vec<String> = failure.keys.iter().map(ItemKey::test_name).collect();
-            if !names.iter().any(|n| n == "server") {
-                names.insert(0, "server".to_owned());
-            }
-            let trials = names
-                .into_iter()
-                .map(|name| {
-                    let message = Arc::clone(&message);
-                    Trial::test(format!("{prefix}{}", escape(&name)), move || {
-                        Err(Failed::from(message.as_str()))
-                    })
-                })
-                .collect();
-            (trials, 0)
-        }
-        Ok(report) => {
-            let judged = report.verdicts.into_iter().map(|verdict| {
-                let name = format!("{prefix}{}", escape(&verdict.key.test_name()));
-                let settings = Arc::clone(settings);
-                let summary = Arc::clone(summary);
-                let test_name = name.clone();
-                Trial::test(name, move || {
-                    run_item(&test_name, &verdict, &settings, &summary)
-                })
-            });
-            // Filtered out by the same rule libtest applies: such a test never runs in this
-            // process, so it is only counted (naming thousands of tests costs a test process
-            // of a large suite more than its own test). Listed, it needs its name; should one
-            // ever run, its verdict would be missing: it fails, never passes.
-            if !listing {
-                let filtered = report.unjudged.len() as u64;
-                return (judged.collect(), filtered);
-            }
-            let unjudged = report.unjudged.into_iter().map(|key| {
-                Trial::test(format!("{prefix}{}", escape(&key.test_name())), || {
-                    Err(Failed::from(
-                        "internal error: this item was not judged in this process (its test was not selected when the suite was judged)",
-                    ))
-                })
-            });
-            (judged.chain(unjudged).collect(), 0)
-        }
-    }
+) -> Vec<Trial> {
+    actions
+        .items
+        .into_iter()
+        .map(|action| {
+            let settings = Arc::clone(settings);
+            let summary = Arc::clone(summary);
+            Trial::test(action.test_name().to_owned(), move || {
+                run_item(&action, &settings, &summary)
+            })
+        })
+        .collect()
 }
 
-/// One item's test: write what insta would write, then pass or fail on the verdict.
+/// One item's test: the action's writes by insta's rules, its line in the summary, and its
+/// conclusion.
 fn run_item(
-    test_name: &str,
-    verdict: &Verdict,
+    action: &ItemAction,
     settings: &Settings,
     summary: &Mutex<Vec<Pending>>,
 ) -> Result<(), Failed> {
-    // Unchanged on its definition but written by an older build: insta's "matched", so it is
-    // only rewritten under INSTA_UPDATE=force, never turned into a pending `.snap.new`.
-    // Drifted although the body matches: the header carries the news (the version the
-    // contract is recorded at, `require_version_bump`), so it is written as a change is, unless
-    // the news is a missing version bump, which accepting would not fix.
-    if verdict.no_result {
-        // A declared call that recorded nothing: its accepted snapshot (still the contract)
-        // stays referenced, and nothing is written.
-        if verdict.accepted.is_some() {
-            snapshot::add_reference(settings, &verdict.snap_path)
-                .map_err(|e| Failed::from(format!("cannot record the snapshot reference: {e}")))?;
+    let written = match action.write() {
+        Write::Nothing => Written::NotWritten,
+        Write::Reference(path) => {
+            reference(settings, path)?;
+            Written::NotWritten
         }
-        return match verdict.failing {
-            true => Err(findings_failure(test_name, verdict)),
-            false => Ok(()),
-        };
-    }
-    let header_only = verdict.state == State::Changed
-        && verdict
-            .accepted
-            .as_ref()
-            .is_some_and(|old| snapshot::contents_match(&old.contents, &verdict.recorded.contents));
-    let bump_missing = verdict
-        .judgement
-        .changes
-        .iter()
-        .any(|c| c.rule == crate::version::RULE);
-    let accepted = match &verdict.accepted {
-        Some(old)
-            if verdict.state == State::Unchanged
-                && !snapshot::contents_match(&old.contents, &verdict.recorded.contents) =>
-        {
-            Some(&verdict.recorded)
+        Write::Record {
+            path,
+            baseline,
+            recorded,
+        } => {
+            let written = snapshot::record(settings, path, baseline, recorded)
+                .map_err(|e| Failed::from(format!("cannot write the snapshot: {e}")))?;
+            reference(settings, path)?;
+            written
         }
-        _ if header_only && !bump_missing => None,
-        other => other.as_ref(),
     };
-    let outcome = snapshot::record(settings, &verdict.snap_path, accepted, &verdict.recorded)
-        .map_err(|e| Failed::from(format!("cannot write the snapshot: {e}")))?;
-    snapshot::add_reference(settings, &verdict.snap_path)
-        .map_err(|e| Failed::from(format!("cannot record the snapshot reference: {e}")))?;
-    let written = match &outcome {
-        Outcome::Pending(path) | Outcome::Accepted(path) => Some(path.clone()),
-        Outcome::Matched | Outcome::NotWritten => None,
-    };
-    if verdict.drifted() {
+    if let Some(pending) = action.pending(&written) {
         summary
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .push(Pending {
-                test: test_name.to_owned(),
-                state: verdict.state,
-                failing: verdict.failing,
-                written: written.clone(),
-            });
+            .push(pending);
     }
-    if bump_missing && verdict.failing {
-        // Not a snapshot difference (INSTA_FORCE_PASS does not pass it): the fix is the version.
-        return Err(Failed::from(format!(
-            "{test_name} breaks the suite's version requirement (require_version_bump):\n{}\n\nBump the package version as the change says (`version` in Cargo.toml), or leave the breaking change out of this release.",
-            crate::summary::change_summary(verdict)
-        )));
+    let base = std::env::current_dir().unwrap_or_default();
+    match action.conclude(&written, settings.force_pass, &base) {
+        Conclusion::Pass => Ok(()),
+        Conclusion::ForcedPass(message) => {
+            eprintln!("mcp-contract: {message}");
+            Ok(())
+        }
+        Conclusion::Fail(message) => Err(Failed::from(message)),
     }
-    let lint_failing = verdict.lint_failing();
-    if !verdict.failing || (matches!(outcome, Outcome::Accepted(_)) && !lint_failing) {
-        return Ok(());
-    }
-    if lint_failing && (!verdict.drifted() || verdict.state == State::New) {
-        // Lints need no baseline: deny findings fail whatever the snapshot says, even under
-        // INSTA_FORCE_PASS (they are not snapshot differences).
-        return Err(findings_failure(test_name, verdict));
-    }
-    let mut message = format!(
-        "{test_name} differs from its accepted contract ({})\n{}",
-        check::display_path(
-            &verdict.snap_path,
-            &std::env::current_dir().unwrap_or_default()
-        ),
-        crate::summary::change_summary(verdict)
-    );
-    if !verdict.findings.is_empty() {
-        message.push('\n');
-        message.push_str(&crate::summary::findings_summary(&verdict.findings));
-    }
-    match &written {
-        Some(path) => message.push_str(&format!(
-            "\n\nA pending snapshot was written to {}.\nIf the change is intended, accept it with `cargo insta review` (or `cargo insta accept`) and tell your callers.",
-            check::display_path(path, &std::env::current_dir().unwrap_or_default())
-        )),
-        None => message.push_str(
-            "\n\nNo pending snapshot was written (INSTA_UPDATE=no or CI). Run `cargo insta test --review` locally to review and accept it.",
-        ),
-    }
-    if settings.force_pass && !lint_failing {
-        eprintln!("mcp-contract: passing because INSTA_FORCE_PASS is set:\n{message}");
-        return Ok(());
-    }
-    Err(Failed::from(message))
 }
 
-/// The failure of a test whose deny findings fail it whatever its snapshot says: an item's
-/// lints, or what a declared call found.
-fn findings_failure(test_name: &str, verdict: &Verdict) -> Failed {
-    if verdict.key.kind == ItemKind::Call {
-        let lines: Vec<String> = verdict.findings.iter().map(|f| f.line()).collect();
-        return Failed::from(format!(
-            "{test_name} breaks its declared call:\n{}\n\nFix the server, or the case if it is the case that is wrong; a kind of finding can be set to warn per suite (`lints = [\"RULE=warn\"]`).",
-            lines.join("\n")
-        ));
-    }
-    Failed::from(format!(
-        "{test_name} breaks the suite's lint rules:\n{}\n\nFix the server, set the rule's level (`lints = [\"RULE=warn\"]`), or accept this one finding in the allow-list with a reason.",
-        crate::summary::findings_summary(&verdict.findings)
-    ))
-}
-
-fn print_summary(pending: &[Pending], paths: &Paths) {
-    if pending.is_empty() {
-        return;
-    }
-    let written = pending.iter().filter(|p| p.written.is_some()).count();
-    println!(
-        "mcp-contract: {} item(s) differ from the accepted contract ({} failing, {} snapshot(s) written):",
-        pending.len(),
-        pending.iter().filter(|p| p.failing).count(),
-        written
-    );
-    for item in pending {
-        let state = item.state.as_str();
-        let path = item
-            .written
-            .as_ref()
-            .map(|p| check::display_path(p, &paths.workspace_root))
-            .unwrap_or_default();
-        println!(
-            "  {:<40} {state}{} {path}",
-            item.test,
-            if item.failing { " (failing)" } else { "" }
-        );
-    }
-    if written > 0 {
-        println!("Review with `cargo insta review`, or accept all with `cargo insta accept`.");
-    }
+/// Records that a test referenced its snapshot (`INSTA_SNAPSHOT_REFERENCES_FILE`).
+fn reference(settings: &Settings, path: &Path) -> Result<(), Failed> {
+    snapshot::add_reference(settings, path)
+        .map_err(|e| Failed::from(format!("cannot record the snapshot reference: {e}")))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::change::{Change, Class, Judgement};
+    use crate::check::{State, SuiteReport, Verdict};
     use crate::snapshot::{Metadata, SnapshotFile};
+    use std::path::PathBuf;
+
+    /// The action of a suite's one verdict.
+    fn action(verdict: Verdict) -> ItemAction {
+        let report = SuiteReport {
+            verdicts: vec![verdict],
+            unjudged: Vec::new(),
+            notes: Vec::new(),
+            first_recording: false,
+        };
+        SuiteActions::of(None, Ok(report), false).items.remove(0)
+    }
 
     /// A `server` verdict whose body matches the accepted one: only its header (the recorded
     /// version) is news.
@@ -989,7 +820,7 @@ mod tests {
         let dir = temp("version");
         let verdict = header_only(&dir, Judgement::default(), false);
         let summary = Mutex::new(Vec::new());
-        run_item("server", &verdict, &Settings::default(), &summary).expect("passes");
+        run_item(&action(verdict), &Settings::default(), &summary).expect("passes");
         let pending = std::fs::read_to_string(dir.join("contract__server.snap.new"))
             .expect("a pending snapshot carries the new version");
         assert!(pending.contains("version: 2.0.0"), "{pending}");
@@ -1016,7 +847,7 @@ mod tests {
             force_pass: true,
             ..Settings::default()
         };
-        let error = run_item("server", &verdict, &settings, &summary)
+        let error = run_item(&action(verdict), &settings, &summary)
             .expect_err("not passed by INSTA_FORCE_PASS");
         assert!(
             format!("{error:?}").contains("require_version_bump"),

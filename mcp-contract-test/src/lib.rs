@@ -267,6 +267,7 @@
 
 use mcp_contract_engine::{change, diff, escape, lint, parallel, prepare, surface, version};
 
+mod action;
 mod calls;
 mod check;
 mod config;

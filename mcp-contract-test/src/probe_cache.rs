@@ -37,7 +37,6 @@ mod outcome;
 
 pub(crate) use key::{Key, KeyMaterial};
 pub(crate) use outcome::shared_outcome;
-pub use outcome::{SharedFailure, SharedOutcome};
 
 use crate::calls::{self, CallRecord, Calling};
 use crate::check::{self, PreparedNotes};

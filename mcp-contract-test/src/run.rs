@@ -14,9 +14,14 @@ use crate::check::{self, FailOn, Judging, Selection, State, SuiteReport, Verdict
 use crate::config::SuiteConfig;
 use crate::prepare::secrets;
 use crate::probe::{Handshake, Probe, ProbeErrorKind, ProbeOptions, ServerSpec};
-use crate::probe_cache::{Key, KeyMaterial, SharedFailure, SharedOutcome, SharedProbe};
+use crate::probe_cache::{Key, KeyMaterial, SharedProbe};
 use crate::surface::{ItemKey, ItemKind};
+pub use crate::verdict::{FailureKind, SuiteFailure};
 use crate::version::{self, BumpCheck};
+
+mod compare;
+
+pub use compare::{compare, ComparedItem, Comparing, Comparison, Recorded};
 use serde_json::Value;
 use std::fmt;
 use std::time::Duration;
@@ -109,62 +114,6 @@ impl Context<'static> {
     }
 }
 
-/// Why a suite could not be judged.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum FailureKind {
-    /// The suite's configuration cannot be used (a bad setting, an allow-list that does not
-    /// parse, an unset variable for a header).
-    Config,
-    /// The accepted snapshots could not be read.
-    Unreadable,
-    /// There is no accepted contract where one is required.
-    NoContract,
-    /// The server requires authentication.
-    AuthRequired,
-    /// The server could not be started or reached, or did not answer as an MCP server.
-    Unreachable,
-}
-
-impl FailureKind {
-    /// The kind as a word (`config`, `unreadable`, `no-contract`, `auth-required`,
-    /// `unreachable`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            FailureKind::Config => "config",
-            FailureKind::Unreadable => "unreadable",
-            FailureKind::NoContract => "no-contract",
-            FailureKind::AuthRequired => "auth-required",
-            FailureKind::Unreachable => "unreachable",
-        }
-    }
-
-    /// Parses [`FailureKind::as_str`] back.
-    pub fn parse(word: &str) -> Option<FailureKind> {
-        [
-            FailureKind::Config,
-            FailureKind::Unreadable,
-            FailureKind::NoContract,
-            FailureKind::AuthRequired,
-            FailureKind::Unreachable,
-        ]
-        .into_iter()
-        .find(|kind| kind.as_str() == word)
-    }
-}
-
-/// A suite that could not be judged: one message that every one of its tests (or the CLI's
-/// report) shows.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SuiteFailure {
-    /// What kind of failure it is.
-    pub kind: FailureKind,
-    /// What happened, where, and what to do; credentials replaced, server text escaped.
-    pub message: String,
-    /// The items known anyway (accepted or live), so that each still gets a failing test.
-    pub keys: Vec<ItemKey>,
-}
-
 /// What one suite came to.
 #[derive(Debug, Clone)]
 pub struct SuiteOutcome {
@@ -204,14 +153,8 @@ pub fn run(config: &SuiteConfig, context: &Context<'_>) -> SuiteOutcome {
     let cases = match read_calls(config) {
         Ok(cases) => cases,
         Err(message) => {
-            let keys = check::load_accepted(&config.layout)
-                .map(|accepted| check::item_keys(&crate::surface::Surface::new(), &accepted))
-                .unwrap_or_default();
-            return outcome(Err(SuiteFailure {
-                kind: FailureKind::Config,
-                message: secrets::scrub_known(&message, &config.known_secrets()),
-                keys,
-            }));
+            let message = secrets::scrub_known(&message, &config.known_secrets());
+            return outcome(Err(unusable(&config.layout, message)));
         }
     };
     let cases = cases.as_ref();
@@ -235,7 +178,7 @@ pub fn run(config: &SuiteConfig, context: &Context<'_>) -> SuiteOutcome {
                 let result = judge(config, &whole, &fail_on, share, cases);
                 // Shared only if the folder did not change while it was read and judged.
                 let unchanged = folder_state(config) == Some(state);
-                (to_shared(result), unchanged)
+                (result, unchanged)
             };
             let shared = crate::probe_cache::shared_outcome(
                 &file,
@@ -245,10 +188,31 @@ pub fn run(config: &SuiteConfig, context: &Context<'_>) -> SuiteOutcome {
                 context.only,
                 compute,
             );
-            return outcome(from_shared(shared));
+            return outcome(shared);
         }
     }
     outcome(judge(config, context, &fail_on, share, cases))
+}
+
+/// A suite whose configuration cannot be used: every test it has (each accepted item, and
+/// `server`) fails with `message`.
+pub fn unusable(layout: &check::Layout, message: String) -> SuiteFailure {
+    let keys = check::load_accepted(layout)
+        .map(|accepted| check::item_keys(&crate::surface::Surface::new(), &accepted))
+        .unwrap_or_default();
+    SuiteFailure {
+        kind: FailureKind::Config,
+        message,
+        keys,
+    }
+}
+
+/// What a suite with configuration errors says: each error on a line of its own.
+pub fn misconfigured(errors: &[String]) -> String {
+    format!(
+        "the contract suite is misconfigured:\n  {}",
+        errors.join("\n  ")
+    )
 }
 
 /// The suite's declared calls, read before anything starts; `None` when it declares none.
@@ -394,28 +358,6 @@ fn outcome_key(
         .derived_debug("today", &crate::env::today())
         .field("snapshots", &state);
     key.finish()
-}
-
-fn to_shared(result: Result<SuiteReport, SuiteFailure>) -> SharedOutcome {
-    match result {
-        Ok(report) => SharedOutcome::Judged(report),
-        Err(failure) => SharedOutcome::Failed(SharedFailure {
-            kind: failure.kind.as_str().to_owned(),
-            message: failure.message,
-            keys: failure.keys,
-        }),
-    }
-}
-
-fn from_shared(shared: SharedOutcome) -> Result<SuiteReport, SuiteFailure> {
-    match shared {
-        SharedOutcome::Judged(report) => Ok(report),
-        SharedOutcome::Failed(failure) => Err(SuiteFailure {
-            kind: FailureKind::parse(&failure.kind).unwrap_or(FailureKind::Unreachable),
-            message: failure.message,
-            keys: failure.keys,
-        }),
-    }
 }
 
 /// The suite judged in this process: probe (shared under nextest), accepted snapshots, and the

@@ -29,7 +29,7 @@ pub use settings::{Settings, UpdateMode};
 pub(crate) use store::remove_if_present;
 pub use store::{
     add_reference, load_dir, pending_path, read_file, record, suite_state, write_atomic, Accepted,
-    Outcome,
+    Written,
 };
 
 use std::fmt;

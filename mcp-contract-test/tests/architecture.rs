@@ -51,6 +51,7 @@ const LIBRARY: &[(&str, &[&str])] = &[
     ("probe", &["env", "error"]),
     ("verdict", &["snapshot", "error"]),
     ("summary", &["verdict"]),
+    ("action", &["verdict", "summary", "snapshot"]),
     ("check", &["verdict", "summary", "snapshot", "env"]),
     (
         "calls",
@@ -78,7 +79,8 @@ const LIBRARY: &[(&str, &[&str])] = &[
     (
         "harness",
         &[
-            "run", "config", "check", "verdict", "summary", "snapshot", "libtest", "probe", "env",
+            "run", "action", "config", "check", "verdict", "summary", "snapshot", "libtest",
+            "probe", "env",
         ],
     ),
 ];

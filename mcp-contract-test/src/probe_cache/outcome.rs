@@ -8,32 +8,17 @@ use crate::escape::escape;
 use crate::lint::{Finding, Level};
 use crate::snapshot::{self, Metadata, SnapshotFile};
 use crate::surface::{ItemKey, ItemKind};
+use crate::verdict::{FailureKind, SuiteFailure};
 use serde_json::{json, Value};
 use std::fs;
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// A suite's outcome as shared between the processes of a run.
-#[derive(Debug, Clone)]
-pub enum SharedOutcome {
-    /// Judged: every verdict (or, read for a selection, the selected ones; the others are in
-    /// [`SuiteReport::unjudged`]).
-    Judged(SuiteReport),
-    /// Not judged, and why.
-    Failed(SharedFailure),
-}
-
-/// A suite that could not be judged, as shared (the one road's failure, its kind as a word).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SharedFailure {
-    /// The kind of failure, as the one road names it.
-    pub kind: String,
-    /// The message every test shows (credentials already replaced).
-    pub message: String,
-    /// The items that still get a (failing) test.
-    pub keys: Vec<ItemKey>,
-}
+/// A suite's outcome as shared between the processes of a run: the one road's result itself
+/// (when read for a selection, the verdicts of the selected items; the others are in
+/// [`SuiteReport::unjudged`]).
+pub(crate) type Shared = Result<SuiteReport, SuiteFailure>;
 
 /// Reads the items `select` picks from the outcome shared in `file`, or computes the whole
 /// outcome and shares it: `compute` judges every item and says whether its outcome may be
@@ -49,8 +34,8 @@ pub(crate) fn shared_outcome(
     patience: Duration,
     select: Selection<'_>,
     only: Option<&str>,
-    compute: impl FnOnce() -> (SharedOutcome, bool),
-) -> SharedOutcome {
+    compute: impl FnOnce() -> (Shared, bool),
+) -> Shared {
     let (outcome, whole) = shared(
         file,
         patience,
@@ -66,11 +51,11 @@ pub(crate) fn shared_outcome(
         },
     );
     match outcome {
-        SharedOutcome::Judged(mut report) if whole => {
+        Ok(mut report) if whole => {
             if let Some(select) = select {
                 report.keep_selected(select);
             }
-            SharedOutcome::Judged(report)
+            Ok(report)
         }
         other => other,
     }
@@ -116,11 +101,11 @@ fn index_name_back(text: &str) -> Option<String> {
 /// The file's bytes: a header line (JSON), the index (one line per verdict: its test name,
 /// kind, name, and where its record is), then the records; `None` when something in the
 /// outcome cannot be written back exactly (a path that is not UTF-8).
-fn outcome_bytes(outcome: &SharedOutcome, key: &Key) -> Option<Vec<u8>> {
+fn outcome_bytes(outcome: &Shared, key: &Key) -> Option<Vec<u8>> {
     let report = match outcome {
-        SharedOutcome::Failed(failure) => {
+        Err(failure) => {
             let header = json!({"key": key.check(), "failure": {
-                "kind": failure.kind,
+                "kind": failure.kind.as_str(),
                 "message": failure.message,
                 "keys": failure.keys.iter().map(key_json).collect::<Vec<_>>(),
             }});
@@ -128,7 +113,7 @@ fn outcome_bytes(outcome: &SharedOutcome, key: &Key) -> Option<Vec<u8>> {
             out.push(b'\n');
             return Some(out);
         }
-        SharedOutcome::Judged(report) => report,
+        Ok(report) => report,
     };
     let mut body: Vec<u8> = Vec::new();
     let mut index = String::new();
@@ -163,7 +148,7 @@ fn read_outcome(
     key: &Key,
     select: Selection<'_>,
     only: Option<&str>,
-) -> Option<SharedOutcome> {
+) -> Option<Shared> {
     let mut reader = BufReader::new(fs::File::open(path).ok()?);
     let mut line = String::new();
     let header_len = reader.read_line(&mut line).ok()? as u64;
@@ -176,8 +161,8 @@ fn read_outcome(
         value.as_array()?.iter().map(key_from).collect()
     };
     if let Some(failure) = header.get("failure") {
-        return Some(SharedOutcome::Failed(SharedFailure {
-            kind: failure.get("kind")?.as_str()?.to_owned(),
+        return Some(Err(SuiteFailure {
+            kind: FailureKind::parse(failure.get("kind")?.as_str()?)?,
             message: failure.get("message")?.as_str()?.to_owned(),
             keys: keys(failure.get("keys")?)?,
         }));
@@ -222,7 +207,7 @@ fn read_outcome(
     if needs_sort {
         unjudged.sort();
     }
-    Some(SharedOutcome::Judged(SuiteReport {
+    Some(Ok(SuiteReport {
         verdicts,
         unjudged,
         notes: header
@@ -425,12 +410,12 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("mcp-outcome-key-{}", std::process::id()));
         fs::create_dir_all(&dir).unwrap();
         let file = dir.join("outcome");
-        let failed = SharedOutcome::Failed(SharedFailure {
-            kind: "unreachable".to_owned(),
+        let failed = Err(SuiteFailure {
+            kind: FailureKind::Unreachable,
             message: "nothing answers".to_owned(),
             keys: vec![ItemKey::server()],
         });
-        let judged = SharedOutcome::Judged(SuiteReport {
+        let judged = Ok(SuiteReport {
             verdicts: Vec::new(),
             unjudged: vec![ItemKey::server()],
             notes: vec!["a note".to_owned()],

@@ -9,7 +9,7 @@
 use mcp_contract_engine::prepare::Redactions;
 use mcp_contract_test::_support::check::{self, FailOn, Layout, State, SuiteReport};
 use mcp_contract_test::_support::probe::{self, Probe, ProbeOptions, ServerCommand, ServerSpec};
-use mcp_contract_test::_support::snapshot::{self, ErrorKind, Outcome, Settings, UpdateMode};
+use mcp_contract_test::_support::snapshot::{self, ErrorKind, Settings, UpdateMode, Written};
 use mcp_contract_test::Policy;
 use std::path::{Path, PathBuf};
 
@@ -87,7 +87,7 @@ fn check(dir: &Path, probe: &Probe, redactions: &Redactions) -> SuiteReport {
     check::evaluate_selected(&probe.surface, &accepted, &judging, None)
 }
 
-fn record_all(report: &SuiteReport, update: UpdateMode) -> Vec<Outcome> {
+fn record_all(report: &SuiteReport, update: UpdateMode) -> Vec<Written> {
     let settings = Settings {
         update,
         ..Settings::default()
@@ -164,7 +164,7 @@ fn format_1_snapshots_of_a_corpus_server_pass_live() {
     assert!(report.notes.is_empty(), "{:?}", report.notes);
     assert!(record_all(&report, UpdateMode::New)
         .iter()
-        .all(|o| *o == Outcome::Matched));
+        .all(|o| *o == Written::Matched));
     assert_eq!(all_files(dir.path()), before, "nothing written");
 }
 
@@ -200,7 +200,7 @@ fn format_1_snapshots_written_before_redactions_and_spellings_pass_live() {
     // Not drift, so nothing pending is written …
     assert!(record_all(&report, UpdateMode::New)
         .iter()
-        .all(|o| *o == Outcome::Matched));
+        .all(|o| *o == Written::Matched));
     assert_eq!(all_files(dir.path()), before);
     // … until the user re-records on purpose: then the files hold the prepared surface.
     record_all(&report, UpdateMode::Force);
@@ -359,7 +359,7 @@ fn timestamp_token_and_snake_case_recorded_and_rechecked() {
             );
             assert!(record_all(&report, UpdateMode::New)
                 .iter()
-                .all(|o| *o == Outcome::Matched));
+                .all(|o| *o == Written::Matched));
         }
         for (name, text) in all_files(dir.path()) {
             assert!(name.ends_with(".snap"), "{name}: nothing pending");
