@@ -33,6 +33,8 @@ mod generate;
 use mcp_contract_engine::{Policy, Surface};
 use mcp_contract_test::_support::check::{self, FailOn, Layout};
 use mcp_contract_test::_support::probe::{self, ProbeOptions, ServerCommand, ServerSpec};
+use mcp_contract_test::_support::run;
+use mcp_contract_test::_support::snapshot;
 use std::path::Path;
 use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant};
@@ -140,15 +142,14 @@ fn setup(n: usize, dir: &Path) -> Result<(), String> {
     }
     let accepted = Surface::from_json(&generate::surface(n, false))
         .map_err(|e| format!("generated surface: {e:?}"))?;
-    let first = check::evaluate(
-        &accepted,
-        &[],
-        &layout,
-        &Policy::default(),
-        &FailOn::local_default(),
-    );
-    check::accept(&first).map_err(|e| e.to_string())?;
-    Ok(())
+    let (policy, fail_on) = (Policy::default(), FailOn::local_default());
+    let (redactions, lints) = (Default::default(), Default::default());
+    let judging = check::Judging::new(&layout, &policy, &fail_on, &redactions, &lints);
+    let mut first = check::evaluate(&accepted, &[], &judging, None, None);
+    match run::accept(&mut first).map_err(|e| e.to_string())? {
+        run::Acceptance::Accepted(_) => Ok(()),
+        refused => Err(format!("release 1 not accepted: {refused:?}")),
+    }
 }
 
 fn measure(n: usize, server: &Path, dir: &Path) -> Result<String, String> {
@@ -185,7 +186,7 @@ fn measure(n: usize, server: &Path, dir: &Path) -> Result<String, String> {
     // The parts of the first step on their own (not part of any total): loading alone, with
     // the machine to itself.
     let started = Instant::now();
-    check::load_accepted(&layout).map_err(|e| e.to_string())?;
+    snapshot::load_dir(&layout.dir, &layout.module, None).map_err(|e| e.to_string())?;
     let load_alone = started.elapsed();
     let python = python_json_time(&live_file)?;
     let run_fields = |prefix: &str, run: &Run| {
@@ -259,13 +260,10 @@ fn timed_run(server: &Path, dir: &Path, release: &str, layout: &Layout) -> Resul
     let accepted = accepted.map_err(|e| e.to_string())?;
     let rss_after_probe_and_load = rss_mb("VmRSS:").unwrap_or_else(|| "?".to_owned());
     let started = Instant::now();
-    let report = check::evaluate(
-        &probed.surface,
-        &accepted,
-        layout,
-        &Policy::default(),
-        &FailOn::local_default(),
-    );
+    let (policy, fail_on) = (Policy::default(), FailOn::local_default());
+    let (redactions, lints) = (Default::default(), Default::default());
+    let judging = check::Judging::new(layout, &policy, &fail_on, &redactions, &lints);
+    let report = check::evaluate(&probed.surface, &accepted, &judging, None, None);
     let evaluate = started.elapsed();
     let cpu_ms = match (cpu_before, cpu_time_ms()) {
         (Some(before), Some(after)) => (after - before).to_string(),

@@ -15,81 +15,7 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-/// Judges a live surface against a suite's accepted snapshots, with no redaction (secrets are
-/// still scrubbed and spellings normalised: see [`evaluate_with`]).
-pub fn evaluate(
-    live: &Surface,
-    accepted: &[Accepted],
-    layout: &Layout,
-    policy: &Policy,
-    fail_on: &FailOn,
-) -> SuiteReport {
-    evaluate_with(
-        live,
-        accepted,
-        layout,
-        policy,
-        fail_on,
-        &Redactions::default(),
-    )
-}
-
-/// Judges a live surface against a suite's accepted snapshots.
-///
-/// The live surface first goes through [`prepare::prepare`] (spellings, the suite's
-/// redactions and filters, secret scrubbing), so verdicts, reports and written snapshots only
-/// ever see the prepared surface; every secret becomes one note. Accepted definitions go
-/// through the same steps before comparison, and an item is unchanged when its snapshot text
-/// matches, *or* when its prepared definition renders the same as the live one: a snapshot
-/// written by an older build (another format, raw spellings, a value now redacted or scrubbed)
-/// is read on what it recorded and is not drift. Those get one note suggesting a re-recording.
-///
-/// Items accepted as removed (a tombstone snapshot) that are still absent produce no verdict.
-/// The live surface is linted with the default [`crate::lint::Lints`].
-pub fn evaluate_with(
-    live: &Surface,
-    accepted: &[Accepted],
-    layout: &Layout,
-    policy: &Policy,
-    fail_on: &FailOn,
-    redactions: &Redactions,
-) -> SuiteReport {
-    let lints = crate::lint::Lints::default();
-    evaluate_linted(live, accepted, layout, policy, fail_on, redactions, &lints)
-}
-
-/// [`evaluate_with`] with the suite's lint configuration: the prepared live surface is linted
-/// (levels, policies, allow-list as of today) and each verdict carries its findings; a deny
-/// finding fails its verdict whatever the state, a new item included.
-///
-/// Items are taken one at a time (on several threads for a large surface): each live item is
-/// parsed, prepared, linted, rendered and compared with its accepted snapshot, and only a
-/// changed item's accepted definition is parsed, so neither side is ever held parsed as a
-/// whole. Renames are the one judgement across items: when items were both added and removed,
-/// those items are judged together afterwards.
-pub fn evaluate_linted(
-    live: &Surface,
-    accepted: &[Accepted],
-    layout: &Layout,
-    policy: &Policy,
-    fail_on: &FailOn,
-    redactions: &Redactions,
-    lints: &crate::lint::Lints,
-) -> SuiteReport {
-    let judging = Judging {
-        layout,
-        policy,
-        fail_on,
-        redactions,
-        lints,
-        today: crate::env::today(),
-        envelope: &[],
-    };
-    evaluate_selected(live, accepted, &judging, None)
-}
-
-/// How a suite's items are judged: everything [`evaluate_selected`] needs besides the two
-/// surfaces.
+/// How a suite's items are judged: everything [`evaluate`] needs besides the two surfaces.
 #[derive(Debug, Clone, Copy)]
 pub struct Judging<'a> {
     /// Where the snapshots live (and the header they get).
@@ -107,6 +33,28 @@ pub struct Judging<'a> {
     /// Non-spec spellings the probe met outside any item (the listings' `next_cursor`,
     /// `resource_templates`): linted with the items' own.
     pub envelope: &'a [Respelling],
+}
+
+impl<'a> Judging<'a> {
+    /// Judging with these settings, allow-list expiry compared with today, and no spellings
+    /// met outside the items.
+    pub fn new(
+        layout: &'a Layout,
+        policy: &'a Policy,
+        fail_on: &'a FailOn,
+        redactions: &'a Redactions,
+        lints: &'a crate::lint::Lints,
+    ) -> Judging<'a> {
+        Judging {
+            layout,
+            policy,
+            fail_on,
+            redactions,
+            lints,
+            today: crate::env::today(),
+            envelope: &[],
+        }
+    }
 }
 
 /// Which items a test process judges: `None` judges every item.
@@ -144,7 +92,7 @@ pub struct PreparedNotes {
 
 /// A live surface prepared for sharing: every item (and every repeated item) through
 /// [`prepare::prepare_item_cow`] with the suite's redactions, under its prepared key, and what
-/// preparing said. [`evaluate_prepared`] judges it exactly as [`evaluate_selected`] judges
+/// preparing said. [`evaluate`] judges it exactly as it judges
 /// `live`, but nothing in it is secret any more.
 pub fn prepare_for_sharing(live: &Surface, redactions: &Redactions) -> (Surface, PreparedNotes) {
     let mut surface = Surface::new();
@@ -164,26 +112,38 @@ pub fn prepare_for_sharing(live: &Surface, redactions: &Redactions) -> (Surface,
     (surface, notes)
 }
 
-/// [`evaluate_linted`] for the items `select` picks: a test process that runs one test
-/// (`--exact NAME`, as nextest runs each) judges one item, whatever the size of the suite.
-/// Unselected items with a test are returned in [`SuiteReport::unjudged`].
+/// Judges a live surface against a suite's accepted snapshots: the one judgement of the one
+/// road ([`crate::run`]), item by item into one [`Verdict`] each.
 ///
-/// What crosses items is kept exact: a removed or added item is judged with the items it may
-/// have been renamed to or from, and the `server` item, which carries the suite-wide lints
-/// (duplicate names, allow-list entries that match nothing), lints every item when selected.
-pub fn evaluate_selected(
-    live: &Surface,
-    accepted: &[Accepted],
-    judging: &Judging<'_>,
-    select: Selection<'_>,
-) -> SuiteReport {
-    evaluate_prepared(live, accepted, judging, select, None)
-}
-
-/// [`evaluate_selected`] of a live surface that [`prepare_for_sharing`] already prepared
-/// (`prepared`: what preparing said), or of a raw one (`None`). A prepared surface is judged
-/// whole: `select` only sorts the verdicts into judged and [`SuiteReport::unjudged`].
-pub fn evaluate_prepared(
+/// The live surface first goes through [`prepare::prepare`] (spellings, the suite's
+/// redactions and filters, secret scrubbing), so verdicts, reports and written snapshots only
+/// ever see the prepared surface; every secret becomes one note. Accepted definitions go
+/// through the same steps before comparison, and an item is unchanged when its snapshot text
+/// matches, *or* when its prepared definition renders the same as the live one: a snapshot
+/// written by an older build (another format, raw spellings, a value now redacted or scrubbed)
+/// is read on what it recorded and is not drift. Those get one note suggesting a re-recording.
+/// Items accepted as removed (a tombstone snapshot) that are still absent produce no verdict.
+/// The prepared live surface is linted (levels, policies, allow-list as of `judging.today`)
+/// and each verdict carries its findings; a deny finding fails its verdict whatever the state,
+/// a new item included.
+///
+/// Items are taken one at a time (on several threads for a large surface): each live item is
+/// parsed, prepared, linted, rendered and compared with its accepted snapshot, and only a
+/// changed item's accepted definition is parsed, so neither side is ever held parsed as a
+/// whole. Renames are the one judgement across items: when items were both added and removed,
+/// those items are judged together afterwards.
+///
+/// `select` picks the items judged: a test process that runs one test (`--exact NAME`, as
+/// nextest runs each) judges one item, whatever the size of the suite; the others with a test
+/// are returned in [`SuiteReport::unjudged`]. What crosses items is kept exact: a removed or
+/// added item is judged with the items it may have been renamed to or from, and the `server`
+/// item, which carries the suite-wide lints (duplicate names, allow-list entries that match
+/// nothing), lints every item when selected.
+///
+/// `prepared`: what preparing said when [`prepare_for_sharing`] already prepared `live`
+/// (`None` for a raw surface). A prepared surface is judged whole: `select` only sorts the
+/// verdicts into judged and [`SuiteReport::unjudged`].
+pub fn evaluate(
     live: &Surface,
     accepted: &[Accepted],
     judging: &Judging<'_>,
@@ -191,7 +151,7 @@ pub fn evaluate_prepared(
     prepared: Option<&PreparedNotes>,
 ) -> SuiteReport {
     if prepared.is_some() && select.is_some() {
-        let mut report = evaluate_prepared(live, accepted, judging, None, prepared);
+        let mut report = evaluate(live, accepted, judging, None, prepared);
         report.keep_selected(|key| select.is_none_or(|select| select(key)));
         return report;
     }
@@ -860,4 +820,47 @@ pub fn load_allow_list(path: &Path) -> Result<crate::lint::allow::AllowList, Str
     })?;
     crate::lint::allow::AllowList::parse(&text, &path.display().to_string())
         .map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::surface::ItemKind;
+
+    #[test]
+    fn probing_and_loading_side_by_side_returns_both_results_as_they_came() {
+        let dir = std::env::temp_dir().join(format!("mcp-check-load-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a temporary folder");
+        let layout = Layout {
+            dir: dir.clone(),
+            module: "contract".to_owned(),
+            suite: None,
+            source: None,
+            line: None,
+            server_label: "s".to_owned(),
+        };
+        for name in ["a", "b"] {
+            let key = ItemKey::new(ItemKind::Tool, name);
+            let contents = snapshot::render_item(&key, Some(&json!({ "name": name })));
+            let file = SnapshotFile::new(Metadata::default(), contents);
+            snapshot::write_atomic(&layout.snap_path(&key), file.render().as_bytes())
+                .expect("write");
+        }
+        let (probed, loaded) = probe_and_load(&layout, || "probed");
+        assert_eq!(probed, "probed");
+        let keys: Vec<String> = loaded
+            .expect("readable")
+            .iter()
+            .map(|a| a.item.key.test_name())
+            .collect();
+        assert_eq!(keys, ["tools::a", "tools::b"]);
+        // A broken file: the probe's result still comes back, beside the error naming the file.
+        std::fs::write(dir.join("contract__tools__a.snap"), "---\nbroken").expect("write");
+        let (probed, loaded) = probe_and_load(&layout, || 7);
+        assert_eq!(probed, 7);
+        let error = loaded.expect_err("a broken file").to_string();
+        assert!(error.contains("contract__tools__a.snap"), "{error}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -41,12 +41,10 @@ mod stopping;
 mod tls;
 
 pub use command::split_command_line;
-#[cfg(feature = "rmcp")]
-pub use in_process::rmcp_transport;
-pub use in_process::{probe_in_process, InProcess, InProcessTransport};
-pub use message::{Message, MessageError};
-pub use session::{probe_transport, Answer, SessionError, Transport, TransportError};
-pub use stopping::{defer_stops, DeferredStops, ServerSession};
+pub use in_process::InProcess;
+pub use message::Message;
+pub use session::{Answer, Transport, TransportError};
+pub use stopping::{defer_stops, ServerSession};
 
 use crate::error::ConfigError;
 use crate::surface::Surface;
@@ -860,6 +858,10 @@ fn looks_secret(header: &str) -> bool {
 /// Header values from environment variables are read now. No header value appears in any
 /// message: server text quoted in an error has them replaced by `<redacted>`.
 ///
+/// The session is left open once the last listing was read (and a server started for it
+/// running): the [`ServerSession`] owns both, and closing it DELETEs the session and stops the
+/// server. On an error everything is closed and stopped before this returns.
+///
 /// # Errors
 ///
 /// A [`ProbeError`] whose kind says what to do: [`ProbeErrorKind::Unreachable`],
@@ -867,21 +869,6 @@ fn looks_secret(header: &str) -> bool {
 /// [`ProbeErrorKind::NotFound`], [`ProbeErrorKind::TimedOut`], [`ProbeErrorKind::NotMcp`],
 /// [`ProbeErrorKind::Tls`] (`https://`, feature `https`), [`ProbeErrorKind::Configuration`]
 /// (an `https://` URL without the feature, too), or any failure of the MCP session itself.
-#[cfg(feature = "http")]
-pub fn probe_http(endpoint: &HttpEndpoint, options: &ProbeOptions) -> Result<Probe, ProbeError> {
-    let (probe, session) = probe_http_session(endpoint, options)?;
-    session.close();
-    Ok(probe)
-}
-
-/// [`probe_http`], leaving the session open once the last listing was read (and a server
-/// started for it running): the [`ServerSession`] owns both, and closing it DELETEs the
-/// session and stops the server. On an error everything is closed and stopped before this
-/// returns.
-///
-/// # Errors
-///
-/// As [`probe_http`].
 #[cfg(feature = "http")]
 pub fn probe_http_session(
     endpoint: &HttpEndpoint,
@@ -964,7 +951,7 @@ pub fn probe_http_session(
 }
 
 /// Without the `http` feature: a [`ProbeErrorKind::Configuration`] error saying how to enable
-/// it (the default build is stdio only; see [`probe_http`] with the feature).
+/// it (the default build is stdio only; see `probe_http_session` with the feature).
 #[cfg(not(feature = "http"))]
 pub fn probe_http(endpoint: &HttpEndpoint, _options: &ProbeOptions) -> Result<Probe, ProbeError> {
     Err(ProbeError {
@@ -1004,7 +991,7 @@ pub(crate) fn display_url(url: &str) -> String {
     format!("{shown}{query}")
 }
 
-/// Probes a server wherever it is: see [`probe_stdio`], [`probe_http`] and [`probe_in_process`].
+/// Probes a server wherever it is: over stdio ([`probe_stdio`]), Streamable HTTP or in-process.
 ///
 /// A stdio server's session is closed as soon as its last listing is read: the server is
 /// stopped before this returns, or, while a [`DeferredStops`] guard is alive, exits in the

@@ -62,7 +62,7 @@ pub struct SharedProbe {
     /// The probe: as the server answered, or (read from the shared file) prepared.
     pub probe: Probe,
     /// When the surface was read prepared: what preparing it said (see
-    /// [`check::evaluate_prepared`]).
+    /// [`check::evaluate`]).
     pub prepared: Option<PreparedNotes>,
     /// The suite's declared calls, made in the probe's session (their results prepared
     /// already): empty when it declares none.

@@ -71,21 +71,15 @@ impl PartialEq for InProcess {
 
 impl Eq for InProcess {}
 
-/// Probes an in-process server: starts a fresh one, runs the session over its transport, and
-/// stops it by dropping the transport. One deadline, `options.timeout`, bounds the session.
+/// Probes an in-process server: starts a fresh one and runs the session over its transport,
+/// leaving the server running with its session open once the last listing was read: the
+/// [`ServerSession`] owns the transport, and closing it stops the server. One deadline,
+/// `options.timeout`, bounds the session.
 ///
 /// # Errors
 ///
 /// A [`ProbeError`] whose command is `in-process NAME`: [`ProbeErrorKind::SpawnFailed`] when the
 /// server cannot be started, otherwise any failure of the MCP session.
-pub fn probe_in_process(server: &InProcess, options: &ProbeOptions) -> Result<Probe, ProbeError> {
-    let (probe, session) = probe_in_process_session(server, options)?;
-    session.close();
-    Ok(probe)
-}
-
-/// [`probe_in_process`], leaving the server running with its session open once the last
-/// listing was read: the [`ServerSession`] owns the transport, and closing it stops the server.
 pub(super) fn probe_in_process_session(
     server: &InProcess,
     options: &ProbeOptions,
@@ -117,9 +111,6 @@ pub(super) fn probe_in_process_session(
 }
 
 #[cfg(feature = "rmcp")]
-pub use self::rmcp_bridge::rmcp_transport;
-
-#[cfg(feature = "rmcp")]
 mod rmcp_bridge {
     use super::{InProcess, InProcessTransport};
     use crate::probe::message::{Message, MessageError};
@@ -149,7 +140,7 @@ mod rmcp_bridge {
             let make = std::sync::Arc::new(make);
             InProcess::new(std::any::type_name::<H>(), move || {
                 let make = std::sync::Arc::clone(&make);
-                rmcp_transport(move || make())
+                super::rmcp_bridge::rmcp_transport(move || make())
             })
         }
     }

@@ -2,9 +2,7 @@
 //! answers to the server's own requests.
 
 use super::message::{is_too_deep, Message};
-use super::{
-    quote_untrusted, Handshake, Lifecycle, Phase, Probe, ProbeError, ProbeErrorKind, ProbeOptions,
-};
+use super::{quote_untrusted, Handshake, Lifecycle, Phase, Probe, ProbeErrorKind, ProbeOptions};
 use crate::surface::{
     json_type_name, ItemKey, ItemKind, Surface, SERVER_FIELDS, SERVER_FIELD_SPELLINGS,
 };
@@ -51,21 +49,17 @@ impl fmt::Display for TransportError {
 
 impl std::error::Error for TransportError {}
 
-/// Runs a probe over any transport: handshake, every listing, then returns (the caller stops the
-/// server). `label` names the server in errors (a command line or a URL).
-///
-/// # Errors
-///
-/// A [`ProbeError`] naming the phase and what went wrong; its exit status and stderr tail are
-/// empty, since only the transport's owner knows them.
-pub fn probe_transport<T: Transport + ?Sized>(
+/// Runs a probe over any transport (for the tests of the session): handshake, every listing,
+/// then returns. `label` names the server in errors.
+#[cfg(test)]
+fn probe_transport<T: Transport + ?Sized>(
     transport: &mut T,
     options: &ProbeOptions,
     label: &str,
-) -> Result<Probe, ProbeError> {
+) -> Result<Probe, super::ProbeError> {
     run(transport, options, Instant::now() + options.timeout)
         .map(|(probe, _)| probe)
-        .map_err(|failure| ProbeError {
+        .map_err(|failure| super::ProbeError {
             command: label.to_owned(),
             phase: failure.phase,
             kind: failure.kind,
