@@ -12,6 +12,7 @@ mod serve;
 mod target;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use mcp_contract_cli::error::CliError;
 use mcp_contract_cli::exit;
 use mcp_contract_cli::report::{self, Items, Report, ServerResult};
 use mcp_contract_engine::escape::escape;
@@ -223,18 +224,15 @@ pub struct Output {
 
 impl Output {
     /// The `--report` files, checked before anything runs.
-    fn files(&self) -> Result<Vec<(Format, PathBuf)>, Fail> {
+    fn files(&self) -> Result<Vec<(Format, PathBuf)>, CliError> {
         self.reports
             .iter()
             .map(|spec| {
                 let usage = || {
-                    (
-                        exit::USAGE,
-                        format!(
-                            "--report takes FORMAT=PATH with FORMAT one of human, json, markdown, junit, github, sarif (got `{}`)",
-                            escape(spec)
-                        ),
-                    )
+                    CliError::usage(format!(
+                        "--report takes FORMAT=PATH with FORMAT one of human, json, markdown, junit, github, sarif (got `{}`)",
+                        escape(spec)
+                    ))
                 };
                 let (name, path) = spec.split_once('=').ok_or_else(usage)?;
                 let format = Format::from_str(name.trim(), true).map_err(|_| usage())?;
@@ -310,9 +308,6 @@ pub struct ServerArgs {
     command: Vec<String>,
 }
 
-/// A failure of the CLI itself: its exit code and one message.
-pub type Fail = (u8, String);
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
     // Report first: servers exit while their surfaces are judged and printed; any still
@@ -320,14 +315,14 @@ fn main() -> ExitCode {
     let _stops = mcp_contract_test::_support::probe::defer_stops();
     match run_command(cli.command) {
         Ok(code) => ExitCode::from(code),
-        Err((code, message)) => {
-            eprintln!("mcp-contract: {message}");
-            ExitCode::from(code)
+        Err(error) => {
+            eprintln!("mcp-contract: {error}");
+            ExitCode::from(error.exit_code())
         }
     }
 }
 
-fn run_command(command: Command) -> Result<u8, Fail> {
+fn run_command(command: Command) -> Result<u8, CliError> {
     match command {
         Command::Check {
             snapshots,
@@ -347,11 +342,12 @@ fn run_command(command: Command) -> Result<u8, Fail> {
         Command::Changelog { recordings, format } => changelog_command(&recordings, format),
         Command::Capture { output, server } => {
             let probe = probe_one(&server)?;
-            let text = serde_json::to_string_pretty(&probe.surface.to_json())
-                .map_err(|e| (exit::USAGE, format!("cannot render the surface: {e}")))?;
+            let text = serde_json::to_string_pretty(&probe.surface.to_json()).map_err(|e| {
+                CliError::usage(format!("cannot render the surface: {e}")).caused_by(e)
+            })?;
             match output {
                 Some(path) => snapshot::write_atomic(&path, (text + "\n").as_bytes())
-                    .map_err(|e| (exit::USAGE, e.to_string()))?,
+                    .map_err(|e| CliError::usage(e.to_string()).caused_by(e))?,
                 None => out(&format!("{text}\n")),
             }
             for note in &probe.notes {
@@ -381,23 +377,21 @@ fn run_command(command: Command) -> Result<u8, Fail> {
         } => {
             let surface = if source.is_dir() {
                 let accepted = snapshot::load_dir(&source, &name, suite.as_deref())
-                    .map_err(|e| (exit::USAGE, e.to_string()))?;
+                    .map_err(|e| CliError::usage(e.to_string()).caused_by(e))?;
                 if accepted.is_empty() {
-                    return Err((
-                        exit::USAGE,
-                        format!(
-                            "{} holds no snapshots named {}__…: check --name and --suite",
-                            source.display(),
-                            snapshot::safe_component(&name)
-                        ),
-                    ));
+                    return Err(CliError::usage(format!(
+                        "{} holds no snapshots named {}__…: check --name and --suite",
+                        source.display(),
+                        snapshot::safe_component(&name)
+                    )));
                 }
                 mcp_contract_test::_support::check::accepted_surface(&accepted)
             } else {
                 load_surface(&source)?
             };
-            serve::run(&serve::Served::new(&surface))
-                .map_err(|e| (exit::USAGE, format!("serving on stdio failed: {e}")))?;
+            serve::run(&serve::Served::new(&surface)).map_err(|e| {
+                CliError::usage(format!("serving on stdio failed: {e}")).caused_by(e)
+            })?;
             Ok(exit::OK)
         }
         Command::Rules => {
@@ -416,18 +410,19 @@ pub struct SnapshotOptions {
     fail_on: Option<FailOn>,
     allow_missing: bool,
     jobs: usize,
-    settings: config::Settings,
+    settings: config::SettingsLayer,
 }
 
-fn snapshots_options(args: &SnapshotArgs) -> Result<SnapshotOptions, Fail> {
+fn snapshots_options(args: &SnapshotArgs) -> Result<SnapshotOptions, CliError> {
     let fail_on = match &args.fail_on {
         None => None,
-        Some(text) => {
-            Some(FailOn::parse(text).map_err(|e| (exit::USAGE, format!("--fail-on: {e}")))?)
-        }
+        Some(text) => Some(
+            FailOn::parse(text)
+                .map_err(|e| CliError::usage(format!("--fail-on: {e}")).caused_by(e))?,
+        ),
     };
     if args.jobs == 0 {
-        return Err((exit::USAGE, "--jobs must be at least 1".to_owned()));
+        return Err(CliError::usage("--jobs must be at least 1"));
     }
     Ok(SnapshotOptions {
         dir: args.dir.clone(),
@@ -443,21 +438,21 @@ fn snapshots_options(args: &SnapshotArgs) -> Result<SnapshotOptions, Fail> {
 
 /// Probes one server given on the command line (`capture`, `show`), credentials scrubbed from
 /// any failure.
-fn probe_one(server: &ServerArgs) -> Result<mcp_contract_test::_support::probe::Probe, Fail> {
+fn probe_one(server: &ServerArgs) -> Result<mcp_contract_test::_support::probe::Probe, CliError> {
     let target = target::single(
         server,
         "server",
         target::no_layout(),
-        &config::Settings::default(),
+        &config::SettingsLayer::default(),
     )?;
     use mcp_contract_test::_support::run::{Context, Mode};
-    let mut context = Context::from_env(Mode::Check).map_err(|e| (exit::USAGE, e))?;
+    let mut context = Context::from_env(Mode::Check)?;
     // A --timeout flag wins over MCP_CONTRACT_TIMEOUT, as for `check`.
     if server.timeout.is_some() {
         context.timeout = None;
     }
     one_road::probe(&target.config, &context)
-        .map_err(|failure| (exit::of_failure(failure.kind), failure.message))
+        .map_err(|failure| CliError::failure(failure.kind, failure.message))
 }
 
 /// Writes to stdout. A reader that went away (`mcp-contract diff … | head`) ends the output
@@ -510,7 +505,7 @@ pub fn emit(
     report: &Report,
     output: &Output,
     special: &dyn Fn(Format) -> Option<String>,
-) -> Result<(), Fail> {
+) -> Result<(), CliError> {
     let files = output.files()?;
     let text = |format: Format, colour: bool| {
         special(format).unwrap_or_else(|| render(report, format, colour))
@@ -518,10 +513,7 @@ pub fn emit(
     out(&text(output.format, color_stdout()));
     for (format, path) in files {
         snapshot::write_atomic(&path, text(format, false).as_bytes()).map_err(|e| {
-            (
-                exit::USAGE,
-                format!("cannot write the report {}: {e}", path.display()),
-            )
+            CliError::usage(format!("cannot write the report {}: {e}", path.display())).caused_by(e)
         })?;
     }
     Ok(())
@@ -531,7 +523,7 @@ fn diff_command(
     recordings: &Recordings,
     require_version_bump: bool,
     output: &Output,
-) -> Result<u8, Fail> {
+) -> Result<u8, CliError> {
     output.files()?;
     let (old, new) = recording::pair(&recordings.paths, recordings.since.as_deref())?;
     let mut comparing = Comparing::default();
@@ -572,7 +564,7 @@ fn diff_command(
     })
 }
 
-fn changelog_command(recordings: &Recordings, format: ChangelogFormat) -> Result<u8, Fail> {
+fn changelog_command(recordings: &Recordings, format: ChangelogFormat) -> Result<u8, CliError> {
     let (old, new) = recording::pair(&recordings.paths, recordings.since.as_deref())?;
     let comparison = one_road::compare(old.recorded(), new.recorded(), &Comparing::default());
     let changelog = report::changelog::Changelog {
@@ -591,6 +583,6 @@ fn changelog_command(recordings: &Recordings, format: ChangelogFormat) -> Result
 }
 
 /// Reads a surface file, a bare tools/list result, or a folder of snapshot files.
-fn load_surface(path: &Path) -> Result<Surface, Fail> {
+fn load_surface(path: &Path) -> Result<Surface, CliError> {
     recording::load(path).map(|r| r.surface)
 }

@@ -5,6 +5,7 @@
 
 use crate::change::{Judgement, Policy};
 use crate::diff;
+use crate::error::{Cause, ConfigError};
 use crate::prepare::spelling::Respelling;
 use crate::prepare::{self, Redactions};
 use crate::snapshot::{self, contents_match, Accepted, Metadata, SnapshotFile};
@@ -811,15 +812,16 @@ pub fn probe_and_load<T>(
 }
 
 /// Reads and parses an allow-list file; the error names the file and the line.
-pub fn load_allow_list(path: &Path) -> Result<crate::lint::allow::AllowList, String> {
+pub fn load_allow_list(path: &Path) -> Result<crate::lint::allow::AllowList, ConfigError> {
+    let shown = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| {
-        format!(
-            "cannot read the allow-list {}: {e} (create it, or drop the `allow` setting)",
-            path.display()
-        )
+        let message = format!(
+            "cannot read the allow-list {shown}: {e} (create it, or drop the `allow` setting)"
+        );
+        ConfigError::new("allow", &shown, message).caused_by(Cause::io(&e))
     })?;
-    crate::lint::allow::AllowList::parse(&text, &path.display().to_string())
-        .map_err(|e| e.to_string())
+    crate::lint::allow::AllowList::parse(&text, &shown)
+        .map_err(|e| ConfigError::new("allow", &shown, e.to_string()).caused_by(Cause::of(e)))
 }
 
 #[cfg(test)]

@@ -279,15 +279,17 @@ mod probe;
 mod probe_cache;
 mod run;
 mod snapshot;
+mod suite;
 mod summary;
 mod verdict;
 
 pub use check::FailOn;
 pub use error::ConfigError;
-pub use harness::{Contract, Location, Suite};
+pub use harness::{Contract, Location};
 pub use mcp_contract_engine::lint::Level;
 pub use mcp_contract_engine::{Class, Policy};
 pub use probe::{HeaderValue, Lifecycle, ProxySetting};
+pub use suite::Suite;
 
 /// What the `mcp-contract` CLI, the benchmarks and this crate's own tests need beyond the
 /// public API: the one road, the probe and the snapshot files, each item named. Not part of
@@ -331,7 +333,8 @@ pub mod _support {
         pub use crate::snapshot::{
             add_reference, contents_match, file_name, load_dir, normalize_contents, parse_item,
             pending_path, read_head_at, record, render_item, safe_component, write_atomic,
-            Accepted, ErrorKind, Metadata, Settings, SnapshotFile, UpdateMode, Written,
+            Accepted, ErrorKind, Metadata, Settings, SnapshotError, SnapshotFile, UpdateMode,
+            Written,
         };
     }
     /// How verdicts and changes read, for the CLI's reports.
@@ -354,3 +357,15 @@ pub mod _support {
 }
 
 pub use mcp_contract_macros::mcp_contract;
+
+/// What the attribute's expansion calls besides the public API (`headers = [..]`, whose values
+/// are parsed at run time). Not public API: the attribute is.
+#[doc(hidden)]
+pub mod __macro {
+    use crate::Suite;
+
+    /// Adds a header written `"Name: value"` (the attribute's `headers = [..]`).
+    pub fn header_line(suite: Suite, line: &str) -> Suite {
+        suite.header_line(line)
+    }
+}

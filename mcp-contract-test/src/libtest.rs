@@ -145,6 +145,9 @@ impl Arguments {
 
     /// Parses a command line whose first element is the program name, like
     /// `std::env::args`. The error is one line naming the offending option or value.
+    // A `String` error, argued: it is libtest's own usage error, printed as `error: …` with
+    // exit code 101 exactly as libtest prints it; no caller branches on it and nothing lies
+    // beneath it.
     pub fn parse(args: Vec<String>) -> Result<Parsed, String> {
         let mut parsed = Arguments::default();
         let mut format = None;

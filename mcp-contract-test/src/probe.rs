@@ -85,12 +85,19 @@ impl ServerCommand {
     ///
     /// # Errors
     ///
-    /// The line is empty, or has an unbalanced quote or a trailing backslash.
-    pub fn from_command_line(line: &str) -> Result<ServerCommand, String> {
-        let mut words = split_command_line(line)?.into_iter();
+    /// The line is empty, or has an unbalanced quote or a trailing backslash
+    /// ([`ConfigError::setting`] is `server`).
+    pub fn from_command_line(line: &str) -> Result<ServerCommand, ConfigError> {
+        let mut words = split_command_line(line)
+            .map_err(|message| ConfigError::new("server", line, message))?
+            .into_iter();
         let program = words.next().ok_or_else(|| {
-            "the server command line is empty: give the program to run, e.g. `npx -y @scope/server`"
-                .to_owned()
+            ConfigError::new(
+                "server",
+                line,
+                "the server command line is empty: give the program to run, e.g. `npx -y \
+                 @scope/server`",
+            )
         })?;
         Ok(ServerCommand {
             program,
@@ -1171,6 +1178,7 @@ mod tests {
         assert_eq!(ServerCommand::from_command_line(&shown).unwrap(), command);
         assert!(ServerCommand::from_command_line("   ")
             .unwrap_err()
+            .to_string()
             .contains("empty"));
     }
 }

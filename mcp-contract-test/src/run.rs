@@ -8,9 +8,10 @@
 //! pending snapshot files; the CLI maps it to exit codes and report formats. Neither decides
 //! anything else, so both say the same about the same server and folder.
 
-use crate::calls::{self, Calling, Cases};
+use crate::calls::{self, Calling, CallsError, CallsErrorKind, Cases};
 use crate::check::{self, FailOn, Judging, Selection, SuiteReport};
 use crate::config::SuiteConfig;
+use crate::error::{Cause, ConfigError};
 use crate::prepare::secrets;
 use crate::probe::{Handshake, Probe, ProbeErrorKind, ProbeOptions, ServerSpec};
 use crate::probe_cache::SharedProbe;
@@ -109,13 +110,18 @@ impl Context<'static> {
     ///
     /// # Errors
     ///
-    /// An override that does not parse, naming the variable.
-    pub fn from_env(mode: Mode) -> Result<Context<'static>, String> {
+    /// An override that does not parse; [`ConfigError::setting`] is the variable's name.
+    pub fn from_env(mode: Mode) -> Result<Context<'static>, ConfigError> {
         let ci = crate::env::ci();
-        let fail_on = crate::env::non_empty(crate::env::FAIL_ON)
-            .map(|text| FailOn::parse(&text))
-            .transpose()
-            .map_err(|e| format!("{}: {e}", crate::env::FAIL_ON))?;
+        let variable = crate::env::FAIL_ON;
+        let fail_on = crate::env::non_empty(variable)
+            .map(|text| {
+                FailOn::parse(&text).map_err(|e| {
+                    ConfigError::new(variable, &text, format!("{variable}: {e}"))
+                        .caused_by(Cause::of(e))
+                })
+            })
+            .transpose()?;
         Ok(Context {
             ci,
             fail_on,
@@ -168,8 +174,8 @@ pub fn run(config: &SuiteConfig, context: &Context<'_>) -> SuiteOutcome {
     };
     let cases = match read_calls(config) {
         Ok(cases) => cases,
-        Err(message) => {
-            let message = secrets::scrub_known(&message, &config.known_secrets());
+        Err(error) => {
+            let message = secrets::scrub_known(&error.to_string(), &config.known_secrets());
             return outcome(Err(unusable(&config.layout, message)));
         }
     };
@@ -226,10 +232,11 @@ pub fn unusable(layout: &check::Layout, message: String) -> SuiteFailure {
 }
 
 /// What a suite with configuration errors says: each error on a line of its own.
-pub fn misconfigured(errors: &[String]) -> String {
+pub fn misconfigured(errors: &[ConfigError]) -> String {
+    let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
     format!(
         "the contract suite is misconfigured:\n  {}",
-        errors.join("\n  ")
+        lines.join("\n  ")
     )
 }
 
@@ -238,17 +245,19 @@ pub fn misconfigured(errors: &[String]) -> String {
 /// # Errors
 ///
 /// The calls folder cannot be listed, or this build has no validator (`calls` feature).
-fn read_calls(config: &SuiteConfig) -> Result<Option<Cases>, String> {
+fn read_calls(config: &SuiteConfig) -> Result<Option<Cases>, CallsError> {
     let Some(dir) = &config.calls else {
         return Ok(None);
     };
     if !calls::SUPPORTED {
-        return Err(
+        return Err(CallsError::new(
+            CallsErrorKind::Unsupported,
             "the suite declares calls, but this build of mcp-contract-test has no JSON Schema \
              validator: enable its `calls` feature (`mcp-contract-test = { version = \"0.1\", \
              features = [\"calls\"] }`)"
                 .to_owned(),
-        );
+            Cause::default(),
+        ));
     }
     calls::read_cases(dir).map(Some)
 }
@@ -427,7 +436,7 @@ fn judge_probed(
             Ok(list) => lints.allow = Some(list),
             Err(error) => {
                 let keys = check::item_keys(&probe.surface, &accepted);
-                return Err(judge.failure(FailureKind::Config, &error, keys));
+                return Err(judge.failure(FailureKind::Config, &error.to_string(), keys));
             }
         }
     }

@@ -13,6 +13,7 @@
 //! folder names.
 
 use super::case::{Case, CaseSpec, Cases, Expect};
+use super::error::SchemaError;
 use crate::escape::escape;
 use crate::prepare::{self, secrets, Redactions};
 use crate::probe::{self, Answer, Probe, ProbeError, ProbeOptions, ServerSession, ServerSpec};
@@ -245,7 +246,7 @@ pub fn make_calls(
                 notes: Vec::new(),
             };
             match &case.spec {
-                Err(message) => record.find("call-case-invalid", "", message.clone()),
+                Err(error) => record.find("call-case-invalid", "", error.to_string()),
                 Ok(spec) => {
                     record.arguments = Value::Object(spec.arguments.clone());
                     match tool_for(&case.folder, &tools) {
@@ -499,19 +500,25 @@ fn check_output(record: &mut CallRecord, tool: &Value, result: &Map<String, Valu
 
 /// Validates a value against a schema (feature `calls`).
 #[cfg(feature = "calls")]
-fn schema_check(schema: &Value, value: &Value) -> Result<(Vec<super::Violation>, usize), String> {
+fn schema_check(
+    schema: &Value,
+    value: &Value,
+) -> Result<(Vec<super::Violation>, usize), SchemaError> {
     super::validate::validate(schema, value)
 }
 
 /// Without the validator nothing can be checked, so nothing is called (the faces refuse
 /// declared calls in such a build before they get here).
 #[cfg(not(feature = "calls"))]
-fn schema_check(_schema: &Value, _value: &Value) -> Result<(Vec<super::Violation>, usize), String> {
-    Err(
+fn schema_check(
+    _schema: &Value,
+    _value: &Value,
+) -> Result<(Vec<super::Violation>, usize), SchemaError> {
+    Err(SchemaError::new(
         "this build of mcp-contract-test has no JSON Schema validator: enable its `calls` \
          feature"
             .to_owned(),
-    )
+    ))
 }
 
 /// A JSON pointer for people: `/` for the root.

@@ -11,6 +11,8 @@
 /// # Errors
 ///
 /// An unbalanced quote or a trailing backslash, with where it is and what to do.
+// A `String` error, argued: every caller wraps it into the `ConfigError` of its setting
+// (`server`, `start`, a configuration file's `command`).
 pub fn split_command_line(line: &str) -> Result<Vec<String>, String> {
     let mut words = Vec::new();
     let mut word = String::new();
