@@ -114,7 +114,7 @@ pub fn prepare_for_sharing(live: &Surface, redactions: &Redactions) -> (Surface,
 }
 
 /// Judges a live surface against a suite's accepted snapshots: the one judgement of the one
-/// road ([`crate::run`]), item by item into one [`Verdict`] each.
+/// road (`run::run`), item by item into one [`Verdict`] each.
 ///
 /// The live surface first goes through [`prepare::prepare`] (spellings, the suite's
 /// redactions and filters, secret scrubbing), so verdicts, reports and written snapshots only
@@ -688,7 +688,7 @@ fn refresh_note(files: &[(String, u32)]) -> String {
     )
 }
 
-/// What [`accept`] did to one snapshot file.
+/// What accepting did to one snapshot file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Accepting {
     /// Wrote the accepted snapshot of a new or changed item.

@@ -429,7 +429,7 @@ impl Suite {
 
     /// Version discipline: a breaking or safety change since the accepted contract fails
     /// (`version-bump-missing`) unless the package's version (`CARGO_PKG_VERSION`, see
-    /// [`Location::version`]) has a semver-major bump since then (minor for 0.x). The version
+    /// [`crate::Location::version`]) has a semver-major bump since then (minor for 0.x). The version
     /// is recorded in the `server` snapshot's header (`info.version`) when the contract is
     /// accepted: a new version is drift of the `server` item until accepted. The attribute's
     /// `require_version_bump = true`.

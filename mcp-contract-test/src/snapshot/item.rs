@@ -464,7 +464,7 @@ fn canonical(value: &Value, context: Context) -> Value {
 }
 
 /// Reads snapshot contents written by [`render_item`]. Errors name `path` and the line
-/// (counted from the start of the contents; see [`parse_item_at`] for file lines).
+/// (counted from the start of the contents; `parse_item_at` counts file lines).
 pub fn parse_item(contents: &str, path: &Path) -> Result<ParsedItem, SnapshotError> {
     parse_item_at(contents, path, 1)
 }
@@ -508,7 +508,7 @@ pub struct ItemHead {
     pub removed: bool,
 }
 
-/// Checks snapshot contents as [`parse_item_at`] does, every error included, but without
+/// Checks snapshot contents as `parse_item_at` does, every error included, but without
 /// building the definition's value: it is only scanned as JSON. Loading a suite's snapshots
 /// does this; the definitions are parsed when an item is compared.
 pub fn read_head_at(
