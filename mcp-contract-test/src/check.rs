@@ -86,7 +86,7 @@ pub fn item_keys(live: &Surface, accepted: &[Accepted]) -> Vec<ItemKey> {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PreparedNotes {
     /// The secrets replaced, item by item in the live surface's order.
-    pub secrets: Vec<prepare::Finding>,
+    pub secrets: Vec<prepare::ReplacedSecret>,
     /// The items' non-spec spellings (the listings' own stay with the probe), in the same order.
     pub respellings: Vec<Respelling>,
 }
@@ -200,7 +200,7 @@ pub fn evaluate(
             &around,
         )
     });
-    let mut outcomes: Vec<Outcome> = outcomes.into_iter().flatten().collect();
+    let mut outcomes: Vec<Examined> = outcomes.into_iter().flatten().collect();
     let lint_only: Vec<(&ItemKey, &ItemKey)> = plan
         .lint_only
         .iter()
@@ -318,7 +318,7 @@ fn plan<'a>(
 /// whole reports them.
 fn findings_and_notes(
     live: &Surface,
-    outcomes: &mut [Outcome<'_>],
+    outcomes: &mut [Examined<'_>],
     shadowed: &[&ItemKey],
     lint_only: &[(&ItemKey, &ItemKey)],
     judging: &Judging<'_>,
@@ -373,21 +373,22 @@ fn findings_and_notes(
 /// live surface's order, the listings' own spellings first.
 fn gather_preparing_notes(
     live: &Surface,
-    outcomes: &mut [Outcome<'_>],
+    outcomes: &mut [Examined<'_>],
     shadowed: &[&ItemKey],
     judging: &Judging<'_>,
-) -> (Vec<prepare::Finding>, Vec<Respelling>) {
-    let mut prepared_notes: Vec<(&ItemKey, Vec<prepare::Finding>, Vec<Respelling>)> = outcomes
-        .iter_mut()
-        .filter_map(|o| {
-            let live_key = o.live_key?;
-            Some((
-                live_key,
-                std::mem::take(&mut o.secrets),
-                std::mem::take(&mut o.respellings),
-            ))
-        })
-        .collect();
+) -> (Vec<prepare::ReplacedSecret>, Vec<Respelling>) {
+    let mut prepared_notes: Vec<(&ItemKey, Vec<prepare::ReplacedSecret>, Vec<Respelling>)> =
+        outcomes
+            .iter_mut()
+            .filter_map(|o| {
+                let live_key = o.live_key?;
+                Some((
+                    live_key,
+                    std::mem::take(&mut o.secrets),
+                    std::mem::take(&mut o.respellings),
+                ))
+            })
+            .collect();
     for &key in shadowed {
         if let Some(value) = live.get(key) {
             let (_, _, secrets, respellings) =
@@ -407,7 +408,7 @@ fn gather_preparing_notes(
 
 /// Items added and removed in one release, judged together for renames.
 fn judge_renames(
-    outcomes: &[Outcome<'_>],
+    outcomes: &[Examined<'_>],
     policy: &Policy,
     context: &diff::Context,
 ) -> BTreeMap<ItemKey, Judgement> {
@@ -442,7 +443,7 @@ fn judge_renames(
 /// The verdicts of the judged items (headers written), and the accepted files that could be
 /// refreshed.
 fn into_verdicts(
-    outcomes: Vec<Outcome<'_>>,
+    outcomes: Vec<Examined<'_>>,
     renamed: &mut BTreeMap<ItemKey, Judgement>,
     findings_by_item: &mut BTreeMap<ItemKey, Vec<crate::lint::Finding>>,
     judging: &Judging<'_>,
@@ -452,7 +453,7 @@ fn into_verdicts(
     let mut refreshable: Vec<(String, u32)> = Vec::new();
     let mut verdicts = Vec::with_capacity(outcomes.len());
     for outcome in outcomes {
-        let Outcome {
+        let Examined {
             key,
             state,
             contents,
@@ -500,8 +501,8 @@ fn into_verdicts(
     (verdicts, refreshable)
 }
 
-/// One item taken through the pipeline, before the surface-wide steps.
-struct Outcome<'a> {
+/// One item taken through the pipeline (examined), before the surface-wide steps.
+struct Examined<'a> {
     key: &'a ItemKey,
     /// The live item's own key (differs from `key` when its name held a secret).
     live_key: Option<&'a ItemKey>,
@@ -517,7 +518,7 @@ struct Outcome<'a> {
     refresh: Option<(String, u32)>,
     snap_path: PathBuf,
     accepted: Option<SnapshotFile>,
-    secrets: Vec<prepare::Finding>,
+    secrets: Vec<prepare::ReplacedSecret>,
     respellings: Vec<Respelling>,
     findings: Vec<crate::lint::Finding>,
 }
@@ -543,7 +544,7 @@ fn judge_item<'a>(
     old: Option<&'a Accepted>,
     judging: &Judging<'_>,
     around: &Around<'_>,
-) -> Option<Outcome<'a>> {
+) -> Option<Examined<'a>> {
     let (layout, redactions, lints) = (judging.layout, judging.redactions, judging.lints);
     let Around {
         policy,
@@ -646,7 +647,7 @@ fn judge_item<'a>(
             context,
         )),
     };
-    Some(Outcome {
+    Some(Examined {
         snap_path: layout.snap_path(key),
         accepted: old.map(|a| a.file.clone()),
         key,

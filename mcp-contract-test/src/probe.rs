@@ -52,7 +52,9 @@ pub use in_process::InProcess;
 pub use message::Message;
 pub use options::{Handshake, Lifecycle, Probe, ProbeOptions};
 pub use session::{Answer, Transport, TransportError};
-pub(crate) use spec::{display_proxy, display_url};
+#[cfg(feature = "http")]
+pub(crate) use spec::display_proxy;
+pub(crate) use spec::display_url;
 pub use spec::{HeaderValue, HttpEndpoint, ProxySetting, ServerCommand, ServerSpec};
 pub use stopping::{defer_stops, ServerSession};
 

@@ -233,7 +233,7 @@ pub(crate) fn key_from(value: &Value) -> Option<ItemKey> {
     Some(ItemKey::new(kind, pair.get(1)?.as_str()?))
 }
 
-fn secret_json(finding: &secrets::Finding) -> Value {
+fn secret_json(finding: &secrets::ReplacedSecret) -> Value {
     json!({
         "item": key_json(&finding.item),
         "path": finding.path,
@@ -242,8 +242,8 @@ fn secret_json(finding: &secrets::Finding) -> Value {
     })
 }
 
-fn secret_from(value: &Value) -> Option<secrets::Finding> {
-    Some(secrets::Finding::new(
+fn secret_from(value: &Value) -> Option<secrets::ReplacedSecret> {
+    Some(secrets::ReplacedSecret::new(
         key_from(value.get("item")?)?,
         value.get("path")?.as_str()?,
         secrets::kind_named(value.get("kind")?.as_str()?)?,

@@ -153,6 +153,9 @@ mod rmcp_bridge {
     /// # Errors
     ///
     /// The runtime or the thread cannot be created.
+    // Long on purpose (~120 lines): the background thread's one async block (the handler
+    // served, the writer and the reader of the pipe, a panic reported as a crash) shares the
+    // pipe's two ends and the channels; it reads as one piece.
     pub fn rmcp_transport<H, F>(make: F) -> std::io::Result<InProcessTransport>
     where
         H: rmcp::ServerHandler,

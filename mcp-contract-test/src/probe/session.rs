@@ -51,6 +51,31 @@ impl std::error::Error for TransportError {}
 
 /// Runs a probe over any transport (for the tests of the session): handshake, every listing,
 /// then returns. `label` names the server in errors.
+/// A page's `nextCursor`: the next page's cursor, or `None` when the listing ends (no cursor,
+/// `null`, or the empty string many loosely typed servers send to say "no more").
+fn next_cursor(
+    result: &BTreeMap<String, &RawValue>,
+    method: &str,
+    page: usize,
+) -> Result<Option<String>, Failure> {
+    let next_cursor = result
+        .get("nextCursor")
+        .map(|raw| serde_json::from_str::<Value>(raw.get()).unwrap_or(Value::Null));
+    match next_cursor {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(next)) if next.is_empty() => Ok(None),
+        Some(Value::String(next)) => Ok(Some(next)),
+        Some(other) => Err(Failure {
+            phase: Phase::List,
+            kind: ProbeErrorKind::Malformed,
+            message: format!(
+                "page {page} of {method} has a nextCursor that is {}, not a string",
+                json_type_name(&other)
+            ),
+        }),
+    }
+}
+
 #[cfg(test)]
 fn probe_transport<T: Transport + ?Sized>(
     transport: &mut T,
@@ -515,24 +540,8 @@ impl<T: Transport + ?Sized> Session<'_, T> {
                     })
                 }
             }
-            let next_cursor = result
-                .get("nextCursor")
-                .map(|raw| serde_json::from_str::<Value>(raw.get()).unwrap_or(Value::Null));
-            let next = match next_cursor {
-                None | Some(Value::Null) => return Ok(()),
-                // An empty cursor is how many servers in loosely typed languages say "no more".
-                Some(Value::String(next)) if next.is_empty() => return Ok(()),
-                Some(Value::String(next)) => next,
-                Some(other) => {
-                    return Err(Failure {
-                        phase: Phase::List,
-                        kind: ProbeErrorKind::Malformed,
-                        message: format!(
-                            "page {page} of {method} has a nextCursor that is {}, not a string",
-                            json_type_name(&other)
-                        ),
-                    })
-                }
+            let Some(next) = next_cursor(&result, method, page)? else {
+                return Ok(());
             };
             if !seen_cursors.insert(next.clone()) {
                 return Err(Failure {

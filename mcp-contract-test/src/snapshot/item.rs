@@ -521,19 +521,51 @@ pub fn read_head_at(
 
 type RawMap<'a> = std::collections::BTreeMap<String, &'a serde_json::value::RawValue>;
 
+/// The JSON body of one snapshot, read as a map of raw fields: what each step of
+/// [`read_head`] asks of it, and how its errors name the file and line.
+struct Body<'a, 'p> {
+    contents: &'a str,
+    path: &'p Path,
+    first_line: usize,
+    map: RawMap<'a>,
+}
+
+impl<'a> Body<'a, '_> {
+    fn error(&self, line: usize, message: String) -> SnapshotError {
+        body_error(self.path, line, message)
+    }
+
+    /// The line a top-level field starts on (the first line when not found).
+    fn line_of(&self, field: &str) -> usize {
+        let needle = format!("\"{field}\"");
+        self.contents
+            .lines()
+            .position(|l| l.trim_start().starts_with(&needle))
+            .map_or(self.first_line, |i| self.first_line + i)
+    }
+
+    /// A small field's value (the definition is never parsed here).
+    fn small(&self, field: &str) -> Option<Value> {
+        self.map
+            .get(field)
+            .map(|raw| serde_json::from_str(raw.get()).unwrap_or(Value::Null))
+    }
+}
+
+fn body_error(path: &Path, line: usize, message: String) -> SnapshotError {
+    SnapshotError::at(
+        ErrorKind::Body,
+        path,
+        Some(line),
+        format!("{message}; restore the file from version control or delete it and re-record"),
+    )
+}
+
 fn read_head<'a>(
     contents: &'a str,
     path: &Path,
     first_line: usize,
 ) -> Result<(ItemHead, Option<&'a serde_json::value::RawValue>), SnapshotError> {
-    let body_error = |line: usize, message: String| {
-        SnapshotError::at(
-            ErrorKind::Body,
-            path,
-            Some(line),
-            format!("{message}; restore the file from version control or delete it and re-record"),
-        )
-    };
     let map: RawMap<'a> = match serde_json::from_str(contents) {
         Ok(map) => map,
         // Valid JSON of another shape, or not JSON at all (with serde_json's line).
@@ -541,10 +573,12 @@ fn read_head<'a>(
             return Err(
                 match serde_json::from_str::<&serde_json::value::RawValue>(contents) {
                     Ok(_) => body_error(
+                        path,
                         first_line,
                         "the snapshot contents are not a JSON object".into(),
                     ),
                     Err(e) => body_error(
+                        path,
                         first_line + e.line().saturating_sub(1),
                         format!("the snapshot contents are not valid JSON ({e})"),
                     ),
@@ -552,32 +586,39 @@ fn read_head<'a>(
             )
         }
     };
-    let line_of = |field: &str| {
-        let needle = format!("\"{field}\"");
-        contents
-            .lines()
-            .position(|l| l.trim_start().starts_with(&needle))
-            .map_or(first_line, |i| first_line + i)
+    let body = Body {
+        contents,
+        path,
+        first_line,
+        map,
     };
-    // Small fields only: their values are parsed, the definition is not.
-    let small = |field: &str| -> Option<Value> {
-        map.get(field)
-            .map(|raw| serde_json::from_str(raw.get()).unwrap_or(Value::Null))
+    let format = read_format(&body)?;
+    let key = read_key(&body)?;
+    let definition = read_definition(&body, &key)?;
+    let head = ItemHead {
+        format,
+        key,
+        removed: definition.is_none(),
     };
-    let format = match small("contract") {
+    Ok((head, definition))
+}
+
+/// The `contract` field: a format this crate reads.
+fn read_format(body: &Body<'_, '_>) -> Result<u32, SnapshotError> {
+    let format = match body.small("contract") {
         Some(v) => v
             .as_u64()
             .and_then(|n| u32::try_from(n).ok())
             .filter(|n| *n >= 1)
             .ok_or_else(|| {
-                body_error(
-                    line_of("contract"),
+                body.error(
+                    body.line_of("contract"),
                     format!("`contract` must be a format number, found `{v}`"),
                 )
             })?,
         None => {
-            return Err(body_error(
-                first_line,
+            return Err(body.error(
+                body.first_line,
                 "this is not an mcp-contract-test snapshot (no `contract` field)".into(),
             ))
         }
@@ -587,14 +628,14 @@ fn read_head<'a>(
         None if format > FORMAT => {
             return Err(SnapshotError::at(
                 ErrorKind::NewerFormat,
-                path,
-                Some(line_of("contract")),
+                body.path,
+                Some(body.line_of("contract")),
                 format!("written by a newer mcp-contract-test (format {format}); upgrade the crate (this one reads formats 1 to {FORMAT})"),
             ))
         }
         None => {
-            return Err(body_error(
-                line_of("contract"),
+            return Err(body.error(
+                body.line_of("contract"),
                 format!("format {format} never shipped; this crate reads formats 1 to {FORMAT}"),
             ))
         }
@@ -603,89 +644,89 @@ fn read_head<'a>(
     match known {
         Format::V1 => {}
     }
+    Ok(format)
+}
+
+/// The `kind` and `name` fields: which item the snapshot is of.
+fn read_key(body: &Body<'_, '_>) -> Result<ItemKey, SnapshotError> {
     let kind_names = ItemKind::ALL.map(ItemKind::as_str).join(", ");
-    let kind = small("kind")
+    let kind = body
+        .small("kind")
         .as_ref()
         .and_then(Value::as_str)
         .and_then(ItemKind::parse)
         .ok_or_else(|| {
-            body_error(
-                line_of("kind"),
+            body.error(
+                body.line_of("kind"),
                 format!("`kind` must be one of {kind_names}"),
             )
         })?;
-    let name = match small("name") {
+    let name = match body.small("name") {
         Some(Value::String(name)) => name,
         _ => {
-            return Err(body_error(
-                line_of("name"),
-                "`name` must be a string".into(),
-            ))
+            return Err(body.error(body.line_of("name"), "`name` must be a string".into()));
         }
     };
     if kind == ItemKind::Server && name != "server" {
-        return Err(body_error(
-            line_of("name"),
+        return Err(body.error(
+            body.line_of("name"),
             "the server item's `name` must be \"server\"".into(),
         ));
     }
-    if kind == ItemKind::Call && ItemKey::new(kind, name.clone()).call_parts().is_none() {
-        return Err(body_error(
-            line_of("name"),
+    let key = ItemKey::new(kind, name);
+    if kind == ItemKind::Call && key.call_parts().is_none() {
+        return Err(body.error(
+            body.line_of("name"),
             "a call's `name` is \"TOOL::CASE\"".into(),
         ));
     }
-    let definition = match (map.get("definition"), small("removed")) {
-        (Some(_), Some(_)) => {
-            return Err(body_error(
-                line_of("removed"),
-                "a snapshot has either `definition` or `removed`, not both".into(),
-            ))
-        }
-        (None, Some(Value::Bool(true))) => None,
-        (None, Some(other)) => {
-            return Err(body_error(
-                line_of("removed"),
-                format!("`removed` must be true, found `{other}`"),
-            ))
-        }
-        (None, None) => {
-            return Err(body_error(
-                first_line,
-                "the snapshot has neither `definition` nor `removed`".into(),
-            ))
-        }
+    Ok(key)
+}
+
+/// The `definition` (its raw text, checked to name the item) or `removed: true` (`None`).
+fn read_definition<'a>(
+    body: &Body<'a, '_>,
+    key: &ItemKey,
+) -> Result<Option<&'a serde_json::value::RawValue>, SnapshotError> {
+    match (body.map.get("definition"), body.small("removed")) {
+        (Some(_), Some(_)) => Err(body.error(
+            body.line_of("removed"),
+            "a snapshot has either `definition` or `removed`, not both".into(),
+        )),
+        (None, Some(Value::Bool(true))) => Ok(None),
+        (None, Some(other)) => Err(body.error(
+            body.line_of("removed"),
+            format!("`removed` must be true, found `{other}`"),
+        )),
+        (None, None) => Err(body.error(
+            body.first_line,
+            "the snapshot has neither `definition` nor `removed`".into(),
+        )),
         (Some(&raw), None) => {
             let Ok(fields) = serde_json::from_str::<RawMap<'a>>(raw.get()) else {
-                return Err(body_error(
-                    line_of("definition"),
+                return Err(body.error(
+                    body.line_of("definition"),
                     "`definition` must be a JSON object".into(),
                 ));
             };
-            if let Some(field) = kind.name_field() {
+            if let Some(field) = key.kind.name_field() {
                 if let Some(other) = fields
                     .get(field)
                     .map(|raw| serde_json::from_str::<Value>(raw.get()).unwrap_or(Value::Null))
-                    .filter(|v| v.as_str() != Some(name.as_str()))
+                    .filter(|v| v.as_str() != Some(key.name.as_str()))
                 {
-                    return Err(body_error(
-                        line_of("definition"),
+                    return Err(body.error(
+                        body.line_of("definition"),
                         format!(
                             "the definition's `{field}` is {other} but the snapshot is for {}",
-                            Value::String(name.clone())
+                            Value::String(key.name.clone())
                         ),
                     ));
                 }
             }
-            Some(raw)
+            Ok(Some(raw))
         }
-    };
-    let head = ItemHead {
-        format,
-        key: ItemKey::new(kind, name),
-        removed: definition.is_none(),
-    };
-    Ok((head, definition))
+    }
 }
 
 #[cfg(test)]
