@@ -86,7 +86,7 @@ fn accepted(spec: &ServerSpec, options: &ProbeOptions) -> Vec<Accepted> {
             let item = snapshot::read_head_at(&contents, &path, 1).expect("parse");
             Accepted {
                 path,
-                file: SnapshotFile::new(Default::default(), contents),
+                file: SnapshotFile::new(Default::default(), contents).into(),
                 item,
             }
         })

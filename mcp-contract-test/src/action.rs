@@ -216,7 +216,7 @@ impl ItemAction {
             && verdict.accepted.as_ref().is_some_and(|old| {
                 snapshot::contents_match(&old.contents, &verdict.recorded.contents)
             });
-        let baseline = match &verdict.accepted {
+        let baseline = match verdict.accepted.as_deref() {
             // Unchanged on its definition but written by an older build: insta's "matched",
             // so it is only rewritten under INSTA_UPDATE=force, never turned into a pending
             // `.snap.new`.
@@ -230,7 +230,7 @@ impl ItemAction {
             // contract is recorded at), so it is written as a change is, unless the news is a
             // missing version bump, which accepting would not fix.
             _ if header_only && !bump_missing(verdict) => None,
-            other => other.as_ref(),
+            other => other,
         };
         Write::Record {
             path: &verdict.snap_path,

@@ -517,7 +517,7 @@ struct Examined<'a> {
     /// written differently.
     refresh: Option<(String, u32)>,
     snap_path: PathBuf,
-    accepted: Option<SnapshotFile>,
+    accepted: Option<std::sync::Arc<SnapshotFile>>,
     secrets: Vec<prepare::ReplacedSecret>,
     respellings: Vec<Respelling>,
     findings: Vec<crate::lint::Finding>,
@@ -577,7 +577,19 @@ fn judge_item<'a>(
         .as_ref()
         .map(|d| crate::lint::lint_item(key, d, lints))
         .unwrap_or_default();
-    let contents = snapshot::render_item(key, new_definition.as_deref());
+    // The common case, an item whose snapshot text is the accepted one, is recognised by
+    // writing that text against the accepted file without building it; its recording is then
+    // the accepted text itself. Any other item is rendered.
+    let same_text = match (old, &new_definition) {
+        (Some(a), Some(new)) if has_old_definition => {
+            snapshot::renders_as(key, new, a.file.contents.trim_end())
+        }
+        _ => false,
+    };
+    let contents = match old {
+        Some(a) if same_text => a.file.contents.trim_end().to_owned(),
+        _ => snapshot::render_item(key, new_definition.as_deref()),
+    };
     // The accepted definition as this build would have recorded it; parsed only when the
     // snapshot text differs.
     let old_definition = || -> Option<Value> {
@@ -594,7 +606,9 @@ fn judge_item<'a>(
         (false, Some(_)) if old.is_none() => (State::New, None),
         (false, Some(_)) => (State::Changed, None), // re-added after an accepted removal
         (true, None) => (State::Removed, old_definition()),
-        (true, Some(_)) if old.is_some_and(|a| contents_match(&a.file.contents, &contents)) => {
+        (true, Some(_))
+            if same_text || old.is_some_and(|a| contents_match(&a.file.contents, &contents)) =>
+        {
             (State::Unchanged, None)
         }
         (true, Some(new)) => {

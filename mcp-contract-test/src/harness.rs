@@ -307,7 +307,10 @@ mod tests {
         Verdict {
             key: ItemKey::server(),
             snap_path: dir.join("contract__server.snap"),
-            accepted: Some(SnapshotFile::new(header("1.0.0"), contents.clone())),
+            accepted: Some(Arc::new(SnapshotFile::new(
+                header("1.0.0"),
+                contents.clone(),
+            ))),
             recorded: SnapshotFile::new(header("2.0.0"), contents),
             state: State::Changed,
             judgement,
@@ -350,7 +353,12 @@ mod tests {
         let mut judgement = Judgement::default();
         judgement.changes.push(change);
         let mut verdict = header_only(&dir, judgement, true);
-        verdict.recorded.metadata = verdict.accepted.clone().expect("accepted").metadata;
+        verdict.recorded.metadata = verdict
+            .accepted
+            .as_ref()
+            .expect("accepted")
+            .metadata
+            .clone();
         let summary = Mutex::new(Vec::new());
         let settings = Settings {
             force_pass: true,

@@ -8,6 +8,7 @@ use crate::snapshot::{self, SnapshotFile};
 use crate::surface::ItemKey;
 use std::fmt;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// Which differences fail a verdict.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -146,8 +147,8 @@ pub struct Verdict {
     pub key: ItemKey,
     /// Where its accepted snapshot lives (or would live).
     pub snap_path: PathBuf,
-    /// The accepted snapshot, if any.
-    pub accepted: Option<SnapshotFile>,
+    /// The accepted snapshot, if any (shared with what was loaded, never copied).
+    pub accepted: Option<Arc<SnapshotFile>>,
     /// What recording the live surface would write (a tombstone for a removed item).
     pub recorded: SnapshotFile,
     /// How the item compares.

@@ -43,7 +43,7 @@ fn accepted(surface: &Surface) -> Vec<Accepted> {
             let item = snapshot::read_head_at(&contents, &path, 1).expect("rendered contents");
             Accepted {
                 path,
-                file: SnapshotFile::new(Default::default(), contents),
+                file: SnapshotFile::new(Default::default(), contents).into(),
                 item,
             }
         })

@@ -305,7 +305,9 @@ fn verdict_from(key: ItemKey, record: &Value) -> Option<Verdict> {
     let accepted = match record.get("accepted")? {
         Value::Null => None,
         // The file whose state the outcome's key holds; unreadable now: not reused.
-        Value::String(path) => Some(snapshot::read_file(Path::new(path)).ok()?),
+        Value::String(path) => Some(std::sync::Arc::new(
+            snapshot::read_file(Path::new(path)).ok()?,
+        )),
         _ => return None,
     };
     let meta = record.get("metadata")?;

@@ -13,14 +13,15 @@ use std::ffi::OsString;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 /// One accepted snapshot of a suite.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Accepted {
     /// The `.snap` file.
     pub path: PathBuf,
-    /// The file as read.
-    pub file: SnapshotFile,
+    /// The file as read (shared with the verdicts that name it, never copied).
+    pub file: Arc<SnapshotFile>,
     /// What its contents say about themselves (checked in full when the file was read; the
     /// definition is parsed on demand by [`Accepted::definition`], so that thousands of
     /// accepted items are held as their text, not as parsed values).
@@ -99,6 +100,7 @@ pub fn load_dir(
                 ),
             ));
         }
+        let file = Arc::new(file);
         by_key.insert(item.key.clone(), Accepted { path, file, item });
     }
     Ok(by_key.into_values().collect())

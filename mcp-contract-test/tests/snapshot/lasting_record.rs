@@ -45,7 +45,7 @@ fn record(dir: &str, args: &[&str]) {
         snapshot::record(
             &settings,
             &verdict.snap_path,
-            verdict.accepted.as_ref(),
+            verdict.accepted.as_deref(),
             &verdict.recorded,
         )
         .expect("record");
