@@ -144,6 +144,9 @@ pub fn prepare_for_sharing(live: &Surface, redactions: &Redactions) -> (Surface,
 /// `prepared`: what preparing said when [`prepare_for_sharing`] already prepared `live`
 /// (`None` for a raw surface). A prepared surface is judged whole: `select` only sorts the
 /// verdicts into judged and [`SuiteReport::unjudged`].
+// Long on purpose (~110 lines): the judgement's steps in the order they run (keys, plan,
+// context, the items on threads, suite-wide findings, renames, verdicts, findings without a
+// verdict), each a few lines calling out; split, the order would have to be read across files.
 pub fn evaluate(
     live: &Surface,
     accepted: &[Accepted],
@@ -553,22 +556,7 @@ fn judge_item<'a>(
         prepared,
     } = *around;
     let live_key = live.as_ref().map(|(k, _)| *k);
-    let (new_definition, secrets, respellings) = match live {
-        // Prepared before it was shared: what preparing said is in the shared notes.
-        Some((_, value)) if prepared => (Some(value), Vec::new(), Vec::new()),
-        Some((live_key, value)) => {
-            let (_, prepared, secrets, respellings) =
-                prepare::prepare_item_cow(live_key, &value, redactions);
-            // No copy when preparing changed nothing (the common case).
-            let changed = match prepared {
-                Cow::Owned(prepared) => Some(prepared),
-                Cow::Borrowed(_) => None,
-            };
-            let definition = changed.map_or(value, Cow::Owned);
-            (Some(definition), secrets, respellings)
-        }
-        None => (None, Vec::new(), Vec::new()),
-    };
+    let (new_definition, secrets, respellings) = prepared_live(live, prepared, redactions);
     let has_old_definition = old.is_some_and(|a| !a.item.removed);
     if !has_old_definition && new_definition.is_none() {
         return None; // removal already accepted
@@ -590,54 +578,20 @@ fn judge_item<'a>(
         Some(a) if same_text => a.file.contents.trim_end().to_owned(),
         _ => snapshot::render_item(key, new_definition.as_deref()),
     };
-    // The accepted definition as this build would have recorded it; parsed only when the
-    // snapshot text differs.
-    let old_definition = || -> Option<Value> {
-        let definition = old?.definition()?;
-        // No copy when preparing changes nothing (the common case).
-        let prepared = match prepare::prepare_item_cow(key, &definition, redactions).1 {
-            Cow::Owned(prepared) => Some(prepared),
-            Cow::Borrowed(_) => None,
-        };
-        Some(prepared.unwrap_or(definition))
-    };
     let mut refresh = None;
-    let (state, old_definition) = match (has_old_definition, &new_definition) {
-        (false, Some(_)) if old.is_none() => (State::New, None),
-        (false, Some(_)) => (State::Changed, None), // re-added after an accepted removal
-        (true, None) => (State::Removed, old_definition()),
-        (true, Some(_))
-            if same_text || old.is_some_and(|a| contents_match(&a.file.contents, &contents)) =>
-        {
+    let (state, old_definition) = match (old.filter(|_| has_old_definition), &new_definition) {
+        (None, Some(_)) if old.is_none() => (State::New, None),
+        (None, Some(_)) => (State::Changed, None), // re-added after an accepted removal
+        (Some(a), None) => (State::Removed, accepted_definition(key, a, redactions)),
+        (Some(a), Some(_)) if same_text || contents_match(&a.file.contents, &contents) => {
             (State::Unchanged, None)
         }
-        (true, Some(new)) => {
-            let old_definition = old_definition();
-            // Compared on the definition: a rendering or recording change is not drift. (As
-            // rendering it and comparing the text, without writing it.)
-            let rendered_alike = old_definition
-                .as_ref()
-                .is_some_and(|old| snapshot::renders_equal(old, new));
-            if rendered_alike {
-                if let Some(a) = old {
-                    refresh = Some((
-                        crate::summary::display_path(&a.path, &layout.dir),
-                        a.item.format,
-                    ));
-                }
-                (State::Unchanged, None)
-            } else if old_definition
-                .as_ref()
-                .is_some_and(|old| diff::same_item(old, new))
-            {
-                // Equal in the engine's canonical form (per-response hints, a top-level null):
-                // what was accepted stays the contract.
-                (State::Unchanged, None)
-            } else {
-                (State::Changed, old_definition)
-            }
+        (Some(a), Some(new)) => {
+            let (state, old_definition, refreshable) = compare_definitions(key, a, new, judging);
+            refresh = refreshable;
+            (state, old_definition)
         }
-        (false, None) => return None,
+        (None, None) => return None,
     };
     let mut one_sided = None;
     let judgement = match (state, old_definition, new_definition) {
@@ -675,6 +629,79 @@ fn judge_item<'a>(
         respellings,
         findings,
     })
+}
+
+/// The live item prepared (unless it was before it was shared: then what preparing said is in
+/// the shared notes), with the secrets and spellings preparing found.
+fn prepared_live<'v>(
+    live: Option<(&ItemKey, Cow<'v, Value>)>,
+    prepared: bool,
+    redactions: &Redactions,
+) -> (
+    Option<Cow<'v, Value>>,
+    Vec<prepare::ReplacedSecret>,
+    Vec<Respelling>,
+) {
+    match live {
+        Some((_, value)) if prepared => (Some(value), Vec::new(), Vec::new()),
+        Some((live_key, value)) => {
+            let (_, prepared, secrets, respellings) =
+                prepare::prepare_item_cow(live_key, &value, redactions);
+            // No copy when preparing changed nothing (the common case).
+            let changed = match prepared {
+                Cow::Owned(prepared) => Some(prepared),
+                Cow::Borrowed(_) => None,
+            };
+            (
+                Some(changed.map_or(value, Cow::Owned)),
+                secrets,
+                respellings,
+            )
+        }
+        None => (None, Vec::new(), Vec::new()),
+    }
+}
+
+/// The accepted definition as this build would have recorded it (parsed only when the
+/// snapshot text differs).
+fn accepted_definition(key: &ItemKey, old: &Accepted, redactions: &Redactions) -> Option<Value> {
+    let definition = old.definition()?;
+    // No copy when preparing changes nothing (the common case).
+    let prepared = match prepare::prepare_item_cow(key, &definition, redactions).1 {
+        Cow::Owned(prepared) => Some(prepared),
+        Cow::Borrowed(_) => None,
+    };
+    Some(prepared.unwrap_or(definition))
+}
+
+/// An item whose snapshot text differs from the accepted one, compared on its definition: a
+/// rendering or recording change is not drift (unchanged, and the accepted file worth
+/// refreshing), nor is a difference the engine's canonical form does not see; anything else is
+/// a change, judged against the accepted definition returned.
+fn compare_definitions(
+    key: &ItemKey,
+    old: &Accepted,
+    new: &Value,
+    judging: &Judging<'_>,
+) -> (State, Option<Value>, Option<(String, u32)>) {
+    let old_definition = accepted_definition(key, old, judging.redactions);
+    // As rendering it and comparing the text, without writing it.
+    let rendered_alike = old_definition
+        .as_ref()
+        .is_some_and(|old| snapshot::renders_equal(old, new));
+    if rendered_alike {
+        let shown = crate::summary::display_path(&old.path, &judging.layout.dir);
+        return (State::Unchanged, None, Some((shown, old.item.format)));
+    }
+    if old_definition
+        .as_ref()
+        .is_some_and(|old| diff::same_item(old, new))
+    {
+        // Equal in the engine's canonical form (per-response hints, a top-level null): what
+        // was accepted stays the contract.
+        return (State::Unchanged, None, None);
+    }
+    (State::Changed, old_definition, None)
 }
 
 /// The one note for accepted snapshots that are unchanged on their definition but were
