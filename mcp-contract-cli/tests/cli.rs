@@ -427,6 +427,36 @@ fn auth_required_exits_3_and_header_secrets_are_never_printed() {
     assert_eq!(report["servers"][0]["error"]["kind"], "auth-required");
 }
 
+/// A configuration that cannot be used (here an allow-list that does not parse) is the one
+/// road's `config` failure in the report, exit code 2: not "unreadable" snapshots.
+#[test]
+fn a_configuration_that_cannot_be_used_is_a_config_failure_exit_2() {
+    support::require!(support::python::system());
+    let dir = temp_dir("config-kind");
+    let allow = dir.join("allow.toml");
+    std::fs::write(&allow, "[[allow]]\nrule = ").unwrap();
+    let server = fixture_server("memory/2026.1.26.json");
+    let args = [
+        "check",
+        "--allow-missing",
+        "--format",
+        "json",
+        "--dir",
+        &dir_arg(&dir),
+        "--allow",
+        &dir_arg(&allow),
+    ];
+    let r = run(&args, &server);
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    let report: Value = serde_json::from_str(&r.stdout).unwrap();
+    let error = &report["servers"][0]["error"];
+    assert_eq!(error["kind"], "config", "{report:#}");
+    assert!(
+        error["message"].as_str().unwrap().contains("allow.toml"),
+        "{report:#}"
+    );
+}
+
 // ---- JSON Schema: docs/report.schema.json, read by the jsonschema crate ----
 
 fn schema() -> Value {

@@ -253,7 +253,7 @@ impl std::error::Error for SettingError {}
 /// path and rule.
 pub fn lint_at(
     surface: &Surface,
-    secrets: &[crate::prepare::Finding],
+    secrets: &[crate::prepare::ReplacedSecret],
     respellings: &[crate::prepare::spelling::Respelling],
     config: &Lints,
     today: Date,
@@ -288,7 +288,7 @@ pub fn lint_item(key: &ItemKey, value: &Value, config: &Lints) -> Vec<Finding> {
 pub fn finish(
     duplicates: &[ItemKey],
     items: Vec<Finding>,
-    secrets: &[crate::prepare::Finding],
+    secrets: &[crate::prepare::ReplacedSecret],
     respellings: &[crate::prepare::spelling::Respelling],
     config: &Lints,
     today: Date,

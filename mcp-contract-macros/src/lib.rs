@@ -165,7 +165,7 @@ struct Suite {
     /// `handler = <expr>`: the raw tokens of the expression building an in-process server.
     handler: Option<(TokenStream2, Span)>,
     lifecycle: Option<LitStr>,
-    /// Lint and policy calls (`.lint_setting(..)`, `.policy_read_only()`, …), in key order.
+    /// Lint and policy calls (`.lint(..)`, `.policy_read_only()`, …), in key order.
     lints: Vec<TokenStream2>,
     /// `calls = "tests/calls"`: the folder of declared calls.
     calls: Option<LitStr>,
@@ -467,7 +467,16 @@ fn lint_key(suite: &mut Suite, key: &str, meta: &Meta<'_>) -> syn::Result<bool> 
                         "expected \"RULE=LEVEL\" with LEVEL deny, warn or allow, e.g. \"description-missing=deny\"",
                     ));
                 }
-                suite.lints.push(quote! { .lint_setting(#setting) });
+                let (rule, level) = text.split_once('=').unwrap_or((&text, ""));
+                let rule = LitStr::new(rule.trim(), setting.span());
+                let level = match level.trim() {
+                    "deny" => quote! { Deny },
+                    "warn" => quote! { Warn },
+                    _ => quote! { Allow },
+                };
+                suite
+                    .lints
+                    .push(quote! { .lint(#rule, ::mcp_contract_test::Level::#level) });
             }
         }
         "read_only" => {
@@ -757,7 +766,13 @@ impl Suite {
             },
         };
         if let Some(lifecycle) = &self.lifecycle {
-            tokens.extend(quote! { .lifecycle_named(#lifecycle) });
+            // Checked to be one of the three words when parsed.
+            let variant = match lifecycle.value().as_str() {
+                "discover" => quote! { Discover },
+                "auto" => quote! { Auto },
+                _ => quote! { Initialize },
+            };
+            tokens.extend(quote! { .lifecycle(::mcp_contract_test::Lifecycle::#variant) });
         }
         if let Some(start) = &self.start {
             tokens.extend(quote! { .start(#start) });
@@ -771,8 +786,9 @@ impl Suite {
         if let Some(ca_file) = &self.ca_file {
             tokens.extend(quote! { .ca_file(#ca_file) });
         }
+        // A header's value is parsed at run time (`${VAR}`), by the hidden entry point.
         for header in &self.headers {
-            tokens.extend(quote! { .header_line(#header) });
+            tokens = quote! { ::mcp_contract_test::__macro::header_line(#tokens, #header) };
         }
         if let Some(name) = &self.name {
             tokens.extend(quote! { .name(#name) });

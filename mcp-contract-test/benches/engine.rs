@@ -10,8 +10,11 @@ mod corpus;
 #[path = "support/generate.rs"]
 mod generate;
 
+use mcp_contract_engine::lint::Lints;
+use mcp_contract_engine::prepare::Redactions;
 use mcp_contract_engine::{diff, Policy, Surface};
 use mcp_contract_test::_support::check::{self, FailOn, Layout};
+use mcp_contract_test::_support::run;
 use mcp_contract_test::_support::snapshot::{self, Accepted};
 use std::path::Path;
 
@@ -85,6 +88,16 @@ fn layout(dir: &Path) -> Layout {
     }
 }
 
+/// Judging with the default settings (what fails outside CI, no redaction, default lints).
+fn judging(layout: &Layout) -> check::Judging<'_> {
+    static POLICY: std::sync::LazyLock<Policy> = std::sync::LazyLock::new(Policy::default);
+    static FAIL_ON: std::sync::LazyLock<FailOn> = std::sync::LazyLock::new(FailOn::local_default);
+    static REDACTIONS: std::sync::LazyLock<Redactions> =
+        std::sync::LazyLock::new(Redactions::default);
+    static LINTS: std::sync::LazyLock<Lints> = std::sync::LazyLock::new(Lints::default);
+    check::Judging::new(layout, &POLICY, &FAIL_ON, &REDACTIONS, &LINTS)
+}
+
 /// Release 1 of a generated surface, accepted: written as snapshots and loaded back.
 fn accepted(tools: usize) -> (Layout, Vec<Accepted>) {
     let dir = std::env::temp_dir().join(format!(
@@ -94,15 +107,12 @@ fn accepted(tools: usize) -> (Layout, Vec<Accepted>) {
     let _ = std::fs::remove_dir_all(&dir);
     let layout = layout(&dir);
     let v1 = Surface::from_json(&generate::surface(tools, false)).expect("generated");
-    let first = check::evaluate(
-        &v1,
-        &[],
-        &layout,
-        &Policy::default(),
-        &FailOn::local_default(),
-    );
-    check::accept(&first).expect("write");
-    let accepted = check::load_accepted(&layout).expect("load");
+    let mut first = check::evaluate(&v1, &[], &judging(&layout), None, None);
+    assert!(matches!(
+        run::accept(&mut first).expect("write"),
+        run::Acceptance::Accepted(_)
+    ));
+    let accepted = snapshot::load_dir(&layout.dir, &layout.module, None).expect("load");
     let _ = std::fs::remove_dir_all(&dir);
     (layout, accepted)
 }
@@ -112,12 +122,8 @@ fn accepted(tools: usize) -> (Layout, Vec<Accepted>) {
 fn evaluate_changed(bencher: divan::Bencher, tools: usize) {
     let (layout, accepted) = accepted(tools);
     let live = Surface::from_json(&generate::surface(tools, true)).expect("generated");
-    let (policy, fail_on) = (Policy::default(), FailOn::local_default());
-    bencher.bench(|| {
-        divan::black_box(check::evaluate(
-            &live, &accepted, &layout, &policy, &fail_on,
-        ))
-    });
+    let judging = judging(&layout);
+    bencher.bench(|| divan::black_box(check::evaluate(&live, &accepted, &judging, None, None)));
 }
 
 /// `check::evaluate` when nothing changed: the everyday run.
@@ -125,12 +131,8 @@ fn evaluate_changed(bencher: divan::Bencher, tools: usize) {
 fn evaluate_unchanged(bencher: divan::Bencher, tools: usize) {
     let (layout, accepted) = accepted(tools);
     let live = check::accepted_surface(&accepted);
-    let (policy, fail_on) = (Policy::default(), FailOn::local_default());
-    bencher.bench(|| {
-        divan::black_box(check::evaluate(
-            &live, &accepted, &layout, &policy, &fail_on,
-        ))
-    });
+    let judging = judging(&layout);
+    bencher.bench(|| divan::black_box(check::evaluate(&live, &accepted, &judging, None, None)));
 }
 
 /// The changed tools of a generated surface (half of them), as (key, before, after).

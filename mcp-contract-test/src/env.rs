@@ -2,6 +2,7 @@
 //! set is read here and listed in the crate docs' table (insta's own variables are interpreted
 //! by `snapshot::Settings`, which gets them from [`var`]).
 
+use crate::error::ConfigError;
 use mcp_contract_engine::lint::allow::Date;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -49,14 +50,17 @@ pub(crate) fn ci() -> bool {
 ///
 /// # Errors
 ///
-/// A value that is not a positive number of seconds.
-pub(crate) fn timeout() -> Result<Option<Duration>, String> {
+/// A value that is not a positive number of seconds ([`ConfigError::setting`] is the
+/// variable's name).
+pub(crate) fn timeout() -> Result<Option<Duration>, ConfigError> {
     match non_empty(TIMEOUT) {
         None => Ok(None),
         Some(text) => match text.trim().parse::<f64>().ok().and_then(timeout_from_secs) {
             Some(timeout) => Ok(Some(timeout)),
-            None => Err(format!(
-                "{TIMEOUT} must be a positive number of seconds, e.g. 30"
+            None => Err(ConfigError::new(
+                TIMEOUT,
+                &text,
+                format!("{TIMEOUT} must be a positive number of seconds, e.g. 30"),
             )),
         },
     }

@@ -250,6 +250,9 @@
 //! in `target/<profile>/mcp-contract-probes/<run>/`, hold only prepared content (credentials
 //! replaced by their placeholders), and are keyed by everything the judgement depends on,
 //! the state of the accepted snapshots included: an edited snapshot folder is judged again.
+//! The keys are hashes of the data itself — a URL's query string, header values, arguments,
+//! environment — never shown, and each file records its key: two suites that differ only in
+//! `?profile=admin` and `?profile=readonly` never share a probe.
 //! Each `--partition` slice is a run of its own.
 //!
 //! # Stopping the server
@@ -270,6 +273,7 @@
 
 use mcp_contract_engine::{change, diff, escape, lint, parallel, prepare, surface, version};
 
+mod action;
 mod calls;
 mod check;
 mod config;
@@ -281,57 +285,93 @@ mod probe;
 mod probe_cache;
 mod run;
 mod snapshot;
+mod suite;
 mod summary;
 mod verdict;
 
 pub use check::FailOn;
 pub use error::ConfigError;
-pub use harness::{Contract, Location, Suite};
+pub use harness::{Contract, Location};
 pub use mcp_contract_engine::lint::Level;
 pub use mcp_contract_engine::{Class, Policy};
 pub use probe::{HeaderValue, Lifecycle, ProxySetting};
+pub use suite::Suite;
 
 /// What the `mcp-contract` CLI, the benchmarks and this crate's own tests need beyond the
-/// public API: the orchestration, the probe and the snapshot files. Not part of the public API
-/// and not covered by semver (as insta's `_cargo_insta_support`); users need none of it.
+/// public API: the one road, the probe and the snapshot files, each item named. Not part of
+/// the public API and not covered by semver (as insta's `_cargo_insta_support`); users need
+/// none of it.
 #[doc(hidden)]
 pub mod _support {
-    /// Declared calls: case files, making the calls, judging their results.
-    pub mod calls {
-        pub use crate::calls::*;
+    /// The one road from a suite's configuration to its outcome, and for two recordings.
+    pub mod run {
+        pub use crate::run::{
+            accept, compare, judge_probe, probe, run, Acceptance, ComparedItem, Comparing,
+            Comparison, Context, FailureKind, Mode, Recorded, Refusal, SuiteFailure, SuiteOutcome,
+        };
     }
-    /// Judging a live surface against accepted snapshots.
+    /// What a face does with each item of a suite's outcome.
+    pub mod action {
+        pub use crate::action::{Conclusion, ItemAction, SuiteActions, Write};
+    }
+    /// Judging a live surface against accepted snapshots (the road's one judgement), as data.
     pub mod check {
-        pub use crate::check::*;
+        pub use crate::check::{
+            accepted_surface, evaluate, prepare_for_sharing, probe_and_load, Accepting, FailOn,
+            Judging, Layout, State, SuiteReport, Verdict,
+        };
     }
     /// What one suite says, from either face.
     pub mod config {
-        pub use crate::config::*;
-    }
-    /// The one road from a suite's configuration to its outcome.
-    pub mod run {
-        pub use crate::run::*;
+        pub use crate::config::{timeout_from_secs, SuiteConfig};
     }
     /// Starting servers and reading their surface.
     pub mod probe {
-        pub use crate::probe::*;
-    }
-    /// One probe per nextest run.
-    pub mod probe_cache {
-        pub use crate::probe_cache::*;
+        pub use crate::probe::{
+            defer_stops, probe, probe_session, probe_stdio, split_command_line, Handshake,
+            HeaderValue, HttpEndpoint, InProcess, Lifecycle, Message, Phase, Probe, ProbeError,
+            ProbeErrorKind, ProbeOptions, ProxySetting, ServerCommand, ServerSession, ServerSpec,
+            Transport, TransportError,
+        };
     }
     /// insta-format snapshot files.
     pub mod snapshot {
-        pub use crate::snapshot::*;
+        pub use crate::snapshot::{
+            add_reference, contents_match, file_name, load_dir, normalize_contents, parse_item,
+            pending_path, read_head_at, record, render_item, safe_component, write_atomic,
+            Accepted, ErrorKind, Metadata, Settings, SnapshotError, SnapshotFile, UpdateMode,
+            Written,
+        };
     }
-    /// The classified change list of a verdict, as text.
+    /// How verdicts and changes read, for the CLI's reports.
     pub mod summary {
-        pub use crate::summary::*;
+        pub use crate::summary::{
+            change_detail, change_line, change_summary, compact, compact_pair, counts_line,
+            counts_line_of, finding_counts, findings_line, findings_summary,
+        };
+    }
+    /// Declared calls: case files, making the calls, judging their results.
+    pub mod calls {
+        pub use crate::calls::{
+            folder_of, judge, make_calls, read_cases, CallRecord, Calling, Cases,
+        };
     }
     /// The libtest-compatible runner (the engine's catalogue tests run one trial per rule).
     pub mod libtest {
-        pub use crate::libtest::*;
+        pub use crate::libtest::{run, Arguments, Conclusion, Failed, Trial};
     }
 }
 
 pub use mcp_contract_macros::mcp_contract;
+
+/// What the attribute's expansion calls besides the public API (`headers = [..]`, whose values
+/// are parsed at run time). Not public API: the attribute is.
+#[doc(hidden)]
+pub mod __macro {
+    use crate::Suite;
+
+    /// Adds a header written `"Name: value"` (the attribute's `headers = [..]`).
+    pub fn header_line(suite: Suite, line: &str) -> Suite {
+        suite.header_line(line)
+    }
+}

@@ -45,22 +45,26 @@ const ENGINE_IN_LIBRARY: &[&str] = &[
 /// Library modules and what each may use besides the engine (bottom up).
 const LIBRARY: &[(&str, &[&str])] = &[
     ("error", &[]),
-    ("env", &[]),
+    ("env", &["error"]),
     ("libtest", &["env"]),
     ("snapshot", &["env"]),
     ("probe", &["env", "error"]),
     ("verdict", &["snapshot", "error"]),
     ("summary", &["verdict"]),
-    ("check", &["verdict", "summary", "snapshot", "env"]),
+    ("action", &["verdict", "summary", "snapshot"]),
+    ("check", &["verdict", "summary", "snapshot", "env", "error"]),
     (
         "calls",
-        &["check", "verdict", "summary", "snapshot", "probe", "env"],
+        &[
+            "check", "verdict", "summary", "snapshot", "probe", "env", "error",
+        ],
     ),
     (
         "probe_cache",
         &["calls", "check", "verdict", "snapshot", "probe", "env"],
     ),
-    ("config", &["verdict", "probe", "env"]),
+    ("config", &["verdict", "probe", "env", "error"]),
+    ("suite", &["config", "check", "verdict", "probe", "error"]),
     (
         "run",
         &[
@@ -73,12 +77,14 @@ const LIBRARY: &[(&str, &[&str])] = &[
             "snapshot",
             "summary",
             "env",
+            "error",
         ],
     ),
     (
         "harness",
         &[
-            "run", "config", "check", "verdict", "summary", "snapshot", "libtest", "probe", "env",
+            "run", "suite", "action", "config", "check", "verdict", "summary", "snapshot",
+            "libtest", "probe", "env", "error",
         ],
     ),
 ];

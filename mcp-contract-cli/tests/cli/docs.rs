@@ -330,7 +330,9 @@ fn every_toml_example_is_read_by_its_reader() {
         } else if block.text.contains("[dev-dependencies]") || block.text.contains("[[test]]") {
             check_manifest(block, &consumer, &version)
         } else {
-            config::parse(&block.text, repo_path("")).map(|_| ())
+            config::parse(&block.text, repo_path(""))
+                .map(|_| ())
+                .map_err(|e| e.to_string())
         };
         if let Err(e) = result {
             failures.push(format!("{}: {e}", block.at()));

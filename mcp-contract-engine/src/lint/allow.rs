@@ -310,6 +310,8 @@ fn strip_comment(text: &str) -> &str {
 }
 
 /// One string value and an optional trailing comment.
+// A `String` error, argued: private to this parser, folded into its `AllowListError` with the
+// line it is on.
 fn string_value(text: &str) -> Result<String, String> {
     let mut chars = text.char_indices();
     let (value, end) = match chars.next() {

@@ -13,6 +13,8 @@
 /// # Errors
 ///
 /// An unbalanced quote or a trailing backslash, saying which and what to do.
+// A `String` error, argued: every caller wraps it into the `ConfigError` of its setting
+// (`server`, `start`, a configuration file's `command`).
 pub fn split_command_line(line: &str) -> Result<Vec<String>, String> {
     shlex::split(line).ok_or_else(|| why_unsplittable(line))
 }

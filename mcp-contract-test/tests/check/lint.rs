@@ -7,7 +7,7 @@ use mcp_contract_engine::lint::allow::{AllowList, Date};
 use mcp_contract_engine::lint::{self, Finding, Level, Lints};
 use mcp_contract_engine::surface::{ItemKey, ItemKind, Surface};
 use mcp_contract_engine::{Class, Policy};
-use mcp_contract_test::_support::check::{self, FailOn, Layout};
+use mcp_contract_test::_support::check::{FailOn, Layout};
 use serde_json::json;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -299,14 +299,11 @@ fn verdicts_carry_findings_and_deny_fails_even_a_new_item() {
         line: None,
         server_label: "fixture".into(),
     };
-    let report = check::evaluate_linted(
+    let report = super::judged(
+        &super::suite(layout),
+        FailOn::local_default(),
         &s,
-        &[],
-        &layout,
-        &Policy::default(),
-        &FailOn::local_default(),
-        &Default::default(),
-        &Lints::default(),
+        Vec::new(),
     );
     let verdict = |test: &str| {
         report
@@ -354,15 +351,9 @@ fn text_poisoning_on_a_first_recording() {
         server_label: "fixture".into(),
     };
     let evaluate = |lints: &Lints| {
-        check::evaluate_linted(
-            &live,
-            &[],
-            &layout,
-            &Policy::default(),
-            &FailOn::local_default(),
-            &Default::default(),
-            lints,
-        )
+        let mut config = super::suite(layout.clone());
+        config.lints = lints.clone();
+        super::judged(&config, FailOn::local_default(), &live, Vec::new())
     };
     let poisoned = [
         "server",

@@ -4,7 +4,7 @@
 use mcp_contract_engine::{ItemKey, ItemKind, Surface};
 use mcp_contract_test::_support::snapshot::{
     file_name, load_dir, parse_item, pending_path, record, render_item, write_atomic, ErrorKind,
-    Metadata, Outcome, Settings, SnapshotFile, UpdateMode,
+    Metadata, Settings, SnapshotFile, UpdateMode, Written,
 };
 use serde_json::json;
 use std::collections::{BTreeMap, HashMap};
@@ -37,7 +37,7 @@ fn run(
     accepted: Option<&str>,
     stale_pending: bool,
     live: &str,
-) -> (Outcome, Option<String>, Option<String>) {
+) -> (Written, Option<String>, Option<String>) {
     let dir = temp_dir("mode");
     let path = dir.join("m__tools__t.snap");
     let accepted_file = accepted.map(|c| snap(c, 1));
@@ -80,9 +80,9 @@ fn every_mode_does_what_insta_does() {
         // Matching: nothing written (force rewrites), a stale pending file is removed.
         let (outcome, snap_file, pending) = run(mode, Some(old), true, "old\r\n\n");
         if mode == Force {
-            assert!(matches!(outcome, Outcome::Accepted(_)), "{mode:?}");
+            assert!(matches!(outcome, Written::Accepted(_)), "{mode:?}");
         } else {
-            assert_eq!(outcome, Outcome::Matched, "{mode:?}");
+            assert_eq!(outcome, Written::Matched, "{mode:?}");
             assert_eq!(snap_file.as_deref(), Some(old_bytes.as_str()), "{mode:?}");
         }
         assert_eq!(pending, None, "{mode:?}: stale .snap.new must go");
@@ -117,10 +117,10 @@ fn every_mode_does_what_insta_does() {
             _ => "accepted",
         };
         let kind = match outcome {
-            Outcome::Accepted(_) => "accepted",
-            Outcome::Pending(_) => "pending",
-            Outcome::NotWritten => "none",
-            Outcome::Matched => "matched",
+            Written::Accepted(_) => "accepted",
+            Written::Pending(_) => "pending",
+            Written::NotWritten => "none",
+            Written::Matched => "matched",
         };
         assert_eq!(kind, expected_kind, "{mode:?} accepted={has_accepted}");
     }
@@ -132,7 +132,7 @@ fn unseen_never_overwrites_an_existing_broken_file() {
     let path = dir.join("m__tools__t.snap");
     std::fs::write(&path, "---\nbroken").unwrap();
     let outcome = record(&settings(UpdateMode::Unseen), &path, None, &snap("x", 1)).unwrap();
-    assert_eq!(outcome, Outcome::Pending(pending_path(&path)));
+    assert_eq!(outcome, Written::Pending(pending_path(&path)));
     assert_eq!(std::fs::read_to_string(&path).unwrap(), "---\nbroken");
 }
 
@@ -145,18 +145,18 @@ fn full_match_also_compares_metadata() {
     let mut s = settings(UpdateMode::New);
     assert_eq!(
         record(&s, &path, Some(&old), &live).unwrap(),
-        Outcome::Matched
+        Written::Matched
     );
     s.require_full_match = true;
     // assertion_line differs only: still a match (insta trims it on both sides).
     assert_eq!(
         record(&s, &path, Some(&old), &live).unwrap(),
-        Outcome::Matched
+        Written::Matched
     );
     live.metadata.description = Some("changed".into());
     assert!(matches!(
         record(&s, &path, Some(&old), &live).unwrap(),
-        Outcome::Pending(_)
+        Written::Pending(_)
     ));
 }
 
