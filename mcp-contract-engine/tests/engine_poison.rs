@@ -247,15 +247,17 @@ fn the_lint_flags_each_attack_on_its_item_and_no_benign_text() {
         let findings = lint_of(&case.new);
         let poisoning: Vec<&Finding> = findings
             .iter()
-            .filter(|f| f.rule == "text-poisoning")
+            .filter(|f| f.rule == "text-poisoning" || f.rule == "text-attack")
             .collect();
-        assert!(
-            poisoning
-                .iter()
-                .all(|f| f.level == Level::Warn && !f.fails()),
-            "{}: warn by default",
-            case.name
-        );
+        // Certain findings fail by default, the others warn.
+        for f in &poisoning {
+            let level = if f.rule == "text-attack" {
+                Level::Deny
+            } else {
+                Level::Warn
+            };
+            assert_eq!(f.level, level, "{}: {}", case.name, f.line());
+        }
         if !case.attack() {
             assert!(poisoning.is_empty(), "{}: {poisoning:#?}", case.name);
             continue;
@@ -265,7 +267,7 @@ fn the_lint_flags_each_attack_on_its_item_and_no_benign_text() {
         if case.spec["lint"] == true {
             assert!(on_item, "{}: {findings:#?}", case.name);
         } else {
-            // Links need a baseline; hidden characters are the `hidden-characters` lint's.
+            // Hidden characters are the `hidden-characters` lint's.
             assert!(!on_item, "{}: {poisoning:#?}", case.name);
         }
         if case.spec["signals"]
@@ -285,16 +287,24 @@ fn the_lint_flags_each_attack_on_its_item_and_no_benign_text() {
 
 #[test]
 fn the_lint_can_deny_and_be_allowed_with_a_reason() {
-    let case = cases()
-        .into_iter()
-        .find(|c| c.name == "secrecy")
-        .expect("the secrecy case");
+    let case = |name: &str| {
+        cases()
+            .into_iter()
+            .find(|c| c.name == name)
+            .unwrap_or_else(|| panic!("{name}"))
+    };
+    let at = |surface: &Surface, config: &Lints| {
+        lint::lint_at(surface, &[], &[], config, Date::from_unix_days(20_000))
+    };
+    // Concealment from the user is certain: `text-attack`, failing by default.
+    let secrecy = case("secrecy");
     let mut config = Lints::default();
-    config.apply_setting("text-poisoning=deny").unwrap();
-    let at =
-        |config: &Lints| lint::lint_at(&case.new, &[], &[], config, Date::from_unix_days(20_000));
-    let denied: Vec<Finding> = at(&config).into_iter().filter(Finding::fails).collect();
+    let denied: Vec<Finding> = at(&secrecy.new, &config)
+        .into_iter()
+        .filter(Finding::fails)
+        .collect();
     assert_eq!(denied.len(), 1, "{denied:#?}");
+    assert_eq!(denied[0].rule, "text-attack");
     assert_eq!(denied[0].path, "description");
     assert!(
         denied[0]
@@ -305,19 +315,33 @@ fn the_lint_can_deny_and_be_allowed_with_a_reason() {
     );
     config.allow = Some(
         lint::allow::AllowList::parse(
-            "[[allow]]\nrule = \"text-poisoning\"\nitem = \"tools::save_note\"\npath = \"description\"\nreason = \"reviewed: the backup is documented\"\n",
+            "[[allow]]\nrule = \"text-attack\"\nitem = \"tools::save_note\"\npath = \"description\"\nreason = \"reviewed: the backup is documented\"\n",
             "contract-allow.toml",
         )
         .unwrap(),
     );
-    let allowed = at(&config);
+    let allowed = at(&secrecy.new, &config);
     assert!(allowed.iter().all(|f| !f.fails()), "{allowed:#?}");
     assert!(allowed
         .iter()
         .any(|f| f.allowed.as_deref() == Some("reviewed: the backup is documented")));
-    config.apply_setting("text-poisoning=allow").unwrap();
     config.allow = None;
-    assert!(at(&config).is_empty());
+    config.apply_setting("text-attack=warn").unwrap();
+    assert!(at(&secrecy.new, &config).iter().all(|f| !f.fails()));
+    config.apply_setting("text-attack=allow").unwrap();
+    assert!(at(&secrecy.new, &config).is_empty());
+    // The rest warns, and fails when set to deny.
+    let exfiltration = case("fsp-argument-description");
+    let mut config = Lints::default();
+    let found = at(&exfiltration.new, &config);
+    assert!(
+        found
+            .iter()
+            .any(|f| f.rule == "text-poisoning" && !f.fails()),
+        "{found:#?}"
+    );
+    config.apply_setting("text-poisoning=deny").unwrap();
+    assert!(at(&exfiltration.new, &config).iter().any(Finding::fails));
 }
 
 /// The real servers' published releases: every pair of releases of one server, both ways,

@@ -46,6 +46,11 @@ pub(crate) fn lookalikes(visible: &str) -> Option<String> {
         if mixed || mostly_latin {
             for c in word.chars() {
                 match skeleton_char(c) {
+                    // A capital that looks like `l` is an `I` (`Іgnore`).
+                    Some('l') if c.is_uppercase() => {
+                        out.push('I');
+                        changed = true;
+                    }
                     Some(ascii) => {
                         out.push(ascii);
                         changed = true;

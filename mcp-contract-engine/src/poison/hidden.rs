@@ -18,7 +18,14 @@ pub(crate) fn hidden(text: &str, sink: &mut Sink<'_>) {
     }
     let chars: Vec<char> = text.chars().collect();
     let mut counts: Vec<(char, usize, usize)> = Vec::new(); // (char, count, first offset)
+                                                            // Unicode tag characters spell one text together: one hit for all of them.
+    const TAG: char = '\u{e0000}';
     for &(at, c) in &found {
+        let c = if ('\u{e0000}'..='\u{e007f}').contains(&c) {
+            TAG
+        } else {
+            c
+        };
         if let Some(entry) = counts.iter_mut().find(|(k, _, _)| *k == c) {
             entry.1 += 1;
         } else if counts.len() < MAX_HITS {
@@ -37,13 +44,17 @@ pub(crate) fn hidden(text: &str, sink: &mut Sink<'_>) {
         let excerpt: String = chars[at.saturating_sub(20)..(at + 20).min(chars.len())]
             .iter()
             .collect();
-        let mut what = format!("U+{:04X}", c as u32);
+        let mut what = if c == TAG {
+            "Unicode tags".to_owned()
+        } else {
+            format!("U+{:04X}", c as u32)
+        };
         if count > 1 {
             what.push_str(&format!(" ×{count}"));
         }
-        if matches!(c, '\u{e0020}'..='\u{e007e}') && !spelled.is_empty() {
+        if c == TAG && !spelled.is_empty() {
             what.push_str(&format!(
-                ", Unicode tags spelling \"{}\"",
+                " spelling \"{}\"",
                 truncate(&escape(&spelled), 80)
             ));
         }

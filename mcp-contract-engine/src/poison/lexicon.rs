@@ -274,8 +274,9 @@ pub(crate) struct Language {
     pub code: &'static str,
     /// The language in English.
     pub name: &'static str,
-    /// Its commonest words, space-separated: a sentence is read as this language when enough
-    /// of its words are among them (or, for unspaced scripts, by its script alone).
+    /// Its commonest words (function words, and for English the vocabulary of tool
+    /// documentation), space-separated: a Latin-script sentence is read as this language when
+    /// a third of its words are among them; Cyrillic and CJK sentences by their script.
     pub function_words: &'static str,
     /// The entries.
     pub entries: &'static [Entry],
@@ -418,7 +419,11 @@ impl Index {
             return;
         }
         if form.chars().any(is_unspaced) {
-            let folded: String = form.split_whitespace().map(fold_word).collect();
+            let folded: String = form
+                .split_whitespace()
+                .map(fold_word)
+                .collect::<Vec<_>>()
+                .join(" ");
             match self.unspaced.iter_mut().find(|(f, _)| **f == *folded) {
                 Some((_, c)) => *c |= concepts,
                 None => self.unspaced.push((folded.into(), concepts)),

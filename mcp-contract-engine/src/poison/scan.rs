@@ -105,7 +105,7 @@ fn name(text: &str, scope: &Scope, sink: &mut Sink<'_>) {
     let words = intent::split_name(text);
     let mut folded = String::new();
     let facts = intent::facts(&words, Place::Name, scope, &mut folded);
-    if let Some(rule) = intent::rule_for(&facts, Place::Name) {
+    for rule in intent::rules_for(&facts, Place::Name) {
         sink.push(
             rule.signal,
             rule.what.to_owned(),
@@ -242,7 +242,8 @@ impl Reader<'_, '_> {
     }
 
     fn report(&mut self, sentence: &str, facts: &intent::Facts, via: Option<&str>) {
-        if let Some(rule) = intent::rule_for(facts, self.place) {
+        let rules = intent::rules_for(facts, self.place);
+        for rule in &rules {
             let what = match via {
                 Some(via) => format!("{}, {via}", rule.what),
                 None => rule.what.to_owned(),
@@ -255,12 +256,22 @@ impl Reader<'_, '_> {
                 key,
                 rule.high || via.is_some(),
             );
+        }
+        if !rules.is_empty() {
             return;
         }
-        if self.unreadable && via.is_none() && intent::unreadable(sentence, &self.folded) {
-            // Perhaps a cipher of a language it can read.
-            if let Some(plain) = decode::rot13_readable(sentence) {
+        // Nothing the lexicons know, in Latin letters: another language, or a cipher of one.
+        // (On a live surface only a sentence the lexicons found nothing in is tried, for
+        // ROT13: an unknown language there is no evidence.)
+        if via.is_none()
+            && (self.unreadable || facts.concepts == 0 && sentence.is_ascii())
+            && intent::unreadable(sentence, &self.folded)
+        {
+            if let Some(plain) = decode::rot13_readable(sentence).filter(|_| sentence.is_ascii()) {
                 self.read(&plain, Some("decoded from ROT13"), true);
+                return;
+            }
+            if !self.unreadable {
                 return;
             }
             self.sink.push(

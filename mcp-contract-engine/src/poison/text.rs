@@ -86,6 +86,9 @@ pub(crate) fn is_word_char(c: char) -> bool {
     c.is_alphanumeric() && !is_unspaced(c) || c == '\'' || c == '_'
 }
 
+/// Longer words written elided before a vowel (Italian): `dell'utente`.
+const ELIDED: &[&str] = &["dell", "all", "nell", "sull", "dall", "quest", "un", "qu"];
+
 /// Byte ranges of the words of a folded text. `'` inside a word stays (`user's`), around it
 /// does not (`'thanks'`).
 pub(crate) fn words(folded: &str) -> Vec<(usize, usize)> {
@@ -99,6 +102,14 @@ pub(crate) fn words(folded: &str) -> Vec<(usize, usize)> {
         }
         while e > s && bytes[e - 1] == b'\'' && !(e - s >= 2 && bytes[e - 2] == b's') {
             e -= 1;
+        }
+        // French and Italian elision: `l'utilisateur`, `dell'utente` are two words.
+        if let Some(at) = folded[s..e].find('\'') {
+            let head = &folded[s..s + at];
+            if s + at + 1 < e && (head.len() <= 2 || ELIDED.contains(&head)) {
+                out.push((s, s + at));
+                s += at + 1;
+            }
         }
         if s < e {
             out.push((s, e));
@@ -216,10 +227,9 @@ pub(crate) fn unreadable(counts: [usize; 6], words: usize, function_hits: usize)
     if cyrillic + han + kana + hangul > latin {
         return false;
     }
-    // Latin script: enough of the words are a known language's commonest words. Technical
-    // English is full of names and acronyms, so the bar is low; prose in a language the
-    // lexicons lack rarely reaches it.
-    words >= 6 && function_hits * 100 < words * 12
+    // Latin script: a third of the words are among a known language's commonest (prose in a
+    // language the lexicons lack shares a few short words with them, rarely a third).
+    words >= 5 && function_hits * 100 < words * 34
 }
 
 #[cfg(test)]
