@@ -26,7 +26,9 @@ fn servers(dir: &Path, out: &mut Vec<Vec<PathBuf>>) {
         let path = entry.path();
         if path.is_dir() {
             dirs.push(path);
-        } else if path.extension().is_some_and(|e| e == "json") {
+        } else if path.extension().is_some_and(|e| e == "json")
+            && path.file_name().is_some_and(|n| n != "SOURCE.json")
+        {
             files.push(path);
         }
     }

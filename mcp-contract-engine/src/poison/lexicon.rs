@@ -162,6 +162,8 @@ pub(crate) enum Concept {
     Outside,
     /// The conversation or the model's instructions, outside the item's purpose.
     OutsideChat,
+    /// Something outside the item's purpose and a verb that moves it, in one clause.
+    Taken,
 }
 
 /// A set of concepts.
@@ -169,7 +171,7 @@ pub(crate) type Concepts = u64;
 
 impl Concept {
     /// Every concept, in order.
-    pub(crate) const ALL: [Concept; 56] = [
+    pub(crate) const ALL: [Concept; 57] = [
         Concept::Model,
         Concept::Directive,
         Concept::Imperative,
@@ -226,6 +228,7 @@ impl Concept {
         Concept::Hidden,
         Concept::Outside,
         Concept::OutsideChat,
+        Concept::Taken,
     ];
 
     /// The concept as a one-member set.
@@ -334,6 +337,8 @@ pub(crate) struct Form {
     pub concepts: Concepts,
     /// An English base form in the first word (`include`, not `includes`).
     pub base: bool,
+    /// The languages that have it (bit per index in [`LANGUAGES`]).
+    pub languages: u16,
 }
 
 /// The lexicons, folded and indexed for matching.
@@ -348,6 +353,8 @@ pub(crate) struct Index {
     pub unspaced: Vec<(Box<str>, Concepts)>,
     /// Function words: for each folded word, the languages (bit per index in [`LANGUAGES`]).
     pub function: WordMap<u16>,
+    /// Every word of every form: the languages that use it.
+    pub form_words: WordMap<u16>,
 }
 
 pub(crate) static INDEX: LazyLock<Index> = LazyLock::new(|| {
@@ -357,6 +364,7 @@ pub(crate) static INDEX: LazyLock<Index> = LazyLock::new(|| {
         stem_lengths: Vec::new(),
         unspaced: Vec::new(),
         function: WordMap::default(),
+        form_words: WordMap::default(),
     };
     for (l, language) in LANGUAGES.iter().enumerate() {
         for word in language.function_words.split_whitespace() {
@@ -366,7 +374,7 @@ pub(crate) static INDEX: LazyLock<Index> = LazyLock::new(|| {
             let forms: Vec<&str> = entry.forms.split('|').collect();
             for form in &forms {
                 let base = language.code == "en" && is_verb(entry.concept) && is_base(form, &forms);
-                index.add(form, entry.concept.bit(), base);
+                index.add(form, entry.concept.bit(), base, 1 << l);
             }
         }
     }
@@ -413,7 +421,7 @@ fn is_verb(concept: Concept) -> bool {
 }
 
 impl Index {
-    fn add(&mut self, form: &str, concepts: Concepts, base: bool) {
+    fn add(&mut self, form: &str, concepts: Concepts, base: bool, languages: u16) {
         let form = form.trim();
         if form.is_empty() {
             return;
@@ -447,6 +455,11 @@ impl Index {
         if folded.is_empty() {
             return;
         }
+        for word in &folded {
+            if &**word != "?" {
+                *self.form_words.entry(word.clone()).or_default() |= languages;
+            }
+        }
         let last = folded.len() - 1;
         let stem_last = stem;
         let entry = Form {
@@ -454,6 +467,7 @@ impl Index {
             stem_last: stem_last && last > 0,
             concepts,
             base: base && last == 0 && !stem_last,
+            languages,
         };
         if stem_last && last == 0 {
             self.stem_lengths.push(folded[0].len());

@@ -81,7 +81,8 @@ pub(crate) fn is_unspaced(c: char) -> bool {
     )
 }
 
-/// A character that belongs in a word (of a spaced script).
+/// A character that belongs in a word (of a spaced script); `-` joins words into one
+/// (`add-ons`, `pre-authorised`) only between letters or digits.
 pub(crate) fn is_word_char(c: char) -> bool {
     c.is_alphanumeric() && !is_unspaced(c) || c == '\'' || c == '_'
 }
@@ -115,8 +116,13 @@ pub(crate) fn words(folded: &str) -> Vec<(usize, usize)> {
             out.push((s, e));
         }
     };
+    let bytes = folded.as_bytes();
     for (i, c) in folded.char_indices() {
-        match (is_word_char(c), start) {
+        let joiner = c == '-'
+            && i > 0
+            && bytes[i - 1].is_ascii_alphanumeric()
+            && bytes.get(i + 1).is_some_and(u8::is_ascii_alphanumeric);
+        match (is_word_char(c) || joiner && start.is_some(), start) {
             (true, None) => start = Some(i),
             (false, Some(s)) => {
                 push(s, i, &mut out);
@@ -227,9 +233,10 @@ pub(crate) fn unreadable(counts: [usize; 6], words: usize, function_hits: usize)
     if cyrillic + han + kana + hangul > latin {
         return false;
     }
-    // Latin script: a third of the words are among a known language's commonest (prose in a
-    // language the lexicons lack shares a few short words with them, rarely a third).
-    words >= 5 && function_hits * 100 < words * 34
+    // Latin script: a quarter of the words are a known language's commonest (for English,
+    // also by their endings); prose in a language the lexicons lack shares a few short words
+    // with them, rarely a quarter.
+    words >= 6 && function_hits * 100 < words * 25
 }
 
 #[cfg(test)]
