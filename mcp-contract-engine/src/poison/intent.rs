@@ -56,7 +56,7 @@ pub(crate) struct Scope {
     /// The `About…` concepts its name, title and summary sentence name.
     pub about: Concepts,
     /// Its name and its arguments' names, folded.
-    pub own: Vec<String>,
+    pub own: std::collections::HashSet<String>,
 }
 
 impl Scope {
@@ -107,18 +107,14 @@ impl Scope {
     /// Both versions' scopes: on drift what the accepted item was about still counts.
     pub(crate) fn union(mut self, other: &Scope) -> Scope {
         self.about |= other.about;
-        for name in &other.own {
-            if !self.own.contains(name) {
-                self.own.push(name.clone());
-            }
-        }
+        self.own.extend(other.own.iter().cloned());
         self
     }
 
     fn own_name(&mut self, name: &str) {
         let folded = text::fold_word(name);
-        if folded.len() >= 2 && !self.own.contains(&folded) {
-            self.own.push(folded);
+        if folded.len() >= 2 {
+            self.own.insert(folded);
         }
     }
 }
@@ -924,11 +920,8 @@ fn sinks(
     if folded.contains(" / ") || folded.ends_with(" /") || folded.contains("rm -rf") {
         out |= C::Wipe.bit();
     }
-    for &(s, e) in ws {
-        let w = &folded[s..e];
-        if scope.own.iter().any(|own| own == w) {
-            out |= C::Field.bit();
-        }
+    if ws.iter().any(|&(s, e)| scope.own.contains(&folded[s..e])) {
+        out |= C::Field.bit();
     }
     if other_identifier(visible, scope) {
         out |= C::ToolName.bit();
@@ -982,7 +975,7 @@ fn other_identifier(visible: &str, scope: &Scope) -> bool {
             continue;
         }
         let folded = token.to_ascii_lowercase();
-        if scope.own.iter().any(|own| *own == folded) || literals::is_secret_file(&folded) {
+        if scope.own.contains(&folded) || literals::is_secret_file(&folded) {
             continue;
         }
         return true;
