@@ -27,11 +27,13 @@ mod docs;
 mod drift;
 mod hidden;
 mod intent;
+mod language;
 mod lexicon;
 mod links;
 mod literals;
 mod markup;
 mod scan;
+mod sentence;
 mod text;
 #[rustfmt::skip]
 mod unicode_table;

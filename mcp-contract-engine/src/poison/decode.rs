@@ -4,7 +4,7 @@
 //! decode to prose. A blob that decodes to nothing readable (a hash, an id, a URL path) is
 //! not evidence of anything.
 
-use super::intent;
+use super::language;
 use super::text::skeleton_char;
 
 /// Runs shorter than this are not tried as encodings.
@@ -110,7 +110,7 @@ pub(crate) fn rot13_readable(sentence: &str) -> Option<String> {
             other => other,
         })
         .collect();
-    intent::reads_as_prose(&plain).then_some(plain)
+    language::reads_as_prose(&plain).then_some(plain)
 }
 
 /// A run that decodes to prose.
@@ -144,7 +144,7 @@ pub(crate) fn blobs(text: &str) -> Vec<Blob> {
                 .map(|t| ("base64", t))
         };
         if let Some((encoding, text)) = decoded {
-            if intent::reads_as_prose(&text) {
+            if language::reads_as_prose(&text) {
                 out.push(Blob { encoding, text });
             }
         }

@@ -30,6 +30,13 @@ pub(super) fn markdown() -> String {
          look for in every text of an item. How it reads a text is in `docs/lints.md` \
          (\"Poisoning\"). The tests check every example below, and that no rule fires on its twin.\n",
     );
+    rules(&mut out);
+    lexicons(&mut out);
+    literals(&mut out);
+    out
+}
+
+fn rules(out: &mut String) {
     out.push_str(
         "\n### Rules\n\nEach sentence is read for concepts (the lexicons below; `imperative`, `url`, \
          `address`, `account`, `tool-name`, `hidden`, `outside` and `outside-chat` are read from the \
@@ -65,6 +72,9 @@ pub(super) fn markdown() -> String {
             escape(rule.twin).replace('|', "\\|"),
         ));
     }
+}
+
+fn lexicons(out: &mut String) {
     out.push_str("\n### Lexicons\n\n| language | code | entries | forms |\n|---|---|---|---|\n");
     for language in LANGUAGES {
         let forms: usize = language
@@ -98,6 +108,9 @@ pub(super) fn markdown() -> String {
             ));
         }
     }
+}
+
+fn literals(out: &mut String) {
     out.push_str("\n### Literals\n\nFound anywhere in the folded text (outside inline code).\n\n");
     for literal in LITERALS {
         let what = match literal.signal {
@@ -130,5 +143,4 @@ pub(super) fn markdown() -> String {
             ));
         }
     }
-    out
 }

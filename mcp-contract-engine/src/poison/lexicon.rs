@@ -486,7 +486,7 @@ mod tests {
     fn every_entry_finds_its_example() {
         for language in LANGUAGES {
             for entry in language.entries {
-                let found = super::super::intent::concepts_of(entry.example);
+                let found = super::super::sentence::concepts_of(entry.example);
                 assert!(
                     found & entry.concept.bit() != 0,
                     "{} {:?} `{}` does not find {:?}",

@@ -8,7 +8,7 @@
 
 use super::intent::{self, Place, Scope};
 use super::lexicon::Concept;
-use super::{decode, hidden, links, literals, markup, text, Hit, Signal};
+use super::{decode, hidden, language, links, literals, markup, text, Hit, Signal};
 use crate::escape::{escape, truncate};
 use std::borrow::Cow;
 
@@ -265,7 +265,7 @@ impl Reader<'_, '_> {
         // ROT13: an unknown language there is no evidence.)
         if via.is_none()
             && (self.unreadable || facts.concepts == 0 && sentence.is_ascii())
-            && intent::unreadable(sentence, &self.folded)
+            && language::unreadable(sentence)
         {
             if let Some(plain) = decode::rot13_readable(sentence).filter(|_| sentence.is_ascii()) {
                 self.read(&plain, Some("decoded from ROT13"), true);
