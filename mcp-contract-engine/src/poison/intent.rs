@@ -82,7 +82,13 @@ impl Scope {
             // Up to any markup: what hides there is not what the item is for.
             let shown = &visible[..visible.find('<').unwrap_or(visible.len())];
             if let Some(&(s, e)) = text::sentences(shown).first() {
-                summary.push_str(&shown[s..e]);
+                // A first sentence that reads as poisoning without any scope describes nothing.
+                let sentence = &shown[s..e];
+                let mut folded = String::new();
+                let alone = facts(sentence, Place::Prose, &Scope::default(), &mut folded);
+                if rules_for(&alone, Place::Prose).is_empty() {
+                    summary.push_str(sentence);
+                }
             }
         }
         scope.about = lexicon_concepts(&summary) & ABOUT;
@@ -325,8 +331,8 @@ pub(crate) static RULES: &[Rule] = &[
     Rule {
         id: "name-asks-for-the-conversation",
         signal: Signal::Exfiltration,
-        what: "an argument named for the conversation, the model's instructions or a secret file",
-        all: &[C::OutsideChat.bit() | C::Files.bit()],
+        what: "an argument named for something outside the item's purpose: the conversation, the model's instructions, a secret",
+        all: &[C::Outside.bit()],
         none: 0,
         places: NAME,
         high: false,

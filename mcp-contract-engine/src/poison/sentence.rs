@@ -192,11 +192,11 @@ pub(crate) fn facts(visible: &str, place: Place, scope: &Scope, folded: &mut Str
             .last()
             .is_some_and(|&(s, e)| REFERENCES.contains(&&folded[s..e]))
         {
-            return Facts { concepts: 0 };
+            concepts &= !(C::Conversation.bit() | C::Instructions.bit());
         }
         concepts &= !C::Field.bit();
     }
-    concepts = qualified(concepts, &found);
+    concepts = qualified(concepts, &found, unspaced_found);
     concepts |= outside(
         concepts,
         scope,
@@ -291,7 +291,7 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> Concepts 
 
 /// Keeping a secret out of sight is hygiene, and credentials count only when said to be the
 /// user's, in bulk or from this session.
-fn qualified(mut concepts: Concepts, found: &[Match]) -> Concepts {
+fn qualified(mut concepts: Concepts, found: &[Match], unspaced: bool) -> Concepts {
     // Keeping a secret out of sight is hygiene ("never show the user's password"); keeping an
     // action out of sight is concealment.
     if concepts & C::Conceal.bit() != 0
@@ -304,7 +304,11 @@ fn qualified(mut concepts: Concepts, found: &[Match]) -> Concepts {
     // next to them ("every API key", "the user's saved passwords", "any tokens you have
     // seen"): "your API key" in an argument's description is how real servers ask for their
     // own, and "secret alerts" or "link tokens" are no secrets.
-    if concepts & C::Credentials.bit() != 0 && concepts & C::Files.bit() == 0 {
+    // (In an unspaced script the user or the bulk anywhere in the sentence will do.)
+    if concepts & C::Credentials.bit() != 0
+        && concepts & C::Files.bit() == 0
+        && !(unspaced && concepts & any(&[C::User, C::Bulk, C::Deictic]) != 0)
+    {
         const BEFORE: Concepts = any(&[C::Bulk, C::User, C::Copy, C::Deictic]);
         const AFTER: Concepts = any(&[C::Deictic, C::User]);
         let qualified = found.iter().any(|m| {
@@ -372,6 +376,8 @@ fn outside(
                     .any(|o| o.concepts & objects != 0 && clause(o.start) == clause(m.start))
                     || unclaused_objects)
         });
+        // (Forms of unspaced scripts have no position: their sentence is one clause.)
+        let taken = taken || unclaused_objects && concepts & PASS != 0 && found.is_empty();
         if taken && concepts & PASS != 0 {
             out |= C::Taken.bit();
         }
