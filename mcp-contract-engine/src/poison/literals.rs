@@ -139,7 +139,7 @@ pub(crate) const INVISIBLE_STYLES: &[&str] = &[
     "color: transparent",
 ];
 
-/// A detector written as code (in `signals.rs`), described for the documentation, with an
+/// A detector written as code (in `scan.rs` and its modules), described for the documentation, with an
 /// example that must raise its signal (checked by the tests).
 pub(crate) struct Detector {
     /// The signal it raises.
