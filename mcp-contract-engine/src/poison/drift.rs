@@ -6,17 +6,16 @@
 //! markup's content), so a sentence moved to another field is not new, the same sentence
 //! copied into a second one is.
 
-use super::intent::Scope;
+use super::intent::{LazyScope, Scope};
 use super::scan::{self, Options};
 use super::walk::{self, Seg};
 use super::{Finding, Hit};
 use serde_json::Value;
 use std::collections::HashMap;
 
-/// One text of an item, with its path.
+/// One text of an item, with its path (rendered only for what is reported).
 struct Text<'v> {
     segs: Vec<Seg<'v>>,
-    path: String,
     text: &'v str,
     place: super::intent::Place,
 }
@@ -31,7 +30,6 @@ fn texts(value: &Value) -> Vec<Text<'_>> {
         &mut |segs, text, place| {
             out.push(Text {
                 segs: segs.to_vec(),
-                path: walk::render(segs),
                 text,
                 place,
             });
@@ -41,7 +39,12 @@ fn texts(value: &Value) -> Vec<Text<'_>> {
 }
 
 /// Hits of the texts `which` selects, each with the index of its text.
-fn scan_all(texts: &[Text<'_>], which: &[bool], scope: &Scope, out: &mut Vec<(usize, Hit)>) {
+fn scan_all(
+    texts: &[Text<'_>],
+    which: &[bool],
+    scope: &LazyScope<'_>,
+    out: &mut Vec<(usize, Hit)>,
+) {
     let options = Options {
         hidden_chars: true,
         unreadable: true,
@@ -58,7 +61,7 @@ pub(super) fn judge(old: Option<&Value>, new: &Value) -> Vec<Finding> {
     let new_texts = texts(new);
     let old_texts = old.map(texts).unwrap_or_default();
     // What the item was accepted for is its scope; the new item's own names count too.
-    let scope = match old {
+    let scope = LazyScope::new(|| match old {
         Some(old) => {
             let accepted = Scope::of(old);
             Scope {
@@ -67,7 +70,7 @@ pub(super) fn judge(old: Option<&Value>, new: &Value) -> Vec<Finding> {
             }
         }
         None => Scope::of(new),
-    };
+    });
     // A text both versions hold (anywhere) is the same evidence on both sides: neither is read.
     let mut unmatched: HashMap<&str, usize> = HashMap::new();
     for text in &old_texts {
@@ -101,9 +104,9 @@ pub(super) fn judge(old: Option<&Value>, new: &Value) -> Vec<Finding> {
     let mut old_hits = Vec::new();
     scan_all(&old_texts, &old_changed, &scope, &mut old_hits);
     let kept = added(&new_texts, &new_hits, &old_texts, &old_hits);
-    let old_by_path: HashMap<&str, &str> = old_texts
+    let old_by_path: HashMap<&[Seg<'_>], &str> = old_texts
         .iter()
-        .map(|t| (t.path.as_str(), t.text))
+        .map(|t| (t.segs.as_slice(), t.text))
         .collect();
     let mut findings: Vec<Finding> = Vec::new();
     let mut last: Option<usize> = None;
@@ -116,7 +119,7 @@ pub(super) fn judge(old: Option<&Value>, new: &Value) -> Vec<Finding> {
         }
         last = Some(i);
         let text = &new_texts[i];
-        let before = old_by_path.get(text.path.as_str()).copied();
+        let before = old_by_path.get(text.segs.as_slice()).copied();
         findings.push(walk::finding(&text.segs, before, text.text, vec![hit]));
     }
     findings
@@ -132,11 +135,11 @@ fn added(
     old_hits: &[(usize, Hit)],
 ) -> Vec<(usize, Hit)> {
     let mut before: HashMap<&str, usize> = HashMap::new();
-    let mut before_at: HashMap<(&str, &str), usize> = HashMap::new();
+    let mut before_at: HashMap<(&[Seg<'_>], &str), usize> = HashMap::new();
     for (i, hit) in old_hits {
         *before.entry(hit.key.as_str()).or_default() += hit.count;
         *before_at
-            .entry((old_texts[*i].path.as_str(), hit.key.as_str()))
+            .entry((old_texts[*i].segs.as_slice(), hit.key.as_str()))
             .or_default() += hit.count;
     }
     let mut after: HashMap<&str, usize> = HashMap::new();
@@ -155,7 +158,7 @@ fn added(
     let mut kept = Vec::new();
     for (i, hit) in new_hits {
         let at = before_at
-            .entry((new_texts[*i].path.as_str(), hit.key.as_str()))
+            .entry((new_texts[*i].segs.as_slice(), hit.key.as_str()))
             .or_default();
         let matched = (*at).min(hit.count);
         *at -= matched;

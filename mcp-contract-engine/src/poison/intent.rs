@@ -125,6 +125,25 @@ impl Scope {
     }
 }
 
+/// A scope computed when first needed: most texts are dismissed before any rule needs it.
+pub(crate) struct LazyScope<'a> {
+    cell: std::cell::OnceCell<Scope>,
+    make: Box<dyn Fn() -> Scope + 'a>,
+}
+
+impl<'a> LazyScope<'a> {
+    pub(crate) fn new(make: impl Fn() -> Scope + 'a) -> LazyScope<'a> {
+        LazyScope {
+            cell: std::cell::OnceCell::new(),
+            make: Box::new(make),
+        }
+    }
+
+    pub(crate) fn get(&self) -> &Scope {
+        self.cell.get_or_init(|| (self.make)())
+    }
+}
+
 const ABOUT: Concepts = any(&[
     C::AboutConversation,
     C::AboutInstructions,

@@ -3,7 +3,7 @@
 //! Cyrillic, Chinese, Japanese and Korean by their scripts), and which languages' forms may
 //! be matched in it.
 
-use super::lexicon::INDEX;
+use super::lexicon::{WordEntry, INDEX};
 use super::text::{self, fold_into, words};
 
 /// How many words of a folded text the best-known language knows (its commonest words; for
@@ -11,7 +11,7 @@ use super::text::{self, fold_into, words};
 fn function_words(folded: &str, ws: &[(usize, usize)]) -> (usize, usize) {
     let mut per = [0usize; 16];
     let mut counted = 0;
-    let known = |w: &str| INDEX.function.get(w).copied();
+    let known = |w: &str| INDEX.words.get(w).map(|e| e.function).filter(|&f| f != 0);
     for &(s, e) in ws {
         let w = &folded[s..e];
         // Names, numbers and identifiers are no language's.
@@ -117,22 +117,29 @@ pub(crate) fn reads_as_prose(decoded: &str) -> bool {
 /// each other language one of whose commonest words it holds that English does not have, or
 /// two words of its lexicon English lacks. So the French `secret` is no credential in "secret
 /// alerts".
-pub(crate) fn languages_of(folded: &str, ws: &[(usize, usize)]) -> u16 {
+pub(crate) fn languages_of(entries: &[Option<&WordEntry>]) -> u16 {
     let mut out = 1;
     let mut seen_once = 0u16;
-    for &(s, e) in ws {
-        let w = &folded[s..e];
-        if let Some(&languages) = INDEX.function.get(w) {
-            if languages & 1 == 0 {
-                out |= languages;
-            }
+    for entry in entries.iter().flatten() {
+        if entry.function & 1 == 0 {
+            out |= entry.function;
         }
-        if let Some(&languages) = INDEX.form_words.get(w) {
-            if languages & 1 == 0 {
-                out |= seen_once & languages;
-                seen_once |= languages;
-            }
+        if entry.lexicon & 1 == 0 {
+            out |= seen_once & entry.lexicon;
+            seen_once |= entry.lexicon;
         }
     }
     out
+}
+
+/// A cheap test before [`unreadable`]: whether an ASCII sentence lacks every one of the
+/// commonest English words (ROT13 of English has none of them).
+pub(crate) fn lacks_common_english(folded: &str) -> bool {
+    const COMMON: &[&str] = &[
+        "the", "a", "an", "of", "to", "in", "is", "are", "and", "or", "for", "with", "on", "by",
+        "this", "that", "it", "be", "as", "from", "if", "not", "you", "your", "at", "can",
+    ];
+    !folded
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .any(|w| COMMON.contains(&w))
 }

@@ -341,20 +341,53 @@ pub(crate) struct Form {
     pub languages: u16,
 }
 
-/// The lexicons, folded and indexed for matching.
+/// What the index knows of one word: the forms it starts, and the languages it belongs to.
+#[derive(Default)]
+pub(crate) struct WordEntry {
+    /// Forms whose first word it is.
+    pub forms: Vec<Form>,
+    /// The languages that have it among their commonest words (bit per index in [`LANGUAGES`]).
+    pub function: u16,
+    /// The languages whose forms use it.
+    pub lexicon: u16,
+    /// Whether a form of an [`ANCHORS`] concept starts with it.
+    pub anchor: bool,
+}
+
+/// Concepts of which every rule needs one (an action, an object outside the item, a voice
+/// claiming authority…): a text none of whose words starts a form of one needs no closer look.
+pub(crate) const ANCHORS: Concepts = any(&[
+    Concept::Gather,
+    Concept::Include,
+    Concept::Send,
+    Concept::Call,
+    Concept::Fetch,
+    Concept::Conceal,
+    Concept::Tell,
+    Concept::Skip,
+    Concept::Consent,
+    Concept::Override,
+    Concept::Authority,
+    Concept::Other,
+    Concept::OtherTools,
+    Concept::Conversation,
+    Concept::Instructions,
+    Concept::Credentials,
+    Concept::Environment,
+    Concept::Files,
+    Concept::Personal,
+]);
+
+/// The lexicons, folded and indexed for matching: one look-up per word of a text.
 pub(crate) struct Index {
-    /// Forms by their first word.
-    pub words: WordMap<Vec<Form>>,
+    /// Every word of every form and every commonest word.
+    pub words: WordMap<WordEntry>,
     /// Forms whose first word is a stem, by the stem.
     pub stems: WordMap<Vec<Form>>,
     /// The stem lengths in use (bytes), so a word is looked up at those lengths only.
     pub stem_lengths: Vec<usize>,
     /// Forms in unspaced scripts, found anywhere: the folded text and what it stands for.
     pub unspaced: Vec<(Box<str>, Concepts)>,
-    /// Function words: for each folded word, the languages (bit per index in [`LANGUAGES`]).
-    pub function: WordMap<u16>,
-    /// Every word of every form: the languages that use it.
-    pub form_words: WordMap<u16>,
 }
 
 pub(crate) static INDEX: LazyLock<Index> = LazyLock::new(|| {
@@ -363,12 +396,14 @@ pub(crate) static INDEX: LazyLock<Index> = LazyLock::new(|| {
         stems: WordMap::default(),
         stem_lengths: Vec::new(),
         unspaced: Vec::new(),
-        function: WordMap::default(),
-        form_words: WordMap::default(),
     };
     for (l, language) in LANGUAGES.iter().enumerate() {
         for word in language.function_words.split_whitespace() {
-            *index.function.entry(fold_word(word).into()).or_default() |= 1 << l;
+            index
+                .words
+                .entry(fold_word(word).into())
+                .or_default()
+                .function |= 1 << l;
         }
         for entry in language.entries {
             let forms: Vec<&str> = entry.forms.split('|').collect();
@@ -457,7 +492,7 @@ impl Index {
         }
         for word in &folded {
             if &**word != "?" {
-                *self.form_words.entry(word.clone()).or_default() |= languages;
+                self.words.entry(word.clone()).or_default().lexicon |= languages;
             }
         }
         let last = folded.len() - 1;
@@ -473,7 +508,9 @@ impl Index {
             self.stem_lengths.push(folded[0].len());
             self.stems.entry(folded[0].clone()).or_default().push(entry);
         } else {
-            self.words.entry(folded[0].clone()).or_default().push(entry);
+            let word = self.words.entry(folded[0].clone()).or_default();
+            word.anchor |= concepts & ANCHORS != 0;
+            word.forms.push(entry);
         }
     }
 }

@@ -6,7 +6,7 @@
 //! the text and the hits per text are capped, so a hostile string costs its length and no
 //! more.
 
-use super::intent::{self, Place, Scope};
+use super::intent::{self, LazyScope, Place, Scope};
 use super::lexicon::Concept;
 use super::{decode, hidden, language, links, literals, markup, text, Hit, Signal};
 use crate::escape::{escape, truncate};
@@ -33,7 +33,13 @@ pub(crate) struct Options {
 /// Every signal `text` raises, appended to `out`: at most [`MAX_HITS`] hidden-character hits
 /// and at most [`MAX_HITS`] others per text, each kept apart so that many distinct hidden
 /// characters cannot crowd out an instruction beside them.
-pub(crate) fn scan(text: &str, place: Place, scope: &Scope, options: Options, out: &mut Vec<Hit>) {
+pub(crate) fn scan(
+    text: &str,
+    place: Place,
+    scope: &LazyScope<'_>,
+    options: Options,
+    out: &mut Vec<Hit>,
+) {
     let start = out.len();
     let mut sink = Sink { out, start };
     let features = Features::of(text);
@@ -42,6 +48,11 @@ pub(crate) fn scan(text: &str, place: Place, scope: &Scope, options: Options, ou
         // The other detectors' cap counts from here.
         sink.start = sink.out.len();
     }
+    if features.plain() && !anchored(text) {
+        // Plain ASCII in which no word could start any rule: nothing to read (most texts).
+        return;
+    }
+    let scope = scope.get();
     if place == Place::Name {
         name(text, scope, &mut sink);
         return;
@@ -98,6 +109,57 @@ pub(crate) fn scan(text: &str, place: Place, scope: &Scope, options: Options, ou
             reader.decoded(&blob);
         }
     }
+}
+
+/// Whether a plain ASCII text holds a word that starts a form of an anchor concept
+/// ([`super::lexicon::ANCHORS`]), or may be a cipher (six words or more, none of the commonest
+/// English ones), or holds characters literals start with. One pass, no allocation.
+fn anchored(text: &str) -> bool {
+    if text.contains(['/', '~', '<', '[', '@', '+']) {
+        return true;
+    }
+    let index = &*super::lexicon::INDEX;
+    let mut buffer = [0u8; 32];
+    let (mut len, mut words, mut common) = (0, 0, false);
+    let mut look = |len: usize, buffer: &[u8]| -> bool {
+        words += 1;
+        let word = std::str::from_utf8(&buffer[..len]).unwrap_or_default();
+        match index.words.get(word.trim_matches('\'')) {
+            Some(entry) if entry.anchor => true,
+            Some(entry) => {
+                common |= entry.function & 1 != 0;
+                false
+            }
+            None => false,
+        }
+    };
+    let bytes = text.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        // (`-` joins words as the text's words do: `pre-authorised` is one.)
+        let joiner = b == b'-'
+            && i > 0
+            && bytes[i - 1].is_ascii_alphanumeric()
+            && bytes.get(i + 1).is_some_and(u8::is_ascii_alphanumeric);
+        let in_word = b.is_ascii_alphanumeric() || b == b'\'' || joiner;
+        // A word ends at a separator, and where `camelCase` turns (names are read so).
+        let turn = b.is_ascii_uppercase() && i > 0 && bytes[i - 1].is_ascii_lowercase();
+        if (!in_word || turn) && len > 0 {
+            if len <= buffer.len() && look(len, &buffer) {
+                return true;
+            }
+            len = 0;
+        }
+        if in_word {
+            if len < buffer.len() {
+                buffer[len] = b.to_ascii_lowercase();
+            }
+            len += 1;
+        }
+    }
+    if len > 0 && len <= buffer.len() && look(len, &buffer) {
+        return true;
+    }
+    words >= 6 && !common
 }
 
 /// A property or definition name: its words, read as a label of what to put there.
@@ -264,7 +326,10 @@ impl Reader<'_, '_> {
         // (On a live surface only a sentence the lexicons found nothing in is tried, for
         // ROT13: an unknown language there is no evidence.)
         if via.is_none()
-            && (self.unreadable || facts.concepts == 0 && sentence.is_ascii())
+            && (self.unreadable
+                || facts.concepts == 0
+                    && sentence.is_ascii()
+                    && language::lacks_common_english(&self.folded))
             && language::unreadable(sentence)
         {
             if let Some(plain) = decode::rot13_readable(sentence).filter(|_| sentence.is_ascii()) {
@@ -392,6 +457,11 @@ static CLASSES: [u8; 256] = {
 };
 
 impl Features {
+    /// ASCII with nothing to uncover: no markup, no padding, no leetspeak, no encoded run.
+    fn plain(&self) -> bool {
+        self.ascii && !self.markup && !self.blank_run && !self.leet && self.run < decode::MIN_RUN
+    }
+
     fn of(text: &str) -> Features {
         let bytes = text.as_bytes();
         let (mut any, mut all_plain_or_break) = (0u8, true);

@@ -43,7 +43,7 @@ pub(crate) fn concepts_of(text: &str) -> Concepts {
     let mut folded = String::new();
     fold_into(text, &mut folded);
     let ws = words(&folded);
-    let found = matches_in(&folded, &ws, u16::MAX);
+    let found = matches_in(&folded, &ws, Some(u16::MAX));
     found
         .iter()
         .fold(unspaced(&folded) | literals::concepts(&folded), |acc, m| {
@@ -63,13 +63,21 @@ fn unspaced(folded: &str) -> Concepts {
 }
 
 fn matches(folded: &str, ws: &[(usize, usize)]) -> Vec<Match> {
-    matches_in(folded, ws, languages_of(folded, ws))
+    matches_in(folded, ws, None)
 }
 
-fn matches_in(folded: &str, ws: &[(usize, usize)], languages: u16) -> Vec<Match> {
+/// The forms found in a sentence, of the languages given or (`None`) of those its words say
+/// it may be in: each word is looked up once.
+fn matches_in(folded: &str, ws: &[(usize, usize)], languages: Option<u16>) -> Vec<Match> {
     let index = &*INDEX;
     let word = |i: usize| &folded[ws[i].0..ws[i].1];
+    let entries: Vec<Option<&super::lexicon::WordEntry>> =
+        (0..ws.len()).map(|i| index.words.get(word(i))).collect();
     let mut out = Vec::new();
+    if entries.iter().all(|e| e.is_none_or(|e| e.forms.is_empty())) && index.stems.is_empty() {
+        return out;
+    }
+    let languages = languages.unwrap_or_else(|| languages_of(&entries));
     for i in 0..ws.len() {
         let w = word(i);
         let mut try_forms = |forms: &[super::lexicon::Form]| {
@@ -102,8 +110,8 @@ fn matches_in(folded: &str, ws: &[(usize, usize)], languages: u16) -> Vec<Match>
                 }
             }
         };
-        if let Some(forms) = index.words.get(w) {
-            try_forms(forms);
+        if let Some(entry) = entries[i] {
+            try_forms(&entry.forms);
         }
         for &len in &index.stem_lengths {
             if len > w.len() {
@@ -184,6 +192,10 @@ pub(crate) fn facts(visible: &str, place: Place, scope: &Scope, folded: &mut Str
     let found = matches(folded, &ws);
     let unspaced_concepts = unspaced(folded);
     let unspaced_found = unspaced_concepts != 0;
+    if found.is_empty() && unspaced_concepts == 0 && literal == 0 {
+        // No word of any lexicon: nothing for a rule to combine (most sentences).
+        return Facts { concepts: 0 };
+    }
     let mut concepts = unspaced_concepts | literal | positional(folded, &ws, &found);
     concepts |= sinks(visible, folded, &ws, scope, concepts);
     if place == Place::Name {

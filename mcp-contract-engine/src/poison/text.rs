@@ -147,8 +147,7 @@ pub(crate) fn sentences(text: &str) -> Vec<(usize, usize)> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut start = 0;
-    let mut iter = text.char_indices().peekable();
-    while let Some((i, c)) = iter.next() {
+    for (i, c) in text.char_indices() {
         let end = match c {
             '\n' => Some(i),
             '.' | '!' | '?' => match bytes.get(i + 1) {

@@ -10,7 +10,7 @@ use serde_json::Value;
 const DEPTH: usize = 64;
 
 /// One step of a path into an item.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(super) enum Seg<'v> {
     Key(&'v str),
     Index(usize),
