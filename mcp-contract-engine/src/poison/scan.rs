@@ -466,7 +466,8 @@ impl Features {
         let bytes = text.as_bytes();
         let (mut any, mut all_plain_or_break) = (0u8, true);
         let (mut run, mut longest, mut previous_blank, mut blank_run) = (0, 0, false, false);
-        let (mut previous_letter, mut leet) = (false, false);
+        // Leetspeak: a digit (or `@`, `$`) between two letters, `p4ss` (not `v2`, `Line1`).
+        let (mut letter_before, mut sub_after_letter, mut leet) = (false, false, false);
         for &b in bytes {
             let class = CLASSES[usize::from(b)];
             any |= class;
@@ -474,8 +475,11 @@ impl Features {
             let blank = class & BLANK != 0;
             blank_run |= blank && previous_blank;
             previous_blank = blank;
-            leet |= previous_letter && (class & DIGIT != 0 || b == b'@' || b == b'$');
-            previous_letter = class & LETTER != 0;
+            let letter = class & LETTER != 0;
+            let sub = class & DIGIT != 0 || b == b'@' || b == b'$';
+            leet |= sub_after_letter && letter;
+            sub_after_letter = sub && (letter_before || sub_after_letter);
+            letter_before = letter;
             if class & ENCODED != 0 {
                 run += 1;
             } else {

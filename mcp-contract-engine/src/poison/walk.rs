@@ -61,6 +61,15 @@ const SCHEMA_SKIP: &[&str] = &[
     "contentMediaType",
 ];
 
+/// Whether a key is in a skip list: most keys are not, and their first byte says so.
+fn skipped(list: &[&str], key: &str) -> bool {
+    let Some(&first) = key.as_bytes().first() else {
+        return false;
+    };
+    list.iter()
+        .any(|k| k.as_bytes().first() == Some(&first) && *k == key)
+}
+
 /// Calls `f` with every text of `value` (strings, and the names of properties and
 /// definitions) and its path. `$ref` targets are read where they are written (`$defs`), so
 /// every definition is read once whether or not it is referenced.
@@ -87,8 +96,8 @@ pub(super) fn walk<'v>(
             for (key, child) in map {
                 let key = key.as_str();
                 match ctx {
-                    Ctx::Item if ITEM_SKIP.contains(&key) => continue,
-                    Ctx::Schema if SCHEMA_SKIP.contains(&key) => continue,
+                    Ctx::Item if skipped(ITEM_SKIP, key) => continue,
+                    Ctx::Schema if skipped(SCHEMA_SKIP, key) => continue,
                     _ => {}
                 }
                 segs.push(Seg::Key(key));
