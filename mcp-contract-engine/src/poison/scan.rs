@@ -48,6 +48,12 @@ pub(crate) fn scan(
         // The other detectors' cap counts from here.
         sink.start = sink.out.len();
     }
+    // A value of one token (an enum value, a default, a pattern) is no sentence; only a blob it
+    // may encode is worth a look.
+    if place == Place::Data && !text.contains(char::is_whitespace) && features.run < decode::MIN_RUN
+    {
+        return;
+    }
     if features.plain() && !anchored(text) {
         // Plain ASCII in which no word could start any rule: nothing to read (most texts).
         return;
@@ -120,18 +126,14 @@ fn anchored(text: &str) -> bool {
     }
     let index = &*super::lexicon::INDEX;
     let mut buffer = [0u8; 32];
-    let (mut len, mut words, mut common) = (0, 0, false);
+    let (mut len, mut words) = (0, 0);
     let mut look = |len: usize, buffer: &[u8]| -> bool {
         words += 1;
         let word = std::str::from_utf8(&buffer[..len]).unwrap_or_default();
-        match index.words.get(word.trim_matches('\'')) {
-            Some(entry) if entry.anchor => true,
-            Some(entry) => {
-                common |= entry.function & 1 != 0;
-                false
-            }
-            None => false,
-        }
+        index
+            .words
+            .get(word.trim_matches('\''))
+            .is_some_and(|entry| entry.anchor)
     };
     let bytes = text.as_bytes();
     for (i, &b) in bytes.iter().enumerate() {
@@ -159,7 +161,8 @@ fn anchored(text: &str) -> bool {
     if len > 0 && len <= buffer.len() && look(len, &buffer) {
         return true;
     }
-    words >= 6 && !common
+    // Six words and none of the commonest English ones: another language, or a cipher.
+    words >= 6 && language::lacks_common_english(&text.to_ascii_lowercase())
 }
 
 /// A property or definition name: its words, read as a label of what to put there.
