@@ -85,7 +85,12 @@ impl Scope {
                 // A first sentence that reads as poisoning without any scope describes nothing.
                 let sentence = &shown[s..e];
                 let mut folded = String::new();
-                let alone = facts(sentence, Place::Prose, &Scope::default(), &mut folded);
+                let alone = facts(
+                    sentence,
+                    Place::Prose,
+                    &LazyScope::new(Scope::default),
+                    &mut folded,
+                );
                 if rules_for(&alone, Place::Prose).is_empty() {
                     summary.push_str(sentence);
                 }
@@ -461,7 +466,12 @@ pub(crate) fn judge_text(text: &str, place: Place, scope: &Scope) -> Option<&'st
             .collect()
     };
     texts.iter().find_map(|sentence| {
-        let mut facts = facts(sentence, place, scope, &mut folded);
+        let mut facts = facts(
+            sentence,
+            place,
+            &LazyScope::new(|| scope.clone()),
+            &mut folded,
+        );
         if sentence.contains("<!--") {
             facts.concepts |= C::Hidden.bit();
         }

@@ -350,8 +350,11 @@ pub(crate) struct WordEntry {
     pub function: u16,
     /// The languages whose forms use it.
     pub lexicon: u16,
-    /// Whether a form of an [`ANCHORS`] concept starts with it.
+    /// Whether a one-word form of an [`ANCHORS`] concept is it.
     pub anchor: bool,
+    /// Whether a longer form of an [`ANCHORS`] concept starts with it (the prefilter then
+    /// looks at the next word: "id" alone is no `id rsa`).
+    pub anchor_phrase: bool,
 }
 
 /// Concepts of which every rule needs one (an action, an object outside the item, a voice
@@ -509,7 +512,13 @@ impl Index {
             self.stems.entry(folded[0].clone()).or_default().push(entry);
         } else {
             let word = self.words.entry(folded[0].clone()).or_default();
-            word.anchor |= concepts & ANCHORS != 0;
+            if concepts & ANCHORS != 0 {
+                if last == 0 {
+                    word.anchor = true;
+                } else {
+                    word.anchor_phrase = true;
+                }
+            }
             word.forms.push(entry);
         }
     }

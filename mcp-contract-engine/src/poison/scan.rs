@@ -6,7 +6,7 @@
 //! the text and the hits per text are capped, so a hostile string costs its length and no
 //! more.
 
-use super::intent::{self, LazyScope, Place, Scope};
+use super::intent::{self, LazyScope, Place};
 use super::lexicon::Concept;
 use super::{decode, hidden, language, links, literals, markup, text, Hit, Signal};
 use crate::escape::{escape, truncate};
@@ -58,7 +58,6 @@ pub(crate) fn scan(
         // Plain ASCII in which no word could start any rule: nothing to read (most texts).
         return;
     }
-    let scope = scope.get();
     if place == Place::Name {
         name(text, scope, &mut sink);
         return;
@@ -118,22 +117,38 @@ pub(crate) fn scan(
 }
 
 /// Whether a plain ASCII text holds a word that starts a form of an anchor concept
-/// ([`super::lexicon::ANCHORS`]), or may be a cipher (six words or more, none of the commonest
-/// English ones), or holds characters literals start with. One pass, no allocation.
+/// ([`super::lexicon::ANCHORS`]; for a phrase, its first two words), or may be another language
+/// or a cipher (five unknown words in a row), or holds characters literals start with. One pass,
+/// no allocation.
 fn anchored(text: &str) -> bool {
     if text.contains(['/', '~', '<', '[', '@', '+']) {
         return true;
     }
     let index = &*super::lexicon::INDEX;
     let mut buffer = [0u8; 32];
-    let (mut len, mut words) = (0, 0);
+    let (mut len, mut unknown_run) = (0, 0);
+    // A phrase's first word seen last: the next word must be its second.
+    let mut pending: Option<&super::lexicon::WordEntry> = None;
     let mut look = |len: usize, buffer: &[u8]| -> bool {
-        words += 1;
         let word = std::str::from_utf8(&buffer[..len]).unwrap_or_default();
-        index
-            .words
-            .get(word.trim_matches('\''))
-            .is_some_and(|entry| entry.anchor)
+        let word = word.trim_matches('\'');
+        let second = pending.take().is_some_and(|first| {
+            first.forms.iter().any(|f| {
+                f.concepts & super::lexicon::ANCHORS != 0
+                    && f.rest.first().is_some_and(|r| &**r == "?" || &**r == word)
+            })
+        });
+        let entry = index.words.get(word);
+        if entry.is_some_and(|e| e.anchor_phrase) {
+            pending = entry;
+        }
+        // Five words in a row no lexicon knows: another language, or a cipher (ROT13).
+        unknown_run = if entry.is_none() && !word.bytes().any(|b| b.is_ascii_digit()) {
+            unknown_run + 1
+        } else {
+            0
+        };
+        second || entry.is_some_and(|e| e.anchor) || unknown_run >= 5
     };
     let bytes = text.as_bytes();
     for (i, &b) in bytes.iter().enumerate() {
@@ -158,15 +173,11 @@ fn anchored(text: &str) -> bool {
             len += 1;
         }
     }
-    if len > 0 && len <= buffer.len() && look(len, &buffer) {
-        return true;
-    }
-    // Six words and none of the commonest English ones: another language, or a cipher.
-    words >= 6 && language::lacks_common_english(&text.to_ascii_lowercase())
+    len > 0 && len <= buffer.len() && look(len, &buffer)
 }
 
 /// A property or definition name: its words, read as a label of what to put there.
-fn name(text: &str, scope: &Scope, sink: &mut Sink<'_>) {
+fn name(text: &str, scope: &LazyScope<'_>, sink: &mut Sink<'_>) {
     let words = intent::split_name(text);
     let mut folded = String::new();
     let facts = intent::facts(&words, Place::Name, scope, &mut folded);
@@ -228,7 +239,7 @@ fn sentence_around(text: &str, at: usize) -> (usize, usize) {
 /// Reads sentences with the intent model and reports what they ask.
 struct Reader<'a, 'o> {
     place: Place,
-    scope: &'a Scope,
+    scope: &'a LazyScope<'a>,
     sink: Sink<'o>,
     folded: String,
     unreadable: bool,

@@ -3,7 +3,7 @@
 //! arguments, other tools' names). The result is a set of concepts ([`Facts`]) the rules of
 //! [`super::intent`] are met against.
 
-use super::intent::{Place, Scope, MOVE};
+use super::intent::{LazyScope, Place, Scope, MOVE};
 use super::language::languages_of;
 use super::lexicon::{any, Concept, Concepts, INDEX};
 use super::literals;
@@ -183,7 +183,12 @@ const REFERENCES: &[&str] = &[
 const DETERMINERS: &[&str] = &["this", "the", "that", "our", "your", "a", "current", "same"];
 
 /// Reads one sentence (`visible`: as written, hidden characters and all; `folded`: scratch).
-pub(crate) fn facts(visible: &str, place: Place, scope: &Scope, folded: &mut String) -> Facts {
+pub(crate) fn facts(
+    visible: &str,
+    place: Place,
+    scope: &LazyScope<'_>,
+    folded: &mut String,
+) -> Facts {
     folded.clear();
     fold_into(visible, folded);
     let literal = literals::concepts(folded);
@@ -196,6 +201,8 @@ pub(crate) fn facts(visible: &str, place: Place, scope: &Scope, folded: &mut Str
         // No word of any lexicon: nothing for a rule to combine (most sentences).
         return Facts { concepts: 0 };
     }
+    // What the item is about is needed from here on only (most items never get here).
+    let scope = scope.get();
     let mut concepts = unspaced_concepts | literal | positional(folded, &ws, &found);
     concepts |= sinks(visible, folded, &ws, scope, concepts);
     if place == Place::Name {
