@@ -78,7 +78,7 @@ fn matches_in(folded: &str, ws: &[(usize, usize)], languages: Option<u16>) -> Ve
         return out;
     }
     let languages = languages.unwrap_or_else(|| languages_of(&entries));
-    for i in 0..ws.len() {
+    for (i, entry) in entries.iter().enumerate() {
         let w = word(i);
         let mut try_forms = |forms: &[super::lexicon::Form]| {
             for form in forms.iter().filter(|f| f.languages & languages != 0) {
@@ -110,7 +110,7 @@ fn matches_in(folded: &str, ws: &[(usize, usize)], languages: Option<u16>) -> Ve
                 }
             }
         };
-        if let Some(entry) = entries[i] {
+        if let Some(entry) = entry {
             try_forms(&entry.forms);
         }
         for &len in &index.stem_lengths {
