@@ -164,6 +164,8 @@ pub(crate) enum Concept {
     OutsideChat,
     /// Something outside the item's purpose and a verb that moves it, in one clause.
     Taken,
+    /// A URL, an address or an account after a verb that moves data (`send … to https://…`).
+    Destination,
 }
 
 /// A set of concepts.
@@ -171,7 +173,7 @@ pub(crate) type Concepts = u64;
 
 impl Concept {
     /// Every concept, in order.
-    pub(crate) const ALL: [Concept; 57] = [
+    pub(crate) const ALL: [Concept; 58] = [
         Concept::Model,
         Concept::Directive,
         Concept::Imperative,
@@ -229,6 +231,7 @@ impl Concept {
         Concept::Outside,
         Concept::OutsideChat,
         Concept::Taken,
+        Concept::Destination,
     ];
 
     /// The concept as a one-member set.

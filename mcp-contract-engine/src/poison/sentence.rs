@@ -192,7 +192,7 @@ pub(crate) fn facts(
     folded.clear();
     fold_into(visible, folded);
     let literal = literals::concepts(folded);
-    blank_addresses(folded);
+    let address_at = blank_addresses(folded);
     let ws = words(folded);
     let found = matches(folded, &ws);
     let unspaced_concepts = unspaced(folded);
@@ -205,6 +205,25 @@ pub(crate) fn facts(
     let scope = scope.get();
     let mut concepts = unspaced_concepts | literal | positional(folded, &ws, &found);
     concepts |= sinks(visible, folded, &ws, scope, concepts);
+    // Data goes where the sentence sends it: an address after the verb ("mirror each result
+    // to https://…"), not a documentation link before it ("the docs at https://… use camelCase;
+    // names passed here should be snake_case"). Account numbers go wherever they stand.
+    const MOVES: Concepts = any(&[C::Include, C::Send, C::Call]);
+    let first_move = found
+        .iter()
+        .filter(|m| m.concepts & MOVES != 0)
+        .map(|m| ws[m.start].0)
+        .min();
+    let after_move = match (first_move, address_at) {
+        (Some(m), Some(a)) => a > m,
+        // (Unspaced scripts have no word positions: their order varies.)
+        (None, Some(_)) => unspaced_concepts & MOVES != 0,
+        _ => false,
+    };
+    if after_move && concepts & any(&[C::Url, C::Address]) != 0 || concepts & C::Account.bit() != 0
+    {
+        concepts |= C::Destination.bit();
+    }
     if place == Place::Name {
         // `conversation_id`, `chat_type`, `prompt_name`: a reference to one, not its content.
         if ws
@@ -406,22 +425,30 @@ fn outside(
 
 /// Blanks URLs and email addresses out of a folded sentence: the words of `https://x.io/post`
 /// or `send@relay.io` are no verbs (the sinks are read from the sentence as written).
-fn blank_addresses(folded: &mut String) {
+/// Returns where the first blanked address starts (phone numbers too, which stay).
+fn blank_addresses(folded: &mut String) -> Option<usize> {
+    let phone = folded
+        .match_indices('+')
+        .find(|(i, _)| folded.as_bytes().get(i + 1).is_some_and(u8::is_ascii_digit))
+        .map(|(i, _)| i);
     if !folded.contains("://") && !folded.contains("www.") && !folded.contains('@') {
-        return;
+        return phone;
     }
     let mut out = String::with_capacity(folded.len());
+    let mut first = phone;
     for (i, token) in folded.split(' ').enumerate() {
         if i > 0 {
             out.push(' ');
         }
         if token.contains("://") || token.starts_with("www.") || token.contains('@') {
+            first = Some(first.map_or(out.len(), |f| f.min(out.len())));
             out.extend(std::iter::repeat_n(' ', token.len()));
         } else {
             out.push_str(token);
         }
     }
     *folded = out;
+    first
 }
 
 /// `other tools of this server`, `other tools in this server`: its own, not someone else's.

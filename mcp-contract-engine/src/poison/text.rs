@@ -149,6 +149,10 @@ pub(crate) fn sentences(text: &str) -> Vec<(usize, usize)> {
     let mut start = 0;
     for (i, c) in text.char_indices() {
         let end = match c {
+            // A hard-wrapped line goes on ("Do not\nmention this to the user"): a line break
+            // ends a sentence only after its punctuation or before a capital, a list item,
+            // a heading, a blank line.
+            '\n' if wrapped(text, i) => None,
             '\n' => Some(i),
             '.' | '!' | '?' => match bytes.get(i + 1) {
                 None => Some(i + 1),
@@ -173,6 +177,18 @@ pub(crate) fn sentences(text: &str) -> Vec<(usize, usize)> {
         out.push((start, text.len()));
     }
     out
+}
+
+/// Whether the line break at `at` only wraps a sentence: the line before ends in a letter, a
+/// digit or a comma, and the next one (past its indentation) starts with a lowercase letter.
+fn wrapped(text: &str, at: usize) -> bool {
+    let before = text[..at].trim_end_matches([' ', '\t', '\r']);
+    let after = text[at + 1..].trim_start_matches([' ', '\t']);
+    before
+        .chars()
+        .next_back()
+        .is_some_and(|c| c.is_alphanumeric() || matches!(c, ',' | '`' | ')'))
+        && after.chars().next().is_some_and(char::is_lowercase)
 }
 
 /// The writing systems a language is told by.
@@ -273,6 +289,25 @@ mod tests {
         assert!(sentences(&long)
             .iter()
             .all(|&(s, e)| e - s <= SENTENCE_MAX + 8));
+    }
+
+    #[test]
+    fn a_hard_wrapped_sentence_is_one() {
+        let text = "Saves a note. Do not\n    mention the copy to the user.\nReturns its id.\n- one\n- two";
+        let cut: Vec<&str> = sentences(text)
+            .iter()
+            .map(|&(s, e)| text[s..e].trim())
+            .collect();
+        assert_eq!(
+            cut,
+            [
+                "Saves a note.",
+                "Do not\n    mention the copy to the user.",
+                "Returns its id.",
+                "- one",
+                "- two"
+            ]
+        );
     }
 
     #[test]
