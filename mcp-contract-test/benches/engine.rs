@@ -190,11 +190,8 @@ fn generated_lint(bencher: divan::Bencher, tools: usize) {
 #[divan::bench(args = [1000])]
 fn poisoning_live_per_generated_tool(bencher: divan::Bencher, tools: usize) {
     let surface = Surface::from_json(&generate::surface(tools, false)).expect("generated");
-    let items: Vec<serde_json::Value> = surface
-        .items()
-        .into_iter()
-        .map(|(_, item)| item.into_owned())
-        .collect();
+    let items: Vec<serde_json::Value> =
+        surface.items().map(|(_, item)| item.into_owned()).collect();
     bencher
         .counter(divan::counter::ItemsCount::new(items.len()))
         .bench(|| {
@@ -211,7 +208,6 @@ fn poisoning_live_per_corpus_tool(bencher: divan::Bencher) {
         .into_iter()
         .flat_map(|(_, _, new)| {
             new.items()
-                .into_iter()
                 .map(|(_, item)| item.into_owned())
                 .collect::<Vec<_>>()
         })
@@ -233,7 +229,6 @@ fn poisoning_changed_per_generated_tool(bencher: divan::Bencher, tools: usize) {
     let new = Surface::from_json(&generate::surface(tools, true)).expect("generated");
     let pairs: Vec<(serde_json::Value, serde_json::Value)> = new
         .items()
-        .into_iter()
         .filter_map(|(key, item)| Some((old.get(key)?.into_owned(), item.into_owned())))
         .filter(|(a, b)| a != b)
         .collect();
