@@ -185,3 +185,60 @@ fn generated_lint(bencher: divan::Bencher, tools: usize) {
         ))
     });
 }
+
+/// What poisoning costs per tool, on the live surface alone (the `text-poisoning` lint, run on
+/// every item of every run): every tool of the generated surface (1.5 KB of schema text each,
+/// `$defs`, enums, defaults) and every tool of the corpus's releases.
+#[divan::bench(args = [1000])]
+fn poisoning_live_per_generated_tool(bencher: divan::Bencher, tools: usize) {
+    let surface = Surface::from_json(&generate::surface(tools, false)).expect("generated");
+    let items: Vec<serde_json::Value> =
+        surface.items().map(|(_, item)| item.into_owned()).collect();
+    bencher
+        .counter(divan::counter::ItemsCount::new(items.len()))
+        .bench(|| {
+            for item in &items {
+                divan::black_box(mcp_contract_engine::poison::live(item));
+            }
+        });
+}
+
+/// The same on the real servers' published tools (longer prose descriptions).
+#[divan::bench]
+fn poisoning_live_per_corpus_tool(bencher: divan::Bencher) {
+    let items: Vec<serde_json::Value> = corpus_pairs()
+        .into_iter()
+        .flat_map(|(_, _, new)| {
+            new.items()
+                .map(|(_, item)| item.into_owned())
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    bencher
+        .counter(divan::counter::ItemsCount::new(items.len()))
+        .bench(|| {
+            for item in &items {
+                divan::black_box(mcp_contract_engine::poison::live(item));
+            }
+        });
+}
+
+/// A changed tool judged for what its change added (`poison::changed`): half of the generated
+/// tools change between releases.
+#[divan::bench(args = [1000])]
+fn poisoning_changed_per_generated_tool(bencher: divan::Bencher, tools: usize) {
+    let old = Surface::from_json(&generate::surface(tools, false)).expect("generated");
+    let new = Surface::from_json(&generate::surface(tools, true)).expect("generated");
+    let pairs: Vec<(serde_json::Value, serde_json::Value)> = new
+        .items()
+        .filter_map(|(key, item)| Some((old.get(key)?.into_owned(), item.into_owned())))
+        .filter(|(a, b)| a != b)
+        .collect();
+    bencher
+        .counter(divan::counter::ItemsCount::new(pairs.len()))
+        .bench(|| {
+            for (a, b) in &pairs {
+                divan::black_box(mcp_contract_engine::poison::changed(a, b));
+            }
+        });
+}
