@@ -28,10 +28,13 @@ mod drift;
 mod hidden;
 mod intent;
 mod language;
+#[doc(hidden)]
+pub mod learn;
 mod lexicon;
 mod links;
 mod literals;
 mod markup;
+mod model;
 mod scan;
 mod sentence;
 mod text;
