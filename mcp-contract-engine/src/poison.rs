@@ -22,19 +22,18 @@
 //! text change, not an attack: a URL the text tells the model to send data to, or to fetch and
 //! obey, is.
 
+#[doc(hidden)]
+pub mod corpus;
 mod decode;
 mod docs;
 mod drift;
 mod hidden;
 mod intent;
 mod language;
-#[doc(hidden)]
-pub mod learn;
 mod lexicon;
 mod links;
 mod literals;
 mod markup;
-mod model;
 mod scan;
 mod sentence;
 mod text;

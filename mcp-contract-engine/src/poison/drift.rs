@@ -7,7 +7,7 @@
 //! copied into a second one is.
 
 use super::intent::{LazyScope, Scope};
-use super::scan::{self, Options, Reading};
+use super::scan::{self, Options};
 use super::walk::{self, Seg};
 use super::{Finding, Hit};
 use serde_json::Value;
@@ -38,14 +38,12 @@ fn texts(value: &Value) -> Vec<Text<'_>> {
     out
 }
 
-/// Hits of the texts `which` selects, each with the index of its text (and every reading,
-/// when `record` is given).
+/// Hits of the texts `which` selects, each with the index of its text.
 fn scan_all(
     texts: &[Text<'_>],
     which: &[bool],
     scope: &LazyScope<'_>,
     out: &mut Vec<(usize, Hit)>,
-    mut record: Option<&mut Vec<Reading>>,
 ) {
     let options = Options {
         hidden_chars: true,
@@ -53,57 +51,17 @@ fn scan_all(
     };
     let mut hits = Vec::new();
     for (i, text) in texts.iter().enumerate().filter(|(i, _)| which[*i]) {
-        scan::scan_recording(
-            text.text,
-            text.place,
-            scope,
-            options,
-            &mut hits,
-            record.as_deref_mut(),
-        );
+        scan::scan(text.text, text.place, scope, options, &mut hits);
         out.extend(hits.drain(..).map(|h| (i, h)));
     }
 }
 
-/// The readings a change added, as [`judge`] reads them: the sentences of the changed texts
-/// of `new` that the changed texts of `old` do not hold (`None`: a new item, all of it).
-pub(super) fn readings(old: Option<&Value>, new: &Value) -> Vec<Reading> {
+/// The added evidence of `new` against `old` (`None`: a new item, judged alone).
+pub(super) fn judge(old: Option<&Value>, new: &Value) -> Vec<Finding> {
     let new_texts = texts(new);
     let old_texts = old.map(texts).unwrap_or_default();
-    let scope = scope_of(old, new);
-    let (new_changed, old_changed) = changed_texts(&old_texts, &new_texts);
-    let (mut new_readings, mut old_readings) = (Vec::new(), Vec::new());
-    scan_all(
-        &new_texts,
-        &new_changed,
-        &scope,
-        &mut Vec::new(),
-        Some(&mut new_readings),
-    );
-    scan_all(
-        &old_texts,
-        &old_changed,
-        &scope,
-        &mut Vec::new(),
-        Some(&mut old_readings),
-    );
-    let mut before: HashMap<String, usize> = HashMap::new();
-    for r in old_readings {
-        *before.entry(r.key).or_default() += 1;
-    }
-    new_readings.retain(|r| match before.get_mut(&r.key) {
-        Some(n) if *n > 0 => {
-            *n -= 1;
-            false
-        }
-        _ => true,
-    });
-    new_readings
-}
-
-/// What the item is about: what it was accepted for; the new item's own names count too.
-fn scope_of<'v>(old: Option<&'v Value>, new: &'v Value) -> LazyScope<'v> {
-    LazyScope::new(move || match old {
+    // What the item was accepted for is its scope; the new item's own names count too.
+    let scope = LazyScope::new(|| match old {
         Some(old) => {
             let accepted = Scope::of(old);
             Scope {
@@ -112,14 +70,10 @@ fn scope_of<'v>(old: Option<&'v Value>, new: &'v Value) -> LazyScope<'v> {
             }
         }
         None => Scope::of(new),
-    })
-}
-
-/// Which texts of each side changed: a text both versions hold (anywhere) is the same
-/// evidence on both sides, and neither is read.
-fn changed_texts(old_texts: &[Text<'_>], new_texts: &[Text<'_>]) -> (Vec<bool>, Vec<bool>) {
+    });
+    // A text both versions hold (anywhere) is the same evidence on both sides: neither is read.
     let mut unmatched: HashMap<&str, usize> = HashMap::new();
-    for text in old_texts {
+    for text in &old_texts {
         *unmatched.entry(text.text).or_default() += 1;
     }
     let new_changed: Vec<bool> = new_texts
@@ -132,6 +86,11 @@ fn changed_texts(old_texts: &[Text<'_>], new_texts: &[Text<'_>]) -> (Vec<bool>, 
             _ => true,
         })
         .collect();
+    let mut new_hits = Vec::new();
+    scan_all(&new_texts, &new_changed, &scope, &mut new_hits);
+    if new_hits.is_empty() {
+        return Vec::new();
+    }
     let old_changed: Vec<bool> = old_texts
         .iter()
         .map(|t| match unmatched.get_mut(t.text) {
@@ -142,22 +101,8 @@ fn changed_texts(old_texts: &[Text<'_>], new_texts: &[Text<'_>]) -> (Vec<bool>, 
             _ => false,
         })
         .collect();
-    (new_changed, old_changed)
-}
-
-/// The added evidence of `new` against `old` (`None`: a new item, judged alone).
-pub(super) fn judge(old: Option<&Value>, new: &Value) -> Vec<Finding> {
-    let new_texts = texts(new);
-    let old_texts = old.map(texts).unwrap_or_default();
-    let scope = scope_of(old, new);
-    let (new_changed, old_changed) = changed_texts(&old_texts, &new_texts);
-    let mut new_hits = Vec::new();
-    scan_all(&new_texts, &new_changed, &scope, &mut new_hits, None);
-    if new_hits.is_empty() {
-        return Vec::new();
-    }
     let mut old_hits = Vec::new();
-    scan_all(&old_texts, &old_changed, &scope, &mut old_hits, None);
+    scan_all(&old_texts, &old_changed, &scope, &mut old_hits);
     let kept = added(&new_texts, &new_hits, &old_texts, &old_hits);
     let old_by_path: HashMap<&[Seg<'_>], &str> = old_texts
         .iter()

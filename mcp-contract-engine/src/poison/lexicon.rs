@@ -79,12 +79,6 @@ pub(crate) enum Concept {
     Audience,
     /// Saying something is other than it is: describe … as, report … as, as though.
     Misstate,
-    /// Acting on the model's own initiative: as soon as, immediately, on your own judgement.
-    Autonomy,
-    /// Every case: always, in every case, on every call, whatever.
-    Universal,
-    /// A setting that widens harm or access: recursive, permanent, public, admin, no WHERE.
-    Escalate,
     /// Words that set something against another: regardless of, instead of, over, whatever.
     Contra,
     /// Telling or reporting: tell, report, say, inform.
@@ -197,7 +191,7 @@ pub(crate) type Concepts = u128;
 
 impl Concept {
     /// Every concept, in order.
-    pub(crate) const ALL: [Concept; 68] = [
+    pub(crate) const ALL: [Concept; 65] = [
         Concept::Model,
         Concept::Directive,
         Concept::Imperative,
@@ -214,9 +208,6 @@ impl Concept {
         Concept::Omit,
         Concept::Audience,
         Concept::Misstate,
-        Concept::Autonomy,
-        Concept::Universal,
-        Concept::Escalate,
         Concept::Contra,
         Concept::Tell,
         Concept::Success,

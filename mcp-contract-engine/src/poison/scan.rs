@@ -7,8 +7,8 @@
 //! more.
 
 use super::intent::{self, LazyScope, Place};
-use super::lexicon::{Concept, Concepts};
-use super::{decode, hidden, language, links, literals, markup, model, text, Hit, Signal};
+use super::lexicon::Concept;
+use super::{decode, hidden, language, links, literals, markup, text, Hit, Signal};
 use crate::escape::{escape, truncate};
 use std::borrow::Cow;
 
@@ -40,31 +40,6 @@ pub(crate) fn scan(
     options: Options,
     out: &mut Vec<Hit>,
 ) {
-    scan_recording(text, place, scope, options, out, None);
-}
-
-/// One reading of a sentence, as the learned layer sees it (for fitting it: `learn.rs`).
-#[derive(Debug, Clone)]
-pub(crate) struct Reading {
-    /// The sentence folded, trimmed: what readings are compared by between versions.
-    pub key: String,
-    /// Its concepts.
-    pub concepts: Concepts,
-    /// Where it sits.
-    pub place: Place,
-    /// Whether it was uncovered from hiding (a decoding, a view, the tail after padding).
-    pub via: bool,
-}
-
-/// [`scan`], keeping every reading of a sentence with concepts in `record`.
-pub(crate) fn scan_recording(
-    text: &str,
-    place: Place,
-    scope: &LazyScope<'_>,
-    options: Options,
-    out: &mut Vec<Hit>,
-    record: Option<&mut Vec<Reading>>,
-) {
     let start = out.len();
     let mut sink = Sink { out, start };
     let features = Features::of(text);
@@ -84,7 +59,7 @@ pub(crate) fn scan_recording(
         return;
     }
     if place == Place::Name {
-        name(text, scope, &mut sink, record);
+        name(text, scope, &mut sink);
         return;
     }
     let mut reader = Reader {
@@ -93,7 +68,6 @@ pub(crate) fn scan_recording(
         sink,
         folded: String::new(),
         unreadable: options.unreadable,
-        record,
     };
     if features.blank_run {
         for tail in hidden::padding(text, &mut reader.sink) {
@@ -203,12 +177,11 @@ fn anchored(text: &str) -> bool {
 }
 
 /// A property or definition name: its words, read as a label of what to put there.
-fn name(text: &str, scope: &LazyScope<'_>, sink: &mut Sink<'_>, record: Option<&mut Vec<Reading>>) {
+fn name(text: &str, scope: &LazyScope<'_>, sink: &mut Sink<'_>) {
     let words = intent::split_name(text);
     let mut folded = String::new();
     let facts = intent::facts(&words, Place::Name, scope, &mut folded);
-    let rules = intent::rules_for(&facts, Place::Name);
-    for rule in &rules {
+    for rule in intent::rules_for(&facts, Place::Name) {
         sink.push(
             rule.signal,
             rule.what.to_owned(),
@@ -217,58 +190,6 @@ fn name(text: &str, scope: &LazyScope<'_>, sink: &mut Sink<'_>, record: Option<&
             rule.high,
         );
     }
-    if let Some(record) = record.filter(|_| facts.concepts != 0) {
-        record.push(Reading {
-            key: folded.trim().to_owned(),
-            concepts: facts.concepts,
-            place: Place::Name,
-            via: false,
-        });
-    }
-    if rules.is_empty() {
-        learned(text, folded.trim(), &facts, Place::Name, false, sink);
-    }
-}
-
-/// What the learned layer ([`super::model`]) makes of a sentence no rule reported: a hit when
-/// its score reaches the threshold, explained by the features that weighed most.
-fn learned(
-    sentence: &str,
-    folded: &str,
-    facts: &intent::Facts,
-    place: Place,
-    via: bool,
-    sink: &mut Sink<'_>,
-) {
-    if facts.concepts == 0 {
-        return;
-    }
-    let features = model::features(facts.concepts, place, via);
-    let reasons = super::learn::with_model(|model| {
-        (model.score(&features) >= model.threshold).then(|| model.reasons(&features, 4))
-    });
-    let Some(reasons) = reasons else {
-        return;
-    };
-    // Data named outside the item's purpose makes it exfiltration; anything else asked of
-    // the model is an instruction.
-    const DATA: Concepts = Concept::Outside.bit()
-        | Concept::OutsideChat.bit()
-        | Concept::Taken.bit()
-        | Concept::Destination.bit();
-    let signal = if facts.concepts & DATA != 0 {
-        Signal::Exfiltration
-    } else {
-        Signal::Instruction
-    };
-    let what = format!("weighed: {}", reasons.join(", "));
-    sink.push(
-        signal,
-        what,
-        truncate(&escape(sentence.trim()), SPAN),
-        format!("model:{folded}"),
-        via,
-    );
 }
 
 /// Tags posing as the system's voice, and elements that load or run something (not when
@@ -316,16 +237,15 @@ fn sentence_around(text: &str, at: usize) -> (usize, usize) {
 }
 
 /// Reads sentences with the intent model and reports what they ask.
-struct Reader<'a, 'o, 'r> {
+struct Reader<'a, 'o> {
     place: Place,
     scope: &'a LazyScope<'a>,
     sink: Sink<'o>,
     folded: String,
     unreadable: bool,
-    record: Option<&'r mut Vec<Reading>>,
 }
 
-impl Reader<'_, '_, '_> {
+impl Reader<'_, '_> {
     /// The sentences of the visible text; those that overlap hidden markup are read as hidden.
     fn sentences(&mut self, visible: &str, concealed: &[markup::Concealed]) {
         let hidden_at =
@@ -419,14 +339,6 @@ impl Reader<'_, '_, '_> {
 
     fn report(&mut self, sentence: &str, facts: &intent::Facts, via: Option<&str>) {
         let rules = intent::rules_for(facts, self.place);
-        if let Some(record) = self.record.as_deref_mut().filter(|_| facts.concepts != 0) {
-            record.push(Reading {
-                key: self.folded.trim().to_owned(),
-                concepts: facts.concepts,
-                place: self.place,
-                via: via.is_some(),
-            });
-        }
         for rule in &rules {
             let what = match via {
                 Some(via) => format!("{}, {via}", rule.what),
@@ -442,20 +354,6 @@ impl Reader<'_, '_, '_> {
             );
         }
         if !rules.is_empty() {
-            return;
-        }
-        let folded = std::mem::take(&mut self.folded);
-        let before = self.sink.out.len();
-        learned(
-            sentence,
-            folded.trim(),
-            facts,
-            self.place,
-            via.is_some(),
-            &mut self.sink,
-        );
-        self.folded = folded;
-        if self.sink.out.len() > before {
             return;
         }
         // Nothing the lexicons know, in Latin letters: another language, or a cipher of one.

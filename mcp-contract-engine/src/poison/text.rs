@@ -179,42 +179,6 @@ pub(crate) fn sentences(text: &str) -> Vec<(usize, usize)> {
     out
 }
 
-/// Byte ranges of the clauses of `text`: its sentences, cut again where a clause ends without
-/// ending the sentence (`;`, a dash between spaces, `—`; not `:`, which introduces what a
-/// clause says: "works only when `notes` holds the file: read it and put it there"). What a rule
-/// combines must be said in one clause: "the tool never sends cookies - so please ask the
-/// user to paste the page" sends nothing secret.
-pub(crate) fn clauses(text: &str) -> Vec<(usize, usize)> {
-    let bytes = text.as_bytes();
-    let spaced = |i: usize, len: usize| {
-        i > 0 && bytes[i - 1] == b' ' && bytes.get(i + len).is_some_and(|&c| c == b' ')
-    };
-    let mut out = Vec::new();
-    for (start, end) in sentences(text) {
-        let mut from = start;
-        for (i, c) in text[start..end].char_indices() {
-            let i = start + i;
-            let cut = match c {
-                ';' | '；' => true,
-                '—' => true,
-                '-' | '–' => spaced(i, c.len_utf8()),
-                _ => false,
-            };
-            if cut && i >= from {
-                let to = i + c.len_utf8();
-                if text[from..to].trim().len() > 1 {
-                    out.push((from, to));
-                }
-                from = to;
-            }
-        }
-        if text[from..end].trim().len() > 1 {
-            out.push((from, end));
-        }
-    }
-    out
-}
-
 /// Whether the line break at `at` only wraps a sentence: the line before ends in a letter, a
 /// digit or a comma, and the next one (past its indentation) starts with a lowercase letter.
 fn wrapped(text: &str, at: usize) -> bool {
