@@ -306,12 +306,22 @@ impl Reader<'_, '_> {
         }
     }
 
-    /// Hidden markup: reported when what it hides holds words of the lexicon (an empty or
-    /// purely technical comment is not evidence of anything).
+    /// Hidden markup: reported when what it hides asks something of the model, as a rule reads
+    /// it (an empty, technical or maintainers' comment is not evidence of anything: "<!-- keep
+    /// in sync with resources.ts -->", a collapsed changelog).
     fn concealed(&mut self, folded: &Folded, concealed: &[markup::Concealed]) {
         for c in concealed {
             let content = &folded.visible[c.content.0..c.content.1.min(folded.visible.len())];
             if intent::lexicon_concepts(content) & intent::SPEECH == 0 {
+                continue;
+            }
+            let asks = text::sentences(content).into_iter().any(|(s, e)| {
+                let mut facts =
+                    intent::facts(&content[s..e], self.place, self.scope, &mut self.folded);
+                facts.concepts |= Concept::Hidden.bit();
+                !intent::rules_for(&facts, self.place).is_empty()
+            });
+            if !asks {
                 continue;
             }
             self.sink.push(
