@@ -246,7 +246,7 @@ pub(crate) static RULES: &[Rule] = &[
         id: "hidden-command",
         signal: Signal::Instruction,
         what: "an instruction hidden from the user",
-        all: &[C::Hidden.bit(), C::Command.bit(), any(&[C::ToolName, C::Field, C::Url, C::Address, C::Copy])],
+        all: &[C::Hidden.bit(), C::Command.bit(), any(&[C::ToolName, C::Field, C::Url, C::Address, C::Copy, C::Send, C::Call])],
         none: 0,
         places: TEXTS,
         high: true,
