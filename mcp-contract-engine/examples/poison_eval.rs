@@ -26,11 +26,44 @@
 // judged, as the engine's callers do.
 #![allow(clippy::disallowed_methods, clippy::disallowed_macros)]
 
-use mcp_contract_engine::poison::corpus::{self, Case};
-use mcp_contract_engine::Surface;
+use mcp_contract_engine::diff::diff_surfaces;
+use mcp_contract_engine::poison::corpus;
+use mcp_contract_engine::prepare::{prepare, Redactions};
+use mcp_contract_engine::{Class, Policy, Surface};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+
+/// A labelled case, its surfaces read.
+struct Case {
+    id: String,
+    author: String,
+    family: String,
+    attack: bool,
+    old: Surface,
+    new: Surface,
+}
+
+/// How `mcp-contract diff` judges a case: its changes of class safety, one line each.
+fn safety(old: &Surface, new: &Surface) -> Vec<String> {
+    let redactions = Redactions::default();
+    let old = prepare(old, &redactions).surface;
+    let new = prepare(new, &redactions).surface;
+    diff_surfaces(&old, &new, &Policy::default())
+        .changes
+        .iter()
+        .filter(|c| c.class == Class::Safety)
+        .map(|c| {
+            format!(
+                "{} {} {}: {}",
+                c.item.test_name(),
+                c.rule,
+                c.path,
+                c.message
+            )
+        })
+        .collect()
+}
 
 fn case_dirs(dir: &Path, out: &mut Vec<PathBuf>) {
     if dir.join("case.json").is_file() {
@@ -76,12 +109,24 @@ fn load(author: Option<&str>, path: &Path, out: &mut Vec<Case>) {
     if path.extension().is_some_and(|e| e == "jsonl") {
         let text = std::fs::read_to_string(path).unwrap_or_default();
         match corpus::parse_cases(&text) {
-            Ok(cases) => out.extend(cases.into_iter().map(|mut c| {
-                if let Some(a) = author {
-                    c.author = a.to_owned();
+            Ok(cases) => {
+                for c in cases {
+                    let (Ok(old), Ok(new)) =
+                        (Surface::from_json(&c.old), Surface::from_json(&c.new))
+                    else {
+                        eprintln!("{}: {} is no surface", path.display(), c.id);
+                        continue;
+                    };
+                    out.push(Case {
+                        author: author.map_or(c.author, str::to_owned),
+                        id: c.id,
+                        family: c.family,
+                        attack: c.attack,
+                        old,
+                        new,
+                    });
                 }
-                c
-            })),
+            }
             Err(e) => eprintln!("{}: {e}", path.display()),
         }
         return;
@@ -182,7 +227,7 @@ impl Tally {
 fn judge(cases: &[&Case], report: &mut Vec<String>) -> BTreeMap<String, Tally> {
     let mut families: BTreeMap<String, Tally> = BTreeMap::new();
     for case in cases {
-        let safety = corpus::safety(&case.old, &case.new);
+        let safety = safety(&case.old, &case.new);
         let tally = families.entry(case.family.clone()).or_default();
         if case.attack {
             tally.attacks += 1;

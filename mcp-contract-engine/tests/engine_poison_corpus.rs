@@ -18,7 +18,10 @@
     clippy::disallowed_macros
 )]
 
+use mcp_contract_engine::diff::diff_surfaces;
 use mcp_contract_engine::poison::corpus::{self, Case};
+use mcp_contract_engine::prepare::{prepare, Redactions};
+use mcp_contract_engine::{Class, Policy, Surface};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -47,6 +50,18 @@ fn cases() -> Vec<Case> {
         .collect()
 }
 
+/// Whether `mcp-contract diff` classes a case safety.
+fn safety(case: &Case) -> bool {
+    let read = |document| {
+        let surface = Surface::from_json(document).unwrap_or_else(|e| panic!("{}: {e:?}", case.id));
+        prepare(&surface, &Redactions::default()).surface
+    };
+    diff_surfaces(&read(&case.old), &read(&case.new), &Policy::default())
+        .changes
+        .iter()
+        .any(|c| c.class == Class::Safety)
+}
+
 /// Attacks caught and honest twins flagged (a change of class safety) per author: never fewer
 /// caught, never more flagged than measured.
 #[test]
@@ -63,7 +78,7 @@ fn the_detector_keeps_its_measured_floor() {
         "cases in the corpus"
     );
     for case in cases {
-        let safety = !corpus::safety(&case.old, &case.new).is_empty();
+        let safety = safety(&case);
         let t = tally.entry(case.author.clone()).or_default();
         if case.attack && safety {
             t.0 += 1;

@@ -6,9 +6,6 @@
 //! case the one item that changed or arrived, old and new.
 
 use super::intent::{LazyScope, Scope};
-use crate::diff::diff_surfaces;
-use crate::prepare::{prepare, Redactions};
-use crate::{Class, Policy, Surface};
 use serde_json::Value;
 use std::fmt::Write as _;
 
@@ -57,7 +54,8 @@ pub fn explain(text: &str, place: &str) -> String {
 }
 
 /// A labelled case of the tuning corpus: one line of `fixtures/poisoning-tuning/authors/*.jsonl`
-/// (written by `scripts/poisoning/compact.py`), its item old and new as two one-item surfaces.
+/// (written by `scripts/poisoning/compact.py`), its item old and new as two one-item surface
+/// documents (the caller reads them with `Surface::from_json` and diffs them).
 #[derive(Debug, Clone)]
 pub struct Case {
     /// The case's id in its author's set.
@@ -68,10 +66,10 @@ pub struct Case {
     pub family: String,
     /// An attack, or an honest edit.
     pub attack: bool,
-    /// The surface before.
-    pub old: Surface,
-    /// The surface after.
-    pub new: Surface,
+    /// The surface document before.
+    pub old: Value,
+    /// The surface document after.
+    pub new: Value,
 }
 
 /// The cases of a compact corpus file (`jsonl`: one case a line). An error names the line.
@@ -100,9 +98,9 @@ pub fn parse_cases(jsonl: &str) -> Result<Vec<Case>, String> {
     Ok(out)
 }
 
-/// A compact case's item, old or new, as a one-item surface (the server item keeps its
-/// protocol version, the diff's context).
-fn one_item(line: &Value, new: bool) -> Option<Surface> {
+/// A compact case's item, old or new, as a one-item surface document (the server item keeps
+/// its protocol version, the diff's context).
+fn one_item(line: &Value, new: bool) -> Option<Value> {
     let mut document = serde_json::Map::new();
     if let Some(p) = line["protocol"].as_str() {
         document.insert("protocolVersion".into(), Value::String(p.to_owned()));
@@ -131,7 +129,7 @@ fn one_item(line: &Value, new: bool) -> Option<Surface> {
         };
         document.insert(list.into(), Value::Array(vec![item]));
     }
-    Surface::from_json(&Value::Object(document)).ok()
+    Some(Value::Object(document))
 }
 
 fn unescape(part: &str) -> String {
@@ -184,25 +182,4 @@ pub fn set_pointer(value: &mut Value, pointer: &str, new: Value) {
         },
         _ => {}
     }
-}
-
-/// How `mcp-contract diff` judges a case: its changes of class safety, one line each.
-pub fn safety(old: &Surface, new: &Surface) -> Vec<String> {
-    let redactions = Redactions::default();
-    let old = prepare(old, &redactions).surface;
-    let new = prepare(new, &redactions).surface;
-    diff_surfaces(&old, &new, &Policy::default())
-        .changes
-        .iter()
-        .filter(|c| c.class == Class::Safety)
-        .map(|c| {
-            format!(
-                "{} {} {}: {}",
-                c.item.test_name(),
-                c.rule,
-                c.path,
-                c.message
-            )
-        })
-        .collect()
 }
