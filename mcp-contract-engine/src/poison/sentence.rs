@@ -584,11 +584,12 @@ fn outside(
         };
         // The verb and what it moves are in one clause: "this filter is still sent; query
         // alertType 'Secret' separately to retrieve all secrets" sends no secret.
+        // (A hyphen between spaces closes a clause too: "never sends your cookies - so ask the
+        // user to paste the page"; an em dash often opens a list of what was named.)
         let clause = |i: usize| {
-            folded[..ws[i].0]
-                .bytes()
-                .filter(|b| matches!(b, b';' | b':'))
-                .count()
+            let before = &folded[..ws[i].0];
+            before.bytes().filter(|b| matches!(b, b';' | b':')).count()
+                + before.matches(" - ").count()
         };
         let passes: Vec<usize> = found
             .iter()
