@@ -106,6 +106,12 @@ fn write_item<S: Sink>(out: &mut S, key: &ItemKey, value: Option<&Value>) {
 trait Sink: std::io::Write {
     fn put(&mut self, bytes: &[u8]);
 
+    /// Whether nothing written from now on can change the outcome (a comparison that already
+    /// failed): the writer may stop early.
+    fn settled(&self) -> bool {
+        false
+    }
+
     fn byte(&mut self, byte: u8) {
         self.put(&[byte]);
     }
@@ -154,6 +160,10 @@ impl Sink for Matches<'_> {
             self.equal = self.expected.get(self.at..end) == Some(bytes);
             self.at = end;
         }
+    }
+
+    fn settled(&self) -> bool {
+        !self.equal
     }
 }
 
@@ -224,6 +234,10 @@ fn write_canonical<S: Sink>(out: &mut S, value: &Value, context: Context, indent
                 .chain(in_copy.into_iter().flatten());
             out.byte(b'{');
             for (i, (key, child)) in entries.enumerate() {
+                // A changed item differs from its accepted text somewhere: stop there.
+                if out.settled() {
+                    return;
+                }
                 if i > 0 {
                     out.byte(b',');
                 }
@@ -277,6 +291,9 @@ fn write_array<'a, S: Sink>(
     }
     out.byte(b'[');
     for (i, item) in items.enumerate() {
+        if out.settled() {
+            return;
+        }
         if i > 0 {
             out.byte(b',');
         }
