@@ -99,6 +99,28 @@ pub fn diff_item_maps_in(
     finish(judgement)
 }
 
+/// What a release says about each item of `old` that `new` no longer has and that was
+/// probably renamed (`diff/rename.rs`), as the removal message words it: "probably renamed to
+/// `X`", with why (and for templates the variables that changed). For a caller that needs
+/// the pairing without a diff (the judgement of a consumer, `crate::consumer`).
+pub(crate) fn probable_renames(
+    old: &BTreeMap<&ItemKey, &Value>,
+    new: &BTreeMap<&ItemKey, &Value>,
+) -> BTreeMap<ItemKey, String> {
+    rename::Renames::find(old, new)
+        .removed
+        .into_iter()
+        .map(|(key, pair)| {
+            // The rest of the diff's sentence says where the diff reports what else changed.
+            let hint = match pair.hint.split_once(": what else changed") {
+                Some((hint, _)) => hint.to_owned(),
+                None => pair.hint,
+            };
+            (key.clone(), hint)
+        })
+        .collect()
+}
+
 /// Judges a removed item against the added item it was probably renamed to: what its callers
 /// meet when they move to the new name. Reported on the removed item, each message naming
 /// the new one.

@@ -106,6 +106,9 @@ fn release_check(before: Option<&Value>, after: Option<&Value>, diffed: &Judgeme
 
 /// The rule's example pair triggers exactly that rule, in its class, with no internal note.
 fn rule_example(rule: &'static Rule) -> Result<(), Failed> {
+    if rule.consumer {
+        return consumer_example(rule);
+    }
     let (before, after) = (parse(rule.before)?, parse(rule.after)?);
     let judgement = match rule.direction {
         Some(direction) => {
@@ -162,6 +165,46 @@ fn rule_example(rule: &'static Rule) -> Result<(), Failed> {
         .find(|n| n.message.starts_with("internal"))
     {
         return Err(format!("`{}`: internal note {:?}", rule.id, note.message).into());
+    }
+    Ok(())
+}
+
+/// A consumer rule's example (a usage file and the live surface) gives exactly that rule, in
+/// its class, and no note.
+fn consumer_example(rule: &'static Rule) -> Result<(), Failed> {
+    use mcp_contract_engine::consumer::{self, Usage};
+    let (Some(usage), Some(live)) = (parse(rule.before)?, parse(rule.after)?) else {
+        return Err(format!(
+            "`{}` has no example: a consumer rule needs a usage file (`before`) and a live surface (`after`) in src/rules.rs",
+            rule.id
+        )
+        .into());
+    };
+    let usage = Usage::from_json(&usage)
+        .map_err(|e| format!("the usage file of `{}` does not read: {e}", rule.id))?;
+    let judged = consumer::judge(
+        &usage,
+        &surface(&live)?,
+        None,
+        &mcp_contract_engine::Policy::default(),
+    );
+    let found: BTreeSet<&str> = judged.findings.iter().map(|f| f.rule).collect();
+    if found != BTreeSet::from([rule.id]) {
+        return Err(format!(
+            "the example of `{}` gives {found:?}, not exactly `{}`: {:#?}",
+            rule.id, rule.id, judged.findings
+        )
+        .into());
+    }
+    if let Some(finding) = judged.findings.iter().find(|f| f.class != rule.class) {
+        return Err(format!(
+            "`{}` is catalogued as {} but its example is judged {}",
+            rule.id, rule.class, finding.class
+        )
+        .into());
+    }
+    if !judged.notes.is_empty() {
+        return Err(format!("`{}`: notes {:?}", rule.id, judged.notes).into());
     }
     Ok(())
 }
@@ -339,14 +382,17 @@ fn every_input_rule_has_an_output_mirror_with_the_opposite_class() -> Result<(),
     Ok(())
 }
 
-/// Every kebab-case string literal in the engine's source is a rule id (item rules) or a
-/// schema rule base with both an input and an output rule: so the engine cannot emit an id
-/// the catalogue does not know.
+/// Every kebab-case string literal in the engine's source that emits changes and findings
+/// (`src/diff*`, `src/consumer*`) is a rule id (item and consumer rules) or a schema rule base
+/// with both an input and an output rule: so the engine cannot emit an id the catalogue does
+/// not know.
 fn every_rule_id_in_the_engine_source_is_catalogued() -> Result<(), Failed> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = vec![root.join("diff.rs")];
-    for entry in std::fs::read_dir(root.join("diff")).expect("src/diff/") {
-        files.push(entry.expect("an entry").path());
+    let mut files = vec![root.join("diff.rs"), root.join("consumer.rs")];
+    for folder in ["diff", "consumer"] {
+        for entry in std::fs::read_dir(root.join(folder)).expect("src/diff/, src/consumer/") {
+            files.push(entry.expect("an entry").path());
+        }
     }
     let source: String = files
         .iter()
@@ -370,7 +416,7 @@ fn every_rule_id_in_the_engine_source_is_catalogued() -> Result<(), Failed> {
             && rules::directional(Direction::Output, literal).is_some();
         assert!(
             item_rule || schema_rule,
-            "`{literal}` in src/diff* is not a catalogued rule id"
+            "`{literal}` in src/diff* or src/consumer* is not a catalogued rule id"
         );
     }
     Ok(())

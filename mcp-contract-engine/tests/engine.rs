@@ -2,6 +2,9 @@
 
 #[path = "engine/common.rs"]
 mod common;
+/// Consumer contracts: a usage file against a live surface.
+#[path = "engine/consumer.rs"]
+mod consumer;
 
 use common::*;
 use mcp_contract_engine::{Class, ItemKey, ItemKind, Surface};

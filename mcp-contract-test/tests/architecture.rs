@@ -28,10 +28,16 @@ const ENGINE: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "consumer",
+        &[
+            "change", "rules", "schema", "surface", "prepare", "diff", "escape",
+        ],
+    ),
+    (
         "lib",
         &[
             "escape", "hash", "parallel", "schema", "surface", "change", "rules", "prepare",
-            "poison", "lint", "diff", "version",
+            "poison", "lint", "diff", "version", "consumer",
         ],
     ),
 ];
