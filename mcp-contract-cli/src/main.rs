@@ -6,6 +6,7 @@
 #![allow(rustdoc::broken_intra_doc_links, rustdoc::invalid_html_tags)]
 
 mod config;
+mod record;
 mod recording;
 mod run;
 mod serve;
@@ -123,6 +124,9 @@ enum Command {
     },
     /// Print the rule catalogue as Markdown (docs/rules.md).
     Rules,
+    /// Record what a consumer uses of a server into its usage file: a transparent proxy
+    /// (stdio: `-- COMMAND…`; Streamable HTTP: --listen with --upstream). docs/cli.md.
+    Record(record::RecordArgs),
 }
 
 /// Two recordings to compare: `OLD NEW`, or `--since REF DIR` (DIR as it was at the git
@@ -419,6 +423,7 @@ fn run_command(command: Command) -> Result<u8, Fail> {
             out(&mcp_contract_engine::rules::markdown());
             Ok(exit::OK)
         }
+        Command::Record(args) => record::run(&args),
     }
 }
 

@@ -36,6 +36,9 @@ mod http_proxy_env;
 /// Hostile surfaces end to end, through the harness and every report format.
 #[path = "cli/lint_e2e.rs"]
 mod lint_e2e;
+/// `record`: a scripted consumer through the recorder, over stdio and HTTP.
+#[path = "cli/record.rs"]
+mod record;
 /// Release discipline: the version rule, `changelog`, `--since`, progress on a terminal.
 #[path = "cli/release.rs"]
 mod release;

@@ -234,14 +234,10 @@ impl Usage {
     /// [`Usage::from_json`]).
     pub fn parse(text: &str) -> Result<Usage, UsageError> {
         let value: Value = serde_json::from_str(text).map_err(|e| {
+            // serde_json's message names the line and the column.
             UsageError::at(
                 "",
-                format!(
-                    "not JSON (line {}, column {}): {}",
-                    e.line(),
-                    e.column(),
-                    crate::escape::escape(&e.to_string())
-                ),
+                format!("not JSON: {}", crate::escape::escape(&e.to_string())),
             )
         })?;
         Usage::from_json(&value)
