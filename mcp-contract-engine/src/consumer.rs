@@ -46,3 +46,26 @@ pub use path::{FieldPath, PathError, Segment};
 pub use shape::{JsonShape, TypeWord, Types};
 pub use template::{matches as template_matches, UriTemplate};
 pub use usage::{Arguments, PromptUse, ToolUse, Usage, UsageError, FORMAT};
+
+use crate::schema::{Node, Part};
+use serde_json::Value;
+
+/// The alternatives of a union node (`anyOf`/`oneOf`): each branch together with the keywords
+/// beside the union, which apply in every alternative (the union itself is not read again).
+fn alternatives<'a>(node: &Node<'a>, branches: &[&'a Value]) -> Vec<Node<'a>> {
+    let beside: Node<'a> = node
+        .iter()
+        .map(|part| Part {
+            value: part.value,
+            skip_union: true,
+        })
+        .collect();
+    branches
+        .iter()
+        .map(|branch| {
+            let mut alternative = beside.clone();
+            alternative.push(Part::new(branch));
+            alternative
+        })
+        .collect()
+}

@@ -594,17 +594,8 @@ impl<'a> Check<'a> {
         let Some(branches) = &shape.union else {
             return false;
         };
-        let beside: Node<'a> = node
-            .iter()
-            .map(|p| Part {
-                value: p.value,
-                skip_union: true,
-            })
-            .collect();
         let mut best: Option<Vec<Found>> = None;
-        for branch in branches {
-            let mut alternative = beside.clone();
-            alternative.push(Part::new(branch));
+        for alternative in super::alternatives(node, branches) {
             let outer = std::mem::take(&mut self.found);
             each(self, alternative);
             let refused = std::mem::replace(&mut self.found, outer);

@@ -70,21 +70,9 @@ fn walk<'a>(
         return Promise::Unknown(note.clone());
     }
     if let Some(branches) = &shape.union {
-        // The keywords beside the union apply in every alternative.
-        let beside: Node<'a> = node
-            .iter()
-            .map(|p| Part {
-                value: p.value,
-                skip_union: true,
-            })
-            .collect();
-        let results: Vec<Promise> = branches
-            .iter()
-            .map(|branch| {
-                let mut alternative = beside.clone();
-                alternative.push(Part::new(branch));
-                walk(root, alternative, path, index, budget)
-            })
+        let results: Vec<Promise> = super::alternatives(&node, branches)
+            .into_iter()
+            .map(|alternative| walk(root, alternative, path, index, budget))
             .collect();
         let combined = all_of(results);
         return match combined {

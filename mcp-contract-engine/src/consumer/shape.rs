@@ -12,10 +12,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 /// How deep a shape is taken from a value; deeper parts are described by their type alone.
-pub const MAX_DEPTH: usize = 32;
+pub(crate) const MAX_DEPTH: usize = 32;
 /// The most distinct element shapes an array keeps; past them the array is described by its
 /// type alone (a list of a thousand differently shaped records describes nothing useful).
-pub const MAX_ELEMENT_SHAPES: usize = 32;
+pub(crate) const MAX_ELEMENT_SHAPES: usize = 32;
 
 /// One JSON type as a usage file names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -223,7 +223,7 @@ pub enum JsonShape {
 }
 
 impl JsonShape {
-    /// The shape of a value (contents deeper than [`MAX_DEPTH`] described by their type).
+    /// The shape of a value (contents deeper than 32 levels described by their type alone).
     pub fn of(value: &Value) -> JsonShape {
         shape_of(value, MAX_DEPTH)
     }

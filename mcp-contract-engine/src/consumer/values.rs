@@ -83,17 +83,8 @@ fn check<'a>(
         if value.is_null() && shape.nullable {
             return yes;
         }
-        let beside: Node<'a> = node
-            .iter()
-            .map(|p| Part {
-                value: p.value,
-                skip_union: true,
-            })
-            .collect();
         let mut refusal = None;
-        for branch in branches {
-            let mut alternative = beside.clone();
-            alternative.push(Part::new(branch));
+        for alternative in super::alternatives(&node, branches) {
             match check(root, alternative, value, path.clone(), budget) {
                 Inner::Answer(Answer::Yes) => return yes,
                 Inner::Answer(no @ Answer::No { .. }) => {
