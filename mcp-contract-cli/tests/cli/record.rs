@@ -103,6 +103,8 @@ struct Consumer {
     received: Arc<Mutex<Vec<u8>>>,
     sent: Vec<u8>,
     stderr: Arc<Mutex<String>>,
+    /// The threads reading the recorder's stdout and stderr, done once it exited.
+    readers: Vec<std::thread::JoinHandle<()>>,
 }
 
 impl Consumer {
@@ -125,9 +127,10 @@ impl Consumer {
         let stdout = child.stdout.take().expect("piped");
         let received = Arc::new(Mutex::new(Vec::new()));
         let (sender, lines) = mpsc::channel();
+        let mut readers = Vec::new();
         {
             let received = Arc::clone(&received);
-            std::thread::spawn(move || {
+            readers.push(std::thread::spawn(move || {
                 let mut reader = BufReader::new(stdout);
                 loop {
                     let mut line = Vec::new();
@@ -135,23 +138,22 @@ impl Consumer {
                         Ok(0) | Err(_) => return,
                         Ok(_) => {
                             received.lock().unwrap().extend_from_slice(&line);
-                            if sender.send(line).is_err() {
-                                return;
-                            }
+                            // The consumer may have stopped listening: keep reading anyway.
+                            let _ = sender.send(line);
                         }
                     }
                 }
-            });
+            }));
         }
         let stderr = Arc::new(Mutex::new(String::new()));
         {
             let stderr = Arc::clone(&stderr);
             let mut pipe = child.stderr.take().expect("piped");
-            std::thread::spawn(move || {
+            readers.push(std::thread::spawn(move || {
                 let mut text = String::new();
                 let _ = pipe.read_to_string(&mut text);
                 stderr.lock().unwrap().push_str(&text);
-            });
+            }));
         }
         Consumer {
             child,
@@ -160,6 +162,7 @@ impl Consumer {
             received,
             sent: Vec::new(),
             stderr,
+            readers,
         }
     }
 
@@ -215,8 +218,16 @@ impl Consumer {
             assert!(Instant::now() < until, "the recorder did not exit");
             std::thread::sleep(Duration::from_millis(20));
         };
-        // Its pipes close with it: the readers reach their end.
-        std::thread::sleep(Duration::from_millis(100));
+        // Its pipes close with it (and with its server, which shares its stderr): the readers
+        // reach their end. Bounded, so that a server left behind fails the test, not hangs it.
+        let until = Instant::now() + Duration::from_secs(10);
+        while self.readers.iter().any(|r| !r.is_finished()) {
+            assert!(
+                Instant::now() < until,
+                "the recorder's output stayed open after it exited"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
         let received = self.received.lock().unwrap().clone();
         (status, self.sent.clone(), received, self.stderr())
     }
