@@ -23,7 +23,7 @@
 //! [[server]]
 //! name = "time"
 //! command = "uvx mcp-server-time"
-//! filters = ["local timezone is [^;'\"]+ => local timezone is [tz]"]
+//! filters = ["Use '[^']+' as local timezone => Use '[tz]' as local timezone"]
 //!
 //! [[server]]
 //! name = "deployed"
@@ -33,12 +33,13 @@
 //! ca_file = "certs/corp-ca.pem"              # relative to this file
 //! ```
 
+use mcp_contract_cli::error::CliError;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// Declares a configuration table: its own fields plus every suite setting, and
-/// `settings()` to read the latter as one [`Settings`].
+/// `settings()` to read the latter as one [`SettingsLayer`].
 macro_rules! with_suite_settings {
     (
         $(#[$meta:meta])*
@@ -85,8 +86,8 @@ macro_rules! with_suite_settings {
 
         impl $name {
             /// The suite settings of this table.
-            pub fn settings(&self) -> Settings {
-                Settings {
+            pub fn settings(&self) -> SettingsLayer {
+                SettingsLayer {
                     timeout: self.timeout,
                     lifecycle: self.lifecycle.clone(),
                     fail_on: self.fail_on.clone(),
@@ -110,10 +111,10 @@ macro_rules! with_suite_settings {
     };
 }
 
-/// The settings of one suite, however given; later layers override earlier ones (see
-/// [`Settings::then`]). Lists add up.
+/// The settings of one suite as one source gives them (the file's top, a server entry, the
+/// flags): later layers override earlier ones (see [`SettingsLayer::then`]). Lists add up.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Settings {
+pub struct SettingsLayer {
     /// Bound on the probe, in seconds.
     pub timeout: Option<f64>,
     /// The handshake: `initialize`, `discover` or `auto`.
@@ -150,12 +151,12 @@ pub struct Settings {
     pub calls: Option<PathBuf>,
 }
 
-impl Settings {
+impl SettingsLayer {
     /// These settings with `later` on top: its values win, its lists are appended (a later
     /// lint level for the same rule wins when applied in order).
-    pub fn then(&self, later: &Settings) -> Settings {
+    pub fn then(&self, later: &SettingsLayer) -> SettingsLayer {
         let join = |a: &Vec<String>, b: &Vec<String>| a.iter().chain(b).cloned().collect();
-        Settings {
+        SettingsLayer {
             timeout: later.timeout.or(self.timeout),
             lifecycle: later.lifecycle.clone().or_else(|| self.lifecycle.clone()),
             fail_on: later.fail_on.clone().or_else(|| self.fail_on.clone()),
@@ -178,7 +179,7 @@ impl Settings {
 
     /// The same settings with the allow-list, CA file and calls folder paths taken from `base`
     /// (the folder of the configuration file) when relative.
-    pub fn relative_to(mut self, base: &Path) -> Settings {
+    pub fn relative_to(mut self, base: &Path) -> SettingsLayer {
         self.allow = self.allow.map(|path| base.join(path));
         self.ca_file = self.ca_file.map(|path| base.join(path));
         self.calls = self.calls.map(|path| base.join(path));
@@ -249,55 +250,60 @@ pub struct Config {
     /// The default snapshot folder.
     pub dir: Option<PathBuf>,
     /// The defaults of every server.
-    pub settings: Settings,
+    pub settings: SettingsLayer,
     /// The servers, in file order.
     pub servers: Vec<ServerEntry>,
 }
 
 /// Reads and checks a configuration file.
-pub fn load(path: &Path) -> Result<Config, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read the configuration {}: {e}", path.display()))?;
+pub fn load(path: &Path) -> Result<Config, CliError> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        let message = format!("cannot read the configuration {}: {e}", path.display());
+        CliError::usage(message).caused_by(e)
+    })?;
     let base = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .map(Path::to_path_buf)
         .unwrap_or_else(|| PathBuf::from("."));
-    parse(&text, base).map_err(|e| format!("{}: {e}", path.display()))
+    parse(&text, base).map_err(|e| e.within(&path.display().to_string()))
 }
 
 /// Parses configuration text; errors name the line and column.
-pub fn parse(text: &str, base: PathBuf) -> Result<Config, String> {
-    let top: FileTop = toml::from_str(text).map_err(|e| e.to_string().trim_end().to_owned())?;
+pub fn parse(text: &str, base: PathBuf) -> Result<Config, CliError> {
+    let top: FileTop =
+        toml::from_str(text).map_err(|e| CliError::usage(e.to_string().trim_end()).caused_by(e))?;
     let mut names = std::collections::BTreeSet::new();
     for entry in &top.server {
         if entry.name.is_empty() {
-            return Err("a [[server]] has an empty `name`".to_owned());
+            return Err(CliError::usage("a [[server]] has an empty `name`"));
         }
         if !names.insert(entry.name.as_str()) {
-            return Err(format!(
+            return Err(CliError::usage(format!(
                 "two servers are named `{}`: names must be unique",
                 entry.name
-            ));
+            )));
         }
         match (&entry.command, &entry.url) {
             (Some(_), Some(_)) => {
-                return Err(format!(
+                return Err(CliError::usage(format!(
                     "server `{}` has both `command` and `url`: give one",
                     entry.name
-                ))
+                )))
             }
             (None, None) => {
-                return Err(format!(
+                return Err(CliError::usage(format!(
                     "server `{}` has neither `command` nor `url`",
                     entry.name
-                ))
+                )))
             }
             _ => {}
         }
     }
     if top.server.is_empty() {
-        return Err("no [[server]] table: add one per server to check".to_owned());
+        return Err(CliError::usage(
+            "no [[server]] table: add one per server to check",
+        ));
     }
     Ok(Config {
         settings: top.settings(),
@@ -379,7 +385,7 @@ profile = "readonly"
                 "invalid type",
             ),
         ] {
-            let error = parse(text, PathBuf::from(".")).unwrap_err();
+            let error = parse(text, PathBuf::from(".")).unwrap_err().to_string();
             assert!(error.contains(expected), "{text:?}: {error}");
         }
     }

@@ -3,4 +3,6 @@
 //! the `mcp-contract-engine` crate for the judgement itself.
 #![forbid(unsafe_code)]
 
+pub mod error;
+pub mod exit;
 pub mod report;

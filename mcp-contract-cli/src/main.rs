@@ -13,33 +13,19 @@ mod serve;
 mod target;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use mcp_contract_cli::error::CliError;
+use mcp_contract_cli::exit;
 use mcp_contract_cli::report::{self, Items, Report, ServerResult};
-use mcp_contract_engine::change::Policy;
 use mcp_contract_engine::escape::escape;
 use mcp_contract_engine::surface::Surface;
-use mcp_contract_engine::version::BumpCheck;
-use mcp_contract_engine::{diff, Judgement};
 use mcp_contract_test::_support::check::FailOn;
 use mcp_contract_test::_support::check::State;
+use mcp_contract_test::_support::run::{self as one_road, Comparing};
 use mcp_contract_test::_support::snapshot;
 use serde_json::Value;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-
-/// Exit codes, stable and documented in `docs/cli.md`.
-pub mod exit {
-    /// Nothing fails.
-    pub const OK: u8 = 0;
-    /// At least one change fails under `--fail-on`.
-    pub const FAILING: u8 = 1;
-    /// Usage error or unreadable input (arguments, configuration, snapshots, surface files).
-    pub const USAGE: u8 = 2;
-    /// The server requires authentication (HTTP 401/403).
-    pub const AUTH: u8 = 3;
-    /// The server could not be started or reached, or did not answer as an MCP server.
-    pub const UNREACHABLE: u8 = 4;
-}
 
 const AFTER_HELP: &str = "Exit codes: 0 ok, 1 failing changes, 2 usage or unreadable input, \
 3 auth required, 4 server unreachable or failed to start.\nDocumentation: docs/cli.md";
@@ -242,18 +228,15 @@ pub struct Output {
 
 impl Output {
     /// The `--report` files, checked before anything runs.
-    fn files(&self) -> Result<Vec<(Format, PathBuf)>, Fail> {
+    fn files(&self) -> Result<Vec<(Format, PathBuf)>, CliError> {
         self.reports
             .iter()
             .map(|spec| {
                 let usage = || {
-                    (
-                        exit::USAGE,
-                        format!(
-                            "--report takes FORMAT=PATH with FORMAT one of human, json, markdown, junit, github, sarif (got `{}`)",
-                            escape(spec)
-                        ),
-                    )
+                    CliError::usage(format!(
+                        "--report takes FORMAT=PATH with FORMAT one of human, json, markdown, junit, github, sarif (got `{}`)",
+                        escape(spec)
+                    ))
                 };
                 let (name, path) = spec.split_once('=').ok_or_else(usage)?;
                 let format = Format::from_str(name.trim(), true).map_err(|_| usage())?;
@@ -329,9 +312,6 @@ pub struct ServerArgs {
     command: Vec<String>,
 }
 
-/// A failure of the CLI itself: its exit code and one message.
-pub type Fail = (u8, String);
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
     // Report first: servers exit while their surfaces are judged and printed; any still
@@ -339,14 +319,14 @@ fn main() -> ExitCode {
     let _stops = mcp_contract_test::_support::probe::defer_stops();
     match run_command(cli.command) {
         Ok(code) => ExitCode::from(code),
-        Err((code, message)) => {
-            eprintln!("mcp-contract: {message}");
-            ExitCode::from(code)
+        Err(error) => {
+            eprintln!("mcp-contract: {error}");
+            ExitCode::from(error.exit_code())
         }
     }
 }
 
-fn run_command(command: Command) -> Result<u8, Fail> {
+fn run_command(command: Command) -> Result<u8, CliError> {
     match command {
         Command::Check {
             snapshots,
@@ -366,11 +346,12 @@ fn run_command(command: Command) -> Result<u8, Fail> {
         Command::Changelog { recordings, format } => changelog_command(&recordings, format),
         Command::Capture { output, server } => {
             let probe = probe_one(&server)?;
-            let text = serde_json::to_string_pretty(&probe.surface.to_json())
-                .map_err(|e| (exit::USAGE, format!("cannot render the surface: {e}")))?;
+            let text = serde_json::to_string_pretty(&probe.surface.to_json()).map_err(|e| {
+                CliError::usage(format!("cannot render the surface: {e}")).caused_by(e)
+            })?;
             match output {
                 Some(path) => snapshot::write_atomic(&path, (text + "\n").as_bytes())
-                    .map_err(|e| (exit::USAGE, e.to_string()))?,
+                    .map_err(|e| CliError::usage(e.to_string()).caused_by(e))?,
                 None => out(&format!("{text}\n")),
             }
             for note in &probe.notes {
@@ -400,23 +381,21 @@ fn run_command(command: Command) -> Result<u8, Fail> {
         } => {
             let surface = if source.is_dir() {
                 let accepted = snapshot::load_dir(&source, &name, suite.as_deref())
-                    .map_err(|e| (exit::USAGE, e.to_string()))?;
+                    .map_err(|e| CliError::usage(e.to_string()).caused_by(e))?;
                 if accepted.is_empty() {
-                    return Err((
-                        exit::USAGE,
-                        format!(
-                            "{} holds no snapshots named {}__…: check --name and --suite",
-                            source.display(),
-                            snapshot::safe_component(&name)
-                        ),
-                    ));
+                    return Err(CliError::usage(format!(
+                        "{} holds no snapshots named {}__…: check --name and --suite",
+                        source.display(),
+                        snapshot::safe_component(&name)
+                    )));
                 }
                 mcp_contract_test::_support::check::accepted_surface(&accepted)
             } else {
                 load_surface(&source)?
             };
-            serve::run(&serve::Served::new(&surface))
-                .map_err(|e| (exit::USAGE, format!("serving on stdio failed: {e}")))?;
+            serve::run(&serve::Served::new(&surface)).map_err(|e| {
+                CliError::usage(format!("serving on stdio failed: {e}")).caused_by(e)
+            })?;
             Ok(exit::OK)
         }
         Command::Rules => {
@@ -436,18 +415,19 @@ pub struct SnapshotOptions {
     fail_on: Option<FailOn>,
     allow_missing: bool,
     jobs: usize,
-    settings: config::Settings,
+    settings: config::SettingsLayer,
 }
 
-fn snapshots_options(args: &SnapshotArgs) -> Result<SnapshotOptions, Fail> {
+fn snapshots_options(args: &SnapshotArgs) -> Result<SnapshotOptions, CliError> {
     let fail_on = match &args.fail_on {
         None => None,
-        Some(text) => {
-            Some(FailOn::parse(text).map_err(|e| (exit::USAGE, format!("--fail-on: {e}")))?)
-        }
+        Some(text) => Some(
+            FailOn::parse(text)
+                .map_err(|e| CliError::usage(format!("--fail-on: {e}")).caused_by(e))?,
+        ),
     };
     if args.jobs == 0 {
-        return Err((exit::USAGE, "--jobs must be at least 1".to_owned()));
+        return Err(CliError::usage("--jobs must be at least 1"));
     }
     Ok(SnapshotOptions {
         dir: args.dir.clone(),
@@ -463,27 +443,21 @@ fn snapshots_options(args: &SnapshotArgs) -> Result<SnapshotOptions, Fail> {
 
 /// Probes one server given on the command line (`capture`, `show`), credentials scrubbed from
 /// any failure.
-fn probe_one(server: &ServerArgs) -> Result<mcp_contract_test::_support::probe::Probe, Fail> {
+fn probe_one(server: &ServerArgs) -> Result<mcp_contract_test::_support::probe::Probe, CliError> {
     let target = target::single(
         server,
         "server",
         target::no_layout(),
-        &config::Settings::default(),
+        &config::SettingsLayer::default(),
     )?;
-    use mcp_contract_test::_support::run::{self as one_road, Context, FailureKind, Mode};
-    let mut context = Context::from_env(Mode::Check).map_err(|e| (exit::USAGE, e))?;
+    use mcp_contract_test::_support::run::{Context, Mode};
+    let mut context = Context::from_env(Mode::Check)?;
     // A --timeout flag wins over MCP_CONTRACT_TIMEOUT, as for `check`.
     if server.timeout.is_some() {
         context.timeout = None;
     }
-    one_road::probe(&target.config, &context).map_err(|failure| {
-        let code = match failure.kind {
-            FailureKind::AuthRequired => exit::AUTH,
-            FailureKind::Config => exit::USAGE,
-            _ => exit::UNREACHABLE,
-        };
-        (code, failure.message)
-    })
+    one_road::probe(&target.config, &context)
+        .map_err(|failure| CliError::failure(failure.kind, failure.message))
 }
 
 /// Writes to stdout. A reader that went away (`mcp-contract diff … | head`) ends the output
@@ -536,7 +510,7 @@ pub fn emit(
     report: &Report,
     output: &Output,
     special: &dyn Fn(Format) -> Option<String>,
-) -> Result<(), Fail> {
+) -> Result<(), CliError> {
     let files = output.files()?;
     let text = |format: Format, colour: bool| {
         special(format).unwrap_or_else(|| render(report, format, colour))
@@ -544,10 +518,7 @@ pub fn emit(
     out(&text(output.format, color_stdout()));
     for (format, path) in files {
         snapshot::write_atomic(&path, text(format, false).as_bytes()).map_err(|e| {
-            (
-                exit::USAGE,
-                format!("cannot write the report {}: {e}", path.display()),
-            )
+            CliError::usage(format!("cannot write the report {}: {e}", path.display())).caused_by(e)
         })?;
     }
     Ok(())
@@ -557,26 +528,13 @@ fn diff_command(
     recordings: &Recordings,
     require_version_bump: bool,
     output: &Output,
-) -> Result<u8, Fail> {
+) -> Result<u8, CliError> {
     output.files()?;
     let (old, new) = recording::pair(&recordings.paths, recordings.since.as_deref())?;
-    let policy = Policy::default();
-    let mut judgement: Judgement = diff::diff_surfaces(&old.surface, &new.surface, &policy);
-    if require_version_bump {
-        let check = mcp_contract_engine::version::check(
-            old.version.as_deref(),
-            new.version.as_deref(),
-            &judgement.changes,
-            &policy,
-        );
-        match check {
-            BumpCheck::Missing(change) => judgement.changes.push(change),
-            BumpCheck::Unknown(note) => judgement.notes.push(note),
-            _ => {}
-        }
-    }
-    let failing = judgement.fails(&policy);
-    let mut items = Items::from_judgement(&old.surface, &new.surface, &judgement, &policy);
+    let mut comparing = Comparing::default();
+    comparing.require_version_bump = require_version_bump;
+    let comparison = one_road::compare(old.recorded(), new.recorded(), &comparing);
+    let mut items = Items::from_comparison(&comparison);
     for item in &mut items.items {
         // A removed item is read from the old recording, every other from the new one.
         let from = if item.state == State::Removed {
@@ -591,28 +549,34 @@ fn diff_command(
             name: "diff".to_owned(),
             server: format!("{} → {}", old.label, new.label),
             outcome: Ok(items),
-            fail_on: FailOn::local_default(),
+            fail_on: comparison.fail_on.clone(),
         }],
-        fail_on: FailOn::local_default().to_string(),
+        fail_on: comparison.fail_on.to_string(),
         accept_command: None,
     };
     // `diff --format json` keeps its own shape (docs/cli.md).
     let special = |format: Format| {
-        (format == Format::Json)
-            .then(|| report::json::to_string_safe(&report::json(&judgement, failing)) + "\n")
+        (format == Format::Json).then(|| {
+            report::json::to_string_safe(&report::json(&comparison.judgement, comparison.failing))
+                + "\n"
+        })
     };
     emit(&report, output, &special)?;
-    Ok(if failing { exit::FAILING } else { exit::OK })
+    Ok(if comparison.failing {
+        exit::FAILING
+    } else {
+        exit::OK
+    })
 }
 
-fn changelog_command(recordings: &Recordings, format: ChangelogFormat) -> Result<u8, Fail> {
+fn changelog_command(recordings: &Recordings, format: ChangelogFormat) -> Result<u8, CliError> {
     let (old, new) = recording::pair(&recordings.paths, recordings.since.as_deref())?;
-    let judgement = diff::diff_surfaces(&old.surface, &new.surface, &Policy::default());
+    let comparison = one_road::compare(old.recorded(), new.recorded(), &Comparing::default());
     let changelog = report::changelog::Changelog {
         from: &old.label,
         to: &new.label,
         versions: (old.version.as_deref(), new.version.as_deref()),
-        judgement: &judgement,
+        judgement: &comparison.judgement,
     };
     match format {
         ChangelogFormat::Markdown => out(&changelog.markdown()),
@@ -624,6 +588,6 @@ fn changelog_command(recordings: &Recordings, format: ChangelogFormat) -> Result
 }
 
 /// Reads a surface file, a bare tools/list result, or a folder of snapshot files.
-fn load_surface(path: &Path) -> Result<Surface, Fail> {
+fn load_surface(path: &Path) -> Result<Surface, CliError> {
     recording::load(path).map(|r| r.surface)
 }

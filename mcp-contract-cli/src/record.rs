@@ -17,7 +17,7 @@ mod observe;
 mod sse;
 mod stdio;
 
-use crate::{exit, Fail};
+use mcp_contract_cli::error::CliError;
 use mcp_contract_engine::escape::escape;
 use std::path::PathBuf;
 
@@ -48,21 +48,19 @@ pub struct RecordArgs {
 
 /// Runs `record` until one side closes (stdio) or a signal stops it; the exit code mirrors the
 /// server's over stdio.
-pub fn run(args: &RecordArgs) -> Result<u8, Fail> {
+pub fn run(args: &RecordArgs) -> Result<u8, CliError> {
     let transport = match (&args.listen, &args.upstream, args.command.is_empty()) {
         (Some(listen), Some(upstream), true) => Transport::Http { listen, upstream },
         (None, None, false) => Transport::Stdio,
         (Some(_), _, false) => {
-            return Err((
-                exit::USAGE,
+            return Err(CliError::usage(
                 "record takes a server command after `--` (stdio) or --listen with --upstream \
                  (Streamable HTTP), not both"
                     .to_owned(),
             ))
         }
         _ => {
-            return Err((
-                exit::USAGE,
+            return Err(CliError::usage(
                 "record needs the server: a command after `--` (stdio), or --listen \
                  127.0.0.1:PORT --upstream URL (Streamable HTTP)"
                     .to_owned(),
@@ -73,7 +71,7 @@ pub fn run(args: &RecordArgs) -> Result<u8, Fail> {
     let observer = observe::Observer::new(file.consumer(), args.values);
     let recording = std::sync::Arc::new(
         observe::Recording::start(observer, file)
-            .map_err(|e| (exit::USAGE, format!("cannot start recording: {e}")))?,
+            .map_err(|e| CliError::usage(format!("cannot start recording: {e}")))?,
     );
     let outcome = match transport {
         Transport::Stdio => stdio::run(&args.command, &recording),
@@ -86,7 +84,7 @@ pub fn run(args: &RecordArgs) -> Result<u8, Fail> {
     }
     let code = outcome?;
     match saved.error {
-        Some(error) => Err((exit::USAGE, error)),
+        Some(error) => Err(CliError::usage(error)),
         None => Ok(code),
     }
 }

@@ -4,9 +4,10 @@
 //! Each keeps where its items were read from, for annotations and SARIF locations, and the
 //! server's version, for `--require-version-bump`.
 
-use crate::{exit, Fail};
+use mcp_contract_cli::error::CliError;
 use mcp_contract_engine::escape::escape;
 use mcp_contract_engine::surface::{ItemKey, Surface};
+use mcp_contract_test::_support::run::Recorded;
 use mcp_contract_test::_support::snapshot;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -37,26 +38,20 @@ impl Recording {
     }
 }
 
-/// `OLD NEW`, or with `since` the one folder given as it was at that revision and as it is;
-/// both through the preparation every probed surface gets before it is compared or snapshotted
-/// (spec spellings, secrets replaced), so that a snapshot folder and the surface file it was
-/// recorded from are the same surface.
-pub fn pair(paths: &[PathBuf], since: Option<&str>) -> Result<(Recording, Recording), Fail> {
-    let (old, new) = raw_pair(paths, since)?;
-    Ok((old.prepared(), new.prepared()))
-}
-
 impl Recording {
-    /// The recording with its surface prepared (idempotent: a snapshot folder is unchanged).
-    fn prepared(mut self) -> Recording {
-        let redactions = mcp_contract_engine::prepare::Redactions::default();
-        self.surface = mcp_contract_engine::prepare::prepare(&self.surface, &redactions).surface;
-        self
+    /// The recording as the one road compares it ([`mcp_contract_test::_support::run::compare`],
+    /// which prepares both surfaces as a probed one is: spec spellings, secrets replaced).
+    pub fn recorded(&self) -> Recorded<'_> {
+        Recorded {
+            surface: &self.surface,
+            version: self.version.as_deref(),
+        }
     }
 }
 
-fn raw_pair(paths: &[PathBuf], since: Option<&str>) -> Result<(Recording, Recording), Fail> {
-    let usage = |message: &str| Err((exit::USAGE, message.to_owned()));
+/// `OLD NEW`, or with `since` the one folder given as it was at that revision and as it is.
+pub fn pair(paths: &[PathBuf], since: Option<&str>) -> Result<(Recording, Recording), CliError> {
+    let usage = |message: &str| Err(CliError::usage(message));
     match (paths, since) {
         ([dir], Some(reference)) => {
             if !dir.is_dir() {
@@ -73,34 +68,35 @@ fn raw_pair(paths: &[PathBuf], since: Option<&str>) -> Result<(Recording, Record
 }
 
 /// Reads a surface file, a bare `tools/list` result, or a folder of snapshot files.
-pub fn load(path: &Path) -> Result<Recording, Fail> {
-    let unreadable = |message: String| (exit::USAGE, message);
+pub fn load(path: &Path) -> Result<Recording, CliError> {
+    let unreadable = |path: &Path, e: std::io::Error| {
+        CliError::usage(format!("cannot read {}: {e}", path.display())).caused_by(e)
+    };
     if path.is_dir() {
         let mut files = Vec::new();
-        let entries = std::fs::read_dir(path)
-            .map_err(|e| unreadable(format!("cannot read {}: {e}", path.display())))?;
+        let entries = std::fs::read_dir(path).map_err(|e| unreadable(path, e))?;
         for entry in entries.flatten() {
             let file = entry.path();
             if file.extension().is_some_and(|x| x == "snap") {
-                let text = std::fs::read_to_string(&file)
-                    .map_err(|e| unreadable(format!("cannot read {}: {e}", file.display())))?;
+                let text = std::fs::read_to_string(&file).map_err(|e| unreadable(&file, e))?;
                 files.push((file, text));
             }
         }
-        return from_snapshots(files, &path.display().to_string()).map_err(unreadable);
+        return from_snapshots(files, &path.display().to_string());
     }
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| unreadable(format!("cannot read {}: {e}", path.display())))?;
+    let text = std::fs::read_to_string(path).map_err(|e| unreadable(path, e))?;
     let document: Value = serde_json::from_str(&text).map_err(|e| {
-        unreadable(format!(
+        let message = format!(
             "{}:{}:{}: not JSON: {e}",
             path.display(),
             e.line(),
             e.column()
-        ))
+        );
+        CliError::usage(message).caused_by(e)
     })?;
-    let surface = Surface::from_json(&document)
-        .map_err(|e| unreadable(format!("{}: not a surface file: {e}", path.display())))?;
+    let surface = Surface::from_json(&document).map_err(|e| {
+        CliError::usage(format!("{}: not a surface file: {e}", path.display())).caused_by(e)
+    })?;
     let version = mcp_contract_engine::version::server_info_version(&document);
     Ok(Recording {
         surface,
@@ -112,19 +108,21 @@ pub fn load(path: &Path) -> Result<Recording, Fail> {
 }
 
 /// A surface from snapshot files `(path, text)`, in path order.
-fn from_snapshots(mut files: Vec<(PathBuf, String)>, label: &str) -> Result<Recording, String> {
+fn from_snapshots(mut files: Vec<(PathBuf, String)>, label: &str) -> Result<Recording, CliError> {
     files.sort();
     let mut surface = Surface::new();
     let mut paths = BTreeMap::new();
     let mut recorded_version = None;
     for (path, text) in files {
-        let file = snapshot::SnapshotFile::parse(&text, &path).map_err(|e| e.to_string())?;
-        let item = snapshot::parse_item(&file.contents, &path).map_err(|e| e.to_string())?;
+        let snapshot_error =
+            |e: snapshot::SnapshotError| CliError::usage(e.to_string()).caused_by(e);
+        let file = snapshot::SnapshotFile::parse(&text, &path).map_err(snapshot_error)?;
+        let item = snapshot::parse_item(&file.contents, &path).map_err(snapshot_error)?;
         if paths.contains_key(&item.key) {
-            return Err(format!(
+            return Err(CliError::usage(format!(
                 "{label} holds snapshots of several suites with the item {}: point at one suite's files",
                 escape(&item.key.test_name())
-            ));
+            )));
         }
         if item.key == ItemKey::server() {
             recorded_version = file.metadata.recorded_version();
@@ -148,44 +146,41 @@ fn from_snapshots(mut files: Vec<(PathBuf, String)>, label: &str) -> Result<Reco
     })
 }
 
-fn git(dir: &Path, args: &[&str]) -> Result<String, String> {
+fn git(dir: &Path, args: &[&str]) -> Result<String, CliError> {
     let output = Command::new("git")
         .arg("-C")
         .arg(dir)
         .args(args)
         .stdin(Stdio::null())
         .output()
-        .map_err(|e| format!("cannot run git: {e}"))?;
+        .map_err(|e| CliError::usage(format!("cannot run git: {e}")).caused_by(e))?;
     if !output.status.success() {
-        return Err(String::from_utf8_lossy(&output.stderr).trim().to_owned());
+        return Err(CliError::usage(
+            String::from_utf8_lossy(&output.stderr).trim(),
+        ));
     }
     String::from_utf8(output.stdout)
-        .map_err(|_| "git printed something that is not UTF-8".to_owned())
+        .map_err(|_| CliError::usage("git printed something that is not UTF-8"))
 }
 
 /// The snapshot folder `dir` as it was at the git revision `reference`.
-fn at_revision(dir: &Path, reference: &str) -> Result<Recording, Fail> {
-    let fail = |message: String| (exit::USAGE, message);
+fn at_revision(dir: &Path, reference: &str) -> Result<Recording, CliError> {
     if reference.is_empty() || reference.starts_with('-') {
-        return Err(fail(format!(
+        return Err(CliError::usage(format!(
             "--since takes a git revision (a tag, a branch, a commit), not `{}`",
             escape(reference)
         )));
     }
     let commit = format!("{reference}^{{commit}}");
     git(dir, &["rev-parse", "--verify", "--quiet", &commit]).map_err(|_| {
-        fail(format!(
+        CliError::usage(format!(
             "--since {}: not a revision of the repository holding {}",
             escape(reference),
             dir.display()
         ))
     })?;
-    let top = PathBuf::from(
-        git(dir, &["rev-parse", "--show-toplevel"])
-            .map_err(fail)?
-            .trim(),
-    );
-    let prefix = git(dir, &["rev-parse", "--show-prefix"]).map_err(fail)?;
+    let top = PathBuf::from(git(dir, &["rev-parse", "--show-toplevel"])?.trim());
+    let prefix = git(dir, &["rev-parse", "--show-prefix"])?;
     let prefix = prefix.trim_end_matches('\n');
     let listed = git(
         &top,
@@ -198,8 +193,7 @@ fn at_revision(dir: &Path, reference: &str) -> Result<Recording, Fail> {
             "--",
             prefix,
         ],
-    )
-    .map_err(fail)?;
+    )?;
     let names: Vec<&str> = listed
         .split('\0')
         .filter(|name| {
@@ -207,14 +201,15 @@ fn at_revision(dir: &Path, reference: &str) -> Result<Recording, Fail> {
                 .is_some_and(|file| !file.contains('/') && file.ends_with(".snap"))
         })
         .collect();
-    let texts = cat_files(&top, reference, &names).map_err(fail)?;
+    let texts = cat_files(&top, reference, &names)?;
     let files = names.iter().map(|name| top.join(name)).zip(texts).collect();
     let label = format!("{}@{}", dir.display(), escape(reference));
-    from_snapshots(files, &label).map_err(fail)
+    from_snapshots(files, &label)
 }
 
 /// The contents of `names` at `reference`, in one `git cat-file --batch`.
-fn cat_files(top: &Path, reference: &str, names: &[&str]) -> Result<Vec<String>, String> {
+fn cat_files(top: &Path, reference: &str, names: &[&str]) -> Result<Vec<String>, CliError> {
+    let io = |e: std::io::Error| CliError::usage(e.to_string()).caused_by(e);
     let mut child = Command::new("git")
         .arg("-C")
         .arg(top)
@@ -223,29 +218,40 @@ fn cat_files(top: &Path, reference: &str, names: &[&str]) -> Result<Vec<String>,
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
-        .map_err(|e| format!("cannot run git: {e}"))?;
-    let mut stdin = child.stdin.take().ok_or("git has no stdin")?;
+        .map_err(|e| CliError::usage(format!("cannot run git: {e}")).caused_by(e))?;
+    let mut stdin = child
+        .stdin
+        .take()
+        .ok_or_else(|| CliError::usage("git has no stdin"))?;
     let requests: String = names
         .iter()
         .map(|name| format!("{reference}:{name}\n"))
         .collect();
     // Written from another thread: git answers while it reads, and both pipes are bounded.
     let writer = std::thread::spawn(move || stdin.write_all(requests.as_bytes()));
-    let mut out = BufReader::new(child.stdout.take().ok_or("git has no stdout")?);
+    let stdout = child.stdout.take();
+    let mut out = BufReader::new(stdout.ok_or_else(|| CliError::usage("git has no stdout"))?);
     let mut texts = Vec::with_capacity(names.len());
     for name in names {
         let mut header = String::new();
-        out.read_line(&mut header).map_err(|e| e.to_string())?;
+        out.read_line(&mut header).map_err(io)?;
         let size: usize = match header.trim_end().rsplit_once(' ') {
-            Some((kind, size)) if kind.ends_with(" blob") => {
-                size.parse().map_err(|_| format!("git: {header}"))?
+            Some((kind, size)) if kind.ends_with(" blob") => size
+                .parse()
+                .map_err(|_| CliError::usage(format!("git: {header}")))?,
+            _ => {
+                return Err(CliError::usage(format!(
+                    "git cannot read {name} at {}",
+                    escape(reference)
+                )))
             }
-            _ => return Err(format!("git cannot read {name} at {}", escape(reference))),
         };
         let mut body = vec![0; size + 1];
-        out.read_exact(&mut body).map_err(|e| e.to_string())?;
+        out.read_exact(&mut body).map_err(io)?;
         body.pop(); // the newline after each object
-        texts.push(String::from_utf8(body).map_err(|_| format!("{name} is not UTF-8"))?);
+        let text =
+            String::from_utf8(body).map_err(|_| CliError::usage(format!("{name} is not UTF-8")))?;
+        texts.push(text);
     }
     let _ = writer.join();
     let _ = child.wait();

@@ -21,6 +21,8 @@ pub mod sarif;
 use mcp_contract_engine::change::{Change, Class, Judgement};
 use mcp_contract_engine::surface::ItemKey;
 use mcp_contract_test::_support::check::{FailOn, State, SuiteReport};
+pub use mcp_contract_test::_support::run::FailureKind;
+use mcp_contract_test::_support::run::{ComparedItem, Comparison};
 pub use mcp_contract_test::_support::summary::{
     change_detail, change_line, compact, compact_pair, counts_line, counts_line_of, findings_line,
     findings_summary,
@@ -105,44 +107,10 @@ pub struct ItemResult {
 /// Why a server could not be checked.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Failure {
-    /// What kind of failure it is.
+    /// What kind of failure it is (the one road's; see [`crate::exit::of_failure`]).
     pub kind: FailureKind,
     /// The full message (server text in it already escaped).
     pub message: String,
-}
-
-/// The kinds of [`Failure`], each with its exit code.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum FailureKind {
-    /// The accepted snapshots or another input could not be read (exit code 2).
-    Unreadable,
-    /// There is no accepted contract to check against (exit code 2).
-    NoContract,
-    /// The server requires authentication (exit code 3).
-    AuthRequired,
-    /// The server could not be started or reached, or did not answer (exit code 4).
-    Unreachable,
-}
-
-impl FailureKind {
-    /// The kind as written in the JSON report.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            FailureKind::Unreadable => "unreadable",
-            FailureKind::NoContract => "no-contract",
-            FailureKind::AuthRequired => "auth-required",
-            FailureKind::Unreachable => "unreachable",
-        }
-    }
-
-    /// The documented exit code of the CLI for this failure.
-    pub fn exit_code(self) -> u8 {
-        match self {
-            FailureKind::Unreadable | FailureKind::NoContract => 2,
-            FailureKind::AuthRequired => 3,
-            FailureKind::Unreachable => 4,
-        }
-    }
 }
 
 /// The status of a server or a whole report.
@@ -248,44 +216,20 @@ impl Items {
         }
     }
 
-    /// The items of a judgement between two surfaces (the `diff` command): every item of either
-    /// side; `state` says whether each was added, removed, changed or is the same.
-    pub fn from_judgement(
-        old: &mcp_contract_engine::surface::Surface,
-        new: &mcp_contract_engine::surface::Surface,
-        judgement: &Judgement,
-        policy: &mcp_contract_engine::change::Policy,
-    ) -> Items {
-        // Compared in the engine's canonical form, so that a snapshot folder (set-like arrays
-        // sorted) and the surface file it was recorded from are the same surface.
-        let same = |a: Option<&Value>, b: Option<&Value>| match (a, b) {
-            (Some(a), Some(b)) => mcp_contract_engine::diff::same_item(a, b),
-            (a, b) => a.is_none() && b.is_none(),
-        };
-        // Every item of either side, so that "no drift" counts what was compared.
-        let mut keys: Vec<ItemKey> = judgement.items().into_iter().collect();
-        keys.extend(old.keys().chain(new.keys()).cloned());
-        keys.sort();
-        keys.dedup();
-        let items = keys
-            .into_iter()
-            .map(|key| {
-                let state = match (old.get(&key), new.get(&key)) {
-                    (None, Some(_)) => State::New,
-                    (Some(_), None) => State::Removed,
-                    (a, b) if same(a.as_deref(), b.as_deref()) => State::Unchanged,
-                    _ => State::Changed,
-                };
-                let judgement = judgement.for_item(&key);
-                ItemResult {
-                    failing: judgement.fails(policy),
-                    key,
-                    state,
-                    judgement,
-                    snapshot: None,
-                    file: None,
-                    findings: Vec::new(),
-                }
+    /// The items of two recordings compared (the `diff` command): every item of either side,
+    /// its state and whether it fails as the one road decided.
+    pub fn from_comparison(comparison: &Comparison) -> Items {
+        let items = comparison
+            .items
+            .iter()
+            .map(|item: &ComparedItem| ItemResult {
+                key: item.key.clone(),
+                state: item.state,
+                failing: item.failing,
+                judgement: item.judgement.clone(),
+                snapshot: None,
+                file: None,
+                findings: Vec::new(),
             })
             .collect();
         Items {
@@ -337,12 +281,13 @@ impl Report {
         let failure = self
             .servers
             .iter()
-            .filter_map(|s| s.outcome.as_ref().err().map(|f| f.kind))
+            .filter_map(|s| s.outcome.as_ref().err())
+            .map(|f| crate::exit::of_failure(f.kind))
             .min();
         match (failure, self.status()) {
-            (Some(kind), _) => kind.exit_code(),
-            (None, Status::Fail) => 1,
-            _ => 0,
+            (Some(code), _) => code,
+            (None, Status::Fail) => crate::exit::FAILING,
+            _ => crate::exit::OK,
         }
     }
 

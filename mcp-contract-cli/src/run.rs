@@ -8,9 +8,10 @@
 //! advertises. A server that could not be probed, whose snapshots could not be read, or whose
 //! surface breaks a deny lint, has nothing written.
 
-use crate::config::Settings;
+use crate::config::SettingsLayer;
 use crate::target::{self, Target};
-use crate::{emit, exit, Fail, Output, ServerArgs, SnapshotOptions};
+use crate::{emit, Output, ServerArgs, SnapshotOptions};
+use mcp_contract_cli::error::CliError;
 use mcp_contract_cli::report::{Failure, FailureKind, Items, Report, ServerResult};
 use mcp_contract_engine::escape::escape;
 use mcp_contract_test::_support::check::{self, FailOn, Layout, SuiteReport};
@@ -29,18 +30,15 @@ pub fn check(
     server: &ServerArgs,
     output: &Output,
     write: bool,
-) -> Result<u8, Fail> {
+) -> Result<u8, CliError> {
     output.files()?;
     let given_server = !server.command.is_empty() || server.url.is_some();
     let config_path = match (&options.config, given_server) {
         (Some(path), true) => {
-            return Err((
-                exit::USAGE,
-                format!(
-                    "give either --config {} or one server (`-- CMD…` / --url), not both",
-                    path.display()
-                ),
-            ))
+            return Err(CliError::usage(format!(
+                "give either --config {} or one server (`-- CMD…` / --url), not both",
+                path.display()
+            )))
         }
         (Some(path), false) => Some(path.clone()),
         (None, false) if Path::new(CONFIG_FILE).is_file() => Some(PathBuf::from(CONFIG_FILE)),
@@ -48,26 +46,24 @@ pub fn check(
     };
     let targets = match &config_path {
         Some(path) => {
-            let config = crate::config::load(path).map_err(|e| (exit::USAGE, e))?;
+            let config = crate::config::load(path)?;
             if options.suite.is_some() || options.name != "contract" {
-                return Err((
-                    exit::USAGE,
-                    "--name and --suite apply to one server; in the configuration file use `module` and `profile`".to_owned(),
+                return Err(CliError::usage(
+                    "--name and --suite apply to one server; in the configuration file use `module` and `profile`",
                 ));
             }
             let flags = options.settings.then(&target::http_flags(server));
             target::from_config(&config, options.dir.as_deref(), &flags)?
         }
         None => {
-            let dir = options.dir.clone().ok_or((
-                exit::USAGE,
-                format!(
+            let dir = options.dir.clone().ok_or_else(|| {
+                CliError::usage(format!(
                     "give the snapshot folder with --dir (or write a {CONFIG_FILE}; see docs/cli.md)"
-                ),
-            ))?;
+                ))
+            })?;
             if let Some(suite) = &options.suite {
                 if suite.is_empty() {
-                    return Err((exit::USAGE, "--suite must not be empty".to_owned()));
+                    return Err(CliError::usage("--suite must not be empty"));
                 }
             }
             let name = options
@@ -86,7 +82,7 @@ pub fn check(
         }
     };
     let mode = if write { Mode::Accept } else { Mode::Check };
-    let mut context = Context::from_env(mode).map_err(|e| (exit::USAGE, e))?;
+    let mut context = Context::from_env(mode)?;
     // Flags win over the environment's overrides.
     if options.fail_on.is_some() {
         context.fail_on.clone_from(&options.fail_on);
@@ -156,12 +152,7 @@ fn one(target: &Target, context: &Context<'_>, write: bool) -> ServerResult {
     } = run::run(&target.config, context);
     let outcome = result
         .map_err(|failure| Failure {
-            kind: match failure.kind {
-                run::FailureKind::AuthRequired => FailureKind::AuthRequired,
-                run::FailureKind::Unreachable => FailureKind::Unreachable,
-                run::FailureKind::NoContract => FailureKind::NoContract,
-                _ => FailureKind::Unreadable,
-            },
+            kind: failure.kind,
             message: failure.message,
         })
         .and_then(|mut report| {
@@ -269,9 +260,9 @@ fn redact_header(value: &str) -> String {
     }
 }
 
-/// Settings given as flags, for one server or on top of every server of a file.
-pub fn flag_settings(flags: &crate::SnapshotArgs) -> Settings {
-    Settings {
+/// SettingsLayer given as flags, for one server or on top of every server of a file.
+pub fn flag_settings(flags: &crate::SnapshotArgs) -> SettingsLayer {
+    SettingsLayer {
         timeout: None,
         lifecycle: flags.lifecycle.clone(),
         fail_on: None,

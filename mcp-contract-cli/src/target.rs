@@ -2,8 +2,9 @@
 //! the library's [`SuiteConfig`]: the very type the harness's attribute builds, so that the two
 //! faces can say the same things.
 
-use crate::config::{CommandLine, Config, ServerEntry, Settings};
-use crate::{exit, Fail, ServerArgs};
+use crate::config::{CommandLine, Config, ServerEntry, SettingsLayer};
+use crate::ServerArgs;
+use mcp_contract_cli::error::CliError;
 use mcp_contract_engine::escape::escape;
 use mcp_contract_test::_support::check::{FailOn, Layout};
 use mcp_contract_test::_support::config::SuiteConfig;
@@ -33,7 +34,7 @@ struct ServerWords<'a> {
     cwd: Option<PathBuf>,
 }
 
-fn header_list(list: &[(String, String)]) -> Result<Vec<(String, HeaderValue)>, String> {
+fn header_list(list: &[(String, String)]) -> Result<Vec<(String, HeaderValue)>, CliError> {
     list.iter()
         .map(|(name, value)| {
             if name.is_empty()
@@ -41,24 +42,29 @@ fn header_list(list: &[(String, String)]) -> Result<Vec<(String, HeaderValue)>, 
                     .bytes()
                     .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
             {
-                return Err(format!("`{}` is not a valid header name", escape(name)));
+                return Err(CliError::usage(format!(
+                    "`{}` is not a valid header name",
+                    escape(name)
+                )));
             }
-            let value =
-                HeaderValue::parse(value).map_err(|e| format!("header `{}`: {e}", escape(name)))?;
+            let value = HeaderValue::parse(value).map_err(|e| {
+                CliError::usage(format!("header `{}`: {e}", escape(name))).caused_by(e)
+            })?;
             Ok((name.clone(), value))
         })
         .collect()
 }
 
-fn spec(words: ServerWords<'_>) -> Result<ServerSpec, String> {
-    let for_command = |what: &str| format!("{what} only applies to a server given by --url");
+fn spec(words: ServerWords<'_>) -> Result<ServerSpec, CliError> {
+    let for_command =
+        |what: &str| CliError::usage(format!("{what} only applies to a server given by --url"));
     match (words.command, words.url) {
-        (Some(_), Some(_)) => {
-            Err("give either a server command after `--` or --url, not both".to_owned())
-        }
-        (None, None) => Err(
-            "give the server command after `--` (e.g. `-- python3 server.py`), or --url".to_owned(),
-        ),
+        (Some(_), Some(_)) => Err(CliError::usage(
+            "give either a server command after `--` or --url, not both",
+        )),
+        (None, None) => Err(CliError::usage(
+            "give the server command after `--` (e.g. `-- python3 server.py`), or --url",
+        )),
         (Some(command), None) => {
             if !words.headers.is_empty() {
                 return Err(for_command("--header (`headers`)"));
@@ -68,7 +74,9 @@ fn spec(words: ServerWords<'_>) -> Result<ServerSpec, String> {
                     "--start and --ready-line (`start`, `ready_line`)",
                 ));
             }
-            let (program, args) = command.split_first().ok_or("the server command is empty")?;
+            let (program, args) = command
+                .split_first()
+                .ok_or_else(|| CliError::usage("the server command is empty"))?;
             Ok(ServerSpec::Stdio(ServerCommand {
                 program: program.clone(),
                 args: args.to_vec(),
@@ -82,55 +90,63 @@ fn spec(words: ServerWords<'_>) -> Result<ServerSpec, String> {
             endpoint.ready_line = words.ready_line.map(str::to_owned);
             match words.start {
                 Some(line) => {
-                    let mut command = ServerCommand::from_command_line(line)
-                        .map_err(|e| format!("the start command: {e}"))?;
+                    let mut command = ServerCommand::from_command_line(line).map_err(|e| {
+                        CliError::usage(format!("the start command: {e}")).caused_by(e)
+                    })?;
                     command.env = words.env;
                     command.cwd = words.cwd;
                     endpoint.start = Some(command);
                 }
                 None if !words.env.is_empty() => {
-                    return Err(
-                        "--env (`env`) applies to a server command, or to --start with --url"
-                            .to_owned(),
-                    )
+                    return Err(CliError::usage(
+                        "--env (`env`) applies to a server command, or to --start with --url",
+                    ))
                 }
                 None => {}
             }
             if endpoint.ready_line.is_some() && endpoint.start.is_none() {
-                return Err("--ready-line (`ready_line`) needs --start (`start`)".to_owned());
+                return Err(CliError::usage(
+                    "--ready-line (`ready_line`) needs --start (`start`)",
+                ));
             }
             Ok(ServerSpec::Http(endpoint))
         }
     }
 }
 
-fn split_pair(text: &str, separator: char, what: &str) -> Result<(String, String), String> {
+fn split_pair(text: &str, separator: char, what: &str) -> Result<(String, String), CliError> {
     match text.split_once(separator) {
         Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_owned(), v.trim().to_owned())),
-        _ => Err(what.to_owned()),
+        _ => Err(CliError::usage(what)),
     }
 }
 
 /// Every setting of `settings` applied to a suite.
-fn apply(settings: &Settings, config: &mut SuiteConfig) -> Result<(), String> {
+fn apply(settings: &SettingsLayer, config: &mut SuiteConfig) -> Result<(), CliError> {
+    // A setting's error, its text prefixed with the setting's name.
+    let named = |name: &str, e: mcp_contract_test::ConfigError| {
+        CliError::usage(format!("{name}: {e}")).caused_by(e)
+    };
     if let Some(seconds) = settings.timeout {
         config.timeout = mcp_contract_test::_support::config::timeout_from_secs(seconds)
-            .ok_or("the timeout must be a positive number of seconds, e.g. 30")?;
+            .ok_or_else(|| {
+                CliError::usage("the timeout must be a positive number of seconds, e.g. 30")
+            })?;
     }
     if let Some(word) = &settings.lifecycle {
-        config.lifecycle = Lifecycle::parse(word).map_err(|e| e.to_string())?;
+        config.lifecycle = Lifecycle::parse(word)?;
     }
     if let Some(text) = &settings.fail_on {
-        config.fail_on = Some(FailOn::parse(text).map_err(|e| format!("fail_on: {e}"))?);
+        config.fail_on = Some(FailOn::parse(text).map_err(|e| named("fail_on", e))?);
     }
     if let Some(text) = &settings.ci_fail_on {
-        config.ci_fail_on = Some(FailOn::parse(text).map_err(|e| format!("ci_fail_on: {e}"))?);
+        config.ci_fail_on = Some(FailOn::parse(text).map_err(|e| named("ci_fail_on", e))?);
     }
     for setting in &settings.lints {
         config
             .lints
             .apply_setting(setting)
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| CliError::usage(e.to_string()).caused_by(e))?;
     }
     if let Some(path) = &settings.allow {
         config.allow_list = Some(path.clone());
@@ -155,7 +171,7 @@ fn apply(settings: &Settings, config: &mut SuiteConfig) -> Result<(), String> {
     // A default from the top of the configuration file applies to its HTTP servers only.
     if let ServerSpec::Http(endpoint) = &mut config.server {
         if let Some(text) = &settings.proxy {
-            endpoint.proxy = ProxySetting::parse(text).map_err(|e| format!("proxy: {e}"))?;
+            endpoint.proxy = ProxySetting::parse(text).map_err(|e| named("proxy", e))?;
         }
         if let Some(path) = &settings.ca_file {
             endpoint.ca_file = Some(path.clone());
@@ -190,9 +206,8 @@ pub fn single(
     args: &ServerArgs,
     name: &str,
     layout: Layout,
-    settings: &Settings,
-) -> Result<Target, Fail> {
-    let usage = |message: String| (exit::USAGE, message);
+    settings: &SettingsLayer,
+) -> Result<Target, CliError> {
     let headers = args
         .headers
         .iter()
@@ -203,14 +218,12 @@ pub fn single(
                 "--header takes `Name: value`, e.g. --header 'Authorization: Bearer ${MCP_TOKEN}'",
             )
         })
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(usage)?;
+        .collect::<Result<Vec<_>, _>>()?;
     let env = args
         .env
         .iter()
         .map(|e| split_pair(e, '=', "--env takes KEY=VALUE"))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(usage)?;
+        .collect::<Result<Vec<_>, _>>()?;
     let spec = spec(ServerWords {
         command: (!args.command.is_empty()).then(|| args.command.clone()),
         url: args.url.as_deref(),
@@ -219,20 +232,19 @@ pub fn single(
         start: args.start.as_deref(),
         ready_line: args.ready_line.as_deref(),
         cwd: args.cwd.clone(),
-    })
-    .map_err(usage)?;
+    })?;
     let given = args.proxy.is_some() || args.no_proxy || args.ca_file.is_some();
     if given && !matches!(spec, ServerSpec::Http(_)) {
-        return Err(usage(
-            "--proxy, --no-proxy and --ca-file only apply to a server given by --url".to_owned(),
+        return Err(CliError::usage(
+            "--proxy, --no-proxy and --ca-file only apply to a server given by --url",
         ));
     }
     let mut config = SuiteConfig::new(spec, layout);
-    let settings = settings.then(&Settings {
+    let settings = settings.then(&SettingsLayer {
         timeout: args.timeout,
         ..http_flags(args)
     });
-    apply(&settings, &mut config).map_err(usage)?;
+    apply(&settings, &mut config)?;
     Ok(Target {
         name: name.to_owned(),
         config,
@@ -241,15 +253,15 @@ pub fn single(
 
 /// The HTTP flags of the command line (`--proxy`, `--no-proxy`, `--ca-file`) as settings: they
 /// win over the configuration file's, for every HTTP server of it.
-pub fn http_flags(args: &ServerArgs) -> Settings {
-    Settings {
+pub fn http_flags(args: &ServerArgs) -> SettingsLayer {
+    SettingsLayer {
         proxy: if args.no_proxy {
             Some("off".to_owned())
         } else {
             args.proxy.clone()
         },
         ca_file: args.ca_file.clone(),
-        ..Settings::default()
+        ..SettingsLayer::default()
     }
 }
 
@@ -258,8 +270,8 @@ pub fn http_flags(args: &ServerArgs) -> Settings {
 pub fn from_config(
     config: &Config,
     dir: Option<&Path>,
-    flags: &Settings,
-) -> Result<Vec<Target>, Fail> {
+    flags: &SettingsLayer,
+) -> Result<Vec<Target>, CliError> {
     config
         .servers
         .iter()
@@ -271,29 +283,25 @@ fn from_entry(
     config: &Config,
     entry: &ServerEntry,
     cli_dir: Option<&Path>,
-    flags: &Settings,
-) -> Result<Target, Fail> {
-    let in_server = |message: String| {
-        (
-            exit::USAGE,
-            format!("server `{}`: {message}", escape(&entry.name)),
-        )
-    };
+    flags: &SettingsLayer,
+) -> Result<Target, CliError> {
+    let in_server = |error: CliError| error.within(&format!("server `{}`", escape(&entry.name)));
     let dir = match (&entry.dir, cli_dir, &config.dir) {
         (Some(dir), _, _) => config.base.join(dir),
         (None, Some(dir), _) => dir.to_path_buf(),
         (None, None, Some(dir)) => config.base.join(dir),
         (None, None, None) => {
-            return Err(in_server(
-                "no snapshot folder: set `dir` in the file or give --dir".to_owned(),
-            ))
+            return Err(in_server(CliError::usage(
+                "no snapshot folder: set `dir` in the file or give --dir",
+            )))
         }
     };
     let command = match &entry.command {
         Some(CommandLine::Words(words)) => Some(words.clone()),
-        Some(CommandLine::Line(line)) => {
-            Some(split_command_line(line).map_err(|e| in_server(format!("`command`: {e}")))?)
-        }
+        Some(CommandLine::Line(line)) => Some(
+            split_command_line(line)
+                .map_err(|e| in_server(CliError::usage(format!("`command`: {e}"))))?,
+        ),
         None => None,
     };
     let spec = spec(ServerWords {

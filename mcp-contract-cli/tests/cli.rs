@@ -1,7 +1,7 @@
 //! The `mcp-contract` binary as a user runs it: real fixture servers (Python), real files, every
 //! output format read by its consumer, the documented exit codes. Its modules (`cli/`): the
-//! GitHub Action, the docs' examples, both faces on one server, proxies, hostile surfaces,
-//! release discipline, SARIF.
+//! GitHub Action, the packages for pip, uv and npm, the docs' examples, both faces on one
+//! server, proxies, hostile surfaces, release discipline, SARIF.
 //!
 //! Every run of the binary gets a controlled environment (`support::command`): the outer run's
 //! `CI`, `TF_BUILD`, `MCP_CONTRACT_*`, insta and nextest variables never reach it, so
@@ -24,9 +24,18 @@ mod action;
 
 #[path = "cli/calls.rs"]
 mod calls;
+/// The packages Python and Node users install (scripts/dist/), installed offline and run.
+#[path = "cli/dist.rs"]
+mod dist;
 /// Every example of the docs, executed or checked.
 #[path = "cli/docs.rs"]
 mod docs;
+/// The facts the docs state about the code (variables, test binaries, crate counts, paths).
+#[path = "cli/docs_facts.rs"]
+mod docs_facts;
+/// The docs' commands and `mcp-contract.toml` files, run in a reader's repository.
+#[path = "cli/docs_run.rs"]
+mod docs_run;
 /// The harness and the CLI say the same about one server and one folder.
 #[path = "cli/faces.rs"]
 mod faces;
@@ -421,97 +430,93 @@ fn auth_required_exits_3_and_header_secrets_are_never_printed() {
     assert_eq!(report["servers"][0]["error"]["kind"], "auth-required");
 }
 
-// ---- JSON Schema (the keywords docs/report.schema.json uses) ----
-
-fn validate(schema: &Value, root: &Value, value: &Value, at: &str, errors: &mut Vec<String>) {
-    if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
-        let name = reference
-            .strip_prefix("#/$defs/")
-            .expect("only local $defs refs");
-        return validate(&root["$defs"][name], root, value, at, errors);
-    }
-    if let Some(types) = schema.get("type") {
-        let types: Vec<&str> = match types {
-            Value::String(t) => vec![t.as_str()],
-            Value::Array(ts) => ts.iter().filter_map(Value::as_str).collect(),
-            _ => panic!("bad type keyword"),
-        };
-        let ok = types.iter().any(|t| match *t {
-            "object" => value.is_object(),
-            "array" => value.is_array(),
-            "string" => value.is_string(),
-            "integer" => value.is_i64() || value.is_u64(),
-            "number" => value.is_number(),
-            "boolean" => value.is_boolean(),
-            "null" => value.is_null(),
-            other => panic!("unknown type {other}"),
-        });
-        if !ok {
-            errors.push(format!("{at}: {value} is not {types:?}"));
-            return;
-        }
-    }
-    if let Some(options) = schema.get("enum").and_then(Value::as_array) {
-        if !options.contains(value) {
-            errors.push(format!("{at}: {value} not in enum"));
-        }
-    }
-    if let Some(object) = value.as_object() {
-        for key in schema
-            .get("required")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            if !object.contains_key(key.as_str().unwrap()) {
-                errors.push(format!("{at}: missing {key}"));
-            }
-        }
-        let properties = schema.get("properties").and_then(Value::as_object);
-        for (key, child) in object {
-            match properties.and_then(|p| p.get(key)) {
-                Some(sub) => validate(sub, root, child, &format!("{at}/{key}"), errors),
-                None if schema.get("additionalProperties") == Some(&Value::Bool(false)) => {
-                    errors.push(format!("{at}: unexpected property {key}"))
-                }
-                None => {}
-            }
-        }
-    }
-    if let (Some(items), Some(array)) = (schema.get("items"), value.as_array()) {
-        for (i, child) in array.iter().enumerate() {
-            validate(items, root, child, &format!("{at}/{i}"), errors);
-        }
-    }
+/// A configuration that cannot be used (here an allow-list that does not parse) is the one
+/// road's `config` failure in the report, exit code 2: not "unreadable" snapshots.
+#[test]
+fn a_configuration_that_cannot_be_used_is_a_config_failure_exit_2() {
+    support::require!(support::python::system());
+    let dir = temp_dir("config-kind");
+    let allow = dir.join("allow.toml");
+    std::fs::write(&allow, "[[allow]]\nrule = ").unwrap();
+    let server = fixture_server("memory/2026.1.26.json");
+    let args = [
+        "check",
+        "--allow-missing",
+        "--format",
+        "json",
+        "--dir",
+        &dir_arg(&dir),
+        "--allow",
+        &dir_arg(&allow),
+    ];
+    let r = run(&args, &server);
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    let report: Value = serde_json::from_str(&r.stdout).unwrap();
+    let error = &report["servers"][0]["error"];
+    assert_eq!(error["kind"], "config", "{report:#}");
+    assert!(
+        error["message"].as_str().unwrap().contains("allow.toml"),
+        "{report:#}"
+    );
 }
+
+// ---- JSON Schema: docs/report.schema.json, read by the jsonschema crate ----
 
 fn schema() -> Value {
     serde_json::from_str(&std::fs::read_to_string(repo().join("docs/report.schema.json")).unwrap())
         .unwrap()
 }
 
+/// Every error the schema finds in `report`, as `pointer: message` (its draft from `$schema`).
+fn violations(report: &Value) -> Vec<String> {
+    jsonschema::validator_for(&schema())
+        .expect("docs/report.schema.json is a valid schema")
+        .iter_errors(report)
+        .map(|e| format!("{}: {e}", e.instance_path().as_str()))
+        .collect()
+}
+
 fn assert_valid(report: &Value) {
-    let schema = schema();
-    let mut errors = Vec::new();
-    validate(&schema, &schema, report, "", &mut errors);
+    let errors = violations(report);
     assert!(errors.is_empty(), "{errors:#?}\n{report:#}");
 }
 
+/// The schema says what it forbids: each bad report gets the one error it was made with.
 #[test]
-fn the_validator_rejects_what_the_schema_forbids() {
-    let schema = schema();
-    for bad in [
-        json!({}),
-        json!({"version": 2, "status": "ok", "fail_on": "", "servers": [], "accept_command": null,
-               "summary": {"servers": 0, "errors": 0, "items": 0, "drifted": 0, "failing": 0,
-               "counts": {"breaking":0,"safety":0,"review":0,"behavior":0,"routing":0,"additive":0,"cosmetic":0}}}),
-        json!({"version": 1, "status": "meh", "fail_on": "", "servers": [], "accept_command": null,
-               "summary": {"servers": 0, "errors": 0, "items": 0, "drifted": 0, "failing": 0,
-               "counts": {"breaking":0,"safety":0,"review":0,"behavior":0,"routing":0,"additive":0,"cosmetic":0}}}),
+fn the_schema_rejects_what_it_forbids() {
+    let counts = json!({"breaking":0,"safety":0,"review":0,"behavior":0,"routing":0,"additive":0,"cosmetic":0});
+    let summary = json!({"servers": 0, "errors": 0, "items": 0, "drifted": 0, "failing": 0, "counts": counts});
+    let good = json!({"version": 1, "status": "ok", "fail_on": "", "servers": [], "accept_command": null, "summary": summary});
+    assert_valid(&good);
+    let with = |pointer: &str, value: Value| {
+        let mut bad = good.clone();
+        *bad.pointer_mut(pointer).expect(pointer) = value;
+        bad
+    };
+    for (bad, says) in [
+        (
+            {
+                let mut bad = good.clone();
+                bad.as_object_mut().unwrap().remove("accept_command");
+                bad
+            },
+            ": \"accept_command\" is a required property",
+        ),
+        (with("/version", json!(2)), "/version: 2 is not one of 1"),
+        (
+            with("/status", json!("meh")),
+            "/status: \"meh\" is not one of",
+        ),
+        (
+            with("/summary/counts/breaking", json!("0")),
+            "/summary/counts/breaking: \"0\" is not of type \"integer\"",
+        ),
     ] {
-        let mut errors = Vec::new();
-        validate(&schema, &schema, &bad, "", &mut errors);
-        assert!(!errors.is_empty(), "{bad}");
+        let errors = violations(&bad);
+        assert!(
+            errors.len() == 1 && errors[0].starts_with(says),
+            "{bad}: {errors:#?}"
+        );
     }
 }
 
@@ -1389,17 +1394,13 @@ fn a_long_description_changed_in_its_middle_is_shown_where_it_changes() {
             &["diff", &dir_arg(&old), &dir_arg(&new), "--format", format],
             &[],
         );
-        assert!(
-            r.stdout.contains("Etc/UTC")
-                || r.stdout.contains("Etc/UTC".replace('/', "\\/").as_str()),
-            "{format}: {}",
+        // No text format escapes a slash: both zones as written, the old one first.
+        let at = |zone: &str| {
             r.stdout
-        );
-        assert!(
-            r.stdout.contains("Asia/Tokyo") || r.stdout.contains("Asia\\/Tokyo"),
-            "{format}: {}",
-            r.stdout
-        );
+                .find(zone)
+                .unwrap_or_else(|| panic!("{format}: no {zone} in\n{}", r.stdout))
+        };
+        assert!(at("Etc/UTC") < at("Asia/Tokyo"), "{format}: {}", r.stdout);
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -18,6 +18,7 @@
 //! | `secret-in-surface` | warn | something shaped like a credential (see [`crate::prepare`]) |
 //! | `non-spec-spelling` | warn | `input_schema` and friends (see [`crate::prepare::spelling`]) |
 //! | `text-poisoning` | warn | text aimed at the model in any field (see [`crate::poison::live`]) |
+//! | `text-attack` | deny | the high-confidence part of it: hidden instructions, data sent to an address, concealment |
 //! | `policy-not-read-only` | deny | with [`Lints::read_only`]: a tool without `readOnlyHint: true` |
 //! | `policy-forbidden-tool` | deny | a tool whose name matches a [`Lints::forbid`] glob |
 //! | `policy-annotation-missing` | deny | a tool without an annotation [`Lints::require_annotations`] lists |
@@ -253,7 +254,7 @@ impl std::error::Error for SettingError {}
 /// path and rule.
 pub fn lint_at(
     surface: &Surface,
-    secrets: &[crate::prepare::Finding],
+    secrets: &[crate::prepare::ReplacedSecret],
     respellings: &[crate::prepare::spelling::Respelling],
     config: &Lints,
     today: Date,
@@ -288,7 +289,7 @@ pub fn lint_item(key: &ItemKey, value: &Value, config: &Lints) -> Vec<Finding> {
 pub fn finish(
     duplicates: &[ItemKey],
     items: Vec<Finding>,
-    secrets: &[crate::prepare::Finding],
+    secrets: &[crate::prepare::ReplacedSecret],
     respellings: &[crate::prepare::spelling::Respelling],
     config: &Lints,
     today: Date,
@@ -415,10 +416,18 @@ fn item(out: &mut Out<'_>, key: &ItemKey, value: &Value) {
     if any_hidden(value, 0) {
         hidden(out, key, value, &mut String::new(), 0);
     }
-    if out.config.level("text-poisoning") != Level::Allow {
+    if out.config.level("text-poisoning") != Level::Allow
+        || out.config.level("text-attack") != Level::Allow
+    {
         for finding in crate::poison::live(value) {
+            // Each finding under one rule: the certain ones fail by default.
+            let rule = if finding.high_confidence() {
+                "text-attack"
+            } else {
+                "text-poisoning"
+            };
             out.push(
-                "text-poisoning",
+                rule,
                 key,
                 &finding.path,
                 format!(

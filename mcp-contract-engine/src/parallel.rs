@@ -19,6 +19,16 @@ const STACK: usize = 16 << 20;
 const BLOCK: usize = 16;
 
 /// `f` on every item, results in item order.
+///
+/// The one place the engine runs threads (its clippy.toml forbids them elsewhere). It stays
+/// pure: the threads are scoped (none outlives the call), share nothing but the input and a
+/// counter, and the result is the same list in the same order whatever the number of threads;
+/// only the time taken depends on the machine. Kept here rather than in the callers because
+/// the engine's own `diff::surfaces` needs it as much as they do.
+#[expect(
+    clippy::disallowed_methods,
+    reason = "scoped compute-only threads; the result does not depend on them (see above)"
+)]
 pub fn map_in_order<'a, T: Sync, R: Send>(items: &'a [T], f: impl Fn(&'a T) -> R + Sync) -> Vec<R> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
     if threads < 2 || items.len() < PARALLEL_FROM {
@@ -82,6 +92,10 @@ mod tests {
     }
 
     #[test]
+    #[expect(
+        clippy::disallowed_methods,
+        reason = "a test that makes some items slow on purpose"
+    )]
     fn uneven_work_keeps_the_order_and_a_panic_reaches_the_caller() {
         let items: Vec<u64> = (0..500).collect();
         // The last items cost far more than the first: blocks go to whichever thread is free.

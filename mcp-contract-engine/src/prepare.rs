@@ -11,7 +11,7 @@
 //!    placeholder;
 //! 3. **filters** ([`Redactions::filter`]): a regular expression replaced in every string value;
 //! 4. **secrets** ([`secrets`], always on): anything shaped like a credential is replaced by
-//!    `<secret:KIND:HASH8>`, with one [`secrets::Finding`] saying where.
+//!    `<secret:KIND:HASH8>`, with one [`secrets::ReplacedSecret`] saying where.
 //!
 //! Accepted snapshots go through the same steps before they are compared, so a snapshot written
 //! before a redaction was added (or by an older build that wrote the raw value) is not drift.
@@ -21,8 +21,8 @@ pub mod redact;
 pub mod secrets;
 pub mod spelling;
 
-pub use redact::{Filter, RedactError, Redactions, Selector};
-pub use secrets::{scrub_message, scrub_text, scrub_value, Finding, SECRET_RULE};
+pub use redact::{Filter, RedactError, Redactions, Selector, Unmatched};
+pub use secrets::{scrub_message, scrub_text, scrub_value, ReplacedSecret, SECRET_RULE};
 pub use spelling::Respelling;
 
 use crate::surface::{ItemKey, Surface};
@@ -46,7 +46,7 @@ pub struct Prepared {
     /// The surface: spellings canonical, redactions applied, secrets replaced.
     pub surface: Surface,
     /// Every secret replaced, with where it was.
-    pub findings: Vec<Finding>,
+    pub findings: Vec<ReplacedSecret>,
     /// Every non-spec spelling renamed (see [`spelling::lint`]).
     pub respellings: Vec<Respelling>,
 }
@@ -57,7 +57,7 @@ pub fn prepare_item(
     key: &ItemKey,
     item: &Value,
     redactions: &Redactions,
-) -> (ItemKey, Value, Vec<Finding>, Vec<Respelling>) {
+) -> (ItemKey, Value, Vec<ReplacedSecret>, Vec<Respelling>) {
     let (key, item, findings, respellings) = prepare_item_cow(key, item, redactions);
     (key.into_owned(), item.into_owned(), findings, respellings)
 }
@@ -72,7 +72,7 @@ pub fn prepare_item_cow<'a>(
 ) -> (
     Cow<'a, ItemKey>,
     Cow<'a, Value>,
-    Vec<Finding>,
+    Vec<ReplacedSecret>,
     Vec<Respelling>,
 ) {
     // A read-only look first: most items can be left as they are without copying them.
@@ -96,7 +96,7 @@ pub fn prepare_item_cow<'a>(
     let mut new_key = Cow::Borrowed(key);
     if let Some((name, found)) = scrub_text(&key.name) {
         for (kind, placeholder) in found {
-            findings.push(Finding {
+            findings.push(ReplacedSecret {
                 item: key.clone(),
                 path: String::new(),
                 kind,
@@ -225,8 +225,10 @@ mod tests {
         let mut more = Vec::new();
         scrub_value(&tool(), &mut v, &mut more);
         assert_eq!((v, more.len()), (again, 0), "idempotent");
-        assert_eq!(placeholder("jwt", "a"), placeholder("jwt", "a"));
-        assert_ne!(placeholder("jwt", "a"), placeholder("jwt", "b"));
+        // Accepted snapshots hold placeholders: the same secret must give the same one in every
+        // process and release, so the values are pinned, not compared with a second call.
+        assert_eq!(placeholder("jwt", "a"), "<secret:jwt:ff6b0e57>");
+        assert_eq!(placeholder("jwt", "b"), "<secret:jwt:ff6b0b1a>");
     }
 
     #[test]

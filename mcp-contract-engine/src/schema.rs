@@ -13,6 +13,11 @@ use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::fmt::Write as _;
 
+pub mod accepted;
+pub mod format;
+pub mod pattern;
+pub mod regular;
+
 /// A canonical text for a JSON value: object keys sorted, numbers spelled so that equal
 /// numbers are equal (`1` and `1.0` both give `1`), no whitespace. Two values are the same
 /// JSON value exactly when their canonical strings are equal.
@@ -1140,6 +1145,33 @@ pub fn bound_tighter(old: Option<&Bound>, new: Option<&Bound>, lower: bool) -> O
             }
         }
     }
+}
+
+/// JavaScript's largest safe integer (2^53 − 1): Zod's `.int()` writes it as a bound, and no
+/// larger integer survives a JavaScript client or server exactly.
+const SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+
+/// Whether a bound sits at or beyond the limit of a common numeric representation (int32,
+/// uint32, int64, uint64, JavaScript's safe integers, float32/float64), written as a
+/// generator's restatement of the type rather than a constraint chosen for the argument.
+/// Exclusive spellings one past a limit count too.
+fn at_type_limit(bound: &Bound, lower: bool) -> bool {
+    const INT32: f64 = 2_147_483_648.0; // 2^31
+    const UINT32: f64 = 4_294_967_296.0; // 2^32
+    let v = bound.value;
+    if !v.is_finite() {
+        return true;
+    }
+    if lower {
+        v <= -SAFE_INTEGER || v == -INT32 || v == -INT32 - 1.0
+    } else {
+        v >= SAFE_INTEGER || [INT32 - 1.0, INT32, UINT32 - 1.0, UINT32].contains(&v)
+    }
+}
+
+/// The bound unless it sits at a representation limit.
+pub fn real_bound(bound: &Option<Bound>, lower: bool) -> Option<&Bound> {
+    bound.as_ref().filter(|b| !at_type_limit(b, lower))
 }
 
 /// A copy of `value` cut at `depth` levels (deeper parts become `"…"`), so reports stay small

@@ -13,144 +13,40 @@
 
 use crate::change::{Change, Class, Note, Policy};
 use crate::surface::ItemKey;
+use semver::Version;
 use serde_json::json;
 use std::cmp::Ordering;
 
 /// The rule of a breaking release without the version bump semver asks for.
 pub const RULE: &str = "version-bump-missing";
 
-/// A semantic version, `MAJOR.MINOR.PATCH[-PRE][+BUILD]` (a leading `v` is accepted).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Version {
-    /// The major version.
-    pub major: u64,
-    /// The minor version.
-    pub minor: u64,
-    /// The patch version.
-    pub patch: u64,
-    /// The pre-release identifiers (`rc.1` → `["rc", "1"]`); empty for a release.
-    pub pre: Vec<String>,
+/// Parses a version by semver's rules (the `semver` crate, Cargo's own reader); a leading `v`
+/// and surrounding whitespace are accepted, as servers write them. `None` when it is not semver.
+fn parse(text: &str) -> Option<Version> {
+    let text = text.trim();
+    Version::parse(text.strip_prefix('v').unwrap_or(text)).ok()
 }
 
-impl Version {
-    /// Parses a version; `None` when it is not semver. Build metadata is ignored, as semver
-    /// orders versions without it.
-    pub fn parse(text: &str) -> Option<Version> {
-        let text = text.trim();
-        let text = text.strip_prefix('v').unwrap_or(text);
-        let text = text.split_once('+').map_or(text, |(version, _)| version);
-        let (core, pre) = match text.split_once('-') {
-            Some((core, pre)) => (core, Some(pre)),
-            None => (text, None),
-        };
-        let number = |part: &str| -> Option<u64> {
-            // Semver forbids leading zeros and signs; `parse` would accept `+1` and `01`.
-            let digits = !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit());
-            (digits && (part == "0" || !part.starts_with('0')))
-                .then(|| part.parse().ok())
-                .flatten()
-        };
-        let mut parts = core.split('.');
-        let (major, minor, patch) = (
-            number(parts.next()?)?,
-            number(parts.next()?)?,
-            number(parts.next()?)?,
-        );
-        if parts.next().is_some() {
-            return None;
-        }
-        let pre = match pre {
-            None => Vec::new(),
-            Some(pre) => {
-                let identifiers: Vec<String> = pre.split('.').map(str::to_owned).collect();
-                let valid = identifiers.iter().all(|i| {
-                    !i.is_empty() && i.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
-                });
-                if !valid {
-                    return None;
-                }
-                identifiers
-            }
-        };
-        Some(Version {
-            major,
-            minor,
-            patch,
-            pre,
-        })
-    }
-
-    /// The smallest release that counts as a breaking bump from this version.
-    pub fn next_breaking(&self) -> Version {
-        let (major, minor, patch) = match (self.major, self.minor) {
-            (0, 0) => (0, 0, self.patch + 1),
-            (0, minor) => (0, minor + 1, 0),
-            (major, _) => (major + 1, 0, 0),
-        };
-        Version {
-            major,
-            minor,
-            patch,
-            pre: Vec::new(),
-        }
-    }
-
-    /// Whether `self` → `new` may carry a breaking change: the leftmost non-zero component
-    /// rose, or `self` is a pre-release (which promises nothing) and `new` is later.
-    pub fn allows_breaking(&self, new: &Version) -> bool {
-        if !self.pre.is_empty() {
-            return new > self;
-        }
-        // A pre-release of the next breaking version (2.0.0-rc.1 after 1.4.0) counts: its core
-        // already says what the release will be.
-        let core = |v: &Version| (v.major, v.minor, v.patch);
-        core(new) >= core(&self.next_breaking())
+/// The smallest release that counts as a breaking bump from `version`.
+fn next_breaking(version: &Version) -> Version {
+    match (version.major, version.minor) {
+        (0, 0) => Version::new(0, 0, version.patch + 1),
+        (0, minor) => Version::new(0, minor + 1, 0),
+        (major, _) => Version::new(major + 1, 0, 0),
     }
 }
 
-impl PartialOrd for Version {
-    fn partial_cmp(&self, other: &Version) -> Option<Ordering> {
-        Some(self.cmp(other))
+/// Whether `old` → `new` may carry a breaking change: the leftmost non-zero component rose, or
+/// `old` is a pre-release (which promises nothing) and `new` is later. Build metadata does not
+/// order versions (SemVer §10).
+fn allows_breaking(old: &Version, new: &Version) -> bool {
+    if !old.pre.is_empty() {
+        return new.cmp_precedence(old) == Ordering::Greater;
     }
-}
-
-impl Ord for Version {
-    /// Semver precedence: the numbers, then a release above its pre-releases, then the
-    /// pre-release identifiers (numeric below alphanumeric, numbers by value).
-    fn cmp(&self, other: &Version) -> Ordering {
-        let core = |v: &Version| (v.major, v.minor, v.patch);
-        core(self).cmp(&core(other)).then_with(|| {
-            match (self.pre.is_empty(), other.pre.is_empty()) {
-                (true, true) => Ordering::Equal,
-                (true, false) => Ordering::Greater,
-                (false, true) => Ordering::Less,
-                (false, false) => {
-                    for (a, b) in self.pre.iter().zip(&other.pre) {
-                        let order = match (a.parse::<u64>(), b.parse::<u64>()) {
-                            (Ok(x), Ok(y)) => x.cmp(&y),
-                            (Ok(_), Err(_)) => Ordering::Less,
-                            (Err(_), Ok(_)) => Ordering::Greater,
-                            (Err(_), Err(_)) => a.cmp(b),
-                        };
-                        if order != Ordering::Equal {
-                            return order;
-                        }
-                    }
-                    self.pre.len().cmp(&other.pre.len())
-                }
-            }
-        })
-    }
-}
-
-impl std::fmt::Display for Version {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}.{}.{}", self.major, self.minor, self.patch)?;
-        if !self.pre.is_empty() {
-            write!(f, "-{}", self.pre.join("."))?;
-        }
-        Ok(())
-    }
+    // A pre-release of the next breaking version (2.0.0-rc.1 after 1.4.0) counts: its core
+    // already says what the release will be.
+    let core = |v: &Version| (v.major, v.minor, v.patch);
+    core(new) >= core(&next_breaking(old))
 }
 
 /// The version a `server` item advertises (`serverInfo.version`). Many SDKs fill it with
@@ -218,7 +114,7 @@ pub fn check<'a>(
                  be checked: accept this contract with the version requirement on to record it"
             ))
         }
-        (Some(old), Some(new)) => match (Version::parse(old), Version::parse(new)) {
+        (Some(old), Some(new)) => match (parse(old), parse(new)) {
             (Some(a), Some(b)) => (a, b),
             (None, _) => return note(not_semver("accepted", old)),
             (_, None) => return note(not_semver("server's", new)),
@@ -227,7 +123,7 @@ pub fn check<'a>(
     let Some(first) = breaking.first() else {
         return BumpCheck::NotNeeded;
     };
-    if old_version.allows_breaking(&new_version) {
+    if allows_breaking(&old_version, &new_version) {
         return BumpCheck::Bumped;
     }
     let more = match breaking.len() {
@@ -252,7 +148,7 @@ pub fn check<'a>(
             first.item.name,
             old.unwrap_or_default(),
             new.unwrap_or_default(),
-            old_version.next_breaking()
+            next_breaking(&old_version)
         ),
     };
     BumpCheck::Missing(change)
@@ -264,17 +160,18 @@ mod tests {
     use crate::surface::ItemKind;
 
     fn v(text: &str) -> Version {
-        Version::parse(text).unwrap_or_else(|| panic!("{text}"))
+        parse(text).unwrap_or_else(|| panic!("{text}"))
     }
 
     #[test]
     fn parses_semver_and_refuses_the_rest() {
         assert_eq!(v("v1.2.3").to_string(), "1.2.3");
-        assert_eq!(v("1.2.3-rc.1+build.5").to_string(), "1.2.3-rc.1");
+        assert_eq!(v(" 1.2.3-rc.1+build.5 ").to_string(), "1.2.3-rc.1+build.5");
         for bad in [
-            "", "1", "1.2", "1.2.3.4", "01.2.3", "1.2.x", "latest", "1.2.3-", "+1.2.3",
+            "", "1", "1.2", "1.2.3.4", "01.2.3", "1.2.x", "latest", "1.2.3-", "+1.2.3", "1.2.3-01",
+            "vv1.2.3",
         ] {
-            assert!(Version::parse(bad).is_none(), "{bad}");
+            assert!(parse(bad).is_none(), "{bad}");
         }
     }
 
@@ -292,7 +189,8 @@ mod tests {
             "1.10.0",
         ];
         for pair in order.windows(2) {
-            assert!(v(pair[0]) < v(pair[1]), "{} < {}", pair[0], pair[1]);
+            let (a, b) = (v(pair[0]), v(pair[1]));
+            assert_eq!(a.cmp_precedence(&b), Ordering::Less, "{a} < {b}");
         }
     }
 
@@ -311,8 +209,10 @@ mod tests {
             ("0.0.3", "0.0.3", false),
             ("2.0.0-rc.1", "2.0.0", true),
             ("2.0.0-rc.1", "2.0.0-rc.0", false),
+            // Build metadata does not order versions: the same pre-release is not later.
+            ("2.0.0-rc.1", "2.0.0-rc.1+build.7", false),
         ] {
-            assert_eq!(v(old).allows_breaking(&v(new)), allowed, "{old} → {new}");
+            assert_eq!(allows_breaking(&v(old), &v(new)), allowed, "{old} → {new}");
         }
     }
 

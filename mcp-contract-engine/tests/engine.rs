@@ -1,10 +1,19 @@
 //! Table tests of the judgement engine: (old, new) → expected rule, class and path.
 
+// Tests read fixtures, time and print: the purity lints of clippy.toml hold src/, not them.
+#![allow(
+    clippy::disallowed_methods,
+    clippy::disallowed_types,
+    clippy::disallowed_macros
+)]
+
 #[path = "engine/common.rs"]
 mod common;
 /// Consumer contracts: a usage file against a live surface.
 #[path = "engine/consumer.rs"]
 mod consumer;
+#[path = "engine/unions.rs"]
+mod unions;
 
 use common::*;
 use mcp_contract_engine::{Class, ItemKey, ItemKind, Surface};
@@ -80,9 +89,33 @@ fn input_table() -> Vec<(&'static str, Value, Value, &'static str)> {
             "input-pattern-removed",
         ),
         (
-            "pattern changed",
+            "pattern replaced by one of other strings",
             json!({"type": "string", "pattern": "^a"}),
             json!({"type": "string", "pattern": "^b"}),
+            "input-pattern-replaced",
+        ),
+        (
+            "pattern replaced by a wider one",
+            json!({"type": "string", "pattern": "^[A-Z][A-Z0-9]+-\\d+$"}),
+            json!({"type": "string", "pattern": "^[A-Z][A-Z0-9_]+-\\d+(?:-\\d+)*$"}),
+            "input-pattern-widened",
+        ),
+        (
+            "pattern replaced by a narrower one",
+            json!({"type": "string", "pattern": "^[a-z0-9]+$"}),
+            json!({"type": "string", "pattern": "^[a-z]+$"}),
+            "input-pattern-narrowed",
+        ),
+        (
+            "pattern respelled, the same strings",
+            json!({"type": "string", "pattern": "^\\d{2,}$"}),
+            json!({"type": "string", "pattern": "^[0-9][0-9]+$"}),
+            "",
+        ),
+        (
+            "pattern changed beyond what is read",
+            json!({"type": "string", "pattern": "^[a-z]+$"}),
+            json!({"type": "string", "pattern": "^(?!admin$)[a-z]+$"}),
             "input-pattern-changed",
         ),
         (
@@ -1317,14 +1350,26 @@ fn a_difference_beyond_the_depth_bound_fails_closed() {
     let key = ItemKey::new(ItemKind::Tool, "deep");
     let (old, new) = (nested(40, "string"), nested(40, "integer"));
     let judgement = mcp_contract_engine::diff::diff_item(&key, Some(&old), Some(&new), &policy);
-    assert!(
-        judgement
-            .changes
-            .iter()
-            .any(|c| c.rule == "input-keyword-changed" || c.rule == "keyword-changed"),
+    // One change, where the comparison stopped (the default bound, 32 levels), not at the leaf
+    // 40 levels down where the type changed.
+    let stopped_at = vec!["a"; policy.max_depth + 1].join(".");
+    let changes: Vec<_> = judgement
+        .changes
+        .iter()
+        .map(|c| (c.rule, c.class, c.path.as_str()))
+        .collect();
+    assert_eq!(
+        changes,
+        [("input-keyword-changed", Class::Review, stopped_at.as_str())],
         "{judgement:#?}"
     );
-    assert!(judgement.changes.iter().any(|c| c.class == Class::Review));
+    assert!(
+        judgement.changes[0]
+            .message
+            .contains("nested deeper than 32 levels"),
+        "{}",
+        judgement.changes[0].message
+    );
     assert!(judgement.fails(&policy));
     let same = mcp_contract_engine::diff::diff_item(&key, Some(&old), Some(&old), &policy);
     assert!(same.changes.is_empty(), "{same:#?}");

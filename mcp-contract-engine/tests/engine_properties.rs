@@ -1,5 +1,12 @@
 //! Properties of the engine over every fixture surface, and hostile input.
 
+// Tests read fixtures, time and print: the purity lints of clippy.toml hold src/, not them.
+#![allow(
+    clippy::disallowed_methods,
+    clippy::disallowed_types,
+    clippy::disallowed_macros
+)]
+
 #[path = "engine/common.rs"]
 mod common;
 
@@ -346,4 +353,67 @@ fn a_twenty_megabyte_schema_is_linear() {
         "{:?}",
         start.elapsed()
     );
+}
+
+/// Unions of thousands of `const` alternatives are sets: compared by lookup, not pair by pair.
+/// Patterns too large to explore, and alternatives nested thousands deep, end undecided or
+/// compared as written, never unbounded.
+#[test]
+fn hostile_unions_and_patterns_are_bounded() {
+    let consts = |n: usize, skip: Option<usize>| {
+        let branches: Vec<Value> = (0..n)
+            .filter(|i| Some(*i) != skip)
+            .map(|i| json!({"const": format!("v{i}")}))
+            .collect();
+        json!({"anyOf": branches})
+    };
+    let values = |n: usize| json!({"enum": (0..n).map(|i| format!("v{i}")).collect::<Vec<_>>()});
+    expect_none(&input(prop(consts(5_000, None)), prop(values(5_000))));
+    expect_one(
+        &input(prop(consts(5_000, Some(7))), prop(consts(5_000, None))),
+        "input-union-branch-added",
+        "a",
+    );
+    expect_one(
+        &input(prop(values(5_000)), prop(consts(5_000, Some(7)))),
+        "input-enum-narrowed",
+        "a",
+    );
+    // oneOf of distinct values: disjoint, checked by lookup.
+    let one_of =
+        |n: usize| json!({"oneOf": (0..n).map(|i| json!({"const": i})).collect::<Vec<_>>()});
+    expect_one(
+        &input(prop(one_of(5_000)), prop(one_of(5_001))),
+        "input-union-branch-added",
+        "a",
+    );
+    // Nested counted repetition expands past what is explored: a person looks.
+    let bomb = "^(((a{1,50}){1,50}){1,50})$";
+    let j = input(
+        prop(json!({"type": "string", "pattern": "^a+$"})),
+        prop(json!({"type": "string", "pattern": bomb})),
+    );
+    expect_one(&j, "input-pattern-changed", "a");
+    // Many alternatives in a pattern: still decided.
+    let words: Vec<String> = (0..300).map(|i| format!("w{i}")).collect();
+    let listed = format!("^({})$", words.join("|"));
+    let j = input(
+        prop(json!({"type": "string", "enum": words})),
+        prop(json!({"type": "string", "pattern": listed})),
+    );
+    expect_none(&j);
+    big_stack(|| {
+        // An alternative nested 5,000 deep beside a const: paired as written, compared once.
+        let (a, b) = (deep(5_000, "string"), deep(5_000, "integer"));
+        let j = input(
+            prop(json!({"anyOf": [a, {"const": "none"}]})),
+            prop(json!({"anyOf": [b, {"const": "none"}]})),
+        );
+        assert!(!j.changes.is_empty());
+        assert!(
+            j.changes.iter().all(|c| c.class.fails_by_default()),
+            "{:?}",
+            rules_of(&j)
+        );
+    });
 }

@@ -2,8 +2,17 @@
 //! shared definitions reported once, the 2026-07-28 surface, and the canonical form that
 //! decides drift.
 
+// Tests read fixtures, time and print: the purity lints of clippy.toml hold src/, not them.
+#![allow(
+    clippy::disallowed_methods,
+    clippy::disallowed_types,
+    clippy::disallowed_macros
+)]
+
 #[path = "engine/common.rs"]
 mod common;
+#[path = "engine_upgrades/releases.rs"]
+mod releases;
 
 use common::*;
 use mcp_contract_engine::diff::{self, Context};
@@ -190,13 +199,11 @@ fn a_rename_that_narrows_an_argument_reports_both() {
         json!({"type": "string", "enum": ["New York", "Chicago"]})
     )]));
     let j = surfaces(&old, &new);
-    let removed = &on(&j, "structuredContent");
-    assert!(removed.contains(&("tool-removed", Class::Breaking, "")));
-    assert!(
-        removed.contains(&("input-enum-narrowed", Class::Breaking, "location")),
-        "{removed:?}"
+    // The old name fails: breaking, naming where the story is told.
+    assert_eq!(
+        on(&j, "structuredContent"),
+        [("tool-removed", Class::Breaking, "")]
     );
-    assert!(removed.contains(&("input-length-widened", Class::Additive, "location")));
     let message = &j
         .changes
         .iter()
@@ -204,27 +211,73 @@ fn a_rename_that_narrows_an_argument_reports_both() {
         .unwrap()
         .message;
     assert!(
-        message.contains("probably renamed to `get-structured-content`"),
+        message.contains("probably renamed to `get-structured-content`")
+            && message.contains("reported on `get-structured-content`"),
         "{message}"
     );
+    // What callers meet under the name they must now use, each message naming the old one.
+    let added = &on(&j, "get-structured-content");
+    assert!(added.contains(&("tool-added", Class::Additive, "")));
+    assert!(
+        added.contains(&("input-enum-narrowed", Class::Breaking, "location")),
+        "{added:?}"
+    );
+    assert!(added.contains(&("input-length-widened", Class::Additive, "location")));
     let narrowed = j
         .changes
         .iter()
         .find(|c| c.rule == "input-enum-narrowed")
         .unwrap();
     assert!(
-        narrowed.message.starts_with("on `get-structured-content`"),
+        narrowed
+            .message
+            .starts_with("renamed from `structuredContent`:"),
         "{}",
         narrowed.message
     );
-    // The new name itself is new surface, naming where its story is told.
-    let added = on(&j, "get-structured-content");
-    assert_eq!(added, [("tool-added", Class::Additive, "")]);
     assert!(j
         .changes
         .iter()
         .any(|c| c.rule == "tool-added"
             && c.message.contains("probably `structuredContent` renamed")));
+}
+
+/// A respelled name whose argument also gained `maxLength`: the narrowing is judged in full,
+/// as it is without the rename, on the new name.
+#[test]
+fn a_respelled_rename_keeps_its_input_narrowing() {
+    let fetch = |name: &str, description: &str, url: Value| {
+        json!({"name": name, "description": description,
+               "inputSchema": {"type": "object", "properties": {"url": url}, "required": ["url"]}})
+    };
+    let before = fetch("fetchPage", "Fetch a page", json!({"type": "string"}));
+    let after = |name: &str| {
+        fetch(
+            name,
+            "Fetch a web page",
+            json!({"type": "string", "maxLength": 2000}),
+        )
+    };
+    let renamed = surfaces(
+        &tools(json!([before.clone()])),
+        &tools(json!([after("fetch-page")])),
+    );
+    let kept = surfaces(&tools(json!([before])), &tools(json!([after("fetchPage")])));
+    assert_eq!(
+        on(&renamed, "fetch-page"),
+        [
+            ("tool-added", Class::Additive, ""),
+            ("description-changed", Class::Routing, "description"),
+            ("input-length-narrowed", Class::Breaking, "url"),
+        ]
+    );
+    assert_eq!(
+        on(&renamed, "fetchPage"),
+        [("tool-removed", Class::Breaking, "")]
+    );
+    // The same judgement as without the rename, but for the name.
+    let same: Vec<_> = on(&kept, "fetchPage");
+    assert_eq!(same, on(&renamed, "fetch-page")[1..]);
 }
 
 #[test]
@@ -343,8 +396,12 @@ fn prompts_renamed_with_a_new_required_argument() {
     let j = surfaces(&old, &new);
     assert_eq!(
         on(&j, "resource_prompt"),
+        [("prompt-removed", Class::Breaking, "")]
+    );
+    assert_eq!(
+        on(&j, "resource-prompt"),
         [
-            ("prompt-removed", Class::Breaking, ""),
+            ("prompt-added", Class::Additive, ""),
             (
                 "prompt-argument-added-required",
                 Class::Breaking,
@@ -352,6 +409,90 @@ fn prompts_renamed_with_a_new_required_argument() {
             ),
         ]
     );
+}
+
+// ---- capabilities withdrawn ----
+
+/// A server whose prompt listing returned nothing stops offering prompts: nobody loses a
+/// prompt. With a prompt listed, or with resource templates behind `resources`, the same
+/// withdrawal breaks clients.
+#[test]
+fn a_capability_whose_listings_held_nothing_is_withdrawn_without_loss() {
+    let tool = json!({"name": "t", "inputSchema": {"type": "object"}});
+    let recording = |caps: Value, rest: Value| {
+        let mut doc = json!({"protocolVersion": "2025-06-18", "capabilities": caps,
+                             "serverInfo": {"name": "s", "version": "1"}, "tools": [tool]});
+        for (k, v) in rest.as_object().unwrap() {
+            doc[k] = v.clone();
+        }
+        Surface::from_json(&doc).unwrap()
+    };
+    let now = recording(json!({"tools": {}}), json!({}));
+    let j = surfaces(
+        &recording(
+            json!({"tools": {}, "prompts": {}, "resources": {"subscribe": true}}),
+            json!({"prompts": [], "resources": [], "resourceTemplates": []}),
+        ),
+        &now,
+    );
+    assert_eq!(
+        rules_of(&j),
+        [
+            (
+                "server-capability-removed-empty",
+                Class::Cosmetic,
+                "capabilities.prompts".to_owned()
+            ),
+            (
+                "server-capability-removed-empty",
+                Class::Cosmetic,
+                "capabilities.resources".to_owned()
+            ),
+        ]
+    );
+    assert!(
+        j.changes[0].message.contains("no client loses anything"),
+        "{}",
+        j.changes[0].message
+    );
+    // A prompt was listed: clients lose it (and the listing).
+    let j = surfaces(
+        &recording(
+            json!({"tools": {}, "prompts": {}}),
+            json!({"prompts": [{"name": "p"}]}),
+        ),
+        &now,
+    );
+    assert_eq!(
+        rules_of(&j),
+        [
+            (
+                "server-capability-removed",
+                Class::Breaking,
+                "capabilities.prompts".to_owned()
+            ),
+            ("prompt-removed", Class::Breaking, String::new()),
+        ]
+    );
+    // `resources` lists templates too.
+    let j = surfaces(
+        &recording(
+            json!({"tools": {}, "resources": {}}),
+            json!({"resourceTemplates": [{"uriTemplate": "f:///{p}", "name": "f"}]}),
+        ),
+        &now,
+    );
+    assert!(j
+        .changes
+        .iter()
+        .any(|c| c.rule == "server-capability-removed" && c.path == "capabilities.resources"));
+    // Judged alone, the server item knows nothing of the listings: breaking, as before.
+    let j = item(
+        ItemKind::Server,
+        Some(json!({"capabilities": {"tools": {}, "prompts": {}}})),
+        Some(json!({"capabilities": {"tools": {}}})),
+    );
+    expect_one(&j, "server-capability-removed", "capabilities.prompts");
 }
 
 // ---- one change, reported once ----

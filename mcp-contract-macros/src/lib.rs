@@ -8,10 +8,9 @@
 use proc_macro::TokenStream;
 use proc_macro2::{Delimiter, Span, TokenStream as TokenStream2, TokenTree};
 use quote::{quote, quote_spanned};
-use syn::meta::ParseNestedMeta;
+use syn::ext::IdentExt as _;
 use syn::parse::{ParseStream, Parser};
 use syn::punctuated::Punctuated;
-use syn::spanned::Spanned as _;
 use syn::{LitInt, LitStr, Token};
 
 /// Turns `fn main() {}` in a `harness = false` test file into a contract suite.
@@ -166,7 +165,7 @@ struct Suite {
     /// `handler = <expr>`: the raw tokens of the expression building an in-process server.
     handler: Option<(TokenStream2, Span)>,
     lifecycle: Option<LitStr>,
-    /// Lint and policy calls (`.lint_setting(..)`, `.policy_read_only()`, …), in key order.
+    /// Lint and policy calls (`.lint(..)`, `.policy_read_only()`, …), in key order.
     lints: Vec<TokenStream2>,
     /// `calls = "tests/calls"`: the folder of declared calls.
     calls: Option<LitStr>,
@@ -228,7 +227,7 @@ fn arrow_pair(lit: &LitStr, first: bool, default: Option<&str>) -> syn::Result<(
 }
 
 /// A key that may be given once, given again: an error at the second one.
-fn once(meta: &ParseNestedMeta<'_>, key: &str, taken: bool) -> syn::Result<()> {
+fn once(meta: &Meta<'_>, key: &str, taken: bool) -> syn::Result<()> {
     if taken {
         Err(meta.error(format!("`{key}` is given twice")))
     } else {
@@ -239,30 +238,67 @@ fn once(meta: &ParseNestedMeta<'_>, key: &str, taken: bool) -> syn::Result<()> {
 /// The message of an unknown key: every key there is.
 const UNKNOWN_KEY: &str = "unknown key; expected one of: server, bin, url, handler, headers, start, ready_line, proxy, ca_file, args, env, cwd, timeout, name, lifecycle, fail_on, ci_fail_on, redact, filters, lints, read_only, forbid, require_annotations, allow, description_budget, require_version_bump, calls";
 
+/// One `key = value` of the attribute, its value not yet read: what `syn::meta` gives, which
+/// needs syn's `derive` feature (~1.1 s more CPU in every user's build, for `syn::Path`); the
+/// keys here are plain identifiers.
+struct Meta<'a> {
+    /// The key.
+    path: syn::Ident,
+    input: ParseStream<'a>,
+}
+
+impl<'a> Meta<'a> {
+    /// The value after `=`.
+    fn value(&self) -> syn::Result<ParseStream<'a>> {
+        self.input.parse::<Token![=]>()?;
+        Ok(self.input)
+    }
+
+    /// An error at the key.
+    fn error(&self, message: impl std::fmt::Display) -> syn::Error {
+        syn::Error::new(self.path.span(), message)
+    }
+}
+
+/// `key = value, …` (a trailing comma allowed), each handed to `each`, as `syn::meta::parser`
+/// reads them.
+fn each_meta(
+    input: ParseStream<'_>,
+    mut each: impl FnMut(&Meta<'_>) -> syn::Result<()>,
+) -> syn::Result<()> {
+    while !input.is_empty() {
+        let path = input.call(syn::Ident::parse_any)?;
+        each(&Meta { path, input })?;
+        if input.is_empty() {
+            break;
+        }
+        input.parse::<Token![,]>()?;
+    }
+    Ok(())
+}
+
 fn parse_suite(args: TokenStream2, span: Span) -> syn::Result<Suite> {
     let mut suite = Suite::at(span);
-    let parser = syn::meta::parser(|meta| {
-        let key = meta
-            .path
-            .get_ident()
-            .map(|i| i.to_string())
-            .unwrap_or_default();
-        let known = process_key(&mut suite, &key, &meta)?
-            || http_key(&mut suite, &key, &meta)?
-            || judging_key(&mut suite, &key, &meta)?
-            || lint_key(&mut suite, &key, &meta)?
-            || calls_key(&mut suite, &key, &meta)?;
-        if !known {
-            return Err(meta.error(UNKNOWN_KEY));
-        }
-        Ok(())
-    });
+    let parser = |input: ParseStream<'_>| each_meta(input, |meta| parse_key(&mut suite, meta));
     parser.parse2(args)?;
     check_server(suite, span)
 }
 
+fn parse_key(suite: &mut Suite, meta: &Meta<'_>) -> syn::Result<()> {
+    let key = meta.path.unraw().to_string();
+    let known = process_key(suite, &key, meta)?
+        || http_key(suite, &key, meta)?
+        || judging_key(suite, &key, meta)?
+        || lint_key(suite, &key, meta)?
+        || calls_key(suite, &key, meta)?;
+    if !known {
+        return Err(meta.error(UNKNOWN_KEY));
+    }
+    Ok(())
+}
+
 /// Keys of the server and how it is started: `server`, `bin`, `handler`, `args`, `env`, `cwd`, `name`, `timeout`.
-fn process_key(suite: &mut Suite, key: &str, meta: &ParseNestedMeta<'_>) -> syn::Result<bool> {
+fn process_key(suite: &mut Suite, key: &str, meta: &Meta<'_>) -> syn::Result<bool> {
     match key {
         "server" => {
             once(meta, key, suite.server.is_some())?;
@@ -324,7 +360,7 @@ fn process_key(suite: &mut Suite, key: &str, meta: &ParseNestedMeta<'_>) -> syn:
 }
 
 /// Keys of an HTTP server: `url`, `headers`, `start`, `ready_line`, `proxy`, `ca_file`.
-fn http_key(suite: &mut Suite, key: &str, meta: &ParseNestedMeta<'_>) -> syn::Result<bool> {
+fn http_key(suite: &mut Suite, key: &str, meta: &Meta<'_>) -> syn::Result<bool> {
     match key {
         "url" => {
             once(meta, key, suite.url.is_some())?;
@@ -386,7 +422,7 @@ fn http_key(suite: &mut Suite, key: &str, meta: &ParseNestedMeta<'_>) -> syn::Re
 }
 
 /// Keys of how the surface is judged: `fail_on`, `ci_fail_on`, `redact`, `filters`, `lifecycle`.
-fn judging_key(suite: &mut Suite, key: &str, meta: &ParseNestedMeta<'_>) -> syn::Result<bool> {
+fn judging_key(suite: &mut Suite, key: &str, meta: &Meta<'_>) -> syn::Result<bool> {
     match key {
         "fail_on" => suite.fail_on = Some(fail_on(meta.value()?)?),
         "ci_fail_on" => suite.ci_fail_on = Some(fail_on(meta.value()?)?),
@@ -419,7 +455,7 @@ fn judging_key(suite: &mut Suite, key: &str, meta: &ParseNestedMeta<'_>) -> syn:
 }
 
 /// Lint and policy keys: `lints`, `read_only`, `forbid`, `require_annotations`, `allow`, `require_version_bump`, `description_budget`.
-fn lint_key(suite: &mut Suite, key: &str, meta: &ParseNestedMeta<'_>) -> syn::Result<bool> {
+fn lint_key(suite: &mut Suite, key: &str, meta: &Meta<'_>) -> syn::Result<bool> {
     match key {
         "lints" => {
             for setting in strings(meta.value()?, "lints")? {
@@ -431,7 +467,16 @@ fn lint_key(suite: &mut Suite, key: &str, meta: &ParseNestedMeta<'_>) -> syn::Re
                         "expected \"RULE=LEVEL\" with LEVEL deny, warn or allow, e.g. \"description-missing=deny\"",
                     ));
                 }
-                suite.lints.push(quote! { .lint_setting(#setting) });
+                let (rule, level) = text.split_once('=').unwrap_or((&text, ""));
+                let rule = LitStr::new(rule.trim(), setting.span());
+                let level = match level.trim() {
+                    "deny" => quote! { Deny },
+                    "warn" => quote! { Warn },
+                    _ => quote! { Allow },
+                };
+                suite
+                    .lints
+                    .push(quote! { .lint(#rule, ::mcp_contract_test::Level::#level) });
             }
         }
         "read_only" => {
@@ -472,7 +517,7 @@ fn lint_key(suite: &mut Suite, key: &str, meta: &ParseNestedMeta<'_>) -> syn::Re
 }
 
 /// Keys of what the suite exercises beyond the listings: `calls`.
-fn calls_key(suite: &mut Suite, key: &str, meta: &ParseNestedMeta<'_>) -> syn::Result<bool> {
+fn calls_key(suite: &mut Suite, key: &str, meta: &Meta<'_>) -> syn::Result<bool> {
     match key {
         "calls" => {
             once(meta, key, suite.calls.is_some())?;
@@ -721,7 +766,13 @@ impl Suite {
             },
         };
         if let Some(lifecycle) = &self.lifecycle {
-            tokens.extend(quote! { .lifecycle_named(#lifecycle) });
+            // Checked to be one of the three words when parsed.
+            let variant = match lifecycle.value().as_str() {
+                "discover" => quote! { Discover },
+                "auto" => quote! { Auto },
+                _ => quote! { Initialize },
+            };
+            tokens.extend(quote! { .lifecycle(::mcp_contract_test::Lifecycle::#variant) });
         }
         if let Some(start) = &self.start {
             tokens.extend(quote! { .start(#start) });
@@ -735,8 +786,9 @@ impl Suite {
         if let Some(ca_file) = &self.ca_file {
             tokens.extend(quote! { .ca_file(#ca_file) });
         }
+        // A header's value is parsed at run time (`${VAR}`), by the hidden entry point.
         for header in &self.headers {
-            tokens.extend(quote! { .header_line(#header) });
+            tokens = quote! { ::mcp_contract_test::__macro::header_line(#tokens, #header) };
         }
         if let Some(name) = &self.name {
             tokens.extend(quote! { .name(#name) });

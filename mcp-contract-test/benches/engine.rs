@@ -10,8 +10,11 @@ mod corpus;
 #[path = "support/generate.rs"]
 mod generate;
 
+use mcp_contract_engine::lint::Lints;
+use mcp_contract_engine::prepare::Redactions;
 use mcp_contract_engine::{diff, Policy, Surface};
 use mcp_contract_test::_support::check::{self, FailOn, Layout};
+use mcp_contract_test::_support::run;
 use mcp_contract_test::_support::snapshot::{self, Accepted};
 use std::path::Path;
 
@@ -85,6 +88,16 @@ fn layout(dir: &Path) -> Layout {
     }
 }
 
+/// Judging with the default settings (what fails outside CI, no redaction, default lints).
+fn judging(layout: &Layout) -> check::Judging<'_> {
+    static POLICY: std::sync::LazyLock<Policy> = std::sync::LazyLock::new(Policy::default);
+    static FAIL_ON: std::sync::LazyLock<FailOn> = std::sync::LazyLock::new(FailOn::local_default);
+    static REDACTIONS: std::sync::LazyLock<Redactions> =
+        std::sync::LazyLock::new(Redactions::default);
+    static LINTS: std::sync::LazyLock<Lints> = std::sync::LazyLock::new(Lints::default);
+    check::Judging::new(layout, &POLICY, &FAIL_ON, &REDACTIONS, &LINTS)
+}
+
 /// Release 1 of a generated surface, accepted: written as snapshots and loaded back.
 fn accepted(tools: usize) -> (Layout, Vec<Accepted>) {
     let dir = std::env::temp_dir().join(format!(
@@ -94,15 +107,12 @@ fn accepted(tools: usize) -> (Layout, Vec<Accepted>) {
     let _ = std::fs::remove_dir_all(&dir);
     let layout = layout(&dir);
     let v1 = Surface::from_json(&generate::surface(tools, false)).expect("generated");
-    let first = check::evaluate(
-        &v1,
-        &[],
-        &layout,
-        &Policy::default(),
-        &FailOn::local_default(),
-    );
-    check::accept(&first).expect("write");
-    let accepted = check::load_accepted(&layout).expect("load");
+    let mut first = check::evaluate(&v1, &[], &judging(&layout), None, None);
+    assert!(matches!(
+        run::accept(&mut first).expect("write"),
+        run::Acceptance::Accepted(_)
+    ));
+    let accepted = snapshot::load_dir(&layout.dir, &layout.module, None).expect("load");
     let _ = std::fs::remove_dir_all(&dir);
     (layout, accepted)
 }
@@ -112,12 +122,8 @@ fn accepted(tools: usize) -> (Layout, Vec<Accepted>) {
 fn evaluate_changed(bencher: divan::Bencher, tools: usize) {
     let (layout, accepted) = accepted(tools);
     let live = Surface::from_json(&generate::surface(tools, true)).expect("generated");
-    let (policy, fail_on) = (Policy::default(), FailOn::local_default());
-    bencher.bench(|| {
-        divan::black_box(check::evaluate(
-            &live, &accepted, &layout, &policy, &fail_on,
-        ))
-    });
+    let judging = judging(&layout);
+    bencher.bench(|| divan::black_box(check::evaluate(&live, &accepted, &judging, None, None)));
 }
 
 /// `check::evaluate` when nothing changed: the everyday run.
@@ -125,12 +131,8 @@ fn evaluate_changed(bencher: divan::Bencher, tools: usize) {
 fn evaluate_unchanged(bencher: divan::Bencher, tools: usize) {
     let (layout, accepted) = accepted(tools);
     let live = check::accepted_surface(&accepted);
-    let (policy, fail_on) = (Policy::default(), FailOn::local_default());
-    bencher.bench(|| {
-        divan::black_box(check::evaluate(
-            &live, &accepted, &layout, &policy, &fail_on,
-        ))
-    });
+    let judging = judging(&layout);
+    bencher.bench(|| divan::black_box(check::evaluate(&live, &accepted, &judging, None, None)));
 }
 
 /// The changed tools of a generated surface (half of them), as (key, before, after).
@@ -182,4 +184,61 @@ fn generated_lint(bencher: divan::Bencher, tools: usize) {
             mcp_contract_engine::lint::allow::Date::from_unix_days(20_000),
         ))
     });
+}
+
+/// What poisoning costs per tool, on the live surface alone (the `text-poisoning` lint, run on
+/// every item of every run): every tool of the generated surface (1.5 KB of schema text each,
+/// `$defs`, enums, defaults) and every tool of the corpus's releases.
+#[divan::bench(args = [1000])]
+fn poisoning_live_per_generated_tool(bencher: divan::Bencher, tools: usize) {
+    let surface = Surface::from_json(&generate::surface(tools, false)).expect("generated");
+    let items: Vec<serde_json::Value> =
+        surface.items().map(|(_, item)| item.into_owned()).collect();
+    bencher
+        .counter(divan::counter::ItemsCount::new(items.len()))
+        .bench(|| {
+            for item in &items {
+                divan::black_box(mcp_contract_engine::poison::live(item));
+            }
+        });
+}
+
+/// The same on the real servers' published tools (longer prose descriptions).
+#[divan::bench]
+fn poisoning_live_per_corpus_tool(bencher: divan::Bencher) {
+    let items: Vec<serde_json::Value> = corpus_pairs()
+        .into_iter()
+        .flat_map(|(_, _, new)| {
+            new.items()
+                .map(|(_, item)| item.into_owned())
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    bencher
+        .counter(divan::counter::ItemsCount::new(items.len()))
+        .bench(|| {
+            for item in &items {
+                divan::black_box(mcp_contract_engine::poison::live(item));
+            }
+        });
+}
+
+/// A changed tool judged for what its change added (`poison::changed`): half of the generated
+/// tools change between releases.
+#[divan::bench(args = [1000])]
+fn poisoning_changed_per_generated_tool(bencher: divan::Bencher, tools: usize) {
+    let old = Surface::from_json(&generate::surface(tools, false)).expect("generated");
+    let new = Surface::from_json(&generate::surface(tools, true)).expect("generated");
+    let pairs: Vec<(serde_json::Value, serde_json::Value)> = new
+        .items()
+        .filter_map(|(key, item)| Some((old.get(key)?.into_owned(), item.into_owned())))
+        .filter(|(a, b)| a != b)
+        .collect();
+    bencher
+        .counter(divan::counter::ItemsCount::new(pairs.len()))
+        .bench(|| {
+            for (a, b) in &pairs {
+                divan::black_box(mcp_contract_engine::poison::changed(a, b));
+            }
+        });
 }

@@ -86,7 +86,7 @@ fn accepted(spec: &ServerSpec, options: &ProbeOptions) -> Vec<Accepted> {
             let item = snapshot::read_head_at(&contents, &path, 1).expect("parse");
             Accepted {
                 path,
-                file: SnapshotFile::new(Default::default(), contents),
+                file: SnapshotFile::new(Default::default(), contents).into(),
                 item,
             }
         })
@@ -102,10 +102,12 @@ fn probe_and_judge(bencher: divan::Bencher, tools: usize) {
     };
     let accepted = accepted(&spec, &options);
     let layout = layout();
-    let policy = Policy::default();
+    let (policy, fail_on) = (Policy::default(), FailOn::Drift);
+    let (redactions, lints) = (Default::default(), Default::default());
+    let judging = check::Judging::new(&layout, &policy, &fail_on, &redactions, &lints);
     bencher.bench_local(|| {
         let surface = probe(&spec, &options).expect("probe").surface;
-        let report = check::evaluate(&surface, &accepted, &layout, &policy, &FailOn::Drift);
+        let report = check::evaluate(&surface, &accepted, &judging, None, None);
         assert!(!report.fails());
         report
     });

@@ -39,13 +39,11 @@ fn layout(dir: &Path) -> Layout {
 /// The accepted files of a generated surface of `tools` tools: (path, file).
 fn files(tools: usize, dir: &Path) -> Vec<(PathBuf, SnapshotFile)> {
     let surface = Surface::from_json(&generate::surface(tools, false)).expect("generated");
-    let report = check::evaluate(
-        &surface,
-        &[],
-        &layout(dir),
-        &Policy::default(),
-        &FailOn::local_default(),
-    );
+    let layout = layout(dir);
+    let (policy, fail_on) = (Policy::default(), FailOn::local_default());
+    let (redactions, lints) = (Default::default(), Default::default());
+    let judging = check::Judging::new(&layout, &policy, &fail_on, &redactions, &lints);
+    let report = check::evaluate(&surface, &[], &judging, None, None);
     report
         .verdicts
         .into_iter()

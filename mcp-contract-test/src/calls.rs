@@ -21,15 +21,15 @@
 //! ([`crate::probe_cache`]): every call is made once per run.
 
 pub mod case;
+mod error;
 pub mod execute;
 pub mod judge;
 #[cfg(feature = "calls")]
 mod validate;
 
-pub use case::{read_cases, Case, CaseSpec, Cases, Expect};
-pub use execute::{
-    folder_of, make_calls, planned_keys, probe_and_call, CallFinding, CallRecord, Calling,
-};
+pub use case::{read_cases, Cases};
+pub use error::{CallsError, CallsErrorKind};
+pub use execute::{folder_of, make_calls, planned_keys, probe_and_call, CallRecord, Calling};
 pub use judge::{judge, keys};
 
 /// One place where a value does not validate against a schema.

@@ -5,6 +5,7 @@
 
 use crate::change::{Judgement, Policy};
 use crate::diff;
+use crate::error::{Cause, ConfigError};
 use crate::prepare::spelling::Respelling;
 use crate::prepare::{self, Redactions};
 use crate::snapshot::{self, contents_match, Accepted, Metadata, SnapshotFile};
@@ -15,81 +16,7 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-/// Judges a live surface against a suite's accepted snapshots, with no redaction (secrets are
-/// still scrubbed and spellings normalised: see [`evaluate_with`]).
-pub fn evaluate(
-    live: &Surface,
-    accepted: &[Accepted],
-    layout: &Layout,
-    policy: &Policy,
-    fail_on: &FailOn,
-) -> SuiteReport {
-    evaluate_with(
-        live,
-        accepted,
-        layout,
-        policy,
-        fail_on,
-        &Redactions::default(),
-    )
-}
-
-/// Judges a live surface against a suite's accepted snapshots.
-///
-/// The live surface first goes through [`prepare::prepare`] (spellings, the suite's
-/// redactions and filters, secret scrubbing), so verdicts, reports and written snapshots only
-/// ever see the prepared surface; every secret becomes one note. Accepted definitions go
-/// through the same steps before comparison, and an item is unchanged when its snapshot text
-/// matches, *or* when its prepared definition renders the same as the live one: a snapshot
-/// written by an older build (another format, raw spellings, a value now redacted or scrubbed)
-/// is read on what it recorded and is not drift. Those get one note suggesting a re-recording.
-///
-/// Items accepted as removed (a tombstone snapshot) that are still absent produce no verdict.
-/// The live surface is linted with the default [`crate::lint::Lints`].
-pub fn evaluate_with(
-    live: &Surface,
-    accepted: &[Accepted],
-    layout: &Layout,
-    policy: &Policy,
-    fail_on: &FailOn,
-    redactions: &Redactions,
-) -> SuiteReport {
-    let lints = crate::lint::Lints::default();
-    evaluate_linted(live, accepted, layout, policy, fail_on, redactions, &lints)
-}
-
-/// [`evaluate_with`] with the suite's lint configuration: the prepared live surface is linted
-/// (levels, policies, allow-list as of today) and each verdict carries its findings; a deny
-/// finding fails its verdict whatever the state, a new item included.
-///
-/// Items are taken one at a time (on several threads for a large surface): each live item is
-/// parsed, prepared, linted, rendered and compared with its accepted snapshot, and only a
-/// changed item's accepted definition is parsed, so neither side is ever held parsed as a
-/// whole. Renames are the one judgement across items: when items were both added and removed,
-/// those items are judged together afterwards.
-pub fn evaluate_linted(
-    live: &Surface,
-    accepted: &[Accepted],
-    layout: &Layout,
-    policy: &Policy,
-    fail_on: &FailOn,
-    redactions: &Redactions,
-    lints: &crate::lint::Lints,
-) -> SuiteReport {
-    let judging = Judging {
-        layout,
-        policy,
-        fail_on,
-        redactions,
-        lints,
-        today: crate::env::today(),
-        envelope: &[],
-    };
-    evaluate_selected(live, accepted, &judging, None)
-}
-
-/// How a suite's items are judged: everything [`evaluate_selected`] needs besides the two
-/// surfaces.
+/// How a suite's items are judged: everything [`evaluate`] needs besides the two surfaces.
 #[derive(Debug, Clone, Copy)]
 pub struct Judging<'a> {
     /// Where the snapshots live (and the header they get).
@@ -107,6 +34,28 @@ pub struct Judging<'a> {
     /// Non-spec spellings the probe met outside any item (the listings' `next_cursor`,
     /// `resource_templates`): linted with the items' own.
     pub envelope: &'a [Respelling],
+}
+
+impl<'a> Judging<'a> {
+    /// Judging with these settings, allow-list expiry compared with today, and no spellings
+    /// met outside the items.
+    pub fn new(
+        layout: &'a Layout,
+        policy: &'a Policy,
+        fail_on: &'a FailOn,
+        redactions: &'a Redactions,
+        lints: &'a crate::lint::Lints,
+    ) -> Judging<'a> {
+        Judging {
+            layout,
+            policy,
+            fail_on,
+            redactions,
+            lints,
+            today: crate::env::today(),
+            envelope: &[],
+        }
+    }
 }
 
 /// Which items a test process judges: `None` judges every item.
@@ -137,14 +86,14 @@ pub fn item_keys(live: &Surface, accepted: &[Accepted]) -> Vec<ItemKey> {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PreparedNotes {
     /// The secrets replaced, item by item in the live surface's order.
-    pub secrets: Vec<prepare::Finding>,
+    pub secrets: Vec<prepare::ReplacedSecret>,
     /// The items' non-spec spellings (the listings' own stay with the probe), in the same order.
     pub respellings: Vec<Respelling>,
 }
 
 /// A live surface prepared for sharing: every item (and every repeated item) through
 /// [`prepare::prepare_item_cow`] with the suite's redactions, under its prepared key, and what
-/// preparing said. [`evaluate_prepared`] judges it exactly as [`evaluate_selected`] judges
+/// preparing said. [`evaluate`] judges it exactly as it judges
 /// `live`, but nothing in it is secret any more.
 pub fn prepare_for_sharing(live: &Surface, redactions: &Redactions) -> (Surface, PreparedNotes) {
     let mut surface = Surface::new();
@@ -164,26 +113,41 @@ pub fn prepare_for_sharing(live: &Surface, redactions: &Redactions) -> (Surface,
     (surface, notes)
 }
 
-/// [`evaluate_linted`] for the items `select` picks: a test process that runs one test
-/// (`--exact NAME`, as nextest runs each) judges one item, whatever the size of the suite.
-/// Unselected items with a test are returned in [`SuiteReport::unjudged`].
+/// Judges a live surface against a suite's accepted snapshots: the one judgement of the one
+/// road (`run::run`), item by item into one [`Verdict`] each.
 ///
-/// What crosses items is kept exact: a removed or added item is judged with the items it may
-/// have been renamed to or from, and the `server` item, which carries the suite-wide lints
-/// (duplicate names, allow-list entries that match nothing), lints every item when selected.
-pub fn evaluate_selected(
-    live: &Surface,
-    accepted: &[Accepted],
-    judging: &Judging<'_>,
-    select: Selection<'_>,
-) -> SuiteReport {
-    evaluate_prepared(live, accepted, judging, select, None)
-}
-
-/// [`evaluate_selected`] of a live surface that [`prepare_for_sharing`] already prepared
-/// (`prepared`: what preparing said), or of a raw one (`None`). A prepared surface is judged
-/// whole: `select` only sorts the verdicts into judged and [`SuiteReport::unjudged`].
-pub fn evaluate_prepared(
+/// The live surface first goes through [`prepare::prepare`] (spellings, the suite's
+/// redactions and filters, secret scrubbing), so verdicts, reports and written snapshots only
+/// ever see the prepared surface; every secret becomes one note. Accepted definitions go
+/// through the same steps before comparison, and an item is unchanged when its snapshot text
+/// matches, *or* when its prepared definition renders the same as the live one: a snapshot
+/// written by an older build (another format, raw spellings, a value now redacted or scrubbed)
+/// is read on what it recorded and is not drift. Those get one note suggesting a re-recording.
+/// Items accepted as removed (a tombstone snapshot) that are still absent produce no verdict.
+/// The prepared live surface is linted (levels, policies, allow-list as of `judging.today`)
+/// and each verdict carries its findings; a deny finding fails its verdict whatever the state,
+/// a new item included.
+///
+/// Items are taken one at a time (on several threads for a large surface): each live item is
+/// parsed, prepared, linted, rendered and compared with its accepted snapshot, and only a
+/// changed item's accepted definition is parsed, so neither side is ever held parsed as a
+/// whole. Renames are the one judgement across items: when items were both added and removed,
+/// those items are judged together afterwards.
+///
+/// `select` picks the items judged: a test process that runs one test (`--exact NAME`, as
+/// nextest runs each) judges one item, whatever the size of the suite; the others with a test
+/// are returned in [`SuiteReport::unjudged`]. What crosses items is kept exact: a removed or
+/// added item is judged with the items it may have been renamed to or from, and the `server`
+/// item, which carries the suite-wide lints (duplicate names, allow-list entries that match
+/// nothing), lints every item when selected.
+///
+/// `prepared`: what preparing said when [`prepare_for_sharing`] already prepared `live`
+/// (`None` for a raw surface). A prepared surface is judged whole: `select` only sorts the
+/// verdicts into judged and [`SuiteReport::unjudged`].
+// Long on purpose (~110 lines): the judgement's steps in the order they run (keys, plan,
+// context, the items on threads, suite-wide findings, renames, verdicts, findings without a
+// verdict), each a few lines calling out; split, the order would have to be read across files.
+pub fn evaluate(
     live: &Surface,
     accepted: &[Accepted],
     judging: &Judging<'_>,
@@ -191,7 +155,7 @@ pub fn evaluate_prepared(
     prepared: Option<&PreparedNotes>,
 ) -> SuiteReport {
     if prepared.is_some() && select.is_some() {
-        let mut report = evaluate_prepared(live, accepted, judging, None, prepared);
+        let mut report = evaluate(live, accepted, judging, None, prepared);
         report.keep_selected(|key| select.is_none_or(|select| select(key)));
         return report;
     }
@@ -221,6 +185,13 @@ pub fn evaluate_prepared(
             .get(&server)
             .and_then(|&key| live.get(key))
             .as_deref(),
+    )
+    // The accepted items are what the probe's listings returned when the contract was accepted.
+    .with_old_items(
+        accepted
+            .iter()
+            .filter(|a| !a.item.removed)
+            .map(|a| &a.item.key),
     );
 
     let around = Around {
@@ -239,7 +210,7 @@ pub fn evaluate_prepared(
             &around,
         )
     });
-    let mut outcomes: Vec<Outcome> = outcomes.into_iter().flatten().collect();
+    let mut outcomes: Vec<Examined> = outcomes.into_iter().flatten().collect();
     let lint_only: Vec<(&ItemKey, &ItemKey)> = plan
         .lint_only
         .iter()
@@ -357,7 +328,7 @@ fn plan<'a>(
 /// whole reports them.
 fn findings_and_notes(
     live: &Surface,
-    outcomes: &mut [Outcome<'_>],
+    outcomes: &mut [Examined<'_>],
     shadowed: &[&ItemKey],
     lint_only: &[(&ItemKey, &ItemKey)],
     judging: &Judging<'_>,
@@ -412,21 +383,22 @@ fn findings_and_notes(
 /// live surface's order, the listings' own spellings first.
 fn gather_preparing_notes(
     live: &Surface,
-    outcomes: &mut [Outcome<'_>],
+    outcomes: &mut [Examined<'_>],
     shadowed: &[&ItemKey],
     judging: &Judging<'_>,
-) -> (Vec<prepare::Finding>, Vec<Respelling>) {
-    let mut prepared_notes: Vec<(&ItemKey, Vec<prepare::Finding>, Vec<Respelling>)> = outcomes
-        .iter_mut()
-        .filter_map(|o| {
-            let live_key = o.live_key?;
-            Some((
-                live_key,
-                std::mem::take(&mut o.secrets),
-                std::mem::take(&mut o.respellings),
-            ))
-        })
-        .collect();
+) -> (Vec<prepare::ReplacedSecret>, Vec<Respelling>) {
+    let mut prepared_notes: Vec<(&ItemKey, Vec<prepare::ReplacedSecret>, Vec<Respelling>)> =
+        outcomes
+            .iter_mut()
+            .filter_map(|o| {
+                let live_key = o.live_key?;
+                Some((
+                    live_key,
+                    std::mem::take(&mut o.secrets),
+                    std::mem::take(&mut o.respellings),
+                ))
+            })
+            .collect();
     for &key in shadowed {
         if let Some(value) = live.get(key) {
             let (_, _, secrets, respellings) =
@@ -446,7 +418,7 @@ fn gather_preparing_notes(
 
 /// Items added and removed in one release, judged together for renames.
 fn judge_renames(
-    outcomes: &[Outcome<'_>],
+    outcomes: &[Examined<'_>],
     policy: &Policy,
     context: &diff::Context,
 ) -> BTreeMap<ItemKey, Judgement> {
@@ -481,7 +453,7 @@ fn judge_renames(
 /// The verdicts of the judged items (headers written), and the accepted files that could be
 /// refreshed.
 fn into_verdicts(
-    outcomes: Vec<Outcome<'_>>,
+    outcomes: Vec<Examined<'_>>,
     renamed: &mut BTreeMap<ItemKey, Judgement>,
     findings_by_item: &mut BTreeMap<ItemKey, Vec<crate::lint::Finding>>,
     judging: &Judging<'_>,
@@ -491,7 +463,7 @@ fn into_verdicts(
     let mut refreshable: Vec<(String, u32)> = Vec::new();
     let mut verdicts = Vec::with_capacity(outcomes.len());
     for outcome in outcomes {
-        let Outcome {
+        let Examined {
             key,
             state,
             contents,
@@ -539,8 +511,8 @@ fn into_verdicts(
     (verdicts, refreshable)
 }
 
-/// One item taken through the pipeline, before the surface-wide steps.
-struct Outcome<'a> {
+/// One item taken through the pipeline (examined), before the surface-wide steps.
+struct Examined<'a> {
     key: &'a ItemKey,
     /// The live item's own key (differs from `key` when its name held a secret).
     live_key: Option<&'a ItemKey>,
@@ -555,8 +527,8 @@ struct Outcome<'a> {
     /// written differently.
     refresh: Option<(String, u32)>,
     snap_path: PathBuf,
-    accepted: Option<SnapshotFile>,
-    secrets: Vec<prepare::Finding>,
+    accepted: Option<std::sync::Arc<SnapshotFile>>,
+    secrets: Vec<prepare::ReplacedSecret>,
     respellings: Vec<Respelling>,
     findings: Vec<crate::lint::Finding>,
 }
@@ -582,7 +554,7 @@ fn judge_item<'a>(
     old: Option<&'a Accepted>,
     judging: &Judging<'_>,
     around: &Around<'_>,
-) -> Option<Outcome<'a>> {
+) -> Option<Examined<'a>> {
     let (layout, redactions, lints) = (judging.layout, judging.redactions, judging.lints);
     let Around {
         policy,
@@ -591,22 +563,7 @@ fn judge_item<'a>(
         prepared,
     } = *around;
     let live_key = live.as_ref().map(|(k, _)| *k);
-    let (new_definition, secrets, respellings) = match live {
-        // Prepared before it was shared: what preparing said is in the shared notes.
-        Some((_, value)) if prepared => (Some(value), Vec::new(), Vec::new()),
-        Some((live_key, value)) => {
-            let (_, prepared, secrets, respellings) =
-                prepare::prepare_item_cow(live_key, &value, redactions);
-            // No copy when preparing changed nothing (the common case).
-            let changed = match prepared {
-                Cow::Owned(prepared) => Some(prepared),
-                Cow::Borrowed(_) => None,
-            };
-            let definition = changed.map_or(value, Cow::Owned);
-            (Some(definition), secrets, respellings)
-        }
-        None => (None, Vec::new(), Vec::new()),
-    };
+    let (new_definition, secrets, respellings) = prepared_live(live, prepared, redactions);
     let has_old_definition = old.is_some_and(|a| !a.item.removed);
     if !has_old_definition && new_definition.is_none() {
         return None; // removal already accepted
@@ -615,50 +572,33 @@ fn judge_item<'a>(
         .as_ref()
         .map(|d| crate::lint::lint_item(key, d, lints))
         .unwrap_or_default();
-    let contents = snapshot::render_item(key, new_definition.as_deref());
-    // The accepted definition as this build would have recorded it; parsed only when the
-    // snapshot text differs.
-    let old_definition = || -> Option<Value> {
-        let definition = old?.definition()?;
-        // No copy when preparing changes nothing (the common case).
-        let prepared = match prepare::prepare_item_cow(key, &definition, redactions).1 {
-            Cow::Owned(prepared) => Some(prepared),
-            Cow::Borrowed(_) => None,
-        };
-        Some(prepared.unwrap_or(definition))
+    // The common case, an item whose snapshot text is the accepted one, is recognised by
+    // writing that text against the accepted file without building it; its recording is then
+    // the accepted text itself. Any other item is rendered.
+    let same_text = match (old, &new_definition) {
+        (Some(a), Some(new)) if has_old_definition => {
+            snapshot::renders_as(key, new, a.file.contents.trim_end())
+        }
+        _ => false,
+    };
+    let contents = match old {
+        Some(a) if same_text => a.file.contents.trim_end().to_owned(),
+        _ => snapshot::render_item(key, new_definition.as_deref()),
     };
     let mut refresh = None;
-    let (state, old_definition) = match (has_old_definition, &new_definition) {
-        (false, Some(_)) if old.is_none() => (State::New, None),
-        (false, Some(_)) => (State::Changed, None), // re-added after an accepted removal
-        (true, None) => (State::Removed, old_definition()),
-        (true, Some(_)) if old.is_some_and(|a| contents_match(&a.file.contents, &contents)) => {
+    let (state, old_definition) = match (old.filter(|_| has_old_definition), &new_definition) {
+        (None, Some(_)) if old.is_none() => (State::New, None),
+        (None, Some(_)) => (State::Changed, None), // re-added after an accepted removal
+        (Some(a), None) => (State::Removed, accepted_definition(key, a, redactions)),
+        (Some(a), Some(_)) if same_text || contents_match(&a.file.contents, &contents) => {
             (State::Unchanged, None)
         }
-        (true, Some(new)) => {
-            let old_definition = old_definition();
-            // Compared on the definition: a rendering or recording change is not drift. (As
-            // rendering it and comparing the text, without writing it.)
-            let rendered_alike = old_definition
-                .as_ref()
-                .is_some_and(|old| snapshot::renders_equal(old, new));
-            if rendered_alike {
-                if let Some(a) = old {
-                    refresh = Some((display_path(&a.path, &layout.dir), a.item.format));
-                }
-                (State::Unchanged, None)
-            } else if old_definition
-                .as_ref()
-                .is_some_and(|old| diff::same_item(old, new))
-            {
-                // Equal in the engine's canonical form (per-response hints, a top-level null):
-                // what was accepted stays the contract.
-                (State::Unchanged, None)
-            } else {
-                (State::Changed, old_definition)
-            }
+        (Some(a), Some(new)) => {
+            let (state, old_definition, refreshable) = compare_definitions(key, a, new, judging);
+            refresh = refreshable;
+            (state, old_definition)
         }
-        (false, None) => return None,
+        (None, None) => return None,
     };
     let mut one_sided = None;
     let judgement = match (state, old_definition, new_definition) {
@@ -682,7 +622,7 @@ fn judge_item<'a>(
             context,
         )),
     };
-    Some(Outcome {
+    Some(Examined {
         snap_path: layout.snap_path(key),
         accepted: old.map(|a| a.file.clone()),
         key,
@@ -696,6 +636,79 @@ fn judge_item<'a>(
         respellings,
         findings,
     })
+}
+
+/// The live item prepared (unless it was before it was shared: then what preparing said is in
+/// the shared notes), with the secrets and spellings preparing found.
+fn prepared_live<'v>(
+    live: Option<(&ItemKey, Cow<'v, Value>)>,
+    prepared: bool,
+    redactions: &Redactions,
+) -> (
+    Option<Cow<'v, Value>>,
+    Vec<prepare::ReplacedSecret>,
+    Vec<Respelling>,
+) {
+    match live {
+        Some((_, value)) if prepared => (Some(value), Vec::new(), Vec::new()),
+        Some((live_key, value)) => {
+            let (_, prepared, secrets, respellings) =
+                prepare::prepare_item_cow(live_key, &value, redactions);
+            // No copy when preparing changed nothing (the common case).
+            let changed = match prepared {
+                Cow::Owned(prepared) => Some(prepared),
+                Cow::Borrowed(_) => None,
+            };
+            (
+                Some(changed.map_or(value, Cow::Owned)),
+                secrets,
+                respellings,
+            )
+        }
+        None => (None, Vec::new(), Vec::new()),
+    }
+}
+
+/// The accepted definition as this build would have recorded it (parsed only when the
+/// snapshot text differs).
+fn accepted_definition(key: &ItemKey, old: &Accepted, redactions: &Redactions) -> Option<Value> {
+    let definition = old.definition()?;
+    // No copy when preparing changes nothing (the common case).
+    let prepared = match prepare::prepare_item_cow(key, &definition, redactions).1 {
+        Cow::Owned(prepared) => Some(prepared),
+        Cow::Borrowed(_) => None,
+    };
+    Some(prepared.unwrap_or(definition))
+}
+
+/// An item whose snapshot text differs from the accepted one, compared on its definition: a
+/// rendering or recording change is not drift (unchanged, and the accepted file worth
+/// refreshing), nor is a difference the engine's canonical form does not see; anything else is
+/// a change, judged against the accepted definition returned.
+fn compare_definitions(
+    key: &ItemKey,
+    old: &Accepted,
+    new: &Value,
+    judging: &Judging<'_>,
+) -> (State, Option<Value>, Option<(String, u32)>) {
+    let old_definition = accepted_definition(key, old, judging.redactions);
+    // As rendering it and comparing the text, without writing it.
+    let rendered_alike = old_definition
+        .as_ref()
+        .is_some_and(|old| snapshot::renders_equal(old, new));
+    if rendered_alike {
+        let shown = crate::summary::display_path(&old.path, &judging.layout.dir);
+        return (State::Unchanged, None, Some((shown, old.item.format)));
+    }
+    if old_definition
+        .as_ref()
+        .is_some_and(|old| diff::same_item(old, new))
+    {
+        // Equal in the engine's canonical form (per-response hints, a top-level null): what
+        // was accepted stays the contract.
+        return (State::Unchanged, None, None);
+    }
+    (State::Changed, old_definition, None)
 }
 
 /// The one note for accepted snapshots that are unchanged on their definition but were
@@ -724,7 +737,7 @@ fn refresh_note(files: &[(String, u32)]) -> String {
     )
 }
 
-/// What [`accept`] did to one snapshot file.
+/// What accepting did to one snapshot file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Accepting {
     /// Wrote the accepted snapshot of a new or changed item.
@@ -847,22 +860,58 @@ pub fn probe_and_load<T>(
     })
 }
 
-/// A path shown relative to a base folder when it lies inside it.
-pub fn display_path(path: &Path, base: &Path) -> String {
-    path.strip_prefix(base)
-        .unwrap_or(path)
-        .to_string_lossy()
-        .into_owned()
+/// Reads and parses an allow-list file; the error names the file and the line.
+pub fn load_allow_list(path: &Path) -> Result<crate::lint::allow::AllowList, ConfigError> {
+    let shown = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        let message = format!(
+            "cannot read the allow-list {shown}: {e} (create it, or drop the `allow` setting)"
+        );
+        ConfigError::new("allow", &shown, message).caused_by(Cause::io(&e))
+    })?;
+    crate::lint::allow::AllowList::parse(&text, &shown)
+        .map_err(|e| ConfigError::new("allow", &shown, e.to_string()).caused_by(Cause::of(e)))
 }
 
-/// Reads and parses an allow-list file; the error names the file and the line.
-pub fn load_allow_list(path: &Path) -> Result<crate::lint::allow::AllowList, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        format!(
-            "cannot read the allow-list {}: {e} (create it, or drop the `allow` setting)",
-            path.display()
-        )
-    })?;
-    crate::lint::allow::AllowList::parse(&text, &path.display().to_string())
-        .map_err(|e| e.to_string())
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::surface::ItemKind;
+
+    #[test]
+    fn probing_and_loading_side_by_side_returns_both_results_as_they_came() {
+        let dir = std::env::temp_dir().join(format!("mcp-check-load-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a temporary folder");
+        let layout = Layout {
+            dir: dir.clone(),
+            module: "contract".to_owned(),
+            suite: None,
+            source: None,
+            line: None,
+            server_label: "s".to_owned(),
+        };
+        for name in ["a", "b"] {
+            let key = ItemKey::new(ItemKind::Tool, name);
+            let contents = snapshot::render_item(&key, Some(&json!({ "name": name })));
+            let file = SnapshotFile::new(Metadata::default(), contents);
+            snapshot::write_atomic(&layout.snap_path(&key), file.render().as_bytes())
+                .expect("write");
+        }
+        let (probed, loaded) = probe_and_load(&layout, || "probed");
+        assert_eq!(probed, "probed");
+        let keys: Vec<String> = loaded
+            .expect("readable")
+            .iter()
+            .map(|a| a.item.key.test_name())
+            .collect();
+        assert_eq!(keys, ["tools::a", "tools::b"]);
+        // A broken file: the probe's result still comes back, beside the error naming the file.
+        std::fs::write(dir.join("contract__tools__a.snap"), "---\nbroken").expect("write");
+        let (probed, loaded) = probe_and_load(&layout, || 7);
+        assert_eq!(probed, 7);
+        let error = loaded.expect_err("a broken file").to_string();
+        assert!(error.contains("contract__tools__a.snap"), "{error}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -3,6 +3,7 @@
 //! reads nothing else, so a setting one face has and the other lacks cannot exist unnoticed:
 //! both build this.
 
+use crate::error::{Cause, ConfigError};
 use crate::lint::Lints;
 use crate::prepare::secrets;
 use crate::prepare::Redactions;
@@ -81,13 +82,15 @@ impl SuiteConfig {
     /// # Errors
     ///
     /// The selector does not parse (the message says how selectors look).
-    pub fn add_redaction(&mut self, text: &str) -> Result<(), String> {
+    pub fn add_redaction(&mut self, text: &str) -> Result<(), ConfigError> {
         let (selector, placeholder) = text.split_once(" => ").unwrap_or((text, "[redacted]"));
         self.redactions = self
             .redactions
             .clone()
             .redact(selector.trim(), placeholder)
-            .map_err(|e| format!("redact {e}"))?;
+            .map_err(|e| {
+                ConfigError::new("redact", text, format!("redact {e}")).caused_by(Cause::of(e))
+            })?;
         Ok(())
     }
 
@@ -97,18 +100,21 @@ impl SuiteConfig {
     /// # Errors
     ///
     /// No arrow, or a regular expression that does not compile.
-    pub fn add_filter(&mut self, text: &str) -> Result<(), String> {
+    pub fn add_filter(&mut self, text: &str) -> Result<(), ConfigError> {
         let (pattern, replacement) = text.rsplit_once(" => ").ok_or_else(|| {
-            format!(
+            let message = format!(
                 "filter `{}` is written \"REGEX => REPLACEMENT\", e.g. \"\\d{{4}}-\\d\\d-\\d\\d => [date]\"",
                 crate::escape::escape(text)
-            )
+            );
+            ConfigError::new("filters", text, message)
         })?;
         self.redactions = self
             .redactions
             .clone()
             .filter(pattern.trim(), replacement)
-            .map_err(|e| format!("filter {e}"))?;
+            .map_err(|e| {
+                ConfigError::new("filters", text, format!("filter {e}")).caused_by(Cause::of(e))
+            })?;
         Ok(())
     }
 

@@ -2,6 +2,7 @@
 //! set is read here and listed in the crate docs' table (insta's own variables are interpreted
 //! by `snapshot::Settings`, which gets them from [`var`]).
 
+use crate::error::ConfigError;
 use mcp_contract_engine::lint::allow::Date;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -17,6 +18,12 @@ pub(crate) const CA_FILE: &str = "MCP_CONTRACT_CA_FILE";
 /// A variable's value; `None` when unset or not UTF-8.
 pub(crate) fn var(name: &str) -> Option<String> {
     std::env::var(name).ok()
+}
+
+/// A variable's value, read lossily when it is not UTF-8 (for switches whose being set is what
+/// counts: libtest's colour variables).
+pub(crate) fn var_lossy(name: &str) -> Option<String> {
+    std::env::var_os(name).map(|value| value.to_string_lossy().into_owned())
 }
 
 /// A variable's value when set and not empty.
@@ -43,14 +50,17 @@ pub(crate) fn ci() -> bool {
 ///
 /// # Errors
 ///
-/// A value that is not a positive number of seconds.
-pub(crate) fn timeout() -> Result<Option<Duration>, String> {
+/// A value that is not a positive number of seconds ([`ConfigError::setting`] is the
+/// variable's name).
+pub(crate) fn timeout() -> Result<Option<Duration>, ConfigError> {
     match non_empty(TIMEOUT) {
         None => Ok(None),
         Some(text) => match text.trim().parse::<f64>().ok().and_then(timeout_from_secs) {
             Some(timeout) => Ok(Some(timeout)),
-            None => Err(format!(
-                "{TIMEOUT} must be a positive number of seconds, e.g. 30"
+            None => Err(ConfigError::new(
+                TIMEOUT,
+                &text,
+                format!("{TIMEOUT} must be a positive number of seconds, e.g. 30"),
             )),
         },
     }

@@ -82,7 +82,7 @@
 //! | `fail_on = ["breaking", "safety"]` / `"drift"` | what fails locally (default breaking, safety, review) |
 //! | `ci_fail_on = …` | what fails in CI (default `"drift"`) |
 //! | `redact = [".serverInfo.version => [version]"]` | replace the values a selector picks (placeholder `[redacted]` without `=>`); see `docs/redactions.md` |
-//! | `filters = ["local timezone is [^;]+ => local timezone is [tz]"]` | replace a regex in every string of every item |
+//! | `filters = ["Use '[^']+' as local timezone => Use '[tz]' as local timezone"]` | replace a regex in every string of every item (a filter or redaction that matches nothing in a run says so); see `docs/redactions.md` |
 //! | `lints = ["description-missing=deny"]` | lint levels (`deny` fails, `warn` reports, `allow` silences); see `docs/lints.md` |
 //! | `read_only = true` | policy: every tool must declare `readOnlyHint: true` |
 //! | `forbid = ["deploy", "delete_*"]` | policy: tools (name globs) that must never exist |
@@ -127,16 +127,17 @@
 //!
 //! ## Cargo features
 //!
-//! The default build tests stdio servers and is small (15 crates, about 19 s clean on two cores:
-//! `docs/performance.md`); everything else is opt-in:
+//! The default build tests stdio servers and is small (19 crates with your own, about 20 s of
+//! CPU to build clean: `docs/performance.md`); everything else is opt-in (crates counted by
+//! `cargo tree`, on top of the default build's):
 //!
 //! | feature | adds | costs |
 //! |---|---|---|
-//! | `http` | Streamable HTTP endpoints: `url = ...`, [`Suite::url`]; keep-alive, redirects, proxies | ureq (no default features) and its 9 small crates |
-//! | `https` | `https://` endpoints (implies `http`) | rustls, ring, webpki-root-certs |
-//! | `system-roots` | `https` trusting the operating system's certificate store too | rustls-native-certs (+ openssl-probe on Linux) |
-//! | `rmcp` | in-process rmcp handlers: `handler = ...`, `Suite::in_process` | rmcp, tokio |
-//! | `calls` | declared example calls: `calls = ...`, [`Suite::calls`]; arguments and results checked against the tools' JSON Schemas | jsonschema (no default features: no HTTP, no TLS, no file access) and its ~38 crates |
+//! | `http` | Streamable HTTP endpoints: `url = ...`, [`Suite::url`]; keep-alive, redirects, proxies | +9 crates: ureq (no default features) and its parts |
+//! | `https` | `https://` endpoints (implies `http`) | +23 crates: those of `http`, rustls, ring, webpki-root-certs |
+//! | `system-roots` | `https` trusting the operating system's certificate store too | those of `https`, rustls-native-certs (+ openssl-probe on Linux) |
+//! | `rmcp` | in-process rmcp handlers: `handler = ...`, `Suite::in_process` | +54 crates: rmcp, tokio |
+//! | `calls` | declared example calls: `calls = ...`, [`Suite::calls`]; arguments and results checked against the tools' JSON Schemas | +56 crates: jsonschema (no default features: no HTTP, no TLS, no file access) and its dependencies |
 //!
 //! The attribute is sugar over [`Contract`] and [`Suite`]:
 //!
@@ -155,8 +156,8 @@
 //! `calls` feature a suite can declare example calls, one JSON file each:
 //!
 //! ```text
-//! tests/calls/search_notes/work_notes.json   {"arguments": {"query": "the", "tags": ["work"]}}
-//! tests/calls/list_notes/recent.json         {"arguments": {"limit": 3}}
+//! tests/calls/search_notes/work_notes.json   {"arguments": {"query": "the", "tags": ["work"], "limit": 5}, "description": "Notes about work matching a word: the seeded store has two."}
+//! tests/calls/list_notes/recent.json         {"arguments": {"limit": 3}, "description": "The three newest notes."}
 //! ```
 //!
 //! ```ignore
@@ -225,16 +226,21 @@
 //! | variable | effect |
 //! |---|---|
 //! | `INSTA_UPDATE` | `auto` (default: `.snap.new` locally, nothing in CI), `always`, `new`, `unseen`, `no`, `force` — as insta |
+//! | `INSTA_FORCE_UPDATE=1` (or `INSTA_FORCE_UPDATE_SNAPSHOTS=1`) | as `INSTA_UPDATE=force` (insta's older spelling) |
 //! | `INSTA_FORCE_PASS=1` | differences never fail (the pending files are still written); set by `cargo insta test` |
-//! | `CI` | CI detection as insta does it: any drift fails and nothing is written |
+//! | `INSTA_REQUIRE_FULL_MATCH=1` | a snapshot matches only if its header matches too, not just its contents — as insta |
+//! | `CI`, `TF_BUILD` | CI detection as insta does it (`CI` set to anything but `false`, `0` or empty; when `CI` is unset, `TF_BUILD`, as Azure Pipelines sets it): any drift fails and nothing is written |
 //! | `INSTA_SNAPSHOT_REFERENCES_FILE` | every referenced `.snap` path is appended (for `cargo insta test --unreferenced`) |
 //! | `INSTA_WORKSPACE_ROOT` | overrides workspace detection |
 //! | `MCP_CONTRACT_FAIL_ON` | overrides what fails, in CI and outside it: `drift`, or classes such as `breaking,safety` (the CLI reads it too; its `--fail-on` wins) |
 //! | `MCP_CONTRACT_TIMEOUT` | overrides the probe timeout, in seconds (the CLI reads it too) |
 //! | `MCP_CONTRACT_CA_FILE` | a PEM file of CA certificates trusted by `https://` probes, when the suite names no `ca_file` |
 //! | `https_proxy`, `http_proxy`, `all_proxy`, `no_proxy` (or uppercase; lowercase wins) | the HTTP proxy of `https://` and `http://` URLs, the fallback for both, and the hosts reached directly (`example.com` matches its subdomains too; IPs, CIDR ranges, `:PORT`, `*`); loopback hosts never go through them; a suite's `proxy` wins |
+//! | `NEXTEST`, `NEXTEST_RUN_ID` | set by cargo-nextest: the processes of one run share one probe and one judgement (see [Under nextest](#under-nextest)) |
+//! | `NO_COLOR`, `CLICOLOR`, `CLICOLOR_FORCE`, `TERM` | the test runner's colours, as libtest decides them (`--color` wins) |
 //!
-//! `insta.yaml` (`behavior.update`, `behavior.force_pass`) is honoured as insta honours it.
+//! `insta.yaml` (`behavior.update` or the older `behavior.force_update`, `behavior.force_pass`,
+//! `behavior.require_full_match`) is honoured as insta honours it.
 //!
 //! # Under nextest
 //!
@@ -244,6 +250,9 @@
 //! in `target/<profile>/mcp-contract-probes/<run>/`, hold only prepared content (credentials
 //! replaced by their placeholders), and are keyed by everything the judgement depends on,
 //! the state of the accepted snapshots included: an edited snapshot folder is judged again.
+//! The keys are hashes of the data itself — a URL's query string, header values, arguments,
+//! environment — never shown, and each file records its key: two suites that differ only in
+//! `?profile=admin` and `?profile=readonly` never share a probe.
 //! Each `--partition` slice is a run of its own.
 //!
 //! # Stopping the server
@@ -264,6 +273,7 @@
 
 use mcp_contract_engine::{change, diff, escape, lint, parallel, prepare, surface, version};
 
+mod action;
 mod calls;
 mod check;
 mod config;
@@ -275,57 +285,93 @@ mod probe;
 mod probe_cache;
 mod run;
 mod snapshot;
+mod suite;
 mod summary;
 mod verdict;
 
 pub use check::FailOn;
 pub use error::ConfigError;
-pub use harness::{Contract, Location, Suite};
+pub use harness::{Contract, Location};
 pub use mcp_contract_engine::lint::Level;
 pub use mcp_contract_engine::{Class, Policy};
 pub use probe::{HeaderValue, Lifecycle, ProxySetting};
+pub use suite::Suite;
 
 /// What the `mcp-contract` CLI, the benchmarks and this crate's own tests need beyond the
-/// public API: the orchestration, the probe and the snapshot files. Not part of the public API
-/// and not covered by semver (as insta's `_cargo_insta_support`); users need none of it.
+/// public API: the one road, the probe and the snapshot files, each item named. Not part of
+/// the public API and not covered by semver (as insta's `_cargo_insta_support`); users need
+/// none of it.
 #[doc(hidden)]
 pub mod _support {
-    /// Declared calls: case files, making the calls, judging their results.
-    pub mod calls {
-        pub use crate::calls::*;
+    /// The one road from a suite's configuration to its outcome, and for two recordings.
+    pub mod run {
+        pub use crate::run::{
+            accept, compare, judge_probe, probe, run, Acceptance, ComparedItem, Comparing,
+            Comparison, Context, FailureKind, Mode, Recorded, Refusal, SuiteFailure, SuiteOutcome,
+        };
     }
-    /// Judging a live surface against accepted snapshots.
+    /// What a face does with each item of a suite's outcome.
+    pub mod action {
+        pub use crate::action::{Conclusion, ItemAction, SuiteActions, Write};
+    }
+    /// Judging a live surface against accepted snapshots (the road's one judgement), as data.
     pub mod check {
-        pub use crate::check::*;
+        pub use crate::check::{
+            accepted_surface, evaluate, prepare_for_sharing, probe_and_load, Accepting, FailOn,
+            Judging, Layout, State, SuiteReport, Verdict,
+        };
     }
     /// What one suite says, from either face.
     pub mod config {
-        pub use crate::config::*;
-    }
-    /// The one road from a suite's configuration to its outcome.
-    pub mod run {
-        pub use crate::run::*;
+        pub use crate::config::{timeout_from_secs, SuiteConfig};
     }
     /// Starting servers and reading their surface.
     pub mod probe {
-        pub use crate::probe::*;
-    }
-    /// One probe per nextest run.
-    pub mod probe_cache {
-        pub use crate::probe_cache::*;
+        pub use crate::probe::{
+            defer_stops, probe, probe_session, probe_stdio, split_command_line, Answer, Handshake,
+            HeaderValue, HttpEndpoint, InProcess, Lifecycle, Message, Phase, Probe, ProbeError,
+            ProbeErrorKind, ProbeOptions, ProxySetting, ServerCommand, ServerSession, ServerSpec,
+            Transport, TransportError,
+        };
     }
     /// insta-format snapshot files.
     pub mod snapshot {
-        pub use crate::snapshot::*;
+        pub use crate::snapshot::{
+            add_reference, contents_match, file_name, load_dir, normalize_contents, parse_item,
+            pending_path, read_head_at, record, render_item, safe_component, write_atomic,
+            Accepted, ErrorKind, Metadata, Settings, SnapshotError, SnapshotFile, UpdateMode,
+            Written,
+        };
     }
-    /// The classified change list of a verdict, as text.
+    /// How verdicts and changes read, for the CLI's reports.
     pub mod summary {
-        pub use crate::summary::*;
+        pub use crate::summary::{
+            change_detail, change_line, change_summary, compact, compact_pair, counts_line,
+            counts_line_of, finding_counts, findings_line, findings_summary,
+        };
+    }
+    /// Declared calls: case files, making the calls, judging their results.
+    pub mod calls {
+        pub use crate::calls::{
+            folder_of, judge, make_calls, read_cases, CallRecord, Calling, Cases,
+        };
     }
     /// The libtest-compatible runner (the engine's catalogue tests run one trial per rule).
     pub mod libtest {
-        pub use crate::libtest::*;
+        pub use crate::libtest::{run, Arguments, Conclusion, Failed, Trial};
     }
 }
 
 pub use mcp_contract_macros::mcp_contract;
+
+/// What the attribute's expansion calls besides the public API (`headers = [..]`, whose values
+/// are parsed at run time). Not public API: the attribute is.
+#[doc(hidden)]
+pub mod __macro {
+    use crate::Suite;
+
+    /// Adds a header written `"Name: value"` (the attribute's `headers = [..]`).
+    pub fn header_line(suite: Suite, line: &str) -> Suite {
+        suite.header_line(line)
+    }
+}

@@ -143,8 +143,12 @@ impl Arguments {
         }
     }
 
+    // Long on purpose (~115 lines): one arm per libtest option, as libtest lists them.
     /// Parses a command line whose first element is the program name, like
     /// `std::env::args`. The error is one line naming the offending option or value.
+    // A `String` error, argued: it is libtest's own usage error, printed as `error: …` with
+    // exit code 101 exactly as libtest prints it; no caller branches on it and nothing lies
+    // beneath it.
     pub fn parse(args: Vec<String>) -> Result<Parsed, String> {
         let mut parsed = Arguments::default();
         let mut format = None;
@@ -425,9 +429,11 @@ pub fn run_filtered(args: &Arguments, trials: Vec<Trial>, filtered: u64) -> Conc
             }
         },
         None => {
-            let color = use_color(args.color, io::stdout().is_terminal(), |var| {
-                std::env::var_os(var).map(|v| v.to_string_lossy().into_owned())
-            });
+            let color = use_color(
+                args.color,
+                io::stdout().is_terminal(),
+                crate::env::var_lossy,
+            );
             run_to(args, trials, filtered, &mut io::stdout(), color)
         }
     }
@@ -457,7 +463,7 @@ fn use_color(setting: ColorSetting, terminal: bool, env: impl Fn(&str) -> Option
 }
 
 /// The result of one trial.
-enum Outcome {
+enum TrialResult {
     Passed,
     Failed(String),
     Ignored,
@@ -506,15 +512,15 @@ fn run_to(
         printer.started(&trial.name);
         // `--bench` without `--test` runs benchmarks only: tests are reported as ignored.
         let outcome = if args.bench && !args.test {
-            Outcome::Ignored
+            TrialResult::Ignored
         } else {
             run_trial(trial.runner)
         };
         printer.outcome(&trial.name, &outcome);
         match outcome {
-            Outcome::Passed => conclusion.num_passed += 1,
-            Outcome::Ignored => conclusion.num_ignored += 1,
-            Outcome::Failed(msg) => {
+            TrialResult::Passed => conclusion.num_passed += 1,
+            TrialResult::Ignored => conclusion.num_ignored += 1,
+            TrialResult::Failed(msg) => {
                 conclusion.num_failed += 1;
                 failures.push((trial.name, msg));
             }
@@ -529,17 +535,17 @@ fn run_to(
 }
 
 /// Runs one trial, turning a panic into a failure so that the other trials still run.
-fn run_trial(runner: Runner) -> Outcome {
+fn run_trial(runner: Runner) -> TrialResult {
     match catch_unwind(AssertUnwindSafe(runner)) {
-        Ok(Ok(())) => Outcome::Passed,
-        Ok(Err(failed)) => Outcome::Failed(failed.msg),
+        Ok(Ok(())) => TrialResult::Passed,
+        Ok(Err(failed)) => TrialResult::Failed(failed.msg),
         Err(payload) => {
             // `panic!` payloads are `&str` or `String`; the hook already printed the location.
             let text = payload
                 .downcast_ref::<String>()
                 .map(String::as_str)
                 .or_else(|| payload.downcast_ref::<&str>().copied());
-            Outcome::Failed(match text {
+            TrialResult::Failed(match text {
                 Some(text) => format!("test panicked: {text}"),
                 None => "test panicked".to_owned(),
             })
@@ -616,7 +622,7 @@ impl Printer<'_> {
         }
     }
 
-    fn outcome(&mut self, name: &str, outcome: &Outcome) {
+    fn outcome(&mut self, name: &str, outcome: &TrialResult) {
         match self.format {
             Format::Pretty => {
                 self.word(outcome);
@@ -624,9 +630,9 @@ impl Printer<'_> {
             }
             Format::Terse => {
                 let (c, style) = match outcome {
-                    Outcome::Passed => ('.', GREEN),
-                    Outcome::Failed(_) => ('F', RED),
-                    Outcome::Ignored => ('i', YELLOW),
+                    TrialResult::Passed => ('.', GREEN),
+                    TrialResult::Failed(_) => ('F', RED),
+                    TrialResult::Ignored => ('i', YELLOW),
                 };
                 self.styled(style, &c.to_string());
                 // Dots are not line-terminated: show progress now.
@@ -634,10 +640,10 @@ impl Printer<'_> {
             }
             Format::Json => {
                 let (event, stdout) = match outcome {
-                    Outcome::Passed => ("ok", String::new()),
-                    Outcome::Ignored => ("ignored", String::new()),
+                    TrialResult::Passed => ("ok", String::new()),
+                    TrialResult::Ignored => ("ignored", String::new()),
                     // libtest-mimic's shape: the message as an `Error: "..."` line of stdout.
-                    Outcome::Failed(msg) => (
+                    TrialResult::Failed(msg) => (
                         "failed",
                         format!(", \"stdout\": \"Error: \\\"{}\\\"\\n\"", json_escape(msg)),
                     ),
@@ -651,11 +657,11 @@ impl Printer<'_> {
     }
 
     /// `ok`, `FAILED` or `ignored`, coloured.
-    fn word(&mut self, outcome: &Outcome) {
+    fn word(&mut self, outcome: &TrialResult) {
         match outcome {
-            Outcome::Passed => self.styled(GREEN, "ok"),
-            Outcome::Failed(_) => self.styled(RED, "FAILED"),
-            Outcome::Ignored => self.styled(YELLOW, "ignored"),
+            TrialResult::Passed => self.styled(GREEN, "ok"),
+            TrialResult::Failed(_) => self.styled(RED, "FAILED"),
+            TrialResult::Ignored => self.styled(YELLOW, "ignored"),
         }
     }
 

@@ -11,7 +11,9 @@
 //! `cargo clean` removes them; runs over a day old are removed by the next run):
 //!
 //! - `<key>.probe`: the probe of one server with one suite's redactions
-//!   ([`probe_shared`]). Its key is the server spec, the probe options and the redactions. It
+//!   ([`probe_shared`]). Its key is the server spec, the probe options, the redactions and the
+//!   declared calls, taken as data (`key.rs`: never `Debug` text, which hides a URL's query
+//!   and header values). It
 //!   holds the surface **prepared** (spellings canonical, redactions applied, secrets replaced
 //!   by their placeholders: [`check::prepare_for_sharing`]) with what preparing said (the secret
 //!   findings, the spellings) as data, so that judging it gives the verdicts judging the raw
@@ -27,11 +29,14 @@
 //!   reader reads itself.
 //!
 //! Every file is written to a temporary name and renamed into place: a reader sees a whole
-//! file or none. A file that cannot be read back as written is not used (the work is redone).
+//! file or none. Every file records its key's check digest, and a reader uses it only when
+//! that is its own. A file that cannot be read back as written is not used (the work is redone).
 
+mod key;
 mod outcome;
 
-pub use outcome::{shared_outcome, SharedFailure, SharedOutcome};
+pub(crate) use key::{Key, KeyMaterial};
+pub(crate) use outcome::shared_outcome;
 
 use crate::calls::{self, CallRecord, Calling};
 use crate::check::{self, PreparedNotes};
@@ -57,7 +62,7 @@ pub struct SharedProbe {
     /// The probe: as the server answered, or (read from the shared file) prepared.
     pub probe: Probe,
     /// When the surface was read prepared: what preparing it said (see
-    /// [`check::evaluate_prepared`]).
+    /// [`check::evaluate`]).
     pub prepared: Option<PreparedNotes>,
     /// The suite's declared calls, made in the probe's session (their results prepared
     /// already): empty when it declares none.
@@ -96,22 +101,35 @@ pub fn probe_shared(
     let Some(dir) = run_dir() else {
         return fresh();
     };
-    let calls_material = calling.map(Calling::material).unwrap_or_default();
-    let key = key_of(&format!(
-        "probe-v3|{spec:?}|{options:?}|{redactions:?}|{calls_material}"
-    ));
+    let key = probe_key(spec, options, redactions, calling);
     // Twice the probe's own bound (and its calls'): the holder of the lock needs up to one.
     let budget = options.timeout + calling.map(Calling::budget).unwrap_or_default();
     let patience = budget * 2 + Duration::from_secs(5);
     shared(
-        &dir.join(format!("{key}.probe")),
+        &dir.join(format!("{}.probe", key.file_stem())),
         patience,
-        read_probe,
+        |path| read_probe(path, &key),
         || {
             let outcome = fresh();
-            (Some(probe_file(&outcome, redactions, known)), outcome)
+            (Some(probe_file(&outcome, redactions, known, &key)), outcome)
         },
     )
+}
+
+/// The key of a shared probe: everything that decides what the probe sees and what is kept of
+/// it.
+fn probe_key(
+    spec: &ServerSpec,
+    options: &ProbeOptions,
+    redactions: &Redactions,
+    calling: Option<&Calling<'_>>,
+) -> Key {
+    let mut key = KeyMaterial::new("probe-v4");
+    key.field("server", spec)
+        .field("options", options)
+        .derived_debug("redactions", redactions)
+        .field("calls", &calling.copied());
+    key.finish()
 }
 
 /// Whether the processes of this run share one probe (under nextest): then the probe a listing
@@ -120,22 +138,10 @@ pub fn sharing() -> bool {
     run_dir().is_some()
 }
 
-/// The file of a suite's shared outcome in this run, named after `material` (everything the
+/// The file of a suite's shared outcome in this run, named after `key` (everything the
 /// judgement depends on); `None` outside nextest.
-pub fn outcome_file(material: &str) -> Option<PathBuf> {
-    let key = key_of(&format!("outcome-v1|{material}"));
-    Some(run_dir()?.join(format!("{key}.outcome")))
-}
-
-/// 128 bits of `material` as 32 hex digits (two FNV-1a hashes, the second of a salted copy).
-fn key_of(material: &str) -> String {
-    let mut salted = b"mcp-contract\0".to_vec();
-    salted.extend_from_slice(material.as_bytes());
-    format!(
-        "{:016x}{:016x}",
-        fnv1a64(material.as_bytes()),
-        fnv1a64(&salted)
-    )
+pub(crate) fn outcome_file(key: &Key) -> Option<PathBuf> {
+    Some(run_dir()?.join(format!("{}.outcome", key.file_stem())))
 }
 
 /// Reads `file`, or computes what it holds and shares it: the first process to create
@@ -227,7 +233,7 @@ pub(crate) fn key_from(value: &Value) -> Option<ItemKey> {
     Some(ItemKey::new(kind, pair.get(1)?.as_str()?))
 }
 
-fn secret_json(finding: &secrets::Finding) -> Value {
+fn secret_json(finding: &secrets::ReplacedSecret) -> Value {
     json!({
         "item": key_json(&finding.item),
         "path": finding.path,
@@ -236,8 +242,8 @@ fn secret_json(finding: &secrets::Finding) -> Value {
     })
 }
 
-fn secret_from(value: &Value) -> Option<secrets::Finding> {
-    Some(secrets::Finding::new(
+fn secret_from(value: &Value) -> Option<secrets::ReplacedSecret> {
+    Some(secrets::ReplacedSecret::new(
         key_from(value.get("item")?)?,
         value.get("path")?.as_str()?,
         secrets::kind_named(value.get("kind")?.as_str()?)?,
@@ -252,6 +258,7 @@ fn probe_file(
     outcome: &Result<SharedProbe, SharedError>,
     redactions: &Redactions,
     known: &[String],
+    key: &Key,
 ) -> Vec<u8> {
     let mut out = Vec::new();
     match outcome {
@@ -261,7 +268,11 @@ fn probe_file(
                 ProbeErrorKind::Configuration => "config",
                 _ => "other",
             };
-            let header = json!({"error": secrets::scrub_known(message, known), "kind": kind});
+            let header = json!({
+                "key": key.check(),
+                "error": secrets::scrub_known(message, known),
+                "kind": kind,
+            });
             out.extend_from_slice(header.to_string().as_bytes());
             out.push(b'\n');
         }
@@ -272,6 +283,7 @@ fn probe_file(
                 None => check::prepare_for_sharing(&probe.surface, redactions),
             };
             let header = json!({
+                "key": key.check(),
                 "notes": probe.notes.iter().map(|n| secrets::scrub_known(n, known)).collect::<Vec<_>>(),
                 "handshake": probe.handshake.method(),
                 "respellings": probe.respellings.iter().map(Respelling::to_json).collect::<Vec<_>>(),
@@ -305,11 +317,15 @@ fn probe_file(
     out
 }
 
-fn read_probe(path: &Path) -> Option<Result<SharedProbe, SharedError>> {
+fn read_probe(path: &Path, key: &Key) -> Option<Result<SharedProbe, SharedError>> {
     let mut reader = BufReader::new(fs::File::open(path).ok()?);
     let mut line = String::new();
     reader.read_line(&mut line).ok()?;
     let header: Value = serde_json::from_str(&line).ok()?;
+    // Written for another key (or by an older build): not this suite's probe.
+    if header.get("key").and_then(Value::as_str) != Some(key.check().as_str()) {
+        return None;
+    }
     if let Some(error) = header.get("error").and_then(Value::as_str) {
         let kind = match header.get("kind").and_then(Value::as_str) {
             Some("auth") => ProbeErrorKind::AuthRequired,
@@ -427,4 +443,71 @@ fn parent_identity() -> Option<String> {
     let after = &stat[stat.rfind(')')? + 1..];
     let start = after.split_whitespace().nth(19)?;
     Some(format!("{ppid}-{start}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::probe::HttpEndpoint;
+
+    fn key_of(url: &str) -> Key {
+        let spec = ServerSpec::Http(HttpEndpoint::new(url));
+        probe_key(
+            &spec,
+            &ProbeOptions::default(),
+            &Redactions::default(),
+            None,
+        )
+    }
+
+    fn shared_probe() -> Result<SharedProbe, SharedError> {
+        let mut surface = Surface::new();
+        surface.insert(
+            ItemKey::new(ItemKind::Tool, "purge"),
+            json!({"name": "purge", "inputSchema": {"type": "object"}}),
+        );
+        Ok(SharedProbe {
+            probe: Probe {
+                surface,
+                notes: Vec::new(),
+                handshake: probe::Handshake::Initialize,
+                respellings: Vec::new(),
+            },
+            prepared: None,
+            calls: Vec::new(),
+        })
+    }
+
+    /// A probe file is read only by a process whose key is the one it records: a file of
+    /// another suite (or of an older build, which records none) found under this name is not
+    /// this suite's probe.
+    #[test]
+    fn a_shared_probe_is_read_only_under_the_key_it_records() {
+        let dir = std::env::temp_dir().join(format!("mcp-probe-key-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let admin = key_of("http://127.0.0.1:9/mcp?profile=admin");
+        let readonly = key_of("http://127.0.0.1:9/mcp?profile=readonly");
+        let file = dir.join("probe");
+        let bytes = probe_file(&shared_probe(), &Redactions::default(), &[], &admin);
+        fs::write(&file, &bytes).unwrap();
+        let read = read_probe(&file, &admin).expect("its own key reads it");
+        let surface = read.expect("a probe").probe.surface;
+        assert!(surface
+            .get(&ItemKey::new(ItemKind::Tool, "purge"))
+            .is_some());
+        assert!(
+            read_probe(&file, &readonly).is_none(),
+            "another key does not"
+        );
+        let text = String::from_utf8(bytes).unwrap();
+        let (header, rest) = text.split_once('\n').unwrap();
+        let without_key = header.replace(&format!("\"key\":\"{}\",", admin.check()), "");
+        assert_ne!(without_key, header, "the header records the key: {header}");
+        fs::write(&file, format!("{without_key}\n{rest}")).unwrap();
+        assert!(
+            read_probe(&file, &admin).is_none(),
+            "a file without a key is not used"
+        );
+        let _ = fs::remove_dir_all(&dir);
+    }
 }

@@ -8,16 +8,25 @@
 //! pending snapshot files; the CLI maps it to exit codes and report formats. Neither decides
 //! anything else, so both say the same about the same server and folder.
 
-use crate::calls::{self, Calling, Cases};
-use crate::change::Policy;
-use crate::check::{self, FailOn, Judging, Selection, State, SuiteReport, Verdict};
+use crate::calls::{self, Calling, CallsError, CallsErrorKind, Cases};
+use crate::check::{self, FailOn, Judging, Selection, SuiteReport};
 use crate::config::SuiteConfig;
+use crate::error::{Cause, ConfigError};
 use crate::prepare::secrets;
 use crate::probe::{Handshake, Probe, ProbeErrorKind, ProbeOptions, ServerSpec};
-use crate::probe_cache::{SharedFailure, SharedOutcome, SharedProbe};
+use crate::probe_cache::SharedProbe;
 use crate::surface::{ItemKey, ItemKind};
-use crate::version::{self, BumpCheck};
-use serde_json::Value;
+pub use crate::verdict::{FailureKind, SuiteFailure};
+use crate::version;
+
+mod accept;
+mod compare;
+mod release;
+mod shared;
+
+pub use accept::{accept, Acceptance, Refusal};
+pub use compare::{compare, ComparedItem, Comparing, Comparison, Recorded};
+use release::{version_discipline, Release};
 use std::fmt;
 use std::time::Duration;
 
@@ -74,6 +83,23 @@ impl fmt::Debug for Context<'_> {
 }
 
 impl Context<'static> {
+    /// The context of a face with nothing from the environment: not CI, no override, every
+    /// item judged, nothing shared; a missing contract is a first recording for `snapshot`
+    /// and an error for the others (see [`Context::from_env`] for the context a face runs in).
+    pub fn new(mode: Mode) -> Context<'static> {
+        Context {
+            mode,
+            ci: false,
+            fail_on: None,
+            timeout: None,
+            share_probe: false,
+            allow_missing: matches!(mode, Mode::Accept),
+            listing: false,
+            select: None,
+            only: None,
+        }
+    }
+
     /// The context of a face as the environment sets it: CI detected as insta detects it (`CI`
     /// set to anything but `false`, `0` or empty; else `TF_BUILD`), and the overrides
     /// `MCP_CONTRACT_FAIL_ON` and `MCP_CONTRACT_TIMEOUT` (a face's own flags may override them
@@ -84,85 +110,30 @@ impl Context<'static> {
     ///
     /// # Errors
     ///
-    /// An override that does not parse, naming the variable.
-    pub fn from_env(mode: Mode) -> Result<Context<'static>, String> {
+    /// An override that does not parse; [`ConfigError::setting`] is the variable's name.
+    pub fn from_env(mode: Mode) -> Result<Context<'static>, ConfigError> {
         let ci = crate::env::ci();
-        let fail_on = crate::env::non_empty(crate::env::FAIL_ON)
-            .map(|text| FailOn::parse(&text))
-            .transpose()
-            .map_err(|e| format!("{}: {e}", crate::env::FAIL_ON))?;
+        let variable = crate::env::FAIL_ON;
+        let fail_on = crate::env::non_empty(variable)
+            .map(|text| {
+                FailOn::parse(&text).map_err(|e| {
+                    ConfigError::new(variable, &text, format!("{variable}: {e}"))
+                        .caused_by(Cause::of(e))
+                })
+            })
+            .transpose()?;
         Ok(Context {
-            mode,
             ci,
             fail_on,
             timeout: crate::env::timeout()?,
-            share_probe: false,
             allow_missing: match mode {
                 Mode::Test => !ci,
                 Mode::Check => false,
                 Mode::Accept => true,
             },
-            listing: false,
-            select: None,
-            only: None,
+            ..Context::new(mode)
         })
     }
-}
-
-/// Why a suite could not be judged.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum FailureKind {
-    /// The suite's configuration cannot be used (a bad setting, an allow-list that does not
-    /// parse, an unset variable for a header).
-    Config,
-    /// The accepted snapshots could not be read.
-    Unreadable,
-    /// There is no accepted contract where one is required.
-    NoContract,
-    /// The server requires authentication.
-    AuthRequired,
-    /// The server could not be started or reached, or did not answer as an MCP server.
-    Unreachable,
-}
-
-impl FailureKind {
-    /// The kind as a word (`config`, `unreadable`, `no-contract`, `auth-required`,
-    /// `unreachable`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            FailureKind::Config => "config",
-            FailureKind::Unreadable => "unreadable",
-            FailureKind::NoContract => "no-contract",
-            FailureKind::AuthRequired => "auth-required",
-            FailureKind::Unreachable => "unreachable",
-        }
-    }
-
-    /// Parses [`FailureKind::as_str`] back.
-    pub fn parse(word: &str) -> Option<FailureKind> {
-        [
-            FailureKind::Config,
-            FailureKind::Unreadable,
-            FailureKind::NoContract,
-            FailureKind::AuthRequired,
-            FailureKind::Unreachable,
-        ]
-        .into_iter()
-        .find(|kind| kind.as_str() == word)
-    }
-}
-
-/// A suite that could not be judged: one message that every one of its tests (or the CLI's
-/// report) shows.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SuiteFailure {
-    /// What kind of failure it is.
-    pub kind: FailureKind,
-    /// What happened, where, and what to do; credentials replaced, server text escaped.
-    pub message: String,
-    /// The items known anyway (accepted or live), so that each still gets a failing test.
-    pub keys: Vec<ItemKey>,
 }
 
 /// What one suite came to.
@@ -203,15 +174,9 @@ pub fn run(config: &SuiteConfig, context: &Context<'_>) -> SuiteOutcome {
     };
     let cases = match read_calls(config) {
         Ok(cases) => cases,
-        Err(message) => {
-            let keys = check::load_accepted(&config.layout)
-                .map(|accepted| check::item_keys(&crate::surface::Surface::new(), &accepted))
-                .unwrap_or_default();
-            return outcome(Err(SuiteFailure {
-                kind: FailureKind::Config,
-                message: secrets::scrub_known(&message, &config.known_secrets()),
-                keys,
-            }));
+        Err(error) => {
+            let message = secrets::scrub_known(&error.to_string(), &config.known_secrets());
+            return outcome(Err(unusable(&config.layout, message)));
         }
     };
     let cases = cases.as_ref();
@@ -220,7 +185,9 @@ pub fn run(config: &SuiteConfig, context: &Context<'_>) -> SuiteOutcome {
     let share = context.share_probe && !matches!(config.server, ServerSpec::InProcess(_));
     if share && !context.listing {
         let options = probe_options(config, context);
-        if let Some((file, state)) = outcome_file(config, context, &fail_on, &options, cases) {
+        if let Some((file, key, state)) =
+            shared::outcome_file(config, context, &fail_on, &options, cases)
+        {
             // The judging process needs up to one probe and its calls, twice (see
             // `probe_shared`), and the judgement.
             let calls_budget = cases.map(|cases| calling(config, cases, &[], &options).budget());
@@ -235,19 +202,42 @@ pub fn run(config: &SuiteConfig, context: &Context<'_>) -> SuiteOutcome {
                 let result = judge(config, &whole, &fail_on, share, cases);
                 // Shared only if the folder did not change while it was read and judged.
                 let unchanged = folder_state(config) == Some(state);
-                (to_shared(result), unchanged)
+                (result, unchanged)
             };
             let shared = crate::probe_cache::shared_outcome(
                 &file,
+                &key,
                 patience,
                 context.select,
                 context.only,
                 compute,
             );
-            return outcome(from_shared(shared));
+            return outcome(shared);
         }
     }
     outcome(judge(config, context, &fail_on, share, cases))
+}
+
+/// A suite whose configuration cannot be used: every test it has (each accepted item, and
+/// `server`) fails with `message`.
+pub fn unusable(layout: &check::Layout, message: String) -> SuiteFailure {
+    let keys = check::load_accepted(layout)
+        .map(|accepted| check::item_keys(&crate::surface::Surface::new(), &accepted))
+        .unwrap_or_default();
+    SuiteFailure {
+        kind: FailureKind::Config,
+        message,
+        keys,
+    }
+}
+
+/// What a suite with configuration errors says: each error on a line of its own.
+pub fn misconfigured(errors: &[ConfigError]) -> String {
+    let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
+    format!(
+        "the contract suite is misconfigured:\n  {}",
+        lines.join("\n  ")
+    )
 }
 
 /// The suite's declared calls, read before anything starts; `None` when it declares none.
@@ -255,17 +245,19 @@ pub fn run(config: &SuiteConfig, context: &Context<'_>) -> SuiteOutcome {
 /// # Errors
 ///
 /// The calls folder cannot be listed, or this build has no validator (`calls` feature).
-fn read_calls(config: &SuiteConfig) -> Result<Option<Cases>, String> {
+fn read_calls(config: &SuiteConfig) -> Result<Option<Cases>, CallsError> {
     let Some(dir) = &config.calls else {
         return Ok(None);
     };
     if !calls::SUPPORTED {
-        return Err(
+        return Err(CallsError::new(
+            CallsErrorKind::Unsupported,
             "the suite declares calls, but this build of mcp-contract-test has no JSON Schema \
              validator: enable its `calls` feature (`mcp-contract-test = { version = \"0.1\", \
              features = [\"calls\"] }`)"
                 .to_owned(),
-        );
+            Cause::default(),
+        ));
     }
     calls::read_cases(dir).map(Some)
 }
@@ -300,63 +292,31 @@ fn folder_state(config: &SuiteConfig) -> Option<u64> {
     crate::snapshot::suite_state(&layout.dir, &layout.module, layout.suite.as_deref())
 }
 
-/// Where this run shares the suite's outcome, and the snapshot folder's state it is keyed by:
-/// the key holds everything the judgement depends on. `None` outside nextest, or when the
-/// folder cannot be listed (then each process judges on its own).
-fn outcome_file(
-    config: &SuiteConfig,
-    context: &Context<'_>,
-    fail_on: &FailOn,
-    options: &ProbeOptions,
-    cases: Option<&Cases>,
-) -> Option<(std::path::PathBuf, u64)> {
-    let state = folder_state(config)?;
-    let allow_list = config.allow_list.as_ref().map(|path| {
-        std::fs::metadata(path)
-            .map(|m| (m.len(), m.modified().ok()))
-            .ok()
-    });
-    let material = format!(
-        "{:?}|{options:?}|{:?}|{:?}|{:?}|{fail_on:?}|{:?}|{allow_list:?}|{:?}|{}|{:?}|{}|{}|{:?}|{state:x}|{cases:?}",
-        config.server,
-        config.redactions,
-        config.policy,
-        config.lints,
-        config.allow_list,
-        config.layout,
-        config.server_label(),
-        context.mode,
-        context.ci,
-        context.allow_missing,
-        crate::env::today(),
-    );
-    Some((crate::probe_cache::outcome_file(&material)?, state))
+/// What judging one suite in this process works with, besides the probe and the snapshots.
+struct Judge<'a> {
+    config: &'a SuiteConfig,
+    context: &'a Context<'a>,
+    fail_on: &'a FailOn,
+    cases: Option<&'a Cases>,
+    /// The suite's layout, its header's server label filled in.
+    layout: check::Layout,
+    /// The credentials of the configuration, replaced in every message.
+    known: Vec<String>,
+    options: ProbeOptions,
 }
 
-fn to_shared(result: Result<SuiteReport, SuiteFailure>) -> SharedOutcome {
-    match result {
-        Ok(report) => SharedOutcome::Judged(report),
-        Err(failure) => SharedOutcome::Failed(SharedFailure {
-            kind: failure.kind.as_str().to_owned(),
-            message: failure.message,
-            keys: failure.keys,
-        }),
+impl Judge<'_> {
+    fn failure(&self, kind: FailureKind, message: &str, keys: Vec<ItemKey>) -> SuiteFailure {
+        SuiteFailure {
+            kind,
+            message: secrets::scrub_known(message, &self.known),
+            keys,
+        }
     }
 }
 
-fn from_shared(shared: SharedOutcome) -> Result<SuiteReport, SuiteFailure> {
-    match shared {
-        SharedOutcome::Judged(report) => Ok(report),
-        SharedOutcome::Failed(failure) => Err(SuiteFailure {
-            kind: FailureKind::parse(&failure.kind).unwrap_or(FailureKind::Unreachable),
-            message: failure.message,
-            keys: failure.keys,
-        }),
-    }
-}
-
-/// The suite judged in this process: probe (shared under nextest), accepted snapshots, and the
-/// verdicts of the selected items.
+/// The suite judged in this process: probe (shared under nextest) and accepted snapshots read
+/// side by side, then [`judge_probed`].
 fn judge(
     config: &SuiteConfig,
     context: &Context<'_>,
@@ -364,84 +324,111 @@ fn judge(
     share: bool,
     cases: Option<&Cases>,
 ) -> Result<SuiteReport, SuiteFailure> {
-    let known = config.known_secrets();
-    let scrub = |text: &str| secrets::scrub_known(text, &known);
-    let failure = |kind: FailureKind, message: &str, keys: Vec<ItemKey>| SuiteFailure {
-        kind,
-        message: scrub(message),
-        keys,
-    };
     let mut layout = config.layout.clone();
     layout.server_label = config.server_label();
-    let options = probe_options(config, context);
+    let judge = Judge {
+        config,
+        context,
+        fail_on,
+        cases,
+        layout,
+        known: config.known_secrets(),
+        options: probe_options(config, context),
+    };
     // The calls are made in the probe's session when a verdict needs them, and while listing
     // under nextest: the listing process makes the one probe the run's tests share.
     let make_calls = !context.listing || (share && crate::probe_cache::sharing());
     let calling = cases
         .filter(|_| make_calls)
-        .map(|cases| calling(config, cases, &known, &options));
-    let (probed, accepted) = check::probe_and_load(&layout, || {
+        .map(|cases| calling(config, cases, &judge.known, &judge.options));
+    let (probed, accepted) = check::probe_and_load(&judge.layout, || {
         if share {
             crate::probe_cache::probe_shared(
                 &config.server,
-                &options,
+                &judge.options,
                 &config.redactions,
-                &known,
+                &judge.known,
                 calling.as_ref(),
             )
         } else {
-            crate::probe_cache::probe_fresh(&config.server, &options, calling.as_ref())
+            crate::probe_cache::probe_fresh(&config.server, &judge.options, calling.as_ref())
         }
     });
-    let accepted_keys = |accepted: &[crate::snapshot::Accepted]| -> Vec<ItemKey> {
-        accepted
-            .iter()
-            .filter(|a| !a.item.removed)
-            .map(|a| a.item.key.clone())
-            .collect()
-    };
     let unreadable = |error: &crate::snapshot::SnapshotError| {
         format!("cannot read the accepted contract: {error}\nThe file was left untouched.")
     };
-    let (
-        SharedProbe {
-            probe,
-            prepared,
-            calls: records,
-        },
-        accepted,
-    ) = match (probed, accepted) {
-        (Ok(probe), Ok(accepted)) => (probe, accepted),
+    match (probed, accepted) {
+        (Ok(probed), Ok(accepted)) => judge_probed(&judge, probed, accepted),
         // A broken snapshot folder still probes: every live item's test then fails with the
         // one message, so a filtered run (`-- tools::x`) cannot pass on a folder it cannot
         // read.
         (Ok(shared), Err(error)) => {
             let keys = check::item_keys(&shared.probe.surface, &[]);
-            return Err(failure(FailureKind::Unreadable, &unreadable(&error), keys));
+            Err(judge.failure(FailureKind::Unreadable, &unreadable(&error), keys))
         }
         (Err(_), Err(error)) => {
-            return Err(failure(
-                FailureKind::Unreadable,
-                &unreadable(&error),
-                Vec::new(),
-            ))
+            Err(judge.failure(FailureKind::Unreadable, &unreadable(&error), Vec::new()))
         }
         (Err((kind, message)), Ok(accepted)) => {
             let message = format!("{message}\nNo snapshot was written, changed or deleted.");
-            return Err(failure(
-                probe_failure_kind(kind),
-                &message,
-                accepted_keys(&accepted),
-            ));
+            let keys = accepted
+                .iter()
+                .filter(|a| !a.item.removed)
+                .map(|a| a.item.key.clone())
+                .collect();
+            Err(judge.failure(probe_failure_kind(kind), &message, keys))
         }
+    }
+}
+
+/// The one road after the probe, for a surface in hand: what [`run`] does once the server
+/// was probed and the accepted snapshots read (a missing contract, the allow-list, judging,
+/// the version requirement, the handshake in the `server` header), for tests and benchmarks
+/// that hold a surface. The probe's notes are shown as they are.
+pub fn judge_probe(
+    config: &SuiteConfig,
+    context: &Context<'_>,
+    probe: Probe,
+    accepted: Vec<crate::snapshot::Accepted>,
+) -> SuiteOutcome {
+    let fail_on = fail_on(config, context);
+    let mut layout = config.layout.clone();
+    layout.server_label = config.server_label();
+    let judge = Judge {
+        config,
+        context,
+        fail_on: &fail_on,
+        cases: None,
+        layout,
+        known: config.known_secrets(),
+        options: probe_options(config, context),
     };
+    let probed = SharedProbe {
+        probe,
+        prepared: None,
+        calls: Vec::new(),
+    };
+    let result = judge_probed(&judge, probed, accepted);
+    SuiteOutcome {
+        server: config.server_label(),
+        fail_on: fail_on.clone(),
+        result,
+    }
+}
+
+/// Judges a probed surface against the accepted snapshots: a missing contract, the
+/// allow-list, then the items (or, listing, only their names), the handshake and the notes.
+fn judge_probed(
+    judge: &Judge<'_>,
+    probed: SharedProbe,
+    accepted: Vec<crate::snapshot::Accepted>,
+) -> Result<SuiteReport, SuiteFailure> {
+    let (config, context) = (judge.config, judge.context);
+    let probe = &probed.probe;
     if accepted.is_empty() && !context.allow_missing && !context.listing {
         let keys = check::item_keys(&probe.surface, &[]);
-        return Err(failure(
-            FailureKind::NoContract,
-            &no_contract_message(&layout, context.mode),
-            keys,
-        ));
+        let message = no_contract_message(&judge.layout, context.mode);
+        return Err(judge.failure(FailureKind::NoContract, &message, keys));
     }
     let mut lints = config.lints.clone();
     if let Some(path) = &config.allow_list {
@@ -449,7 +436,7 @@ fn judge(
             Ok(list) => lints.allow = Some(list),
             Err(error) => {
                 let keys = check::item_keys(&probe.surface, &accepted);
-                return Err(failure(FailureKind::Config, &error, keys));
+                return Err(judge.failure(FailureKind::Config, &error.to_string(), keys));
             }
         }
     }
@@ -459,8 +446,9 @@ fn judge(
         .into_iter()
         .partition(|a| a.item.key.kind == ItemKind::Call);
     let mut report = if context.listing {
-        let planned = cases
-            .map(|cases| calls::planned_keys(cases, &probe))
+        let planned = judge
+            .cases
+            .map(|cases| calls::planned_keys(cases, probe))
             .unwrap_or_default();
         let mut unjudged = check::item_keys(&probe.surface, &accepted);
         unjudged.extend(calls::keys(&planned, &accepted_calls));
@@ -473,66 +461,115 @@ fn judge(
             first_recording,
         }
     } else {
-        // The version requirement weighs the whole release: the process that judges the
-        // `server` item (which carries the verdict) judges every item, and keeps only the
-        // verdicts it was asked for.
-        let whole_release =
-            config.require_version_bump && context.select.is_some_and(|s| s(&ItemKey::server()));
-        let select = if whole_release { None } else { context.select };
-        let judging = Judging {
-            layout: &layout,
-            policy: &config.policy,
-            fail_on,
-            redactions: &config.redactions,
-            lints: &lints,
-            today: crate::env::today(),
-            envelope: &probe.respellings,
+        let accepted = Accepted {
+            items: &accepted,
+            calls: &accepted_calls,
+            first_recording,
         };
-        let mut report = check::evaluate_prepared(
-            &probe.surface,
-            &accepted,
-            &judging,
-            select,
-            prepared.as_ref(),
-        );
-        if cases.is_some() || !accepted_calls.is_empty() {
-            let (verdicts, unjudged, notes) =
-                calls::judge(&records, &accepted_calls, &judging, select, first_recording);
-            report.verdicts.extend(verdicts);
-            report.unjudged.extend(unjudged);
-            report.unjudged.sort();
-            report.notes.extend(notes);
-            report.first_recording = first_recording;
-        }
-        if let Some(cases) = cases {
-            report.notes.extend(cases.notes.iter().cloned());
-        }
-        if config.require_version_bump {
-            let live_version = config.version.clone().or_else(|| {
-                probe
-                    .surface
-                    .get(&ItemKey::server())
-                    .and_then(|server| version::server_info_version(&server))
-            });
-            let policy = fail_on.apply(&config.policy);
-            let release = Release {
-                accepted: &accepted,
-                live_version: live_version.as_deref(),
-                from_server_info: config.version.is_none(),
-                drift: *fail_on == FailOn::Drift,
-            };
-            version_discipline(&mut report, &release, &policy);
-        }
-        if let (true, Some(select)) = (whole_release, context.select) {
-            report.keep_selected(select);
-        }
-        report
+        judge_items(judge, &probed, &accepted, &lints)
     };
-    record_handshake(&mut report, probe.handshake, &options.protocol_version);
-    let mut notes: Vec<String> = probe.notes.iter().map(|note| scrub(note)).collect();
+    // A redaction or filter that changed nothing in the run says so, where this process read
+    // the surface as advertised (a shared one is prepared already). Declared calls' results
+    // are prepared as they arrive: a run whose calls answered is not judged.
+    if !context.listing
+        && probed.prepared.is_none()
+        && probed.calls.iter().all(|r| r.result.is_none())
+    {
+        let unmatched = config.redactions.unmatched(probe.surface.items());
+        report.notes.extend(unmatched.iter().map(|u| u.note()));
+    }
+    record_handshake(
+        &mut report,
+        probe.handshake,
+        &judge.options.protocol_version,
+    );
+    let mut notes: Vec<String> = probe
+        .notes
+        .iter()
+        .map(|note| secrets::scrub_known(note, &judge.known))
+        .collect();
     notes.append(&mut report.notes);
     report.notes = notes;
     Ok(report)
+}
+
+/// The accepted contract as judging takes it: the items' snapshots and the declared calls'.
+struct Accepted<'a> {
+    items: &'a [crate::snapshot::Accepted],
+    calls: &'a [crate::snapshot::Accepted],
+    /// Nothing at all was accepted before.
+    first_recording: bool,
+}
+
+/// The verdicts of the items (and declared calls) this process runs, with the version
+/// requirement applied.
+fn judge_items(
+    judge: &Judge<'_>,
+    probed: &SharedProbe,
+    accepted: &Accepted<'_>,
+    lints: &crate::lint::Lints,
+) -> SuiteReport {
+    let (config, context, fail_on) = (judge.config, judge.context, judge.fail_on);
+    let probe = &probed.probe;
+    // The version requirement weighs the whole release: the process that judges the `server`
+    // item (which carries the verdict) judges every item, and keeps only the verdicts it was
+    // asked for.
+    let whole_release =
+        config.require_version_bump && context.select.is_some_and(|s| s(&ItemKey::server()));
+    let select = if whole_release { None } else { context.select };
+    let judging = Judging {
+        layout: &judge.layout,
+        policy: &config.policy,
+        fail_on,
+        redactions: &config.redactions,
+        lints,
+        today: crate::env::today(),
+        envelope: &probe.respellings,
+    };
+    let mut report = check::evaluate(
+        &probe.surface,
+        accepted.items,
+        &judging,
+        select,
+        probed.prepared.as_ref(),
+    );
+    if judge.cases.is_some() || !accepted.calls.is_empty() {
+        let (verdicts, unjudged, notes) = calls::judge(
+            &probed.calls,
+            accepted.calls,
+            &judging,
+            select,
+            accepted.first_recording,
+        );
+        report.verdicts.extend(verdicts);
+        report.unjudged.extend(unjudged);
+        report.unjudged.sort();
+        report.notes.extend(notes);
+        report.first_recording = accepted.first_recording;
+    }
+    if let Some(cases) = judge.cases {
+        report.notes.extend(cases.notes.iter().cloned());
+    }
+    if config.require_version_bump {
+        let live_version = config.version.clone().or_else(|| {
+            probe
+                .surface
+                .get(&ItemKey::server())
+                .and_then(|server| version::server_info_version(&server))
+        });
+        let policy = fail_on.apply(&config.policy);
+        let release = Release {
+            accepted: accepted.items,
+            live_version: live_version.as_deref(),
+            from_server_info: config.version.is_none(),
+            drift: *fail_on == FailOn::Drift,
+        };
+        version_discipline(&mut report, &release, &policy);
+    }
+    if let (true, Some(select)) = (whole_release, context.select) {
+        report.keep_selected(select);
+    }
+    report
 }
 
 /// Probes the suite's server alone, as [`run`] does (the context's timeout override, the
@@ -600,178 +637,4 @@ fn record_handshake(report: &mut SuiteReport, handshake: Handshake, requested: &
             info.insert("requested_protocol_version".to_owned(), requested.into());
         }
     }
-}
-
-/// What the version requirement compares: the accepted contract and the live version.
-struct Release<'a> {
-    accepted: &'a [crate::snapshot::Accepted],
-    /// The version being released, as the face knows it.
-    live_version: Option<&'a str>,
-    /// The version comes from `serverInfo.version`, which the body records already.
-    from_server_info: bool,
-    /// Any drift fails (CI): a version recorded anew is drift too.
-    drift: bool,
-}
-
-/// The version requirement (`require_version_bump`), on the `server` verdict: the live
-/// version is recorded in its header (`info.version`) so that accepting the contract records
-/// it; a version that differs from the accepted one makes the item drift (the header must be
-/// rewritten, or the next release would be compared with a stale version); and a breaking or
-/// safety change anywhere in the release without a semver-major bump since the accepted
-/// version adds the `version-bump-missing` change. A version that cannot be compared is a
-/// note of the suite.
-fn version_discipline(report: &mut SuiteReport, release: &Release<'_>, policy: &Policy) {
-    let accepted_server = release
-        .accepted
-        .iter()
-        .find(|a| a.item.key == ItemKey::server() && !a.item.removed);
-    let recorded = accepted_server.and_then(|a| a.file.metadata.recorded_version());
-    // Contracts accepted before the requirement was on record no version: the accepted
-    // `serverInfo.version` stands in, when that is where the version comes from.
-    let accepted_version = recorded.clone().or_else(|| {
-        accepted_server
-            .filter(|_| release.from_server_info)
-            .and_then(|a| a.definition())
-            .and_then(|server| version::server_info_version(&server))
-    });
-    let changes: Vec<crate::change::Change> = report
-        .verdicts
-        .iter()
-        .flat_map(|v| v.judgement.changes.iter().cloned())
-        .collect();
-    let Some(server) = report
-        .verdicts
-        .iter_mut()
-        .find(|v| v.key == ItemKey::server())
-    else {
-        return; // another process judges the server item (and the release)
-    };
-    if let (Some(live), Some(Value::Object(info))) =
-        (release.live_version, &mut server.recorded.metadata.info)
-    {
-        info.insert("version".to_owned(), live.into());
-    }
-    if release.accepted.is_empty() {
-        return; // a first recording: nothing was released before
-    }
-    let mut touched = false;
-    if !release.from_server_info && recorded.as_deref() != release.live_version {
-        if let Some(live) = release.live_version {
-            server.judgement.notes.push(crate::change::Note::new(
-                ItemKey::server(),
-                "version",
-                format!(
-                    "the version recorded with the contract changes: {} → {live} (the header's \
-                     `info.version`); accepting records it",
-                    recorded.as_deref().unwrap_or("none")
-                ),
-            ));
-            server.failing |= release.drift;
-            touched = true;
-        }
-    }
-    match version::check(
-        accepted_version.as_deref(),
-        release.live_version,
-        &changes,
-        policy,
-    ) {
-        BumpCheck::Missing(change) => {
-            server.failing |= release.drift || policy.fails(change.class);
-            server.judgement.changes.push(change);
-            touched = true;
-        }
-        BumpCheck::Unknown(note) => report_note(&mut report.notes, note.message),
-        // Bumped, not needed, or an answer a newer engine gives: nothing to add.
-        _ => {}
-    }
-    if touched {
-        mark_changed(server);
-    }
-}
-
-fn report_note(notes: &mut Vec<String>, message: String) {
-    notes.push(format!("version: {message}"));
-}
-
-/// A verdict the version requirement added to: it drifts (so reports list it and accepting
-/// rewrites it), and its header's change list says why.
-fn mark_changed(verdict: &mut Verdict) {
-    if verdict.state == State::Unchanged {
-        verdict.state = State::Changed;
-    }
-    verdict.recorded.metadata.description = Some(crate::summary::change_summary(verdict));
-}
-
-/// What accepting a judged suite did.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Acceptance {
-    /// The live surface is the accepted contract now: the files written and deleted.
-    Accepted(Vec<check::Accepting>),
-    /// Nothing was written: the surface may not become the contract as it is.
-    Refused(Refusal),
-}
-
-/// Why a surface may not be accepted as it is.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Refusal {
-    /// A breaking release without the semver-major version bump the suite requires
-    /// (`version-bump-missing`).
-    VersionBump,
-    /// Items break a deny-level lint or a declared call's check.
-    DenyLints {
-        /// How many items.
-        items: usize,
-    },
-}
-
-impl Refusal {
-    /// What was refused and what to do, for a report.
-    pub fn message(&self) -> String {
-        match self {
-            Refusal::VersionBump => "not accepted: this release breaks callers without the \
-                version bump semver asks for (version-bump-missing); nothing was written. Release \
-                it under a new major version (--version, or the server's serverInfo.version), or \
-                leave the breaking change out"
-                .to_owned(),
-            Refusal::DenyLints { items } => format!(
-                "not accepted: {items} item(s) break a deny-level lint or a declared call's \
-                 check; nothing was written. Fix the server (or the case), lower the rule's level \
-                 (--lint RULE=warn), or accept a lint finding in an allow-list with a reason \
-                 (--allow FILE)"
-            ),
-        }
-    }
-}
-
-/// Makes a judged suite the accepted contract (`mcp-contract snapshot`) — unless it may not
-/// be: a release missing its required version bump, or items that break a deny-level lint,
-/// are refused and nothing is written. Accepted, the report's verdicts no longer fail: what the
-/// suite was judged to be is the contract. Deciding that here keeps it one decision for every
-/// face that accepts.
-///
-/// # Errors
-///
-/// The first snapshot file that could not be written or deleted.
-pub fn accept(report: &mut SuiteReport) -> Result<Acceptance, crate::snapshot::SnapshotError> {
-    let unbumped = report
-        .verdicts
-        .iter()
-        .flat_map(|v| &v.judgement.changes)
-        .any(|c| c.rule == version::RULE);
-    if unbumped {
-        return Ok(Acceptance::Refused(Refusal::VersionBump));
-    }
-    let items = report.verdicts.iter().filter(|v| v.lint_failing()).count();
-    if items > 0 {
-        return Ok(Acceptance::Refused(Refusal::DenyLints { items }));
-    }
-    let done = check::accept(report)?;
-    // What the suite was judged to be is the contract now: nothing in it fails any more.
-    for verdict in &mut report.verdicts {
-        verdict.failing = false;
-    }
-    Ok(Acceptance::Accepted(done))
 }

@@ -20,16 +20,15 @@ mod store;
 mod yaml;
 
 pub use file::{contents_match, normalize_contents, Metadata, SnapshotFile};
-pub use item::{
-    parse_item, parse_item_at, read_head_at, render_item, Format, ItemHead, ParsedItem, FORMAT,
-};
+pub(crate) use item::renders_as;
+pub use item::{parse_item, read_head_at, render_item, FORMAT};
 pub(crate) use naming::suite_prefix;
 pub use naming::{file_name, safe_component};
 pub use settings::{Settings, UpdateMode};
 pub(crate) use store::remove_if_present;
 pub use store::{
     add_reference, load_dir, pending_path, read_file, record, suite_state, write_atomic, Accepted,
-    Outcome,
+    Written,
 };
 
 use std::fmt;

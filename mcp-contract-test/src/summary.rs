@@ -8,6 +8,7 @@ use mcp_contract_engine::escape::{escape, truncate};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
 
 /// How long a JSON value may grow in a one-line rendering before it is cut.
 const VALUE_WIDTH: usize = 80;
@@ -139,6 +140,122 @@ pub fn findings_summary(findings: &[mcp_contract_engine::lint::Finding]) -> Stri
         })
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// A path shown relative to a base folder when it lies inside it.
+pub fn display_path(path: &Path, base: &Path) -> String {
+    path.strip_prefix(base)
+        .unwrap_or(path)
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// The failure of an item that differs from its accepted contract: where its contract is, the
+/// change list, its findings, and what was written for review (`written`, relative to `base`)
+/// or why nothing was.
+pub fn difference_failure(
+    test_name: &str,
+    verdict: &Verdict,
+    written: Option<&Path>,
+    base: &Path,
+) -> String {
+    let mut message = format!(
+        "{test_name} differs from its accepted contract ({})\n{}",
+        display_path(&verdict.snap_path, base),
+        change_summary(verdict)
+    );
+    if !verdict.findings.is_empty() {
+        message.push('\n');
+        message.push_str(&findings_summary(&verdict.findings));
+    }
+    match written {
+        Some(path) => message.push_str(&format!(
+            "\n\nA pending snapshot was written to {}.\nIf the change is intended, accept it with `cargo insta review` (or `cargo insta accept`) and tell your callers.",
+            display_path(path, base)
+        )),
+        None => message.push_str(
+            "\n\nNo pending snapshot was written (INSTA_UPDATE=no or CI). Run `cargo insta test --review` locally to review and accept it.",
+        ),
+    }
+    message
+}
+
+/// What is said of a difference that passes because `INSTA_FORCE_PASS` is set.
+pub fn forced_pass(difference: &str) -> String {
+    format!("passing because INSTA_FORCE_PASS is set:\n{difference}")
+}
+
+/// The failure of an item whose deny findings fail it whatever its snapshot says: an item's
+/// lints, or what a declared call found.
+pub fn findings_failure(test_name: &str, verdict: &Verdict) -> String {
+    if verdict.key.kind == mcp_contract_engine::ItemKind::Call {
+        let lines: Vec<String> = verdict.findings.iter().map(|f| f.line()).collect();
+        return format!(
+            "{test_name} breaks its declared call:\n{}\n\nFix the server, or the case if it is the case that is wrong; a kind of finding can be set to warn per suite (`lints = [\"RULE=warn\"]`).",
+            lines.join("\n")
+        );
+    }
+    format!(
+        "{test_name} breaks the suite's lint rules:\n{}\n\nFix the server, set the rule's level (`lints = [\"RULE=warn\"]`), or accept this one finding in the allow-list with a reason.",
+        findings_summary(&verdict.findings)
+    )
+}
+
+/// The failure of the `server` item of a release that misses the version bump the suite
+/// requires: not a snapshot difference, so accepting (or `INSTA_FORCE_PASS`) does not pass it.
+pub fn version_failure(test_name: &str, verdict: &Verdict) -> String {
+    format!(
+        "{test_name} breaks the suite's version requirement (require_version_bump):\n{}\n\nBump the package version as the change says (`version` in Cargo.toml), or leave the breaking change out of this release.",
+        change_summary(verdict)
+    )
+}
+
+/// An item that differs from its accepted contract, for the end-of-run summary.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pending {
+    /// Its test.
+    pub test: String,
+    /// How it differs.
+    pub state: State,
+    /// Whether its test fails.
+    pub failing: bool,
+    /// The snapshot written for it, if any.
+    pub written: Option<PathBuf>,
+}
+
+/// The end-of-run summary of the items that differ from their accepted contract (paths
+/// relative to `base`), or `None` when none does.
+pub fn pending_summary(pending: &[Pending], base: &Path) -> Option<String> {
+    if pending.is_empty() {
+        return None;
+    }
+    let written = pending.iter().filter(|p| p.written.is_some()).count();
+    let mut out = format!(
+        "mcp-contract: {} item(s) differ from the accepted contract ({} failing, {} snapshot(s) written):",
+        pending.len(),
+        pending.iter().filter(|p| p.failing).count(),
+        written
+    );
+    for item in pending {
+        let path = item
+            .written
+            .as_ref()
+            .map(|p| display_path(p, base))
+            .unwrap_or_default();
+        let _ = write!(
+            out,
+            "\n  {:<40} {}{} {path}",
+            item.test,
+            item.state.as_str(),
+            if item.failing { " (failing)" } else { "" }
+        );
+    }
+    if written > 0 {
+        out.push_str(
+            "\nReview with `cargo insta review`, or accept all with `cargo insta accept`.",
+        );
+    }
+    Some(out)
 }
 
 /// Lint counts, `2 deny, 1 warn, 1 allowed`, or `None` when there is no finding.

@@ -8,6 +8,7 @@ use crate::snapshot::{self, SnapshotFile};
 use crate::surface::ItemKey;
 use std::fmt;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// Which differences fail a verdict.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -146,8 +147,8 @@ pub struct Verdict {
     pub key: ItemKey,
     /// Where its accepted snapshot lives (or would live).
     pub snap_path: PathBuf,
-    /// The accepted snapshot, if any.
-    pub accepted: Option<SnapshotFile>,
+    /// The accepted snapshot, if any (shared with what was loaded, never copied).
+    pub accepted: Option<Arc<SnapshotFile>>,
     /// What recording the live surface would write (a tombstone for a removed item).
     pub recorded: SnapshotFile,
     /// How the item compares.
@@ -250,4 +251,62 @@ impl SuiteReport {
     pub fn fails(&self) -> bool {
         self.verdicts.iter().any(|v| v.failing)
     }
+}
+
+/// Why a suite could not be judged: the one kind both faces act on (the harness fails every
+/// test of the suite with its message; the CLI maps it to an exit code and a report's
+/// `error.kind`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum FailureKind {
+    /// The suite's configuration cannot be used (a bad setting, an allow-list that does not
+    /// parse, an unset variable for a header).
+    Config,
+    /// The accepted snapshots could not be read (or, accepting, written).
+    Unreadable,
+    /// There is no accepted contract where one is required.
+    NoContract,
+    /// The server requires authentication.
+    AuthRequired,
+    /// The server could not be started or reached, or did not answer as an MCP server.
+    Unreachable,
+}
+
+impl FailureKind {
+    /// The kind as a word (`config`, `unreadable`, `no-contract`, `auth-required`,
+    /// `unreachable`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FailureKind::Config => "config",
+            FailureKind::Unreadable => "unreadable",
+            FailureKind::NoContract => "no-contract",
+            FailureKind::AuthRequired => "auth-required",
+            FailureKind::Unreachable => "unreachable",
+        }
+    }
+
+    /// Parses [`FailureKind::as_str`] back.
+    pub fn parse(word: &str) -> Option<FailureKind> {
+        [
+            FailureKind::Config,
+            FailureKind::Unreadable,
+            FailureKind::NoContract,
+            FailureKind::AuthRequired,
+            FailureKind::Unreachable,
+        ]
+        .into_iter()
+        .find(|kind| kind.as_str() == word)
+    }
+}
+
+/// A suite that could not be judged: one message that every one of its tests (or the CLI's
+/// report) shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SuiteFailure {
+    /// What kind of failure it is.
+    pub kind: FailureKind,
+    /// What happened, where, and what to do; credentials replaced, server text escaped.
+    pub message: String,
+    /// The items known anyway (accepted or live), so that each still gets a failing test.
+    pub keys: Vec<ItemKey>,
 }

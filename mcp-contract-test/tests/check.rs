@@ -1,6 +1,7 @@
-//! The orchestration step judges item by item (`check::evaluate_linted`): these tests hold it to
-//! the whole-surface engine (`diff::diff_surfaces`) on every release pair of the real corpus,
-//! renames included, whether the live items are held as values or as the text a server sent.
+//! The one road judges item by item (`run::judge_probe`, the road after its probe; its one
+//! judgement is `check::evaluate`): these tests hold it to the whole-surface engine
+//! (`diff::diff_surfaces`) on every release pair of the real corpus, renames included, whether
+//! the live items are held as values or as the text a server sent.
 
 #[path = "../benches/support/corpus.rs"]
 mod corpus;
@@ -12,7 +13,10 @@ mod lint;
 mod version_bump;
 
 use mcp_contract_engine::{diff, Change, ItemKey, ItemKind, Note, Policy, Surface};
-use mcp_contract_test::_support::check::{self, FailOn, Layout, State};
+use mcp_contract_test::_support::check::{self, FailOn, Layout, State, SuiteReport};
+use mcp_contract_test::_support::config::SuiteConfig;
+use mcp_contract_test::_support::probe::{Handshake, Probe, ServerCommand, ServerSpec};
+use mcp_contract_test::_support::run::{self, Context, Mode};
 use mcp_contract_test::_support::snapshot::{self, Accepted, SnapshotFile};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -39,11 +43,39 @@ fn accepted(surface: &Surface) -> Vec<Accepted> {
             let item = snapshot::read_head_at(&contents, &path, 1).expect("rendered contents");
             Accepted {
                 path,
-                file: SnapshotFile::new(Default::default(), contents),
+                file: SnapshotFile::new(Default::default(), contents).into(),
                 item,
             }
         })
         .collect()
+}
+
+/// A suite whose server is never started: these tests hand the road the surface.
+fn suite(layout: Layout) -> SuiteConfig {
+    let server = ServerSpec::Stdio(ServerCommand::new("unused", Vec::<String>::new()));
+    SuiteConfig::new(server, layout)
+}
+
+/// The one road after its probe: `live` judged against `accepted` (a missing contract is a
+/// first recording), with `fail_on`.
+fn judged(
+    config: &SuiteConfig,
+    fail_on: FailOn,
+    live: &Surface,
+    accepted: Vec<Accepted>,
+) -> SuiteReport {
+    let mut context = Context::new(Mode::Check);
+    context.allow_missing = true;
+    context.fail_on = Some(fail_on);
+    let probe = Probe {
+        surface: live.clone(),
+        notes: Vec::new(),
+        handshake: Handshake::Initialize,
+        respellings: Vec::new(),
+    };
+    run::judge_probe(config, &context, probe, accepted)
+        .result
+        .expect("judged")
 }
 
 fn surface(value: Value) -> Surface {
@@ -79,12 +111,11 @@ fn by_item(changes: Vec<Change>, notes: Vec<Note>) -> PerItem {
 }
 
 fn evaluated(old: &Surface, new: &Surface) -> PerItem {
-    let report = check::evaluate(
+    let report = judged(
+        &suite(layout()),
+        FailOn::local_default(),
         new,
-        &accepted(old),
-        &layout(),
-        &Policy::default(),
-        &FailOn::local_default(),
+        accepted(old),
     );
     let mut out = PerItem::new();
     for verdict in report.verdicts {
@@ -202,6 +233,71 @@ fn a_removed_item_names_the_added_item_it_was_probably_renamed_to() {
     );
 }
 
+/// A renamed tool's own changes are judged on the new name's verdict, which fails for its
+/// narrowed argument; the old name's verdict fails for the removal.
+#[test]
+fn a_renamed_tools_changes_fail_the_new_names_test() {
+    let tool = |name: &str, url: Value| {
+        json!({"name": name, "description": "Fetch a page",
+               "inputSchema": {"type": "object", "properties": {"url": url}, "required": ["url"]}})
+    };
+    let old = surface(json!({"tools": [tool("fetchPage", json!({"type": "string"}))]}));
+    let new = surface(
+        json!({"tools": [tool("fetch-page", json!({"type": "string", "maxLength": 2000}))]}),
+    );
+    let report = judged(
+        &suite(layout()),
+        FailOn::local_default(),
+        &new,
+        accepted(&old),
+    );
+    let verdict = |name: &str| {
+        report
+            .verdicts
+            .iter()
+            .find(|v| v.key == ItemKey::new(ItemKind::Tool, name))
+            .unwrap_or_else(|| panic!("{name}"))
+    };
+    let rules = |name: &str| -> Vec<&str> {
+        verdict(name)
+            .judgement
+            .changes
+            .iter()
+            .map(|c| c.rule)
+            .collect()
+    };
+    assert_eq!(rules("fetchPage"), ["tool-removed"]);
+    assert_eq!(rules("fetch-page"), ["tool-added", "input-length-narrowed"]);
+    assert!(verdict("fetchPage").failing && verdict("fetch-page").failing);
+}
+
+/// The accepted snapshots are what the probe's listings returned: a server that listed no
+/// prompts and stops offering them takes nothing away.
+#[test]
+fn a_capability_withdrawn_after_an_empty_listing_does_not_fail() {
+    let recording = |caps: Value| {
+        surface(
+            json!({"protocolVersion": "2025-06-18", "capabilities": caps,
+                       "serverInfo": {"name": "s", "version": "1"},
+                       "tools": [{"name": "t", "inputSchema": {"type": "object"}}], "prompts": []}),
+        )
+    };
+    let judged = evaluated(
+        &recording(json!({"tools": {}, "prompts": {}})),
+        &recording(json!({"tools": {}})),
+    );
+    let server = &judged[&ItemKey::server()].0;
+    let found: Vec<(&str, mcp_contract_engine::Class)> =
+        server.iter().map(|c| (c.rule, c.class)).collect();
+    assert_eq!(
+        found,
+        [(
+            "server-capability-removed-empty",
+            mcp_contract_engine::Class::Cosmetic
+        )]
+    );
+}
+
 #[test]
 fn a_changed_definition_is_read_from_the_snapshot_text_when_compared() {
     let old = surface(
@@ -217,35 +313,6 @@ fn a_changed_definition_is_read_from_the_snapshot_text_when_compared() {
 }
 
 #[test]
-fn probing_and_loading_side_by_side_returns_both_results_as_they_came() {
-    let temp = support::temp_dir("check-load");
-    let dir = temp.path().to_path_buf();
-    let layout = Layout {
-        dir: dir.clone(),
-        ..layout()
-    };
-    let old = surface(json!({"tools": [{"name": "a"}, {"name": "b"}]}));
-    for a in accepted(&old) {
-        let file = SnapshotFile::new(Default::default(), a.file.contents.clone());
-        snapshot::write_atomic(&dir.join(&a.path), file.render().as_bytes()).expect("write");
-    }
-    let (probed, loaded) = check::probe_and_load(&layout, || "probed");
-    assert_eq!(probed, "probed");
-    let keys: Vec<String> = loaded
-        .expect("readable")
-        .iter()
-        .map(|a| a.item.key.test_name())
-        .collect();
-    assert_eq!(keys, ["tools::a", "tools::b"]);
-    // A broken file: the probe's result still comes back, beside the error naming the file.
-    std::fs::write(dir.join("contract__tools__a.snap"), "---\nbroken").expect("write");
-    let (probed, loaded) = check::probe_and_load(&layout, || 7);
-    assert_eq!(probed, 7);
-    let error = loaded.expect_err("a broken file").to_string();
-    assert!(error.contains("contract__tools__a.snap"), "{error}");
-}
-
-#[test]
 fn accepting_writes_new_and_changed_items_deletes_removed_ones_and_leaves_the_rest() {
     let temp = support::temp_dir("check-accept");
     let dir = temp.path().to_path_buf();
@@ -253,19 +320,28 @@ fn accepting_writes_new_and_changed_items_deletes_removed_ones_and_leaves_the_re
         dir: dir.clone(),
         ..layout()
     };
-    let judge = |live: &Surface| {
-        let accepted = check::load_accepted(&layout).expect("readable");
-        check::evaluate(live, &accepted, &layout, &Policy::default(), &FailOn::Drift)
+    let config = suite(layout);
+    let accept = |live: &Surface| {
+        let accepted = snapshot::load_dir(&dir, "contract", None).expect("readable");
+        let mut report = judged(&config, FailOn::Drift, live, accepted);
+        match run::accept(&mut report).expect("accept") {
+            run::Acceptance::Accepted(done) => done,
+            refused => panic!("{refused:?}"),
+        }
     };
-    let v1 = surface(json!({"tools": [{"name": "a"}, {"name": "b"}, {"name": "c"}]}));
-    let first = check::accept(&judge(&v1)).expect("accept");
+    // Tools as a real server lists them (an input schema each): a deny lint refuses a surface.
+    let tool = |name: &str| json!({"name": name, "inputSchema": {"type": "object"}});
+    let v1 = surface(json!({"tools": [tool("a"), tool("b"), tool("c")]}));
+    let first = accept(&v1);
     assert_eq!(first.len(), 3, "{first:?}");
     let snap = |name: &str| dir.join(format!("contract__tools__{name}.snap"));
     let unchanged_before = std::fs::metadata(snap("a")).and_then(|m| m.modified()).ok();
     std::fs::write(format!("{}.new", snap("b").display()), "stale").expect("write");
     // b changes, c is removed, d is new, a stays.
-    let v2 = surface(json!({"tools": [{"name": "a"}, {"name": "b", "title": "B"}, {"name": "d"}]}));
-    let done = check::accept(&judge(&v2)).expect("accept");
+    let mut b = tool("b");
+    b["title"] = json!("B");
+    let v2 = surface(json!({"tools": [tool("a"), b, tool("d")]}));
+    let done = accept(&v2);
     assert_eq!(
         done,
         [
@@ -279,7 +355,9 @@ fn accepting_writes_new_and_changed_items_deletes_removed_ones_and_leaves_the_re
         std::fs::metadata(snap("a")).and_then(|m| m.modified()).ok(),
         unchanged_before
     );
-    assert!(judge(&v2).verdicts.iter().all(|v| !v.drifted()), "accepted");
+    let accepted = snapshot::load_dir(&dir, "contract", None).expect("readable");
+    let again = judged(&config, FailOn::Drift, &v2, accepted);
+    assert!(again.verdicts.iter().all(|v| !v.drifted()), "accepted");
 }
 
 /// A test process that runs one test (`--exact NAME`, as nextest runs each) judges that item
@@ -304,11 +382,11 @@ fn one_selected_item_is_judged_exactly_as_in_a_whole_run() {
             today: Date::from_unix_days(20_000),
             envelope: &[],
         };
-        let whole = check::evaluate_selected(&new, &accepted, &judging, None);
+        let whole = check::evaluate(&new, &accepted, &judging, None, None);
         assert!(whole.unjudged.is_empty());
         for expected in &whole.verdicts {
             let only = |key: &ItemKey| key == &expected.key;
-            let one = check::evaluate_selected(&new, &accepted, &judging, Some(&only));
+            let one = check::evaluate(&new, &accepted, &judging, Some(&only), None);
             assert_eq!(one.verdicts.len(), 1, "{}", expected.key.test_name());
             let got = &one.verdicts[0];
             let what = format!("{} in {}", got.key.test_name(), new_path.display());
@@ -350,25 +428,14 @@ fn a_new_poisoned_tool_fails_once_a_contract_exists() {
             .cloned()
             .expect("a verdict")
     };
-    let report = check::evaluate(
-        &new,
-        &accepted(&old),
-        &layout(),
-        &Policy::default(),
-        &FailOn::local_default(),
-    );
+    let config = suite(layout());
+    let report = judged(&config, FailOn::local_default(), &new, accepted(&old));
     let poisoned = verdict(&report, "daily_tip");
     assert_eq!(poisoned.state, State::New);
     assert_eq!(poisoned.judgement.changes[0].rule, "tool-added-poisoned");
     assert!(poisoned.failing, "{:?}", poisoned.judgement);
     assert!(!verdict(&report, "tips").failing);
-    let first = check::evaluate(
-        &new,
-        &[],
-        &layout(),
-        &Policy::default(),
-        &FailOn::local_default(),
-    );
+    let first = judged(&config, FailOn::local_default(), &new, Vec::new());
     assert!(first.first_recording);
     assert!(!verdict(&first, "daily_tip").failing);
 }
@@ -421,9 +488,9 @@ fn a_surface_prepared_for_sharing_is_judged_as_the_raw_one() {
             today: Date::from_unix_days(20_000),
             envelope: &[],
         };
-        let raw = check::evaluate_selected(new, &accepted, &judging, None);
+        let raw = check::evaluate(new, &accepted, &judging, None, None);
         let (prepared, notes) = check::prepare_for_sharing(new, &redactions);
-        let shared = check::evaluate_prepared(&prepared, &accepted, &judging, None, Some(&notes));
+        let shared = check::evaluate(&prepared, &accepted, &judging, None, Some(&notes));
         assert_eq!(
             format!("{:?}", shared.verdicts),
             format!("{:?}", raw.verdicts),

@@ -211,11 +211,21 @@ fn record_break_review_accept() {
 
     // Break again, list what is pending, accept: green again.
     assert!(!consumer.cargo_test(&[]).ok);
-    let listed = consumer.insta(&["pending-snapshots"]);
-    assert!(
-        listed.stdout.contains("search_nodes") || listed.stderr.contains("search_nodes"),
-        "{listed:?}"
-    );
+    // `--as-json`: one JSON object a pending snapshot on stdout, its `path` the snapshot file.
+    let listed = consumer.insta(&["pending-snapshots", "--as-json"]);
+    assert!(listed.ok, "{listed:?}");
+    let named: Vec<String> = listed
+        .stdout
+        .lines()
+        .map(|line| {
+            let entry: serde_json::Value = serde_json::from_str(line)
+                .unwrap_or_else(|e| panic!("{e}: {line:?} in {listed:?}"));
+            let path = entry["path"].as_str().unwrap_or_else(|| panic!("{entry}"));
+            let name = std::path::Path::new(path).file_name().expect("a file");
+            name.to_string_lossy().into_owned()
+        })
+        .collect();
+    assert_eq!(named, ["contract__tools__search_nodes.snap"], "{listed:?}");
     let accept = consumer.insta(&["accept"]);
     assert!(accept.ok, "{accept:?}");
     let green = consumer.cargo_test(&[]);
@@ -380,6 +390,82 @@ fn nextest_runs_every_item_and_probes_the_server_once() {
     );
 }
 
+/// One HTTP server seen through suites whose settings differ only where `Debug` text hides
+/// them — the URL's query string, a literal `Authorization` value — is probed once per suite
+/// under nextest, and each suite judged against its own surface. (Keyed by `Debug` text, the
+/// processes of one run shared one probe between them: under `CI=true cargo nextest run` the
+/// read-only suite saw the admin tools as unaccepted drift, or the admin suite missed them.)
+#[test]
+fn nextest_keeps_suites_apart_that_differ_only_in_a_query_or_a_header_value() {
+    let python = support::require!(support::python::system());
+    support::require!(support::tools::cargo_nextest());
+    let readonly = "read_graph,search_nodes,open_nodes";
+    let server = support::process::spawn_ready_line(
+        support::command(python)
+            .arg(support::fixtures::server_script("http_server.py"))
+            .arg(support::fixtures::surface_path("memory/2026.1.26.json"))
+            .args(["--port", "0"])
+            .args(["--profile-tools", &format!("readonly={readonly}")])
+            .args(["--profile-tools", &format!("readonly-token={readonly}")]),
+    );
+    let url = format!("http://127.0.0.1:{}/mcp", server.port);
+    let test = format!(
+        r#"#[mcp_contract_test::mcp_contract(name = "admin", url = "{url}?profile=admin")]
+#[mcp_contract_test::mcp_contract(name = "readonly", url = "{url}?profile=readonly")]
+#[mcp_contract_test::mcp_contract(name = "admin_header", url = "{url}", headers = ["Authorization: Bearer admin-token"])]
+#[mcp_contract_test::mcp_contract(name = "readonly_header", url = "{url}", headers = ["Authorization: Bearer readonly-token"])]
+fn main() {{}}
+"#
+    );
+    let consumer = support::nested::Consumer::new("profiles", &test);
+    let manifest = consumer.dir.join("Cargo.toml");
+    let text = fs::read_to_string(&manifest).unwrap();
+    let with_http = text.replacen(
+        "mcp-contract-test = { path",
+        "mcp-contract-test = { features = [\"http\"], path",
+        1,
+    );
+    assert_ne!(
+        text, with_http,
+        "the consumer's manifest names mcp-contract-test"
+    );
+    fs::write(&manifest, with_http).unwrap();
+
+    let record = Run::from(consumer.run(
+        "cargo",
+        &["test", "--test", "contract"],
+        &[("INSTA_UPDATE", "always")],
+    ));
+    assert!(record.ok, "{record:?}");
+    let snapshots = consumer.snapshots();
+    let of = |suite: &str| {
+        snapshots
+            .keys()
+            .filter(|name| name.starts_with(&format!("contract__{suite}__")))
+            .count()
+    };
+    // Each admin suite: the server and 9 tools; each read-only one: the server and 3 tools.
+    assert_eq!(
+        [
+            of("admin"),
+            of("readonly"),
+            of("admin_header"),
+            of("readonly_header")
+        ],
+        [10, 4, 10, 4],
+        "{:?}",
+        snapshots.keys()
+    );
+
+    let run = Run::from(consumer.run(
+        "cargo",
+        &["nextest", "run", "--test", "contract", "--no-fail-fast"],
+        &[("CI", "true")],
+    ));
+    assert!(run.ok, "each suite judged against its own surface: {run:?}");
+    assert!(run.stderr.contains("28 tests run: 28 passed"), "{run:?}");
+}
+
 #[test]
 fn listing_prints_only_the_list() {
     let consumer = support::require!(Consumer::new("list"));
@@ -397,11 +483,16 @@ fn listing_prints_only_the_list() {
     assert!(consumer.snapshots().is_empty(), "listing writes nothing");
 }
 
+/// Filters and redactions keep what varies out of the snapshots; one that matches nothing (a
+/// server's wording moved on) says so on the test run's output, naming it.
 #[test]
 fn filters_keep_a_timestamp_in_a_description_from_drifting() {
     let test = r#"#[mcp_contract_test::mcp_contract(
     server = "python3 server.py surface.json",
-    filters = ["[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]+Z => [timestamp]"],
+    filters = [
+        "[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]+Z => [timestamp]",
+        "index rebuilt at [^)]+ => index rebuilt at [time]",
+    ],
     redact = [".inputSchema.properties.query.default => [default]"],
 )]
 fn main() {}
@@ -428,6 +519,16 @@ fn main() {}
     consumer.serve(&stamped("2027-01-02T17:45:09Z", "beta"));
     let again = consumer.cargo_test(&[("CI", "true")]);
     assert!(again.ok, "a new timestamp is not drift: {again:?}");
+    let said = |run: &Run| {
+        run.stderr
+            .matches("mcp-contract: filter `index rebuilt at [^)]+` matched nothing in any item of this run")
+            .count()
+    };
+    assert_eq!(said(&again), 1, "{again:?}");
+    assert!(
+        !again.stderr.contains("[0-9]{4}") && !again.stderr.contains("redaction `"),
+        "only the filter that matches nothing is named: {again:?}"
+    );
 }
 
 /// The default build is stdio only: an HTTP suite without the `http` feature does not compile,

@@ -2,7 +2,7 @@
 //! 127.0.0.1, answering with SSE, behind a bearer token taken from the environment. Its committed
 //! snapshots (tests/snapshots/http_contract__*) are checked for the token by tests/http.rs.
 
-use mcp_contract_test::{Contract, Suite};
+use mcp_contract_test::{Contract, HeaderValue, Suite};
 
 /// The token this suite's server demands (a test value: tests/http.rs proves it is nowhere in
 /// the snapshots or the output).
@@ -20,7 +20,10 @@ fn main() -> std::process::ExitCode {
                      --port {port} --response sse --token-env HTTP_CONTRACT_TOKEN",
                 )
                 .ready_line("ready http://")
-                .header_line("Authorization: Bearer ${HTTP_CONTRACT_TOKEN}"),
+                .header(
+                    "Authorization",
+                    HeaderValue::parse("Bearer ${HTTP_CONTRACT_TOKEN}").expect("a header value"),
+                ),
         )
         .run()
 }

@@ -177,7 +177,7 @@ fn a_panicking_constructor_is_a_prompt_error_not_a_hang() {
 #[test]
 fn a_custom_in_process_factory_error_is_a_spawn_error() {
     let spec = ServerSpec::InProcess(InProcess::new("broken", || {
-        Err("the test database is not reachable".to_owned())
+        Err(std::io::Error::other("the test database is not reachable"))
     }));
     let error = probe(&spec, &options(Lifecycle::Initialize)).unwrap_err();
     assert_eq!(

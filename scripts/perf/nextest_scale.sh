@@ -17,6 +17,8 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 PERF_DIR="${PERF_DIR:-/tmp/mcp-perf}"
+. "$ROOT/scripts/perf/lib.sh"
+TARGET="$(workspace_target "$ROOT")"
 N="${TOOLS:-1000}"
 D="$PERF_DIR/nextest-scale-$N"
 S="$D/server"
@@ -28,7 +30,7 @@ cargo nextest --version >/dev/null
 (cd "$ROOT" && cargo build -q --release -p mcp-contract-test --example scale)
 if [ ! -f "$S/server-v1.json" ]; then
   rm -rf "$S"
-  "$ROOT/target/release/examples/scale" --setup "$N" "$S"
+  "$(built "$TARGET/release/examples/scale")" --setup "$N" "$S"
 fi
 
 # consumer DIR CRATE_PATH: a crate with the contract suite (tests/contract.rs, accepted snapshots)
@@ -62,9 +64,14 @@ C="$D/consumer"
 consumer "$C" "$ROOT/mcp-contract-test"
 cd "$C"
 export CARGO_TARGET_DIR="$C/target"
-# Sanity: both pass, and every item is a test.
-cargo nextest run --test contract 2>&1 | tail -2
-cargo nextest run --test trivial 2>&1 | tail -1
+# Sanity: both pass, and every item is a test (N tools and the server item; N trivial tests).
+ran() { # TEST COUNT: nextest's summary line says COUNT tests ran and passed
+  local last
+  last="$(cargo nextest run --test "$1" 2>&1 | tail -1)"; echo "$last"
+  case "$last" in *" $2 tests run: $2 passed"*) ;; *) echo "--test $1 did not run its $2 tests" >&2; exit 1 ;; esac
+}
+ran contract "$((N + 1))"
+ran trivial "$N"
 base=()
 if [ -n "${BASE:-}" ]; then
   B="$D/base"

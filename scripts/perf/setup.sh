@@ -3,7 +3,8 @@
 # (default /tmp/mcp-perf):
 #   - the Node MCP servers (scripts/perf/node, npm ci/install): server-memory, which exits as
 #     soon as its stdin closes, and server-everything, which takes ~0.4 s to exit
-#   - the raw floor client and the mcp-contract CLI (release builds, workspace target/)
+#   - the raw floor client and the mcp-contract CLI (release builds, the workspace's target
+#     folder: CARGO_TARGET_DIR is honoured)
 #   - a consumer crate (a copy of tests/consumer) with one contract suite per Node server
 #     (tests/contract.rs: memory, tests/everything.rs: everything), built in dev and release
 #     profiles, with accepted snapshots
@@ -13,6 +14,8 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 PERF_DIR="${PERF_DIR:-/tmp/mcp-perf}"
+. "$ROOT/scripts/perf/lib.sh"
+TARGET="$(workspace_target "$ROOT")"
 mkdir -p "$PERF_DIR"
 command -v hyperfine >/dev/null || { apt-get install -y -qq hyperfine || { apt-get update -qq && apt-get install -y -qq hyperfine; }; }
 
@@ -25,6 +28,7 @@ export MEMORY_FILE_PATH="$PERF_DIR/memory.jsonl"
 
 echo "== raw floor and CLI (release)"
 (cd "$ROOT" && cargo build --release -p mcp-contract-test --example raw_floor --example scale)
+built "$TARGET/release/examples/raw_floor" >/dev/null
 (cd "$ROOT" && cargo build --release -p mcp-contract-cli) || echo "(CLI did not build; its row is skipped)"
 
 echo "== consumer crate"
@@ -55,8 +59,10 @@ RS
 for profile in dev release; do
   (cd "$C" && CARGO_TARGET_DIR="$C/target" cargo test --no-run --profile "$profile" --test contract --test everything 2>&1 | tail -1)
 done
-bin_of() { # the newest NAME-* test binary of a profile folder
-  ls -t "$C/target/$1/deps/$2"-* | grep -v '\.d$' | head -1
+bin_of() { # the newest NAME-* test binary of a profile folder; fails when there is none
+  local found
+  found="$(ls -t "$C/target/$1/deps/$2"-* 2>/dev/null | grep -v '\.d$' | head -1)"
+  built "$found"
 }
 ln -sf "$(bin_of debug contract)" "$PERF_DIR/suite-dev"
 ln -sf "$(bin_of release contract)" "$PERF_DIR/suite-release"
@@ -78,7 +84,7 @@ if [ -n "${BASE:-}" ]; then
   B="$PERF_DIR/base"
   rm -rf "$B/src"; mkdir -p "$B/src"
   (cd "$ROOT" && git archive "$BASE") | tar -x -C "$B/src"
-  (cd "$B/src" && cargo build -q --release -p mcp-contract-cli) || echo "(base CLI did not build)"
+  (cd "$B/src" && CARGO_TARGET_DIR="$B/src/target" cargo build -q --release -p mcp-contract-cli) || echo "(base CLI did not build)"
   ln -sf "$B/src/target/release/mcp-contract" "$PERF_DIR/cli-base"
   rm -rf "$B/consumer"; cp -r "$C" "$B/consumer"; rm -rf "$B/consumer/target"
   sed -i "s|path = \"$ROOT/mcp-contract-test\"|path = \"$B/src/mcp-contract-test\"|" "$B/consumer/Cargo.toml"

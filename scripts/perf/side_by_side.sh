@@ -17,6 +17,8 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 PERF_DIR="${PERF_DIR:-/tmp/mcp-perf}"
+. "$ROOT/scripts/perf/lib.sh"
+TARGET="$(workspace_target "$ROOT")"
 C="$PERF_DIR/consumer"
 SERVER="${SERVER:-memory}"
 case "$SERVER" in
@@ -27,9 +29,11 @@ esac
 SERVER_JS="$ROOT/scripts/perf/node/node_modules/@modelcontextprotocol/server-$SERVER/dist/index.js"
 export MEMORY_FILE_PATH="$PERF_DIR/memory.jsonl"
 PEER="$PERF_DIR/peer-venv/bin/mcp-contract"
-CLI="$ROOT/target/release/mcp-contract"
+CLI="$(built "$TARGET/release/mcp-contract")"
+FLOOR="$(built "$TARGET/release/examples/raw_floor")"
+for suite in "$PERF_DIR/$SUITE-dev" "$PERF_DIR/$SUITE-release"; do built "$suite" >/dev/null; done
 # Sanity: every command succeeds once before timing.
-"$ROOT/target/release/examples/raw_floor" node "$SERVER_JS"
+"$FLOOR" node "$SERVER_JS"
 (cd "$C" && "$PERF_DIR/$SUITE-dev" -q | tail -1)
 (cd "$C" && "$PERF_DIR/$SUITE-release" -q | tail -1)
 (cd "$C" && "$CLI" check --dir tests/snapshots --name "$NAME" -- node "$SERVER_JS" | tail -1)
@@ -52,12 +56,12 @@ cd "$C"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 hyperfine -N --warmup "${WARMUP:-3}" --runs "${RUNS:-20}" "$@" \
   --export-markdown "$PERF_DIR/side_by_side-$SERVER.md" --export-json "$PERF_DIR/side_by_side-$SERVER.json" \
-  -n floor "$ROOT/target/release/examples/raw_floor node $SERVER_JS" \
+  -n floor "$FLOOR node $SERVER_JS" \
   -n suite-dev "$PERF_DIR/$SUITE-dev -q" \
   -n suite-rel "$PERF_DIR/$SUITE-release -q" \
   -n cli "$CLI check --dir tests/snapshots --name $NAME -- node $SERVER_JS" \
   "${base[@]}" \
-  -n floor-again "$ROOT/target/release/examples/raw_floor node $SERVER_JS" \
+  -n floor-again "$FLOOR node $SERVER_JS" \
   "${peer[@]}"
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 # Medians (less swayed than means by the shared machine's hiccups), each against the floor's.
@@ -66,6 +70,8 @@ echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 python3 - "$PERF_DIR/side_by_side-$SERVER.json" <<'PY'
 import json, sys
 results = json.load(open(sys.argv[1]))["results"]
+if not results or any(not r.get("times") for r in results):
+    sys.exit("hyperfine measured nothing")
 floors = [r["median"] for r in results if r["command"] in ("floor", "floor-again")]
 floor = sum(floors) / len(floors)
 print(f"floor medians {', '.join(f'{f*1000:.1f}' for f in floors)} ms (reference: their mean)")

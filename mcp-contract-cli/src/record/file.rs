@@ -5,7 +5,7 @@
 //! recorder's write replaced is made again.
 
 use super::shown;
-use crate::{exit, Fail};
+use mcp_contract_cli::error::CliError;
 use mcp_contract_engine::consumer::Usage;
 use mcp_contract_engine::escape::escape;
 use mcp_contract_test::_support::snapshot::write_atomic;
@@ -24,8 +24,8 @@ pub(super) struct UsageFile {
 impl UsageFile {
     /// Checks the file before the server is started: it reads as a usage file (or does not
     /// exist yet), it is this consumer's, and its folder takes a new file.
-    pub(super) fn open(path: &Path, consumer: Option<&str>) -> Result<UsageFile, Fail> {
-        let usage_error = |message: String| (exit::USAGE, message);
+    pub(super) fn open(path: &Path, consumer: Option<&str>) -> Result<UsageFile, CliError> {
+        let usage_error = |message: String| CliError::usage(message);
         let held = read(path).map_err(usage_error)?;
         let consumer = match (consumer, &held) {
             (Some(flag), Some(held)) if flag != held.consumer() => {

@@ -17,8 +17,10 @@
 
 use super::observe::{Recording, Side};
 use super::sse::Events;
-use crate::{exit, Fail};
+use crate::exit;
+use mcp_contract_cli::error::CliError;
 use mcp_contract_engine::escape::escape;
+use mcp_contract_test::_support::run::FailureKind;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -52,8 +54,12 @@ const HOP_BY_HOP: &[&str] = &[
 ];
 
 /// Listens on `listen` and forwards to `upstream` until a signal comes.
-pub(super) fn run(listen: &str, upstream: &str, recording: &Arc<Recording>) -> Result<u8, Fail> {
-    let usage = |message: String| (exit::USAGE, message);
+pub(super) fn run(
+    listen: &str,
+    upstream: &str,
+    recording: &Arc<Recording>,
+) -> Result<u8, CliError> {
+    let usage = |message: String| CliError::usage(message);
     let address: SocketAddr = listen.parse().map_err(|_| {
         usage(format!(
             "--listen takes an address and a port, 127.0.0.1:PORT or [::1]:PORT (got `{}`)",
@@ -68,14 +74,14 @@ pub(super) fn run(listen: &str, upstream: &str, recording: &Arc<Recording>) -> R
     }
     let upstream = Upstream::parse(upstream).map_err(usage)?;
     let listener = TcpListener::bind(address).map_err(|e| {
-        (
-            exit::UNREACHABLE,
+        CliError::failure(
+            FailureKind::Unreachable,
             format!("cannot listen on {address}: {e}"),
         )
     })?;
     let bound = listener.local_addr().map_err(|e| {
-        (
-            exit::UNREACHABLE,
+        CliError::failure(
+            FailureKind::Unreachable,
             format!("cannot listen on {address}: {e}"),
         )
     })?;
@@ -103,7 +109,7 @@ pub(super) fn run(listen: &str, upstream: &str, recording: &Arc<Recording>) -> R
                         .spawn(move || serve(stream, &upstream, &recording, &exchanges));
                 }
             })
-            .map_err(|e| (exit::USAGE, format!("cannot start a thread: {e}")))?;
+            .map_err(|e| CliError::usage(format!("cannot start a thread: {e}")))?;
     }
     // Until a signal: then the usage file is written and the recorder exits.
     let _ = signal.recv();

@@ -15,8 +15,10 @@
 
 use super::lines::Lines;
 use super::observe::{Recording, Side};
-use crate::{exit, Fail};
+use crate::exit;
+use mcp_contract_cli::error::CliError;
 use mcp_contract_engine::escape::escape;
+use mcp_contract_test::_support::run::FailureKind;
 use std::io::{self, Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
@@ -44,10 +46,10 @@ enum Event {
 }
 
 /// Runs the server `command` behind the recorder until one side closes or a signal comes.
-pub(super) fn run(command: &[String], recording: &Arc<Recording>) -> Result<u8, Fail> {
+pub(super) fn run(command: &[String], recording: &Arc<Recording>) -> Result<u8, CliError> {
     let (program, arguments) = command
         .split_first()
-        .ok_or_else(|| (exit::USAGE, "the server command is empty".to_owned()))?;
+        .ok_or_else(|| CliError::usage("the server command is empty".to_owned()))?;
     let mut builder = Command::new(program);
     builder
         .args(arguments)
@@ -66,8 +68,8 @@ pub(super) fn run(command: &[String], recording: &Arc<Recording>) -> Result<u8, 
             io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
             _ => e.to_string(),
         };
-        (
-            exit::UNREACHABLE,
+        CliError::failure(
+            FailureKind::Unreachable,
             format!("the server {} could not be started: {why}", escape(program)),
         )
     })?;
@@ -82,7 +84,7 @@ pub(super) fn run(command: &[String], recording: &Arc<Recording>) -> Result<u8, 
             .name(name.to_owned())
             .spawn(body)
             .map(drop)
-            .map_err(|e| (exit::USAGE, format!("cannot start a thread: {e}")))
+            .map_err(|e| CliError::usage(format!("cannot start a thread: {e}")))
     };
     {
         let stdin = Arc::clone(&stdin);

@@ -54,12 +54,22 @@ fn lint_level(level: Level) -> &'static str {
     }
 }
 
+/// The documentation of this build: `docs/` of the repository (the workspace's `repository`
+/// key) at this version's release tag, so a link always reads what this binary does; a fork or
+/// mirror sets `MCP_CONTRACT_DOCS_URL` when it builds (the URL of its own `docs` folder).
+pub const DOCS_URL: &str = match option_env!("MCP_CONTRACT_DOCS_URL") {
+    Some(url) => url,
+    None => concat!(
+        env!("CARGO_PKG_REPOSITORY"),
+        "/blob/v",
+        env!("CARGO_PKG_VERSION"),
+        "/docs"
+    ),
+};
+
 /// Where a rule or lint is documented: its heading's anchor in `docs/rules.md`.
 pub fn help_uri(id: &str) -> String {
-    format!(
-        "{}/blob/main/docs/rules.md#{id}",
-        env!("CARGO_PKG_REPOSITORY")
-    )
+    format!("{DOCS_URL}/rules.md#{id}")
 }
 
 /// Text ending with a period (or another sentence end).

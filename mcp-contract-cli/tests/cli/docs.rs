@@ -1,8 +1,10 @@
 //! Docs that cannot go stale: every example a user can copy from README.md, CONTRIBUTING.md,
 //! docs/*.md and the crates' docs is executed or checked by what reads it.
 //!
-//! - `mcp-contract …` command lines (in `sh`, `yaml` and `cron` blocks) are parsed by the CLI
-//!   itself (`--help` appended: every subcommand, flag and value must be accepted);
+//! - the CLI's command lines (`mcp-contract …`, `uvx mcp-contract-test …`, `"$MCP_CONTRACT" …`;
+//!   in `sh`, `yaml` and `cron` blocks) and `mcp-contract.toml` blocks are run, in a reader's
+//!   repository, by `cli::docs_run` (which also holds every `text` block that shows output to a
+//!   real run); a workflow that uses the Action runs the binary by the path it gives;
 //! - `cargo …` lines name real packages, test and bench targets; script paths exist;
 //! - `toml` blocks are read by their reader: `mcp-contract.toml` by the CLI's own config reader,
 //!   allow-lists by the engine's (and must allow the finding they name), `Cargo.toml` snippets
@@ -18,7 +20,6 @@
 #[path = "../../src/config.rs"]
 mod config;
 
-use super::BIN;
 use mcp_contract_engine::lint::allow::{AllowList, Date};
 use mcp_contract_engine::lint::{self, Lints};
 use mcp_contract_engine::rules::{LINTS, RULES};
@@ -26,7 +27,10 @@ use mcp_contract_engine::Surface;
 use serde_json::json;
 use std::collections::BTreeSet;
 use std::process::{Command, Stdio};
-use support::docs::{all_blocks, command_lines, words, workflow_scripts, Block};
+use support::docs::{
+    all_blocks, command_at, command_lines, commented_lines, words, workflow_scripts, Block,
+    CommandLine,
+};
 use support::repo_path;
 
 /// Every block has a check: its language is one of those below.
@@ -67,61 +71,30 @@ fn every_json_block_parses() {
     }
 }
 
-/// The `mcp-contract` command lines of every shell, workflow and cron block: in a shell or
-/// cron block every command line, in a workflow only the scripts the runner executes (the
-/// values of `run:` keys; a workflow's `name:` is not a command).
-fn cli_lines() -> Vec<(String, Vec<String>)> {
-    let mut out = Vec::new();
-    for block in all_blocks() {
-        let scripts = match block.lang.as_str() {
-            "sh" | "cron" => vec![block.text.clone()],
-            "yaml" => workflow_scripts(&block.text),
-            _ => continue,
-        };
-        for line in scripts.iter().flat_map(|script| command_lines(script)) {
-            let Some(at) = line.find("mcp-contract ") else {
-                continue;
-            };
-            // `cargo install --path mcp-contract-cli` is not a command of the CLI.
-            if line[..at].ends_with('/') || line[..at].ends_with("--path ") {
-                continue;
-            }
-            let rest = &line[at + "mcp-contract ".len()..];
-            out.push((format!("{}: {line}", block.at()), words(rest)));
-        }
-    }
-    out
-}
-
+/// A workflow that uses the Action runs the CLI by the path the Action gives (`outputs.path`):
+/// the Action puts nothing on `PATH`, and an `mcp-contract` found there may be PyPI's other
+/// tool.
 #[test]
-fn every_documented_command_line_is_accepted_by_the_cli() {
-    let lines = cli_lines();
-    assert!(lines.len() >= 10, "{lines:?}");
-    // Each kind of block has its commands checked (a workflow's scripts found, a cron line).
-    for lang in ["(sh)", "(yaml)", "(cron)"] {
-        assert!(
-            lines.iter().any(|(at, _)| at.contains(lang)),
-            "no command line of a {lang} block: {lines:?}"
-        );
-    }
-    let mut failures = Vec::new();
-    for (at, words) in &lines {
-        // `--help` before any server command: clap checks every flag and value up to it.
-        let split = words.iter().position(|w| w == "--").unwrap_or(words.len());
-        let mut args: Vec<&str> = words[..split].iter().map(String::as_str).collect();
-        args.push("--help");
-        let out = support::command(BIN)
-            .args(&args)
-            .output()
-            .expect("the CLI runs");
-        if !out.status.success() {
-            failures.push(format!(
-                "{at}\n  {}",
-                String::from_utf8_lossy(&out.stderr).trim()
-            ));
+fn workflows_run_the_action_installed_cli_by_its_path() {
+    let mut checked = 0;
+    for block in all_blocks().iter().filter(|b| b.lang == "yaml") {
+        if !block.text.contains("uses: mcp-contract/mcp-contract-test@") {
+            continue;
+        }
+        checked += 1;
+        for line in workflow_scripts(&block.text)
+            .iter()
+            .flat_map(|script| command_lines(script))
+        {
+            assert!(
+                !line.starts_with("mcp-contract "),
+                "{}: `{line}` runs whatever `mcp-contract` is on PATH: run \"$MCP_CONTRACT\" with \
+                 MCP_CONTRACT: ${{{{ steps.ID.outputs.path }}}} in the step's env",
+                block.at()
+            );
         }
     }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(checked >= 2, "only {checked} workflows use the Action");
 }
 
 /// What a workflow runs, and only that: `run:` values (plain, quoted, continued, block
@@ -162,39 +135,51 @@ jobs:
     );
 }
 
+/// `cargo metadata` of the workspace (its own packages), read once per test process.
+pub(super) fn workspace_metadata() -> &'static serde_json::Value {
+    static METADATA: std::sync::OnceLock<serde_json::Value> = std::sync::OnceLock::new();
+    METADATA.get_or_init(|| {
+        let out = support::tools::nested_cargo()
+            .args(["metadata", "--format-version=1", "--no-deps", "--offline"])
+            .current_dir(repo_path(""))
+            .output()
+            .expect("cargo metadata");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).expect("JSON")
+    })
+}
+
+/// The targets of `kind` (`test`, `bench`) of a workspace package, named.
+pub(super) fn targets_of(package: &serde_json::Value, kind: &str) -> BTreeSet<String> {
+    package["targets"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|t| {
+            t["kind"]
+                .as_array()
+                .is_some_and(|k| k.iter().any(|k| k == kind))
+        })
+        .map(|t| t["name"].as_str().unwrap_or_default().to_owned())
+        .collect()
+}
+
 /// The workspace's packages and, per package, its test and bench targets.
 fn targets(package: &str, kind: &str) -> BTreeSet<String> {
-    let out = support::tools::nested_cargo()
-        .args(["metadata", "--format-version=1", "--no-deps", "--offline"])
-        .current_dir(repo_path(""))
-        .output()
-        .expect("cargo metadata");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
-    meta["packages"]
+    workspace_metadata()["packages"]
         .as_array()
         .expect("packages")
         .iter()
         .filter(|p| kind == "package" || p["name"] == package)
         .flat_map(|p| {
             if kind == "package" {
-                vec![p["name"].as_str().unwrap_or_default().to_owned()]
+                BTreeSet::from([p["name"].as_str().unwrap_or_default().to_owned()])
             } else {
-                p["targets"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter(|t| {
-                        t["kind"]
-                            .as_array()
-                            .is_some_and(|k| k.iter().any(|k| k == kind))
-                    })
-                    .map(|t| t["name"].as_str().unwrap_or_default().to_owned())
-                    .collect()
+                targets_of(p, kind)
             }
         })
         .collect()
@@ -345,7 +330,9 @@ fn every_toml_example_is_read_by_its_reader() {
         } else if block.text.contains("[dev-dependencies]") || block.text.contains("[[test]]") {
             check_manifest(block, &consumer, &version)
         } else {
-            config::parse(&block.text, repo_path("")).map(|_| ())
+            config::parse(&block.text, repo_path(""))
+                .map(|_| ())
+                .map_err(|e| e.to_string())
         };
         if let Err(e) = result {
             failures.push(format!("{}: {e}", block.at()));
@@ -574,8 +561,8 @@ fn the_notes_server_readme_pipeline_answers_initialize_and_tools_list() {
     );
 }
 
-/// Every repository path a document names in backticks exists (paths of the reader's own crate,
-/// generated folders and placeholders excepted).
+/// Every repository path a document (or a crate's docs) names in backticks exists (paths of the
+/// reader's own crate, generated folders and placeholders excepted).
 #[test]
 fn every_repository_path_the_docs_name_exists() {
     let readers_own = [
@@ -596,10 +583,13 @@ fn every_repository_path_the_docs_name_exists() {
         .collect();
     let mut missing = Vec::new();
     let mut checked = 0;
-    for file in support::docs::markdown_files() {
-        let Ok(text) = std::fs::read_to_string(repo_path(&file)) else {
+    let files = support::docs::markdown_files();
+    let crate_docs = support::docs::CRATE_DOCS.iter().map(|f| (*f).to_owned());
+    for file in files.into_iter().chain(crate_docs) {
+        if !repo_path(&file).is_file() {
             continue;
-        };
+        }
+        let text = support::docs::readable(&file);
         for (i, quoted) in text.split('`').enumerate() {
             let path = quoted.trim();
             if i % 2 == 0
@@ -607,6 +597,9 @@ fn every_repository_path_the_docs_name_exists() {
                 || path.contains(char::is_whitespace)
                 || path.contains(['*', '{', '<', '…', '$'])
                 || readers_own.contains(&path)
+                || ["tests/snapshots/", "tests/calls/"]
+                    .iter()
+                    .any(|own| path.starts_with(own))
                 || !tops.contains(path.split('/').next().unwrap_or_default())
             {
                 continue;
@@ -619,4 +612,56 @@ fn every_repository_path_the_docs_name_exists() {
     }
     assert!(checked >= 20, "only {checked} paths checked");
     assert!(missing.is_empty(), "paths that do not exist: {missing:#?}");
+}
+
+/// Comments and the exit statuses they promise (`# exit N`, CONTRIBUTING.md).
+#[test]
+fn comments_and_exit_statuses() {
+    let lines = commented_lines(
+        "# The main job.\n\
+         a --x '#not' \"# nor this\" # exit 1: it breaks\n\
+         b \\\n  --y   # never writes; exit 1 on a failing change\n\
+         \n\
+         # exit 2\n\
+         c\n\
+         d#e\n",
+    );
+    let got: Vec<(&str, Option<&str>, i32)> = lines
+        .iter()
+        .map(|l| (l.text.as_str(), l.comment.as_deref(), l.expected_status()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("a --x '#not' \"# nor this\"", Some("exit 1: it breaks"), 1),
+            (
+                "b    --y",
+                Some("never writes; exit 1 on a failing change"),
+                0
+            ),
+            ("c", Some("exit 2"), 2),
+            ("d#e", None, 0),
+        ]
+    );
+    let exit10 = CommandLine {
+        text: String::new(),
+        comment: Some("exit 10".into()),
+    };
+    assert_eq!(exit10.expected_status(), 10);
+    let exits = CommandLine {
+        text: String::new(),
+        comment: Some("exits 1".into()),
+    };
+    assert_eq!(exits.expected_status(), 0);
+}
+
+#[test]
+fn the_command_at_a_position() {
+    let line = "0 * * * *  cd /srv && mcp-contract check --h 'a | b && c' > out.txt || notify";
+    let at = line.find("mcp-contract").unwrap();
+    assert_eq!(
+        command_at(line, at),
+        "mcp-contract check --h 'a | b && c' > out.txt"
+    );
+    assert_eq!(command_at("x \"a;b\"; y", 0), "x \"a;b\"");
 }

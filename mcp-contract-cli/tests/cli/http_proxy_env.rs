@@ -20,7 +20,7 @@ const PROXY_PASSWORD: &str = "cli-Passw0rd-z80z80";
 
 /// Every proxy variable, both spellings: removed from each run so that the developer's own
 /// settings do not leak into a case.
-const PROXY_VARS: [&str; 8] = [
+pub(super) const PROXY_VARS: [&str; 8] = [
     "http_proxy",
     "HTTP_PROXY",
     "https_proxy",

@@ -6,10 +6,10 @@
 
 // The hostile-suite binary, built once into the target folder the nested builds share.
 use mcp_contract_cli::report::{self, Items, Report, ServerResult};
-use mcp_contract_engine::lint::Lints;
-use mcp_contract_test::_support::check::{self, FailOn, Layout};
-use mcp_contract_test::_support::probe::{self, ProbeOptions, ServerCommand, ServerSpec};
-use mcp_contract_test::Policy;
+use mcp_contract_test::_support::check::{FailOn, Layout};
+use mcp_contract_test::_support::config::SuiteConfig;
+use mcp_contract_test::_support::probe::{ServerCommand, ServerSpec};
+use mcp_contract_test::_support::run::{self, Context, Mode};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 use support::nested::hostile_suite as suite_binary;
@@ -71,11 +71,6 @@ fn server(surface: &str) -> ServerSpec {
 fn every_report_format_neutralises_terminal_tricks() {
     support::require!(support::python::system());
     let spec = server("hidden.json");
-    let options = ProbeOptions {
-        timeout: Duration::from_secs(30),
-        ..ProbeOptions::default()
-    };
-    let probe = probe::probe(&spec, &options).expect("the fixture server answers");
     let temp = support::temp_dir("lint-e2e");
     let dir = temp.path().join("snapshots");
     let layout = Layout {
@@ -86,15 +81,14 @@ fn every_report_format_neutralises_terminal_tricks() {
         line: None,
         server_label: "poisoned".into(),
     };
-    let suite = check::evaluate_linted(
-        &probe.surface,
-        &[],
-        &layout,
-        &Policy::default(),
-        &FailOn::local_default(),
-        &Default::default(),
-        &Lints::default(),
-    );
+    // The one road, as `mcp-contract check --allow-missing` takes it.
+    let mut config = SuiteConfig::new(spec.clone(), layout);
+    config.timeout = Duration::from_secs(30);
+    let mut context = Context::new(Mode::Check);
+    context.allow_missing = true;
+    let suite = run::run(&config, &context)
+        .result
+        .expect("the fixture server answers");
     assert!(suite.fails(), "deny lints fail the suite");
     let report = Report {
         servers: vec![ServerResult {

@@ -792,15 +792,15 @@ fn http_sessions_pass_through_and_json_and_event_streams_are_recorded() {
         let recorder = HttpRecorder::start(&out, &upstream);
         // A real client through the recorder: the probe's HTTP session (the fixture refuses
         // requests without the Mcp-Session-Id it gave, or without MCP-Protocol-Version).
-        let endpoint = mcp_contract_test::_support::probe::HttpEndpoint::new(recorder.url.clone());
-        let (probe, mut session) = mcp_contract_test::_support::probe::probe_http_session(
-            &endpoint,
-            &mcp_contract_test::_support::probe::ProbeOptions::default(),
+        use mcp_contract_test::_support::probe::{HttpEndpoint, ProbeOptions, ServerSpec};
+        let (probe, mut session) = mcp_contract_test::_support::probe::probe_session(
+            &ServerSpec::Http(HttpEndpoint::new(recorder.url.clone())),
+            &ProbeOptions::default(),
         )
         .unwrap_or_else(|e| panic!("{response}: {e}"));
-        let direct = mcp_contract_test::_support::probe::probe_http(
-            &mcp_contract_test::_support::probe::HttpEndpoint::new(upstream.clone()),
-            &mcp_contract_test::_support::probe::ProbeOptions::default(),
+        let direct = mcp_contract_test::_support::probe::probe(
+            &ServerSpec::Http(HttpEndpoint::new(upstream.clone())),
+            &ProbeOptions::default(),
         )
         .unwrap();
         assert_eq!(probe.surface, direct.surface, "{response}");

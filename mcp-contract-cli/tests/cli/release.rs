@@ -388,19 +388,47 @@ fn changelog_groups_release_notes_and_reads_a_folder_at_a_git_revision() {
         "{}",
         diff.stdout
     );
-    let unchanged = run_in(&dir, &["diff", "--since", "HEAD", "contract/snapshots"]);
-    assert_ne!(unchanged.code, 2, "{}", unchanged.stderr);
-    for bad in [
-        vec!["changelog", "--since", "no-such-tag", "contract/snapshots"],
-        vec!["changelog", "--since", "--output=x", "contract/snapshots"],
-        vec!["changelog", "--since", "v1.0.0", "v1.json", "v2.json"],
-        vec!["changelog", "v1.json"],
+    // Any revision git knows, not only tags: HEAD is the commit tagged v1.0.0 (v2 is accepted
+    // but not committed), so it reads the same recordings and says the same, naming HEAD.
+    let by_head = run_in(&dir, &["diff", "--since", "HEAD", "contract/snapshots"]);
+    let by_tag = run_in(&dir, &["diff", "--since", "v1.0.0", "contract/snapshots"]);
+    assert_eq!(by_head.code, 1, "{}{}", by_head.stdout, by_head.stderr);
+    assert!(
+        by_head
+            .stdout
+            .starts_with("FAIL diff (contract/snapshots@HEAD → contract/snapshots)\n"),
+        "{}",
+        by_head.stdout
+    );
+    assert_eq!(
+        (by_head.stdout.replace("@HEAD", "@v1.0.0"), by_head.stderr),
+        (by_tag.stdout, by_tag.stderr)
+    );
+    for (bad, says) in [
+        (
+            vec!["changelog", "--since", "no-such-tag", "contract/snapshots"],
+            "mcp-contract: --since no-such-tag: not a revision of the repository holding contract/snapshots",
+        ),
+        (
+            vec!["changelog", "--since", "--output=x", "contract/snapshots"],
+            // A revision that looks like an option never reaches git: the parser refuses it.
+            "error: unexpected argument '--output' found",
+        ),
+        (
+            vec!["changelog", "--since", "v1.0.0", "v1.json", "v2.json"],
+            "mcp-contract: with --since give only the snapshot folder: it is compared with itself at that revision",
+        ),
+        (
+            vec!["changelog", "v1.json"],
+            "mcp-contract: give two recordings, OLD NEW (or --since GIT_REF and one snapshot folder)",
+        ),
     ] {
         let r = run_in(&dir, &bad);
         assert_eq!(r.code, 2, "{bad:?}: {}{}", r.stdout, r.stderr);
+        assert!(r.stdout.is_empty(), "{bad:?}: {}", r.stdout);
         assert!(
-            r.stderr.starts_with("mcp-contract: ") || r.stderr.contains("error"),
-            "{}",
+            r.stderr.starts_with(says),
+            "{bad:?}: {}",
             r.stderr
         );
     }

@@ -171,6 +171,10 @@ fn results_are_what_code_scanning_needs() {
     let doc = sarif(&["diff", "--format", "sarif", &old, &new]);
     let run0 = &doc["runs"][0];
     let rules = run0["tool"]["driver"]["rules"].as_array().unwrap();
+    assert_eq!(
+        run0["tool"]["driver"]["informationUri"],
+        env!("CARGO_PKG_REPOSITORY")
+    );
     let catalogue =
         mcp_contract_engine::rules::RULES.len() + mcp_contract_engine::rules::LINTS.len();
     assert_eq!(rules.len(), catalogue, "every rule and lint");
@@ -185,10 +189,23 @@ fn results_are_what_code_scanning_needs() {
             assert!(!text.is_empty(), "{field} of {rule}");
         }
         let id = rule["id"].as_str().unwrap();
-        assert!(rule["helpUri"]
-            .as_str()
-            .unwrap()
-            .ends_with(&format!("docs/rules.md#{id}")));
+        // The docs of this very version: the repository's (crate metadata) at the release tag,
+        // unless the build said otherwise (MCP_CONTRACT_DOCS_URL).
+        let docs = option_env!("MCP_CONTRACT_DOCS_URL").map_or_else(
+            || {
+                format!(
+                    "{}/blob/v{}/docs",
+                    env!("CARGO_PKG_REPOSITORY"),
+                    env!("CARGO_PKG_VERSION")
+                )
+            },
+            str::to_owned,
+        );
+        assert_eq!(rule["helpUri"], format!("{docs}/rules.md#{id}"));
+        assert!(
+            docs.starts_with("https://") && !docs.contains(".invalid"),
+            "{docs}"
+        );
         assert!(
             rule["fullDescription"]["text"]
                 .as_str()

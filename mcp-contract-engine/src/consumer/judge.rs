@@ -345,7 +345,7 @@ impl Out<'_> {
                     self.consumer,
                     key.name,
                     sent.as_ref().map_or_else(|| "?".to_owned(), schema::canonical_string),
-                    schema::canonical_string(&accepted)
+                    accepted.text
                 );
                 self.emit(
                     key,
@@ -353,7 +353,7 @@ impl Out<'_> {
                         rule: VALUE_REJECTED,
                         path: at,
                         used: sent,
-                        live: Some(accepted),
+                        live: Some(accepted.listed.unwrap_or(Value::String(accepted.text))),
                         message,
                     },
                 );

@@ -27,7 +27,11 @@ pub(super) fn added(out: &mut Out<'_>, value: &Value) -> bool {
         ItemKind::ResourceTemplate => "resource-template-added-poisoned",
         ItemKind::Server | ItemKind::Call => return false,
     };
-    let findings = poison::arrived(value);
+    let (unreadable, findings): (Vec<Finding>, Vec<Finding>) = poison::arrived(value)
+        .into_iter()
+        .partition(Finding::unreadable_only);
+    // Text the detector cannot read arrives as a review, beside the item's own addition.
+    emit(out, unreadable);
     if findings.is_empty() {
         return false;
     }
@@ -50,8 +54,16 @@ pub(super) fn added(out: &mut Out<'_>, value: &Value) -> bool {
 }
 
 /// The rule and path of a finding: schema texts by the node schema changes name, the server's
-/// instructions by their own rule, any other text by its path.
+/// instructions by their own rule, any other text by its path; text the detector cannot read
+/// is `text-unreadable` wherever it is.
 fn place(kind: ItemKind, finding: &Finding) -> (&'static str, String) {
+    if finding.unreadable_only() {
+        let path = match &finding.schema {
+            Some((direction, node)) => schemas::display_in(*direction, node),
+            None => finding.path.clone(),
+        };
+        return ("text-unreadable", path);
+    }
     match &finding.schema {
         Some((direction, node)) => (
             rules::directional(*direction, "description-poisoned")
@@ -124,15 +136,17 @@ fn emit(out: &mut Out<'_>, findings: Vec<Finding>) {
             })
             .collect();
         let first = &group[0];
+        let advice = if rule == "text-unreadable" {
+            "the poisoning detector reads none of its language: review it (a translation) before accepting"
+        } else {
+            "text aimed at the model, not a rewording; review it as an attack before accepting"
+        };
         out.emit(
             rule,
             &path,
             first.before.clone().map(Value::String),
             Some(Value::String(first.after.clone())),
-            format!(
-                "{}: text aimed at the model, not a rewording; review it as an attack before accepting",
-                texts.join("; ")
-            ),
+            format!("{}: {advice}", texts.join("; ")),
         );
     }
 }

@@ -2,6 +2,8 @@
 
 use super::*;
 
+// Long on purpose (~120 lines, as `resource` below): one rule per field of the item, in the
+// catalogue's order, each a few lines; a split would only cut the list.
 pub(super) fn prompt(out: &mut Out<'_>, old: &Value, new: &Value) {
     let (o, n) = (fields(old), fields(new));
     text_field(

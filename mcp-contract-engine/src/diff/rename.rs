@@ -1,5 +1,6 @@
 //! Probable renames: items removed and added in one release, paired so the removal can name
-//! its successor and what changed between the two can be judged.
+//! its successor and what changed between the two can be judged on the successor, the name
+//! callers must now use.
 //!
 //! Three tiers, each only among items no earlier tier paired:
 //! 1. the same content under another name (a pure rename; for resource templates also the
@@ -12,26 +13,27 @@
 //!    at least two of them unless the names share a word too).
 //!
 //! Tiers 2 and 3 pair one to one and only where the match is unambiguous on both sides: a
-//! wrong pair would put another item's changes on the removed one.
+//! wrong pair would put another item's changes on the added one.
 
 use super::*;
 
-/// The removed item's side of a probable rename.
-pub(super) struct Pair<'v> {
-    /// What the removal message adds: "probably renamed to `X`" (and template variables).
+/// The added item's side of a probable rename.
+pub(super) struct Successor<'v> {
+    /// What the addition message adds: "probably `X` renamed".
     pub(super) hint: String,
-    /// The added item to judge the removed one against; `None` when the content is the same
-    /// (nothing else changed) or the pairing is a hint only.
-    pub(super) partner: Option<(&'v ItemKey, &'v Value)>,
+    /// The removed item to judge this one against; `None` when the content is the same
+    /// (nothing else changed).
+    pub(super) predecessor: Option<(&'v ItemKey, &'v Value)>,
 }
 
 /// Every probable rename between two sides.
 #[derive(Default)]
 pub(super) struct Renames<'v> {
-    /// By removed item.
-    pub(super) removed: HashMap<&'v ItemKey, Pair<'v>>,
-    /// By added item: what its message adds about the removed item it probably replaces.
-    pub(super) added: HashMap<&'v ItemKey, String>,
+    /// By removed item: what its removal message adds ("probably renamed to `X`", and for
+    /// templates the variables).
+    pub(super) removed: HashMap<&'v ItemKey, String>,
+    /// By added item.
+    pub(super) added: HashMap<&'v ItemKey, Successor<'v>>,
 }
 
 /// Verbs that name how a tool is reached rather than what it is about.
@@ -82,13 +84,16 @@ impl<'v> Renames<'v> {
         for tier in [Tier::Name, Tier::Arguments] {
             let pairs = unambiguous(&left, &open, tier);
             for (i, j) in &pairs {
-                let ((from, _), (to, new_value)) = (left[*i], open[*j]);
+                let ((from, old_value), (to, _)) = (left[*i], open[*j]);
                 renames.added.insert(
                     to,
-                    format!(
-                        "probably `{}` renamed: what else changed is reported on `{}`",
-                        from.name, from.name
-                    ),
+                    Successor {
+                        hint: format!(
+                            "probably `{}` renamed: what else changed is reported here",
+                            from.name
+                        ),
+                        predecessor: Some((from, old_value)),
+                    },
                 );
                 let why = match tier {
                     Tier::Name => "the same name spelled another way",
@@ -96,13 +101,10 @@ impl<'v> Renames<'v> {
                 };
                 renames.removed.insert(
                     from,
-                    Pair {
-                        hint: format!(
-                            "probably renamed to `{}`, {why}: what else changed is reported on this item",
-                            to.name
-                        ),
-                        partner: Some((to, new_value)),
-                    },
+                    format!(
+                        "probably renamed to `{}`, {why}: what else changed is reported on `{}`",
+                        to.name, to.name
+                    ),
                 );
             }
             let (used_left, used_open): (HashSet<usize>, HashSet<usize>) =
@@ -150,8 +152,13 @@ impl<'v> Renames<'v> {
                 }
                 Some(to) => {
                     if candidates.is_some_and(|keys| keys.len() == 1) {
-                        self.added
-                            .insert(to, format!("probably `{}` renamed", key.name));
+                        self.added.insert(
+                            to,
+                            Successor {
+                                hint: format!("probably `{}` renamed", key.name),
+                                predecessor: None,
+                            },
+                        );
                     }
                     Some(format!("probably renamed to `{}`", to.name))
                 }
@@ -164,13 +171,7 @@ impl<'v> Renames<'v> {
                 None => None,
             };
             if let Some(hint) = hint {
-                self.removed.insert(
-                    key,
-                    Pair {
-                        hint,
-                        partner: None,
-                    },
-                );
+                self.removed.insert(key, hint);
             }
         }
     }

@@ -310,6 +310,16 @@ fn capability_removed(
             return;
         }
     }
+    if let Some(listed) = listed_nothing(path, out.old_kinds.as_ref()) {
+        out.emit(
+            "server-capability-removed-empty",
+            path,
+            before,
+            after,
+            format!("`{path}` no longer offered, but the accepted surface holds no {listed}: its listings returned nothing (or -32601), so no client loses anything"),
+        );
+        return;
+    }
     out.emit(
         "server-capability-removed",
         path,
@@ -317,4 +327,21 @@ fn capability_removed(
         after,
         format!("`{path}` no longer offered: clients that use it fail"),
     );
+}
+
+/// For a listing capability (`tools`, `prompts`, `resources`) whose kinds of item the accepted
+/// side holds none of: those kinds, in words. `None` for any other capability, or when the
+/// accepted side's items are not known.
+fn listed_nothing(path: &str, old_kinds: Option<&BTreeSet<ItemKind>>) -> Option<&'static str> {
+    let (kinds, words): (&[ItemKind], &str) = match path {
+        "capabilities.tools" => (&[ItemKind::Tool], "tool"),
+        "capabilities.prompts" => (&[ItemKind::Prompt], "prompt"),
+        "capabilities.resources" => (
+            &[ItemKind::Resource, ItemKind::ResourceTemplate],
+            "resource or resource template",
+        ),
+        _ => return None,
+    };
+    let held = old_kinds?;
+    (!kinds.iter().any(|k| held.contains(k))).then_some(words)
 }

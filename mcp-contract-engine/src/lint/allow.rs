@@ -10,9 +10,12 @@
 //! expires = "2027-03-01"     # optional, YYYY-MM-DD (the entry stops applying on that day)
 //! ```
 //!
-//! The reader takes the subset this file needs (no dependency): comments, `[[allow]]` tables and
-//! `key = "string"` pairs (basic strings with `\\ \" \n \t \uXXXX`, or literal `'…'` strings).
-//! Anything else is an error naming the line. An entry that matches no finding fails the
+//! The reader takes the TOML this file needs (no dependency): comments, `[[allow]]` tables
+//! (`[[ allow ]]` too), `key = "string"` pairs (basic strings with `\\ \" \n \t \uXXXX`, or
+//! literal `'…'` strings; quoted keys), and `expires` as a string or a TOML date
+//! (`expires = 2027-03-01`). The other TOML a user may write — dotted keys, inline tables,
+//! `allow = [ { … } ]`, arrays, multi-line strings — is an error naming the line and saying what
+//! to write instead, as is anything that is not TOML. An entry that matches no finding fails the
 //! suite (`allow-entry-unused`), and so does an expired one (`allow-entry-expired`): the file
 //! cannot rot silently.
 
@@ -195,7 +198,12 @@ impl AllowList {
             }
             if trimmed.starts_with('[') {
                 let header = strip_comment(trimmed).trim();
-                if header != "[[allow]]" {
+                // TOML allows blanks inside the brackets: `[[ allow ]]`.
+                let name = header
+                    .strip_prefix("[[")
+                    .and_then(|h| h.strip_suffix("]]"))
+                    .map(str::trim);
+                if name != Some("allow") {
                     return Err(err(
                         line,
                         format!(
@@ -214,6 +222,15 @@ impl AllowList {
                 return Err(err(line, "expected `key = \"value\"`".to_owned()));
             };
             let key = key.trim();
+            // A quoted key is the same key in TOML.
+            let key = ['"', '\''].iter().fold(key, |key, quote| {
+                key.strip_prefix(*quote)
+                    .and_then(|k| k.strip_suffix(*quote))
+                    .unwrap_or(key)
+            });
+            if let Some(form) = unsupported_form(key, rest.trim()) {
+                return Err(err(line, form));
+            }
             let Some(table) = current.as_mut() else {
                 return Err(err(
                     line,
@@ -233,7 +250,11 @@ impl AllowList {
             if table.1.iter().any(|(k, _, _)| k == key) {
                 return Err(err(line, format!("`{key}` is given twice in one entry")));
             }
-            let value = string_value(rest.trim()).map_err(|m| err(line, m))?;
+            let value = match (key, local_date(rest.trim())) {
+                // `expires = 2027-03-01`: a TOML local date, kept as its text.
+                ("expires", Some(date)) => date.to_owned(),
+                _ => string_value(rest.trim()).map_err(|m| err(line, m))?,
+            };
             table.1.push((key.to_owned(), value, line));
         }
         if let Some(table) = current.take() {
@@ -246,6 +267,40 @@ impl AllowList {
     }
 }
 
+/// TOML this reader does not take, with what to write instead: the file is TOML, and a user
+/// writes what TOML allows, but every form below can be said as `[[allow]]` tables of
+/// one-line strings. A full TOML parser was measured instead: `toml` (parsing only, no serde)
+/// adds 6 crates and ~1.4 s of CPU to every user's clean build, `toml_parser` alone 2 crates and
+/// ~0.65 s, for a file most suites do not have (docs/performance.md, section 6).
+fn unsupported_form(key: &str, value: &str) -> Option<String> {
+    let instead = "write each entry as an `[[allow]]` table of `key = \"string\"` lines";
+    if key.contains('.') {
+        return Some(format!(
+            "dotted key `{}`: {instead}",
+            crate::escape::escape(key)
+        ));
+    }
+    if key == "allow" && (value.starts_with('[') || value.starts_with('{')) {
+        return Some(format!("`allow = [ {{ … }} ]` (inline tables): {instead}"));
+    }
+    if value.starts_with('{') {
+        return Some(format!("an inline table: {instead}"));
+    }
+    if value.starts_with('[') {
+        return Some(format!("an array: {instead}"));
+    }
+    if value.starts_with("\"\"\"") || value.starts_with("'''") {
+        return Some("a multi-line string: write the value on one line".to_owned());
+    }
+    None
+}
+
+/// The text of an unquoted TOML local date (`2027-03-01`, an optional comment after it).
+fn local_date(value: &str) -> Option<&str> {
+    let date = strip_comment(value).trim();
+    (date.len() == 10 && date.bytes().all(|b| b.is_ascii_digit() || b == b'-')).then_some(date)
+}
+
 /// One `[[allow]]` table being read: its header line and its `(key, value, line)` pairs.
 type Table = (usize, Vec<(String, String, usize)>);
 
@@ -255,6 +310,8 @@ fn strip_comment(text: &str) -> &str {
 }
 
 /// One string value and an optional trailing comment.
+// A `String` error, argued: private to this parser, folded into its `AllowListError` with the
+// line it is on.
 fn string_value(text: &str) -> Result<String, String> {
     let mut chars = text.char_indices();
     let (value, end) = match chars.next() {
@@ -336,6 +393,19 @@ mod tests {
         assert_eq!(list.entries[0].path, None);
         assert_eq!(list.entries[1].path.as_deref(), Some(""));
         assert_eq!(list.entries[0].expires.unwrap().to_string(), "2030-01-02");
+        // The same entry as TOML also allows it: blanks in the header, quoted keys, a date.
+        let toml = AllowList::parse(
+            "[[ allow ]]  # reviewed\n\"rule\" = \"description-missing\"\n'item' = 'tools::a'\nreason = \"vendor # tool\" # why\nexpires = 2030-01-02 # a TOML date\n",
+            "allow.toml",
+        )
+        .unwrap();
+        assert_eq!(
+            toml.entries,
+            [AllowEntry {
+                line: 1,
+                ..list.entries[0].clone()
+            }]
+        );
         for (text, needle) in [
             ("rule = \"x\"", ":1: a key before"),
             (
@@ -345,6 +415,26 @@ mod tests {
             ("[[allow]]\nrule = x", ":2: expected a quoted string"),
             ("[[allow]]\nwho = \"x\"", ":2: unknown key"),
             ("[deny]", ":1: unexpected table"),
+            (
+                "[[allow]]\nallow.rule = \"x\"",
+                ":2: dotted key `allow.rule`: write each entry as an `[[allow]]` table",
+            ),
+            (
+                "allow = [\n  { rule = \"x\", item = \"y\", reason = \"z\" },\n]",
+                ":1: `allow = [ { … } ]` (inline tables): write each entry",
+            ),
+            (
+                "[[allow]]\nreason = { why = \"x\" }",
+                ":2: an inline table: write each entry",
+            ),
+            (
+                "[[allow]]\nreason = \"\"\"\nlong\n\"\"\"",
+                ":2: a multi-line string: write the value on one line",
+            ),
+            (
+                "[[allow]]\nrule=\"r\"\nitem=\"i\"\nreason=\"r\"\nexpires=2027-02-30",
+                ":5: `expires = \"2027-02-30\"` is not a date",
+            ),
             (
                 "[[allow]]\nrule=\"r\"\nitem=\"i\"\nreason=\"r\"\nexpires=\"soon\"",
                 ":5: `expires",

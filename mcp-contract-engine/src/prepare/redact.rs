@@ -20,6 +20,8 @@
 use crate::surface::ItemKey;
 use regex_lite::Regex;
 use serde_json::Value;
+use std::borrow::Borrow;
+use std::collections::BTreeSet;
 use std::fmt;
 
 /// A bad selector or filter pattern.
@@ -217,14 +219,20 @@ impl Filter {
         self.regex.as_str()
     }
 
-    fn apply(&self, value: &mut Value) {
+    /// Replaces every match in every string of `value`; whether anything matched.
+    fn apply(&self, value: &mut Value) -> bool {
+        let mut matched = false;
         map_strings(
             value,
             &mut |text| match self.regex.replace_all(text, self.replacement.as_str()) {
                 std::borrow::Cow::Borrowed(_) => None,
-                std::borrow::Cow::Owned(s) => Some(s),
+                std::borrow::Cow::Owned(s) => {
+                    matched = true;
+                    Some(s)
+                }
             },
         );
+        matched
     }
 }
 
@@ -288,6 +296,12 @@ impl Redactions {
     /// Applies the redactions, then the filters, to one item's definition. The item's name
     /// field is kept as it is (it is the item's identity), whatever the selectors say.
     pub fn apply(&self, key: &ItemKey, item: &mut Value) {
+        self.apply_marking(key, item, &mut Used::default());
+    }
+
+    /// [`Redactions::apply`], marking in `used` each selector that picked a value and each
+    /// filter that matched a text.
+    fn apply_marking(&self, key: &ItemKey, item: &mut Value, used: &mut Used) {
         if self.is_empty() {
             return;
         }
@@ -295,14 +309,194 @@ impl Redactions {
             .kind
             .name_field()
             .and_then(|field| Some((field, item.get(field)?.clone())));
-        for (selector, placeholder) in &self.selectors {
-            selector.apply(item, placeholder);
+        for (i, (selector, placeholder)) in self.selectors.iter().enumerate() {
+            if selector.apply(item, placeholder) > 0 {
+                used.selectors.insert(i);
+            }
         }
-        for filter in &self.filters {
-            filter.apply(item);
+        for (i, filter) in self.filters.iter().enumerate() {
+            if filter.apply(item) {
+                used.filters.insert(i);
+            }
         }
         if let (Some((field, original)), Value::Object(map)) = (name, item) {
             map.insert(field.to_owned(), original);
         }
+    }
+
+    /// The redactions that pick no value and the filters that match no text in any of
+    /// `items` — the items of a whole run, as advertised (each is respelled first, as
+    /// [`crate::prepare::prepare_item`] does, and the selectors run before the filters, so a
+    /// filter whose only matches a redaction replaced matches nothing). Such a setting does
+    /// nothing: the server's text moved on, or it was never right; the faces say so once per
+    /// run ([`Unmatched::note`]).
+    pub fn unmatched<K, V>(&self, items: impl IntoIterator<Item = (K, V)>) -> Vec<Unmatched>
+    where
+        K: Borrow<ItemKey>,
+        V: Borrow<Value>,
+    {
+        let all = self.selectors.len() + self.filters.len();
+        let mut used = Used::default();
+        for (key, item) in items {
+            if used.selectors.len() + used.filters.len() == all {
+                break;
+            }
+            let key = key.borrow();
+            let mut item = item.borrow().clone();
+            crate::prepare::spelling::normalize_item(key.kind, &mut item);
+            self.apply_marking(key, &mut item, &mut used);
+        }
+        let selectors = self
+            .selectors
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !used.selectors.contains(i))
+            .map(|(_, (selector, _))| Unmatched::Redaction(selector.as_str().to_owned()));
+        let filters = self
+            .filters
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !used.filters.contains(i))
+            .map(|(_, filter)| Unmatched::Filter(filter.pattern().to_owned()));
+        selectors.chain(filters).collect()
+    }
+}
+
+/// Which selectors and filters (by index) changed something.
+#[derive(Default)]
+struct Used {
+    selectors: BTreeSet<usize>,
+    filters: BTreeSet<usize>,
+}
+
+/// A redaction or filter that changed nothing in a whole run ([`Redactions::unmatched`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Unmatched {
+    /// A redaction whose selector (as written) picked no value of any item.
+    Redaction(String),
+    /// A filter whose pattern (as written) matched no text of any item.
+    Filter(String),
+}
+
+impl Unmatched {
+    /// What the faces say about it, once per run: which setting, that it did nothing, and
+    /// what to do.
+    pub fn note(&self) -> String {
+        let (what, verb) = match self {
+            Unmatched::Redaction(selector) => (format!("redaction `{selector}`"), "picked"),
+            Unmatched::Filter(pattern) => (format!("filter `{pattern}`"), "matched"),
+        };
+        format!(
+            "{what} {verb} nothing in any item of this run, so it changes nothing: compare it with \
+             what the server writes now (`mcp-contract capture`), then fix it or remove it"
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::surface::ItemKind;
+    use serde_json::json;
+
+    fn tool(name: &str) -> ItemKey {
+        ItemKey::new(ItemKind::Tool, name)
+    }
+
+    /// The time server's two tools as mcp-server-time 2026.10.10 advertises them.
+    fn time_server() -> Vec<(ItemKey, Value)> {
+        let property = |which: &str| json!({"type": "string", "description": format!("{which}IANA timezone name (e.g., 'America/New_York', 'Europe/London'). Use 'Europe/Paris' as local timezone if no timezone provided by the user.")});
+        vec![
+            (
+                tool("get_current_time"),
+                json!({"name": "get_current_time", "description": "Get current time in a specific timezone", "inputSchema": {"type": "object", "properties": {"timezone": property("")}}}),
+            ),
+            (
+                tool("convert_time"),
+                json!({"name": "convert_time", "description": "Convert time between timezones", "inputSchema": {"type": "object", "properties": {"source_timezone": property("Source "), "target_timezone": property("Target ")}}}),
+            ),
+        ]
+    }
+
+    #[test]
+    fn a_filter_or_redaction_that_changes_nothing_is_unmatched() {
+        let redactions = Redactions::new()
+            .filter(
+                "Use '[^']+' as local timezone",
+                "Use '[timezone]' as local timezone",
+            )
+            .unwrap()
+            // What docs/redactions.md said before: the older wording of the server.
+            .filter("local timezone is [^;]+;", "local timezone is [timezone];")
+            .unwrap()
+            .redact(".inputSchema.properties.timezone.description", "[tz]")
+            .unwrap()
+            .redact(".inputSchema.properties.tz.default", "[tz]")
+            .unwrap();
+        let items = time_server();
+        assert_eq!(
+            redactions.unmatched(items.iter().map(|(k, v)| (k, v))),
+            [
+                Unmatched::Redaction(".inputSchema.properties.tz.default".to_owned()),
+                Unmatched::Filter("local timezone is [^;]+;".to_owned()),
+            ]
+        );
+        // Used by one item of many is used; no item at all uses nothing.
+        assert!(Redactions::new()
+            .redact(".inputSchema.properties.timezone.description", "[tz]")
+            .unwrap()
+            .unmatched(items.iter().map(|(k, v)| (k, v)))
+            .is_empty());
+        assert_eq!(
+            Redactions::new()
+                .filter("x", "y")
+                .unwrap()
+                .unmatched(Vec::<(ItemKey, Value)>::new()),
+            [Unmatched::Filter("x".to_owned())]
+        );
+        assert!(Redactions::new()
+            .unmatched(items.iter().map(|(k, v)| (k, v)))
+            .is_empty());
+    }
+
+    #[test]
+    fn unmatched_sees_the_item_as_preparing_does() {
+        // Respelled first: a selector written in the spec's spelling picks a non-spec key.
+        let snake = json!({"name": "t", "input_schema": {"type": "object", "properties": {"a": {"default": 1}}}});
+        let spec_selector = Redactions::new()
+            .redact(".inputSchema.properties.a.default", "[a]")
+            .unwrap();
+        assert!(spec_selector.unmatched([(tool("t"), &snake)]).is_empty());
+        // Selectors before filters: a filter whose only match was redacted away matched nothing.
+        let redacted_first = Redactions::new()
+            .redact(".description", "[d]")
+            .unwrap()
+            .filter("secret sauce", "[s]")
+            .unwrap();
+        let item = json!({"name": "t", "description": "the secret sauce"});
+        assert_eq!(
+            redacted_first.unmatched([(tool("t"), &item)]),
+            [Unmatched::Filter("secret sauce".to_owned())]
+        );
+        // The same item, applied: what `unmatched` says is what `apply` does.
+        let mut applied = item.clone();
+        redacted_first.apply(&tool("t"), &mut applied);
+        assert_eq!(applied, json!({"name": "t", "description": "[d]"}));
+    }
+
+    #[test]
+    fn the_note_names_the_setting_and_what_to_do() {
+        let note = Unmatched::Filter("local timezone is [^;]+;".to_owned()).note();
+        assert!(
+            note.starts_with("filter `local timezone is [^;]+;` matched nothing"),
+            "{note}"
+        );
+        assert!(note.contains("fix it or remove it"), "{note}");
+        let note = Unmatched::Redaction(".serverInfo.version".to_owned()).note();
+        assert!(
+            note.starts_with("redaction `.serverInfo.version` picked nothing"),
+            "{note}"
+        );
     }
 }

@@ -1,5 +1,5 @@
 //! Secret scrubbing (always on): anything shaped like a credential is replaced by
-//! `<secret:KIND:HASH8>`, with one [`Finding`] saying where.
+//! `<secret:KIND:HASH8>`, with one [`ReplacedSecret`] saying where.
 //!
 //! The placeholder's `HASH8` is a keyed FNV-1a hash of the secret, folded to 32 bits: stable
 //! across runs (no drift), different when the secret changes (a rotated default still shows as a
@@ -17,7 +17,7 @@ use std::sync::OnceLock;
 /// Something in a surface that looks like a credential, and what replaced it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
-pub struct Finding {
+pub struct ReplacedSecret {
     /// The item it was found in.
     pub item: ItemKey,
     /// Where in the item (`inputSchema.properties.token.default`; empty for the item's name).
@@ -28,15 +28,15 @@ pub struct Finding {
     pub placeholder: String,
 }
 
-impl Finding {
+impl ReplacedSecret {
     /// A secret of `kind` found in `item` at `path`, replaced by `placeholder`.
     pub fn new(
         item: ItemKey,
         path: impl Into<String>,
         kind: &'static str,
         placeholder: impl Into<String>,
-    ) -> Finding {
-        Finding {
+    ) -> ReplacedSecret {
+        ReplacedSecret {
             item,
             path: path.into(),
             kind,
@@ -48,7 +48,7 @@ impl Finding {
 /// The id under which secret findings are reported.
 pub const SECRET_RULE: &str = "secret-in-surface";
 
-impl fmt::Display for Finding {
+impl fmt::Display for ReplacedSecret {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let at = if self.path.is_empty() {
             "its name".to_owned()
@@ -304,7 +304,7 @@ fn scrub_word(word: &str, found: &mut Vec<(&'static str, String)>) -> String {
     word
 }
 
-/// A secret kind ([`Finding::kind`]) by its name, for findings read back from a file (the
+/// A secret kind ([`ReplacedSecret::kind`]) by its name, for findings read back from a file (the
 /// probe shared between the processes of a nextest run); `None` for a kind this build does not
 /// detect.
 pub fn kind_named(name: &str) -> Option<&'static str> {
@@ -428,18 +428,23 @@ pub fn scrub_message(text: &str) -> String {
 }
 
 /// Replaces every credential-shaped string value (and object key) in `value`, recording one
-/// [`Finding`] per secret with its path.
-pub fn scrub_value(item: &ItemKey, value: &mut Value, findings: &mut Vec<Finding>) {
+/// [`ReplacedSecret`] per secret with its path.
+pub fn scrub_value(item: &ItemKey, value: &mut Value, findings: &mut Vec<ReplacedSecret>) {
     scrub_at(item, value, &mut String::new(), findings);
 }
 
-fn scrub_at(item: &ItemKey, value: &mut Value, path: &mut String, findings: &mut Vec<Finding>) {
+fn scrub_at(
+    item: &ItemKey,
+    value: &mut Value,
+    path: &mut String,
+    findings: &mut Vec<ReplacedSecret>,
+) {
     match value {
         Value::String(s) => {
             if let Some((new, found)) = scrub_text(s) {
                 *s = new;
                 for (kind, placeholder) in found {
-                    findings.push(Finding {
+                    findings.push(ReplacedSecret {
                         item: item.clone(),
                         path: path.clone(),
                         kind,
@@ -474,7 +479,7 @@ fn scrub_at(item: &ItemKey, value: &mut Value, path: &mut String, findings: &mut
                 let key = match scrub_text(&key) {
                     Some((new, found)) => {
                         for (kind, placeholder) in found {
-                            findings.push(Finding {
+                            findings.push(ReplacedSecret {
                                 item: item.clone(),
                                 // The key as written: the secret in it is replaced there too.
                                 path: join(path, &new),
@@ -574,10 +579,11 @@ mod tests {
         assert!(line.contains("API_KEY=<secret:argument:"), "{line}");
         assert!(line.contains("&x=1"), "{line}");
         assert!(line.contains("--keyboard us --verbose"), "{line}");
-        // Stable: the same secret gets the same placeholder on every run.
+        // Stable: the same secret gets the same placeholder in every process and release (an
+        // accepted snapshot's command line holds it), so the value is pinned.
         assert_eq!(
             scrub_command(&words(&["--api-key", "s3cr3t-value"])).0,
-            scrub_command(&words(&["--api-key", "s3cr3t-value"])).0
+            ["--api-key", "<secret:argument:f7724fd8>"]
         );
     }
 

@@ -1,5 +1,7 @@
 //! Case files: `<dir>/<tool>/<case>.json`, read and checked before any server is started.
 
+use super::error::{CallsError, CallsErrorKind, CaseError, CaseErrorKind};
+use crate::error::Cause;
 use crate::escape::escape;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -33,7 +35,7 @@ pub struct Case {
     /// The file, as shown in messages (relative to the current directory when inside it).
     pub file: String,
     /// What the file says, or why it cannot be used (file, line and column, and what to do).
-    pub spec: Result<CaseSpec, String>,
+    pub spec: Result<CaseSpec, CaseError>,
 }
 
 /// What a case file says.
@@ -97,26 +99,36 @@ const FIELDS: &str = "arguments, expect, allow_side_effects, timeout_ms, descrip
 /// # Errors
 ///
 /// The folder does not exist or cannot be listed.
-pub fn read_cases(dir: &Path) -> Result<Cases, String> {
+pub fn read_cases(dir: &Path) -> Result<Cases, CallsError> {
     let shown_dir = shown(dir);
-    let listing = |path: &Path| -> Result<Vec<(String, PathBuf, bool)>, String> {
+    let unreadable = |path: &Path, e: &std::io::Error| {
+        CallsError::new(
+            CallsErrorKind::Unreadable,
+            format!("cannot list the calls folder {}: {e}", shown(path)),
+            Cause::io(e),
+        )
+    };
+    let listing = |path: &Path| -> Result<Vec<(String, PathBuf, bool)>, CallsError> {
         let entries = std::fs::read_dir(path).map_err(|e| {
             if e.kind() == std::io::ErrorKind::NotFound {
-                format!(
-                    "the calls folder {} does not exist: create it with one folder per tool and \
-                     one JSON file per case (`{}/<tool>/<case>.json` holding {{\"arguments\": \
-                     {{…}}}}), or drop the `calls` setting",
-                    shown(path),
-                    shown_dir
+                CallsError::new(
+                    CallsErrorKind::Missing,
+                    format!(
+                        "the calls folder {} does not exist: create it with one folder per tool \
+                         and one JSON file per case (`{}/<tool>/<case>.json` holding \
+                         {{\"arguments\": {{…}}}}), or drop the `calls` setting",
+                        shown(path),
+                        shown_dir
+                    ),
+                    Cause::io(&e),
                 )
             } else {
-                format!("cannot list the calls folder {}: {e}", shown(path))
+                unreadable(path, &e)
             }
         })?;
         let mut out = Vec::new();
         for entry in entries {
-            let entry =
-                entry.map_err(|e| format!("cannot list the calls folder {}: {e}", shown(path)))?;
+            let entry = entry.map_err(|e| unreadable(path, &e))?;
             let is_dir = entry.file_type().map(|t| t.is_dir()).unwrap_or(false);
             let name = entry.file_name().to_string_lossy().into_owned();
             out.push((name, entry.path(), is_dir));
@@ -187,16 +199,25 @@ pub fn is_case_name(name: &str) -> bool {
 }
 
 /// Reads one case file; the error names the file, the line and column, and what to do.
-fn read_case(path: &Path, file: &str, name: &str) -> Result<CaseSpec, String> {
+fn read_case(path: &Path, file: &str, name: &str) -> Result<CaseSpec, CaseError> {
     if !is_case_name(name) {
-        return Err(format!(
+        return Err(CaseError::new(
+            CaseErrorKind::Name,
+            format!(
             "{file}: `{}` is not a case name: rename the file to lowercase letters, digits, `_` \
              and `-` (e.g. `by_word.json`), as the test `calls::<tool>::<case>` and its snapshot \
              file are named after it",
             escape(name)
+        ),
         ));
     }
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{file}: cannot read it: {e}"))?;
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        CaseError::new(
+            CaseErrorKind::Unreadable,
+            format!("{file}: cannot read it: {e}"),
+        )
+        .caused_by(Cause::io(&e))
+    })?;
     parse_case(&text, file)
 }
 
@@ -206,24 +227,29 @@ fn read_case(path: &Path, file: &str, name: &str) -> Result<CaseSpec, String> {
 ///
 /// Not JSON, not an object, a field that is not one of `FIELDS`, or a value of the wrong
 /// type: `FILE:LINE:COLUMN: what is wrong; what to write`.
-pub fn parse_case(text: &str, file: &str) -> Result<CaseSpec, String> {
+pub fn parse_case(text: &str, file: &str) -> Result<CaseSpec, CaseError> {
     let value: Value = serde_json::from_str(text).map_err(|e| {
         let what = e.to_string();
         let what = what.split(" at line ").next().unwrap_or(&what).to_owned();
-        format!(
+        let message = format!(
             "{file}:{}:{}: not JSON ({what}); a case is an object such as {{\"arguments\": \
              {{\"query\": \"rust\"}}}}",
             e.line(),
             e.column()
-        )
+        );
+        CaseError::new(CaseErrorKind::NotJson, message).caused_by(Cause::of(e))
     })?;
     let Value::Object(fields) = value else {
-        return Err(format!(
-            "{file}:1:1: a case is a JSON object such as {{\"arguments\": {{\"query\": \
-             \"rust\"}}}}, not {}",
-            crate::surface::json_type_name(&value)
+        return Err(CaseError::new(
+            CaseErrorKind::NotJson,
+            format!(
+                "{file}:1:1: a case is a JSON object such as {{\"arguments\": {{\"query\": \
+                 \"rust\"}}}}, not {}",
+                crate::surface::json_type_name(&value)
+            ),
         ));
     };
+    let field = |message: String| CaseError::new(CaseErrorKind::Field, message);
     let at = key_positions(text);
     let place = |key: &str| -> String {
         let (line, column) = at.get(key).copied().unwrap_or((1, 1));
@@ -239,12 +265,12 @@ pub fn parse_case(text: &str, file: &str) -> Result<CaseSpec, String> {
         match (key.as_str(), value) {
             ("arguments", Value::Object(arguments)) => spec.arguments = arguments.clone(),
             ("arguments", other) => {
-                return Err(format!(
+                return Err(field(format!(
                     "{}: `arguments` is {}: it is the object of the tool's arguments, e.g. \
                      {{\"query\": \"rust\"}} ({{}} for none)",
                     place(key),
                     crate::surface::json_type_name(other)
-                ))
+                )))
             }
             ("expect", Value::String(word)) => {
                 spec.expect = match word.as_str() {
@@ -252,14 +278,14 @@ pub fn parse_case(text: &str, file: &str) -> Result<CaseSpec, String> {
                     "tool_error" => Expect::ToolError,
                     "protocol_error" => Expect::ProtocolError,
                     other => {
-                        return Err(format!(
+                        return Err(field(format!(
                             "{}: `expect` is \"{}\": write \"error\" (the call must fail, either \
                              way), \"tool_error\" (a result with isError: true) or \
                              \"protocol_error\" (a JSON-RPC error), or leave it out (the call \
                              must return a result)",
                             place(key),
                             escape(other)
-                        ))
+                        )))
                     }
                 }
             }
@@ -279,18 +305,18 @@ pub fn parse_case(text: &str, file: &str) -> Result<CaseSpec, String> {
                     "timeout_ms" => "a whole number of milliseconds from 1 to 3600000",
                     _ => "a string",
                 };
-                return Err(format!(
+                return Err(field(format!(
                     "{}: `{key}` is {}; it takes {wanted}",
                     place(key),
                     shown_value(other)
-                ));
+                )));
             }
             (other, _) => {
-                return Err(format!(
+                return Err(field(format!(
                     "{}: unknown field `{}`: a case holds {FIELDS}",
                     place(other),
                     escape(other)
-                ))
+                )))
             }
         }
     }
@@ -406,7 +432,7 @@ mod tests {
                 "c.json:1:41: unknown field `bad`",
             ),
         ] {
-            let error = parse_case(text, "c.json").unwrap_err();
+            let error = parse_case(text, "c.json").unwrap_err().to_string();
             assert!(error.starts_with(expected), "{text}: {error}");
         }
     }

@@ -13,6 +13,7 @@
 //! folder names.
 
 use super::case::{Case, CaseSpec, Cases, Expect};
+use super::error::SchemaError;
 use crate::escape::escape;
 use crate::prepare::{self, secrets, Redactions};
 use crate::probe::{self, Answer, Probe, ProbeError, ProbeOptions, ServerSession, ServerSpec};
@@ -34,14 +35,6 @@ pub struct Calling<'a> {
 }
 
 impl Calling<'_> {
-    /// Everything the records depend on besides the server (for the keys of shared files).
-    pub fn material(&self) -> String {
-        format!(
-            "calls-v1|{:?}|{:?}|{:?}",
-            self.cases, self.redactions, self.timeout
-        )
-    }
-
     /// The longest all calls may take together: each case's timeout.
     pub fn budget(&self) -> Duration {
         self.cases
@@ -253,7 +246,7 @@ pub fn make_calls(
                 notes: Vec::new(),
             };
             match &case.spec {
-                Err(message) => record.find("call-case-invalid", "", message.clone()),
+                Err(error) => record.find("call-case-invalid", "", error.to_string()),
                 Ok(spec) => {
                     record.arguments = Value::Object(spec.arguments.clone());
                     match tool_for(&case.folder, &tools) {
@@ -305,25 +298,53 @@ fn call_one(
     session: &mut ServerSession,
     calling: &Calling<'_>,
 ) {
-    let annotations = tool.get("annotations");
-    let read_only = annotations.and_then(|a| a.get("readOnlyHint")) == Some(&Value::Bool(true));
-    if !read_only && !spec.allow_side_effects {
-        let said = match annotations.and_then(|a| a.get("readOnlyHint")) {
-            None => "does not declare `annotations.readOnlyHint`".to_owned(),
-            Some(value) => format!("declares `readOnlyHint: {value}`"),
-        };
-        record.find(
-            "call-refused",
-            "",
-            format!(
-                "`{name}` {said}: it may change the world, and a contract test calls such a tool \
-                 only when its case says so; the call was not made. If calling it here is safe (a \
-                 test server, a sandbox), add \"allow_side_effects\": true to {}",
-                record.file
-            ),
-        );
+    if refused(record, spec, name, tool) || !arguments_fit(record, tool) {
         return;
     }
+    let timeout = spec.timeout.unwrap_or(calling.timeout);
+    let params = json!({"name": name, "arguments": record.arguments});
+    match session.request("tools/call", params, timeout) {
+        Err(error) => record.find(
+            "call-no-answer",
+            "",
+            format!("`{name}` gave no answer: {}", error.message),
+        ),
+        Ok(Answer::Error {
+            code,
+            message,
+            data,
+        }) => error_answer(record, spec, code, &message, data),
+        Ok(Answer::Result(result)) => result_answer(record, spec, name, tool, &result),
+    }
+}
+
+/// Whether the tool may not be called for this case (it does not declare itself read-only
+/// and the case does not allow side effects): then the record says so.
+fn refused(record: &mut CallRecord, spec: &CaseSpec, name: &str, tool: &Value) -> bool {
+    let annotations = tool.get("annotations");
+    let read_only = annotations.and_then(|a| a.get("readOnlyHint")) == Some(&Value::Bool(true));
+    if read_only || spec.allow_side_effects {
+        return false;
+    }
+    let said = match annotations.and_then(|a| a.get("readOnlyHint")) {
+        None => "does not declare `annotations.readOnlyHint`".to_owned(),
+        Some(value) => format!("declares `readOnlyHint: {value}`"),
+    };
+    record.find(
+        "call-refused",
+        "",
+        format!(
+            "`{name}` {said}: it may change the world, and a contract test calls such a tool \
+             only when its case says so; the call was not made. If calling it here is safe (a \
+             test server, a sandbox), add \"allow_side_effects\": true to {}",
+            record.file
+        ),
+    );
+    true
+}
+
+/// Whether the case's arguments fit the tool's live `inputSchema`; the record says why not.
+fn arguments_fit(record: &mut CallRecord, tool: &Value) -> bool {
     let any_object = json!({"type": "object"});
     let input = match tool.get("inputSchema") {
         Some(Value::Null) | None => &any_object,
@@ -339,7 +360,7 @@ fn call_one(
                      was not made"
                 ),
             );
-            return;
+            false
         }
         Ok((violations, total)) if total > 0 => {
             for violation in &violations {
@@ -369,84 +390,86 @@ fn call_one(
                     record.file
                 ),
             );
-            return;
+            false
         }
-        Ok(_) => {}
+        Ok(_) => true,
     }
-    let timeout = spec.timeout.unwrap_or(calling.timeout);
-    let params = json!({"name": name, "arguments": record.arguments});
-    match session.request("tools/call", params, timeout) {
-        Err(error) => record.find(
-            "call-no-answer",
-            "",
-            format!("`{name}` gave no answer: {}", error.message),
+}
+
+/// A JSON-RPC error answer, held to what the case expects, and recorded.
+fn error_answer(
+    record: &mut CallRecord,
+    spec: &CaseSpec,
+    code: i64,
+    message: &str,
+    data: Option<Value>,
+) {
+    let mut error = json!({"code": code, "message": message});
+    if let Some(data) = data {
+        error["data"] = data;
+    }
+    let said = format!(
+        "the server answered tools/call with JSON-RPC error {code}: {}",
+        quoted(message)
+    );
+    match spec.expect {
+        Expect::Result => record.find("call-unexpected-error", "/error", said),
+        Expect::ToolError => record.find(
+            "call-expected-error",
+            "/error",
+            format!("the case expects a tool error (a result with isError: true), but {said}"),
         ),
-        Ok(Answer::Error {
-            code,
-            message,
-            data,
-        }) => {
-            let mut error = json!({"code": code, "message": message});
-            if let Some(data) = data {
-                error["data"] = data;
-            }
-            let said = format!(
-                "the server answered tools/call with JSON-RPC error {code}: {}",
-                quoted(&message)
-            );
-            match spec.expect {
-                Expect::Result => record.find("call-unexpected-error", "/error", said),
-                Expect::ToolError => record.find(
-                    "call-expected-error",
-                    "/error",
-                    format!(
-                        "the case expects a tool error (a result with isError: true), but {said}"
-                    ),
-                ),
-                Expect::Error | Expect::ProtocolError => {}
-            }
-            record.result = Some(json!({ "error": error }));
-        }
-        Ok(Answer::Result(result)) => {
-            let is_error = result.get("isError") == Some(&Value::Bool(true));
-            match (spec.expect, is_error) {
-                (Expect::Result, true) => record.find(
-                    "call-unexpected-error",
-                    "/isError",
-                    format!(
-                        "`{name}` returned isError: true: {}",
-                        quoted(&error_text(&result))
-                    ),
-                ),
-                (Expect::ProtocolError, _) => record.find(
-                    "call-expected-error",
-                    "",
-                    format!(
-                        "the case expects a JSON-RPC error, but `{name}` returned a result \
-                         (isError: {is_error})"
-                    ),
-                ),
-                (Expect::Error | Expect::ToolError, false) => record.find(
-                    "call-expected-error",
-                    "/isError",
-                    format!(
-                        "the case expects an error ({}), but `{name}` returned a result: the \
-                         server no longer rejects this call",
-                        spec.expect
-                    ),
-                ),
-                _ => {}
-            }
-            if !is_error {
-                check_output(record, tool, &result);
-            }
-            let kept: Map<String, Value> = ["content", "structuredContent", "isError"]
-                .into_iter()
-                .filter_map(|k| result.get(k).map(|v| (k.to_owned(), v.clone())))
-                .collect();
-            record.result = Some(Value::Object(kept));
-        }
+        Expect::Error | Expect::ProtocolError => {}
     }
+    record.result = Some(json!({ "error": error }));
+}
+
+/// A result, held to what the case expects and to the tool's `outputSchema`; its `content`,
+/// `structuredContent` and `isError` are recorded.
+fn result_answer(
+    record: &mut CallRecord,
+    spec: &CaseSpec,
+    name: &str,
+    tool: &Value,
+    result: &Map<String, Value>,
+) {
+    let is_error = result.get("isError") == Some(&Value::Bool(true));
+    match (spec.expect, is_error) {
+        (Expect::Result, true) => record.find(
+            "call-unexpected-error",
+            "/isError",
+            format!(
+                "`{name}` returned isError: true: {}",
+                quoted(&error_text(result))
+            ),
+        ),
+        (Expect::ProtocolError, _) => record.find(
+            "call-expected-error",
+            "",
+            format!(
+                "the case expects a JSON-RPC error, but `{name}` returned a result \
+                 (isError: {is_error})"
+            ),
+        ),
+        (Expect::Error | Expect::ToolError, false) => record.find(
+            "call-expected-error",
+            "/isError",
+            format!(
+                "the case expects an error ({}), but `{name}` returned a result: the \
+                 server no longer rejects this call",
+                spec.expect
+            ),
+        ),
+        _ => {}
+    }
+    if !is_error {
+        check_output(record, tool, result);
+    }
+    let kept: Map<String, Value> = ["content", "structuredContent", "isError"]
+        .into_iter()
+        .filter_map(|k| result.get(k).map(|v| (k.to_owned(), v.clone())))
+        .collect();
+    record.result = Some(Value::Object(kept));
 }
 
 /// `structuredContent` against the tool's `outputSchema`, when it declares one.
@@ -507,19 +530,25 @@ fn check_output(record: &mut CallRecord, tool: &Value, result: &Map<String, Valu
 
 /// Validates a value against a schema (feature `calls`).
 #[cfg(feature = "calls")]
-fn schema_check(schema: &Value, value: &Value) -> Result<(Vec<super::Violation>, usize), String> {
+fn schema_check(
+    schema: &Value,
+    value: &Value,
+) -> Result<(Vec<super::Violation>, usize), SchemaError> {
     super::validate::validate(schema, value)
 }
 
 /// Without the validator nothing can be checked, so nothing is called (the faces refuse
 /// declared calls in such a build before they get here).
 #[cfg(not(feature = "calls"))]
-fn schema_check(_schema: &Value, _value: &Value) -> Result<(Vec<super::Violation>, usize), String> {
-    Err(
+fn schema_check(
+    _schema: &Value,
+    _value: &Value,
+) -> Result<(Vec<super::Violation>, usize), SchemaError> {
+    Err(SchemaError::new(
         "this build of mcp-contract-test has no JSON Schema validator: enable its `calls` \
          feature"
             .to_owned(),
-    )
+    ))
 }
 
 /// A JSON pointer for people: `/` for the root.

@@ -115,7 +115,7 @@ fn verdict_of(
     let Some(new) = &record.result else {
         // Nothing to record: the snapshot is neither compared nor written.
         let recorded = match promised {
-            Some(a) => a.file.clone(),
+            Some(a) => SnapshotFile::clone(&a.file),
             None => SnapshotFile::new(Metadata::default(), String::new()),
         };
         let mut verdict = Verdict {

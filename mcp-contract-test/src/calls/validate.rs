@@ -12,6 +12,7 @@
 //! Patterns use `fancy-regex` (lookarounds, as Zod writes them) with its backtracking limit, so a
 //! hostile pattern fails the check instead of hanging it.
 
+use super::error::SchemaError;
 use super::Violation;
 use jsonschema::error::ValidationErrorKind;
 use jsonschema::Draft;
@@ -47,7 +48,7 @@ fn draft_of(schema: &Value) -> Draft {
 ///
 /// The schema cannot be used: it is invalid against its draft's meta-schema (a `type` that
 /// does not exist, a pattern that does not compile) or refers to another document.
-pub fn validate(schema: &Value, instance: &Value) -> Result<(Vec<Violation>, usize), String> {
+pub fn validate(schema: &Value, instance: &Value) -> Result<(Vec<Violation>, usize), SchemaError> {
     let validator = jsonschema::options()
         .with_draft(draft_of(schema))
         .offline()
@@ -55,7 +56,7 @@ pub fn validate(schema: &Value, instance: &Value) -> Result<(Vec<Violation>, usi
         .map_err(|error| {
             let at = error.instance_path().as_str();
             let at = if at.is_empty() { "" } else { at };
-            format!(
+            SchemaError::new(format!(
                 "the schema cannot be compiled{}: {}",
                 if at.is_empty() {
                     String::new()
@@ -63,7 +64,7 @@ pub fn validate(schema: &Value, instance: &Value) -> Result<(Vec<Violation>, usi
                     format!(" (at `{at}` in it)")
                 },
                 error.masked()
-            )
+            ))
         })?;
     let mut shown = Vec::new();
     let mut total = 0;
@@ -137,7 +138,7 @@ mod tests {
     #[test]
     fn a_remote_ref_is_a_schema_error_never_a_fetch() {
         let schema = json!({"$ref": "https://example.invalid/schema.json"});
-        let error = validate(&schema, &json!({})).unwrap_err();
+        let error = validate(&schema, &json!({})).unwrap_err().to_string();
         assert!(error.contains("cannot be compiled"), "{error}");
         let bad = json!({"type": "objekt"});
         assert!(validate(&bad, &json!({})).is_err());

@@ -1,89 +1,39 @@
-//! Command lines: POSIX-shell-like word splitting and quoting, without a shell.
+//! Command lines: POSIX-shell word splitting (the `shlex` crate) and quoting, without a shell.
 
-/// Splits a command line into words the way a POSIX shell does, without running one.
+/// Splits a command line into words the way a POSIX shell does, without running one (the
+/// `shlex` crate, which follows POSIX and Python's `shlex`).
 ///
-/// Words are separated by unquoted whitespace. `'…'` keeps everything literally; `"…"` keeps
-/// everything except that a backslash escapes `"`, `\`, `$`, `` ` `` and a newline; outside
-/// quotes a backslash makes the next character literal (and a backslash-newline joins lines).
-/// Quotes may touch other text (`--name="a b"` is one word), and `''` is an empty word.
-/// There is no expansion of any kind: `$HOME`, `~` and `*` stay as written.
+/// Words are separated by unquoted spaces, tabs and newlines. `'…'` keeps everything literally;
+/// `"…"` keeps everything except that a backslash escapes `"`, `\`, `$`, `` ` `` and a newline;
+/// outside quotes a backslash makes the next character literal (and a backslash-newline joins
+/// lines). Quotes may touch other text (`--name="a b"` is one word), and `''` is an empty word.
+/// A `#` that starts a word starts a comment, to the end of its line, as in a shell. There is
+/// no expansion of any kind: `$HOME`, `~` and `*` stay as written.
 ///
 /// # Errors
 ///
-/// An unbalanced quote or a trailing backslash, with where it is and what to do.
+/// An unbalanced quote or a trailing backslash, saying which and what to do.
+// A `String` error, argued: every caller wraps it into the `ConfigError` of its setting
+// (`server`, `start`, a configuration file's `command`).
 pub fn split_command_line(line: &str) -> Result<Vec<String>, String> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    // Whether a word has started: `''` starts one even though it adds no character.
-    let mut in_word = false;
-    let mut chars = line.char_indices().peekable();
-    while let Some((at, c)) = chars.next() {
-        match c {
-            c if c.is_whitespace() => {
-                if in_word {
-                    words.push(std::mem::take(&mut word));
-                    in_word = false;
-                }
-            }
-            '\\' => match chars.next() {
-                Some((_, '\n')) => {}
-                Some((_, next)) => {
-                    word.push(next);
-                    in_word = true;
-                }
-                None => {
-                    return Err(format!(
-                        "the command line ends with a lone backslash (at byte {at}): remove it or \
-                         write \\\\ for a literal backslash"
-                    ))
-                }
-            },
-            '\'' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        Some((_, '\'')) => break,
-                        Some((_, inner)) => word.push(inner),
-                        None => return Err(unbalanced('\'', at)),
-                    }
-                }
-            }
-            '"' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        Some((_, '"')) => break,
-                        Some((_, '\\')) => match chars.peek() {
-                            Some(&(_, next @ ('"' | '\\' | '$' | '`'))) => {
-                                word.push(next);
-                                chars.next();
-                            }
-                            Some(&(_, '\n')) => {
-                                chars.next();
-                            }
-                            _ => word.push('\\'),
-                        },
-                        Some((_, inner)) => word.push(inner),
-                        None => return Err(unbalanced('"', at)),
-                    }
-                }
-            }
-            c => {
-                word.push(c);
-                in_word = true;
-            }
-        }
-    }
-    if in_word {
-        words.push(word);
-    }
-    Ok(words)
+    shlex::split(line).ok_or_else(|| why_unsplittable(line))
 }
 
-fn unbalanced(quote: char, at: usize) -> String {
+/// Why `shlex` refused a line (it only says that it did). Its three refusals are a line that
+/// ends right after a lone backslash, inside single quotes, or inside double quotes: completing
+/// the line each way in turn tells them apart.
+fn why_unsplittable(line: &str) -> String {
+    let completed_by = |end: &str| shlex::split(&format!("{line}{end}")).is_some();
+    let what = if completed_by("\\") {
+        "a lone backslash at its end"
+    } else if completed_by("'") {
+        "an unbalanced ' (a single quote opened and never closed)"
+    } else {
+        "an unbalanced \" (a double quote opened and never closed)"
+    };
     format!(
-        "the command line has an unbalanced {quote} (opened at byte {at}): close it, or escape it \
-         with a backslash"
+        "the command line has {what}: close the quote, or escape the character with a \
+         backslash (\\\\ for a literal backslash)"
     )
 }
 
@@ -143,15 +93,25 @@ mod tests {
 
     #[test]
     fn unbalanced_quotes_and_trailing_backslash_are_errors() {
-        let err = split_command_line("npx 'oops").unwrap_err();
-        assert!(
-            err.contains("unbalanced '") && err.contains("byte 4"),
-            "{err}"
+        for (line, says) in [
+            ("npx 'oops", "an unbalanced ' "),
+            ("npx 'it\"s", "an unbalanced ' "),
+            (r#"a "b"#, "an unbalanced \" "),
+            (r#"a "it's"#, "an unbalanced \" "),
+            (r"a b\", "a lone backslash at its end"),
+        ] {
+            let err = split_command_line(line).unwrap_err();
+            assert!(err.starts_with("the command line has "), "{line}: {err}");
+            assert!(err.contains(says), "{line}: {err}");
+        }
+    }
+
+    #[test]
+    fn a_word_starting_with_hash_is_a_comment_as_in_a_shell() {
+        assert_eq!(
+            split("server --tag a#b # the rest\n--port 1"),
+            ["server", "--tag", "a#b", "--port", "1"]
         );
-        let err = split_command_line(r#"a "b"#).unwrap_err();
-        assert!(err.contains("unbalanced \""), "{err}");
-        let err = split_command_line(r"a b\").unwrap_err();
-        assert!(err.contains("lone backslash"), "{err}");
     }
 
     #[test]

@@ -300,6 +300,8 @@ impl HttpTransport {
     }
 
     /// Turns a non-success status into its classified failure.
+    // Long on purpose (~130 lines): one arm per status, each with its own message and advice,
+    // in the order a reader looks a status up; split, the table would be read in pieces.
     fn status_failure(&mut self, mut answer: Answer, rpc_method: &str) -> TransportError {
         let status = answer.status;
         let shown = self.shown();

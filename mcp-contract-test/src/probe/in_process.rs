@@ -16,7 +16,7 @@ use std::time::Instant;
 /// A transport to an in-process server; dropping it stops the server (within a bounded wait).
 pub type InProcessTransport = Box<dyn Transport + Send>;
 
-type Connect = dyn Fn() -> Result<InProcessTransport, String> + Send + Sync;
+type Connect = dyn Fn() -> std::io::Result<InProcessTransport> + Send + Sync;
 
 /// A server that runs inside the test process: a name for messages and snapshot headers, and a
 /// factory that starts a fresh server and returns a transport connected to it.
@@ -34,7 +34,7 @@ impl InProcess {
     /// server and returns a transport to it. The transport must stop the server when dropped.
     pub fn new<F>(name: impl Into<String>, connect: F) -> InProcess
     where
-        F: Fn() -> Result<InProcessTransport, String> + Send + Sync + 'static,
+        F: Fn() -> std::io::Result<InProcessTransport> + Send + Sync + 'static,
     {
         InProcess {
             name: name.into(),
@@ -51,8 +51,9 @@ impl InProcess {
     ///
     /// # Errors
     ///
-    /// The factory's message when the server cannot be started.
-    pub fn connect(&self) -> Result<InProcessTransport, String> {
+    /// The factory's error when the server cannot be started (its message is the probe
+    /// failure's).
+    pub fn connect(&self) -> std::io::Result<InProcessTransport> {
         (self.connect)()
     }
 }
@@ -71,32 +72,26 @@ impl PartialEq for InProcess {
 
 impl Eq for InProcess {}
 
-/// Probes an in-process server: starts a fresh one, runs the session over its transport, and
-/// stops it by dropping the transport. One deadline, `options.timeout`, bounds the session.
+/// Probes an in-process server: starts a fresh one and runs the session over its transport,
+/// leaving the server running with its session open once the last listing was read: the
+/// [`ServerSession`] owns the transport, and closing it stops the server. One deadline,
+/// `options.timeout`, bounds the session.
 ///
 /// # Errors
 ///
 /// A [`ProbeError`] whose command is `in-process NAME`: [`ProbeErrorKind::SpawnFailed`] when the
 /// server cannot be started, otherwise any failure of the MCP session.
-pub fn probe_in_process(server: &InProcess, options: &ProbeOptions) -> Result<Probe, ProbeError> {
-    let (probe, session) = probe_in_process_session(server, options)?;
-    session.close();
-    Ok(probe)
-}
-
-/// [`probe_in_process`], leaving the server running with its session open once the last
-/// listing was read: the [`ServerSession`] owns the transport, and closing it stops the server.
 pub(super) fn probe_in_process_session(
     server: &InProcess,
     options: &ProbeOptions,
 ) -> Result<(Probe, ServerSession), ProbeError> {
     let deadline = Instant::now() + options.timeout;
     let label = format!("in-process {}", server.name);
-    let mut transport = server.connect().map_err(|message| ProbeError {
+    let mut transport = server.connect().map_err(|error| ProbeError {
         command: label.clone(),
         phase: Phase::Spawn,
         kind: ProbeErrorKind::SpawnFailed,
-        message,
+        message: error.to_string(),
         exit_status: None,
         stderr_tail: Vec::new(),
     })?;
@@ -115,9 +110,6 @@ pub(super) fn probe_in_process_session(
         }
     }
 }
-
-#[cfg(feature = "rmcp")]
-pub use self::rmcp_bridge::rmcp_transport;
 
 #[cfg(feature = "rmcp")]
 mod rmcp_bridge {
@@ -149,7 +141,7 @@ mod rmcp_bridge {
             let make = std::sync::Arc::new(make);
             InProcess::new(std::any::type_name::<H>(), move || {
                 let make = std::sync::Arc::clone(&make);
-                rmcp_transport(move || make())
+                super::rmcp_bridge::rmcp_transport(move || make())
             })
         }
     }
@@ -161,7 +153,10 @@ mod rmcp_bridge {
     /// # Errors
     ///
     /// The runtime or the thread cannot be created.
-    pub fn rmcp_transport<H, F>(make: F) -> Result<InProcessTransport, String>
+    // Long on purpose (~120 lines): the background thread's one async block (the handler
+    // served, the writer and the reader of the pipe, a panic reported as a crash) shares the
+    // pipe's two ends and the channels; it reads as one piece.
+    pub fn rmcp_transport<H, F>(make: F) -> std::io::Result<InProcessTransport>
     where
         H: rmcp::ServerHandler,
         F: FnOnce() -> H + Send + 'static,
@@ -169,7 +164,11 @@ mod rmcp_bridge {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
-            .map_err(|e| format!("cannot build a tokio runtime for the in-process server: {e}"))?;
+            .map_err(|e| {
+                let message =
+                    format!("cannot build a tokio runtime for the in-process server: {e}");
+                std::io::Error::new(e.kind(), message)
+            })?;
         let (outgoing_tx, mut outgoing_rx) = tokio::sync::mpsc::unbounded_channel::<String>();
         let (incoming_tx, incoming_rx) = mpsc::channel::<Result<Message, TransportError>>();
         let (done_tx, done_rx) = mpsc::channel::<()>();
@@ -268,7 +267,10 @@ mod rmcp_bridge {
                 }
                 let _ = done_tx.send(());
             })
-            .map_err(|e| format!("cannot start a thread for the in-process server: {e}"))?;
+            .map_err(|e| {
+                let message = format!("cannot start a thread for the in-process server: {e}");
+                std::io::Error::new(e.kind(), message)
+            })?;
         Ok(Box::new(RmcpTransport {
             outgoing: Some(outgoing_tx),
             incoming: incoming_rx,

@@ -2,9 +2,7 @@
 //! answers to the server's own requests.
 
 use super::message::{is_too_deep, Message};
-use super::{
-    quote_untrusted, Handshake, Lifecycle, Phase, Probe, ProbeError, ProbeErrorKind, ProbeOptions,
-};
+use super::{quote_untrusted, Handshake, Lifecycle, Phase, Probe, ProbeErrorKind, ProbeOptions};
 use crate::surface::{
     json_type_name, ItemKey, ItemKind, Surface, SERVER_FIELDS, SERVER_FIELD_SPELLINGS,
 };
@@ -51,21 +49,42 @@ impl fmt::Display for TransportError {
 
 impl std::error::Error for TransportError {}
 
-/// Runs a probe over any transport: handshake, every listing, then returns (the caller stops the
-/// server). `label` names the server in errors (a command line or a URL).
-///
-/// # Errors
-///
-/// A [`ProbeError`] naming the phase and what went wrong; its exit status and stderr tail are
-/// empty, since only the transport's owner knows them.
-pub fn probe_transport<T: Transport + ?Sized>(
+/// Runs a probe over any transport (for the tests of the session): handshake, every listing,
+/// then returns. `label` names the server in errors.
+/// A page's `nextCursor`: the next page's cursor, or `None` when the listing ends (no cursor,
+/// `null`, or the empty string many loosely typed servers send to say "no more").
+fn next_cursor(
+    result: &BTreeMap<String, &RawValue>,
+    method: &str,
+    page: usize,
+) -> Result<Option<String>, Failure> {
+    let next_cursor = result
+        .get("nextCursor")
+        .map(|raw| serde_json::from_str::<Value>(raw.get()).unwrap_or(Value::Null));
+    match next_cursor {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(next)) if next.is_empty() => Ok(None),
+        Some(Value::String(next)) => Ok(Some(next)),
+        Some(other) => Err(Failure {
+            phase: Phase::List,
+            kind: ProbeErrorKind::Malformed,
+            message: format!(
+                "page {page} of {method} has a nextCursor that is {}, not a string",
+                json_type_name(&other)
+            ),
+        }),
+    }
+}
+
+#[cfg(test)]
+fn probe_transport<T: Transport + ?Sized>(
     transport: &mut T,
     options: &ProbeOptions,
     label: &str,
-) -> Result<Probe, ProbeError> {
+) -> Result<Probe, super::ProbeError> {
     run(transport, options, Instant::now() + options.timeout)
         .map(|(probe, _)| probe)
-        .map_err(|failure| ProbeError {
+        .map_err(|failure| super::ProbeError {
             command: label.to_owned(),
             phase: failure.phase,
             kind: failure.kind,
@@ -521,24 +540,8 @@ impl<T: Transport + ?Sized> Session<'_, T> {
                     })
                 }
             }
-            let next_cursor = result
-                .get("nextCursor")
-                .map(|raw| serde_json::from_str::<Value>(raw.get()).unwrap_or(Value::Null));
-            let next = match next_cursor {
-                None | Some(Value::Null) => return Ok(()),
-                // An empty cursor is how many servers in loosely typed languages say "no more".
-                Some(Value::String(next)) if next.is_empty() => return Ok(()),
-                Some(Value::String(next)) => next,
-                Some(other) => {
-                    return Err(Failure {
-                        phase: Phase::List,
-                        kind: ProbeErrorKind::Malformed,
-                        message: format!(
-                            "page {page} of {method} has a nextCursor that is {}, not a string",
-                            json_type_name(&other)
-                        ),
-                    })
-                }
+            let Some(next) = next_cursor(&result, method, page)? else {
+                return Ok(());
             };
             if !seen_cursors.insert(next.clone()) {
                 return Err(Failure {

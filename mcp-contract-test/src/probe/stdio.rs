@@ -55,6 +55,8 @@ pub(super) struct StdioServer {
 
 impl StdioServer {
     /// Starts the server with piped stdio, in a process group of its own on unix.
+    // Long on purpose (~110 lines): the checks before the spawn, the spawn in its own process
+    // group, and the reader threads of stdout and stderr it starts, in the order they happen.
     pub(super) fn spawn(command: &ServerCommand) -> Result<StdioServer, ProbeError> {
         let spawn_error = |kind, message: String| ProbeError {
             command: command.display(),

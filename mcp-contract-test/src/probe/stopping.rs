@@ -80,7 +80,7 @@ fn stop_exiting() {
 ///
 /// [`ServerSession::request`] continues the session (e.g. declared `tools/call`s);
 /// [`ServerSession::close`], or dropping it, ends it: a stdio server's stdin is closed and the
-/// server stopped at once, or, while a [`DeferredStops`] guard is alive, left to exit on its own
+/// server stopped at once, or, while a `DeferredStops` guard ([`defer_stops`]) is alive, left to exit on its own
 /// until the guard drops; an HTTP session is DELETEd and a server started for it stopped with
 /// its process group; an in-process server is stopped.
 pub struct ServerSession {

@@ -1,39 +1,24 @@
 //! The shared outcome of one suite: one header line, then one record per verdict, so that a
 //! process running one test reads the header and one record (see the parent module).
 
-use super::{key_from, key_json, shared};
+use super::{key_from, key_json, shared, Key};
 use crate::change::{Change, Class, Judgement, Note};
 use crate::check::{Selection, State, SuiteReport, Verdict};
 use crate::escape::escape;
 use crate::lint::{Finding, Level};
 use crate::snapshot::{self, Metadata, SnapshotFile};
 use crate::surface::{ItemKey, ItemKind};
+use crate::verdict::{FailureKind, SuiteFailure};
 use serde_json::{json, Value};
 use std::fs;
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// A suite's outcome as shared between the processes of a run.
-#[derive(Debug, Clone)]
-pub enum SharedOutcome {
-    /// Judged: every verdict (or, read for a selection, the selected ones; the others are in
-    /// [`SuiteReport::unjudged`]).
-    Judged(SuiteReport),
-    /// Not judged, and why.
-    Failed(SharedFailure),
-}
-
-/// A suite that could not be judged, as shared (the one road's failure, its kind as a word).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SharedFailure {
-    /// The kind of failure, as the one road names it.
-    pub kind: String,
-    /// The message every test shows (credentials already replaced).
-    pub message: String,
-    /// The items that still get a (failing) test.
-    pub keys: Vec<ItemKey>,
-}
+/// A suite's outcome as shared between the processes of a run: the one road's result itself
+/// (when read for a selection, the verdicts of the selected items; the others are in
+/// [`SuiteReport::unjudged`]).
+pub(crate) type Shared = Result<SuiteReport, SuiteFailure>;
 
 /// Reads the items `select` picks from the outcome shared in `file`, or computes the whole
 /// outcome and shares it: `compute` judges every item and says whether its outcome may be
@@ -43,21 +28,22 @@ pub struct SharedFailure {
 /// `only`, when the face knows it, is the test name (`escape(&key.test_name())`) of the one
 /// item `select` can pick (libtest's `--exact NAME`, as nextest runs every test): a reader
 /// then finds that item's record by name and asks `select` about it alone.
-pub fn shared_outcome(
+pub(crate) fn shared_outcome(
     file: &Path,
+    key: &Key,
     patience: Duration,
     select: Selection<'_>,
     only: Option<&str>,
-    compute: impl FnOnce() -> (SharedOutcome, bool),
-) -> SharedOutcome {
+    compute: impl FnOnce() -> (Shared, bool),
+) -> Shared {
     let (outcome, whole) = shared(
         file,
         patience,
-        |path| read_outcome(path, select, only).map(|outcome| (outcome, false)),
+        |path| read_outcome(path, key, select, only).map(|outcome| (outcome, false)),
         || {
             let (outcome, shareable) = compute();
             let bytes = if shareable {
-                outcome_bytes(&outcome)
+                outcome_bytes(&outcome, key)
             } else {
                 None
             };
@@ -65,11 +51,11 @@ pub fn shared_outcome(
         },
     );
     match outcome {
-        SharedOutcome::Judged(mut report) if whole => {
+        Ok(mut report) if whole => {
             if let Some(select) = select {
                 report.keep_selected(select);
             }
-            SharedOutcome::Judged(report)
+            Ok(report)
         }
         other => other,
     }
@@ -115,11 +101,11 @@ fn index_name_back(text: &str) -> Option<String> {
 /// The file's bytes: a header line (JSON), the index (one line per verdict: its test name,
 /// kind, name, and where its record is), then the records; `None` when something in the
 /// outcome cannot be written back exactly (a path that is not UTF-8).
-fn outcome_bytes(outcome: &SharedOutcome) -> Option<Vec<u8>> {
+fn outcome_bytes(outcome: &Shared, key: &Key) -> Option<Vec<u8>> {
     let report = match outcome {
-        SharedOutcome::Failed(failure) => {
-            let header = json!({"failure": {
-                "kind": failure.kind,
+        Err(failure) => {
+            let header = json!({"key": key.check(), "failure": {
+                "kind": failure.kind.as_str(),
                 "message": failure.message,
                 "keys": failure.keys.iter().map(key_json).collect::<Vec<_>>(),
             }});
@@ -127,7 +113,7 @@ fn outcome_bytes(outcome: &SharedOutcome) -> Option<Vec<u8>> {
             out.push(b'\n');
             return Some(out);
         }
-        SharedOutcome::Judged(report) => report,
+        Ok(report) => report,
     };
     let mut body: Vec<u8> = Vec::new();
     let mut index = String::new();
@@ -144,6 +130,7 @@ fn outcome_bytes(outcome: &SharedOutcome) -> Option<Vec<u8>> {
         ));
     }
     let header = json!({
+        "key": key.check(),
         "notes": report.notes,
         "first_recording": report.first_recording,
         "unjudged": report.unjudged.iter().map(key_json).collect::<Vec<_>>(),
@@ -156,17 +143,26 @@ fn outcome_bytes(outcome: &SharedOutcome) -> Option<Vec<u8>> {
     Some(out)
 }
 
-fn read_outcome(path: &Path, select: Selection<'_>, only: Option<&str>) -> Option<SharedOutcome> {
+fn read_outcome(
+    path: &Path,
+    key: &Key,
+    select: Selection<'_>,
+    only: Option<&str>,
+) -> Option<Shared> {
     let mut reader = BufReader::new(fs::File::open(path).ok()?);
     let mut line = String::new();
     let header_len = reader.read_line(&mut line).ok()? as u64;
     let header: Value = serde_json::from_str(&line).ok()?;
+    // Written for another key (or by an older build): not this suite's outcome.
+    if header.get("key").and_then(Value::as_str) != Some(key.check().as_str()) {
+        return None;
+    }
     let keys = |value: &Value| -> Option<Vec<ItemKey>> {
         value.as_array()?.iter().map(key_from).collect()
     };
     if let Some(failure) = header.get("failure") {
-        return Some(SharedOutcome::Failed(SharedFailure {
-            kind: failure.get("kind")?.as_str()?.to_owned(),
+        return Some(Err(SuiteFailure {
+            kind: FailureKind::parse(failure.get("kind")?.as_str()?)?,
             message: failure.get("message")?.as_str()?.to_owned(),
             keys: keys(failure.get("keys")?)?,
         }));
@@ -211,7 +207,7 @@ fn read_outcome(path: &Path, select: Selection<'_>, only: Option<&str>) -> Optio
     if needs_sort {
         unjudged.sort();
     }
-    Some(SharedOutcome::Judged(SuiteReport {
+    Some(Ok(SuiteReport {
         verdicts,
         unjudged,
         notes: header
@@ -291,6 +287,8 @@ fn verdict_json(verdict: &Verdict) -> Option<Value> {
     }))
 }
 
+// Long on purpose (~105 lines): one field of the record after another, mirroring
+// `verdict_json` above so the two can be read side by side.
 fn verdict_from(key: ItemKey, record: &Value) -> Option<Verdict> {
     let text = |value: &Value, field: &str| -> Option<String> {
         value.get(field)?.as_str().map(str::to_owned)
@@ -307,7 +305,9 @@ fn verdict_from(key: ItemKey, record: &Value) -> Option<Verdict> {
     let accepted = match record.get("accepted")? {
         Value::Null => None,
         // The file whose state the outcome's key holds; unreadable now: not reused.
-        Value::String(path) => Some(snapshot::read_file(Path::new(path)).ok()?),
+        Value::String(path) => Some(std::sync::Arc::new(
+            snapshot::read_file(Path::new(path)).ok()?,
+        )),
         _ => return None,
     };
     let meta = record.get("metadata")?;
@@ -396,4 +396,40 @@ fn verdict_from(key: ItemKey, record: &Value) -> Option<Verdict> {
         findings,
         no_result: record.get("no_result")?.as_bool()?,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::probe_cache::KeyMaterial;
+
+    fn key(name: &str) -> Key {
+        let mut key = KeyMaterial::new("outcome-test");
+        key.field("suite", name);
+        key.finish()
+    }
+
+    #[test]
+    fn a_shared_outcome_is_read_only_under_the_key_it_records() {
+        let dir = std::env::temp_dir().join(format!("mcp-outcome-key-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("outcome");
+        let failed = Err(SuiteFailure {
+            kind: FailureKind::Unreachable,
+            message: "nothing answers".to_owned(),
+            keys: vec![ItemKey::server()],
+        });
+        let judged = Ok(SuiteReport {
+            verdicts: Vec::new(),
+            unjudged: vec![ItemKey::server()],
+            notes: vec!["a note".to_owned()],
+            first_recording: false,
+        });
+        for outcome in [failed, judged] {
+            fs::write(&file, outcome_bytes(&outcome, &key("admin")).unwrap()).unwrap();
+            assert!(read_outcome(&file, &key("admin"), None, None).is_some());
+            assert!(read_outcome(&file, &key("readonly"), None, None).is_none());
+        }
+        let _ = fs::remove_dir_all(&dir);
+    }
 }

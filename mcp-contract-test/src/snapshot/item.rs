@@ -64,27 +64,97 @@ pub struct ParsedItem {
 /// other array keeps its order. Instance data (`default`, `const`, `examples`, `enum` values,
 /// `_meta`) only has its keys sorted.
 pub fn render_item(key: &ItemKey, value: Option<&Value>) -> String {
-    let text = |s: &str| Value::String(s.to_owned()).to_string();
-    let mut out = format!(
-        "{{\n  \"contract\": {FORMAT},\n  \"kind\": {},\n  \"name\": {}",
-        text(key.kind.as_str()),
-        text(&key.name)
-    );
+    let mut out = Vec::with_capacity(256);
+    write_item(&mut out, key, value);
+    // Only text and serde_json's output were written: always UTF-8.
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// Whether [`render_item`] of this item gives exactly `expected`, decided while writing it
+/// nowhere: the bytes are compared as they are produced (an unchanged item of a large suite
+/// is judged without building its snapshot text again).
+pub(crate) fn renders_as(key: &ItemKey, value: &Value, expected: &str) -> bool {
+    let mut matches = Matches {
+        expected: expected.as_bytes(),
+        at: 0,
+        equal: true,
+    };
+    write_item(&mut matches, key, Some(value));
+    matches.equal && matches.at == matches.expected.len()
+}
+
+fn write_item<S: Sink>(out: &mut S, key: &ItemKey, value: Option<&Value>) {
+    out.put(b"{\n  \"contract\": ");
+    out.put(FORMAT.to_string().as_bytes());
+    out.put(b",\n  \"kind\": ");
+    write_str(out, key.kind.as_str());
+    out.put(b",\n  \"name\": ");
+    write_str(out, &key.name);
     match value {
         Some(value) => {
             // Written straight from the value, one level in: the same bytes as pretty-printing
             // `canonical(value)` and indenting it, without building the canonical copy.
-            out.push_str(",\n  \"definition\": ");
-            let mut bytes = std::mem::take(&mut out).into_bytes();
-            write_canonical(&mut bytes, value, root_context(key.kind), Some(1));
-            // Only text and serde_json's output were written: always UTF-8.
-            out = String::from_utf8(bytes)
-                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+            out.put(b",\n  \"definition\": ");
+            write_canonical(out, value, root_context(key.kind), Some(1));
         }
-        None => out.push_str(",\n  \"removed\": true"),
+        None => out.put(b",\n  \"removed\": true"),
     }
-    out.push_str("\n}");
-    out
+    out.put(b"\n}");
+}
+
+/// Where canonical JSON goes: a buffer, or a comparison with text written before.
+trait Sink: std::io::Write {
+    fn put(&mut self, bytes: &[u8]);
+
+    fn byte(&mut self, byte: u8) {
+        self.put(&[byte]);
+    }
+
+    /// A line break and `level` levels of two-space indentation.
+    fn newline(&mut self, level: usize) {
+        const SPACES: &[u8] = b"                                                                ";
+        self.byte(b'\n');
+        let mut left = 2 * level;
+        while left > 0 {
+            let n = left.min(SPACES.len());
+            self.put(&SPACES[..n]);
+            left -= n;
+        }
+    }
+}
+
+impl Sink for Vec<u8> {
+    fn put(&mut self, bytes: &[u8]) {
+        self.extend_from_slice(bytes);
+    }
+}
+
+/// Compares what is written with `expected`, byte by byte, keeping nothing.
+struct Matches<'a> {
+    expected: &'a [u8],
+    at: usize,
+    equal: bool,
+}
+
+impl std::io::Write for Matches<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.put(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Sink for Matches<'_> {
+    fn put(&mut self, bytes: &[u8]) {
+        if self.equal {
+            let end = self.at + bytes.len();
+            self.equal = self.expected.get(self.at..end) == Some(bytes);
+            self.at = end;
+        }
+    }
 }
 
 /// Keys whose values are instance data rather than schema: their arrays keep their order.
@@ -126,15 +196,11 @@ fn child_context(context: Context, key: &str) -> Context {
 /// `indent` (the bytes of `serde_json::to_string_pretty(&canonical(value))` with every line
 /// after the first indented by `indent` levels). Keys sorted; set-like arrays sorted by their
 /// compact canonical text, as [`render_item`] documents.
-fn write_canonical(out: &mut Vec<u8>, value: &Value, context: Context, indent: Option<usize>) {
-    let newline = |out: &mut Vec<u8>, level: usize| {
-        out.push(b'\n');
-        out.resize(out.len() + 2 * level, b' ');
-    };
+fn write_canonical<S: Sink>(out: &mut S, value: &Value, context: Context, indent: Option<usize>) {
     match value {
         Value::Object(map) => {
             if map.is_empty() {
-                out.extend_from_slice(b"{}");
+                out.put(b"{}");
                 return;
             }
             // serde_json's map keeps keys sorted unless some crate in the build turns on its
@@ -150,16 +216,16 @@ fn write_canonical(out: &mut Vec<u8>, value: &Value, context: Context, indent: O
             } else {
                 Box::new(unsorted.into_iter())
             };
-            out.push(b'{');
+            out.byte(b'{');
             for (i, (key, child)) in entries.enumerate() {
                 if i > 0 {
-                    out.push(b',');
+                    out.byte(b',');
                 }
                 if let Some(level) = indent {
-                    newline(out, level + 1);
+                    out.newline(level + 1);
                 }
                 write_str(out, key);
-                out.extend_from_slice(if indent.is_some() { b": " } else { b":" });
+                out.put(if indent.is_some() { b": " } else { b":" });
                 let child_indent = indent.map(|level| level + 1);
                 let context_of_child = child_context(context, key);
                 match child {
@@ -172,9 +238,9 @@ fn write_canonical(out: &mut Vec<u8>, value: &Value, context: Context, indent: O
                 }
             }
             if let Some(level) = indent {
-                newline(out, level);
+                out.newline(level);
             }
-            out.push(b'}');
+            out.byte(b'}');
         }
         Value::Array(items) => {
             let context = if context == Context::Names {
@@ -192,33 +258,31 @@ fn write_canonical(out: &mut Vec<u8>, value: &Value, context: Context, indent: O
     }
 }
 
-fn write_array<'a>(
-    out: &mut Vec<u8>,
+fn write_array<'a, S: Sink>(
+    out: &mut S,
     items: impl Iterator<Item = &'a Value>,
     len: usize,
     context: Context,
     indent: Option<usize>,
 ) {
     if len == 0 {
-        out.extend_from_slice(b"[]");
+        out.put(b"[]");
         return;
     }
-    out.push(b'[');
+    out.byte(b'[');
     for (i, item) in items.enumerate() {
         if i > 0 {
-            out.push(b',');
+            out.byte(b',');
         }
         if let Some(level) = indent {
-            out.push(b'\n');
-            out.resize(out.len() + 2 * (level + 1), b' ');
+            out.newline(level + 1);
         }
         write_canonical(out, item, context, indent.map(|level| level + 1));
     }
     if let Some(level) = indent {
-        out.push(b'\n');
-        out.resize(out.len() + 2 * level, b' ');
+        out.newline(level);
     }
-    out.push(b']');
+    out.byte(b']');
 }
 
 /// Whether two definitions render to the same snapshot text (`render_item(key, Some(a)) ==
@@ -318,7 +382,12 @@ fn same_multiset(xs: &[Value], ys: &[Value], context: Context) -> bool {
 }
 
 /// A set-like array: its elements in the order of their compact canonical text.
-fn write_sorted_array(out: &mut Vec<u8>, items: &[Value], context: Context, indent: Option<usize>) {
+fn write_sorted_array<S: Sink>(
+    out: &mut S,
+    items: &[Value],
+    context: Context,
+    indent: Option<usize>,
+) {
     let context = if context == Context::Names {
         Context::Schema
     } else {
@@ -352,17 +421,17 @@ fn write_sorted_array(out: &mut Vec<u8>, items: &[Value], context: Context, inde
     keyed.sort_by(|a, b| a.0.cmp(&b.0));
     if indent.is_none() {
         if keyed.is_empty() {
-            out.extend_from_slice(b"[]");
+            out.put(b"[]");
             return;
         }
-        out.push(b'[');
+        out.byte(b'[');
         for (i, (compact, _)) in keyed.iter().enumerate() {
             if i > 0 {
-                out.push(b',');
+                out.byte(b',');
             }
-            out.extend_from_slice(compact);
+            out.put(compact);
         }
-        out.push(b']');
+        out.byte(b']');
         return;
     }
     write_array(
@@ -394,32 +463,30 @@ fn plain_text_order(a: &str, b: &str) -> std::cmp::Ordering {
 }
 
 /// An array of plain strings in the given order, as [`write_array`] writes one.
-fn write_strings(out: &mut Vec<u8>, strings: &[&str], indent: Option<usize>) {
+fn write_strings<S: Sink>(out: &mut S, strings: &[&str], indent: Option<usize>) {
     if strings.is_empty() {
-        out.extend_from_slice(b"[]");
+        out.put(b"[]");
         return;
     }
-    out.push(b'[');
+    out.byte(b'[');
     for (i, text) in strings.iter().enumerate() {
         if i > 0 {
-            out.push(b',');
+            out.byte(b',');
         }
         if let Some(level) = indent {
-            out.push(b'\n');
-            out.resize(out.len() + 2 * (level + 1), b' ');
+            out.newline(level + 1);
         }
-        out.push(b'"');
-        out.extend_from_slice(text.as_bytes());
-        out.push(b'"');
+        out.byte(b'"');
+        out.put(text.as_bytes());
+        out.byte(b'"');
     }
     if let Some(level) = indent {
-        out.push(b'\n');
-        out.resize(out.len() + 2 * level, b' ');
+        out.newline(level);
     }
-    out.push(b']');
+    out.byte(b']');
 }
 
-fn write_str(out: &mut Vec<u8>, text: &str) {
+fn write_str<S: Sink>(out: &mut S, text: &str) {
     let _ = serde_json::to_writer(&mut *out, text);
 }
 
@@ -464,7 +531,7 @@ fn canonical(value: &Value, context: Context) -> Value {
 }
 
 /// Reads snapshot contents written by [`render_item`]. Errors name `path` and the line
-/// (counted from the start of the contents; see [`parse_item_at`] for file lines).
+/// (counted from the start of the contents; `parse_item_at` counts file lines).
 pub fn parse_item(contents: &str, path: &Path) -> Result<ParsedItem, SnapshotError> {
     parse_item_at(contents, path, 1)
 }
@@ -508,7 +575,7 @@ pub struct ItemHead {
     pub removed: bool,
 }
 
-/// Checks snapshot contents as [`parse_item_at`] does, every error included, but without
+/// Checks snapshot contents as `parse_item_at` does, every error included, but without
 /// building the definition's value: it is only scanned as JSON. Loading a suite's snapshots
 /// does this; the definitions are parsed when an item is compared.
 pub fn read_head_at(
@@ -521,19 +588,51 @@ pub fn read_head_at(
 
 type RawMap<'a> = std::collections::BTreeMap<String, &'a serde_json::value::RawValue>;
 
+/// The JSON body of one snapshot, read as a map of raw fields: what each step of
+/// [`read_head`] asks of it, and how its errors name the file and line.
+struct Body<'a, 'p> {
+    contents: &'a str,
+    path: &'p Path,
+    first_line: usize,
+    map: RawMap<'a>,
+}
+
+impl<'a> Body<'a, '_> {
+    fn error(&self, line: usize, message: String) -> SnapshotError {
+        body_error(self.path, line, message)
+    }
+
+    /// The line a top-level field starts on (the first line when not found).
+    fn line_of(&self, field: &str) -> usize {
+        let needle = format!("\"{field}\"");
+        self.contents
+            .lines()
+            .position(|l| l.trim_start().starts_with(&needle))
+            .map_or(self.first_line, |i| self.first_line + i)
+    }
+
+    /// A small field's value (the definition is never parsed here).
+    fn small(&self, field: &str) -> Option<Value> {
+        self.map
+            .get(field)
+            .map(|raw| serde_json::from_str(raw.get()).unwrap_or(Value::Null))
+    }
+}
+
+fn body_error(path: &Path, line: usize, message: String) -> SnapshotError {
+    SnapshotError::at(
+        ErrorKind::Body,
+        path,
+        Some(line),
+        format!("{message}; restore the file from version control or delete it and re-record"),
+    )
+}
+
 fn read_head<'a>(
     contents: &'a str,
     path: &Path,
     first_line: usize,
 ) -> Result<(ItemHead, Option<&'a serde_json::value::RawValue>), SnapshotError> {
-    let body_error = |line: usize, message: String| {
-        SnapshotError::at(
-            ErrorKind::Body,
-            path,
-            Some(line),
-            format!("{message}; restore the file from version control or delete it and re-record"),
-        )
-    };
     let map: RawMap<'a> = match serde_json::from_str(contents) {
         Ok(map) => map,
         // Valid JSON of another shape, or not JSON at all (with serde_json's line).
@@ -541,10 +640,12 @@ fn read_head<'a>(
             return Err(
                 match serde_json::from_str::<&serde_json::value::RawValue>(contents) {
                     Ok(_) => body_error(
+                        path,
                         first_line,
                         "the snapshot contents are not a JSON object".into(),
                     ),
                     Err(e) => body_error(
+                        path,
                         first_line + e.line().saturating_sub(1),
                         format!("the snapshot contents are not valid JSON ({e})"),
                     ),
@@ -552,32 +653,39 @@ fn read_head<'a>(
             )
         }
     };
-    let line_of = |field: &str| {
-        let needle = format!("\"{field}\"");
-        contents
-            .lines()
-            .position(|l| l.trim_start().starts_with(&needle))
-            .map_or(first_line, |i| first_line + i)
+    let body = Body {
+        contents,
+        path,
+        first_line,
+        map,
     };
-    // Small fields only: their values are parsed, the definition is not.
-    let small = |field: &str| -> Option<Value> {
-        map.get(field)
-            .map(|raw| serde_json::from_str(raw.get()).unwrap_or(Value::Null))
+    let format = read_format(&body)?;
+    let key = read_key(&body)?;
+    let definition = read_definition(&body, &key)?;
+    let head = ItemHead {
+        format,
+        key,
+        removed: definition.is_none(),
     };
-    let format = match small("contract") {
+    Ok((head, definition))
+}
+
+/// The `contract` field: a format this crate reads.
+fn read_format(body: &Body<'_, '_>) -> Result<u32, SnapshotError> {
+    let format = match body.small("contract") {
         Some(v) => v
             .as_u64()
             .and_then(|n| u32::try_from(n).ok())
             .filter(|n| *n >= 1)
             .ok_or_else(|| {
-                body_error(
-                    line_of("contract"),
+                body.error(
+                    body.line_of("contract"),
                     format!("`contract` must be a format number, found `{v}`"),
                 )
             })?,
         None => {
-            return Err(body_error(
-                first_line,
+            return Err(body.error(
+                body.first_line,
                 "this is not an mcp-contract-test snapshot (no `contract` field)".into(),
             ))
         }
@@ -587,14 +695,14 @@ fn read_head<'a>(
         None if format > FORMAT => {
             return Err(SnapshotError::at(
                 ErrorKind::NewerFormat,
-                path,
-                Some(line_of("contract")),
+                body.path,
+                Some(body.line_of("contract")),
                 format!("written by a newer mcp-contract-test (format {format}); upgrade the crate (this one reads formats 1 to {FORMAT})"),
             ))
         }
         None => {
-            return Err(body_error(
-                line_of("contract"),
+            return Err(body.error(
+                body.line_of("contract"),
                 format!("format {format} never shipped; this crate reads formats 1 to {FORMAT}"),
             ))
         }
@@ -603,89 +711,89 @@ fn read_head<'a>(
     match known {
         Format::V1 => {}
     }
+    Ok(format)
+}
+
+/// The `kind` and `name` fields: which item the snapshot is of.
+fn read_key(body: &Body<'_, '_>) -> Result<ItemKey, SnapshotError> {
     let kind_names = ItemKind::ALL.map(ItemKind::as_str).join(", ");
-    let kind = small("kind")
+    let kind = body
+        .small("kind")
         .as_ref()
         .and_then(Value::as_str)
         .and_then(ItemKind::parse)
         .ok_or_else(|| {
-            body_error(
-                line_of("kind"),
+            body.error(
+                body.line_of("kind"),
                 format!("`kind` must be one of {kind_names}"),
             )
         })?;
-    let name = match small("name") {
+    let name = match body.small("name") {
         Some(Value::String(name)) => name,
         _ => {
-            return Err(body_error(
-                line_of("name"),
-                "`name` must be a string".into(),
-            ))
+            return Err(body.error(body.line_of("name"), "`name` must be a string".into()));
         }
     };
     if kind == ItemKind::Server && name != "server" {
-        return Err(body_error(
-            line_of("name"),
+        return Err(body.error(
+            body.line_of("name"),
             "the server item's `name` must be \"server\"".into(),
         ));
     }
-    if kind == ItemKind::Call && ItemKey::new(kind, name.clone()).call_parts().is_none() {
-        return Err(body_error(
-            line_of("name"),
+    let key = ItemKey::new(kind, name);
+    if kind == ItemKind::Call && key.call_parts().is_none() {
+        return Err(body.error(
+            body.line_of("name"),
             "a call's `name` is \"TOOL::CASE\"".into(),
         ));
     }
-    let definition = match (map.get("definition"), small("removed")) {
-        (Some(_), Some(_)) => {
-            return Err(body_error(
-                line_of("removed"),
-                "a snapshot has either `definition` or `removed`, not both".into(),
-            ))
-        }
-        (None, Some(Value::Bool(true))) => None,
-        (None, Some(other)) => {
-            return Err(body_error(
-                line_of("removed"),
-                format!("`removed` must be true, found `{other}`"),
-            ))
-        }
-        (None, None) => {
-            return Err(body_error(
-                first_line,
-                "the snapshot has neither `definition` nor `removed`".into(),
-            ))
-        }
+    Ok(key)
+}
+
+/// The `definition` (its raw text, checked to name the item) or `removed: true` (`None`).
+fn read_definition<'a>(
+    body: &Body<'a, '_>,
+    key: &ItemKey,
+) -> Result<Option<&'a serde_json::value::RawValue>, SnapshotError> {
+    match (body.map.get("definition"), body.small("removed")) {
+        (Some(_), Some(_)) => Err(body.error(
+            body.line_of("removed"),
+            "a snapshot has either `definition` or `removed`, not both".into(),
+        )),
+        (None, Some(Value::Bool(true))) => Ok(None),
+        (None, Some(other)) => Err(body.error(
+            body.line_of("removed"),
+            format!("`removed` must be true, found `{other}`"),
+        )),
+        (None, None) => Err(body.error(
+            body.first_line,
+            "the snapshot has neither `definition` nor `removed`".into(),
+        )),
         (Some(&raw), None) => {
             let Ok(fields) = serde_json::from_str::<RawMap<'a>>(raw.get()) else {
-                return Err(body_error(
-                    line_of("definition"),
+                return Err(body.error(
+                    body.line_of("definition"),
                     "`definition` must be a JSON object".into(),
                 ));
             };
-            if let Some(field) = kind.name_field() {
+            if let Some(field) = key.kind.name_field() {
                 if let Some(other) = fields
                     .get(field)
                     .map(|raw| serde_json::from_str::<Value>(raw.get()).unwrap_or(Value::Null))
-                    .filter(|v| v.as_str() != Some(name.as_str()))
+                    .filter(|v| v.as_str() != Some(key.name.as_str()))
                 {
-                    return Err(body_error(
-                        line_of("definition"),
+                    return Err(body.error(
+                        body.line_of("definition"),
                         format!(
                             "the definition's `{field}` is {other} but the snapshot is for {}",
-                            Value::String(name.clone())
+                            Value::String(key.name.clone())
                         ),
                     ));
                 }
             }
-            Some(raw)
+            Ok(Some(raw))
         }
-    };
-    let head = ItemHead {
-        format,
-        key: ItemKey::new(kind, name),
-        removed: definition.is_none(),
-    };
-    Ok((head, definition))
+    }
 }
 
 #[cfg(test)]
@@ -748,9 +856,16 @@ mod tests {
                 for b in &releases {
                     for (key, x) in a.items() {
                         let Some(y) = b.get(key) else { continue };
+                        let rendered = render_item(key, Some(&y));
                         assert_eq!(
                             renders_equal(&x, &y),
-                            render_item(key, Some(&x)) == render_item(key, Some(&y)),
+                            render_item(key, Some(&x)) == rendered,
+                            "{key:?}"
+                        );
+                        // Writing against a text is rendering and comparing, never more.
+                        assert_eq!(
+                            renders_as(key, &x, &rendered),
+                            render_item(key, Some(&x)) == rendered,
                             "{key:?}"
                         );
                         compared += 1;
@@ -759,6 +874,21 @@ mod tests {
             }
         }
         assert!(compared > 1000, "only {compared} pairs");
+    }
+
+    /// A text that is the rendering but for a byte, a byte more or a byte less is not it.
+    #[test]
+    fn renders_as_is_exact() {
+        let key = ItemKey::new(ItemKind::Tool, "t\"x");
+        let value = serde_json::json!({"name": "t\"x", "inputSchema": {"type": "object",
+            "required": ["b", "a"], "properties": {"a": {"enum": [2, 1]}, "b": {}}}});
+        let text = render_item(&key, Some(&value));
+        assert!(renders_as(&key, &value, &text));
+        assert!(!renders_as(&key, &value, &text[..text.len() - 1]));
+        assert!(!renders_as(&key, &value, &format!("{text} ")));
+        let mut bytes = text.clone().into_bytes();
+        bytes[text.len() / 2] ^= 1;
+        assert!(!renders_as(&key, &value, &String::from_utf8_lossy(&bytes)));
     }
 
     #[test]

@@ -13,14 +13,15 @@ use std::ffi::OsString;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 /// One accepted snapshot of a suite.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Accepted {
     /// The `.snap` file.
     pub path: PathBuf,
-    /// The file as read.
-    pub file: SnapshotFile,
+    /// The file as read (shared with the verdicts that name it, never copied).
+    pub file: Arc<SnapshotFile>,
     /// What its contents say about themselves (checked in full when the file was read; the
     /// definition is parsed on demand by [`Accepted::definition`], so that thousands of
     /// accepted items are held as their text, not as parsed values).
@@ -99,6 +100,7 @@ pub fn load_dir(
                 ),
             ));
         }
+        let file = Arc::new(file);
         by_key.insert(item.key.clone(), Accepted { path, file, item });
     }
     Ok(by_key.into_values().collect())
@@ -274,7 +276,7 @@ fn rename_over(from: &Path, to: &Path) -> Result<(), SnapshotError> {
 
 /// What [`record`] did.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Outcome {
+pub enum Written {
     /// The live snapshot matches the accepted one; nothing was written.
     Matched,
     /// The `.snap` was written (accepted in place).
@@ -283,6 +285,16 @@ pub enum Outcome {
     Pending(PathBuf),
     /// Nothing was written (update mode `no`).
     NotWritten,
+}
+
+impl Written {
+    /// The file written, if any.
+    pub fn path(&self) -> Option<&Path> {
+        match self {
+            Written::Accepted(path) | Written::Pending(path) => Some(path),
+            Written::Matched | Written::NotWritten => None,
+        }
+    }
 }
 
 /// Deletes a snapshot file; one that is not there is no error.
@@ -308,32 +320,32 @@ pub fn record(
     snap_path: &Path,
     accepted: Option<&SnapshotFile>,
     live: &SnapshotFile,
-) -> Result<Outcome, SnapshotError> {
+) -> Result<Written, SnapshotError> {
     let pending = pending_path(snap_path);
     let matched = accepted.is_some_and(|old| {
         contents_match(&old.contents, &live.contents)
             && (!settings.require_full_match
                 || old.metadata.for_accepted() == live.metadata.for_accepted())
     });
-    let write_accepted = || -> Result<Outcome, SnapshotError> {
+    let write_accepted = || -> Result<Written, SnapshotError> {
         let file = SnapshotFile {
             metadata: live.metadata.for_accepted(),
             contents: live.contents.clone(),
         };
         write_atomic(snap_path, file.render().as_bytes())?;
         remove_if_present(&pending)?;
-        Ok(Outcome::Accepted(snap_path.to_path_buf()))
+        Ok(Written::Accepted(snap_path.to_path_buf()))
     };
-    let write_pending = || -> Result<Outcome, SnapshotError> {
+    let write_pending = || -> Result<Written, SnapshotError> {
         write_atomic(&pending, live.render().as_bytes())?;
-        Ok(Outcome::Pending(pending.clone()))
+        Ok(Written::Pending(pending.clone()))
     };
     if matched {
         remove_if_present(&pending)?;
         return if settings.update == UpdateMode::Force {
             write_accepted()
         } else {
-            Ok(Outcome::Matched)
+            Ok(Written::Matched)
         };
     }
     match settings.update {
@@ -341,7 +353,7 @@ pub fn record(
         UpdateMode::New => write_pending(),
         UpdateMode::Unseen if accepted.is_none() && !snap_path.exists() => write_accepted(),
         UpdateMode::Unseen => write_pending(),
-        UpdateMode::No => Ok(Outcome::NotWritten),
+        UpdateMode::No => Ok(Written::NotWritten),
     }
 }
 

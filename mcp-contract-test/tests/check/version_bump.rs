@@ -7,7 +7,7 @@
 //! elsewhere).
 
 use mcp_contract_engine::{Class, ItemKey, ItemKind};
-use mcp_contract_test::_support::check::{self, FailOn, Layout, State, SuiteReport};
+use mcp_contract_test::_support::check::{FailOn, Layout, State, SuiteReport};
 use mcp_contract_test::_support::config::SuiteConfig;
 use mcp_contract_test::_support::probe::{ServerCommand, ServerSpec};
 use mcp_contract_test::_support::run::{self, Context, Mode};
@@ -59,17 +59,9 @@ fn config(dir: &Path, surface: &Path, version: Option<&str>) -> SuiteConfig {
 }
 
 fn context(mode: Mode, fail_on: Option<FailOn>) -> Context<'static> {
-    Context {
-        mode,
-        ci: false,
-        fail_on,
-        timeout: None,
-        share_probe: false,
-        allow_missing: mode == Mode::Accept,
-        listing: false,
-        select: None,
-        only: None,
-    }
+    let mut context = Context::new(mode);
+    context.fail_on = fail_on;
+    context
 }
 
 fn judge(config: &SuiteConfig, mode: Mode) -> SuiteReport {
@@ -79,8 +71,9 @@ fn judge(config: &SuiteConfig, mode: Mode) -> SuiteReport {
 }
 
 fn accept(config: &SuiteConfig) {
-    let report = judge(config, Mode::Accept);
-    check::accept(&report).expect("snapshots written");
+    let mut report = judge(config, Mode::Accept);
+    let done = run::accept(&mut report).expect("snapshots written");
+    assert!(matches!(done, run::Acceptance::Accepted(_)), "{done:?}");
 }
 
 fn server(report: &SuiteReport) -> &mcp_contract_test::_support::check::Verdict {

@@ -4,13 +4,16 @@
 //! lint, never drift; a shuffling server records byte-identical files.
 //!
 //! Real servers throughout (`fixtures/servers/*.py` over stdio), through the same
-//! probe → `check::evaluate_with` → `snapshot::record` path the harness takes.
+//! probe → one road (`run::judge_probe`) → each item's action (`action::SuiteActions`) →
+//! `snapshot::record` path the harness takes.
 
 use mcp_contract_engine::prepare::Redactions;
-use mcp_contract_test::_support::check::{self, FailOn, Layout, State, SuiteReport};
+use mcp_contract_test::_support::action::{SuiteActions, Write};
+use mcp_contract_test::_support::check::{FailOn, Layout, State, SuiteReport};
+use mcp_contract_test::_support::config::SuiteConfig;
 use mcp_contract_test::_support::probe::{self, Probe, ProbeOptions, ServerCommand, ServerSpec};
-use mcp_contract_test::_support::snapshot::{self, ErrorKind, Outcome, Settings, UpdateMode};
-use mcp_contract_test::Policy;
+use mcp_contract_test::_support::run::{self, Context, Mode};
+use mcp_contract_test::_support::snapshot::{self, ErrorKind, Settings, UpdateMode, Written};
 use std::path::{Path, PathBuf};
 
 const TOKEN: &str = "ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8";
@@ -71,42 +74,44 @@ fn time_server_redactions() -> Redactions {
         .expect("valid redactions")
 }
 
+/// The one road after the probe, as the harness takes it: any drift fails, a missing contract
+/// is a first recording.
 fn check(dir: &Path, probe: &Probe, redactions: &Redactions) -> SuiteReport {
-    let layout = layout(dir, "lasting_server.py");
-    let accepted = check::load_accepted(&layout).expect("accepted snapshots load");
-    // As the one road judges: the probe's envelope spellings (`next_cursor`) with the items'.
-    let judging = check::Judging {
-        layout: &layout,
-        policy: &Policy::default(),
-        fail_on: &FailOn::Drift,
-        redactions,
-        lints: &Default::default(),
-        today: mcp_contract_engine::lint::allow::Date::from_unix_days(20_000),
-        envelope: &probe.respellings,
-    };
-    check::evaluate_selected(&probe.surface, &accepted, &judging, None)
+    let accepted = snapshot::load_dir(dir, "lasting", None).expect("accepted snapshots load");
+    let server = ServerSpec::Stdio(ServerCommand::new(
+        "lasting_server.py",
+        Vec::<String>::new(),
+    ));
+    let mut config = SuiteConfig::new(server, layout(dir, "lasting_server.py"));
+    config.redactions = redactions.clone();
+    let mut context = Context::new(Mode::Check);
+    context.allow_missing = true;
+    context.fail_on = Some(FailOn::Drift);
+    // What the probe noted (capabilities not advertised) is the probe's, not the judgement's.
+    let mut probe = probe.clone();
+    probe.notes.clear();
+    run::judge_probe(&config, &context, probe, accepted)
+        .result
+        .expect("judged")
 }
 
-fn record_all(report: &SuiteReport, update: UpdateMode) -> Vec<Outcome> {
+/// Each item's write as the harness makes it (`ItemAction::write`), by insta's rules.
+fn record_all(report: &SuiteReport, update: UpdateMode) -> Vec<Written> {
     let settings = Settings {
         update,
         ..Settings::default()
     };
-    report
-        .verdicts
+    let actions = SuiteActions::of(None, Ok(report.clone()), false);
+    actions
+        .items
         .iter()
-        .map(|v| {
-            // As the harness does: unchanged on the definition counts as matched.
-            let accepted = match &v.accepted {
-                Some(old)
-                    if v.state == State::Unchanged
-                        && !snapshot::contents_match(&old.contents, &v.recorded.contents) =>
-                {
-                    Some(&v.recorded)
-                }
-                other => other.as_ref(),
-            };
-            snapshot::record(&settings, &v.snap_path, accepted, &v.recorded).expect("record")
+        .filter_map(|action| match action.write() {
+            Write::Record {
+                path,
+                baseline,
+                recorded,
+            } => Some(snapshot::record(&settings, path, baseline, recorded).expect("record")),
+            _ => None,
         })
         .collect()
 }
@@ -164,7 +169,7 @@ fn format_1_snapshots_of_a_corpus_server_pass_live() {
     assert!(report.notes.is_empty(), "{:?}", report.notes);
     assert!(record_all(&report, UpdateMode::New)
         .iter()
-        .all(|o| *o == Outcome::Matched));
+        .all(|o| *o == Written::Matched));
     assert_eq!(all_files(dir.path()), before, "nothing written");
 }
 
@@ -200,7 +205,7 @@ fn format_1_snapshots_written_before_redactions_and_spellings_pass_live() {
     // Not drift, so nothing pending is written …
     assert!(record_all(&report, UpdateMode::New)
         .iter()
-        .all(|o| *o == Outcome::Matched));
+        .all(|o| *o == Written::Matched));
     assert_eq!(all_files(dir.path()), before);
     // … until the user re-records on purpose: then the files hold the prepared surface.
     record_all(&report, UpdateMode::Force);
@@ -227,7 +232,7 @@ fn format_1_snapshots_written_before_redactions_and_spellings_pass_live() {
 #[test]
 fn a_newer_format_is_a_clear_error_naming_the_file() {
     let dir = root().join("fixtures/snapshots/format-99");
-    let error = check::load_accepted(&layout(&dir, "x")).expect_err("format 99 is unknown");
+    let error = snapshot::load_dir(&dir, "lasting", None).expect_err("format 99 is unknown");
     assert_eq!(error.kind, ErrorKind::NewerFormat);
     let text = error.to_string();
     assert!(
@@ -359,7 +364,7 @@ fn timestamp_token_and_snake_case_recorded_and_rechecked() {
             );
             assert!(record_all(&report, UpdateMode::New)
                 .iter()
-                .all(|o| *o == Outcome::Matched));
+                .all(|o| *o == Written::Matched));
         }
         for (name, text) in all_files(dir.path()) {
             assert!(name.ends_with(".snap"), "{name}: nothing pending");

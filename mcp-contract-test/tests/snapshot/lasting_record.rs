@@ -32,14 +32,11 @@ fn record(dir: &str, args: &[&str]) {
         line: Some(1),
         server_label: command.display(),
     };
-    let accepted = check::load_accepted(&layout).expect("load");
-    let report = check::evaluate(
-        &probe.surface,
-        &accepted,
-        &layout,
-        &Policy::default(),
-        &FailOn::local_default(),
-    );
+    let accepted = snapshot::load_dir(&layout.dir, "lasting", None).expect("load");
+    let (policy, fail_on) = (Policy::default(), FailOn::local_default());
+    let (redactions, lints) = (Default::default(), Default::default());
+    let judging = check::Judging::new(&layout, &policy, &fail_on, &redactions, &lints);
+    let report = check::evaluate(&probe.surface, &accepted, &judging, None, None);
     let settings = Settings {
         update: UpdateMode::Always,
         ..Settings::default()
@@ -48,7 +45,7 @@ fn record(dir: &str, args: &[&str]) {
         snapshot::record(
             &settings,
             &verdict.snap_path,
-            verdict.accepted.as_ref(),
+            verdict.accepted.as_deref(),
             &verdict.recorded,
         )
         .expect("record");

@@ -4,7 +4,7 @@
 use mcp_contract_engine::{ItemKey, ItemKind, Surface};
 use mcp_contract_test::_support::snapshot::{
     file_name, load_dir, parse_item, pending_path, record, render_item, write_atomic, ErrorKind,
-    Metadata, Outcome, Settings, SnapshotFile, UpdateMode,
+    Metadata, Settings, SnapshotFile, UpdateMode, Written,
 };
 use serde_json::json;
 use std::collections::{BTreeMap, HashMap};
@@ -37,7 +37,7 @@ fn run(
     accepted: Option<&str>,
     stale_pending: bool,
     live: &str,
-) -> (Outcome, Option<String>, Option<String>) {
+) -> (Written, Option<String>, Option<String>) {
     let dir = temp_dir("mode");
     let path = dir.join("m__tools__t.snap");
     let accepted_file = accepted.map(|c| snap(c, 1));
@@ -80,9 +80,9 @@ fn every_mode_does_what_insta_does() {
         // Matching: nothing written (force rewrites), a stale pending file is removed.
         let (outcome, snap_file, pending) = run(mode, Some(old), true, "old\r\n\n");
         if mode == Force {
-            assert!(matches!(outcome, Outcome::Accepted(_)), "{mode:?}");
+            assert!(matches!(outcome, Written::Accepted(_)), "{mode:?}");
         } else {
-            assert_eq!(outcome, Outcome::Matched, "{mode:?}");
+            assert_eq!(outcome, Written::Matched, "{mode:?}");
             assert_eq!(snap_file.as_deref(), Some(old_bytes.as_str()), "{mode:?}");
         }
         assert_eq!(pending, None, "{mode:?}: stale .snap.new must go");
@@ -117,10 +117,10 @@ fn every_mode_does_what_insta_does() {
             _ => "accepted",
         };
         let kind = match outcome {
-            Outcome::Accepted(_) => "accepted",
-            Outcome::Pending(_) => "pending",
-            Outcome::NotWritten => "none",
-            Outcome::Matched => "matched",
+            Written::Accepted(_) => "accepted",
+            Written::Pending(_) => "pending",
+            Written::NotWritten => "none",
+            Written::Matched => "matched",
         };
         assert_eq!(kind, expected_kind, "{mode:?} accepted={has_accepted}");
     }
@@ -132,7 +132,7 @@ fn unseen_never_overwrites_an_existing_broken_file() {
     let path = dir.join("m__tools__t.snap");
     std::fs::write(&path, "---\nbroken").unwrap();
     let outcome = record(&settings(UpdateMode::Unseen), &path, None, &snap("x", 1)).unwrap();
-    assert_eq!(outcome, Outcome::Pending(pending_path(&path)));
+    assert_eq!(outcome, Written::Pending(pending_path(&path)));
     assert_eq!(std::fs::read_to_string(&path).unwrap(), "---\nbroken");
 }
 
@@ -145,18 +145,18 @@ fn full_match_also_compares_metadata() {
     let mut s = settings(UpdateMode::New);
     assert_eq!(
         record(&s, &path, Some(&old), &live).unwrap(),
-        Outcome::Matched
+        Written::Matched
     );
     s.require_full_match = true;
     // assertion_line differs only: still a match (insta trims it on both sides).
     assert_eq!(
         record(&s, &path, Some(&old), &live).unwrap(),
-        Outcome::Matched
+        Written::Matched
     );
     live.metadata.description = Some("changed".into());
     assert!(matches!(
         record(&s, &path, Some(&old), &live).unwrap(),
-        Outcome::Pending(_)
+        Written::Pending(_)
     ));
 }
 
@@ -330,24 +330,40 @@ fn concurrent_writers_never_leave_a_torn_file() {
     let versions: Vec<String> = (0..8)
         .map(|i| snap(&format!("writer {i}\n{}", "x".repeat(20_000 + i * 997)), 1).render())
         .collect();
-    std::thread::scope(|scope| {
+    // The file exists before the writers start: from then on every read must find it whole
+    // (an atomic replace never leaves the path missing or half-written).
+    write_atomic(&path, versions[0].as_bytes()).unwrap();
+    let start = std::sync::Barrier::new(versions.len() + 1);
+    let writing = std::sync::atomic::AtomicUsize::new(versions.len());
+    let reads = std::thread::scope(|scope| {
         for version in &versions {
-            let path = &path;
+            let (path, start, writing) = (&path, &start, &writing);
             scope.spawn(move || {
-                for _ in 0..25 {
+                start.wait();
+                for _ in 0..60 {
                     write_atomic(path, version.as_bytes()).unwrap();
                 }
+                writing.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
             });
         }
-        scope.spawn(|| {
-            for _ in 0..200 {
-                if let Ok(text) = std::fs::read_to_string(&path) {
-                    assert!(versions.contains(&text), "a reader saw a torn file");
-                    SnapshotFile::parse(&text, &path).unwrap();
-                }
+        let reader = scope.spawn(|| {
+            start.wait();
+            let mut reads = 0;
+            // As many reads as fit while the writers write: a moment without the file, or
+            // with half of it, is short.
+            while writing.load(std::sync::atomic::Ordering::SeqCst) > 0 {
+                let text = std::fs::read_to_string(&path).expect("the file is always there");
+                assert!(versions.contains(&text), "a reader saw a torn file");
+                reads += 1;
             }
+            reads
         });
+        reader.join().expect("the reader")
     });
+    assert!(reads > 0, "the reader read nothing while the writers wrote");
+    for version in &versions {
+        SnapshotFile::parse(version, &path).unwrap();
+    }
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(versions.contains(&text));
     let leftovers: Vec<_> = std::fs::read_dir(&*dir)

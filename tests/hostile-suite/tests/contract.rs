@@ -12,7 +12,7 @@
 //! `INSTA_WORKSPACE_ROOT` at a temporary folder.
 #![forbid(unsafe_code)]
 
-use mcp_contract_test::{Contract, Suite};
+use mcp_contract_test::{Contract, Level, Suite};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -25,6 +25,14 @@ fn main() -> ExitCode {
     let suite = lints
         .split(',')
         .filter(|s| !s.trim().is_empty())
-        .fold(suite, Suite::lint_setting);
+        .fold(suite, |suite, setting| {
+            let parsed = setting
+                .split_once('=')
+                .and_then(|(rule, level)| Some((rule.trim(), Level::parse(level)?)));
+            match parsed {
+                Some((rule, level)) => suite.lint(rule, level),
+                None => suite.invalid(format!("HOSTILE_LINTS: `{setting}` is not RULE=LEVEL")),
+            }
+        });
     Contract::new(mcp_contract_test::here!()).suite(suite).run()
 }

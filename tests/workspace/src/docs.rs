@@ -13,6 +13,9 @@ pub struct Block {
     pub line: usize,
     /// The language tag (`sh`, `toml`, `rust`, `ignore`, `text`, …; empty when none).
     pub lang: String,
+    /// The whole info string after the fence (`text illustrative`: the language, then words
+    /// that say more about the block).
+    pub tag: String,
     /// The block's text, without the fences.
     pub text: String,
 }
@@ -32,6 +35,8 @@ pub fn markdown_files() -> Vec<String> {
         "CONTRIBUTING.md".to_owned(),
         "examples/notes-server/README.md".to_owned(),
         "fuzz/README.md".to_owned(),
+        // The README of the PyPI and npm packages and the release archives.
+        "scripts/dist/package-readme.md".to_owned(),
     ];
     let mut docs: Vec<String> = std::fs::read_dir(repo_path("docs"))
         .expect("docs/")
@@ -100,6 +105,7 @@ pub fn blocks_of(file: &str) -> Vec<Block> {
                 file: file.to_owned(),
                 line: start + 1,
                 lang,
+                tag: tag.trim().to_owned(),
                 text: body.join("\n"),
             });
         }
@@ -122,23 +128,10 @@ pub fn all_blocks() -> Vec<Block> {
 /// The command lines of a shell block: `\`-continued lines joined, comments and blank lines
 /// dropped.
 pub fn command_lines(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut current = String::new();
-    for line in text.lines() {
-        let line = line.trim_end();
-        if let Some(head) = line.strip_suffix('\\') {
-            current.push_str(head);
-            current.push(' ');
-            continue;
-        }
-        current.push_str(line);
-        let command = current.trim().to_owned();
-        current.clear();
-        if !command.is_empty() && !command.starts_with('#') {
-            out.push(command);
-        }
-    }
-    out
+    commented_lines(text)
+        .into_iter()
+        .map(|line| line.text)
+        .collect()
 }
 
 /// Shell words of one command line (single and double quotes, backslash escapes), up to an
@@ -257,4 +250,119 @@ pub fn workflow_scripts(yaml: &str) -> Vec<String> {
         }
     }
     scripts
+}
+
+/// One command line of a shell block and what the docs say about it: its comment (the one at
+/// its end, else the comment lines right above it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommandLine {
+    /// The command, `\`-continued lines joined, without its comment.
+    pub text: String,
+    /// The comment's text, without `#`.
+    pub comment: Option<String>,
+}
+
+impl CommandLine {
+    /// The exit status the docs promise: `N` when the comment starts with `exit N` (`# exit 1`,
+    /// `# exit 1: v2 breaks v1`), else 0. Prose that only mentions an exit code (`# never
+    /// writes; exit 1 on a failing change`) promises nothing.
+    pub fn expected_status(&self) -> i32 {
+        self.comment
+            .as_deref()
+            .and_then(|c| c.trim().strip_prefix("exit "))
+            .and_then(|rest| {
+                let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+                let after = rest[digits.len()..].chars().next();
+                matches!(after, None | Some(':' | ' ' | ';' | ',' | '.'))
+                    .then(|| digits.parse().ok())
+                    .flatten()
+            })
+            .unwrap_or(0)
+    }
+}
+
+/// [`command_lines`] with each line's comment (see [`CommandLine`]).
+pub fn commented_lines(text: &str) -> Vec<CommandLine> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    let mut above: Vec<String> = Vec::new();
+    for line in text.lines() {
+        let line = line.trim_end();
+        if let Some(head) = line.strip_suffix('\\') {
+            current.push_str(head);
+            current.push(' ');
+            continue;
+        }
+        current.push_str(line);
+        let whole = std::mem::take(&mut current);
+        let (command, comment) = split_comment(&whole);
+        let command = command.trim();
+        if command.is_empty() {
+            match comment {
+                Some(comment) => above.push(comment.trim().to_owned()),
+                None => above.clear(),
+            }
+            continue;
+        }
+        let comment = comment
+            .map(|c| c.trim().to_owned())
+            .or_else(|| (!above.is_empty()).then(|| above.join(" ")));
+        above.clear();
+        out.push(CommandLine {
+            text: command.to_owned(),
+            comment,
+        });
+    }
+    out
+}
+
+/// A shell line split at its comment: a `#` that starts a word outside quotes.
+pub fn split_comment(line: &str) -> (&str, Option<&str>) {
+    let mut quote = None;
+    let mut previous = ' ';
+    let mut escaped = false;
+    for (i, c) in line.char_indices() {
+        if escaped {
+            escaped = false;
+        } else {
+            match (quote, c) {
+                (None, '\\') | (Some('"'), '\\') => escaped = true,
+                (None, '\'' | '"') => quote = Some(c),
+                (Some(q), c) if c == q => quote = None,
+                (None, '#') if previous.is_whitespace() => {
+                    return (&line[..i], Some(&line[i + 1..]));
+                }
+                _ => {}
+            }
+        }
+        previous = c;
+    }
+    (line, None)
+}
+
+/// The shell command that starts at byte `start` of `line`, up to the first unquoted `|`, `;`
+/// or `&&` (so `cd dir && mcp-contract check … || notify-team` gives `mcp-contract check …`);
+/// redirections stay part of it.
+pub fn command_at(line: &str, start: usize) -> &str {
+    let rest = &line[start..];
+    let mut quote = None;
+    let mut escaped = false;
+    let mut chars = rest.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        if escaped {
+            escaped = false;
+            continue;
+        }
+        match (quote, c) {
+            (None, '\\') | (Some('"'), '\\') => escaped = true,
+            (None, '\'' | '"') => quote = Some(c),
+            (Some(q), c) if c == q => quote = None,
+            (None, '|' | ';') => return rest[..i].trim_end(),
+            (None, '&') if chars.peek().is_some_and(|(_, next)| *next == '&') => {
+                return rest[..i].trim_end()
+            }
+            _ => {}
+        }
+    }
+    rest.trim_end()
 }

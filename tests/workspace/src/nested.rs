@@ -20,6 +20,12 @@ pub fn target_dir() -> PathBuf {
 /// Builds a test target of a workspace package into [`target_dir`] (`cargo test --no-run`) and
 /// returns its executable.
 pub fn test_executable(package: &str, test: &str) -> PathBuf {
+    built_with_test(package, test, test, "test")
+}
+
+/// Builds `package`'s test target `test` (`cargo test --no-run`, into [`target_dir`]) and
+/// returns the executable of its target `artifact` of `kind` (`test`, `bin`) that cargo built.
+fn built_with_test(package: &str, test: &str, artifact: &str, kind: &str) -> PathBuf {
     let out = nested_cargo()
         .args([
             "test",
@@ -42,9 +48,21 @@ pub fn test_executable(package: &str, test: &str) -> PathBuf {
     String::from_utf8_lossy(&out.stdout)
         .lines()
         .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
-        .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == test)
+        .filter(|m| {
+            m["reason"] == "compiler-artifact"
+                && m["target"]["name"] == artifact
+                && m["target"]["kind"][0] == kind
+        })
         .find_map(|m| m["executable"].as_str().map(PathBuf::from))
-        .unwrap_or_else(|| panic!("cargo names {package}'s test executable {test}"))
+        .unwrap_or_else(|| panic!("cargo names {package}'s {kind} executable {artifact}"))
+}
+
+/// The example notes server (`examples/notes-server`, v1 unless `NOTES_SERVER_VERSION=2`),
+/// built once per test process into [`target_dir`]: as its contract suite builds it (`cargo
+/// test`, the features its tests unify), so the README's run and this one share one build.
+pub fn notes_server() -> &'static Path {
+    static BINARY: OnceLock<PathBuf> = OnceLock::new();
+    BINARY.get_or_init(|| built_with_test("notes-server", "contract", "notes-server", "bin"))
 }
 
 /// The `tests/hostile-suite` contract binary (a builder-API suite whose server comes from

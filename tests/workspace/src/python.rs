@@ -59,6 +59,32 @@ pub fn with_mcp() -> Result<&'static Path, Missing> {
         .map_err(Clone::clone)
 }
 
+/// The reference time server (`mcp-server-time`, pinned in the same environment as the MCP SDK):
+/// its console script, run as `uvx mcp-server-time` runs it.
+pub fn time_server() -> Result<PathBuf, Missing> {
+    let interpreter = with_mcp()?;
+    let script = interpreter.with_file_name("mcp-server-time");
+    if script.is_file() {
+        Ok(script)
+    } else {
+        Err(Missing::new(
+            "mcp-server-time",
+            format!(
+                "{} is missing from the provisioned environment",
+                script.display()
+            ),
+            format!(
+                "remove {} and run again (it is provisioned from tests/workspace/python-requirements.txt)",
+                interpreter
+                    .parent()
+                    .and_then(Path::parent)
+                    .unwrap_or(interpreter)
+                    .display()
+            ),
+        ))
+    }
+}
+
 fn provision_venv() -> Result<PathBuf, Missing> {
     let python = system()?;
     // A new set of pins is a new folder: an old environment is never half-upgraded.

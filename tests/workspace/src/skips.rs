@@ -62,11 +62,47 @@ macro_rules! require {
     };
 }
 
+/// The variable that lets a nextest run outside CI skip tests whose prerequisite is missing.
+pub const ALLOW_SKIPS: &str = "WORKSPACE_TESTS_ALLOW_SKIPS";
+
+/// What a test whose prerequisite is missing does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Absent {
+    /// Fails, saying why it may not skip.
+    Fail(&'static str),
+    /// Returns early, after the skip is said and recorded.
+    Skip,
+}
+
+/// Neither libtest nor nextest can mark a test skipped once it runs: a test that returns early
+/// is reported `ok`. Under `cargo test` the skip is still seen: the `SKIPPED` line reaches the
+/// terminal at once (written past libtest's capture) and the last test binary counts the run's
+/// skips. Under nextest neither would be seen (it hides a passing test's output, and runs the
+/// binaries in no fixed order, so nothing counts last): there the test fails unless the run
+/// asks for skips ([`ALLOW_SKIPS`]), and with it nextest still shows the line in the test's
+/// output with `--success-output immediate`. In CI nothing is skipped.
+pub fn when_absent(ci: bool, nextest: bool, allowed: bool) -> Absent {
+    if ci {
+        Absent::Fail("in CI a missing prerequisite fails the test: nothing is skipped")
+    } else if nextest && !allowed {
+        Absent::Fail(
+            "under nextest a skipped test would be reported as passed with its output hidden, so \
+             it fails instead; to skip it, run with WORKSPACE_TESTS_ALLOW_SKIPS=1 (and \
+             --success-output immediate to see each SKIPPED line)",
+        )
+    } else {
+        Absent::Skip
+    }
+}
+
 /// Records a skipped test (the calling test, named by its thread) and says so on the terminal
-/// at once (past libtest's output capture); in CI, fails the test instead.
+/// at once (past libtest's output capture); fails the test instead where a skip would not be
+/// seen ([`when_absent`]).
 pub fn skip(missing: &Missing) {
-    if crate::in_ci() {
-        panic!("{missing}\n(in CI a missing prerequisite fails the test: nothing is skipped)");
+    let nextest = std::env::var_os("NEXTEST").is_some();
+    let allowed = std::env::var_os(ALLOW_SKIPS).is_some_and(|v| v == "1");
+    if let Absent::Fail(why) = when_absent(crate::in_ci(), nextest, allowed) {
+        panic!("{missing}\n({why})");
     }
     let test = current_test();
     let line = format!("{test}\t{missing}");
@@ -160,6 +196,30 @@ pub fn clear() {
         let gone = pid.is_none_or(|pid| !PathBuf::from(format!("/proc/{pid}")).exists());
         if path == current || gone {
             let _ = fs::remove_file(&path);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_skip_is_only_taken_where_it_is_seen() {
+        // (CI, nextest, skips allowed) → skipped?
+        for (ci, nextest, allowed, skipped) in [
+            (false, false, false, true),
+            (false, false, true, true),
+            (false, true, false, false),
+            (false, true, true, true),
+            (true, false, false, false),
+            (true, true, true, false),
+        ] {
+            assert_eq!(
+                when_absent(ci, nextest, allowed) == Absent::Skip,
+                skipped,
+                "CI {ci}, nextest {nextest}, allowed {allowed}"
+            );
         }
     }
 }

@@ -266,3 +266,76 @@ with open(out, "wb") as f:
     .as_deref()
     .map_err(Clone::clone)
 }
+
+/// The uv release the packaging tests run `uvx` (`uv tool run`) with.
+pub const UV_VERSION: &str = "0.13.9";
+
+/// uv at [`UV_VERSION`], provisioned once per target folder into `target/test-tools/uv-VERSION/`
+/// from PyPI (`pip install --target` with the provisioned Python environment's pip): the
+/// executable's path. Run it with `UV_PYTHON_DOWNLOADS=never` and its own cache folder: it then
+/// touches nothing outside the test's folders.
+pub fn uv() -> Result<&'static Path, Missing> {
+    static BIN: OnceLock<Result<PathBuf, Missing>> = OnceLock::new();
+    BIN.get_or_init(|| {
+        let root = dir().join(format!("uv-{UV_VERSION}"));
+        let exe = root
+            .join("bin")
+            .join(format!("uv{}", std::env::consts::EXE_SUFFIX));
+        let ready = || {
+            let out = Command::new(&exe).arg("--version").output().ok()?;
+            let text = String::from_utf8_lossy(&out.stdout);
+            (out.status.success() && text.contains(UV_VERSION)).then(|| exe.clone())
+        };
+        let fix = format!(
+            "let the tests reach PyPI once (they install uv=={UV_VERSION} into {}), or put uv \
+             {UV_VERSION} there by hand",
+            root.display()
+        );
+        locked("uv", ready, || {
+            let python = crate::python::with_mcp()?;
+            eprintln!(
+                "provisioning uv {UV_VERSION} into {} (once per target folder)",
+                root.display()
+            );
+            let _ = std::fs::remove_dir_all(&root);
+            let out = Command::new(python)
+                .args([
+                    "-m",
+                    "pip",
+                    "install",
+                    "--quiet",
+                    "--disable-pip-version-check",
+                    "--no-input",
+                    "--no-deps",
+                    "--only-binary=:all:",
+                    "--target",
+                ])
+                .arg(&root)
+                .arg(format!("uv=={UV_VERSION}"))
+                .env("PIP_CONFIG_FILE", "/dev/null")
+                .stdin(Stdio::null())
+                .output()
+                .map_err(|e| {
+                    Missing::new(
+                        "uv",
+                        format!("cannot run {}: {e}", python.display()),
+                        fix.clone(),
+                    )
+                })?;
+            if out.status.success() {
+                Ok(())
+            } else {
+                Err(Missing::new(
+                    "uv",
+                    format!(
+                        "`pip install uv=={UV_VERSION}` failed (offline?): {}",
+                        String::from_utf8_lossy(&out.stderr).trim()
+                    ),
+                    fix.clone(),
+                ))
+            }
+        })
+    })
+    .as_deref()
+    .map_err(Clone::clone)
+}

@@ -25,6 +25,15 @@ pub(in crate::probe) struct StartError {
 }
 
 impl StartError {
+    fn new(kind: ProbeErrorKind, message: String) -> StartError {
+        StartError {
+            kind,
+            message,
+            exit_status: None,
+            tail: Vec::new(),
+        }
+    }
+
     pub(in crate::probe) fn into_probe_error(self, label: &str) -> ProbeError {
         ProbeError {
             command: label.to_owned(),
@@ -57,83 +66,18 @@ impl StartedServer {
         endpoint: &HttpEndpoint,
         deadline: Instant,
     ) -> Result<StartedServer, StartError> {
-        let error = |kind, message: String| StartError {
-            kind,
-            message,
-            exit_status: None,
-            tail: Vec::new(),
-        };
         let port = TcpListener::bind(("127.0.0.1", 0))
             .and_then(|l| l.local_addr())
             .map(|a| a.port())
-            .map_err(|e| error(ProbeErrorKind::Io, format!("cannot find a free port: {e}")))?;
+            .map_err(|e| {
+                StartError::new(ProbeErrorKind::Io, format!("cannot find a free port: {e}"))
+            })?;
         let fill = |text: &str| text.replace("{port}", &port.to_string());
         let url = fill(&endpoint.url);
-        let parsed = url::parse(&url).map_err(|(kind, message)| error(kind, message))?;
-        let mut builder = Command::new(fill(&command.program));
-        builder
-            .args(command.args.iter().map(|a| fill(a)))
-            .envs(command.env.iter().map(|(k, v)| (k, fill(v))))
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        if let Some(dir) = &command.cwd {
-            builder.current_dir(dir);
-        }
-        #[cfg(unix)]
-        {
-            use std::os::unix::process::CommandExt;
-            builder.process_group(0);
-        }
-        let mut child = builder.spawn().map_err(|e| {
-            let kind = if e.kind() == io::ErrorKind::NotFound {
-                ProbeErrorKind::CommandNotFound
-            } else {
-                ProbeErrorKind::SpawnFailed
-            };
-            error(
-                kind,
-                format!(
-                    "the start command `{}` could not be started: {e}",
-                    command.display()
-                ),
-            )
-        })?;
+        let parsed = url::parse(&url).map_err(|(kind, message)| StartError::new(kind, message))?;
+        let mut child = spawn(command, &fill)?;
         let output = Arc::new(Mutex::new(OutputTail::default()));
-        let (ready_tx, ready_rx) = mpsc::channel();
-        let pipes: [(Option<Box<dyn Read + Send>>, Pipe); 2] = [
-            (
-                child
-                    .stdout
-                    .take()
-                    .map(|p| Box::new(p) as Box<dyn Read + Send>),
-                Pipe::Stdout,
-            ),
-            (
-                child
-                    .stderr
-                    .take()
-                    .map(|p| Box::new(p) as Box<dyn Read + Send>),
-                Pipe::Stderr,
-            ),
-        ];
-        for (pipe, which) in pipes {
-            let Some(pipe) = pipe else { continue };
-            let output = Arc::clone(&output);
-            let ready_tx = ready_tx.clone();
-            let needle = endpoint.ready_line.clone();
-            // Detached: it ends when the pipe closes (when the group is gone).
-            let _ = thread::Builder::new()
-                .name("mcp-probe-started".into())
-                .spawn(move || {
-                    output_tail::drain(pipe, &output, which, |line| {
-                        if needle.as_deref().is_some_and(|n| line.contains(n)) {
-                            let _ = ready_tx.send(());
-                        }
-                    });
-                });
-        }
-        drop(ready_tx);
+        let ready = drain_output(&mut child, &output, endpoint.ready_line.as_deref());
         let mut server = StartedServer {
             child,
             url,
@@ -141,9 +85,29 @@ impl StartedServer {
             port,
             stopped: false,
         };
+        server.wait_ready(
+            command,
+            endpoint,
+            (&parsed.host, parsed.port),
+            &ready,
+            deadline,
+        )?;
+        Ok(server)
+    }
+
+    /// Waits until the server is ready: a line of its output holds the ready line (`ready`
+    /// hears of it), or, without one, its port accepts a connection. A server that exits
+    /// first, or is not ready by `deadline` (then it is stopped), is an error.
+    fn wait_ready(
+        &mut self,
+        command: &ServerCommand,
+        endpoint: &HttpEndpoint,
+        (host, port): (&str, u16),
+        ready: &mpsc::Receiver<()>,
+        deadline: Instant,
+    ) -> Result<(), StartError> {
         loop {
-            if let Ok(Some(status)) = server.child.try_wait() {
-                let tail = server.output_tail();
+            if let Ok(Some(status)) = self.child.try_wait() {
                 return Err(StartError {
                     kind: ProbeErrorKind::Exited,
                     message: format!(
@@ -151,33 +115,22 @@ impl StartedServer {
                         command.display()
                     ),
                     exit_status: Some(status.to_string()),
-                    tail,
+                    tail: self.output_tail(),
                 });
             }
-            let ready = match &endpoint.ready_line {
-                Some(_) => ready_rx.recv_timeout(Duration::from_millis(50)).is_ok(),
-                None => {
-                    let addr = (parsed.host.as_str(), parsed.port)
-                        .to_socket_addrs()
-                        .ok()
-                        .and_then(|mut a| a.next());
-                    match addr {
-                        Some(addr) => {
-                            TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_ok()
-                        }
-                        None => false,
-                    }
-                }
+            let is_ready = match &endpoint.ready_line {
+                Some(_) => ready.recv_timeout(Duration::from_millis(50)).is_ok(),
+                None => accepts(host, port),
             };
-            if ready {
-                return Ok(server);
+            if is_ready {
+                return Ok(());
             }
             if Instant::now() >= deadline {
-                let tail = server.output_tail();
-                server.stop();
+                let tail = self.output_tail();
+                self.stop();
                 let waited_for = match &endpoint.ready_line {
                     Some(line) => format!("a line containing {}", quote_untrusted(line)),
-                    None => format!("port {port} to accept connections"),
+                    None => format!("port {} to accept connections", self.port),
                 };
                 return Err(StartError {
                     kind: ProbeErrorKind::TimedOut,
@@ -226,4 +179,90 @@ impl Drop for StartedServer {
     fn drop(&mut self) {
         self.stop();
     }
+}
+
+/// Starts `command` (every `{port}` filled in by `fill`) in a process group of its own, its
+/// stdout and stderr piped.
+fn spawn(command: &ServerCommand, fill: &dyn Fn(&str) -> String) -> Result<Child, StartError> {
+    let mut builder = Command::new(fill(&command.program));
+    builder
+        .args(command.args.iter().map(|a| fill(a)))
+        .envs(command.env.iter().map(|(k, v)| (k, fill(v))))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(dir) = &command.cwd {
+        builder.current_dir(dir);
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        builder.process_group(0);
+    }
+    builder.spawn().map_err(|e| {
+        let kind = if e.kind() == io::ErrorKind::NotFound {
+            ProbeErrorKind::CommandNotFound
+        } else {
+            ProbeErrorKind::SpawnFailed
+        };
+        StartError::new(
+            kind,
+            format!(
+                "the start command `{}` could not be started: {e}",
+                command.display()
+            ),
+        )
+    })
+}
+
+/// Drains the child's stdout and stderr into `output`, each on a detached thread (it ends when
+/// the pipe closes, when the group is gone); the receiver hears once per line that holds
+/// `ready_line`.
+fn drain_output(
+    child: &mut Child,
+    output: &Arc<Mutex<OutputTail>>,
+    ready_line: Option<&str>,
+) -> mpsc::Receiver<()> {
+    let (ready_tx, ready_rx) = mpsc::channel();
+    let pipes: [(Option<Box<dyn Read + Send>>, Pipe); 2] = [
+        (
+            child
+                .stdout
+                .take()
+                .map(|p| Box::new(p) as Box<dyn Read + Send>),
+            Pipe::Stdout,
+        ),
+        (
+            child
+                .stderr
+                .take()
+                .map(|p| Box::new(p) as Box<dyn Read + Send>),
+            Pipe::Stderr,
+        ),
+    ];
+    for (pipe, which) in pipes {
+        let Some(pipe) = pipe else { continue };
+        let output = Arc::clone(output);
+        let ready_tx = ready_tx.clone();
+        let needle = ready_line.map(str::to_owned);
+        let _ = thread::Builder::new()
+            .name("mcp-probe-started".into())
+            .spawn(move || {
+                output_tail::drain(pipe, &output, which, |line| {
+                    if needle.as_deref().is_some_and(|n| line.contains(n)) {
+                        let _ = ready_tx.send(());
+                    }
+                });
+            });
+    }
+    ready_rx
+}
+
+/// Whether `host:port` accepts a TCP connection now.
+fn accepts(host: &str, port: u16) -> bool {
+    let addr = (host, port)
+        .to_socket_addrs()
+        .ok()
+        .and_then(|mut a| a.next());
+    addr.is_some_and(|addr| TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_ok())
 }

@@ -85,6 +85,8 @@ impl Url {
     ///
     /// A location that is empty, not http(s), has credentials, or cannot be parsed (the text
     /// says why; the location is quoted escaped).
+    // A `String` error, argued: the reason is folded at once into the probe's one `Redirect`
+    // failure (`wire.rs`), whose kind is what callers branch on; no other caller exists.
     pub(in crate::probe) fn join(&self, location: &str) -> Result<Url, String> {
         let location = location.trim();
         let location = location.split('#').next().unwrap_or("");

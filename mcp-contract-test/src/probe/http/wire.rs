@@ -174,6 +174,8 @@ impl Wire {
     ///
     /// Anything that kept an HTTP answer from arriving, classified (see the module docs for
     /// redirects); an HTTP error status is an answer, not an error.
+    // Long on purpose (~110 lines): one redirect hop per turn of the loop, its checks in the
+    // order they apply (credentials by origin, the request, the status, the next location).
     pub(in crate::probe) fn send(
         &mut self,
         url: &Url,
@@ -352,6 +354,8 @@ impl Wire {
     }
 
     /// Classifies a ureq error. No message quotes a header value or a proxy credential.
+    // Long on purpose (~105 lines): one arm per kind of ureq error, each classified with its
+    // message and hint.
     pub(in crate::probe) fn failure(
         &self,
         error: ureq::Error,

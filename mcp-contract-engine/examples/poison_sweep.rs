@@ -1,0 +1,112 @@
+//! The poisoning detector over recorded surfaces: the precision check on real servers.
+//!
+//! ```sh
+//! cargo run -p mcp-contract-engine --example poison_sweep -- DIR...
+//! ```
+//!
+//! Each `DIR` holds one server's releases (`VERSION.json` surface files), or folders of them.
+//! Prints every `text-poisoning` / `text-attack` finding of every release (the lint, as on a
+//! first recording) and every poisoned or unreadable change between consecutive releases
+//! (sorted by file name, both directions), then the totals. Exits 1 if anything was found.
+
+use mcp_contract_engine::diff::diff_surfaces;
+use mcp_contract_engine::lint::{self, allow::Date, Lints};
+use mcp_contract_engine::{Policy, Surface};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+fn servers(dir: &Path, out: &mut Vec<Vec<PathBuf>>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        eprintln!("{}: not a folder", dir.display());
+        return;
+    };
+    let mut files = Vec::new();
+    let mut dirs = Vec::new();
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            dirs.push(path);
+        } else if path.extension().is_some_and(|e| e == "json")
+            && path.file_name().is_some_and(|n| n != "SOURCE.json")
+        {
+            files.push(path);
+        }
+    }
+    files.sort();
+    dirs.sort();
+    if !files.is_empty() {
+        out.push(files);
+    }
+    for d in dirs {
+        servers(&d, out);
+    }
+}
+
+fn main() -> ExitCode {
+    let mut groups = Vec::new();
+    for arg in std::env::args().skip(1) {
+        servers(Path::new(&arg), &mut groups);
+    }
+    let (mut surfaces, mut pairs, mut lints, mut changes) = (0, 0, 0, 0);
+    for files in &groups {
+        let mut loaded = Vec::new();
+        for path in files {
+            let text = match std::fs::read_to_string(path) {
+                Ok(t) => t,
+                Err(e) => {
+                    eprintln!("{}: {e}", path.display());
+                    continue;
+                }
+            };
+            let Ok(value) = serde_json::from_str(&text) else {
+                eprintln!("{}: not JSON", path.display());
+                continue;
+            };
+            let Ok(surface) = Surface::from_json(&value) else {
+                eprintln!("{}: not a surface", path.display());
+                continue;
+            };
+            surfaces += 1;
+            let found = lint::lint_at(
+                &surface,
+                &[],
+                &[],
+                &Lints::default(),
+                Date::from_unix_days(20_000),
+            );
+            for f in found
+                .iter()
+                .filter(|f| f.rule == "text-poisoning" || f.rule == "text-attack")
+            {
+                lints += 1;
+                println!("LINT {}: {}", path.display(), f.line());
+            }
+            loaded.push((path, surface));
+        }
+        for w in loaded.windows(2) {
+            for (a, b) in [(&w[0], &w[1]), (&w[1], &w[0])] {
+                pairs += 1;
+                for c in diff_surfaces(&a.1, &b.1, &Policy::default()).changes {
+                    if c.rule.ends_with("poisoned") || c.rule == "text-unreadable" {
+                        changes += 1;
+                        println!(
+                            "DIFF {} -> {}: {} {} {}: {}",
+                            a.0.display(),
+                            b.0.display(),
+                            c.item.test_name(),
+                            c.rule,
+                            c.path,
+                            c.message
+                        );
+                    }
+                }
+            }
+        }
+    }
+    println!("{surfaces} surfaces, {lints} lint findings; {pairs} release pairs, {changes} poisoned or unreadable changes");
+    if lints + changes > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}

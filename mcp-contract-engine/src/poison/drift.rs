@@ -1,0 +1,174 @@
+//! Drift: what a change of an item added that is aimed at the model.
+//!
+//! Texts the new item shares with the accepted one (the same string, anywhere in the item) are
+//! not read again: only changed text is scanned, on both sides. The findings of the new texts
+//! are then compared with those of the old ones by key (the rule and the sentence, the
+//! markup's content), so a sentence moved to another field is not new, the same sentence
+//! copied into a second one is.
+
+use super::intent::{LazyScope, Scope};
+use super::scan::{self, Options};
+use super::walk::{self, Seg};
+use super::{Finding, Hit};
+use serde_json::Value;
+use std::collections::HashMap;
+
+/// One text of an item, with its path (rendered only for what is reported).
+struct Text<'v> {
+    segs: Vec<Seg<'v>>,
+    text: &'v str,
+    place: super::intent::Place,
+}
+
+fn texts(value: &Value) -> Vec<Text<'_>> {
+    let mut out = Vec::new();
+    walk::walk(
+        value,
+        walk::Ctx::Item,
+        &mut Vec::new(),
+        0,
+        &mut |segs, text, place| {
+            out.push(Text {
+                segs: segs.to_vec(),
+                text,
+                place,
+            });
+        },
+    );
+    out
+}
+
+/// Hits of the texts `which` selects, each with the index of its text.
+fn scan_all(
+    texts: &[Text<'_>],
+    which: &[bool],
+    scope: &LazyScope<'_>,
+    out: &mut Vec<(usize, Hit)>,
+) {
+    let options = Options {
+        hidden_chars: true,
+        unreadable: true,
+    };
+    let mut hits = Vec::new();
+    for (i, text) in texts.iter().enumerate().filter(|(i, _)| which[*i]) {
+        scan::scan(text.text, text.place, scope, options, &mut hits);
+        out.extend(hits.drain(..).map(|h| (i, h)));
+    }
+}
+
+/// The added evidence of `new` against `old` (`None`: a new item, judged alone).
+pub(super) fn judge(old: Option<&Value>, new: &Value) -> Vec<Finding> {
+    let new_texts = texts(new);
+    let old_texts = old.map(texts).unwrap_or_default();
+    // What the item was accepted for is its scope; the new item's own names count too.
+    let scope = LazyScope::new(|| match old {
+        Some(old) => {
+            let accepted = Scope::of(old);
+            Scope {
+                about: accepted.about,
+                ..Scope::of(new).union(&accepted)
+            }
+        }
+        None => Scope::of(new),
+    });
+    // A text both versions hold (anywhere) is the same evidence on both sides: neither is read.
+    let mut unmatched: HashMap<&str, usize> = HashMap::new();
+    for text in &old_texts {
+        *unmatched.entry(text.text).or_default() += 1;
+    }
+    let new_changed: Vec<bool> = new_texts
+        .iter()
+        .map(|t| match unmatched.get_mut(t.text) {
+            Some(n) if *n > 0 => {
+                *n -= 1;
+                false
+            }
+            _ => true,
+        })
+        .collect();
+    let mut new_hits = Vec::new();
+    scan_all(&new_texts, &new_changed, &scope, &mut new_hits);
+    if new_hits.is_empty() {
+        return Vec::new();
+    }
+    let old_changed: Vec<bool> = old_texts
+        .iter()
+        .map(|t| match unmatched.get_mut(t.text) {
+            Some(n) if *n > 0 => {
+                *n -= 1;
+                true
+            }
+            _ => false,
+        })
+        .collect();
+    let mut old_hits = Vec::new();
+    scan_all(&old_texts, &old_changed, &scope, &mut old_hits);
+    let kept = added(&new_texts, &new_hits, &old_texts, &old_hits);
+    let old_by_path: HashMap<&[Seg<'_>], &str> = old_texts
+        .iter()
+        .map(|t| (t.segs.as_slice(), t.text))
+        .collect();
+    let mut findings: Vec<Finding> = Vec::new();
+    let mut last: Option<usize> = None;
+    for (i, hit) in kept {
+        if last == Some(i) {
+            if let Some(f) = findings.last_mut() {
+                f.hits.push(hit);
+            }
+            continue;
+        }
+        last = Some(i);
+        let text = &new_texts[i];
+        let before = old_by_path.get(text.segs.as_slice()).copied();
+        findings.push(walk::finding(&text.segs, before, text.text, vec![hit]));
+    }
+    findings
+}
+
+/// The new hits the old item did not have: occurrences the same field already had are not
+/// new; the rest are, up to how many more the whole item has than before (a sentence moved to
+/// another field is not new).
+fn added(
+    new_texts: &[Text<'_>],
+    new_hits: &[(usize, Hit)],
+    old_texts: &[Text<'_>],
+    old_hits: &[(usize, Hit)],
+) -> Vec<(usize, Hit)> {
+    let mut before: HashMap<&str, usize> = HashMap::new();
+    let mut before_at: HashMap<(&[Seg<'_>], &str), usize> = HashMap::new();
+    for (i, hit) in old_hits {
+        *before.entry(hit.key.as_str()).or_default() += hit.count;
+        *before_at
+            .entry((old_texts[*i].segs.as_slice(), hit.key.as_str()))
+            .or_default() += hit.count;
+    }
+    let mut after: HashMap<&str, usize> = HashMap::new();
+    for (_, hit) in new_hits {
+        *after.entry(hit.key.as_str()).or_default() += hit.count;
+    }
+    let mut surplus: HashMap<&str, usize> = after
+        .iter()
+        .map(|(key, n)| {
+            (
+                *key,
+                n.saturating_sub(before.get(key).copied().unwrap_or(0)),
+            )
+        })
+        .collect();
+    let mut kept = Vec::new();
+    for (i, hit) in new_hits {
+        let at = before_at
+            .entry((new_texts[*i].segs.as_slice(), hit.key.as_str()))
+            .or_default();
+        let matched = (*at).min(hit.count);
+        *at -= matched;
+        let left = surplus.entry(hit.key.as_str()).or_default();
+        let take = (hit.count - matched).min(*left);
+        if take > 0 {
+            *left -= take;
+            kept.push((*i, hit.clone()));
+        }
+    }
+    kept.sort_by_key(|(i, _)| *i);
+    kept
+}

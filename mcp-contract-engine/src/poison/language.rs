@@ -1,0 +1,145 @@
+//! Which language a sentence is in, as far as the detector can tell: whether the lexicons
+//! read it (a Latin-script sentence a quarter of whose words are a known language's commonest;
+//! Cyrillic, Chinese, Japanese and Korean by their scripts), and which languages' forms may
+//! be matched in it.
+
+use super::lexicon::{WordEntry, INDEX};
+use super::text::{self, fold_into, words};
+
+/// How many words of a folded text the best-known language knows (its commonest words; for
+/// English also their `-s`, `-es`, `-ed`, `-ing`, `-ly` forms), and how many words there are.
+fn function_words(folded: &str, ws: &[(usize, usize)]) -> (usize, usize) {
+    let mut per = [0usize; 16];
+    let mut counted = 0;
+    let known = |w: &str| INDEX.words.get(w).map(|e| e.function).filter(|&f| f != 0);
+    for &(s, e) in ws {
+        let w = &folded[s..e];
+        // Names, numbers and identifiers are no language's.
+        if w.bytes().any(|b| b.is_ascii_digit() || b == b'_') {
+            continue;
+        }
+        counted += 1;
+        let mut languages = known(w).unwrap_or(0);
+        if languages & 1 == 0 {
+            // English (the first language) by its inflections.
+            let stems = [
+                w.strip_suffix('s'),
+                w.strip_suffix("es"),
+                w.strip_suffix("ed"),
+                w.strip_suffix('d'),
+                w.strip_suffix("ing"),
+                w.strip_suffix("ing")
+                    .map(|s| format!("{s}e"))
+                    .as_deref()
+                    .and_then(|s| known(s).map(|_| "")),
+                w.strip_suffix("ly"),
+            ];
+            if stems
+                .iter()
+                .flatten()
+                .any(|stem| stem.is_empty() || known(stem).is_some_and(|l| l & 1 != 0))
+                || ENGLISH_SUFFIXES
+                    .iter()
+                    .any(|s| w.len() > s.len() + 2 && w.ends_with(s))
+            {
+                languages |= 1;
+            }
+        }
+        for (i, n) in per.iter_mut().enumerate() {
+            *n += usize::from(languages & (1 << i) != 0);
+        }
+    }
+    (per.into_iter().max().unwrap_or(0), counted)
+}
+
+/// Endings of English words (most technical vocabulary is made with them); Dutch, Turkish or
+/// Polish words rarely end so (`-tie`, `-heid`, `-cja`, `-lar` instead).
+const ENGLISH_SUFFIXES: &[&str] = &[
+    "tion", "tions", "sion", "ing", "ings", "ity", "ities", "ment", "ments", "ness", "ous", "ive",
+    "able", "ible", "ally", "ize", "izes", "ized", "ise", "ence", "ance", "ship", "ware", "ful",
+    "less", "ology", "ical", "ically", "ary", "ory",
+];
+
+/// Whether a sentence is in a script or a language none of the lexicons reads .
+pub(crate) fn unreadable(visible: &str) -> bool {
+    // A list of values ("Column, bar, waterfall, pareto: center, inside_end") is no prose.
+    let tokens = visible.split_whitespace().count();
+    if visible.matches([',', ':', '|', '/']).count() * 3 >= tokens {
+        return false;
+    }
+    // The words of prose: not names (capitalised past the first word, or in capitals), not
+    // quoted examples, URLs, paths or code, not hyphenated compounds' joins.
+    let mut prose = String::new();
+    let mut quoted = false;
+    for (i, token) in visible.split_whitespace().enumerate() {
+        let opens = token.starts_with(['\'', '"', '`', '«', '“', '‘', '(', '[']);
+        let closes = token.ends_with(['\'', '"', '`', '»', '”', '’', ')', ']'])
+            || token
+                .trim_end_matches([',', '.', ';', ':'])
+                .ends_with(['\'', '"', '`', '»', '”', '’', ')', ']']);
+        if opens && !closes {
+            quoted = true;
+            continue;
+        }
+        if quoted {
+            quoted = !closes;
+            continue;
+        }
+        if opens
+            || token.contains(['/', '`', '@', '=', '{', '<', '_'])
+            || token.contains("://")
+            || i > 0 && token.chars().any(char::is_uppercase)
+            || token.chars().filter(|c| c.is_uppercase()).count() > 1
+        {
+            continue;
+        }
+        prose.push_str(&token.replace('-', " "));
+        prose.push(' ');
+    }
+    let mut folded = String::new();
+    fold_into(&prose, &mut folded);
+    let ws = words(&folded);
+    let (hits, counted) = function_words(&folded, &ws);
+    text::unreadable(text::scripts(visible), counted, hits)
+}
+
+/// Whether a decoded text reads as prose of a language the lexicons read: at least three
+/// words, a fair share of them its commonest (a hash or a path decodes to none).
+pub(crate) fn reads_as_prose(decoded: &str) -> bool {
+    let mut folded = String::new();
+    fold_into(decoded, &mut folded);
+    let ws = words(&folded);
+    let (hits, counted) = function_words(&folded, &ws);
+    counted >= 3 && hits * 100 >= counted * 40
+}
+
+/// The languages a sentence may be in: English always (technical English is everywhere), and
+/// each other language one of whose commonest words it holds that English does not have, or
+/// two words of its lexicon English lacks. So the French `secret` is no credential in "secret
+/// alerts".
+pub(crate) fn languages_of(entries: &[Option<&WordEntry>]) -> u16 {
+    let mut out = 1;
+    let mut seen_once = 0u16;
+    for entry in entries.iter().flatten() {
+        if entry.function & 1 == 0 {
+            out |= entry.function;
+        }
+        if entry.lexicon & 1 == 0 {
+            out |= seen_once & entry.lexicon;
+            seen_once |= entry.lexicon;
+        }
+    }
+    out
+}
+
+/// A cheap test before [`unreadable`]: whether an ASCII sentence lacks every one of the
+/// commonest English words (ROT13 of English has none of them).
+pub(crate) fn lacks_common_english(folded: &str) -> bool {
+    const COMMON: &[&str] = &[
+        "the", "a", "an", "of", "to", "in", "is", "are", "and", "or", "for", "with", "on", "by",
+        "this", "that", "it", "be", "as", "from", "if", "not", "you", "your", "at", "can",
+    ];
+    !folded
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .any(|w| COMMON.contains(&w))
+}

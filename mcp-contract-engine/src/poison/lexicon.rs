@@ -1,0 +1,593 @@
+//! The concept lexicons: which words of which language name which concept, as data.
+//!
+//! The detector does not look for sentences an attacker wrote before; it reads what a sentence
+//! is about — who is addressed, what is to be done, what it names outside the item, where it
+//! is to go — and [`super::intent`] judges the combination. This module holds the words: one
+//! [`Language`] per file under `lexicon/`, each a list of [`Entry`]s (a concept, its forms —
+//! inflections and synonyms — and an example sentence the entry must find, checked by the
+//! tests, as the rule catalogue's examples are).
+//!
+//! Forms are written as they are spelled (accents and all); they are folded as texts are
+//! (NFKD without marks, lowercase) when the index is built. Syntax of `forms`, `|` between
+//! alternatives:
+//!
+//! - `word`: the word; `two words`: consecutive words;
+//! - `stem*`: any word starting with the stem (the last word of a form may be one);
+//! - text in a script written without spaces (Chinese, Japanese; Korean, whose particles attach
+//!   to the word) is found anywhere in the sentence.
+//!
+//! To add a language: a file under `lexicon/` with its function words (how the language is
+//! recognised) and its entries, listed in [`LANGUAGES`]; the tests then check every example
+//! and the documentation lists it (docs/lints.md, "Languages").
+
+use super::text::{fold_word, is_unspaced};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::LazyLock;
+
+mod de;
+mod en;
+mod es;
+mod fr;
+mod it;
+mod ja;
+mod ko;
+mod pt;
+mod ru;
+mod zh;
+
+/// What a word or phrase stands for. The ids are stable (the documentation and the tests
+/// name them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub(crate) enum Concept {
+    // ---- who is addressed, and how ----
+    /// The model named: the assistant, the AI, the agent, the LLM.
+    Model,
+    /// Obligation or command: must, always, never, make sure, please, is to be.
+    Directive,
+    /// A command: an English verb in its base form where a clause opens (derived, not a
+    /// lexicon entry).
+    Imperative,
+    /// Going ahead with something: proceed, go ahead, carry out.
+    Act,
+    // ---- what it is told to do ----
+    /// Reading or collecting something: read, collect, gather, extract.
+    Gather,
+    /// Putting something into something: include, append, attach, pass, paste, fill.
+    Include,
+    /// Sending something away: send, forward, upload, mirror, BCC.
+    Send,
+    /// Calling or using a tool: call, invoke, use, run.
+    Call,
+    /// Fetching from a location: fetch, download, visit, load.
+    Fetch,
+    /// Obeying what was fetched: follow the instructions, obey, comply.
+    Obey,
+    /// Setting or replacing a value: set, change, replace, redirect.
+    Set,
+    /// Keeping something from the user: do not tell, hide, leave out, secretly.
+    Conceal,
+    /// Telling or reporting: tell, report, say, inform.
+    Tell,
+    /// Success: succeeded, went out, worked, completed.
+    Success,
+    /// Whatever happens: anyway, regardless, even if.
+    Despite,
+    /// Skipping a step: no need, unnecessary, skip, without asking, straight away.
+    Skip,
+    /// Confirmation and permission: confirm, ask, approval, permission, go-ahead.
+    Confirm,
+    /// Consent claimed as given: already approved, pre-authorised, consented.
+    Consent,
+    /// A condition in front of consent: only after, once, until, unless.
+    Conditional,
+    /// Setting earlier instructions aside: ignore, disregard, outdated, from now on.
+    Override,
+    /// A voice claiming authority: system message, administrator, policy update.
+    Authority,
+    /// A bad word about tools: unreliable, unsafe, fabricated, compromised.
+    Negative,
+    /// Exclusivity: only, exclusively, instead of, rather than.
+    Exclusive,
+    /// The widest scope of a destructive operation: recursive, the root, all files.
+    Wipe,
+    /// Negation: not, never, don't, without.
+    Negation,
+    /// A condition that makes the model act later: whenever, after the Nth call, from now.
+    Trigger,
+    // ---- what it names outside the item ----
+    /// The conversation: this chat, the history, everything the user said.
+    Conversation,
+    /// The model's own instructions: the system prompt, the instructions you were given.
+    Instructions,
+    /// Credentials: passwords, API keys, tokens, cookies, private keys.
+    Credentials,
+    /// The environment: environment variables.
+    Environment,
+    /// Files that hold secrets or the user's private data: `~/.ssh`, the home folder.
+    Files,
+    /// Personal data: home address, phone number, date of birth, card number.
+    Personal,
+    /// Money and its routing: payment, payout, account, fee.
+    Money,
+    /// Other tools or servers, in general: any other tool, tools from other servers.
+    OtherTools,
+    /// The user.
+    User,
+    /// What the user wants: the user's request, what the user says.
+    UserWill,
+    // ---- modifiers ----
+    /// All of it: all, every, entire, verbatim.
+    Bulk,
+    /// Of this session: so far, earlier, you were given.
+    Deictic,
+    /// A copy, also, as well: data going somewhere besides where it should.
+    Copy,
+    // ---- where it goes ----
+    /// An argument: field, parameter, argument, header.
+    Field,
+    // ---- what an item is about (its scope) ----
+    /// An item about chats, messages or models.
+    AboutConversation,
+    /// An item about prompts or models.
+    AboutInstructions,
+    /// An item about credentials, keys or authentication.
+    AboutCredentials,
+    /// An item about environments, processes or containers.
+    AboutEnvironment,
+    /// An item about files and folders of the machine.
+    AboutFiles,
+    /// An item about people, contacts or profiles.
+    AboutPersonal,
+    /// An item about payments or accounts.
+    AboutMoney,
+    // ---- building blocks of derived concepts ----
+    /// Other, another, third-party: with a tool word after it, other tools.
+    Other,
+    /// Tool, server, function.
+    Tool,
+    // ---- derived from the sentence, not lexicon entries ----
+    /// A URL.
+    Url,
+    /// An email address or a phone number (not a documentation example).
+    Address,
+    /// An account number next to a word about money.
+    Account,
+    /// The name of a tool or argument that is not the item's own.
+    ToolName,
+    /// Text that renders as nothing (inside an HTML comment, a collapsed block, …).
+    Hidden,
+    /// Something sensitive the item's own purpose does not cover.
+    Outside,
+    /// The conversation or the model's instructions, outside the item's purpose.
+    OutsideChat,
+    /// Something outside the item's purpose and a verb that moves it, in one clause.
+    Taken,
+    /// A URL, an address or an account after a verb that moves data (`send … to https://…`).
+    Destination,
+}
+
+/// A set of concepts.
+pub(crate) type Concepts = u64;
+
+impl Concept {
+    /// Every concept, in order.
+    pub(crate) const ALL: [Concept; 58] = [
+        Concept::Model,
+        Concept::Directive,
+        Concept::Imperative,
+        Concept::Act,
+        Concept::Gather,
+        Concept::Include,
+        Concept::Send,
+        Concept::Call,
+        Concept::Fetch,
+        Concept::Obey,
+        Concept::Set,
+        Concept::Conceal,
+        Concept::Tell,
+        Concept::Success,
+        Concept::Despite,
+        Concept::Skip,
+        Concept::Confirm,
+        Concept::Consent,
+        Concept::Conditional,
+        Concept::Override,
+        Concept::Authority,
+        Concept::Negative,
+        Concept::Exclusive,
+        Concept::Wipe,
+        Concept::Negation,
+        Concept::Trigger,
+        Concept::Conversation,
+        Concept::Instructions,
+        Concept::Credentials,
+        Concept::Environment,
+        Concept::Files,
+        Concept::Personal,
+        Concept::Money,
+        Concept::OtherTools,
+        Concept::User,
+        Concept::UserWill,
+        Concept::Bulk,
+        Concept::Deictic,
+        Concept::Copy,
+        Concept::Field,
+        Concept::AboutConversation,
+        Concept::AboutInstructions,
+        Concept::AboutCredentials,
+        Concept::AboutEnvironment,
+        Concept::AboutFiles,
+        Concept::AboutPersonal,
+        Concept::AboutMoney,
+        Concept::Other,
+        Concept::Tool,
+        Concept::Url,
+        Concept::Address,
+        Concept::Account,
+        Concept::ToolName,
+        Concept::Hidden,
+        Concept::Outside,
+        Concept::OutsideChat,
+        Concept::Taken,
+        Concept::Destination,
+    ];
+
+    /// The concept as a one-member set.
+    pub(crate) const fn bit(self) -> Concepts {
+        1 << self as u8
+    }
+
+    /// How the documentation names it.
+    pub(crate) fn id(self) -> String {
+        let name = format!("{self:?}");
+        let mut out = String::new();
+        for (i, c) in name.chars().enumerate() {
+            if c.is_ascii_uppercase() && i > 0 {
+                out.push('-');
+            }
+            out.push(c.to_ascii_lowercase());
+        }
+        out
+    }
+}
+
+/// A union of concepts, for the rules.
+pub(crate) const fn any(concepts: &[Concept]) -> Concepts {
+    let mut out = 0;
+    let mut i = 0;
+    while i < concepts.len() {
+        out |= concepts[i].bit();
+        i += 1;
+    }
+    out
+}
+
+/// One entry of a lexicon.
+pub(crate) struct Entry {
+    /// What its forms stand for.
+    pub concept: Concept,
+    /// Its forms (module docs).
+    pub forms: &'static str,
+    /// A sentence the entry finds (checked by the tests).
+    pub example: &'static str,
+}
+
+/// One language's words.
+pub(crate) struct Language {
+    /// ISO 639-1 code.
+    pub code: &'static str,
+    /// The language in English.
+    pub name: &'static str,
+    /// Its commonest words (function words, and for English the vocabulary of tool
+    /// documentation), space-separated: a Latin-script sentence is read as this language when
+    /// a third of its words are among them; Cyrillic and CJK sentences by their script.
+    pub function_words: &'static str,
+    /// The entries.
+    pub entries: &'static [Entry],
+}
+
+/// Shorthand for the lexicon files.
+pub(crate) const fn e(concept: Concept, forms: &'static str, example: &'static str) -> Entry {
+    Entry {
+        concept,
+        forms,
+        example,
+    }
+}
+
+/// Every language the detector reads.
+pub(crate) static LANGUAGES: &[&Language] = &[
+    &en::EN,
+    &es::ES,
+    &pt::PT,
+    &fr::FR,
+    &de::DE,
+    &it::IT,
+    &ru::RU,
+    &zh::ZH,
+    &ja::JA,
+    &ko::KO,
+];
+
+/// A small multiplicative hash: every word of every text is looked up, and the keys are fixed
+/// and ours (no flooding to fear).
+#[derive(Default)]
+pub(crate) struct WordHasher(u64);
+
+impl Hasher for WordHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+}
+
+type WordMap<V> = HashMap<Box<str>, V, BuildHasherDefault<WordHasher>>;
+
+/// One form, by its first word.
+pub(crate) struct Form {
+    /// The words after the first.
+    pub rest: Box<[Box<str>]>,
+    /// Whether the last word is a stem.
+    pub stem_last: bool,
+    /// What it stands for.
+    pub concepts: Concepts,
+    /// An English base form in the first word (`include`, not `includes`).
+    pub base: bool,
+    /// The languages that have it (bit per index in [`LANGUAGES`]).
+    pub languages: u16,
+}
+
+/// What the index knows of one word: the forms it starts, and the languages it belongs to.
+#[derive(Default)]
+pub(crate) struct WordEntry {
+    /// Forms whose first word it is.
+    pub forms: Vec<Form>,
+    /// The languages that have it among their commonest words (bit per index in [`LANGUAGES`]).
+    pub function: u16,
+    /// The languages whose forms use it.
+    pub lexicon: u16,
+    /// Whether a one-word form of an [`ANCHORS`] concept is it.
+    pub anchor: bool,
+    /// Whether a longer form of an [`ANCHORS`] concept starts with it (the prefilter then
+    /// looks at the next word: "id" alone is no `id rsa`).
+    pub anchor_phrase: bool,
+}
+
+/// Concepts of which every rule needs one (an action, an object outside the item, a voice
+/// claiming authority…): a text none of whose words starts a form of one needs no closer look.
+pub(crate) const ANCHORS: Concepts = any(&[
+    Concept::Gather,
+    Concept::Include,
+    Concept::Send,
+    Concept::Call,
+    Concept::Fetch,
+    Concept::Conceal,
+    Concept::Tell,
+    Concept::Skip,
+    Concept::Consent,
+    Concept::Override,
+    Concept::Authority,
+    Concept::Other,
+    Concept::OtherTools,
+    Concept::Conversation,
+    Concept::Instructions,
+    Concept::Credentials,
+    Concept::Environment,
+    Concept::Files,
+    Concept::Personal,
+]);
+
+/// The lexicons, folded and indexed for matching: one look-up per word of a text.
+pub(crate) struct Index {
+    /// Every word of every form and every commonest word.
+    pub words: WordMap<WordEntry>,
+    /// Forms whose first word is a stem, by the stem.
+    pub stems: WordMap<Vec<Form>>,
+    /// The stem lengths in use (bytes), so a word is looked up at those lengths only.
+    pub stem_lengths: Vec<usize>,
+    /// Forms in unspaced scripts, found anywhere: the folded text and what it stands for.
+    pub unspaced: Vec<(Box<str>, Concepts)>,
+}
+
+pub(crate) static INDEX: LazyLock<Index> = LazyLock::new(|| {
+    let mut index = Index {
+        words: WordMap::default(),
+        stems: WordMap::default(),
+        stem_lengths: Vec::new(),
+        unspaced: Vec::new(),
+    };
+    for (l, language) in LANGUAGES.iter().enumerate() {
+        for word in language.function_words.split_whitespace() {
+            index
+                .words
+                .entry(fold_word(word).into())
+                .or_default()
+                .function |= 1 << l;
+        }
+        for entry in language.entries {
+            let forms: Vec<&str> = entry.forms.split('|').collect();
+            for form in &forms {
+                let base = language.code == "en" && is_verb(entry.concept) && is_base(form, &forms);
+                index.add(form, entry.concept.bit(), base, 1 << l);
+            }
+        }
+    }
+    index.stem_lengths.sort_unstable();
+    index.stem_lengths.dedup();
+    index
+});
+
+/// Whether an English verb form is the base form (a command where a clause opens): not an
+/// `-ing` or `-ed` form, not a third person whose stem is listed beside it (`passes` next to
+/// `pass`), not an irregular past.
+fn is_base(form: &str, forms: &[&str]) -> bool {
+    const PAST: &[&str] = &[
+        "sent", "told", "said", "ran", "gave", "kept", "left", "stored", "got",
+    ];
+    let first = form.split_whitespace().next().unwrap_or("");
+    if PAST.contains(&first) || first.ends_with("ing") || first.ends_with("ed") {
+        return false;
+    }
+    let stem_listed = |stem: &str| {
+        forms
+            .iter()
+            .any(|f| f.split_whitespace().next() == Some(stem))
+    };
+    !(first.ends_with('s')
+        && (stem_listed(&first[..first.len() - 1])
+            || first.ends_with("es") && stem_listed(&first[..first.len() - 2])))
+}
+
+/// Concepts whose English entries are verbs (their first form is the base form).
+fn is_verb(concept: Concept) -> bool {
+    matches!(
+        concept,
+        Concept::Gather
+            | Concept::Include
+            | Concept::Send
+            | Concept::Call
+            | Concept::Fetch
+            | Concept::Obey
+            | Concept::Set
+            | Concept::Tell
+            | Concept::Act
+    )
+}
+
+impl Index {
+    fn add(&mut self, form: &str, concepts: Concepts, base: bool, languages: u16) {
+        let form = form.trim();
+        if form.is_empty() {
+            return;
+        }
+        if form.chars().any(is_unspaced) {
+            let folded: String = form
+                .split_whitespace()
+                .map(fold_word)
+                .collect::<Vec<_>>()
+                .join(" ");
+            match self.unspaced.iter_mut().find(|(f, _)| **f == *folded) {
+                Some((_, c)) => *c |= concepts,
+                None => self.unspaced.push((folded.into(), concepts)),
+            }
+            return;
+        }
+        // Cut as texts are cut (`pre-authorised` is two words, `user's` one), the stem mark
+        // and the any-word mark kept.
+        let stem = form.ends_with('*');
+        let mut folded: Vec<Box<str>> = Vec::new();
+        for piece in form.trim_end_matches('*').split_whitespace() {
+            if piece == "?" {
+                folded.push("?".into());
+                continue;
+            }
+            let f = fold_word(piece);
+            for (s, e) in super::text::words(&f) {
+                folded.push(f[s..e].into());
+            }
+        }
+        if folded.is_empty() {
+            return;
+        }
+        for word in &folded {
+            if &**word != "?" {
+                self.words.entry(word.clone()).or_default().lexicon |= languages;
+            }
+        }
+        let last = folded.len() - 1;
+        let stem_last = stem;
+        let entry = Form {
+            rest: folded[1..].into(),
+            stem_last: stem_last && last > 0,
+            concepts,
+            base: base && last == 0 && !stem_last,
+            languages,
+        };
+        if stem_last && last == 0 {
+            self.stem_lengths.push(folded[0].len());
+            self.stems.entry(folded[0].clone()).or_default().push(entry);
+        } else {
+            let word = self.words.entry(folded[0].clone()).or_default();
+            if concepts & ANCHORS != 0 {
+                if last == 0 {
+                    word.anchor = true;
+                } else {
+                    word.anchor_phrase = true;
+                }
+            }
+            word.forms.push(entry);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_entry_finds_its_example() {
+        for language in LANGUAGES {
+            for entry in language.entries {
+                let found = super::super::sentence::concepts_of(entry.example);
+                assert!(
+                    found & entry.concept.bit() != 0,
+                    "{} {:?} `{}` does not find {:?}",
+                    language.code,
+                    entry.concept,
+                    entry.forms,
+                    entry.example
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn every_language_has_the_core_concepts() {
+        let core = [
+            Concept::Model,
+            Concept::Directive,
+            Concept::Gather,
+            Concept::Include,
+            Concept::Send,
+            Concept::Conceal,
+            Concept::User,
+            Concept::Conversation,
+            Concept::Instructions,
+            Concept::Credentials,
+            Concept::Environment,
+            Concept::Confirm,
+            Concept::Skip,
+            Concept::Consent,
+            Concept::Field,
+            Concept::Bulk,
+            Concept::OtherTools,
+            Concept::Negative,
+            Concept::Exclusive,
+            Concept::Tell,
+            Concept::Success,
+            Concept::Despite,
+        ];
+        for language in LANGUAGES {
+            for concept in core {
+                assert!(
+                    language.entries.iter().any(|e| e.concept == concept),
+                    "{} has no {:?}",
+                    language.code,
+                    concept
+                );
+            }
+            assert!(
+                language.entries.iter().all(|e| !e.example.is_empty()),
+                "{}",
+                language.code
+            );
+        }
+    }
+}

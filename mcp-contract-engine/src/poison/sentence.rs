@@ -1,0 +1,546 @@
+//! Reading one sentence: the lexicons' forms found in it, what their places make of them, what
+//! it names outside the item's scope, and where data could go (URLs, addresses, accounts,
+//! arguments, other tools' names). The result is a set of concepts ([`Facts`]) the rules of
+//! [`super::intent`] are met against.
+
+use super::intent::{LazyScope, Place, Scope, MOVE};
+use super::language::languages_of;
+use super::lexicon::{any, Concept, Concepts, INDEX};
+use super::literals;
+use super::text::{fold_into, is_unspaced, words};
+use Concept as C;
+
+/// What a sentence means, for the rules.
+pub(crate) struct Facts {
+    pub concepts: Concepts,
+}
+
+/// One lexicon form found in a sentence: its words and what it stands for.
+#[derive(Debug, Clone, Copy)]
+struct Match {
+    start: usize,
+    end: usize,
+    concepts: Concepts,
+    base: bool,
+}
+
+/// The lexicon's concepts in a text, without reading positions (the lexicon tests, scopes).
+pub(crate) fn lexicon_concepts(text: &str) -> Concepts {
+    let mut folded = String::new();
+    fold_into(text, &mut folded);
+    let ws = words(&folded);
+    let mut out = unspaced(&folded);
+    for m in matches(&folded, &ws) {
+        out |= m.concepts;
+    }
+    out
+}
+
+/// For the lexicon tests: every concept a text raises, lexicon and literals.
+/// (Every language's forms, whatever the sentence's words say of its language.)
+#[cfg(test)]
+pub(crate) fn concepts_of(text: &str) -> Concepts {
+    let mut folded = String::new();
+    fold_into(text, &mut folded);
+    let ws = words(&folded);
+    let found = matches_in(&folded, &ws, Some(u16::MAX));
+    found
+        .iter()
+        .fold(unspaced(&folded) | literals::concepts(&folded), |acc, m| {
+            acc | m.concepts
+        })
+}
+
+fn unspaced(folded: &str) -> Concepts {
+    if !folded.chars().any(is_unspaced) {
+        return 0;
+    }
+    INDEX
+        .unspaced
+        .iter()
+        .filter(|(form, _)| folded.contains(&**form))
+        .fold(0, |acc, (_, c)| acc | c)
+}
+
+fn matches(folded: &str, ws: &[(usize, usize)]) -> Vec<Match> {
+    matches_in(folded, ws, None)
+}
+
+/// The forms found in a sentence, of the languages given or (`None`) of those its words say
+/// it may be in: each word is looked up once.
+fn matches_in(folded: &str, ws: &[(usize, usize)], languages: Option<u16>) -> Vec<Match> {
+    let index = &*INDEX;
+    let word = |i: usize| &folded[ws[i].0..ws[i].1];
+    let entries: Vec<Option<&super::lexicon::WordEntry>> =
+        (0..ws.len()).map(|i| index.words.get(word(i))).collect();
+    let mut out = Vec::new();
+    if entries.iter().all(|e| e.is_none_or(|e| e.forms.is_empty())) && index.stems.is_empty() {
+        return out;
+    }
+    let languages = languages.unwrap_or_else(|| languages_of(&entries));
+    for (i, entry) in entries.iter().enumerate() {
+        let w = word(i);
+        let mut try_forms = |forms: &[super::lexicon::Form]| {
+            for form in forms.iter().filter(|f| f.languages & languages != 0) {
+                let mut j = i + 1;
+                let mut ok = true;
+                for (k, rest) in form.rest.iter().enumerate() {
+                    let Some(&(s, e)) = ws.get(j) else {
+                        ok = false;
+                        break;
+                    };
+                    let next = &folded[s..e];
+                    let last = k + 1 == form.rest.len();
+                    let fits = &**rest == "?"
+                        || next == &**rest
+                        || (last && form.stem_last && next.starts_with(&**rest));
+                    if !fits {
+                        ok = false;
+                        break;
+                    }
+                    j += 1;
+                }
+                if ok {
+                    out.push(Match {
+                        start: i,
+                        end: j,
+                        concepts: form.concepts,
+                        base: form.base,
+                    });
+                }
+            }
+        };
+        if let Some(entry) = entry {
+            try_forms(&entry.forms);
+        }
+        for &len in &index.stem_lengths {
+            if len > w.len() {
+                break;
+            }
+            if w.is_char_boundary(len) {
+                if let Some(forms) = index.stems.get(&w[..len]) {
+                    try_forms(forms);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Words after which an English base-form verb is a command: `and send`, `then include`,
+/// `please pass`.
+const COMMAND_OPENERS: &[&str] = &[
+    "and",
+    "then",
+    "also",
+    "please",
+    "always",
+    "first",
+    "now",
+    "just",
+    "simply",
+    "kindly",
+    "immediately",
+    "finally",
+    "next",
+    "afterwards",
+    "additionally",
+    "instead",
+    "so",
+    "but",
+    "quietly",
+    "silently",
+    "secretly",
+    "automatically",
+    "still",
+];
+
+/// Prepositions that make the conversation a place rather than an object: "tables you have not
+/// used in this conversation".
+const LOCATIVE: &[&str] = &[
+    "in",
+    "during",
+    "within",
+    "throughout",
+    "across",
+    "for",
+    "per",
+    "en",
+    "em",
+    "dans",
+    "in",
+    "во",
+    "в",
+];
+
+/// Last words of a name that make it a reference (an id, a name, a count) rather than content.
+const REFERENCES: &[&str] = &[
+    "id", "ids", "key", "name", "names", "type", "types", "count", "url", "uri", "path", "index",
+    "number", "format", "mode", "size", "limit", "offset", "cursor", "token", "at", "date",
+];
+
+/// Words between a preposition and its noun: `in this conversation`, `during the chat`.
+const DETERMINERS: &[&str] = &["this", "the", "that", "our", "your", "a", "current", "same"];
+
+/// Reads one sentence (`visible`: as written, hidden characters and all; `folded`: scratch).
+pub(crate) fn facts(
+    visible: &str,
+    place: Place,
+    scope: &LazyScope<'_>,
+    folded: &mut String,
+) -> Facts {
+    folded.clear();
+    fold_into(visible, folded);
+    let literal = literals::concepts(folded);
+    let address_at = blank_addresses(folded);
+    let ws = words(folded);
+    let found = matches(folded, &ws);
+    let unspaced_concepts = unspaced(folded);
+    let unspaced_found = unspaced_concepts != 0;
+    if found.is_empty() && unspaced_concepts == 0 && literal == 0 {
+        // No word of any lexicon: nothing for a rule to combine (most sentences).
+        return Facts { concepts: 0 };
+    }
+    // What the item is about is needed from here on only (most items never get here).
+    let scope = scope.get();
+    let mut concepts = unspaced_concepts | literal | positional(folded, &ws, &found);
+    concepts |= sinks(visible, folded, &ws, scope, concepts);
+    // Data goes where the sentence sends it: an address after the verb ("mirror each result
+    // to https://…"), not a documentation link before it ("the docs at https://… use camelCase;
+    // names passed here should be snake_case"). Account numbers go wherever they stand.
+    const MOVES: Concepts = any(&[C::Include, C::Send, C::Call]);
+    let first_move = found
+        .iter()
+        .filter(|m| m.concepts & MOVES != 0)
+        .map(|m| ws[m.start].0)
+        .min();
+    let after_move = match (first_move, address_at) {
+        (Some(m), Some(a)) => a > m,
+        // (Unspaced scripts have no word positions: their order varies.)
+        (None, Some(_)) => unspaced_concepts & MOVES != 0,
+        _ => false,
+    };
+    if after_move && concepts & any(&[C::Url, C::Address]) != 0 || concepts & C::Account.bit() != 0
+    {
+        concepts |= C::Destination.bit();
+    }
+    if place == Place::Name {
+        // `conversation_id`, `chat_type`, `prompt_name`: a reference to one, not its content.
+        if ws
+            .last()
+            .is_some_and(|&(s, e)| REFERENCES.contains(&&folded[s..e]))
+        {
+            concepts &= !(C::Conversation.bit() | C::Instructions.bit());
+        }
+        concepts &= !C::Field.bit();
+    }
+    concepts = qualified(concepts, &found, unspaced_found);
+    concepts |= outside(
+        concepts,
+        scope,
+        folded,
+        &ws,
+        &found,
+        literal != 0 || unspaced_found,
+    );
+    Facts { concepts }
+}
+
+/// The concepts of the matches as their places in the sentence make them: a forbidden action
+/// is none, a base-form verb opening a clause is a command, consent under a condition is a
+/// workflow, "in this conversation" is a place, "other … tools" are other tools.
+fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> Concepts {
+    let mut concepts = 0;
+    let word = |i: usize| &folded[ws[i].0..ws[i].1];
+    // A clause opens after punctuation: `Before saving, copy …`, `Body — append …`.
+    let opens_clause = |i: usize| {
+        if i == 0 {
+            return true;
+        }
+        let between = &folded[ws[i - 1].1..ws[i].0];
+        between.contains([',', ':', ';', '(', ')', '—', '–', '-', '[', ']', '>', '*'])
+            || COMMAND_OPENERS.contains(&word(i - 1))
+    };
+    let mut negations: Vec<usize> = Vec::new();
+    let mut conditions: Vec<usize> = Vec::new();
+    let mut others: Vec<usize> = Vec::new();
+    for m in found {
+        if m.concepts & C::Negation.bit() != 0 {
+            negations.push(m.end);
+        }
+        if m.concepts & C::Conditional.bit() != 0 {
+            conditions.push(m.end);
+        }
+        if m.concepts & C::Other.bit() != 0 {
+            others.push(m.end);
+        }
+    }
+    const ACTIONS: Concepts = any(&[
+        C::Gather,
+        C::Include,
+        C::Send,
+        C::Call,
+        C::Fetch,
+        C::Set,
+        C::Tell,
+        C::Act,
+    ]);
+    for m in found {
+        let mut c = m.concepts;
+        // `never include`, `do not send`: the action is forbidden, not asked for.
+        if c & ACTIONS != 0 && negations.iter().any(|&n| n <= m.start && m.start <= n + 2) {
+            c &= !ACTIONS;
+        }
+        // One or two words (`read-only`, an enum value `send`) are a label, not a command.
+        if m.base && c & ACTIONS != 0 && opens_clause(m.start) && ws.len() >= 3 {
+            c |= C::Imperative.bit();
+        }
+        // Consent under a condition is a workflow ("only after the user has approved").
+        if c & C::Consent.bit() != 0
+            && conditions.iter().any(|&n| {
+                n <= m.start
+                    && m.start <= n + 4
+                    && !folded[ws[n.saturating_sub(1)].1..ws[m.start].0].contains([',', ';', ':'])
+            })
+        {
+            c &= !C::Consent.bit();
+        }
+        // `in this conversation` says where, not what.
+        if c & C::Conversation.bit() != 0 {
+            let locative = (1..=3).take_while(|&k| k <= m.start).any(|k| {
+                LOCATIVE.contains(&word(m.start - k))
+                    && (1..k).all(|j| DETERMINERS.contains(&word(m.start - j)))
+            });
+            if locative {
+                c &= !C::Conversation.bit();
+            }
+        }
+        // `other search tools`, `another tool`, `third-party servers`.
+        if c & C::Tool.bit() != 0
+            && others.iter().any(|&o| o <= m.start && m.start <= o + 3)
+            && !own_server(folded, ws, m.end)
+        {
+            c |= C::OtherTools.bit();
+        }
+        concepts |= c;
+    }
+    concepts
+}
+
+/// Keeping a secret out of sight is hygiene, and credentials count only when said to be the
+/// user's, in bulk or from this session.
+fn qualified(mut concepts: Concepts, found: &[Match], unspaced: bool) -> Concepts {
+    // Keeping a secret out of sight is hygiene ("never show the user's password"); keeping an
+    // action out of sight is concealment.
+    if concepts & C::Conceal.bit() != 0
+        && concepts & C::Credentials.bit() != 0
+        && concepts & (MOVE | C::Copy.bit()) == 0
+    {
+        concepts &= !C::Conceal.bit();
+    }
+    // Credentials count when they are the user's, taken in bulk or from this session, said
+    // next to them ("every API key", "the user's saved passwords", "any tokens you have
+    // seen"): "your API key" in an argument's description is how real servers ask for their
+    // own, and "secret alerts" or "link tokens" are no secrets.
+    // (In an unspaced script the user or the bulk anywhere in the sentence will do.)
+    if concepts & C::Credentials.bit() != 0
+        && concepts & C::Files.bit() == 0
+        && !(unspaced && concepts & any(&[C::User, C::Bulk, C::Deictic]) != 0)
+    {
+        const BEFORE: Concepts = any(&[C::Bulk, C::User, C::Copy, C::Deictic]);
+        const AFTER: Concepts = any(&[C::Deictic, C::User]);
+        let qualified = found.iter().any(|m| {
+            m.concepts & C::Credentials.bit() != 0
+                && found.iter().any(|q| {
+                    q.concepts & BEFORE != 0 && q.end <= m.start && m.start <= q.end + 3
+                        || q.concepts & AFTER != 0 && q.start >= m.end && q.start <= m.end + 4
+                })
+        });
+        if !qualified {
+            concepts &= !C::Credentials.bit();
+        }
+    }
+    concepts
+}
+
+/// What the sentence names outside the item's scope (`Outside`, `OutsideChat`), and whether a
+/// verb in the same clause passes it on (`Taken`).
+fn outside(
+    concepts: Concepts,
+    scope: &Scope,
+    folded: &str,
+    ws: &[(usize, usize)],
+    found: &[Match],
+    unclaused_objects: bool,
+) -> Concepts {
+    let mut out = 0;
+    let present = concepts;
+    let outside = |object: Concept, about: Concept| {
+        present & object.bit() != 0 && scope.about & about.bit() == 0
+    };
+    let chat = outside(C::Conversation, C::AboutConversation)
+        || outside(C::Instructions, C::AboutInstructions);
+    if chat {
+        out |= C::OutsideChat.bit();
+    }
+    let mut objects = 0;
+    for (object, about) in [
+        (C::Conversation, C::AboutConversation),
+        (C::Instructions, C::AboutInstructions),
+        (C::Credentials, C::AboutCredentials),
+        (C::Environment, C::AboutEnvironment),
+        (C::Files, C::AboutFiles),
+        (C::Personal, C::AboutPersonal),
+    ] {
+        if outside(object, about) {
+            objects |= object.bit();
+        }
+    }
+    if objects != 0 {
+        out |= C::Outside.bit();
+        // Passed on in the same clause: "this filter is sent; query it to retrieve all
+        // secrets" moves nothing secret.
+        const PASS: Concepts = any(&[C::Include, C::Send, C::Call]);
+        let clause = |i: usize| {
+            folded[..ws[i].0]
+                .bytes()
+                .filter(|b| matches!(b, b';' | b':'))
+                .count()
+        };
+        let taken = found.iter().any(|m| {
+            m.concepts & PASS != 0
+                && (found
+                    .iter()
+                    .any(|o| o.concepts & objects != 0 && clause(o.start) == clause(m.start))
+                    || unclaused_objects)
+        });
+        // (Forms of unspaced scripts have no position: their sentence is one clause.)
+        let taken = taken || unclaused_objects && concepts & PASS != 0 && found.is_empty();
+        if taken && concepts & PASS != 0 {
+            out |= C::Taken.bit();
+        }
+    }
+    out
+}
+
+/// Blanks URLs and email addresses out of a folded sentence: the words of `https://x.io/post`
+/// or `send@relay.io` are no verbs (the sinks are read from the sentence as written).
+/// Returns where the first blanked address starts (phone numbers too, which stay).
+fn blank_addresses(folded: &mut String) -> Option<usize> {
+    let phone = folded
+        .match_indices('+')
+        .find(|(i, _)| folded.as_bytes().get(i + 1).is_some_and(u8::is_ascii_digit))
+        .map(|(i, _)| i);
+    if !folded.contains("://") && !folded.contains("www.") && !folded.contains('@') {
+        return phone;
+    }
+    let mut out = String::with_capacity(folded.len());
+    let mut first = phone;
+    for (i, token) in folded.split(' ').enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        if token.contains("://") || token.starts_with("www.") || token.contains('@') {
+            first = Some(first.map_or(out.len(), |f| f.min(out.len())));
+            out.extend(std::iter::repeat_n(' ', token.len()));
+        } else {
+            out.push_str(token);
+        }
+    }
+    *folded = out;
+    first
+}
+
+/// `other tools of this server`, `other tools in this server`: its own, not someone else's.
+fn own_server(folded: &str, ws: &[(usize, usize)], after: usize) -> bool {
+    let word = |i: usize| ws.get(i).map(|&(s, e)| &folded[s..e]);
+    matches!(word(after), Some("in" | "of" | "from" | "on"))
+        && matches!(word(after + 1), Some("this" | "the"))
+        && matches!(word(after + 2), Some("server" | "same"))
+}
+
+/// Where data could go, read from the sentence as written: URLs, addresses, account numbers,
+/// other tools' names, and the item's own arguments named.
+fn sinks(
+    visible: &str,
+    folded: &str,
+    ws: &[(usize, usize)],
+    scope: &Scope,
+    concepts: Concepts,
+) -> Concepts {
+    let mut out = 0;
+    let lower = visible.to_ascii_lowercase();
+    if super::links::has_url(&lower) {
+        out |= C::Url.bit();
+    }
+    if super::links::has_address(&lower) {
+        out |= C::Address.bit();
+    }
+    if concepts & C::Money.bit() != 0 && account_number(visible) {
+        out |= C::Account.bit();
+    }
+    if folded.contains(" / ") || folded.ends_with(" /") || folded.contains("rm -rf") {
+        out |= C::Wipe.bit();
+    }
+    if ws.iter().any(|&(s, e)| scope.own.contains(&folded[s..e])) {
+        out |= C::Field.bit();
+    }
+    if other_identifier(visible, scope) {
+        out |= C::ToolName.bit();
+    }
+    out
+}
+
+/// An account number: an IBAN, or a run of at least six digits (grouped by `-` or spaces).
+fn account_number(visible: &str) -> bool {
+    let bytes = visible.as_bytes();
+    let mut digits = 0;
+    let mut best = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        if b.is_ascii_digit() {
+            digits += 1;
+        } else if !(matches!(b, b'-' | b' ') && bytes.get(i + 1).is_some_and(u8::is_ascii_digit)) {
+            best = best.max(digits);
+            digits = 0;
+        }
+    }
+    best.max(digits) >= 6
+}
+
+/// A `snake_case` or `camelCase` identifier that is not the item's own name or argument: the
+/// name of another tool (or of its argument). Paths, file names and environment variables
+/// (`id_rsa`, `mcp.json`, `API_KEY`) are not.
+fn other_identifier(visible: &str, scope: &Scope) -> bool {
+    for token in visible.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
+        if token.len() < 4 {
+            continue;
+        }
+        let at = token.as_ptr() as usize - visible.as_ptr() as usize;
+        let before = visible[..at].chars().next_back();
+        let after = visible[at + token.len()..].chars().next();
+        if matches!(before, Some('/' | '.' | '~' | '$' | '-'))
+            || matches!(after, Some('.' | '/' | '-'))
+                && visible[at + token.len() + 1..].starts_with(|c: char| c.is_ascii_alphanumeric())
+        {
+            continue;
+        }
+        let snake = token.contains('_')
+            && !token.starts_with('_')
+            && !token.ends_with('_')
+            && token.bytes().any(|b| b.is_ascii_lowercase());
+        let camel = token
+            .as_bytes()
+            .windows(2)
+            .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase())
+            && token.as_bytes()[0].is_ascii_lowercase();
+        if !(snake || camel) {
+            continue;
+        }
+        let folded = token.to_ascii_lowercase();
+        if scope.own.contains(&folded) || literals::is_secret_file(&folded) {
+            continue;
+        }
+        return true;
+    }
+    false
+}

@@ -1,0 +1,300 @@
+//! The walk over an item's texts: every string the model reads, with its path and its
+//! [`Place`], and the path rendered as findings and schema changes name it.
+
+use super::intent::Place;
+use super::{Finding, Hit};
+use crate::change::Direction;
+use serde_json::Value;
+
+/// Nesting followed into an item; deeper text is not read (the lints stop at the same depth).
+const DEPTH: usize = 64;
+
+/// One step of a path into an item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) enum Seg<'v> {
+    Key(&'v str),
+    Index(usize),
+}
+
+/// How the keys of the object being walked are read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Ctx {
+    /// Fields of an item (or of an object inside one).
+    Item,
+    /// Keywords of a JSON Schema.
+    Schema,
+}
+
+/// Item fields that are no text for the model: identities, addresses, versions, flags,
+/// content, decoration and client metadata.
+const ITEM_SKIP: &[&str] = &[
+    "_meta",
+    "icons",
+    "uri",
+    "uriTemplate",
+    "mimeType",
+    "protocolVersion",
+    "capabilities",
+    "execution",
+    "version",
+    "websiteUrl",
+    "blob",
+    "text",
+    "size",
+];
+
+/// Schema keywords whose strings are references, types or machine syntax, not prose. Property
+/// names are read from `properties`, so `required` (the same names) is skipped. `pattern` is
+/// read: a regular expression holds no sentence, and one that does is out of place.
+const SCHEMA_SKIP: &[&str] = &[
+    "$ref",
+    "$schema",
+    "$id",
+    "$anchor",
+    "$dynamicRef",
+    "$dynamicAnchor",
+    "$vocabulary",
+    "type",
+    "format",
+    "required",
+    "contentEncoding",
+    "contentMediaType",
+];
+
+/// Whether a key is in a skip list: most keys are not, and their first byte says so.
+fn skipped(list: &[&str], key: &str) -> bool {
+    let Some(&first) = key.as_bytes().first() else {
+        return false;
+    };
+    list.iter()
+        .any(|k| k.as_bytes().first() == Some(&first) && *k == key)
+}
+
+/// Calls `f` with every text of `value` (strings, and the names of properties and
+/// definitions) and its path. `$ref` targets are read where they are written (`$defs`), so
+/// every definition is read once whether or not it is referenced.
+pub(super) fn walk<'v>(
+    value: &'v Value,
+    ctx: Ctx,
+    segs: &mut Vec<Seg<'v>>,
+    depth: usize,
+    f: &mut dyn FnMut(&[Seg<'v>], &'v str, Place),
+) {
+    if depth > DEPTH {
+        return;
+    }
+    match value {
+        Value::String(text) => f(segs, text, place_of(segs)),
+        Value::Array(list) => {
+            for (i, child) in list.iter().enumerate() {
+                segs.push(Seg::Index(i));
+                walk(child, ctx, segs, depth + 1, f);
+                segs.pop();
+            }
+        }
+        Value::Object(map) => {
+            for (key, child) in map {
+                let key = key.as_str();
+                match ctx {
+                    Ctx::Item if skipped(ITEM_SKIP, key) => continue,
+                    Ctx::Schema if skipped(SCHEMA_SKIP, key) => continue,
+                    _ => {}
+                }
+                segs.push(Seg::Key(key));
+                match (ctx, key, child) {
+                    (Ctx::Item, "inputSchema" | "outputSchema", _) => {
+                        walk(child, Ctx::Schema, segs, depth + 1, f);
+                    }
+                    // Prompt arguments by name, as the prompt judgement names them.
+                    (Ctx::Item, "arguments", Value::Array(list)) => {
+                        for (i, arg) in list.iter().enumerate() {
+                            let seg = match arg.get("name").and_then(Value::as_str) {
+                                Some(name) => Seg::Key(name),
+                                None => Seg::Index(i),
+                            };
+                            segs.push(seg);
+                            walk(arg, Ctx::Item, segs, depth + 2, f);
+                            segs.pop();
+                        }
+                    }
+                    (
+                        Ctx::Schema,
+                        "properties" | "$defs" | "definitions" | "dependentSchemas"
+                        | "patternProperties",
+                        Value::Object(named),
+                    ) => {
+                        // Names are read as hints of what to put there; pattern keys are regexes.
+                        let names = key != "patternProperties";
+                        for (name, schema) in named {
+                            segs.push(Seg::Key(name));
+                            if names {
+                                f(segs, name, Place::Name);
+                            }
+                            walk(schema, Ctx::Schema, segs, depth + 2, f);
+                            segs.pop();
+                        }
+                    }
+                    _ => walk(child, ctx, segs, depth + 1, f),
+                }
+                segs.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A path as written: `inputSchema.properties.a.description`, `enum[2]`.
+pub(super) fn render(segs: &[Seg<'_>]) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    for seg in segs {
+        match seg {
+            Seg::Key(key) => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(key);
+            }
+            Seg::Index(i) => {
+                let _ = write!(out, "[{i}]");
+            }
+        }
+    }
+    out
+}
+
+/// For text inside a tool schema: the schema, the node as schema changes name it, and the
+/// field. `properties` steps become names, `items` `[]`, `additionalProperties` `*`; union
+/// branches are the node itself.
+fn schema_place(segs: &[Seg<'_>]) -> Option<(Direction, String, String)> {
+    let direction = match segs.first() {
+        Some(Seg::Key("inputSchema")) => Direction::Input,
+        Some(Seg::Key("outputSchema")) => Direction::Output,
+        _ => return None,
+    };
+    let rest = &segs[1..];
+    let mut node = String::new();
+    let mut field = String::new();
+    let join = |node: &mut String, part: &str| {
+        if !node.is_empty() {
+            node.push('.');
+        }
+        node.push_str(part);
+    };
+    let mut i = 0;
+    while i < rest.len() {
+        match rest[i] {
+            Seg::Key("properties" | "patternProperties") => {
+                let Some(Seg::Key(name)) = rest.get(i + 1) else {
+                    break;
+                };
+                join(&mut node, name);
+                i += 2;
+                if i == rest.len() {
+                    field = "name".to_owned();
+                }
+            }
+            Seg::Key(defs @ ("$defs" | "definitions")) => {
+                let Some(Seg::Key(name)) = rest.get(i + 1) else {
+                    break;
+                };
+                join(&mut node, &format!("{defs}.{name}"));
+                i += 2;
+                if i == rest.len() {
+                    field = "name".to_owned();
+                }
+            }
+            Seg::Key("items") => {
+                node.push_str("[]");
+                i += 1;
+            }
+            Seg::Key("additionalProperties") => {
+                join(&mut node, "*");
+                i += 1;
+            }
+            Seg::Key("prefixItems") => {
+                let Some(Seg::Index(j)) = rest.get(i + 1) else {
+                    break;
+                };
+                node.push_str(&format!("[{j}]"));
+                i += 2;
+            }
+            Seg::Key("anyOf" | "oneOf" | "allOf") => {
+                i += 1;
+                if matches!(rest.get(i), Some(Seg::Index(_))) {
+                    i += 1;
+                }
+            }
+            Seg::Key(other) => {
+                field = other.to_owned();
+                break;
+            }
+            Seg::Index(_) => break,
+        }
+    }
+    Some((direction, node, field))
+}
+
+pub(super) fn finding(
+    segs: &[Seg<'_>],
+    before: Option<&str>,
+    text: &str,
+    hits: Vec<Hit>,
+) -> Finding {
+    let place = schema_place(segs);
+    let field = match &place {
+        Some((_, _, field)) => field.clone(),
+        None => match segs.last() {
+            Some(Seg::Key(key)) => (*key).to_owned(),
+            _ => String::new(),
+        },
+    };
+    Finding {
+        path: render(segs),
+        schema: place.map(|(direction, node, _)| (direction, node)),
+        field,
+        before: before.map(str::to_owned),
+        after: text.to_owned(),
+        hits,
+    }
+}
+
+/// How strictly a text is read, by where it is: item prose, an argument's or an output
+/// field's description and title, values and keywords where prose does not belong, names.
+fn place_of(segs: &[Seg<'_>]) -> Place {
+    let field = segs.iter().rev().find_map(|s| match s {
+        Seg::Key(k) => Some(*k),
+        Seg::Index(_) => None,
+    });
+    let schema = match segs.first() {
+        Some(Seg::Key("inputSchema")) => Some(Direction::Input),
+        Some(Seg::Key("outputSchema")) => Some(Direction::Output),
+        _ => None,
+    };
+    let described = |field: Option<&str>| {
+        matches!(
+            field,
+            Some(
+                "description"
+                    | "title"
+                    | "markdownDescription"
+                    | "x-enumDescriptions"
+                    | "enumDescriptions"
+            )
+        )
+    };
+    match schema {
+        Some(Direction::Output) if described(field) => Place::Output,
+        Some(_) if described(field) => Place::Argument,
+        Some(_) => Place::Data,
+        None if field == Some("name")
+            && (segs.len() == 1 || matches!(segs.first(), Some(Seg::Key("arguments")))) =>
+        {
+            Place::Name
+        }
+        None if matches!(segs.first(), Some(Seg::Key("arguments"))) && described(field) => {
+            Place::Argument
+        }
+        None => Place::Prose,
+    }
+}

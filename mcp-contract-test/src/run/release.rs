@@ -1,0 +1,109 @@
+//! The version requirement (`require_version_bump`) on the one road: the live version recorded
+//! with the contract, and a breaking release without its semver-major bump.
+
+use crate::change::Policy;
+use crate::check::{State, SuiteReport, Verdict};
+use crate::surface::ItemKey;
+use crate::version::{self, BumpCheck};
+use serde_json::Value;
+
+/// What the version requirement compares: the accepted contract and the live version.
+pub(super) struct Release<'a> {
+    pub(super) accepted: &'a [crate::snapshot::Accepted],
+    /// The version being released, as the face knows it.
+    pub(super) live_version: Option<&'a str>,
+    /// The version comes from `serverInfo.version`, which the body records already.
+    pub(super) from_server_info: bool,
+    /// Any drift fails (CI): a version recorded anew is drift too.
+    pub(super) drift: bool,
+}
+
+/// The version requirement (`require_version_bump`), on the `server` verdict: the live
+/// version is recorded in its header (`info.version`) so that accepting the contract records
+/// it; a version that differs from the accepted one makes the item drift (the header must be
+/// rewritten, or the next release would be compared with a stale version); and a breaking or
+/// safety change anywhere in the release without a semver-major bump since the accepted
+/// version adds the `version-bump-missing` change. A version that cannot be compared is a
+/// note of the suite.
+pub(super) fn version_discipline(report: &mut SuiteReport, release: &Release<'_>, policy: &Policy) {
+    let accepted_server = release
+        .accepted
+        .iter()
+        .find(|a| a.item.key == ItemKey::server() && !a.item.removed);
+    let recorded = accepted_server.and_then(|a| a.file.metadata.recorded_version());
+    // Contracts accepted before the requirement was on record no version: the accepted
+    // `serverInfo.version` stands in, when that is where the version comes from.
+    let accepted_version = recorded.clone().or_else(|| {
+        accepted_server
+            .filter(|_| release.from_server_info)
+            .and_then(|a| a.definition())
+            .and_then(|server| version::server_info_version(&server))
+    });
+    let changes: Vec<crate::change::Change> = report
+        .verdicts
+        .iter()
+        .flat_map(|v| v.judgement.changes.iter().cloned())
+        .collect();
+    let Some(server) = report
+        .verdicts
+        .iter_mut()
+        .find(|v| v.key == ItemKey::server())
+    else {
+        return; // another process judges the server item (and the release)
+    };
+    if let (Some(live), Some(Value::Object(info))) =
+        (release.live_version, &mut server.recorded.metadata.info)
+    {
+        info.insert("version".to_owned(), live.into());
+    }
+    if release.accepted.is_empty() {
+        return; // a first recording: nothing was released before
+    }
+    let mut touched = false;
+    if !release.from_server_info && recorded.as_deref() != release.live_version {
+        if let Some(live) = release.live_version {
+            server.judgement.notes.push(crate::change::Note::new(
+                ItemKey::server(),
+                "version",
+                format!(
+                    "the version recorded with the contract changes: {} → {live} (the header's \
+                     `info.version`); accepting records it",
+                    recorded.as_deref().unwrap_or("none")
+                ),
+            ));
+            server.failing |= release.drift;
+            touched = true;
+        }
+    }
+    match version::check(
+        accepted_version.as_deref(),
+        release.live_version,
+        &changes,
+        policy,
+    ) {
+        BumpCheck::Missing(change) => {
+            server.failing |= release.drift || policy.fails(change.class);
+            server.judgement.changes.push(change);
+            touched = true;
+        }
+        BumpCheck::Unknown(note) => report_note(&mut report.notes, note.message),
+        // Bumped, not needed, or an answer a newer engine gives: nothing to add.
+        _ => {}
+    }
+    if touched {
+        mark_changed(server);
+    }
+}
+
+fn report_note(notes: &mut Vec<String>, message: String) {
+    notes.push(format!("version: {message}"));
+}
+
+/// A verdict the version requirement added to: it drifts (so reports list it and accepting
+/// rewrites it), and its header's change list says why.
+fn mark_changed(verdict: &mut Verdict) {
+    if verdict.state == State::Unchanged {
+        verdict.state = State::Changed;
+    }
+    verdict.recorded.metadata.description = Some(crate::summary::change_summary(verdict));
+}
