@@ -14,6 +14,7 @@
 //! name = "notes"
 //! command = "python3 notes_server.py"
 //! calls = "contracts/calls/notes"    # declared calls: <tool>/<case>.json (relative to this file)
+//! consumers = "contracts/consumers"  # consumers' usage files: <name>.json (relative to this file)
 //!
 //! [[server]]
 //! name = "memory"
@@ -82,6 +83,8 @@ macro_rules! with_suite_settings {
             pub version: Option<String>,
             /// The folder of declared calls (`<tool>/<case>.json`), relative to this file.
             pub calls: Option<PathBuf>,
+            /// The folder of consumers' usage files (`<name>.json`), relative to this file.
+            pub consumers: Option<PathBuf>,
         }
 
         impl $name {
@@ -105,6 +108,7 @@ macro_rules! with_suite_settings {
                     require_version_bump: self.require_version_bump,
                     version: self.version.clone(),
                     calls: self.calls.clone(),
+                    consumers: self.consumers.clone(),
                 }
             }
         }
@@ -149,6 +153,8 @@ pub struct SettingsLayer {
     pub version: Option<String>,
     /// The folder of declared calls.
     pub calls: Option<PathBuf>,
+    /// The folder of consumers' usage files.
+    pub consumers: Option<PathBuf>,
 }
 
 impl SettingsLayer {
@@ -174,15 +180,17 @@ impl SettingsLayer {
             require_version_bump: later.require_version_bump.or(self.require_version_bump),
             version: later.version.clone().or_else(|| self.version.clone()),
             calls: later.calls.clone().or_else(|| self.calls.clone()),
+            consumers: later.consumers.clone().or_else(|| self.consumers.clone()),
         }
     }
 
-    /// The same settings with the allow-list, CA file and calls folder paths taken from `base`
+    /// The same settings with the allow-list, CA file, calls and consumers folder paths taken from `base`
     /// (the folder of the configuration file) when relative.
     pub fn relative_to(mut self, base: &Path) -> SettingsLayer {
         self.allow = self.allow.map(|path| base.join(path));
         self.ca_file = self.ca_file.map(|path| base.join(path));
         self.calls = self.calls.map(|path| base.join(path));
+        self.consumers = self.consumers.map(|path| base.join(path));
         self
     }
 }

@@ -212,6 +212,11 @@ pub struct SnapshotArgs {
     /// case sets "allow_side_effects": true; no other tool is ever called. docs/cli.md.
     #[arg(long, value_name = "DIR")]
     pub(crate) calls: Option<PathBuf>,
+    /// Consumers: DIR/<name>.json, each one consumer's usage file (`mcp-contract record`),
+    /// judged against the live surface as its own item `consumers::<name>`: it fails when the
+    /// server no longer serves what that consumer uses. docs/cli.md.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) consumers: Option<PathBuf>,
 }
 
 /// Where the report goes: stdout in one format, and files in others.

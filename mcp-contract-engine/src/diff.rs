@@ -391,6 +391,8 @@ fn removed(out: &mut Out<'_>, value: &Value, hint: Option<String>) {
             out.emit("call-removed", "", Some(clip(value, CLIP)), None, message);
             return;
         }
+        // A consumer is no item of a surface: it is judged by `crate::consumer`, never diffed.
+        ItemKind::Consumer => return,
     };
     let mut message = format!(
         "{} `{}` removed: callers that use it now get an error",
@@ -424,6 +426,7 @@ fn added(out: &mut Out<'_>, value: &Value, renamed: Option<&String>) {
             out.emit("call-added", "", None, Some(clip(value, CLIP)), message);
             return;
         }
+        ItemKind::Consumer => return,
     };
     // A new item whose text is aimed at the model is a rug pull by expansion: its arrival is
     // the change that makes it dangerous (safety), not new surface.
@@ -466,7 +469,7 @@ fn item_into(out: &mut Out<'_>, old: Option<&Value>, new: Option<&Value>) {
                 ItemKind::Tool => tool(out, o, n, differing.as_deref(), &ItemSize::new(o, n)),
                 ItemKind::Prompt => prompt(out, o, n),
                 ItemKind::Resource | ItemKind::ResourceTemplate => resource(out, o, n),
-                ItemKind::Call => {}
+                ItemKind::Call | ItemKind::Consumer => {}
             }
             // Every text of the item, read whole: what the change added aimed at the model.
             // When no text changed (a type, a bound, an annotation did), nothing was added and

@@ -277,6 +277,7 @@ mod action;
 mod calls;
 mod check;
 mod config;
+mod consumers;
 mod env;
 mod error;
 mod harness;

@@ -188,6 +188,9 @@ pub fn forced_pass(difference: &str) -> String {
 /// The failure of an item whose deny findings fail it whatever its snapshot says: an item's
 /// lints, or what a declared call found.
 pub fn findings_failure(test_name: &str, verdict: &Verdict) -> String {
+    if verdict.key.kind == mcp_contract_engine::ItemKind::Consumer {
+        return consumer_failure(test_name, verdict);
+    }
     if verdict.key.kind == mcp_contract_engine::ItemKind::Call {
         let lines: Vec<String> = verdict.findings.iter().map(|f| f.line()).collect();
         return format!(
@@ -199,6 +202,29 @@ pub fn findings_failure(test_name: &str, verdict: &Verdict) -> String {
         "{test_name} breaks the suite's lint rules:\n{}\n\nFix the server, set the rule's level (`lints = [\"RULE=warn\"]`), or accept this one finding in the allow-list with a reason.",
         findings_summary(&verdict.findings)
     )
+}
+
+/// The failure of a consumer the live surface no longer serves: each thing it uses that
+/// broke (rule, the item and where in it, what it relies on → what the server says now), and
+/// what to do.
+fn consumer_failure(test_name: &str, verdict: &Verdict) -> String {
+    let mut out = format!(
+        "{test_name}: the live server no longer serves what consumer `{}` uses ({}):",
+        escape(&verdict.key.name),
+        escape(&verdict.snap_path.display().to_string())
+    );
+    let mut changes: Vec<&Change> = verdict.judgement.changes.iter().collect();
+    changes.sort_by_key(|c| c.class);
+    for change in changes {
+        let _ = write!(out, "\n{}", change_line(change));
+        let _ = write!(out, "\n          {}", escape(&change.message));
+    }
+    out.push_str(
+        "\n\nKeep serving what this consumer uses (or a compatible alias), or agree the change \
+         with its team: once it no longer uses it, record its usage file again \
+         (`mcp-contract record`).",
+    );
+    out
 }
 
 /// The failure of the `server` item of a release that misses the version bump the suite

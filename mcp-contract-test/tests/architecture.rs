@@ -65,6 +65,7 @@ const LIBRARY: &[(&str, &[&str])] = &[
             "check", "verdict", "summary", "snapshot", "probe", "env", "error",
         ],
     ),
+    ("consumers", &["check", "verdict", "snapshot", "error"]),
     (
         "probe_cache",
         &["calls", "check", "verdict", "snapshot", "probe", "env"],
@@ -76,6 +77,7 @@ const LIBRARY: &[(&str, &[&str])] = &[
         &[
             "config",
             "calls",
+            "consumers",
             "check",
             "verdict",
             "probe",
