@@ -24,6 +24,9 @@ mod action;
 
 #[path = "cli/calls.rs"]
 mod calls;
+/// `--consumers` and the `consumers` key: usage files as items in every format.
+#[path = "cli/consumers.rs"]
+mod consumers;
 /// The packages Python and Node users install (scripts/dist/), installed offline and run.
 #[path = "cli/dist.rs"]
 mod dist;

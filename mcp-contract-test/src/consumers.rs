@@ -144,7 +144,13 @@ impl Judged<'_> {
                 snap_path: consumer.file.clone(),
                 accepted: None,
                 recorded: SnapshotFile::new(Metadata::default(), String::new()),
-                state: State::Unchanged,
+                // Changed when the live surface no longer serves all it uses, as an item that
+                // drifted from its contract: every report lists it with its findings.
+                state: if judgement.changes.is_empty() {
+                    State::Unchanged
+                } else {
+                    State::Changed
+                },
                 failing: *failing,
                 judgement,
                 findings: Vec::new(),

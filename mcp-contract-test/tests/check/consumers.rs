@@ -87,7 +87,7 @@ fn a_renamed_argument_a_consumer_sends_fails_its_test_naming_the_item_path_and_r
     let nightly = verdict(&report, "consumers::nightly");
     assert_eq!(nightly.key, ItemKey::consumer("nightly"));
     assert!(nightly.failing, "{nightly:?}");
-    assert_eq!(nightly.state, State::Unchanged);
+    assert_eq!(nightly.state, State::Changed);
     assert_eq!(nightly.snap_path, dir.join("nightly.json"));
     let found: Vec<(&str, &str)> = nightly
         .judgement
@@ -154,6 +154,7 @@ fn a_break_in_what_a_consumer_never_used_leaves_it_green() {
     let nightly = verdict(&report, "consumers::nightly");
     assert!(!nightly.failing, "{nightly:?}");
     assert!(nightly.judgement.changes.is_empty(), "{nightly:?}");
+    assert_eq!(nightly.state, State::Unchanged);
     let actions = SuiteActions::of(None, Ok(report.clone()), false);
     let action = actions
         .items
@@ -195,9 +196,11 @@ fn each_usage_file_is_its_own_test_selected_and_listed_by_name() {
     // `delete`'s argument breaks it, and says so.
     let both = release(&config, renamed("delete", "id", "note_id"));
     let delete = verdict(&both, "tools::delete");
-    assert!(delete.judgement.changes.iter().all(|c| c
-        .message
-        .ends_with(" [breaks consumers: `dashboard`]")));
+    assert!(delete
+        .judgement
+        .changes
+        .iter()
+        .all(|c| c.message.ends_with(" [breaks consumers: `dashboard`]")));
     assert!(verdict(&both, "consumers::dashboard").failing);
     assert!(!verdict(&both, "consumers::nightly").failing);
 
