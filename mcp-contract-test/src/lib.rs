@@ -91,6 +91,7 @@
 //! | `description_budget = 2048` | longest description before `description-too-long` (default 1024) |
 //! | `require_version_bump = true` | a breaking or safety change since the accepted contract fails (`version-bump-missing`) unless the package's version (`CARGO_PKG_VERSION`) has a semver-major bump since then (minor for 0.x); the version is recorded in the `server` snapshot's header when accepted, so a new version is drift of `server` until accepted |
 //! | `calls = "tests/calls"` | declared example calls, relative to the crate: each `<tool>/<case>.json` is one `tools/call`, its own test `calls::<tool>::<case>` (feature `calls`; without it the key is a compile error saying so). See [Declared calls](#declared-calls) |
+//! | `consumers = "tests/consumers"` | consumers' usage files, relative to the crate: each `<name>.json` is its own test `consumers::<name>`. See [Consumers](#consumers) |
 //!
 //! Whatever the keys, anything shaped like a credential (private keys, JWTs, cloud and SaaS
 //! keys, bearer tokens, passwords in URLs) is replaced by `<secret:KIND:HASH8>` before it reaches
@@ -220,6 +221,21 @@
 //! the next one to see. Cases run in a fixed order, so even one allowed side effects meets the
 //! same state on every run. Under nextest the calls are part of the run's one probe: each call
 //! is made once per run, and each `calls::…` test process reads its own verdict.
+//!
+//! # Consumers
+//!
+//! A consumer's usage file says what one agent or client really uses of the server: the tools it
+//! calls with the argument sets it sends, the result fields it reads, the prompts, resources and
+//! templates it uses. `mcp-contract record --out tests/consumers/nightly.json -- <server command>`
+//! records it between the consumer and the server (or a consumer team writes it by hand;
+//! `docs/usage.schema.json`). With `consumers = "tests/consumers"` ([`Suite::consumers`]) each
+//! file there is its own test, `consumers::<name>`: it fails when the live server no longer
+//! serves what that consumer uses (the `consumer-…` rules of docs/rules.md), naming the item, the
+//! path and the rule, and passes when the server breaks something the consumer never used.
+//! Nothing is written for a consumer: its usage file is its contract, so accepting a release
+//! never makes a consumer it breaks pass. Each breaking change of an item says whom it breaks
+//! (``[breaks consumers: `nightly`]``) or that no known consumer uses it. The notes server's
+//! `tests/consumers/nightly.json` is a recorded example.
 //!
 //! # Environment
 //!

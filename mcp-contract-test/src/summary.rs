@@ -188,9 +188,6 @@ pub fn forced_pass(difference: &str) -> String {
 /// The failure of an item whose deny findings fail it whatever its snapshot says: an item's
 /// lints, or what a declared call found.
 pub fn findings_failure(test_name: &str, verdict: &Verdict) -> String {
-    if verdict.key.kind == mcp_contract_engine::ItemKind::Consumer {
-        return consumer_failure(test_name, verdict);
-    }
     if verdict.key.kind == mcp_contract_engine::ItemKind::Call {
         let lines: Vec<String> = verdict.findings.iter().map(|f| f.line()).collect();
         return format!(
@@ -207,11 +204,12 @@ pub fn findings_failure(test_name: &str, verdict: &Verdict) -> String {
 /// The failure of a consumer the live surface no longer serves: each thing it uses that
 /// broke (rule, the item and where in it, what it relies on → what the server says now), and
 /// what to do.
-fn consumer_failure(test_name: &str, verdict: &Verdict) -> String {
+/// The usage file is shown relative to `base`.
+pub fn consumer_failure(test_name: &str, verdict: &Verdict, base: &Path) -> String {
     let mut out = format!(
         "{test_name}: the live server no longer serves what consumer `{}` uses ({}):",
         escape(&verdict.key.name),
-        escape(&verdict.snap_path.display().to_string())
+        escape(&display_path(&verdict.snap_path, base))
     );
     let mut changes: Vec<&Change> = verdict.judgement.changes.iter().collect();
     changes.sort_by_key(|c| c.class);

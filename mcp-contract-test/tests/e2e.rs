@@ -817,7 +817,10 @@ fn main() {}
     }
     assert_eq!(consumer.snapshots(), accepted, "nothing written in CI");
     assert!(
-        !consumer.snapshots().keys().any(|name| name.contains("consumers")),
+        !consumer
+            .snapshots()
+            .keys()
+            .any(|name| name.contains("consumers")),
         "a consumer has no snapshot"
     );
 }
