@@ -14,7 +14,6 @@
 //! name = "notes"
 //! command = "python3 notes_server.py"
 //! calls = "contracts/calls/notes"    # declared calls: <tool>/<case>.json (relative to this file)
-//! consumers = "contracts/consumers"  # consumers' usage files: <name>.json (relative to this file)
 //!
 //! [[server]]
 //! name = "memory"
@@ -33,6 +32,10 @@
 //! proxy = "http://proxy.corp.example:3128"   # or "off"; default: HTTPS_PROXY etc.
 //! ca_file = "certs/corp-ca.pem"              # relative to this file
 //! ```
+//!
+//! `consumers = "DIR"` (at the top or in a `[[server]]` table, relative to this file) holds the
+//! server to its consumers' usage files, each `DIR/<name>.json` its own item
+//! `consumers::<name>` (docs/cli.md, `--consumers`).
 
 use mcp_contract_cli::error::CliError;
 use serde::Deserialize;

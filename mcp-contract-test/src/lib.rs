@@ -235,7 +235,7 @@
 //! Nothing is written for a consumer: its usage file is its contract, so accepting a release
 //! never makes a consumer it breaks pass. Each breaking change of an item says whom it breaks
 //! (``[breaks consumers: `nightly`]``) or that no known consumer uses it. The notes server's
-//! `tests/consumers/nightly.json` is a recorded example.
+//! `examples/notes-server/tests/consumers/nightly.json` is a recorded example.
 //!
 //! # Environment
 //!

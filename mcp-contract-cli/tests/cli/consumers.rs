@@ -3,7 +3,7 @@
 //! sends fails naming it, a break it never used leaves it ok, each breaking change says whom
 //! it breaks, and a consumer team checks a deployed server against its own usage file alone.
 
-use super::{assert_valid, python3, repo, run, run_in, temp_dir};
+use super::{assert_valid, fixture_server, repo, run, run_in, temp_dir};
 use serde_json::{json, Value};
 use std::path::Path;
 
@@ -33,16 +33,10 @@ fn renamed(tool: &str, from: &str, to: &str) -> Value {
     surface
 }
 
-/// The fixture server serving `surface.json` of `dir` (each test writes the release it plays).
+/// The fixture server serving `surface.json` of `dir` (each test writes the release it plays;
+/// an absolute path replaces the fixtures folder).
 fn server(dir: &Path) -> Vec<String> {
-    vec![
-        python3().into(),
-        repo()
-            .join("fixtures/servers/surface_server.py")
-            .display()
-            .to_string(),
-        dir.join("surface.json").display().to_string(),
-    ]
+    fixture_server(&dir.join("surface.json").display().to_string())
 }
 
 fn serve(dir: &Path, surface: &Value) {
