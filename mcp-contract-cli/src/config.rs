@@ -88,6 +88,8 @@ macro_rules! with_suite_settings {
             pub calls: Option<PathBuf>,
             /// The folder of consumers' usage files (`<name>.json`), relative to this file.
             pub consumers: Option<PathBuf>,
+            /// A breaking change that breaks no consumer passes.
+            pub usage_aware: Option<bool>,
         }
 
         impl $name {
@@ -112,6 +114,7 @@ macro_rules! with_suite_settings {
                     version: self.version.clone(),
                     calls: self.calls.clone(),
                     consumers: self.consumers.clone(),
+                    usage_aware: self.usage_aware,
                 }
             }
         }
@@ -158,6 +161,8 @@ pub struct SettingsLayer {
     pub calls: Option<PathBuf>,
     /// The folder of consumers' usage files.
     pub consumers: Option<PathBuf>,
+    /// A breaking change that breaks no consumer passes.
+    pub usage_aware: Option<bool>,
 }
 
 impl SettingsLayer {
@@ -184,6 +189,7 @@ impl SettingsLayer {
             version: later.version.clone().or_else(|| self.version.clone()),
             calls: later.calls.clone().or_else(|| self.calls.clone()),
             consumers: later.consumers.clone().or_else(|| self.consumers.clone()),
+            usage_aware: later.usage_aware.or(self.usage_aware),
         }
     }
 

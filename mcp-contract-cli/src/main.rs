@@ -217,6 +217,10 @@ pub struct SnapshotArgs {
     /// server no longer serves what that consumer uses. docs/cli.md.
     #[arg(long, value_name = "DIR")]
     pub(crate) consumers: Option<PathBuf>,
+    /// With --consumers: a breaking change that breaks no consumer passes ("breaking, no
+    /// known consumer") instead of failing, except under --fail-on drift (CI's default).
+    #[arg(long)]
+    pub(crate) usage_aware: bool,
 }
 
 /// Where the report goes: stdout in one format, and files in others.

@@ -281,5 +281,6 @@ pub fn flag_settings(flags: &crate::SnapshotArgs) -> SettingsLayer {
         version: flags.server_version.clone(),
         calls: flags.calls.clone(),
         consumers: flags.consumers.clone(),
+        usage_aware: flags.usage_aware.then_some(true),
     }
 }

@@ -27,7 +27,7 @@ use syn::{LitInt, LitStr, Token};
 /// or safety change needs a semver-major bump of the package's version), `calls = "tests/calls"`
 /// (declared example calls, one test each; needs mcp-contract-test's `calls` feature),
 /// `consumers = "tests/consumers"` (consumers' usage files, `<name>.json` each its own test
-/// `consumers::<name>`).
+/// `consumers::<name>`), `usage_aware = true` (a breaking change no consumer is broken by passes).
 ///
 /// `handler = my_server::Server::new()` tests an `rmcp::ServerHandler` in-process (no process,
 /// no port): the expression is evaluated for each probe. It needs mcp-contract-test's `rmcp`
@@ -241,7 +241,7 @@ fn once(meta: &Meta<'_>, key: &str, taken: bool) -> syn::Result<()> {
 }
 
 /// The message of an unknown key: every key there is.
-const UNKNOWN_KEY: &str = "unknown key; expected one of: server, bin, url, handler, headers, start, ready_line, proxy, ca_file, args, env, cwd, timeout, name, lifecycle, fail_on, ci_fail_on, redact, filters, lints, read_only, forbid, require_annotations, allow, description_budget, require_version_bump, calls, consumers";
+const UNKNOWN_KEY: &str = "unknown key; expected one of: server, bin, url, handler, headers, start, ready_line, proxy, ca_file, args, env, cwd, timeout, name, lifecycle, fail_on, ci_fail_on, redact, filters, lints, read_only, forbid, require_annotations, allow, description_budget, require_version_bump, calls, consumers, usage_aware";
 
 /// One `key = value` of the attribute, its value not yet read: what `syn::meta` gives, which
 /// needs syn's `derive` feature (~1.1 s more CPU in every user's build, for `syn::Path`); the
@@ -510,6 +510,12 @@ fn lint_key(suite: &mut Suite, key: &str, meta: &Meta<'_>) -> syn::Result<bool> 
             let value: syn::LitBool = meta.value()?.parse()?;
             if value.value {
                 suite.lints.push(quote! { .require_version_bump() });
+            }
+        }
+        "usage_aware" => {
+            let value: syn::LitBool = meta.value()?.parse()?;
+            if value.value {
+                suite.lints.push(quote! { .usage_aware() });
             }
         }
         "description_budget" => {

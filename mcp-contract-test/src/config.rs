@@ -57,6 +57,9 @@ pub struct SuiteConfig {
     /// `consumers::<name>`), already resolved against the crate or the configuration file;
     /// `None`: no consumer is judged.
     pub consumers: Option<PathBuf>,
+    /// Usage-aware: a breaking change of an item that no consumer's usage is broken by does
+    /// not fail (outside `drift`); it needs [`SuiteConfig::consumers`].
+    pub usage_aware: bool,
 }
 
 impl SuiteConfig {
@@ -77,6 +80,7 @@ impl SuiteConfig {
             version: None,
             calls: None,
             consumers: None,
+            usage_aware: false,
         }
     }
 

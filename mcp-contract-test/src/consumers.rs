@@ -185,6 +185,41 @@ impl Judged<'_> {
         }
     }
 
+    /// Usage-aware verdicts (`usage_aware`): a breaking change of an item that breaks no
+    /// consumer no longer fails it; the item fails only for its other changes (by `policy`)
+    /// and its deny findings. A new item of a first recording never fails.
+    pub fn excuse(&self, verdicts: &mut [Verdict], policy: &Policy, first_recording: bool) {
+        for verdict in verdicts.iter_mut().filter(|v| v.failing) {
+            let item = &verdict.key;
+            if matches!(
+                item.kind,
+                ItemKind::Server | ItemKind::Call | ItemKind::Consumer
+            ) || self.broken_by(item)
+            {
+                continue;
+            }
+            let mut fails = false;
+            for change in &mut verdict.judgement.changes {
+                if change.class == Class::Breaking {
+                    change
+                        .message
+                        .push_str(" (passes: usage_aware, no known consumer)");
+                } else {
+                    fails |= policy.fails(change.class);
+                }
+            }
+            let new_in_first = verdict.state == State::New && first_recording;
+            verdict.failing = (fails && !new_in_first) || verdict.lint_failing();
+        }
+    }
+
+    /// Whether a consumer's finding is on `item`.
+    fn broken_by(&self, item: &ItemKey) -> bool {
+        self.0
+            .iter()
+            .any(|(_, judged, _)| judged.findings.iter().any(|f| &f.item == item))
+    }
+
     /// What is said of a breaking change of `item`.
     fn about(&self, item: &ItemKey) -> Option<String> {
         let names = |names: Vec<&str>| {

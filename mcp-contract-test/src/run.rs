@@ -274,6 +274,15 @@ fn read_calls(config: &SuiteConfig) -> Result<Option<Cases>, CallsError> {
 ///
 /// The folder or a usage file cannot be read: the suite is unusable.
 fn read_consumers(config: &SuiteConfig) -> Result<Option<Consumers>, SuiteFailure> {
+    if config.usage_aware && config.consumers.is_none() {
+        return Err(unusable(
+            &config.layout,
+            "usage_aware needs consumers: without usage files every breaking change would pass \
+             as used by no one. Name the folder of usage files (`consumers = \"tests/consumers\"`, \
+             --consumers DIR), or leave usage_aware out."
+                .to_owned(),
+        ));
+    }
     config
         .consumers
         .as_deref()
@@ -596,6 +605,9 @@ fn judge_items(
         let before = check::accepted_surface(accepted.items);
         let judged = consumers.judge(&probe.surface, Some(&before), &policy);
         judged.annotate(&mut report.verdicts);
+        if config.usage_aware && *fail_on != FailOn::Drift {
+            judged.excuse(&mut report.verdicts, &policy, accepted.first_recording);
+        }
         let (verdicts, unjudged) = judged.verdicts(select);
         report.verdicts.extend(verdicts);
         report.unjudged.extend(unjudged);

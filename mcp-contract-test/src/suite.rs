@@ -57,6 +57,7 @@ pub struct Suite {
     require_version_bump: bool,
     calls: Option<PathBuf>,
     consumers: Option<PathBuf>,
+    usage_aware: bool,
 }
 
 impl Suite {
@@ -246,6 +247,7 @@ impl Suite {
             require_version_bump: false,
             calls: None,
             consumers: None,
+            usage_aware: false,
         }
     }
 
@@ -473,6 +475,15 @@ impl Suite {
         self
     }
 
+    /// Usage-aware verdicts: a breaking change of an item that breaks none of the suite's
+    /// consumers ([`Suite::consumers`], which it needs) passes as "breaking, no known
+    /// consumer" instead of failing, except where any drift fails (CI's default). The default
+    /// stays fail-closed. The attribute's `usage_aware = true`.
+    pub fn usage_aware(mut self) -> Suite {
+        self.usage_aware = true;
+        self
+    }
+
     /// The suite's configuration for the one road: the server's working directory (and a start
     /// command's) resolved against the crate, the allow-list path too.
     /// Check [`Suite::errors`] first.
@@ -520,6 +531,7 @@ impl Suite {
         config.version = Some(version.to_owned());
         config.calls = self.calls.as_ref().map(|dir| manifest_dir.join(dir));
         config.consumers = self.consumers.as_ref().map(|dir| manifest_dir.join(dir));
+        config.usage_aware = self.usage_aware;
         Ok(config)
     }
 

@@ -209,6 +209,47 @@ fn a_break_the_consumer_never_used_leaves_it_ok() {
 }
 
 #[test]
+fn usage_aware_passes_a_break_no_consumer_uses_and_still_fails_one_it_uses() {
+    support::require!(support::python::system());
+    let dir = setup("consumers-aware");
+    let contracts = dir.join("contracts").display().to_string();
+    let consumers = dir.join("consumers").display().to_string();
+    let args = [
+        "check",
+        "--dir",
+        &contracts,
+        "--consumers",
+        &consumers,
+        "--usage-aware",
+    ];
+    serve(&dir, &renamed("open_nodes", "names", "entity_names"));
+    let unused = run(&args, &server(&dir));
+    assert_eq!(unused.code, 0, "{}{}", unused.stdout, unused.stderr);
+    assert!(
+        unused
+            .stdout
+            .contains("(passes: usage_aware, no known consumer)"),
+        "{}",
+        unused.stdout
+    );
+    serve(&dir, &renamed("search_nodes", "query", "q"));
+    let used = run(&args, &server(&dir));
+    assert_eq!(used.code, 1, "{}{}", used.stdout, used.stderr);
+    // Without consumers it is refused: every break would pass.
+    let alone = run(
+        &["check", "--dir", &contracts, "--usage-aware"],
+        &server(&dir),
+    );
+    assert_eq!(alone.code, 2, "{}{}", alone.stdout, alone.stderr);
+    assert!(
+        format!("{}{}", alone.stdout, alone.stderr).contains("usage_aware needs consumers"),
+        "{}{}",
+        alone.stdout,
+        alone.stderr
+    );
+}
+
+#[test]
 fn a_consumer_team_checks_a_deployed_server_against_its_usage_file_alone() {
     support::require!(support::python::system());
     let dir = temp_dir("consumers-client");

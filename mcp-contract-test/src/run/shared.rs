@@ -55,6 +55,7 @@ fn outcome_key(
         version,
         calls,
         consumers: _, // their usage files, read, below
+        usage_aware,
     } = config;
     let check::Layout {
         dir,
@@ -100,6 +101,7 @@ fn outcome_key(
         .field("calls", calls)
         .derived_debug("cases", &cases)
         .derived_debug("consumers", &consumers)
+        .field("usage_aware", usage_aware)
         .derived_debug("mode", mode)
         .field("ci", ci)
         .field("allow_missing", allow_missing)

@@ -277,3 +277,49 @@ fn a_consumers_folder_that_cannot_be_used_fails_the_suite_with_one_message() {
         );
     }
 }
+
+#[test]
+fn usage_aware_lets_a_breaking_change_no_consumer_is_broken_by_pass_except_under_drift() {
+    let dir = folder(&[("nightly.json", NIGHTLY)]);
+    let mut config = with_consumers(&dir);
+    config.usage_aware = true;
+    // `delete` breaks, and no consumer uses it: it passes, saying why.
+    let unused = release(&config, renamed("delete", "id", "note_id"));
+    let delete = verdict(&unused, "tools::delete");
+    assert!(!delete.failing, "{delete:?}");
+    assert!(delete.judgement.changes.iter().any(|c| c
+        .message
+        .ends_with("[no known consumer uses it] (passes: usage_aware, no known consumer)")));
+    // `search` breaks nightly: it still fails, and so does nightly.
+    let used = release(&config, renamed("search", "query", "q"));
+    assert!(verdict(&used, "tools::search").failing);
+    assert!(verdict(&used, "consumers::nightly").failing);
+    // Where any drift fails (CI's default), usage does not excuse a difference.
+    let drift = judged(
+        &config,
+        FailOn::Drift,
+        &surface(renamed("delete", "id", "note_id")),
+        accepted(&surface(v1())),
+    );
+    assert!(verdict(&drift, "tools::delete").failing);
+    // Without consumers, usage_aware would excuse every breaking change: refused.
+    let mut alone = suite(layout());
+    alone.usage_aware = true;
+    let mut context = Context::new(Mode::Check);
+    context.allow_missing = true;
+    let probe = Probe {
+        surface: surface(v1()),
+        notes: Vec::new(),
+        handshake: Handshake::Initialize,
+        respellings: Vec::new(),
+    };
+    let failure = run::judge_probe(&alone, &context, probe, accepted(&surface(v1())))
+        .result
+        .expect_err("usage_aware needs consumers");
+    assert_eq!(failure.kind, FailureKind::Config);
+    assert!(
+        failure.message.contains("usage_aware needs consumers"),
+        "{}",
+        failure.message
+    );
+}
