@@ -2,7 +2,7 @@
 //! shared definitions reported once, the 2026-07-28 surface, and the canonical form that
 //! decides drift.
 
-#[path = "upgrades/releases.rs"]
+#[path = "releases.rs"]
 mod releases;
 
 use crate::common::*;
