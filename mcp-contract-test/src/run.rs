@@ -152,10 +152,16 @@ pub struct SuiteOutcome {
 /// surface); else the suite's choice or breaking, safety and review. The one CI policy of both
 /// faces.
 pub fn fail_on(config: &SuiteConfig, context: &Context<'_>) -> FailOn {
+    choose_fail_on(config.fail_on.as_ref(), config.ci_fail_on.as_ref(), context)
+}
+
+/// [`fail_on`] for the choices of something other than a suite's configuration (two
+/// recordings compared: [`Comparing::new`]): what fails outside CI and in CI, when chosen.
+fn choose_fail_on(local: Option<&FailOn>, ci: Option<&FailOn>, context: &Context<'_>) -> FailOn {
     match (&context.fail_on, context.ci) {
         (Some(explicit), _) => explicit.clone(),
-        (None, true) => config.ci_fail_on.clone().unwrap_or(FailOn::Drift),
-        (None, false) => config.fail_on.clone().unwrap_or_else(FailOn::local_default),
+        (None, true) => ci.cloned().unwrap_or(FailOn::Drift),
+        (None, false) => local.cloned().unwrap_or_else(FailOn::local_default),
     }
 }
 

@@ -19,6 +19,11 @@ pub enum FailOn {
     /// Any difference from the accepted snapshot fails, judged or not (the CI default), so
     /// committed snapshots always equal the live surface.
     Drift,
+    /// Only a release without its version bump fails (`version-bump-missing`, see
+    /// [`crate::version`]); every other change is reported, not failed. What `mcp-contract diff
+    /// --require-version-bump` fails on unless told otherwise: that step holds the version to
+    /// the changes, and the changes themselves are the review's to judge.
+    VersionBump,
 }
 
 impl FailOn {
@@ -62,11 +67,22 @@ impl FailOn {
         Ok(FailOn::Classes(classes))
     }
 
-    /// Whether a change of this class fails under this choice (any class fails under drift).
+    /// Whether a change of this class fails under this choice (any class fails under drift;
+    /// none by its class alone under [`FailOn::VersionBump`]: see [`FailOn::fails_change`]).
     pub fn fails(&self, class: Class) -> bool {
         match self {
             FailOn::Drift => true,
             FailOn::Classes(classes) => classes.contains(&class),
+            FailOn::VersionBump => false,
+        }
+    }
+
+    /// Whether this change fails under this choice: by its class, or, under
+    /// [`FailOn::VersionBump`], by being the missing version bump.
+    pub fn fails_change(&self, change: &crate::change::Change) -> bool {
+        match self {
+            FailOn::VersionBump => change.rule == crate::version::RULE,
+            _ => self.fails(change.class),
         }
     }
 
@@ -86,6 +102,7 @@ impl FailOn {
             FailOn::Classes(_) => {
                 (state != State::New || !first_recording) && judgement.fails(policy)
             }
+            FailOn::VersionBump => judgement.changes.iter().any(|c| self.fails_change(c)),
         }
     }
 
@@ -95,6 +112,11 @@ impl FailOn {
         policy.failing = match self {
             FailOn::Classes(classes) => classes.iter().copied().collect(),
             FailOn::Drift => Class::ALL.into_iter().collect(),
+            // The class the policy gives the version rule, so that the missing bump fails
+            // where a policy is asked (the version requirement on the suite road).
+            FailOn::VersionBump => [policy.class_of(crate::version::RULE, Class::Breaking)]
+                .into_iter()
+                .collect(),
         };
         policy
     }
@@ -104,6 +126,7 @@ impl fmt::Display for FailOn {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             FailOn::Drift => f.write_str("drift"),
+            FailOn::VersionBump => f.write_str(crate::version::RULE),
             FailOn::Classes(classes) => f.write_str(
                 &classes
                     .iter()

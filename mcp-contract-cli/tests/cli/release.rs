@@ -378,11 +378,10 @@ fn changelog_groups_release_notes_and_reads_a_folder_at_a_git_revision() {
             "contract/snapshots",
         ],
     );
-    assert_eq!(
-        diff.code, 1,
-        "the breaking change itself fails: {}",
-        diff.stdout
-    );
+    // The version step fails only on a missing bump: the breaking change is reported for the
+    // review, and 1.0.0 → 2.0.0 says so.
+    assert_eq!(diff.code, 0, "{}", diff.stdout);
+    assert!(diff.stdout.contains("tool-removed"), "{}", diff.stdout);
     assert!(
         !diff.stdout.contains("version-bump-missing"),
         "{}",
@@ -474,4 +473,254 @@ fn several_servers_show_progress_on_a_terminal() {
         shown.contains("[1/2]") && shown.contains("[2/2]"),
         "{shown}"
     );
+}
+
+/// A git repository whose `tests/snapshots` holds the contract of a server at 1.0.0 (tools
+/// `add` and `search`), committed, with `origin/main` at that commit: a pull request's base.
+fn repository_at_one_oh(label: &str) -> support::TempDir {
+    let dir = temp_dir(label);
+    git(&dir, &["init", "-q", "-b", "main"]);
+    let v1 = surface(&dir, "v1", "1.0.0", &["add", "search"]);
+    let recorded = run(
+        &dir,
+        &with(&["snapshot", "--dir", "tests/snapshots"], &server(&v1)),
+    );
+    assert_eq!(recorded.code, 0, "{}", recorded.stderr);
+    git(&dir, &["add", "tests"]);
+    git(&dir, &["commit", "-q", "-m", "1.0.0"]);
+    git(&dir, &["update-ref", "refs/remotes/origin/main", "HEAD"]);
+    dir
+}
+
+/// The `run:` script of docs/cli.md's pull-request workflow that holds the version rule.
+fn documented_version_step() -> String {
+    support::docs::blocks_of("docs/cli.md")
+        .into_iter()
+        .filter(|block| block.lang == "yaml")
+        .flat_map(|block| support::docs::workflow_scripts(&block.text))
+        .find(|script| script.contains("--require-version-bump"))
+        .expect("docs/cli.md has a workflow step with the version rule")
+}
+
+/// Runs a workflow script as a GitHub runner does (`bash -e`, `CI=true`), with the Action's
+/// binary as `$MCP_CONTRACT`.
+fn run_step(dir: &Path, script: &str) -> (Run, String) {
+    let summary = dir.join("step-summary.md");
+    let output = support::command("sh")
+        .args(["-e", "-c", script])
+        .current_dir(dir)
+        .env("CI", "true")
+        .env("BASE", "origin/main")
+        .env("MCP_CONTRACT", BIN)
+        .env("GITHUB_STEP_SUMMARY", &summary)
+        .output()
+        .expect("sh runs");
+    let ran = Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(output.stdout).expect("UTF-8"),
+        stderr: String::from_utf8(output.stderr).expect("UTF-8"),
+    };
+    (ran, std::fs::read_to_string(summary).unwrap_or_default())
+}
+
+/// docs/cli.md's version step on a pull request that removes a tool (breaking): green when the
+/// release says so in its version (1.0.0 → 2.0.0), red when it does not (1.0.0 → 1.1.0). The
+/// breaking change itself is reported either way, for the review.
+#[test]
+fn the_documented_pull_request_workflow_holds_the_version_not_the_break() {
+    support::require!(support::python::system());
+    support::require!(git_present());
+    let script = documented_version_step();
+    for (version, code) in [("2.0.0", 0), ("1.1.0", 1)] {
+        let dir = repository_at_one_oh("release-workflow");
+        let v2 = surface(&dir, "v2", version, &["add"]);
+        let accepted = run(
+            &dir,
+            &with(&["snapshot", "--dir", "tests/snapshots"], &server(&v2)),
+        );
+        assert_eq!(accepted.code, 0, "{}", accepted.stderr);
+        git(&dir, &["commit", "-q", "-am", "the release"]);
+        let (ran, summary) = run_step(&dir, &script);
+        assert_eq!(
+            ran.code, code,
+            "{version}: {script}\n{}{}",
+            ran.stdout, ran.stderr
+        );
+        assert!(summary.contains("### Breaking"), "{summary}");
+        assert!(summary.contains("tool `search` removed"), "{summary}");
+        // The break is an annotation for the review, not the step's failure.
+        assert!(
+            ran.stdout
+                .lines()
+                .any(|l| l.starts_with("::warning ") && l.contains("tool-removed")),
+            "{}",
+            ran.stdout
+        );
+        let missing = ran
+            .stdout
+            .lines()
+            .any(|l| l.starts_with("::error ") && l.contains("version-bump-missing"));
+        assert_eq!(missing, code == 1, "{version}: {}", ran.stdout);
+    }
+}
+
+/// `diff` decides what fails as `check` does: `--fail-on`, then `MCP_CONTRACT_FAIL_ON`, then
+/// any drift under CI, else breaking, safety and review; the version step's own default gives
+/// way to an explicit choice.
+#[test]
+fn diff_fails_on_what_fail_on_the_environment_and_ci_say() {
+    let dir = temp_dir("release-diff-fail-on");
+    let old = surface(&dir, "old", "1.0.0", &["add"]);
+    let added = surface(&dir, "added", "1.0.0", &["add", "search"]);
+    let removed = surface(&dir, "removed", "2.0.0", &[]);
+    let diff = |extra: &[&str], env: &[(&str, &str)], new: &Path| {
+        let mut command = super::cli();
+        command
+            .current_dir(&*dir)
+            .arg("diff")
+            .args(extra)
+            .arg(&old)
+            .arg(new);
+        for (name, value) in env {
+            command.env(name, value);
+        }
+        let output = command.output().expect("runs");
+        (
+            output.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&output.stdout).into_owned()
+                + &String::from_utf8_lossy(&output.stderr),
+        )
+    };
+    for (extra, env, new, code) in [
+        // An added tool is additive: nothing fails locally, any drift fails under CI.
+        (vec![], vec![], &added, 0),
+        (vec![], vec![("CI", "true")], &added, 1),
+        (vec!["--fail-on", "breaking"], vec![("CI", "true")], &added, 0),
+        (vec![], vec![("MCP_CONTRACT_FAIL_ON", "additive")], &added, 1),
+        (
+            vec!["--fail-on", "breaking"],
+            vec![("MCP_CONTRACT_FAIL_ON", "additive")],
+            &added,
+            0,
+        ),
+        // The version step: a bumped break passes, under CI too, unless told to fail on it.
+        (vec!["--require-version-bump"], vec![("CI", "true")], &removed, 0),
+        (
+            vec!["--require-version-bump", "--fail-on", "breaking"],
+            vec![],
+            &removed,
+            1,
+        ),
+        (
+            vec!["--require-version-bump"],
+            vec![("MCP_CONTRACT_FAIL_ON", "breaking")],
+            &removed,
+            1,
+        ),
+    ] {
+        let (got, output) = diff(&extra, &env, new);
+        assert_eq!(got, code, "{extra:?} {env:?}: {output}");
+    }
+    let (_, json) = diff(
+        &["--require-version-bump", "--format", "markdown"],
+        &[],
+        &removed,
+    );
+    assert!(json.contains("fail on: `version-bump-missing`"), "{json}");
+    let (code, bad) = diff(&["--fail-on", "breaking,nope"], &[], &added);
+    assert_eq!(code, 2, "{bad}");
+    assert!(bad.contains("--fail-on: unknown class `nope`"), "{bad}");
+}
+
+/// `diff` and `changelog` read one suite of a folder several servers share (a configuration
+/// file's layout): `--name`/`--suite` choose it; without them the folder says what it holds.
+#[test]
+fn diff_and_changelog_read_one_suite_of_a_shared_folder() {
+    support::require!(support::python::system());
+    support::require!(git_present());
+    let dir = temp_dir("release-shared");
+    git(&dir, &["init", "-q"]);
+    let write_config = |one: &Path, two: &Path| {
+        let script = repo().join("fixtures/servers/surface_server.py");
+        let entry = |name: &str, extra: &str, surface: &Path| {
+            format!(
+                "[[server]]\nname = \"{name}\"\n{extra}command = [{:?}, {:?}, {:?}]\n",
+                python(),
+                script.display().to_string(),
+                surface.display().to_string()
+            )
+        };
+        std::fs::write(
+            dir.join("mcp-contract.toml"),
+            format!(
+                "dir = \"contracts\"\n\n{}\n{}",
+                entry("one", "", one),
+                entry("prod", "profile = \"readonly\"\n", two)
+            ),
+        )
+        .unwrap();
+        let recorded = run_in(&dir, &["snapshot"]);
+        assert_eq!(recorded.code, 0, "{}{}", recorded.stdout, recorded.stderr);
+    };
+    let one_v1 = surface(&dir, "one-v1", "1.0.0", &["add", "search"]);
+    let prod_v1 = surface(&dir, "prod-v1", "3.0.0", &["list"]);
+    write_config(&one_v1, &prod_v1);
+    git(&dir, &["add", "-A"]);
+    git(&dir, &["commit", "-q", "-m", "v1"]);
+    let one_v2 = surface(&dir, "one-v2", "1.1.0", &["add"]);
+    let prod_v2 = surface(&dir, "prod-v2", "3.1.0", &["list", "get"]);
+    write_config(&one_v2, &prod_v2);
+
+    let unchosen = run_in(&dir, &["diff", "--since", "HEAD", "contracts"]);
+    assert_eq!(unchosen.code, 2, "{}", unchosen.stdout);
+    assert_eq!(
+        unchosen.stderr,
+        "mcp-contract: contracts holds the snapshots of 2 suites: choose one with --name one, or --name prod --suite readonly\n"
+    );
+    let one = run_in(
+        &dir,
+        &["diff", "--since", "HEAD", "--name", "one", "--format", "json", "contracts"],
+    );
+    assert_eq!(one.code, 1, "{}", one.stderr);
+    let body: Value = serde_json::from_str(&one.stdout).unwrap();
+    let rules: Vec<&str> = body["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["rule"].as_str().unwrap())
+        .collect();
+    assert!(rules.contains(&"tool-removed"), "{rules:?}");
+    assert!(!rules.contains(&"tool-added"), "another suite's change: {rules:?}");
+    let notes = run_in(
+        &dir,
+        &[
+            "changelog", "--since", "HEAD", "--name", "prod", "--suite", "readonly", "contracts",
+        ],
+    );
+    assert_eq!(notes.code, 0, "{}", notes.stderr);
+    assert!(notes.stdout.contains("tool `get` added"), "{}", notes.stdout);
+    assert!(notes.stdout.contains("(version `3.0.0` → `3.1.0`)"), "{}", notes.stdout);
+    assert!(!notes.stdout.contains("search"), "{}", notes.stdout);
+    // Two folders: the same choice applies to both.
+    std::fs::create_dir_all(dir.join("old")).unwrap();
+    git(&dir, &["--work-tree=old", "checkout", "HEAD", "--", "contracts"]);
+    let folders = run_in(
+        &dir,
+        &["changelog", "--name", "one", "old/contracts", "contracts"],
+    );
+    assert_eq!(folders.code, 0, "{}", folders.stderr);
+    assert!(folders.stdout.contains("tool `search` removed"), "{}", folders.stdout);
+    for (args, says) in [
+        (
+            vec!["diff", "--name", "two", "old/contracts", "contracts"],
+            "mcp-contract: old/contracts holds no snapshot of the suite --name two: it holds the suites of --name one, --name prod --suite readonly\n",
+        ),
+        (
+            vec!["diff", "--suite", "x", "one-v1.json", "one-v2.json"],
+            "mcp-contract: --name and --suite choose one suite's files of a snapshot folder: give the folder\n",
+        ),
+    ] {
+        let r = run_in(&dir, &args);
+        assert_eq!((r.code, r.stderr.as_str()), (2, says), "{args:?}");
+    }
 }

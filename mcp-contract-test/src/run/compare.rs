@@ -33,6 +33,23 @@ pub struct Comparing {
     pub require_version_bump: bool,
 }
 
+impl Comparing {
+    /// How a face compares two recordings in `context`: what fails is [`super::fail_on`]'s
+    /// choice — an explicit `--fail-on` or `MCP_CONTRACT_FAIL_ON`, else any drift in CI, else
+    /// breaking, safety and review — except that with the version requirement, and nothing
+    /// chosen explicitly, only the missing bump fails ([`FailOn::VersionBump`]): that step
+    /// holds a release's version to its changes, which the review judges (every change is
+    /// still reported).
+    pub fn new(context: &super::Context<'_>, require_version_bump: bool) -> Comparing {
+        let version_step = require_version_bump.then_some(FailOn::VersionBump);
+        Comparing {
+            fail_on: super::choose_fail_on(version_step.as_ref(), version_step.as_ref(), context),
+            policy: Policy::default(),
+            require_version_bump,
+        }
+    }
+}
+
 impl Default for Comparing {
     fn default() -> Comparing {
         Comparing {
