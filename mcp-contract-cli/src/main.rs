@@ -17,8 +17,8 @@ use mcp_contract_cli::exit;
 use mcp_contract_cli::report::{self, Items, Report, ServerResult};
 use mcp_contract_engine::escape::escape;
 use mcp_contract_engine::surface::Surface;
-use mcp_contract_test::_support::check::FailOn;
 use mcp_contract_test::_support::check::State;
+use mcp_contract_test::_support::check::{FailOn, DEFAULT_PROGRAM};
 use mcp_contract_test::_support::run::{self as one_road, Comparing, Context, Mode};
 use mcp_contract_test::_support::snapshot;
 use serde_json::Value;
@@ -332,8 +332,21 @@ pub struct ServerArgs {
     command: Vec<String>,
 }
 
+/// The command this process was run as, as clap names it in usage messages: the file name it
+/// was started by (`mcp-contract`; `mcp-contract-test` from the PyPI and npm packages).
+static PROGRAM: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// The command this process was run as: what every command it prints starts with.
+pub fn program() -> &'static str {
+    PROGRAM.get().map_or(DEFAULT_PROGRAM, String::as_str)
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let mut command = <Cli as clap::CommandFactory>::command();
+    let matches = command.get_matches_mut();
+    let _ = PROGRAM.set(command.get_bin_name().unwrap_or(DEFAULT_PROGRAM).to_owned());
+    let cli = <Cli as clap::FromArgMatches>::from_arg_matches(&matches)
+        .unwrap_or_else(|error| error.exit());
     // Report first: servers exit while their surfaces are judged and printed; any still
     // running when `main` returns is stopped with its process group.
     let _stops = mcp_contract_test::_support::probe::defer_stops();
@@ -363,7 +376,12 @@ fn run_command(command: Command) -> Result<u8, CliError> {
             require_version_bump,
             fail_on,
             output,
-        } => diff_command(&recordings, require_version_bump, fail_on.as_deref(), &output),
+        } => diff_command(
+            &recordings,
+            require_version_bump,
+            fail_on.as_deref(),
+            &output,
+        ),
         Command::Changelog { recordings, format } => changelog_command(&recordings, format),
         Command::Capture { output, server } => {
             let probe = probe_one(&server)?;
@@ -472,8 +490,8 @@ fn probe_one(server: &ServerArgs) -> Result<mcp_contract_test::_support::probe::
         target::no_layout(),
         &config::SettingsLayer::default(),
     )?;
-    use mcp_contract_test::_support::run::{Context, Mode};
     let mut context = Context::from_env(Mode::Check)?;
+    context.program = program().to_owned();
     // A --timeout flag wins over MCP_CONTRACT_TIMEOUT, as for `check`.
     if server.timeout.is_some() {
         context.timeout = None;
@@ -555,6 +573,7 @@ fn diff_command(
     output.files()?;
     let fail_on = fail_on_flag(fail_on)?;
     let mut context = Context::from_env(Mode::Check)?;
+    context.program = program().to_owned();
     // The flag wins over the environment's override, as for `check`.
     if fail_on.is_some() {
         context.fail_on = fail_on;

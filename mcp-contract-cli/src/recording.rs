@@ -214,8 +214,10 @@ fn from_snapshots(
         };
         parsed.push((path, name, prefix, file, item));
     }
-    let prefixes: std::collections::BTreeSet<String> =
-        parsed.iter().map(|(_, _, prefix, ..)| prefix.clone()).collect();
+    let prefixes: std::collections::BTreeSet<String> = parsed
+        .iter()
+        .map(|(_, _, prefix, ..)| prefix.clone())
+        .collect();
     if choice.chosen.is_none() && prefixes.len() > 1 {
         let flags: Vec<String> = prefixes.iter().map(|p| SuiteChoice::flags_for(p)).collect();
         return Err(CliError::usage(format!(
@@ -232,7 +234,9 @@ fn from_snapshots(
     let parsed: Vec<_> = parsed
         .into_iter()
         .filter(|(_, name, _, _, item)| match &choice.chosen {
-            Some((module, suite)) => snapshot::file_name(module, suite.as_deref(), &item.key) == *name,
+            Some((module, suite)) => {
+                snapshot::file_name(module, suite.as_deref(), &item.key) == *name
+            }
             None => true,
         })
         .collect();

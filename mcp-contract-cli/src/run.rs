@@ -83,6 +83,7 @@ pub fn check(
     };
     let mode = if write { Mode::Accept } else { Mode::Check };
     let mut context = Context::from_env(mode)?;
+    context.program = crate::program().to_owned();
     // Flags win over the environment's overrides.
     if options.fail_on.is_some() {
         context.fail_on.clone_from(&options.fail_on);
@@ -206,7 +207,7 @@ fn accept(report: &mut SuiteReport, items: &mut Items) -> Result<(), Failure> {
 /// credentials in the server command replaced.
 fn accept_command() -> String {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut out = vec!["mcp-contract".to_owned()];
+    let mut out = vec![crate::program().to_owned()];
     let mut replaced = false;
     let mut skip_value = false;
     let mut header_value = false;

@@ -1618,3 +1618,75 @@ fn a_timeout_that_is_no_positive_number_of_seconds_is_refused() {
         );
     }
 }
+
+/// Every command the CLI prints starts with the name it was run by, as clap's usage messages
+/// do: `mcp-contract-test` as the PyPI and npm packages install it.
+#[test]
+fn printed_commands_use_the_name_the_cli_was_run_by() {
+    support::require!(support::python::system());
+    let dir = temp_dir("program-name");
+    let program = dir.join("mcp-contract-test");
+    std::os::unix::fs::symlink(BIN, &program).unwrap();
+    let as_installed = |args: &[&str], server: &[String]| {
+        let mut command = support::command(&program);
+        command.current_dir(&*dir).args(args);
+        if !server.is_empty() {
+            command.arg("--").args(server);
+        }
+        let out = command.output().unwrap();
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout).into_owned()
+                + &String::from_utf8_lossy(&out.stderr),
+        )
+    };
+    let (code, none) = as_installed(
+        &["check", "--dir", "contract"],
+        &fixture_server("filesystem/0.6.2.json"),
+    );
+    assert_eq!(code, 2, "{none}");
+    assert!(
+        none.contains("Record the contract with `mcp-contract-test snapshot` (same arguments)"),
+        "{none}"
+    );
+    let (code, out) = as_installed(
+        &["snapshot", "--dir", "contract"],
+        &fixture_server("filesystem/0.6.2.json"),
+    );
+    assert_eq!(code, 0, "{out}");
+    for format in ["human", "markdown", "json"] {
+        let (code, drifted) = as_installed(
+            &["check", "--dir", "contract", "--format", format],
+            &fixture_server("filesystem/2025.7.1.json"),
+        );
+        assert_eq!(code, 0, "{drifted}");
+        assert!(
+            drifted.contains("mcp-contract-test snapshot --dir contract -- "),
+            "{format}: {drifted}"
+        );
+        assert!(
+            !drifted.contains("mcp-contract snapshot"),
+            "{format}: {drifted}"
+        );
+    }
+    // Snapshots of an older format: the note's command.
+    let lasting = dir.join("lasting");
+    std::fs::create_dir_all(&lasting).unwrap();
+    for entry in std::fs::read_dir(repo().join("fixtures/snapshots/format-1/lasting")).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), lasting.join(entry.file_name())).unwrap();
+    }
+    let server = vec![
+        python3().to_owned(),
+        support::fixtures::server_script("lasting_server.py")
+            .display()
+            .to_string(),
+        "--spell".to_owned(),
+        "snake".to_owned(),
+    ];
+    let (_, refreshed) = as_installed(&["check", "--dir", "lasting", "--name", "lasting"], &server);
+    assert!(
+        refreshed.contains("`mcp-contract-test snapshot` with the CLI"),
+        "{refreshed}"
+    );
+}

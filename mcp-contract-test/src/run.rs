@@ -67,6 +67,10 @@ pub struct Context<'a> {
     /// `select` can pick (libtest's `--exact NAME`, as nextest runs each test). A process that
     /// reuses a shared judgement then reads that item's verdict without looking at the others.
     pub only: Option<&'a str>,
+    /// The command the CLI was run as (`mcp-contract`, or `mcp-contract-test` as the PyPI and
+    /// npm packages install it), for the commands its messages print; the harness prints
+    /// none.
+    pub program: String,
 }
 
 impl fmt::Debug for Context<'_> {
@@ -78,6 +82,7 @@ impl fmt::Debug for Context<'_> {
             .field("timeout", &self.timeout)
             .field("listing", &self.listing)
             .field("selective", &self.select.is_some())
+            .field("program", &self.program)
             .finish_non_exhaustive()
     }
 }
@@ -97,6 +102,7 @@ impl Context<'static> {
             listing: false,
             select: None,
             only: None,
+            program: check::DEFAULT_PROGRAM.to_owned(),
         }
     }
 
@@ -433,7 +439,7 @@ fn judge_probed(
     let probe = &probed.probe;
     if accepted.is_empty() && !context.allow_missing && !context.listing {
         let keys = check::item_keys(&probe.surface, &[]);
-        let message = no_contract_message(&judge.layout, context.mode);
+        let message = no_contract_message(&judge.layout, context);
         return Err(judge.failure(FailureKind::NoContract, &message, keys));
     }
     let mut lints = config.lints.clone();
@@ -531,6 +537,7 @@ fn judge_items(
         lints,
         today: crate::env::today(),
         envelope: &probe.respellings,
+        program: &context.program,
     };
     let mut report = check::evaluate(
         &probe.surface,
@@ -602,7 +609,7 @@ fn probe_failure_kind(kind: ProbeErrorKind) -> FailureKind {
     }
 }
 
-fn no_contract_message(layout: &check::Layout, mode: Mode) -> String {
+fn no_contract_message(layout: &check::Layout, context: &Context<'_>) -> String {
     let prefix = crate::snapshot::suite_prefix(&layout.module, layout.suite.as_deref());
     let where_ = if layout.dir.is_dir() {
         format!(
@@ -615,15 +622,16 @@ fn no_contract_message(layout: &check::Layout, mode: Mode) -> String {
             layout.dir.display()
         )
     };
-    match mode {
+    match context.mode {
         Mode::Test => format!(
             "{where_}, and CI was detected: a suite without an accepted contract checks nothing.\n\
              Record it locally (`cargo test`, then `cargo insta accept`) and commit the snapshots."
         ),
         _ => format!(
-            "{where_}: nothing to check against.\nRecord the contract with `mcp-contract snapshot` \
+            "{where_}: nothing to check against.\nRecord the contract with `{} snapshot` \
              (same arguments), or pass --allow-missing to report a first recording instead. \
-             Check the --dir/--name/--suite spelling: a typo here turns the check off."
+             Check the --dir/--name/--suite spelling: a typo here turns the check off.",
+            context.program
         ),
     }
 }

@@ -595,8 +595,18 @@ fn diff_fails_on_what_fail_on_the_environment_and_ci_say() {
         // An added tool is additive: nothing fails locally, any drift fails under CI.
         (vec![], vec![], &added, 0),
         (vec![], vec![("CI", "true")], &added, 1),
-        (vec!["--fail-on", "breaking"], vec![("CI", "true")], &added, 0),
-        (vec![], vec![("MCP_CONTRACT_FAIL_ON", "additive")], &added, 1),
+        (
+            vec!["--fail-on", "breaking"],
+            vec![("CI", "true")],
+            &added,
+            0,
+        ),
+        (
+            vec![],
+            vec![("MCP_CONTRACT_FAIL_ON", "additive")],
+            &added,
+            1,
+        ),
         (
             vec!["--fail-on", "breaking"],
             vec![("MCP_CONTRACT_FAIL_ON", "additive")],
@@ -604,7 +614,12 @@ fn diff_fails_on_what_fail_on_the_environment_and_ci_say() {
             0,
         ),
         // The version step: a bumped break passes, under CI too, unless told to fail on it.
-        (vec!["--require-version-bump"], vec![("CI", "true")], &removed, 0),
+        (
+            vec!["--require-version-bump"],
+            vec![("CI", "true")],
+            &removed,
+            0,
+        ),
         (
             vec!["--require-version-bump", "--fail-on", "breaking"],
             vec![],
@@ -679,7 +694,16 @@ fn diff_and_changelog_read_one_suite_of_a_shared_folder() {
     );
     let one = run_in(
         &dir,
-        &["diff", "--since", "HEAD", "--name", "one", "--format", "json", "contracts"],
+        &[
+            "diff",
+            "--since",
+            "HEAD",
+            "--name",
+            "one",
+            "--format",
+            "json",
+            "contracts",
+        ],
     );
     assert_eq!(one.code, 1, "{}", one.stderr);
     let body: Value = serde_json::from_str(&one.stdout).unwrap();
@@ -690,26 +714,51 @@ fn diff_and_changelog_read_one_suite_of_a_shared_folder() {
         .map(|c| c["rule"].as_str().unwrap())
         .collect();
     assert!(rules.contains(&"tool-removed"), "{rules:?}");
-    assert!(!rules.contains(&"tool-added"), "another suite's change: {rules:?}");
+    assert!(
+        !rules.contains(&"tool-added"),
+        "another suite's change: {rules:?}"
+    );
     let notes = run_in(
         &dir,
         &[
-            "changelog", "--since", "HEAD", "--name", "prod", "--suite", "readonly", "contracts",
+            "changelog",
+            "--since",
+            "HEAD",
+            "--name",
+            "prod",
+            "--suite",
+            "readonly",
+            "contracts",
         ],
     );
     assert_eq!(notes.code, 0, "{}", notes.stderr);
-    assert!(notes.stdout.contains("tool `get` added"), "{}", notes.stdout);
-    assert!(notes.stdout.contains("(version `3.0.0` → `3.1.0`)"), "{}", notes.stdout);
+    assert!(
+        notes.stdout.contains("tool `get` added"),
+        "{}",
+        notes.stdout
+    );
+    assert!(
+        notes.stdout.contains("(version `3.0.0` → `3.1.0`)"),
+        "{}",
+        notes.stdout
+    );
     assert!(!notes.stdout.contains("search"), "{}", notes.stdout);
     // Two folders: the same choice applies to both.
     std::fs::create_dir_all(dir.join("old")).unwrap();
-    git(&dir, &["--work-tree=old", "checkout", "HEAD", "--", "contracts"]);
+    git(
+        &dir,
+        &["--work-tree=old", "checkout", "HEAD", "--", "contracts"],
+    );
     let folders = run_in(
         &dir,
         &["changelog", "--name", "one", "old/contracts", "contracts"],
     );
     assert_eq!(folders.code, 0, "{}", folders.stderr);
-    assert!(folders.stdout.contains("tool `search` removed"), "{}", folders.stdout);
+    assert!(
+        folders.stdout.contains("tool `search` removed"),
+        "{}",
+        folders.stdout
+    );
     for (args, says) in [
         (
             vec!["diff", "--name", "two", "old/contracts", "contracts"],

@@ -72,6 +72,7 @@ fn outcome_key(
         listing: _,
         select: _,
         only: _,
+        program,
     } = context;
     let allow_text = allow_list
         .as_ref()
@@ -98,6 +99,7 @@ fn outcome_key(
         .derived_debug("mode", mode)
         .field("ci", ci)
         .field("allow_missing", allow_missing)
+        .field("program", program)
         .derived_debug("today", &crate::env::today())
         .field("snapshots", &state);
     key.finish()
