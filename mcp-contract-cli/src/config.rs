@@ -2,7 +2,9 @@
 //!
 //! Every setting a suite of the harness can have (`#[mcp_contract(...)]`) has a key here, at the
 //! top level (a default for every server) and in each `[[server]]` table (that server only),
-//! and a flag on the command line (which wins over both):
+//! and a flag on the command line (which wins over both). So do `env`, `cwd` (each server
+//! command's) and `headers` (each URL's) of how a server is reached; a server's own win for
+//! the same name:
 //!
 //! ```toml
 //! dir = "contracts"                  # snapshot folder (relative to this file)
@@ -236,6 +238,17 @@ with_suite_settings! {
     pub struct FileTop {
         /// The default snapshot folder.
         pub dir: Option<PathBuf>,
+        /// Environment variables for every server command (and start command); a server's
+        /// own `env` wins for the same variable.
+        #[serde(default)]
+        pub env: BTreeMap<String, String>,
+        /// Request headers for every HTTP server; a server's own `headers` win for the same
+        /// name.
+        #[serde(default)]
+        pub headers: BTreeMap<String, String>,
+        /// The working directory of every server command, relative to this file (default: its
+        /// folder); a server's own `cwd` wins.
+        pub cwd: Option<PathBuf>,
         /// The servers, in file order.
         #[serde(default)]
         pub server: Vec<ServerEntry>,
@@ -249,6 +262,13 @@ pub struct Config {
     pub base: PathBuf,
     /// The default snapshot folder.
     pub dir: Option<PathBuf>,
+    /// The environment of every server command (the top level's `env`).
+    pub env: BTreeMap<String, String>,
+    /// The request headers of every HTTP server (the top level's `headers`).
+    pub headers: BTreeMap<String, String>,
+    /// The working directory of every server command (the top level's `cwd`), relative to
+    /// [`Config::base`].
+    pub cwd: Option<PathBuf>,
     /// The defaults of every server.
     pub settings: SettingsLayer,
     /// The servers, in file order.
@@ -308,6 +328,9 @@ pub fn parse(text: &str, base: PathBuf) -> Result<Config, CliError> {
     Ok(Config {
         settings: top.settings(),
         dir: top.dir,
+        env: top.env,
+        headers: top.headers,
+        cwd: top.cwd,
         servers: top.server,
         base,
     })

@@ -1690,3 +1690,94 @@ fn printed_commands_use_the_name_the_cli_was_run_by() {
         "{refreshed}"
     );
 }
+
+/// The top level's `env`, `cwd` and `headers` are every server's, as the docs say of every
+/// suite setting: `env` for each command (a start command too), `cwd` for each command,
+/// `headers` for each URL; a server's own win for the same name.
+#[test]
+fn top_level_env_cwd_and_headers_apply_to_every_server() {
+    support::require!(support::python::system());
+    let dir = temp_dir("config-top");
+    let servers = dir.join("servers");
+    std::fs::create_dir_all(&servers).unwrap();
+    for script in ["surface_server.py", "http_server.py"] {
+        std::fs::copy(
+            support::fixtures::server_script(script),
+            servers.join(script),
+        )
+        .unwrap();
+    }
+    std::fs::copy(
+        repo().join("fixtures/surfaces/memory/2026.1.26.json"),
+        servers.join("memory.json"),
+    )
+    .unwrap();
+    let python = python3();
+    let config = format!(
+        r#"dir = "contracts"
+cwd = "servers"                                   # relative to this file
+env = {{ FIXTURE_LOG = "top.log" }}
+headers = {{ Authorization = "Bearer ${{TOP_TOKEN}}" }}   # read from the environment
+
+[[server]]
+name = "logged"
+command = ["{python}", "surface_server.py", "memory.json"]
+
+[[server]]
+name = "own-log"
+command = ["{python}", "surface_server.py", "memory.json"]
+env = {{ FIXTURE_LOG = "own.log" }}
+
+[[server]]
+name = "guarded"
+url = "http://127.0.0.1:{{port}}/mcp"
+start = "{python} http_server.py memory.json --port {{port}} --token-env TOP_TOKEN"
+"#
+    );
+    std::fs::write(dir.join("mcp-contract.toml"), &config).unwrap();
+    let with_token = |args: &[&str]| {
+        let out = cli()
+            .current_dir(&*dir)
+            .args(args)
+            .env("TOP_TOKEN", "t0p-s3cret-token")
+            .output()
+            .unwrap();
+        Run {
+            code: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8(out.stdout).unwrap(),
+            stderr: String::from_utf8(out.stderr).unwrap(),
+        }
+    };
+    let recorded = with_token(&["snapshot", "--format", "json"]);
+    assert_eq!(recorded.code, 0, "{}{}", recorded.stdout, recorded.stderr);
+    let report: Value = serde_json::from_str(&recorded.stdout).unwrap();
+    let statuses: Vec<&Value> = report["servers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| &s["status"])
+        .collect();
+    assert_eq!(statuses, ["ok", "ok", "ok"], "{}", recorded.stdout);
+    // The server ran in `servers/` (its relative paths resolved there) with the top's
+    // variable, unless its own says otherwise.
+    let top_log = std::fs::read_to_string(servers.join("top.log")).unwrap_or_default();
+    let own_log = std::fs::read_to_string(servers.join("own.log")).unwrap_or_default();
+    assert!(top_log.contains("initialize"), "{top_log}");
+    assert!(
+        top_log.contains("POST initialize session=no version=- auth=ok"),
+        "the start command's log, with the header: {top_log}"
+    );
+    assert!(own_log.contains("initialize"), "{own_log}");
+    assert!(!recorded.stdout.contains("t0p-s3cret-token"));
+    // A server's own header wins over the top level's (any spelling of the name).
+    std::fs::write(
+        dir.join("mcp-contract.toml"),
+        config.replace(
+            "start = ",
+            "headers = { authorization = \"Bearer wrong\" }\nstart = ",
+        ),
+    )
+    .unwrap();
+    let refused = with_token(&["check"]);
+    assert_eq!(refused.code, 3, "{}{}", refused.stdout, refused.stderr);
+}

@@ -7,8 +7,9 @@
 //! a reader's repository, and exits as the block says: 0, unless the line's comment starts with
 //! `exit N` (`# exit 1: …`). Every `mcp-contract.toml` block is recorded there (`snapshot`, on a
 //! laptop in Paris) and then checked as CI checks it (`check` with `CI=true`, in Tokyo): exit 0,
-//! nothing drifted. No output may carry the token, nor say a filter or redaction matched
-//! nothing.
+//! nothing drifted; a file whose `dir` is a folder the docs recorded (`baseline/`) is first
+//! checked against that folder as it is. No output may carry the token, nor say a filter or
+//! redaction matched nothing.
 //!
 //! The reader's repository ([`Reader`]) holds what the docs name, each a real server:
 //!
@@ -552,6 +553,31 @@ fn every_mcp_contract_toml_example_holds_against_its_recorded_baseline() {
         let text = block.text.replace(DOCS_PROXY, &reader.proxy);
         std::fs::write(dir.join("mcp-contract.toml"), text).expect("write");
         let servers: usize = block.text.matches("[[server]]").count();
+        // A file beside a folder the docs recorded (`dir = "baseline"`) checks that folder as
+        // it is, before anything is recorded anew: the documented pair must work together.
+        let beside = toml::from_str::<toml::Table>(&block.text)
+            .ok()
+            .and_then(|table| table.get("dir")?.as_str().map(str::to_owned))
+            .filter(|folder| {
+                std::fs::read_dir(dir.join(folder))
+                    .into_iter()
+                    .flatten()
+                    .flatten()
+                    .any(|e| e.file_name().to_string_lossy().ends_with(".snap"))
+            });
+        if let Some(folder) = &beside {
+            let ran = run(reader
+                .sh(&dir, "mcp-contract check --format json", CHECKED_IN)
+                .env("CI", "true"));
+            if ran.code != 0 {
+                failures.push(format!(
+                    "{}: `mcp-contract check` beside the recorded {folder}/ exits {}:\n{}",
+                    block.at(),
+                    ran.code,
+                    ran.output
+                ));
+            }
+        }
         let recorded =
             run(&mut reader.sh(&dir, "mcp-contract snapshot --format json", RECORDED_IN));
         let checked = run(reader
