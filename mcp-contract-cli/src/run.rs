@@ -52,6 +52,20 @@ pub fn check(
                     "--name and --suite apply to one server; in the configuration file use `module` and `profile`",
                 ));
             }
+            // Silently dropped, these would check another server than the one meant.
+            let one_server = !server.headers.is_empty()
+                || !server.env.is_empty()
+                || server.cwd.is_some()
+                || server.start.is_some()
+                || server.ready_line.is_some();
+            if one_server {
+                return Err(CliError::usage(format!(
+                    "--header, --env, --cwd, --start and --ready-line apply to one server given on \
+                     the command line; in {} use `headers`, `env`, `cwd` (at the top level for \
+                     every server), `start` and `ready_line`",
+                    path.display()
+                )));
+            }
             let flags = options.settings.then(&target::http_flags(server));
             target::from_config(&config, options.dir.as_deref(), &flags)?
         }

@@ -1780,4 +1780,15 @@ start = "{python} http_server.py memory.json --port {{port}} --token-env TOP_TOK
     .unwrap();
     let refused = with_token(&["check"]);
     assert_eq!(refused.code, 3, "{}{}", refused.stdout, refused.stderr);
+    // A flag for one server is not dropped when the servers come from the file: it is refused.
+    let flag = with_token(&["check", "--header", "Authorization: Bearer x"]);
+    assert_eq!(flag.code, 2, "{}", flag.stderr);
+    assert!(
+        flag.stderr.contains(
+            "--header, --env, --cwd, --start and --ready-line apply to one server given on the \
+             command line; in mcp-contract.toml use `headers`"
+        ),
+        "{}",
+        flag.stderr
+    );
 }
