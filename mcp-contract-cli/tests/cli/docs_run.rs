@@ -20,7 +20,7 @@
 //! | `python3 my_server.py`, `python3 notes_server.py`, `python3 server.py`, `node server.js`, `./my-server`, `target/debug/my-server` | the reader's server: the example notes server, v1 (`examples/notes-server`) |
 //! | `npx -y @modelcontextprotocol/server-memory` | server-memory's recorded surface (`fixtures/surfaces/memory/2026.8.31.json`, served by `surface_server.py`) |
 //! | `uvx mcp-server-time` | the time server pinned in `tests/workspace/python-requirements.txt` |
-//! | `https://mcp.example.com/mcp` | `https_server.py` with a certificate for that name from a test CA (`MCP_CONTRACT_CA_FILE`, and `certs/corp-ca.pem`), demanding `Bearer $MCP_TOKEN`, reached through `forward_proxy.py` (`https_proxy`; a `proxy = "http://proxy.corp.example:3128"` is that proxy's address) |
+//! | `https://mcp.example.com/mcp` | `https_server.py` with a certificate for that name from a test CA (`MCP_CONTRACT_CA_FILE`, and `certs/corp-ca.pem`), demanding `Bearer $MCP_TOKEN`, reached through `forward_proxy.py` (`https_proxy`; tunnels to port 443 only, as squid by default; a `proxy = "http://proxy.corp.example:3128"` is that proxy's address) |
 //! | `contract/`, `tests/snapshots/`, `baseline/`, `contract-v1/`, `contract-v2/`, `old.json`, `new.json`, `surface.json`, `tests/calls/` | recorded by the CLI from those servers (v2: `NOTES_SERVER_VERSION=2`) |
 //! | `--since v1.4.0`, `origin/main`, `$BASE` | a git repository: all of it committed, tagged `v1.4.0`, `origin/main` at that commit, `BASE=origin/main` |
 //! | `$GITHUB_STEP_SUMMARY` | a file |
@@ -89,7 +89,9 @@ impl Reader {
             support::command(python)
                 .arg(support::fixtures::server_script("forward_proxy.py"))
                 .arg("--map")
-                .arg(format!("mcp.example.com=127.0.0.1:{}", server.port)),
+                .arg(format!("mcp.example.com=127.0.0.1:{}", server.port))
+                // As squid by default: a tunnel to the TLS port only.
+                .args(["--connect-ports", "443"]),
         );
         let memory = format!(
             "exec '{}' '{}' '{}'",
