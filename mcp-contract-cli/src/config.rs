@@ -36,6 +36,7 @@
 //! ```
 
 use mcp_contract_cli::error::CliError;
+use mcp_contract_test::_support::check::{ReleaseVersion, VersionSource};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -105,7 +106,10 @@ macro_rules! with_suite_settings {
                     proxy: self.proxy.clone(),
                     ca_file: self.ca_file.clone(),
                     require_version_bump: self.require_version_bump,
-                    version: self.version.clone(),
+                    version: self
+                        .version
+                        .clone()
+                        .map(|v| ReleaseVersion::new(v, VersionSource::Config)),
                     calls: self.calls.clone(),
                 }
             }
@@ -147,8 +151,8 @@ pub struct SettingsLayer {
     pub ca_file: Option<PathBuf>,
     /// A breaking or safety change needs a semver-major bump of the server's version.
     pub require_version_bump: Option<bool>,
-    /// The server's version (default: its `serverInfo.version`).
-    pub version: Option<String>,
+    /// The server's version, and where it was given (default: its `serverInfo.version`).
+    pub version: Option<ReleaseVersion>,
     /// The folder of declared calls.
     pub calls: Option<PathBuf>,
 }

@@ -630,8 +630,9 @@ fn changelog_command(recordings: &Recordings, format: ChangelogFormat) -> Result
     let changelog = report::changelog::Changelog {
         from: &old.label,
         to: &new.label,
-        versions: (old.version.as_deref(), new.version.as_deref()),
+        versions: (old.version.as_ref(), new.version.as_ref()),
         judgement: &comparison.judgement,
+        program: program(),
     };
     match format {
         ChangelogFormat::Markdown => out(&changelog.markdown()),

@@ -7,6 +7,7 @@
 use mcp_contract_cli::error::CliError;
 use mcp_contract_engine::escape::escape;
 use mcp_contract_engine::surface::{ItemKey, Surface};
+use mcp_contract_test::_support::check::{ReleaseVersion, VersionSource};
 use mcp_contract_test::_support::run::Recorded;
 use mcp_contract_test::_support::snapshot;
 use serde_json::Value;
@@ -21,8 +22,8 @@ pub struct Recording {
     /// The surface.
     pub surface: Surface,
     /// The server's version: the `server` snapshot's recorded `info.version`, else its
-    /// `serverInfo.version`.
-    pub version: Option<String>,
+    /// `serverInfo.version` (and which of the two).
+    pub version: Option<ReleaseVersion>,
     /// How reports name it: the path, with `@REF` for a revision.
     pub label: String,
     /// The snapshot file of each item (a folder).
@@ -46,7 +47,7 @@ impl Recording {
     pub fn recorded(&self) -> Recorded<'_> {
         Recorded {
             surface: &self.surface,
-            version: self.version.as_deref(),
+            version: self.version.as_ref(),
         }
     }
 }
@@ -159,7 +160,8 @@ pub fn load(path: &Path, choice: &SuiteChoice) -> Result<Recording, CliError> {
     let surface = Surface::from_json(&document).map_err(|e| {
         CliError::usage(format!("{}: not a surface file: {e}", path.display())).caused_by(e)
     })?;
-    let version = mcp_contract_engine::version::server_info_version(&document);
+    let version = mcp_contract_engine::version::server_info_version(&document)
+        .map(|value| ReleaseVersion::new(value, VersionSource::ServerInfo));
     Ok(Recording {
         surface,
         version,
@@ -277,11 +279,14 @@ fn from_snapshots(
             surface.insert(item.key, definition);
         }
     }
-    let version = recorded_version.or_else(|| {
-        surface
-            .get(&ItemKey::server())
-            .and_then(|server| mcp_contract_engine::version::server_info_version(&server))
-    });
+    let version = recorded_version
+        .map(|value| ReleaseVersion::new(value, VersionSource::Recorded))
+        .or_else(|| {
+            surface
+                .get(&ItemKey::server())
+                .and_then(|server| mcp_contract_engine::version::server_info_version(&server))
+                .map(|value| ReleaseVersion::new(value, VersionSource::ServerInfo))
+        });
     Ok(Recording {
         surface,
         version,

@@ -20,7 +20,9 @@ pub mod sarif;
 
 use mcp_contract_engine::change::{Change, Class, Judgement};
 use mcp_contract_engine::surface::ItemKey;
-use mcp_contract_test::_support::check::{FailOn, State, SuiteReport};
+use mcp_contract_test::_support::check::{
+    FailOn, ReleaseVersion, State, SuiteReport, VersionSource,
+};
 pub use mcp_contract_test::_support::run::FailureKind;
 use mcp_contract_test::_support::run::{ComparedItem, Comparison};
 pub use mcp_contract_test::_support::summary::{
@@ -81,6 +83,23 @@ pub struct Items {
     /// For `snapshot`: how many snapshot files were written or deleted; `None` when nothing
     /// was accepted (a `check`, or a surface refused for a deny lint).
     pub accepted: Option<usize>,
+    /// The server's version the run used, and where it came from (given, or its
+    /// `serverInfo.version` for the version requirement); `None` when none was.
+    pub version: Option<ReleaseVersion>,
+}
+
+/// How reports say which version was used and where it came from: `2.0.0 (from --version)`;
+/// a `serverInfo.version` is said to be what many SDKs fill with their own version.
+pub fn version_line(version: &ReleaseVersion) -> String {
+    let from = version.from.describe();
+    match version.from {
+        VersionSource::ServerInfo => format!(
+            "{} (from {from}, which many SDKs, FastMCP among them, fill with their own version: \
+             give the server's with --version or the configuration's `version`)",
+            version.value
+        ),
+        _ => format!("{} (from {from})", version.value),
+    }
 }
 
 /// One item compared with its accepted contract.
@@ -213,6 +232,7 @@ impl Items {
             notes: report.notes.clone(),
             first_recording: report.first_recording,
             accepted: None,
+            version: report.version.clone(),
         }
     }
 
@@ -237,6 +257,7 @@ impl Items {
             notes: Vec::new(),
             first_recording: false,
             accepted: None,
+            version: None,
         }
     }
 

@@ -14,7 +14,9 @@ use crate::{emit, Output, ServerArgs, SnapshotOptions};
 use mcp_contract_cli::error::CliError;
 use mcp_contract_cli::report::{Failure, FailureKind, Items, Report, ServerResult};
 use mcp_contract_engine::escape::escape;
-use mcp_contract_test::_support::check::{self, FailOn, Layout, SuiteReport};
+use mcp_contract_test::_support::check::{
+    self, FailOn, Layout, ReleaseVersion, SuiteReport, VersionSource,
+};
 use mcp_contract_test::_support::run::{self, Context, Mode, SuiteOutcome};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -64,6 +66,14 @@ pub fn check(
                      the command line; in {} use `headers`, `env`, `cwd` (at the top level for \
                      every server), `start` and `ready_line`",
                     path.display()
+                )));
+            }
+            if options.settings.version.is_some() && config.servers.len() > 1 {
+                return Err(CliError::usage(format!(
+                    "--version gives one server's version, and {} has {} servers: give each \
+                     its own `version` in its [[server]] table",
+                    path.display(),
+                    config.servers.len()
                 )));
             }
             let flags = options.settings.then(&target::http_flags(server));
@@ -293,7 +303,10 @@ pub fn flag_settings(flags: &crate::SnapshotArgs) -> SettingsLayer {
         proxy: None,
         ca_file: None,
         require_version_bump: flags.require_version_bump.then_some(true),
-        version: flags.server_version.clone(),
+        version: flags
+            .server_version
+            .clone()
+            .map(|v| ReleaseVersion::new(v, VersionSource::Flag)),
         calls: flags.calls.clone(),
     }
 }

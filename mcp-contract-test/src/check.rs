@@ -10,7 +10,9 @@ use crate::prepare::spelling::Respelling;
 use crate::prepare::{self, Redactions};
 use crate::snapshot::{self, contents_match, Accepted, Metadata, SnapshotFile};
 use crate::surface::{ItemKey, Surface};
-pub use crate::verdict::{FailOn, Layout, State, SuiteReport, Verdict};
+pub use crate::verdict::{
+    FailOn, Layout, ReleaseVersion, State, SuiteReport, Verdict, VersionSource,
+};
 use serde_json::{json, Value};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -267,6 +269,7 @@ pub fn evaluate(
         unjudged: plan.unjudged,
         notes,
         first_recording: accepted.is_empty(),
+        version: None,
     };
     // Rename partners were judged for the selected items' sake: their own tests run elsewhere.
     report.keep_selected(selected);

@@ -318,7 +318,8 @@ pub mod _support {
     pub mod check {
         pub use crate::check::{
             accepted_surface, evaluate, prepare_for_sharing, probe_and_load, Accepting, FailOn,
-            Judging, Layout, State, SuiteReport, Verdict, DEFAULT_PROGRAM,
+            Judging, Layout, ReleaseVersion, State, SuiteReport, Verdict, VersionSource,
+            DEFAULT_PROGRAM,
         };
     }
     /// What one suite says, from either face.

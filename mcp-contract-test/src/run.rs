@@ -9,7 +9,7 @@
 //! anything else, so both say the same about the same server and folder.
 
 use crate::calls::{self, Calling, CallsError, CallsErrorKind, Cases};
-use crate::check::{self, FailOn, Judging, Selection, SuiteReport};
+use crate::check::{self, FailOn, Judging, ReleaseVersion, Selection, SuiteReport, VersionSource};
 use crate::config::SuiteConfig;
 use crate::error::{Cause, ConfigError};
 use crate::prepare::secrets;
@@ -471,6 +471,7 @@ fn judge_probed(
             unjudged,
             notes: Vec::new(),
             first_recording,
+            version: None,
         }
     } else {
         let accepted = Accepted {
@@ -563,22 +564,27 @@ fn judge_items(
     if let Some(cases) = judge.cases {
         report.notes.extend(cases.notes.iter().cloned());
     }
-    if config.require_version_bump {
-        let live_version = config.version.clone().or_else(|| {
-            probe
-                .surface
-                .get(&ItemKey::server())
-                .and_then(|server| version::server_info_version(&server))
-        });
+    // A version given to the suite is recorded whenever it is; the requirement also takes the
+    // live `serverInfo.version` when none is given.
+    let live_version = config.version.clone().or_else(|| {
+        probe
+            .surface
+            .get(&ItemKey::server())
+            .and_then(|server| version::server_info_version(&server))
+            .filter(|_| config.require_version_bump)
+            .map(|value| ReleaseVersion::new(value, VersionSource::ServerInfo))
+    });
+    if config.require_version_bump || config.version.is_some() {
         let policy = fail_on.apply(&config.policy);
         let release = Release {
             accepted: accepted.items,
-            live_version: live_version.as_deref(),
-            from_server_info: config.version.is_none(),
+            live_version: live_version.as_ref(),
+            required: config.require_version_bump,
             drift: *fail_on == FailOn::Drift,
         };
         version_discipline(&mut report, &release, &policy);
     }
+    report.version = live_version;
     if let (true, Some(select)) = (whole_release, context.select) {
         report.keep_selected(select);
     }

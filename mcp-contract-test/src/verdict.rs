@@ -138,6 +138,67 @@ impl fmt::Display for FailOn {
     }
 }
 
+/// A server's release version, and where it was read from: what the version requirement
+/// compares and what accepting records (`info.version` of the `server` snapshot's header).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReleaseVersion {
+    /// The version, as given.
+    pub value: String,
+    /// Where it came from.
+    pub from: VersionSource,
+}
+
+impl ReleaseVersion {
+    /// A version read from `from`.
+    pub fn new(value: impl Into<String>, from: VersionSource) -> ReleaseVersion {
+        ReleaseVersion {
+            value: value.into(),
+            from,
+        }
+    }
+}
+
+/// Where a server's version was read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum VersionSource {
+    /// The package's own version (`CARGO_PKG_VERSION`): the harness's.
+    Package,
+    /// The `version` key of a configuration file.
+    Config,
+    /// The CLI's `--version`.
+    Flag,
+    /// The server's `serverInfo.version`, which many SDKs (FastMCP among them) fill with
+    /// their own version rather than the server's.
+    ServerInfo,
+    /// The version a contract was accepted with (the `server` snapshot's header).
+    Recorded,
+}
+
+impl VersionSource {
+    /// As reports write it: `package`, `config`, `flag`, `serverInfo`, `recorded`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            VersionSource::Package => "package",
+            VersionSource::Config => "config",
+            VersionSource::Flag => "flag",
+            VersionSource::ServerInfo => "serverInfo",
+            VersionSource::Recorded => "recorded",
+        }
+    }
+
+    /// Where it was read, for people: `--version`, `serverInfo.version`, ….
+    pub fn describe(self) -> &'static str {
+        match self {
+            VersionSource::Package => "the package's version (CARGO_PKG_VERSION)",
+            VersionSource::Config => "the configuration's `version`",
+            VersionSource::Flag => "--version",
+            VersionSource::ServerInfo => "serverInfo.version",
+            VersionSource::Recorded => "recorded with the contract",
+        }
+    }
+}
+
 /// The state of one item compared with its accepted snapshot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum State {
@@ -243,6 +304,10 @@ pub struct SuiteReport {
     pub notes: Vec<String>,
     /// Whether the suite had no accepted snapshot at all: everything is a first recording.
     pub first_recording: bool,
+    /// The server's version this run used (given to the suite, or its `serverInfo.version`
+    /// for the version requirement), and where it came from; `None` when none was given or
+    /// required.
+    pub version: Option<ReleaseVersion>,
 }
 
 impl SuiteReport {

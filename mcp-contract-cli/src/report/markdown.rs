@@ -210,6 +210,9 @@ fn server_section(server: &ServerResult) -> String {
             out.push('\n');
         }
         Ok(items) => {
+            if let Some(version) = &items.version {
+                let _ = writeln!(out, "Version: {}\n", prose(&super::version_line(version)));
+            }
             out.push_str(&drift(items));
             out.push_str(&lints(items));
             for note in &items.notes {

@@ -773,3 +773,197 @@ fn diff_and_changelog_read_one_suite_of_a_shared_folder() {
         assert_eq!((r.code, r.stderr.as_str()), (2, says), "{args:?}");
     }
 }
+
+/// A version given to a suite (`--version`, a server's `version` in the configuration file)
+/// is recorded whether or not a bump is required, and every report says which version was
+/// used and where it came from.
+#[test]
+fn a_given_version_is_recorded_and_reports_say_where_it_came_from() {
+    support::require!(support::python::system());
+    let dir = temp_dir("release-version");
+    let v1 = surface(&dir, "v1", "sdk-1.30.0", &["add"]);
+    let recorded = run(
+        &dir,
+        &with(
+            &[
+                "snapshot",
+                "--dir",
+                "snaps",
+                "--version",
+                "1.4.0",
+                "--format",
+                "json",
+            ],
+            &server(&v1),
+        ),
+    );
+    assert_eq!(recorded.code, 0, "{}", recorded.stderr);
+    let header = std::fs::read_to_string(dir.join("snaps/contract__server.snap")).unwrap();
+    assert!(header.contains("version: 1.4.0"), "{header}");
+    let report: Value = serde_json::from_str(&recorded.stdout).unwrap();
+    super::assert_valid(&report);
+    assert_eq!(
+        report["servers"][0]["version"],
+        json!({"value": "1.4.0", "from": "flag"})
+    );
+    let human = run(
+        &dir,
+        &with(
+            &["check", "--dir", "snaps", "--version", "1.4.0"],
+            &server(&v1),
+        ),
+    );
+    assert_eq!(human.code, 0, "{}", human.stdout);
+    assert!(
+        human
+            .stdout
+            .contains("    version: 1.4.0 (from --version)\n"),
+        "{}",
+        human.stdout
+    );
+    // A new version is drift of `server` until accepted: under CI it fails.
+    let ci = super::cli()
+        .current_dir(&*dir)
+        .args(["check", "--dir", "snaps", "--version", "1.5.0", "--"])
+        .args(&server(&v1)[1..])
+        .env("CI", "true")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&ci.stdout);
+    assert_eq!(ci.status.code(), Some(1), "{text}");
+    assert!(text.contains("1.4.0 → 1.5.0"), "{text}");
+    // Without one given, the version requirement takes serverInfo.version, and says whose it
+    // may be.
+    let required = run(
+        &dir,
+        &with(
+            &[
+                "check",
+                "--dir",
+                "snaps",
+                "--require-version-bump",
+                "--format",
+                "markdown",
+            ],
+            &server(&v1),
+        ),
+    );
+    assert!(
+        required.stdout.contains(
+            "Version: sdk-1.30.0 (from serverInfo.version, which many SDKs, FastMCP among them, \
+             fill with their own version"
+        ),
+        "{}",
+        required.stdout
+    );
+
+    // Each server of a configuration file its own version, recorded as the file's.
+    let script = repo().join("fixtures/servers/surface_server.py");
+    let entry = |name: &str, version: &str| {
+        format!(
+            "[[server]]\nname = \"{name}\"\nversion = \"{version}\"\ncommand = [{:?}, {:?}, {:?}]\n",
+            python(),
+            script.display().to_string(),
+            v1.display().to_string()
+        )
+    };
+    std::fs::write(
+        dir.join("mcp-contract.toml"),
+        format!(
+            "dir = \"many\"\n{}{}",
+            entry("one", "1.0.0"),
+            entry("two", "7.2.0")
+        ),
+    )
+    .unwrap();
+    let configured = run_in(&dir, &["snapshot", "--format", "json"]);
+    assert_eq!(configured.code, 0, "{}", configured.stderr);
+    let report: Value = serde_json::from_str(&configured.stdout).unwrap();
+    super::assert_valid(&report);
+    assert_eq!(
+        report["servers"][1]["version"],
+        json!({"value": "7.2.0", "from": "config"})
+    );
+    for (name, version) in [("one", "1.0.0"), ("two", "7.2.0")] {
+        let header =
+            std::fs::read_to_string(dir.join(format!("many/{name}__server.snap"))).unwrap();
+        assert!(header.contains(&format!("version: {version}")), "{header}");
+    }
+    // One --version for several servers is refused: whose version would it be?
+    let one_for_all = run_in(&dir, &["check", "--version", "2.0.0"]);
+    assert_eq!(one_for_all.code, 2, "{}", one_for_all.stdout);
+    assert!(
+        one_for_all.stderr.contains(
+            "--version gives one server's version, and mcp-contract.toml has 2 servers: give \
+             each its own `version` in its [[server]] table"
+        ),
+        "{}",
+        one_for_all.stderr
+    );
+    // `diff --require-version-bump` says which versions it compared, and where each is from.
+    let diff = run_in(
+        &dir,
+        &[
+            "diff",
+            "--require-version-bump",
+            "--name",
+            "two",
+            "many",
+            "many",
+        ],
+    );
+    assert!(
+        diff.stdout.contains(
+            "the versions compared: `7.2.0` (recorded with the contract) → `7.2.0` (recorded \
+             with the contract)"
+        ),
+        "{}",
+        diff.stdout
+    );
+}
+
+/// A real FastMCP server's `serverInfo.version` is the MCP SDK's: release notes between two
+/// recordings that both say so, while the surface changed, say whose version it is.
+#[test]
+fn release_notes_say_when_both_versions_are_an_sdks() {
+    let python_with_mcp = support::require!(support::python::with_mcp());
+    let fastmcp = support::fixtures::fastmcp(python_with_mcp);
+    let dir = temp_dir("release-fastmcp");
+    let url = format!("http://127.0.0.1:{}/mcp", fastmcp.port);
+    let captured = run_in(&dir, &["capture", "-o", "old.json", "--url", &url]);
+    assert_eq!(captured.code, 0, "{}", captured.stderr);
+    let mut new: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("old.json")).unwrap()).unwrap();
+    let sdk = new["serverInfo"]["version"]
+        .as_str()
+        .expect("FastMCP says a version")
+        .to_owned();
+    new["tools"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"name": "export", "inputSchema": {"type": "object"}}));
+    std::fs::write(dir.join("new.json"), new.to_string()).unwrap();
+    let notes = run_in(&dir, &["changelog", "old.json", "new.json"]);
+    assert_eq!(notes.code, 0, "{}", notes.stderr);
+    assert!(
+        notes.stdout.contains(&format!(
+            "Both recordings give the version `{sdk}` in `serverInfo.version`, though what the \
+             server offers changed: many SDKs (FastMCP among them) put their own version there, \
+             not the server's. Record the server's own with `mcp-contract snapshot --version X`"
+        )),
+        "{}",
+        notes.stdout
+    );
+    let json = run_in(
+        &dir,
+        &["changelog", "--format", "json", "old.json", "new.json"],
+    );
+    let json: Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(
+        json["server_version_source"],
+        json!({"from": "serverInfo", "to": "serverInfo"})
+    );
+    // The same recordings unchanged: nothing to say about versions.
+    let same = run_in(&dir, &["changelog", "old.json", "old.json"]);
+    assert!(!same.stdout.contains("Both recordings"), "{}", same.stdout);
+}

@@ -3,7 +3,7 @@
 
 use super::{key_from, key_json, shared, Key};
 use crate::change::{Change, Class, Judgement, Note};
-use crate::check::{Selection, State, SuiteReport, Verdict};
+use crate::check::{ReleaseVersion, Selection, State, SuiteReport, Verdict, VersionSource};
 use crate::escape::escape;
 use crate::lint::{Finding, Level};
 use crate::snapshot::{self, Metadata, SnapshotFile};
@@ -133,6 +133,10 @@ fn outcome_bytes(outcome: &Shared, key: &Key) -> Option<Vec<u8>> {
         "key": key.check(),
         "notes": report.notes,
         "first_recording": report.first_recording,
+        "version": report.version.as_ref().map(|v| json!({
+            "value": v.value,
+            "from": v.from.as_str(),
+        })),
         "unjudged": report.unjudged.iter().map(key_json).collect::<Vec<_>>(),
         "index_len": index.len(),
     });
@@ -217,7 +221,27 @@ fn read_outcome(
             .map(|n| n.as_str().map(str::to_owned))
             .collect::<Option<_>>()?,
         first_recording: header.get("first_recording")?.as_bool()?,
+        version: match header.get("version").unwrap_or(&Value::Null) {
+            Value::Null => None,
+            version => Some(ReleaseVersion::new(
+                version.get("value")?.as_str()?,
+                version_source(version.get("from")?.as_str()?)?,
+            )),
+        },
     }))
+}
+
+/// A version's source as [`VersionSource::as_str`] wrote it.
+fn version_source(text: &str) -> Option<VersionSource> {
+    [
+        VersionSource::Package,
+        VersionSource::Config,
+        VersionSource::Flag,
+        VersionSource::ServerInfo,
+        VersionSource::Recorded,
+    ]
+    .into_iter()
+    .find(|source| source.as_str() == text)
 }
 
 fn path_json(path: &Path) -> Option<Value> {
@@ -424,6 +448,7 @@ mod tests {
             unjudged: vec![ItemKey::server()],
             notes: vec!["a note".to_owned()],
             first_recording: false,
+            version: Some(ReleaseVersion::new("2.0.0", VersionSource::Package)),
         });
         for outcome in [failed, judged] {
             fs::write(&file, outcome_bytes(&outcome, &key("admin")).unwrap()).unwrap();

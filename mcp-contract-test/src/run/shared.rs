@@ -93,7 +93,7 @@ fn outcome_key(
         .field("source", source)
         .field("line", line)
         .field("require_version_bump", require_version_bump)
-        .field("version", version)
+        .derived_debug("version", version)
         .field("calls", calls)
         .derived_debug("cases", &cases)
         .derived_debug("mode", mode)
