@@ -303,3 +303,47 @@ fn lint_findings_are_results_and_point_at_the_snapshot() {
         assert!(uri.contains("contract__"), "{uri}");
     }
 }
+
+/// Run from a folder in no repository (a CI step's scratch folder), the recordings' own
+/// repository is the root: locations stay relative to the checkout code scanning reads.
+#[test]
+fn run_outside_the_repository_locations_stay_relative_to_the_recordings_repository() {
+    let elsewhere = temp_dir("sarif-elsewhere");
+    assert!(
+        !elsewhere.ancestors().any(|d| d.join(".git").exists()),
+        "the system's temporary folder is in no repository"
+    );
+    let output = super::cli()
+        .current_dir(&*elsewhere)
+        .args(["diff", "--format", "sarif"])
+        .args([
+            fixture("filesystem/0.6.2.json"),
+            fixture("filesystem/2026.8.31.json"),
+        ])
+        .output()
+        .expect("the binary runs");
+    let doc: Value = serde_json::from_slice(&output.stdout).expect("SARIF");
+    let run0 = &doc["runs"][0];
+    let results = run0["results"].as_array().unwrap();
+    assert!(!results.is_empty());
+    for result in results {
+        let artifact = &result["locations"][0]["physicalLocation"]["artifactLocation"];
+        assert_eq!(
+            (&artifact["uri"], &artifact["uriBaseId"]),
+            (
+                &json!("fixtures/surfaces/filesystem/2026.8.31.json"),
+                &json!("%SRCROOT%")
+            ),
+            "{result:#}"
+        );
+    }
+    let root = run0["originalUriBaseIds"]["%SRCROOT%"]["uri"]
+        .as_str()
+        .unwrap();
+    let repo = repo().canonicalize().unwrap();
+    assert!(
+        root.starts_with("file://") && root.trim_end_matches('/').ends_with(repo.to_str().unwrap()),
+        "{root} is not {}",
+        repo.display()
+    );
+}
