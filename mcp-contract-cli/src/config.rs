@@ -232,6 +232,10 @@ with_suite_settings! {
         pub dir: Option<PathBuf>,
         /// The working directory of a stdio server, relative to the configuration file.
         pub cwd: Option<PathBuf>,
+        /// The 1-based line of the table in the file (its `[[server]]` header, or the `{` of
+        /// an inline table): where annotations about a server's new items land.
+        #[serde(skip)]
+        pub line: Option<usize>,
     }
 }
 
@@ -253,15 +257,17 @@ with_suite_settings! {
         /// The working directory of every server command, relative to this file (default: its
         /// folder); a server's own `cwd` wins.
         pub cwd: Option<PathBuf>,
-        /// The servers, in file order.
+        /// The servers, in file order, each with where it is in the text.
         #[serde(default)]
-        pub server: Vec<ServerEntry>,
+        pub server: Vec<toml::Spanned<ServerEntry>>,
     }
 }
 
 /// The whole configuration file.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Config {
+    /// The file, as given (`None`: text parsed on its own).
+    pub path: Option<PathBuf>,
     /// The folder of the file: relative paths start there.
     pub base: PathBuf,
     /// The default snapshot folder.
@@ -290,15 +296,26 @@ pub fn load(path: &Path) -> Result<Config, CliError> {
         .filter(|p| !p.as_os_str().is_empty())
         .map(Path::to_path_buf)
         .unwrap_or_else(|| PathBuf::from("."));
-    parse(&text, base).map_err(|e| e.within(&path.display().to_string()))
+    let mut config = parse(&text, base).map_err(|e| e.within(&path.display().to_string()))?;
+    config.path = Some(path.to_path_buf());
+    Ok(config)
 }
 
 /// Parses configuration text; errors name the line and column.
 pub fn parse(text: &str, base: PathBuf) -> Result<Config, CliError> {
-    let top: FileTop =
+    let mut top: FileTop =
         toml::from_str(text).map_err(|e| CliError::usage(e.to_string().trim_end()).caused_by(e))?;
+    let servers: Vec<ServerEntry> = std::mem::take(&mut top.server)
+        .into_iter()
+        .map(|spanned| {
+            let before = text.get(..spanned.span().start).unwrap_or(text);
+            let mut entry = spanned.into_inner();
+            entry.line = Some(before.matches('\n').count() + 1);
+            entry
+        })
+        .collect();
     let mut names = std::collections::BTreeSet::new();
-    for entry in &top.server {
+    for entry in &servers {
         if entry.name.is_empty() {
             return Err(CliError::usage("a [[server]] has an empty `name`"));
         }
@@ -324,7 +341,7 @@ pub fn parse(text: &str, base: PathBuf) -> Result<Config, CliError> {
             _ => {}
         }
     }
-    if top.server.is_empty() {
+    if servers.is_empty() {
         return Err(CliError::usage(
             "no [[server]] table: add one per server to check",
         ));
@@ -335,8 +352,9 @@ pub fn parse(text: &str, base: PathBuf) -> Result<Config, CliError> {
         env: top.env,
         headers: top.headers,
         cwd: top.cwd,
-        servers: top.server,
+        servers,
         base,
+        path: None,
     })
 }
 
@@ -385,6 +403,8 @@ profile = "readonly"
             "Bearer ${MCP_TOKEN}"
         );
         assert_eq!(config.servers[1].profile.as_deref(), Some("readonly"));
+        let lines: Vec<_> = config.servers.iter().map(|s| s.line).collect();
+        assert_eq!(lines, [Some(7), Some(15)]);
         let merged = config.settings.then(&config.servers[0].settings());
         assert_eq!(merged.fail_on.as_deref(), Some("breaking,safety"));
         assert_eq!(merged.lints, ["description-missing=deny"]);

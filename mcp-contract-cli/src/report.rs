@@ -31,7 +31,7 @@ pub use mcp_contract_test::_support::summary::{
 };
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The JSON report of one judgement: `{"changes": [...], "notes": [...]}` plus a summary.
 pub fn json(judgement: &Judgement, failing: bool) -> Value {
@@ -115,12 +115,24 @@ pub struct ItemResult {
     pub judgement: Judgement,
     /// Its accepted snapshot file, when there is one.
     pub snapshot: Option<PathBuf>,
-    /// The file a reviewer looks at for this item: its accepted snapshot, else where accepting
-    /// writes it (`check`), or the recording it is read from (`diff`). Annotations and SARIF
-    /// locations point here.
+    /// The file a reviewer looks at for this item: its snapshot file (`check`; a new item's
+    /// server table or folder once [`Items::land_new_items`] ran), or the recording it is read
+    /// from (`diff`). Annotations and SARIF locations point here.
     pub file: Option<PathBuf>,
     /// Lint findings on the live item (see [`mcp_contract_engine::lint`]).
     pub findings: Vec<mcp_contract_engine::lint::Finding>,
+    /// The line of `file` to point at when the item is not in it: a new item's server's line
+    /// in the configuration file ([`Items::land_new_items`]). `None`: the item's own line.
+    pub line: Option<usize>,
+}
+
+/// Where a server is declared: a configuration file and the line of its `[[server]]` table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Declaration {
+    /// The configuration file.
+    pub file: PathBuf,
+    /// The 1-based line of the server's table.
+    pub line: usize,
 }
 
 /// Why a server could not be checked.
@@ -227,12 +239,32 @@ impl Items {
                     snapshot: v.accepted.as_ref().map(|_| v.snap_path.clone()),
                     file: Some(v.snap_path.clone()),
                     findings: v.findings.clone(),
+                    line: None,
                 })
                 .collect(),
             notes: report.notes.clone(),
             first_recording: report.first_recording,
             accepted: None,
             version: report.version.clone(),
+        }
+    }
+
+    /// Points every item whose snapshot file does not exist yet (a new item, before it is
+    /// accepted) at where its server is declared — the configuration file's line — or else at
+    /// the snapshot folder: an annotation on a file that is in no pull request lands nowhere.
+    pub fn land_new_items(&mut self, declared: Option<&Declaration>) {
+        for item in &mut self.items {
+            let Some(file) = &item.file else { continue };
+            if file.exists() {
+                continue;
+            }
+            match declared {
+                Some(declared) => {
+                    item.file = Some(declared.file.clone());
+                    item.line = Some(declared.line);
+                }
+                None => item.file = file.parent().map(Path::to_path_buf),
+            }
         }
     }
 
@@ -250,6 +282,7 @@ impl Items {
                 snapshot: None,
                 file: None,
                 findings: Vec::new(),
+                line: None,
             })
             .collect();
         Items {
@@ -390,6 +423,7 @@ mod tests {
                         snapshot: None,
                         file: None,
                         findings: Vec::new(),
+                        line: None,
                     }],
                     ..Items::default()
                 }),

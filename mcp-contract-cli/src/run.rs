@@ -185,6 +185,7 @@ fn one(target: &Target, context: &Context<'_>, write: bool) -> ServerResult {
             if write {
                 accept(&mut report, &mut items)?;
             }
+            items.land_new_items(target.declared.as_ref());
             Ok(items)
         });
     ServerResult {

@@ -5,6 +5,7 @@
 use crate::config::{CommandLine, Config, ServerEntry, SettingsLayer};
 use crate::ServerArgs;
 use mcp_contract_cli::error::CliError;
+use mcp_contract_cli::report::Declaration;
 use mcp_contract_engine::escape::escape;
 use mcp_contract_test::_support::check::{FailOn, Layout};
 use mcp_contract_test::_support::config::SuiteConfig;
@@ -21,6 +22,8 @@ pub struct Target {
     pub name: String,
     /// Everything its suite says.
     pub config: SuiteConfig,
+    /// Its table in the configuration file, when it comes from one.
+    pub declared: Option<Declaration>,
 }
 
 /// How the server of one target is given: a command or a URL, and what goes with it.
@@ -248,6 +251,7 @@ pub fn single(
     Ok(Target {
         name: name.to_owned(),
         config,
+        declared: None,
     })
 }
 
@@ -353,5 +357,10 @@ fn from_entry(
     Ok(Target {
         name: entry.name.clone(),
         config: suite,
+        declared: config
+            .path
+            .clone()
+            .zip(entry.line)
+            .map(|(file, line)| Declaration { file, line }),
     })
 }

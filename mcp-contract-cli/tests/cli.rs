@@ -987,6 +987,62 @@ env = {{ FIXTURE_LOG = "" }}
     let report: Value = serde_json::from_str(&r.stdout).unwrap();
     assert_eq!(report["servers"][0]["status"], "ok");
     assert_eq!(report["servers"][1]["status"], "fail");
+    // A new item has no snapshot file yet: its annotation lands on its server's table in the
+    // configuration file (line 8), which a pull request that adds the item may well touch;
+    // a changed item's on its snapshot file.
+    let github = run_in(&dir, &["check", "--format", "github"], &[]).stdout;
+    let annotation = |test: &str| {
+        github
+            .lines()
+            .find(|l| l.contains(&format!("title=files {}%3A ", test.replace(':', "%3A"))))
+            .unwrap_or_else(|| panic!("{test}: {github}"))
+            .to_owned()
+    };
+    assert!(
+        annotation("tools::edit_file")
+            .starts_with("::warning file=mcp-contract.toml,line=8,title="),
+        "{github}"
+    );
+    assert!(
+        annotation("tools::read_multiple_files").starts_with(
+            "::error file=contracts/files__readonly__tools__read_multiple_files.snap,line="
+        ),
+        "{github}"
+    );
+    let sarif = run_in(
+        &dir,
+        &["check", "--format", "sarif", "--fail-on", "drift"],
+        &[],
+    );
+    let sarif: Value = serde_json::from_str(&sarif.stdout).unwrap();
+    let new_item = sarif["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["locations"][0]["logicalLocations"][0]["name"] == "edit_file")
+        .unwrap_or_else(|| panic!("{sarif:#}"));
+    let physical = &new_item["locations"][0]["physicalLocation"];
+    assert_eq!(physical["artifactLocation"]["uri"], "mcp-contract.toml");
+    assert_eq!(physical["region"]["startLine"], 8);
+    // Given on the command line, the server has no table: the annotation lands on the folder.
+    let args = [
+        "check",
+        "--dir",
+        "contracts",
+        "--name",
+        "files",
+        "--suite",
+        "readonly",
+    ];
+    let files = fixture_server("filesystem/2025.11.25.json");
+    let github = run_in(&dir, &[&args[..], &["--format", "github"]].concat(), &files).stdout;
+    let edit_file = "title=readonly tools%3A%3Aedit_file%3A new";
+    assert!(
+        github
+            .lines()
+            .any(|l| l.contains(&format!(" file=contracts,{edit_file}"))),
+        "{github}"
+    );
 
     // A bad configuration names its line and exits 2.
     std::fs::write(

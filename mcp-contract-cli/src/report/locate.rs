@@ -64,6 +64,31 @@ impl Locator {
     /// Where `key`'s change at `path` (a change's or finding's path inside the item) is in
     /// `file`.
     pub fn spot(&mut self, file: &Path, key: &ItemKey, path: &str) -> Spot {
+        let (absolute, shown, relative) = self.place(file);
+        let text = self
+            .files
+            .entry(absolute)
+            .or_insert_with_key(|absolute| std::fs::read_to_string(absolute).ok());
+        Spot {
+            path: shown,
+            relative,
+            line: text.as_deref().and_then(|t| line_of(t, key, path)),
+        }
+    }
+
+    /// `file` at a line known already (a server's table in the configuration file).
+    pub fn spot_at(&mut self, file: &Path, line: usize) -> Spot {
+        let (_, path, relative) = self.place(file);
+        Spot {
+            path,
+            relative,
+            line: Some(line),
+        }
+    }
+
+    /// `file` made absolute, and as reports show it: relative to the root, or absolute when
+    /// outside it.
+    fn place(&mut self, file: &Path) -> (PathBuf, String, bool) {
         let absolute = absolute(file);
         let root = self.root.get_or_insert_with(|| {
             repository_of(&absolute).map_or_else(|| self.cwd.clone(), Path::to_path_buf)
@@ -72,15 +97,7 @@ impl Locator {
             Ok(inside) => (slashed(inside), true),
             Err(_) => (slashed(&absolute), false),
         };
-        let text = self
-            .files
-            .entry(absolute.clone())
-            .or_insert_with(|| std::fs::read_to_string(&absolute).ok());
-        Spot {
-            path: shown,
-            relative,
-            line: text.as_deref().and_then(|t| line_of(t, key, path)),
-        }
+        (absolute, shown, relative)
     }
 }
 
