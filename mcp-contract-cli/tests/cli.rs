@@ -671,7 +671,20 @@ fn assert_markdown_inert(markdown: &str) {
         if line.starts_with('|') {
             continue; // our own table
         }
-        let outside = outside_code_spans(line);
+        let mut outside = outside_code_spans(line);
+        // Our link to the item's file ends the item's line: its text a code span, its URL
+        // percent-encoded (nothing in it can end the link or start markup).
+        if let Some((before, url)) = outside.split_once(" — [CODE](") {
+            let url = url
+                .strip_suffix(')')
+                .unwrap_or_else(|| panic!("link in: {line}"));
+            assert!(
+                url.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"-._~/%#:".contains(&b)),
+                "link URL in: {line}"
+            );
+            outside = before.to_owned();
+        }
         let chars: Vec<char> = outside.chars().collect();
         for (i, c) in chars.iter().enumerate() {
             if matches!(c, '<' | '>' | '[' | ']' | '`' | '|' | '!') {
@@ -772,7 +785,14 @@ fn server_text_cannot_inject_into_any_format() {
         "the failure names the rule: {human}"
     );
 
-    let markdown = check("markdown");
+    // Run from the folder (its root, being in no repository), each item links its snapshot.
+    let markdown = run_in(
+        &dir,
+        &["check", "--dir", "snaps", "--format", "markdown"],
+        &server(&new),
+    )
+    .stdout;
+    assert!(markdown.contains("](snaps/"), "{markdown}");
     assert_markdown_inert(&markdown);
     assert!(markdown.contains("❌"));
     // Names and commands read as written, in code spans.
@@ -1024,6 +1044,44 @@ env = {{ FIXTURE_LOG = "" }}
     let physical = &new_item["locations"][0]["physicalLocation"];
     assert_eq!(physical["artifactLocation"]["uri"], "mcp-contract.toml");
     assert_eq!(physical["region"]["startLine"], 8);
+    // The Markdown report links each drifted item's file: relative to the repository root
+    // locally, at the run's commit on GitHub Actions (a comment resolves no relative link).
+    let markdown = |github: &[(&str, &str)]| {
+        let mut command = cli();
+        command
+            .current_dir(&*dir)
+            .args(["check", "--format", "markdown"]);
+        for name in ["GITHUB_SERVER_URL", "GITHUB_REPOSITORY", "GITHUB_SHA"] {
+            command.env_remove(name);
+        }
+        let output = command.envs(github.iter().copied()).output().unwrap();
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let snap = "contracts/files__readonly__tools__read_multiple_files.snap";
+    let local = markdown(&[]);
+    assert!(
+        local.contains(&format!(
+            "- `tools::read_multiple_files` (changed) — **failing** — [`{snap}`]({snap})\n"
+        )),
+        "{local}"
+    );
+    assert!(
+        local
+            .contains("- `tools::edit_file` (new) — [`mcp-contract.toml`](mcp-contract.toml#L8)\n"),
+        "{local}"
+    );
+    let sha = "4f3c2b1a4f3c2b1a4f3c2b1a4f3c2b1a4f3c2b1a";
+    let on_github = markdown(&[
+        ("GITHUB_SERVER_URL", "https://github.com"),
+        ("GITHUB_REPOSITORY", "acme/notes"),
+        ("GITHUB_SHA", sha),
+    ]);
+    assert!(
+        on_github.contains(&format!(
+            "[`{snap}`](https://github.com/acme/notes/blob/{sha}/{snap})"
+        )),
+        "{on_github}"
+    );
     // Given on the command line, the server has no table: the annotation lands on the folder.
     let args = [
         "check",

@@ -181,7 +181,7 @@ fn fingerprint(server: &str, key: &ItemKey, rule: &str, path: &str) -> String {
 }
 
 /// Percent-encodes a `/`-separated path for a URI reference.
-fn uri_path(path: &str) -> String {
+pub(crate) fn uri_path(path: &str) -> String {
     let mut out = String::with_capacity(path.len());
     for byte in path.bytes() {
         if byte.is_ascii_alphanumeric() || b"-._~/".contains(&byte) {
