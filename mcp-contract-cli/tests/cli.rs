@@ -460,17 +460,58 @@ fn a_configuration_that_cannot_be_used_is_a_config_failure_exit_2() {
 // ---- JSON Schema: docs/report.schema.json, read by the jsonschema crate ----
 
 fn schema() -> Value {
-    serde_json::from_str(&std::fs::read_to_string(repo().join("docs/report.schema.json")).unwrap())
-        .unwrap()
+    schema_file("report.schema.json")
+}
+
+fn schema_file(name: &str) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(repo().join("docs").join(name)).unwrap()).unwrap()
 }
 
 /// Every error the schema finds in `report`, as `pointer: message` (its draft from `$schema`).
 fn violations(report: &Value) -> Vec<String> {
-    jsonschema::validator_for(&schema())
-        .expect("docs/report.schema.json is a valid schema")
-        .iter_errors(report)
+    violations_of(&schema(), report)
+}
+
+fn violations_of(schema: &Value, document: &Value) -> Vec<String> {
+    jsonschema::validator_for(schema)
+        .expect("a valid schema")
+        .iter_errors(document)
         .map(|e| format!("{}: {e}", e.instance_path().as_str()))
         .collect()
+}
+
+/// `diff --format json` and `changelog --format json` have schemas of their own
+/// (docs/diff.schema.json, docs/changelog.schema.json), and what they write matches them.
+#[test]
+fn diff_and_changelog_json_match_their_schemas() {
+    let old = repo().join("fixtures/surfaces/filesystem/0.6.2.json");
+    let new = repo().join("fixtures/surfaces/filesystem/2026.8.31.json");
+    let (old, new) = (old.display().to_string(), new.display().to_string());
+    let json_of = |args: &[&str]| -> Value {
+        let r = run(args, &[]);
+        serde_json::from_str(&r.stdout).unwrap_or_else(|e| panic!("{e}: {}{}", r.stdout, r.stderr))
+    };
+    let diff_schema = schema_file("diff.schema.json");
+    let diff = json_of(&["diff", "--format", "json", &old, &new]);
+    assert!(!diff["changes"].as_array().unwrap().is_empty(), "{diff:#}");
+    let errors = violations_of(&diff_schema, &diff);
+    assert!(errors.is_empty(), "{errors:#?}");
+    let changelog_schema = schema_file("changelog.schema.json");
+    let changelog = json_of(&["changelog", "--format", "json", &old, &new]);
+    assert_eq!(
+        changelog["server_version_source"]["to"], "serverInfo",
+        "{changelog:#}"
+    );
+    let errors = violations_of(&changelog_schema, &changelog);
+    assert!(errors.is_empty(), "{errors:#?}");
+    // The schemas can fail: a kind they do not know, a key they do not describe.
+    let mut bad = diff.clone();
+    bad["changes"][0]["kind"] = json!("widget");
+    assert_eq!(violations_of(&diff_schema, &bad).len(), 1, "{bad:#}");
+    let mut bad = changelog.clone();
+    bad["sections"][0]["entries"] =
+        json!([{"kind": "tool", "name": "x", "rule": "r", "path": "", "message": "m", "extra": 1}]);
+    assert_eq!(violations_of(&changelog_schema, &bad).len(), 1, "{bad:#}");
 }
 
 fn assert_valid(report: &Value) {

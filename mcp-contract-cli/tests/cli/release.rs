@@ -920,6 +920,29 @@ fn a_given_version_is_recorded_and_reports_say_where_it_came_from() {
         "{}",
         diff.stdout
     );
+    // Release notes of a folder say the version is the recorded one (docs/changelog.schema.json).
+    let notes = run_in(
+        &dir,
+        &[
+            "changelog",
+            "--format",
+            "json",
+            "--name",
+            "two",
+            "many",
+            "many",
+        ],
+    );
+    let notes: Value = serde_json::from_str(&notes.stdout).unwrap();
+    assert_eq!(
+        (&notes["server_version"], &notes["server_version_source"]),
+        (
+            &json!({"from": "7.2.0", "to": "7.2.0"}),
+            &json!({"from": "recorded", "to": "recorded"})
+        )
+    );
+    let errors = super::violations_of(&super::schema_file("changelog.schema.json"), &notes);
+    assert!(errors.is_empty(), "{errors:#?}");
 }
 
 /// A real FastMCP server's `serverInfo.version` is the MCP SDK's: release notes between two
