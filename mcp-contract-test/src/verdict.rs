@@ -176,6 +176,22 @@ pub enum VersionSource {
 }
 
 impl VersionSource {
+    /// Every source, in [`VersionSource::as_str`]'s order.
+    pub const ALL: [VersionSource; 5] = [
+        VersionSource::Package,
+        VersionSource::Config,
+        VersionSource::Flag,
+        VersionSource::ServerInfo,
+        VersionSource::Recorded,
+    ];
+
+    /// The source [`VersionSource::as_str`] wrote as `text`.
+    pub fn parse(text: &str) -> Option<VersionSource> {
+        VersionSource::ALL
+            .into_iter()
+            .find(|source| source.as_str() == text)
+    }
+
     /// As reports write it: `package`, `config`, `flag`, `serverInfo`, `recorded`.
     pub fn as_str(self) -> &'static str {
         match self {

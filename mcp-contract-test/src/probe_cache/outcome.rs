@@ -225,23 +225,10 @@ fn read_outcome(
             Value::Null => None,
             version => Some(ReleaseVersion::new(
                 version.get("value")?.as_str()?,
-                version_source(version.get("from")?.as_str()?)?,
+                VersionSource::parse(version.get("from")?.as_str()?)?,
             )),
         },
     }))
-}
-
-/// A version's source as [`VersionSource::as_str`] wrote it.
-fn version_source(text: &str) -> Option<VersionSource> {
-    [
-        VersionSource::Package,
-        VersionSource::Config,
-        VersionSource::Flag,
-        VersionSource::ServerInfo,
-        VersionSource::Recorded,
-    ]
-    .into_iter()
-    .find(|source| source.as_str() == text)
 }
 
 fn path_json(path: &Path) -> Option<Value> {
@@ -454,6 +441,22 @@ mod tests {
             fs::write(&file, outcome_bytes(&outcome, &key("admin")).unwrap()).unwrap();
             assert!(read_outcome(&file, &key("admin"), None, None).is_some());
             assert!(read_outcome(&file, &key("readonly"), None, None).is_none());
+        }
+        // The release version comes back as it was judged, from every source.
+        for source in VersionSource::ALL {
+            let version = ReleaseVersion::new("2.0.0", source);
+            let judged = Ok(SuiteReport {
+                verdicts: Vec::new(),
+                unjudged: Vec::new(),
+                notes: Vec::new(),
+                first_recording: false,
+                version: Some(version.clone()),
+            });
+            fs::write(&file, outcome_bytes(&judged, &key("admin")).unwrap()).unwrap();
+            let read = read_outcome(&file, &key("admin"), None, None)
+                .unwrap()
+                .unwrap();
+            assert_eq!(read.version, Some(version));
         }
         let _ = fs::remove_dir_all(&dir);
     }
