@@ -9,8 +9,9 @@
 use crate::change::{Change, Class, Judgement, Note, Policy};
 use crate::rules::{self, Direction};
 use crate::schema::{
-    self, any_node, bound_tighter, canonical_eq, canonical_schema_string, canonical_string, clip,
-    is_multiple, normalize_text, type_names, Additional, Atoms, Node, Part, Shape, NULL,
+    self, any_node, bound_tighter, canonical_eq, canonical_schema_eq, canonical_schema_string,
+    canonical_string, clip, is_multiple, normalize_text, type_names, Additional, Atoms, Node, Part,
+    Shape, NULL,
 };
 use crate::surface::{ItemKey, ItemKind, Surface};
 use serde_json::{json, Map, Value};
@@ -221,19 +222,23 @@ fn same_texts(old: &Value, new: &Value) -> bool {
 /// 2026-07-28 (`resultType`, `ttlMs`, `cacheScope`) never make two versions differ. Whatever is compared (a snapshot folder, a
 /// surface file, a live server) agrees on "no drift" through this.
 pub fn same_item(old: &Value, new: &Value) -> bool {
-    let canonical = |value: &Value| -> String {
-        match &*without_nulls(value) {
-            Value::Object(map) if server::RESPONSE_HINTS.iter().any(|k| map.contains_key(*k)) => {
-                let mut rest = map.clone();
-                for key in server::RESPONSE_HINTS {
-                    rest.remove(key);
-                }
-                canonical_schema_string(&Value::Object(rest))
+    canonical_eq(old, new) || canonical_schema_eq(&comparable(old), &comparable(new))
+}
+
+/// An item as [`same_item`] compares it: in place, or a copy without its top-level nulls and
+/// response hints when it has any.
+fn comparable(value: &Value) -> Cow<'_, Value> {
+    let mut value = without_nulls(value);
+    let hinted = matches!(&*value, Value::Object(map)
+        if server::RESPONSE_HINTS.iter().any(|k| map.contains_key(*k)));
+    if hinted {
+        if let Value::Object(map) = value.to_mut() {
+            for key in server::RESPONSE_HINTS {
+                map.remove(key);
             }
-            other => canonical_schema_string(other),
         }
-    };
-    canonical_eq(old, new) || canonical(old) == canonical(new)
+    }
+    value
 }
 
 /// Sorts by item, path, rule (then values, so ties are deterministic) and drops repeats that
