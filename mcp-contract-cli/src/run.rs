@@ -309,5 +309,7 @@ pub fn flag_settings(flags: &crate::SnapshotArgs) -> SettingsLayer {
             .clone()
             .map(|v| ReleaseVersion::new(v, VersionSource::Flag)),
         calls: flags.calls.clone(),
+        consumers: flags.consumers.clone(),
+        usage_aware: flags.usage_aware.then_some(true),
     }
 }

@@ -102,6 +102,28 @@ pub fn diff_item_maps_in(
     finish(judgement)
 }
 
+/// What a release says about each item of `old` that `new` no longer has and that was
+/// probably renamed (`diff/rename.rs`), as the removal message words it: "probably renamed to
+/// `X`", with why (and for templates the variables that changed). For a caller that needs
+/// the pairing without a diff (the judgement of a consumer, `crate::consumer`).
+pub(crate) fn probable_renames(
+    old: &BTreeMap<&ItemKey, &Value>,
+    new: &BTreeMap<&ItemKey, &Value>,
+) -> BTreeMap<ItemKey, String> {
+    rename::Renames::find(old, new)
+        .removed
+        .into_iter()
+        .map(|(key, hint)| {
+            // The rest of the diff's sentence says where the diff reports what else changed.
+            let hint = match hint.split_once(": what else changed") {
+                Some((hint, _)) => hint.to_owned(),
+                None => hint,
+            };
+            (key.clone(), hint)
+        })
+        .collect()
+}
+
 /// Judges an added item against the removed item it probably replaces: what callers meet
 /// when they move to the new name, reported on it, each message naming the old one.
 fn judge_pair(out: &mut Out<'_>, old: &Value, new: &Value, old_name: &str) {
@@ -374,6 +396,8 @@ fn removed(out: &mut Out<'_>, value: &Value, hint: Option<String>) {
             out.emit("call-removed", "", Some(clip(value, CLIP)), None, message);
             return;
         }
+        // A consumer is no item of a surface: it is judged by `crate::consumer`, never diffed.
+        ItemKind::Consumer => return,
     };
     let mut message = format!(
         "{} `{}` removed: callers that use it now get an error",
@@ -407,6 +431,7 @@ fn added(out: &mut Out<'_>, value: &Value, renamed: Option<&String>) {
             out.emit("call-added", "", None, Some(clip(value, CLIP)), message);
             return;
         }
+        ItemKind::Consumer => return,
     };
     // A new item whose text is aimed at the model is a rug pull by expansion: its arrival is
     // the change that makes it dangerous (safety), not new surface.
@@ -449,7 +474,7 @@ fn item_into(out: &mut Out<'_>, old: Option<&Value>, new: Option<&Value>) {
                 ItemKind::Tool => tool(out, o, n, differing.as_deref(), &ItemSize::new(o, n)),
                 ItemKind::Prompt => prompt(out, o, n),
                 ItemKind::Resource | ItemKind::ResourceTemplate => resource(out, o, n),
-                ItemKind::Call => {}
+                ItemKind::Call | ItemKind::Consumer => {}
             }
             // Every text of the item, read whole: what the change added aimed at the model.
             // When no text changed (a type, a bound, an annotation did), nothing was added and

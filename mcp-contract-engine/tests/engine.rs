@@ -9,6 +9,9 @@
 
 #[path = "engine/common.rs"]
 mod common;
+/// Consumer contracts: a usage file against a live surface.
+#[path = "engine/consumer.rs"]
+mod consumer;
 #[path = "engine/unions.rs"]
 mod unions;
 
