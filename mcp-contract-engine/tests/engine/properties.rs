@@ -1,16 +1,6 @@
 //! Properties of the engine over every fixture surface, and hostile input.
 
-// Tests read fixtures, time and print: the purity lints of clippy.toml hold src/, not them.
-#![allow(
-    clippy::disallowed_methods,
-    clippy::disallowed_types,
-    clippy::disallowed_macros
-)]
-
-#[path = "engine/common.rs"]
-mod common;
-
-use common::*;
+use crate::common::*;
 use mcp_contract_engine::diff::diff_item;
 use mcp_contract_engine::{ItemKey, ItemKind, Judgement, Policy, Surface};
 use serde_json::{json, Map, Value};

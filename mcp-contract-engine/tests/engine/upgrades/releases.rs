@@ -13,7 +13,7 @@
 //! Each was installed as published (`uv venv; uv pip install PKG==VER`, npm the same way) and
 //! probed with `TZ=UTC`.
 
-use super::common::*;
+use crate::common::*;
 use mcp_contract_engine::{Class, Judgement};
 use std::collections::BTreeSet;
 

@@ -11,13 +11,6 @@
 //!     fixtures/poisoning-tuning/authors/*.jsonl
 //! ```
 
-// Tests read fixtures and print: the purity lints of clippy.toml hold src/, not them.
-#![allow(
-    clippy::disallowed_methods,
-    clippy::disallowed_types,
-    clippy::disallowed_macros
-)]
-
 use mcp_contract_engine::diff::diff_surfaces;
 use mcp_contract_engine::poison::corpus::{self, Case};
 use mcp_contract_engine::prepare::{prepare, Redactions};

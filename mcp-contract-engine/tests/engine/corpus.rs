@@ -1,17 +1,7 @@
 //! The engine on real servers: recorded surfaces of published versions (fixtures/surfaces).
 //! Findings pinned here were checked by reading the JSON by hand.
 
-// Tests read fixtures, time and print: the purity lints of clippy.toml hold src/, not them.
-#![allow(
-    clippy::disallowed_methods,
-    clippy::disallowed_types,
-    clippy::disallowed_macros
-)]
-
-#[path = "engine/common.rs"]
-mod common;
-
-use common::*;
+use crate::common::*;
 use mcp_contract_engine::{Class, Judgement};
 
 /// Every consecutive release pair of the corpus (fixtures/surfaces, copied from the shared
@@ -50,7 +40,7 @@ fn has(j: &Judgement, name: &str, rule: &str, path: &str) -> bool {
         .any(|c| c.item.name == name && c.rule == rule && c.path == path)
 }
 
-/// `cargo test -p mcp-contract-engine --test engine_corpus -- --ignored --nocapture` prints
+/// `cargo test -p mcp-contract-engine --test engine corpus:: -- --ignored --nocapture` prints
 /// every verdict on the consecutive versions, for reading by hand.
 #[test]
 #[ignore]
@@ -307,7 +297,7 @@ fn failing(j: &Judgement) -> String {
 }
 
 /// Every change that fails by default on every release pair, one reviewed insta snapshot per
-/// pair (`tests/snapshots/engine_corpus__*.snap`): no false alarm on the SDK and protocol
+/// pair (`tests/engine/snapshots/corpus__*.snap`): no false alarm on the SDK and protocol
 /// upgrades, every schema-visible break found (on renamed tools too). Each line was checked
 /// against the two surfaces by hand (see the snapshots' descriptions); a change in what the
 /// engine says shows up as a pending snapshot for `cargo insta review`, never as a silently
@@ -324,7 +314,7 @@ fn failing_verdicts_on_every_release_pair_are_the_reviewed_ones() {
         settings.set_omit_expression(true);
         settings.set_prepend_module_to_snapshot(false);
         settings.bind(|| {
-            insta::assert_snapshot!(format!("engine_corpus__{server}_{a}_to_{b}"), failing(&j));
+            insta::assert_snapshot!(format!("corpus__{server}_{a}_to_{b}"), failing(&j));
         });
     }
 }

@@ -2,19 +2,10 @@
 //! shared definitions reported once, the 2026-07-28 surface, and the canonical form that
 //! decides drift.
 
-// Tests read fixtures, time and print: the purity lints of clippy.toml hold src/, not them.
-#![allow(
-    clippy::disallowed_methods,
-    clippy::disallowed_types,
-    clippy::disallowed_macros
-)]
-
-#[path = "engine/common.rs"]
-mod common;
-#[path = "engine_upgrades/releases.rs"]
+#[path = "upgrades/releases.rs"]
 mod releases;
 
-use common::*;
+use crate::common::*;
 use mcp_contract_engine::diff::{self, Context};
 use mcp_contract_engine::{Class, ItemKey, ItemKind, Policy, Surface};
 use serde_json::{json, Value};
