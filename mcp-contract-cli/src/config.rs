@@ -2,7 +2,9 @@
 //!
 //! Every setting a suite of the harness can have (`#[mcp_contract(...)]`) has a key here, at the
 //! top level (a default for every server) and in each `[[server]]` table (that server only),
-//! and a flag on the command line (which wins over both):
+//! and a flag on the command line (which wins over both). So do `env`, `cwd` (each server
+//! command's) and `headers` (each URL's) of how a server is reached; a server's own win for
+//! the same name:
 //!
 //! ```toml
 //! dir = "contracts"                  # snapshot folder (relative to this file)
@@ -38,6 +40,7 @@
 //! `consumers::<name>` (docs/cli.md, `--consumers`).
 
 use mcp_contract_cli::error::CliError;
+use mcp_contract_test::_support::check::{ReleaseVersion, VersionSource};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -111,7 +114,10 @@ macro_rules! with_suite_settings {
                     proxy: self.proxy.clone(),
                     ca_file: self.ca_file.clone(),
                     require_version_bump: self.require_version_bump,
-                    version: self.version.clone(),
+                    version: self
+                        .version
+                        .clone()
+                        .map(|v| ReleaseVersion::new(v, VersionSource::Config)),
                     calls: self.calls.clone(),
                     consumers: self.consumers.clone(),
                     usage_aware: self.usage_aware,
@@ -155,8 +161,8 @@ pub struct SettingsLayer {
     pub ca_file: Option<PathBuf>,
     /// A breaking or safety change needs a semver-major bump of the server's version.
     pub require_version_bump: Option<bool>,
-    /// The server's version (default: its `serverInfo.version`).
-    pub version: Option<String>,
+    /// The server's version, and where it was given (default: its `serverInfo.version`).
+    pub version: Option<ReleaseVersion>,
     /// The folder of declared calls.
     pub calls: Option<PathBuf>,
     /// The folder of consumers' usage files.
@@ -243,6 +249,10 @@ with_suite_settings! {
         pub dir: Option<PathBuf>,
         /// The working directory of a stdio server, relative to the configuration file.
         pub cwd: Option<PathBuf>,
+        /// The 1-based line of the table in the file (its `[[server]]` header, or the `{` of
+        /// an inline table): where annotations about a server's new items land.
+        #[serde(skip)]
+        pub line: Option<usize>,
     }
 }
 
@@ -253,19 +263,39 @@ with_suite_settings! {
     pub struct FileTop {
         /// The default snapshot folder.
         pub dir: Option<PathBuf>,
-        /// The servers, in file order.
+        /// Environment variables for every server command (and start command); a server's
+        /// own `env` wins for the same variable.
         #[serde(default)]
-        pub server: Vec<ServerEntry>,
+        pub env: BTreeMap<String, String>,
+        /// Request headers for every HTTP server; a server's own `headers` win for the same
+        /// name.
+        #[serde(default)]
+        pub headers: BTreeMap<String, String>,
+        /// The working directory of every server command, relative to this file (default: its
+        /// folder); a server's own `cwd` wins.
+        pub cwd: Option<PathBuf>,
+        /// The servers, in file order, each with where it is in the text.
+        #[serde(default)]
+        pub server: Vec<toml::Spanned<ServerEntry>>,
     }
 }
 
 /// The whole configuration file.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Config {
+    /// The file, as given (`None`: text parsed on its own).
+    pub path: Option<PathBuf>,
     /// The folder of the file: relative paths start there.
     pub base: PathBuf,
     /// The default snapshot folder.
     pub dir: Option<PathBuf>,
+    /// The environment of every server command (the top level's `env`).
+    pub env: BTreeMap<String, String>,
+    /// The request headers of every HTTP server (the top level's `headers`).
+    pub headers: BTreeMap<String, String>,
+    /// The working directory of every server command (the top level's `cwd`), relative to
+    /// [`Config::base`].
+    pub cwd: Option<PathBuf>,
     /// The defaults of every server.
     pub settings: SettingsLayer,
     /// The servers, in file order.
@@ -283,15 +313,26 @@ pub fn load(path: &Path) -> Result<Config, CliError> {
         .filter(|p| !p.as_os_str().is_empty())
         .map(Path::to_path_buf)
         .unwrap_or_else(|| PathBuf::from("."));
-    parse(&text, base).map_err(|e| e.within(&path.display().to_string()))
+    let mut config = parse(&text, base).map_err(|e| e.within(&path.display().to_string()))?;
+    config.path = Some(path.to_path_buf());
+    Ok(config)
 }
 
 /// Parses configuration text; errors name the line and column.
 pub fn parse(text: &str, base: PathBuf) -> Result<Config, CliError> {
-    let top: FileTop =
+    let mut top: FileTop =
         toml::from_str(text).map_err(|e| CliError::usage(e.to_string().trim_end()).caused_by(e))?;
+    let servers: Vec<ServerEntry> = std::mem::take(&mut top.server)
+        .into_iter()
+        .map(|spanned| {
+            let before = text.get(..spanned.span().start).unwrap_or(text);
+            let mut entry = spanned.into_inner();
+            entry.line = Some(before.matches('\n').count() + 1);
+            entry
+        })
+        .collect();
     let mut names = std::collections::BTreeSet::new();
-    for entry in &top.server {
+    for entry in &servers {
         if entry.name.is_empty() {
             return Err(CliError::usage("a [[server]] has an empty `name`"));
         }
@@ -317,7 +358,7 @@ pub fn parse(text: &str, base: PathBuf) -> Result<Config, CliError> {
             _ => {}
         }
     }
-    if top.server.is_empty() {
+    if servers.is_empty() {
         return Err(CliError::usage(
             "no [[server]] table: add one per server to check",
         ));
@@ -325,8 +366,12 @@ pub fn parse(text: &str, base: PathBuf) -> Result<Config, CliError> {
     Ok(Config {
         settings: top.settings(),
         dir: top.dir,
-        servers: top.server,
+        env: top.env,
+        headers: top.headers,
+        cwd: top.cwd,
+        servers,
         base,
+        path: None,
     })
 }
 
@@ -375,6 +420,8 @@ profile = "readonly"
             "Bearer ${MCP_TOKEN}"
         );
         assert_eq!(config.servers[1].profile.as_deref(), Some("readonly"));
+        let lines: Vec<_> = config.servers.iter().map(|s| s.line).collect();
+        assert_eq!(lines, [Some(7), Some(15)]);
         let merged = config.settings.then(&config.servers[0].settings());
         assert_eq!(merged.fail_on.as_deref(), Some("breaking,safety"));
         assert_eq!(merged.lints, ["description-missing=deny"]);

@@ -18,9 +18,9 @@ use mcp_contract_cli::exit;
 use mcp_contract_cli::report::{self, Items, Report, ServerResult};
 use mcp_contract_engine::escape::escape;
 use mcp_contract_engine::surface::Surface;
-use mcp_contract_test::_support::check::FailOn;
 use mcp_contract_test::_support::check::State;
-use mcp_contract_test::_support::run::{self as one_road, Comparing};
+use mcp_contract_test::_support::check::{FailOn, DEFAULT_PROGRAM};
+use mcp_contract_test::_support::run::{self as one_road, Comparing, Context, Mode};
 use mcp_contract_test::_support::snapshot;
 use serde_json::Value;
 use std::io::IsTerminal;
@@ -69,9 +69,17 @@ enum Command {
         recordings: Recordings,
         /// A breaking or safety change needs a semver-major bump (minor for 0.x) of the
         /// server's version between OLD and NEW (the `server` snapshot's recorded version, or
-        /// serverInfo.version), else version-bump-missing fails.
+        /// serverInfo.version), else version-bump-missing fails. Unless --fail-on (or
+        /// MCP_CONTRACT_FAIL_ON) says otherwise, only that fails: the other changes are
+        /// reported for review.
         #[arg(long)]
         require_version_bump: bool,
+        /// What fails: breaking, safety, review, …, any (= any drift), or a comma-separated
+        /// list of classes. Default: any drift where CI is detected (`CI` set), else
+        /// breaking,safety,review; with --require-version-bump, only version-bump-missing.
+        /// MCP_CONTRACT_FAIL_ON sets the same.
+        #[arg(long)]
+        fail_on: Option<String>,
         #[command(flatten)]
         output: Output,
     },
@@ -127,6 +135,22 @@ struct Recordings {
     /// with the folder as it is now.
     #[arg(long, value_name = "GIT_REF")]
     since: Option<String>,
+    /// In a snapshot folder shared by several suites: the file prefix of the one to read
+    /// (the harness's test target, a configuration file's server name); default `contract`
+    /// when --suite is given.
+    #[arg(long, value_name = "MODULE")]
+    name: Option<String>,
+    /// In a snapshot folder shared by several suites: the suite name of the one to read (the
+    /// harness's `name = …`, a configuration file's `profile`).
+    #[arg(long)]
+    suite: Option<String>,
+}
+
+impl Recordings {
+    /// Which suite's files of a snapshot folder are read.
+    fn choice(&self) -> Result<recording::SuiteChoice, CliError> {
+        recording::SuiteChoice::new(self.name.as_deref(), self.suite.as_deref())
+    }
 }
 
 /// Formats of `changelog`.
@@ -321,8 +345,21 @@ pub struct ServerArgs {
     command: Vec<String>,
 }
 
+/// The command this process was run as, as clap names it in usage messages: the file name it
+/// was started by (`mcp-contract`; `mcp-contract-test` from the PyPI and npm packages).
+static PROGRAM: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// The command this process was run as: what every command it prints starts with.
+pub fn program() -> &'static str {
+    PROGRAM.get().map_or(DEFAULT_PROGRAM, String::as_str)
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let mut command = <Cli as clap::CommandFactory>::command();
+    let matches = command.get_matches_mut();
+    let _ = PROGRAM.set(command.get_bin_name().unwrap_or(DEFAULT_PROGRAM).to_owned());
+    let cli = <Cli as clap::FromArgMatches>::from_arg_matches(&matches)
+        .unwrap_or_else(|error| error.exit());
     // Report first: servers exit while their surfaces are judged and printed; any still
     // running when `main` returns is stopped with its process group.
     let _stops = mcp_contract_test::_support::probe::defer_stops();
@@ -350,8 +387,14 @@ fn run_command(command: Command) -> Result<u8, CliError> {
         Command::Diff {
             recordings,
             require_version_bump,
+            fail_on,
             output,
-        } => diff_command(&recordings, require_version_bump, &output),
+        } => diff_command(
+            &recordings,
+            require_version_bump,
+            fail_on.as_deref(),
+            &output,
+        ),
         Command::Changelog { recordings, format } => changelog_command(&recordings, format),
         Command::Capture { output, server } => {
             let probe = probe_one(&server)?;
@@ -427,14 +470,16 @@ pub struct SnapshotOptions {
     settings: config::SettingsLayer,
 }
 
+/// `--fail-on`, parsed.
+fn fail_on_flag(text: Option<&str>) -> Result<Option<FailOn>, CliError> {
+    text.map(|text| {
+        FailOn::parse(text).map_err(|e| CliError::usage(format!("--fail-on: {e}")).caused_by(e))
+    })
+    .transpose()
+}
+
 fn snapshots_options(args: &SnapshotArgs) -> Result<SnapshotOptions, CliError> {
-    let fail_on = match &args.fail_on {
-        None => None,
-        Some(text) => Some(
-            FailOn::parse(text)
-                .map_err(|e| CliError::usage(format!("--fail-on: {e}")).caused_by(e))?,
-        ),
-    };
+    let fail_on = fail_on_flag(args.fail_on.as_deref())?;
     if args.jobs == 0 {
         return Err(CliError::usage("--jobs must be at least 1"));
     }
@@ -459,8 +504,8 @@ fn probe_one(server: &ServerArgs) -> Result<mcp_contract_test::_support::probe::
         target::no_layout(),
         &config::SettingsLayer::default(),
     )?;
-    use mcp_contract_test::_support::run::{Context, Mode};
     let mut context = Context::from_env(Mode::Check)?;
+    context.program = program().to_owned();
     // A --timeout flag wins over MCP_CONTRACT_TIMEOUT, as for `check`.
     if server.timeout.is_some() {
         context.timeout = None;
@@ -536,12 +581,23 @@ pub fn emit(
 fn diff_command(
     recordings: &Recordings,
     require_version_bump: bool,
+    fail_on: Option<&str>,
     output: &Output,
 ) -> Result<u8, CliError> {
     output.files()?;
-    let (old, new) = recording::pair(&recordings.paths, recordings.since.as_deref())?;
-    let mut comparing = Comparing::default();
-    comparing.require_version_bump = require_version_bump;
+    let fail_on = fail_on_flag(fail_on)?;
+    let mut context = Context::from_env(Mode::Check)?;
+    context.program = program().to_owned();
+    // The flag wins over the environment's override, as for `check`.
+    if fail_on.is_some() {
+        context.fail_on = fail_on;
+    }
+    let (old, new) = recording::pair(
+        &recordings.paths,
+        recordings.since.as_deref(),
+        &recordings.choice()?,
+    )?;
+    let comparing = Comparing::new(&context, require_version_bump);
     let comparison = one_road::compare(old.recorded(), new.recorded(), &comparing);
     let mut items = Items::from_comparison(&comparison);
     for item in &mut items.items {
@@ -579,13 +635,18 @@ fn diff_command(
 }
 
 fn changelog_command(recordings: &Recordings, format: ChangelogFormat) -> Result<u8, CliError> {
-    let (old, new) = recording::pair(&recordings.paths, recordings.since.as_deref())?;
+    let (old, new) = recording::pair(
+        &recordings.paths,
+        recordings.since.as_deref(),
+        &recordings.choice()?,
+    )?;
     let comparison = one_road::compare(old.recorded(), new.recorded(), &Comparing::default());
     let changelog = report::changelog::Changelog {
         from: &old.label,
         to: &new.label,
-        versions: (old.version.as_deref(), new.version.as_deref()),
+        versions: (old.version.as_ref(), new.version.as_ref()),
         judgement: &comparison.judgement,
+        program: program(),
     };
     match format {
         ChangelogFormat::Markdown => out(&changelog.markdown()),
@@ -598,5 +659,5 @@ fn changelog_command(recordings: &Recordings, format: ChangelogFormat) -> Result
 
 /// Reads a surface file, a bare tools/list result, or a folder of snapshot files.
 fn load_surface(path: &Path) -> Result<Surface, CliError> {
-    recording::load(path).map(|r| r.surface)
+    recording::load(path, &recording::SuiteChoice::default()).map(|r| r.surface)
 }

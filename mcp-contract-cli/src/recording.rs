@@ -7,6 +7,7 @@
 use mcp_contract_cli::error::CliError;
 use mcp_contract_engine::escape::escape;
 use mcp_contract_engine::surface::{ItemKey, Surface};
+use mcp_contract_test::_support::check::{ReleaseVersion, VersionSource};
 use mcp_contract_test::_support::run::Recorded;
 use mcp_contract_test::_support::snapshot;
 use serde_json::Value;
@@ -21,14 +22,16 @@ pub struct Recording {
     /// The surface.
     pub surface: Surface,
     /// The server's version: the `server` snapshot's recorded `info.version`, else its
-    /// `serverInfo.version`.
-    pub version: Option<String>,
+    /// `serverInfo.version` (and which of the two).
+    pub version: Option<ReleaseVersion>,
     /// How reports name it: the path, with `@REF` for a revision.
     pub label: String,
     /// The snapshot file of each item (a folder).
     files: BTreeMap<ItemKey, PathBuf>,
     /// The file every item was read from (a surface file).
     whole: Option<PathBuf>,
+    /// The suite read, as chosen.
+    choice: SuiteChoice,
 }
 
 impl Recording {
@@ -44,31 +47,91 @@ impl Recording {
     pub fn recorded(&self) -> Recorded<'_> {
         Recorded {
             surface: &self.surface,
-            version: self.version.as_deref(),
+            version: self.version.as_ref(),
         }
     }
 }
 
-/// `OLD NEW`, or with `since` the one folder given as it was at that revision and as it is.
-pub fn pair(paths: &[PathBuf], since: Option<&str>) -> Result<(Recording, Recording), CliError> {
+/// Which suite's files of a snapshot folder are read: `--name MODULE` and `--suite NAME`, as
+/// `check` and `snapshot` name a suite's files; none given, the folder must hold one suite.
+#[derive(Debug, Clone, Default)]
+pub struct SuiteChoice {
+    /// The file prefix and suite name, when given (the prefix `contract` when only the suite
+    /// is).
+    chosen: Option<(String, Option<String>)>,
+}
+
+impl SuiteChoice {
+    /// The choice `--name` and `--suite` make.
+    pub fn new(name: Option<&str>, suite: Option<&str>) -> Result<SuiteChoice, CliError> {
+        if name == Some("") || suite == Some("") {
+            return Err(CliError::usage("--name and --suite must not be empty"));
+        }
+        let chosen = match (name, suite) {
+            (None, None) => None,
+            (name, suite) => Some((
+                name.unwrap_or("contract").to_owned(),
+                suite.map(str::to_owned),
+            )),
+        };
+        Ok(SuiteChoice { chosen })
+    }
+
+    /// The suite whose files start with `prefix` (`memory__`, `prod__readonly__`): the parts of
+    /// a file name never hold `__` themselves ([`snapshot::safe_component`]).
+    fn of_prefix(prefix: &str) -> SuiteChoice {
+        let mut parts = prefix.trim_end_matches("__").splitn(2, "__");
+        let module = parts.next().unwrap_or_default().to_owned();
+        SuiteChoice {
+            chosen: Some((module, parts.next().map(str::to_owned))),
+        }
+    }
+
+    /// The flags that choose the suite whose files start with `prefix`.
+    fn flags_for(prefix: &str) -> String {
+        match SuiteChoice::of_prefix(prefix).chosen {
+            Some((module, Some(suite))) => format!("--name {module} --suite {suite}"),
+            Some((module, None)) => format!("--name {module}"),
+            None => String::new(),
+        }
+    }
+}
+
+/// `OLD NEW`, or with `since` the one folder given as it was at that revision and as it is;
+/// from a snapshot folder, the files of the suite `choice` names.
+pub fn pair(
+    paths: &[PathBuf],
+    since: Option<&str>,
+    choice: &SuiteChoice,
+) -> Result<(Recording, Recording), CliError> {
     let usage = |message: &str| Err(CliError::usage(message));
+    if choice.chosen.is_some() && !paths.iter().any(|path| path.is_dir()) {
+        return usage(
+            "--name and --suite choose one suite's files of a snapshot folder: give the folder",
+        );
+    }
     match (paths, since) {
         ([dir], Some(reference)) => {
             if !dir.is_dir() {
                 return usage("--since reads a snapshot folder as it was at a git revision: give the folder (e.g. tests/snapshots)");
             }
-            Ok((at_revision(dir, reference)?, load(dir)?))
+            // The folder as it is decides which suite is read (and says so when it is not
+            // clear); at the revision, that suite may not exist yet: a suite added since.
+            let now = load(dir, choice)?;
+            let then = at_revision(dir, reference, &now.choice)?;
+            Ok((then, now))
         }
         ([_, _], Some(_)) => usage(
             "with --since give only the snapshot folder: it is compared with itself at that revision",
         ),
-        ([old, new], None) => Ok((load(old)?, load(new)?)),
+        ([old, new], None) => Ok((load(old, choice)?, load(new, choice)?)),
         _ => usage("give two recordings, OLD NEW (or --since GIT_REF and one snapshot folder)"),
     }
 }
 
-/// Reads a surface file, a bare `tools/list` result, or a folder of snapshot files.
-pub fn load(path: &Path) -> Result<Recording, CliError> {
+/// Reads a surface file, a bare `tools/list` result, or the files of one suite of a folder of
+/// snapshot files.
+pub fn load(path: &Path, choice: &SuiteChoice) -> Result<Recording, CliError> {
     let unreadable = |path: &Path, e: std::io::Error| {
         CliError::usage(format!("cannot read {}: {e}", path.display())).caused_by(e)
     };
@@ -82,7 +145,7 @@ pub fn load(path: &Path) -> Result<Recording, CliError> {
                 files.push((file, text));
             }
         }
-        return from_snapshots(files, &path.display().to_string());
+        return from_snapshots(files, &path.display().to_string(), choice, Missing::Refused);
     }
     let text = std::fs::read_to_string(path).map_err(|e| unreadable(path, e))?;
     let document: Value = serde_json::from_str(&text).map_err(|e| {
@@ -97,31 +160,115 @@ pub fn load(path: &Path) -> Result<Recording, CliError> {
     let surface = Surface::from_json(&document).map_err(|e| {
         CliError::usage(format!("{}: not a surface file: {e}", path.display())).caused_by(e)
     })?;
-    let version = mcp_contract_engine::version::server_info_version(&document);
+    let version = mcp_contract_engine::version::server_info_version(&document)
+        .map(|value| ReleaseVersion::new(value, VersionSource::ServerInfo));
     Ok(Recording {
         surface,
         version,
         label: path.display().to_string(),
         files: BTreeMap::new(),
         whole: Some(path.to_path_buf()),
+        choice: choice.clone(),
     })
 }
 
-/// A surface from snapshot files `(path, text)`, in path order.
-fn from_snapshots(mut files: Vec<(PathBuf, String)>, label: &str) -> Result<Recording, CliError> {
+/// Whether a folder without a file of the chosen suite is an error (the folder as it is) or
+/// an empty recording (the folder at a revision: the suite was added since).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Missing {
+    Refused,
+    Empty,
+}
+
+/// A surface from the snapshot files `(path, text)` of the suite `choice` names, in path
+/// order; with no choice, the files must be one suite's.
+fn from_snapshots(
+    mut files: Vec<(PathBuf, String)>,
+    label: &str,
+    choice: &SuiteChoice,
+    missing: Missing,
+) -> Result<Recording, CliError> {
     files.sort();
-    let mut surface = Surface::new();
-    let mut paths = BTreeMap::new();
-    let mut recorded_version = None;
+    let snapshot_error = |e: snapshot::SnapshotError| CliError::usage(e.to_string()).caused_by(e);
+    // Each file with its item and the prefix of its suite (`contract__`, `prod__readonly__`).
+    let mut parsed = Vec::with_capacity(files.len());
     for (path, text) in files {
-        let snapshot_error =
-            |e: snapshot::SnapshotError| CliError::usage(e.to_string()).caused_by(e);
         let file = snapshot::SnapshotFile::parse(&text, &path).map_err(snapshot_error)?;
         let item = snapshot::parse_item(&file.contents, &path).map_err(snapshot_error)?;
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        // The item's part of a file name: what follows the suite's prefix.
+        let own = snapshot::file_name("m", None, &item.key);
+        let own = own.strip_prefix("m__").unwrap_or(&own);
+        let prefix = match name.strip_suffix(own) {
+            Some(prefix) if prefix.ends_with("__") => prefix.to_owned(),
+            _ => {
+                return Err(CliError::usage(format!(
+                    "{} holds {} `{}`, whose snapshot file name ends {own}: the file was \
+                     renamed or copied by hand; rename it back or delete it",
+                    path.display(),
+                    item.key.kind,
+                    escape(&item.key.name)
+                )))
+            }
+        };
+        parsed.push((path, name, prefix, file, item));
+    }
+    let prefixes: std::collections::BTreeSet<String> = parsed
+        .iter()
+        .map(|(_, _, prefix, ..)| prefix.clone())
+        .collect();
+    if choice.chosen.is_none() && prefixes.len() > 1 {
+        let flags: Vec<String> = prefixes.iter().map(|p| SuiteChoice::flags_for(p)).collect();
+        return Err(CliError::usage(format!(
+            "{label} holds the snapshots of {} suites: choose one with {}",
+            flags.len(),
+            flags.join(", or ")
+        )));
+    }
+    // No choice and one suite: that suite is the choice (for the folder at a revision too).
+    let choice = match (&choice.chosen, prefixes.first()) {
+        (None, Some(prefix)) => SuiteChoice::of_prefix(prefix),
+        _ => choice.clone(),
+    };
+    let parsed: Vec<_> = parsed
+        .into_iter()
+        .filter(|(_, name, _, _, item)| match &choice.chosen {
+            Some((module, suite)) => {
+                snapshot::file_name(module, suite.as_deref(), &item.key) == *name
+            }
+            None => true,
+        })
+        .collect();
+    if parsed.is_empty() && missing == Missing::Refused {
+        if let Some((module, suite)) = &choice.chosen {
+            let holds: Vec<String> = prefixes.iter().map(|p| SuiteChoice::flags_for(p)).collect();
+            let chosen = match suite {
+                Some(suite) => format!("--name {} --suite {}", escape(module), escape(suite)),
+                None => format!("--name {}", escape(module)),
+            };
+            let holds = if holds.is_empty() {
+                "no snapshot at all".to_owned()
+            } else {
+                format!("the suites of {}", holds.join(", "))
+            };
+            return Err(CliError::usage(format!(
+                "{label} holds no snapshot of the suite {chosen}: it holds {holds}"
+            )));
+        }
+    }
+    let mut surface = Surface::new();
+    let mut paths: BTreeMap<ItemKey, PathBuf> = BTreeMap::new();
+    let mut recorded_version = None;
+    for (path, _, _, file, item) in parsed {
         if paths.contains_key(&item.key) {
             return Err(CliError::usage(format!(
-                "{label} holds snapshots of several suites with the item {}: point at one suite's files",
-                escape(&item.key.test_name())
+                "{label} holds two snapshots of the item {}: {} and {}; delete the one that was copied or renamed by hand",
+                escape(&item.key.test_name()),
+                paths[&item.key].display(),
+                path.display()
             )));
         }
         if item.key == ItemKey::server() {
@@ -132,17 +279,21 @@ fn from_snapshots(mut files: Vec<(PathBuf, String)>, label: &str) -> Result<Reco
             surface.insert(item.key, definition);
         }
     }
-    let version = recorded_version.or_else(|| {
-        surface
-            .get(&ItemKey::server())
-            .and_then(|server| mcp_contract_engine::version::server_info_version(&server))
-    });
+    let version = recorded_version
+        .map(|value| ReleaseVersion::new(value, VersionSource::Recorded))
+        .or_else(|| {
+            surface
+                .get(&ItemKey::server())
+                .and_then(|server| mcp_contract_engine::version::server_info_version(&server))
+                .map(|value| ReleaseVersion::new(value, VersionSource::ServerInfo))
+        });
     Ok(Recording {
         surface,
         version,
         label: label.to_owned(),
         files: paths,
         whole: None,
+        choice,
     })
 }
 
@@ -163,8 +314,9 @@ fn git(dir: &Path, args: &[&str]) -> Result<String, CliError> {
         .map_err(|_| CliError::usage("git printed something that is not UTF-8"))
 }
 
-/// The snapshot folder `dir` as it was at the git revision `reference`.
-fn at_revision(dir: &Path, reference: &str) -> Result<Recording, CliError> {
+/// The files of the suite `choice` names in the snapshot folder `dir` as it was at the git
+/// revision `reference`.
+fn at_revision(dir: &Path, reference: &str, choice: &SuiteChoice) -> Result<Recording, CliError> {
     if reference.is_empty() || reference.starts_with('-') {
         return Err(CliError::usage(format!(
             "--since takes a git revision (a tag, a branch, a commit), not `{}`",
@@ -204,7 +356,7 @@ fn at_revision(dir: &Path, reference: &str) -> Result<Recording, CliError> {
     let texts = cat_files(&top, reference, &names)?;
     let files = names.iter().map(|name| top.join(name)).zip(texts).collect();
     let label = format!("{}@{}", dir.display(), escape(reference));
-    from_snapshots(files, &label)
+    from_snapshots(files, &label, choice, Missing::Empty)
 }
 
 /// The contents of `names` at `reference`, in one `git cat-file --batch`.

@@ -20,7 +20,9 @@ pub mod sarif;
 
 use mcp_contract_engine::change::{Change, Class, Judgement};
 use mcp_contract_engine::surface::ItemKey;
-use mcp_contract_test::_support::check::{FailOn, State, SuiteReport};
+use mcp_contract_test::_support::check::{
+    FailOn, ReleaseVersion, State, SuiteReport, VersionSource,
+};
 pub use mcp_contract_test::_support::run::FailureKind;
 use mcp_contract_test::_support::run::{ComparedItem, Comparison};
 pub use mcp_contract_test::_support::summary::{
@@ -29,7 +31,7 @@ pub use mcp_contract_test::_support::summary::{
 };
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The JSON report of one judgement: `{"changes": [...], "notes": [...]}` plus a summary.
 pub fn json(judgement: &Judgement, failing: bool) -> Value {
@@ -81,6 +83,23 @@ pub struct Items {
     /// For `snapshot`: how many snapshot files were written or deleted; `None` when nothing
     /// was accepted (a `check`, or a surface refused for a deny lint).
     pub accepted: Option<usize>,
+    /// The server's version the run used, and where it came from (given, or its
+    /// `serverInfo.version` for the version requirement); `None` when none was.
+    pub version: Option<ReleaseVersion>,
+}
+
+/// How reports say which version was used and where it came from: `2.0.0 (from --version)`;
+/// a `serverInfo.version` is said to be what many SDKs fill with their own version.
+pub fn version_line(version: &ReleaseVersion) -> String {
+    let from = version.from.describe();
+    match version.from {
+        VersionSource::ServerInfo => format!(
+            "{} (from {from}, which many SDKs, FastMCP among them, fill with their own version: \
+             give the server's with --version or the configuration's `version`)",
+            version.value
+        ),
+        _ => format!("{} (from {from})", version.value),
+    }
 }
 
 /// One item compared with its accepted contract.
@@ -96,12 +115,24 @@ pub struct ItemResult {
     pub judgement: Judgement,
     /// Its accepted snapshot file, when there is one.
     pub snapshot: Option<PathBuf>,
-    /// The file a reviewer looks at for this item: its accepted snapshot, else where accepting
-    /// writes it (`check`), or the recording it is read from (`diff`). Annotations and SARIF
-    /// locations point here.
+    /// The file a reviewer looks at for this item: its snapshot file (`check`; a new item's
+    /// server table or folder once [`Items::land_new_items`] ran), or the recording it is read
+    /// from (`diff`). Annotations and SARIF locations point here.
     pub file: Option<PathBuf>,
     /// Lint findings on the live item (see [`mcp_contract_engine::lint`]).
     pub findings: Vec<mcp_contract_engine::lint::Finding>,
+    /// The line of `file` to point at when the item is not in it: a new item's server's line
+    /// in the configuration file ([`Items::land_new_items`]). `None`: the item's own line.
+    pub line: Option<usize>,
+}
+
+/// Where a server is declared: a configuration file and the line of its `[[server]]` table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Declaration {
+    /// The configuration file.
+    pub file: PathBuf,
+    /// The 1-based line of the server's table.
+    pub line: usize,
 }
 
 /// Why a server could not be checked.
@@ -208,11 +239,32 @@ impl Items {
                     snapshot: v.accepted.as_ref().map(|_| v.snap_path.clone()),
                     file: Some(v.snap_path.clone()),
                     findings: v.findings.clone(),
+                    line: None,
                 })
                 .collect(),
             notes: report.notes.clone(),
             first_recording: report.first_recording,
             accepted: None,
+            version: report.version.clone(),
+        }
+    }
+
+    /// Points every item whose snapshot file does not exist yet (a new item, before it is
+    /// accepted) at where its server is declared — the configuration file's line — or else at
+    /// the snapshot folder: an annotation on a file that is in no pull request lands nowhere.
+    pub fn land_new_items(&mut self, declared: Option<&Declaration>) {
+        for item in &mut self.items {
+            let Some(file) = &item.file else { continue };
+            if file.exists() {
+                continue;
+            }
+            match declared {
+                Some(declared) => {
+                    item.file = Some(declared.file.clone());
+                    item.line = Some(declared.line);
+                }
+                None => item.file = file.parent().map(Path::to_path_buf),
+            }
         }
     }
 
@@ -230,6 +282,7 @@ impl Items {
                 snapshot: None,
                 file: None,
                 findings: Vec::new(),
+                line: None,
             })
             .collect();
         Items {
@@ -237,6 +290,7 @@ impl Items {
             notes: Vec::new(),
             first_recording: false,
             accepted: None,
+            version: None,
         }
     }
 
@@ -369,6 +423,7 @@ mod tests {
                         snapshot: None,
                         file: None,
                         findings: Vec::new(),
+                        line: None,
                     }],
                     ..Items::default()
                 }),

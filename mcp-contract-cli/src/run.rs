@@ -14,7 +14,9 @@ use crate::{emit, Output, ServerArgs, SnapshotOptions};
 use mcp_contract_cli::error::CliError;
 use mcp_contract_cli::report::{Failure, FailureKind, Items, Report, ServerResult};
 use mcp_contract_engine::escape::escape;
-use mcp_contract_test::_support::check::{self, FailOn, Layout, SuiteReport};
+use mcp_contract_test::_support::check::{
+    self, FailOn, Layout, ReleaseVersion, SuiteReport, VersionSource,
+};
 use mcp_contract_test::_support::run::{self, Context, Mode, SuiteOutcome};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -52,6 +54,28 @@ pub fn check(
                     "--name and --suite apply to one server; in the configuration file use `module` and `profile`",
                 ));
             }
+            // Silently dropped, these would check another server than the one meant.
+            let one_server = !server.headers.is_empty()
+                || !server.env.is_empty()
+                || server.cwd.is_some()
+                || server.start.is_some()
+                || server.ready_line.is_some();
+            if one_server {
+                return Err(CliError::usage(format!(
+                    "--header, --env, --cwd, --start and --ready-line apply to one server given on \
+                     the command line; in {} use `headers`, `env`, `cwd` (at the top level for \
+                     every server), `start` and `ready_line`",
+                    path.display()
+                )));
+            }
+            if options.settings.version.is_some() && config.servers.len() > 1 {
+                return Err(CliError::usage(format!(
+                    "--version gives one server's version, and {} has {} servers: give each \
+                     its own `version` in its [[server]] table",
+                    path.display(),
+                    config.servers.len()
+                )));
+            }
             let flags = options.settings.then(&target::http_flags(server));
             target::from_config(&config, options.dir.as_deref(), &flags)?
         }
@@ -83,6 +107,7 @@ pub fn check(
     };
     let mode = if write { Mode::Accept } else { Mode::Check };
     let mut context = Context::from_env(mode)?;
+    context.program = crate::program().to_owned();
     // Flags win over the environment's overrides.
     if options.fail_on.is_some() {
         context.fail_on.clone_from(&options.fail_on);
@@ -160,6 +185,7 @@ fn one(target: &Target, context: &Context<'_>, write: bool) -> ServerResult {
             if write {
                 accept(&mut report, &mut items)?;
             }
+            items.land_new_items(target.declared.as_ref());
             Ok(items)
         });
     ServerResult {
@@ -206,7 +232,7 @@ fn accept(report: &mut SuiteReport, items: &mut Items) -> Result<(), Failure> {
 /// credentials in the server command replaced.
 fn accept_command() -> String {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut out = vec!["mcp-contract".to_owned()];
+    let mut out = vec![crate::program().to_owned()];
     let mut replaced = false;
     let mut skip_value = false;
     let mut header_value = false;
@@ -278,7 +304,10 @@ pub fn flag_settings(flags: &crate::SnapshotArgs) -> SettingsLayer {
         proxy: None,
         ca_file: None,
         require_version_bump: flags.require_version_bump.then_some(true),
-        version: flags.server_version.clone(),
+        version: flags
+            .server_version
+            .clone()
+            .map(|v| ReleaseVersion::new(v, VersionSource::Flag)),
         calls: flags.calls.clone(),
         consumers: flags.consumers.clone(),
         usage_aware: flags.usage_aware.then_some(true),

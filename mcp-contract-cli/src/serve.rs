@@ -97,7 +97,8 @@ impl Served {
             Some(m @ ("tools/call" | "prompts/get" | "resources/read")) => Err((
                 -32601,
                 format!(
-                    "{m} is not available: this is `mcp-contract serve`, a recorded contract of the server that lists what it advertises but runs nothing"
+                    "{m} is not available: this is `{} serve`, a recorded contract of the server that lists what it advertises but runs nothing",
+                    crate::program()
                 ),
             )),
             Some(method) => match self.lists.iter().find(|(m, _, _)| *m == method) {

@@ -5,6 +5,7 @@
 use crate::config::{CommandLine, Config, ServerEntry, SettingsLayer};
 use crate::ServerArgs;
 use mcp_contract_cli::error::CliError;
+use mcp_contract_cli::report::Declaration;
 use mcp_contract_engine::escape::escape;
 use mcp_contract_test::_support::check::{FailOn, Layout};
 use mcp_contract_test::_support::config::SuiteConfig;
@@ -21,6 +22,8 @@ pub struct Target {
     pub name: String,
     /// Everything its suite says.
     pub config: SuiteConfig,
+    /// Its table in the configuration file, when it comes from one.
+    pub declared: Option<Declaration>,
 }
 
 /// How the server of one target is given: a command or a URL, and what goes with it.
@@ -254,6 +257,7 @@ pub fn single(
     Ok(Target {
         name: name.to_owned(),
         config,
+        declared: None,
     })
 }
 
@@ -310,14 +314,32 @@ fn from_entry(
         ),
         None => None,
     };
+    // The top level's `env` and `headers` are every server's where they apply (`env` to a
+    // command, `headers` to a URL); a server's own win for the same name.
+    let runs_command = entry.command.is_some() || entry.start.is_some();
+    let mut env = if runs_command {
+        config.env.clone()
+    } else {
+        Default::default()
+    };
+    env.extend(entry.env.clone());
+    let mut headers = if entry.url.is_some() {
+        config.headers.clone()
+    } else {
+        Default::default()
+    };
+    for (name, value) in &entry.headers {
+        headers.retain(|top: &String, _| !top.eq_ignore_ascii_case(name));
+        headers.insert(name.clone(), value.clone());
+    }
     let spec = spec(ServerWords {
         command,
         url: entry.url.as_deref(),
-        env: entry.env.clone().into_iter().collect(),
-        headers: entry.headers.clone().into_iter().collect(),
+        env: env.into_iter().collect(),
+        headers: headers.into_iter().collect(),
         start: entry.start.as_deref(),
         ready_line: entry.ready_line.as_deref(),
-        cwd: Some(match &entry.cwd {
+        cwd: Some(match entry.cwd.as_ref().or(config.cwd.as_ref()) {
             Some(cwd) => config.base.join(cwd),
             None => config.base.clone(),
         }),
@@ -341,5 +363,10 @@ fn from_entry(
     Ok(Target {
         name: entry.name.clone(),
         config: suite,
+        declared: config
+            .path
+            .clone()
+            .zip(entry.line)
+            .map(|(file, line)| Declaration { file, line }),
     })
 }

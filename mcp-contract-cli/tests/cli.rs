@@ -466,17 +466,58 @@ fn a_configuration_that_cannot_be_used_is_a_config_failure_exit_2() {
 // ---- JSON Schema: docs/report.schema.json, read by the jsonschema crate ----
 
 fn schema() -> Value {
-    serde_json::from_str(&std::fs::read_to_string(repo().join("docs/report.schema.json")).unwrap())
-        .unwrap()
+    schema_file("report.schema.json")
+}
+
+fn schema_file(name: &str) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(repo().join("docs").join(name)).unwrap()).unwrap()
 }
 
 /// Every error the schema finds in `report`, as `pointer: message` (its draft from `$schema`).
 fn violations(report: &Value) -> Vec<String> {
-    jsonschema::validator_for(&schema())
-        .expect("docs/report.schema.json is a valid schema")
-        .iter_errors(report)
+    violations_of(&schema(), report)
+}
+
+fn violations_of(schema: &Value, document: &Value) -> Vec<String> {
+    jsonschema::validator_for(schema)
+        .expect("a valid schema")
+        .iter_errors(document)
         .map(|e| format!("{}: {e}", e.instance_path().as_str()))
         .collect()
+}
+
+/// `diff --format json` and `changelog --format json` have schemas of their own
+/// (docs/diff.schema.json, docs/changelog.schema.json), and what they write matches them.
+#[test]
+fn diff_and_changelog_json_match_their_schemas() {
+    let old = repo().join("fixtures/surfaces/filesystem/0.6.2.json");
+    let new = repo().join("fixtures/surfaces/filesystem/2026.8.31.json");
+    let (old, new) = (old.display().to_string(), new.display().to_string());
+    let json_of = |args: &[&str]| -> Value {
+        let r = run(args, &[]);
+        serde_json::from_str(&r.stdout).unwrap_or_else(|e| panic!("{e}: {}{}", r.stdout, r.stderr))
+    };
+    let diff_schema = schema_file("diff.schema.json");
+    let diff = json_of(&["diff", "--format", "json", &old, &new]);
+    assert!(!diff["changes"].as_array().unwrap().is_empty(), "{diff:#}");
+    let errors = violations_of(&diff_schema, &diff);
+    assert!(errors.is_empty(), "{errors:#?}");
+    let changelog_schema = schema_file("changelog.schema.json");
+    let changelog = json_of(&["changelog", "--format", "json", &old, &new]);
+    assert_eq!(
+        changelog["server_version_source"]["to"], "serverInfo",
+        "{changelog:#}"
+    );
+    let errors = violations_of(&changelog_schema, &changelog);
+    assert!(errors.is_empty(), "{errors:#?}");
+    // The schemas can fail: a kind they do not know, a key they do not describe.
+    let mut bad = diff.clone();
+    bad["changes"][0]["kind"] = json!("widget");
+    assert_eq!(violations_of(&diff_schema, &bad).len(), 1, "{bad:#}");
+    let mut bad = changelog.clone();
+    bad["sections"][0]["entries"] =
+        json!([{"kind": "tool", "name": "x", "rule": "r", "path": "", "message": "m", "extra": 1}]);
+    assert_eq!(violations_of(&changelog_schema, &bad).len(), 1, "{bad:#}");
 }
 
 fn assert_valid(report: &Value) {
@@ -677,7 +718,20 @@ fn assert_markdown_inert(markdown: &str) {
         if line.starts_with('|') {
             continue; // our own table
         }
-        let outside = outside_code_spans(line);
+        let mut outside = outside_code_spans(line);
+        // Our link to the item's file ends the item's line: its text a code span, its URL
+        // percent-encoded (nothing in it can end the link or start markup).
+        if let Some((before, url)) = outside.split_once(" — [CODE](") {
+            let url = url
+                .strip_suffix(')')
+                .unwrap_or_else(|| panic!("link in: {line}"));
+            assert!(
+                url.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"-._~/%#:".contains(&b)),
+                "link URL in: {line}"
+            );
+            outside = before.to_owned();
+        }
         let chars: Vec<char> = outside.chars().collect();
         for (i, c) in chars.iter().enumerate() {
             if matches!(c, '<' | '>' | '[' | ']' | '`' | '|' | '!') {
@@ -778,7 +832,14 @@ fn server_text_cannot_inject_into_any_format() {
         "the failure names the rule: {human}"
     );
 
-    let markdown = check("markdown");
+    // Run from the folder (its root, being in no repository), each item links its snapshot.
+    let markdown = run_in(
+        &dir,
+        &["check", "--dir", "snaps", "--format", "markdown"],
+        &server(&new),
+    )
+    .stdout;
+    assert!(markdown.contains("](snaps/"), "{markdown}");
     assert_markdown_inert(&markdown);
     assert!(markdown.contains("❌"));
     // Names and commands read as written, in code spans.
@@ -993,6 +1054,100 @@ env = {{ FIXTURE_LOG = "" }}
     let report: Value = serde_json::from_str(&r.stdout).unwrap();
     assert_eq!(report["servers"][0]["status"], "ok");
     assert_eq!(report["servers"][1]["status"], "fail");
+    // A new item has no snapshot file yet: its annotation lands on its server's table in the
+    // configuration file (line 8), which a pull request that adds the item may well touch;
+    // a changed item's on its snapshot file.
+    let github = run_in(&dir, &["check", "--format", "github"], &[]).stdout;
+    let annotation = |test: &str| {
+        github
+            .lines()
+            .find(|l| l.contains(&format!("title=files {}%3A ", test.replace(':', "%3A"))))
+            .unwrap_or_else(|| panic!("{test}: {github}"))
+            .to_owned()
+    };
+    assert!(
+        annotation("tools::edit_file")
+            .starts_with("::warning file=mcp-contract.toml,line=8,title="),
+        "{github}"
+    );
+    assert!(
+        annotation("tools::read_multiple_files").starts_with(
+            "::error file=contracts/files__readonly__tools__read_multiple_files.snap,line="
+        ),
+        "{github}"
+    );
+    let sarif = run_in(
+        &dir,
+        &["check", "--format", "sarif", "--fail-on", "drift"],
+        &[],
+    );
+    let sarif: Value = serde_json::from_str(&sarif.stdout).unwrap();
+    let new_item = sarif["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["locations"][0]["logicalLocations"][0]["name"] == "edit_file")
+        .unwrap_or_else(|| panic!("{sarif:#}"));
+    let physical = &new_item["locations"][0]["physicalLocation"];
+    assert_eq!(physical["artifactLocation"]["uri"], "mcp-contract.toml");
+    assert_eq!(physical["region"]["startLine"], 8);
+    // The Markdown report links each drifted item's file: relative to the repository root
+    // locally, at the run's commit on GitHub Actions (a comment resolves no relative link).
+    let markdown = |github: &[(&str, &str)]| {
+        let mut command = cli();
+        command
+            .current_dir(&*dir)
+            .args(["check", "--format", "markdown"]);
+        for name in ["GITHUB_SERVER_URL", "GITHUB_REPOSITORY", "GITHUB_SHA"] {
+            command.env_remove(name);
+        }
+        let output = command.envs(github.iter().copied()).output().unwrap();
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let snap = "contracts/files__readonly__tools__read_multiple_files.snap";
+    let local = markdown(&[]);
+    assert!(
+        local.contains(&format!(
+            "- `tools::read_multiple_files` (changed) — **failing** — [`{snap}`]({snap})\n"
+        )),
+        "{local}"
+    );
+    assert!(
+        local
+            .contains("- `tools::edit_file` (new) — [`mcp-contract.toml`](mcp-contract.toml#L8)\n"),
+        "{local}"
+    );
+    let sha = "4f3c2b1a4f3c2b1a4f3c2b1a4f3c2b1a4f3c2b1a";
+    let on_github = markdown(&[
+        ("GITHUB_SERVER_URL", "https://github.com"),
+        ("GITHUB_REPOSITORY", "acme/notes"),
+        ("GITHUB_SHA", sha),
+    ]);
+    assert!(
+        on_github.contains(&format!(
+            "[`{snap}`](https://github.com/acme/notes/blob/{sha}/{snap})"
+        )),
+        "{on_github}"
+    );
+    // Given on the command line, the server has no table: the annotation lands on the folder.
+    let args = [
+        "check",
+        "--dir",
+        "contracts",
+        "--name",
+        "files",
+        "--suite",
+        "readonly",
+    ];
+    let files = fixture_server("filesystem/2025.11.25.json");
+    let github = run_in(&dir, &[&args[..], &["--format", "github"]].concat(), &files).stdout;
+    let edit_file = "title=readonly tools%3A%3Aedit_file%3A new";
+    assert!(
+        github
+            .lines()
+            .any(|l| l.contains(&format!(" file=contracts,{edit_file}"))),
+        "{github}"
+    );
 
     // A bad configuration names its line and exits 2.
     std::fs::write(
@@ -1623,4 +1778,178 @@ fn a_timeout_that_is_no_positive_number_of_seconds_is_refused() {
             "{flag:?} {variable:?}: {stderr}"
         );
     }
+}
+
+/// Every command the CLI prints starts with the name it was run by, as clap's usage messages
+/// do: `mcp-contract-test` as the PyPI and npm packages install it.
+#[test]
+fn printed_commands_use_the_name_the_cli_was_run_by() {
+    support::require!(support::python::system());
+    let dir = temp_dir("program-name");
+    let program = dir.join("mcp-contract-test");
+    std::os::unix::fs::symlink(BIN, &program).unwrap();
+    let as_installed = |args: &[&str], server: &[String]| {
+        let mut command = support::command(&program);
+        command.current_dir(&*dir).args(args);
+        if !server.is_empty() {
+            command.arg("--").args(server);
+        }
+        let out = command.output().unwrap();
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout).into_owned()
+                + &String::from_utf8_lossy(&out.stderr),
+        )
+    };
+    let (code, none) = as_installed(
+        &["check", "--dir", "contract"],
+        &fixture_server("filesystem/0.6.2.json"),
+    );
+    assert_eq!(code, 2, "{none}");
+    assert!(
+        none.contains("Record the contract with `mcp-contract-test snapshot` (same arguments)"),
+        "{none}"
+    );
+    let (code, out) = as_installed(
+        &["snapshot", "--dir", "contract"],
+        &fixture_server("filesystem/0.6.2.json"),
+    );
+    assert_eq!(code, 0, "{out}");
+    for format in ["human", "markdown", "json"] {
+        let (code, drifted) = as_installed(
+            &["check", "--dir", "contract", "--format", format],
+            &fixture_server("filesystem/2025.7.1.json"),
+        );
+        assert_eq!(code, 0, "{drifted}");
+        assert!(
+            drifted.contains("mcp-contract-test snapshot --dir contract -- "),
+            "{format}: {drifted}"
+        );
+        assert!(
+            !drifted.contains("mcp-contract snapshot"),
+            "{format}: {drifted}"
+        );
+    }
+    // Snapshots of an older format: the note's command.
+    let lasting = dir.join("lasting");
+    std::fs::create_dir_all(&lasting).unwrap();
+    for entry in std::fs::read_dir(repo().join("fixtures/snapshots/format-1/lasting")).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), lasting.join(entry.file_name())).unwrap();
+    }
+    let server = vec![
+        python3().to_owned(),
+        support::fixtures::server_script("lasting_server.py")
+            .display()
+            .to_string(),
+        "--spell".to_owned(),
+        "snake".to_owned(),
+    ];
+    let (_, refreshed) = as_installed(&["check", "--dir", "lasting", "--name", "lasting"], &server);
+    assert!(
+        refreshed.contains("`mcp-contract-test snapshot` with the CLI"),
+        "{refreshed}"
+    );
+}
+
+/// The top level's `env`, `cwd` and `headers` are every server's, as the docs say of every
+/// suite setting: `env` for each command (a start command too), `cwd` for each command,
+/// `headers` for each URL; a server's own win for the same name.
+#[test]
+fn top_level_env_cwd_and_headers_apply_to_every_server() {
+    support::require!(support::python::system());
+    let dir = temp_dir("config-top");
+    let servers = dir.join("servers");
+    std::fs::create_dir_all(&servers).unwrap();
+    for script in ["surface_server.py", "http_server.py"] {
+        std::fs::copy(
+            support::fixtures::server_script(script),
+            servers.join(script),
+        )
+        .unwrap();
+    }
+    std::fs::copy(
+        repo().join("fixtures/surfaces/memory/2026.1.26.json"),
+        servers.join("memory.json"),
+    )
+    .unwrap();
+    let python = python3();
+    let config = format!(
+        r#"dir = "contracts"
+cwd = "servers"                                   # relative to this file
+env = {{ FIXTURE_LOG = "top.log" }}
+headers = {{ Authorization = "Bearer ${{TOP_TOKEN}}" }}   # read from the environment
+
+[[server]]
+name = "logged"
+command = ["{python}", "surface_server.py", "memory.json"]
+
+[[server]]
+name = "own-log"
+command = ["{python}", "surface_server.py", "memory.json"]
+env = {{ FIXTURE_LOG = "own.log" }}
+
+[[server]]
+name = "guarded"
+url = "http://127.0.0.1:{{port}}/mcp"
+start = "{python} http_server.py memory.json --port {{port}} --token-env TOP_TOKEN"
+"#
+    );
+    std::fs::write(dir.join("mcp-contract.toml"), &config).unwrap();
+    let with_token = |args: &[&str]| {
+        let out = cli()
+            .current_dir(&*dir)
+            .args(args)
+            .env("TOP_TOKEN", "t0p-s3cret-token")
+            .output()
+            .unwrap();
+        Run {
+            code: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8(out.stdout).unwrap(),
+            stderr: String::from_utf8(out.stderr).unwrap(),
+        }
+    };
+    let recorded = with_token(&["snapshot", "--format", "json"]);
+    assert_eq!(recorded.code, 0, "{}{}", recorded.stdout, recorded.stderr);
+    let report: Value = serde_json::from_str(&recorded.stdout).unwrap();
+    let statuses: Vec<&Value> = report["servers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| &s["status"])
+        .collect();
+    assert_eq!(statuses, ["ok", "ok", "ok"], "{}", recorded.stdout);
+    // The server ran in `servers/` (its relative paths resolved there) with the top's
+    // variable, unless its own says otherwise.
+    let top_log = std::fs::read_to_string(servers.join("top.log")).unwrap_or_default();
+    let own_log = std::fs::read_to_string(servers.join("own.log")).unwrap_or_default();
+    assert!(top_log.contains("initialize"), "{top_log}");
+    assert!(
+        top_log.contains("POST initialize session=no version=- auth=ok"),
+        "the start command's log, with the header: {top_log}"
+    );
+    assert!(own_log.contains("initialize"), "{own_log}");
+    assert!(!recorded.stdout.contains("t0p-s3cret-token"));
+    // A server's own header wins over the top level's (any spelling of the name).
+    std::fs::write(
+        dir.join("mcp-contract.toml"),
+        config.replace(
+            "start = ",
+            "headers = { authorization = \"Bearer wrong\" }\nstart = ",
+        ),
+    )
+    .unwrap();
+    let refused = with_token(&["check"]);
+    assert_eq!(refused.code, 3, "{}{}", refused.stdout, refused.stderr);
+    // A flag for one server is not dropped when the servers come from the file: it is refused.
+    let flag = with_token(&["check", "--header", "Authorization: Bearer x"]);
+    assert_eq!(flag.code, 2, "{}", flag.stderr);
+    assert!(
+        flag.stderr.contains(
+            "--header, --env, --cwd, --start and --ready-line apply to one server given on the \
+             command line; in mcp-contract.toml use `headers`"
+        ),
+        "{}",
+        flag.stderr
+    );
 }

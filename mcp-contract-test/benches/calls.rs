@@ -203,6 +203,7 @@ fn judge(
         lints: &lints,
         today: mcp_contract_engine::lint::allow::Date::parse("2026-01-01").expect("a date"),
         envelope: &[],
+        program: "mcp-contract",
     };
     calls::judge(records, accepted, &judging, None, false)
         .0

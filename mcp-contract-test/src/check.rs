@@ -10,7 +10,9 @@ use crate::prepare::spelling::Respelling;
 use crate::prepare::{self, Redactions};
 use crate::snapshot::{self, contents_match, Accepted, Metadata, SnapshotFile};
 use crate::surface::{ItemKey, Surface};
-pub use crate::verdict::{FailOn, Layout, State, SuiteReport, Verdict};
+pub use crate::verdict::{
+    FailOn, Layout, ReleaseVersion, State, SuiteReport, Verdict, VersionSource,
+};
 use serde_json::{json, Value};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -34,6 +36,9 @@ pub struct Judging<'a> {
     /// Non-spec spellings the probe met outside any item (the listings' `next_cursor`,
     /// `resource_templates`): linted with the items' own.
     pub envelope: &'a [Respelling],
+    /// The command the CLI is run as (`mcp-contract`, `mcp-contract-test`), for the commands
+    /// notes print ([`crate::run::Context::program`]).
+    pub program: &'a str,
 }
 
 impl<'a> Judging<'a> {
@@ -54,9 +59,14 @@ impl<'a> Judging<'a> {
             lints,
             today: crate::env::today(),
             envelope: &[],
+            program: DEFAULT_PROGRAM,
         }
     }
 }
+
+/// The CLI's command as Cargo and the release archives install it; what messages print unless
+/// the face says it was run as another (`mcp-contract-test`, the PyPI and npm packages').
+pub const DEFAULT_PROGRAM: &str = "mcp-contract";
 
 /// Which items a test process judges: `None` judges every item.
 pub type Selection<'a> = Option<&'a (dyn Fn(&ItemKey) -> bool + Sync)>;
@@ -238,7 +248,7 @@ pub fn evaluate(
         accepted.is_empty(),
     );
     if !refreshable.is_empty() {
-        notes.push(refresh_note(&refreshable));
+        notes.push(refresh_note(&refreshable, judging.program));
     }
     // Findings on items without a verdict (no server item): said, and failing the first verdict.
     // Items judged only for their lints, or as rename partners, are another process's tests.
@@ -259,6 +269,7 @@ pub fn evaluate(
         unjudged: plan.unjudged,
         notes,
         first_recording: accepted.is_empty(),
+        version: None,
     };
     // Rename partners were judged for the selected items' sake: their own tests run elsewhere.
     report.keep_selected(selected);
@@ -713,7 +724,7 @@ fn compare_definitions(
 
 /// The one note for accepted snapshots that are unchanged on their definition but were
 /// written differently (an older format, raw spellings, values now redacted or scrubbed).
-fn refresh_note(files: &[(String, u32)]) -> String {
+fn refresh_note(files: &[(String, u32)], program: &str) -> String {
     let oldest = files.iter().map(|f| f.1).min().unwrap_or(snapshot::FORMAT);
     let why = if oldest < snapshot::FORMAT {
         format!("recorded by an older mcp-contract-test (format {oldest})")
@@ -731,7 +742,7 @@ fn refresh_note(files: &[(String, u32)]) -> String {
     format!(
         "{} accepted snapshot(s) were {why} and match the live surface on what they recorded \
          ({}{more}); no drift. Re-record to refresh them: `INSTA_UPDATE=force cargo test` \
-         in a harness suite, `mcp-contract snapshot` with the CLI",
+         in a harness suite, `{program} snapshot` with the CLI",
         files.len(),
         names.join(", ")
     )

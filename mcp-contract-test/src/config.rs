@@ -8,7 +8,7 @@ use crate::lint::Lints;
 use crate::prepare::secrets;
 use crate::prepare::Redactions;
 use crate::probe::{HeaderValue, Lifecycle, ServerCommand, ServerSpec};
-use crate::verdict::{FailOn, Layout};
+use crate::verdict::{FailOn, Layout, ReleaseVersion};
 use mcp_contract_engine::Policy;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -47,9 +47,11 @@ pub struct SuiteConfig {
     /// accepted contract (`version-bump-missing` otherwise; see
     /// [`mcp_contract_engine::version`]).
     pub require_version_bump: bool,
-    /// The server's own version as the face knows it: the package's `CARGO_PKG_VERSION` for
-    /// the harness, `--version` for the CLI. `None`: the live `serverInfo.version`.
-    pub version: Option<String>,
+    /// The server's own version as the face knows it — the package's `CARGO_PKG_VERSION` for
+    /// the harness (with the version requirement), `--version` or the configuration's
+    /// `version` for the CLI — recorded with the contract whenever given. `None`: the live
+    /// `serverInfo.version`, for the version requirement only.
+    pub version: Option<ReleaseVersion>,
     /// The folder of declared calls (`<dir>/<tool>/<case>.json`, see `calls`),
     /// already resolved against the crate or the configuration file; `None`: no tool is called.
     pub calls: Option<PathBuf>,

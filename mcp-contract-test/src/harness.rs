@@ -292,6 +292,7 @@ mod tests {
             unjudged: Vec::new(),
             notes: Vec::new(),
             first_recording: false,
+            version: None,
         };
         SuiteActions::of(None, Ok(report), false).items.remove(0)
     }

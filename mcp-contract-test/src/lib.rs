@@ -72,7 +72,7 @@
 //! | `headers = ["Authorization: Bearer ${MCP_TOKEN}"]` | HTTP headers; `${VAR}` is read from the environment at probe time and never shown |
 //! | `start = "python3 server.py --port {port}"` | with `url`: start the server first on a free port (`{port}`), stop its process group after |
 //! | `ready_line = "listening"` | with `start`: ready once a stdout/stderr line contains this (default: once the port accepts) |
-//! | `proxy = "http://proxy.corp:3128"` / `"off"` | with `url`: the HTTP proxy (CONNECT), credentials as `USER:${PROXY_PASSWORD}@` before the host; `"off"` for none. Default: the environment's (`https_proxy`, `http_proxy`, `all_proxy`, `no_proxy`, either case; never for loopback hosts) |
+//! | `proxy = "http://proxy.corp:3128"` / `"off"` | with `url`: the HTTP proxy (a CONNECT tunnel for `https://`, absolute-form requests for `http://`), credentials as `USER:${PROXY_PASSWORD}@` before the host; `"off"` for none. Default: the environment's (`https_proxy`, `http_proxy`, `all_proxy`, `no_proxy`, either case; never for loopback hosts) |
 //! | `ca_file = "certs/ca.pem"` | with an `https://` `url`: a PEM file of CA certificates trusted besides the public ones, relative to the crate (wins over `MCP_CONTRACT_CA_FILE`) |
 //! | `args = ["--flag"]` | more arguments |
 //! | `env = ["KEY=value"]` | environment variables for the server (the rest is inherited) |
@@ -336,7 +336,8 @@ pub mod _support {
     pub mod check {
         pub use crate::check::{
             accepted_surface, evaluate, prepare_for_sharing, probe_and_load, Accepting, FailOn,
-            Judging, Layout, State, SuiteReport, Verdict,
+            Judging, Layout, ReleaseVersion, State, SuiteReport, Verdict, VersionSource,
+            DEFAULT_PROGRAM,
         };
     }
     /// What one suite says, from either face.

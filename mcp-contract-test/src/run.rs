@@ -9,7 +9,7 @@
 //! anything else, so both say the same about the same server and folder.
 
 use crate::calls::{self, Calling, CallsError, CallsErrorKind, Cases};
-use crate::check::{self, FailOn, Judging, Selection, SuiteReport};
+use crate::check::{self, FailOn, Judging, ReleaseVersion, Selection, SuiteReport, VersionSource};
 use crate::config::SuiteConfig;
 use crate::consumers::Consumers;
 use crate::error::{Cause, ConfigError};
@@ -68,6 +68,10 @@ pub struct Context<'a> {
     /// `select` can pick (libtest's `--exact NAME`, as nextest runs each test). A process that
     /// reuses a shared judgement then reads that item's verdict without looking at the others.
     pub only: Option<&'a str>,
+    /// The command the CLI was run as (`mcp-contract`, or `mcp-contract-test` as the PyPI and
+    /// npm packages install it), for the commands its messages print; the harness prints
+    /// none.
+    pub program: String,
 }
 
 impl fmt::Debug for Context<'_> {
@@ -79,6 +83,7 @@ impl fmt::Debug for Context<'_> {
             .field("timeout", &self.timeout)
             .field("listing", &self.listing)
             .field("selective", &self.select.is_some())
+            .field("program", &self.program)
             .finish_non_exhaustive()
     }
 }
@@ -98,6 +103,7 @@ impl Context<'static> {
             listing: false,
             select: None,
             only: None,
+            program: check::DEFAULT_PROGRAM.to_owned(),
         }
     }
 
@@ -153,10 +159,16 @@ pub struct SuiteOutcome {
 /// surface); else the suite's choice or breaking, safety and review. The one CI policy of both
 /// faces.
 pub fn fail_on(config: &SuiteConfig, context: &Context<'_>) -> FailOn {
+    choose_fail_on(config.fail_on.as_ref(), config.ci_fail_on.as_ref(), context)
+}
+
+/// [`fail_on`] for the choices of something other than a suite's configuration (two
+/// recordings compared: [`Comparing::new`]): what fails outside CI and in CI, when chosen.
+fn choose_fail_on(local: Option<&FailOn>, ci: Option<&FailOn>, context: &Context<'_>) -> FailOn {
     match (&context.fail_on, context.ci) {
         (Some(explicit), _) => explicit.clone(),
-        (None, true) => config.ci_fail_on.clone().unwrap_or(FailOn::Drift),
-        (None, false) => config.fail_on.clone().unwrap_or_else(FailOn::local_default),
+        (None, true) => ci.cloned().unwrap_or(FailOn::Drift),
+        (None, false) => local.cloned().unwrap_or_else(FailOn::local_default),
     }
 }
 
@@ -474,7 +486,7 @@ fn judge_probed(
     let probe = &probed.probe;
     if accepted.is_empty() && !context.allow_missing && !context.listing {
         let keys = check::item_keys(&probe.surface, &[]);
-        let message = no_contract_message(&judge.layout, context.mode);
+        let message = no_contract_message(&judge.layout, context);
         return Err(judge.failure(FailureKind::NoContract, &message, keys));
     }
     let mut lints = config.lints.clone();
@@ -507,6 +519,7 @@ fn judge_probed(
             unjudged,
             notes: Vec::new(),
             first_recording,
+            version: None,
         }
     } else {
         let accepted = Accepted {
@@ -573,6 +586,7 @@ fn judge_items(
         lints,
         today: crate::env::today(),
         envelope: &probe.respellings,
+        program: &context.program,
     };
     let mut report = check::evaluate(
         &probe.surface,
@@ -613,22 +627,27 @@ fn judge_items(
         report.unjudged.extend(unjudged);
         report.unjudged.sort();
     }
-    if config.require_version_bump {
-        let live_version = config.version.clone().or_else(|| {
-            probe
-                .surface
-                .get(&ItemKey::server())
-                .and_then(|server| version::server_info_version(&server))
-        });
+    // A version given to the suite is recorded whenever it is; the requirement also takes the
+    // live `serverInfo.version` when none is given.
+    let live_version = config.version.clone().or_else(|| {
+        probe
+            .surface
+            .get(&ItemKey::server())
+            .and_then(|server| version::server_info_version(&server))
+            .filter(|_| config.require_version_bump)
+            .map(|value| ReleaseVersion::new(value, VersionSource::ServerInfo))
+    });
+    if config.require_version_bump || config.version.is_some() {
         let policy = fail_on.apply(&config.policy);
         let release = Release {
             accepted: accepted.items,
-            live_version: live_version.as_deref(),
-            from_server_info: config.version.is_none(),
+            live_version: live_version.as_ref(),
+            required: config.require_version_bump,
             drift: *fail_on == FailOn::Drift,
         };
         version_discipline(&mut report, &release, &policy);
     }
+    report.version = live_version;
     if let (true, Some(select)) = (whole_release, context.select) {
         report.keep_selected(select);
     }
@@ -659,7 +678,7 @@ fn probe_failure_kind(kind: ProbeErrorKind) -> FailureKind {
     }
 }
 
-fn no_contract_message(layout: &check::Layout, mode: Mode) -> String {
+fn no_contract_message(layout: &check::Layout, context: &Context<'_>) -> String {
     let prefix = crate::snapshot::suite_prefix(&layout.module, layout.suite.as_deref());
     let where_ = if layout.dir.is_dir() {
         format!(
@@ -672,15 +691,16 @@ fn no_contract_message(layout: &check::Layout, mode: Mode) -> String {
             layout.dir.display()
         )
     };
-    match mode {
+    match context.mode {
         Mode::Test => format!(
             "{where_}, and CI was detected: a suite without an accepted contract checks nothing.\n\
              Record it locally (`cargo test`, then `cargo insta accept`) and commit the snapshots."
         ),
         _ => format!(
-            "{where_}: nothing to check against.\nRecord the contract with `mcp-contract snapshot` \
+            "{where_}: nothing to check against.\nRecord the contract with `{} snapshot` \
              (same arguments), or pass --allow-missing to report a first recording instead. \
-             Check the --dir/--name/--suite spelling: a typo here turns the check off."
+             Check the --dir/--name/--suite spelling: a typo here turns the check off.",
+            context.program
         ),
     }
 }

@@ -528,7 +528,11 @@ impl Suite {
         config.lints = self.lints.clone();
         config.allow_list = self.allow_list.as_ref().map(|path| manifest_dir.join(path));
         config.require_version_bump = self.require_version_bump;
-        config.version = Some(version.to_owned());
+        // The package's version is the suite's only for the version requirement: recorded for
+        // every suite, each package release would be drift of every contract.
+        config.version = self.require_version_bump.then(|| {
+            crate::check::ReleaseVersion::new(version, crate::check::VersionSource::Package)
+        });
         config.calls = self.calls.as_ref().map(|dir| manifest_dir.join(dir));
         config.consumers = self.consumers.as_ref().map(|dir| manifest_dir.join(dir));
         config.usage_aware = self.usage_aware;

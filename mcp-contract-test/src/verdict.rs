@@ -19,6 +19,11 @@ pub enum FailOn {
     /// Any difference from the accepted snapshot fails, judged or not (the CI default), so
     /// committed snapshots always equal the live surface.
     Drift,
+    /// Only a release without its version bump fails (`version-bump-missing`, see
+    /// [`crate::version`]); every other change is reported, not failed. What `mcp-contract diff
+    /// --require-version-bump` fails on unless told otherwise: that step holds the version to
+    /// the changes, and the changes themselves are the review's to judge.
+    VersionBump,
 }
 
 impl FailOn {
@@ -62,11 +67,22 @@ impl FailOn {
         Ok(FailOn::Classes(classes))
     }
 
-    /// Whether a change of this class fails under this choice (any class fails under drift).
+    /// Whether a change of this class fails under this choice (any class fails under drift;
+    /// none by its class alone under [`FailOn::VersionBump`]: see [`FailOn::fails_change`]).
     pub fn fails(&self, class: Class) -> bool {
         match self {
             FailOn::Drift => true,
             FailOn::Classes(classes) => classes.contains(&class),
+            FailOn::VersionBump => false,
+        }
+    }
+
+    /// Whether this change fails under this choice: by its class, or, under
+    /// [`FailOn::VersionBump`], by being the missing version bump.
+    pub fn fails_change(&self, change: &crate::change::Change) -> bool {
+        match self {
+            FailOn::VersionBump => change.rule == crate::version::RULE,
+            _ => self.fails(change.class),
         }
     }
 
@@ -86,6 +102,7 @@ impl FailOn {
             FailOn::Classes(_) => {
                 (state != State::New || !first_recording) && judgement.fails(policy)
             }
+            FailOn::VersionBump => judgement.changes.iter().any(|c| self.fails_change(c)),
         }
     }
 
@@ -95,6 +112,11 @@ impl FailOn {
         policy.failing = match self {
             FailOn::Classes(classes) => classes.iter().copied().collect(),
             FailOn::Drift => Class::ALL.into_iter().collect(),
+            // The class the policy gives the version rule, so that the missing bump fails
+            // where a policy is asked (the version requirement on the suite road).
+            FailOn::VersionBump => [policy.class_of(crate::version::RULE, Class::Breaking)]
+                .into_iter()
+                .collect(),
         };
         policy
     }
@@ -104,6 +126,7 @@ impl fmt::Display for FailOn {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             FailOn::Drift => f.write_str("drift"),
+            FailOn::VersionBump => f.write_str(crate::version::RULE),
             FailOn::Classes(classes) => f.write_str(
                 &classes
                     .iter()
@@ -111,6 +134,83 @@ impl fmt::Display for FailOn {
                     .collect::<Vec<_>>()
                     .join(","),
             ),
+        }
+    }
+}
+
+/// A server's release version, and where it was read from: what the version requirement
+/// compares and what accepting records (`info.version` of the `server` snapshot's header).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReleaseVersion {
+    /// The version, as given.
+    pub value: String,
+    /// Where it came from.
+    pub from: VersionSource,
+}
+
+impl ReleaseVersion {
+    /// A version read from `from`.
+    pub fn new(value: impl Into<String>, from: VersionSource) -> ReleaseVersion {
+        ReleaseVersion {
+            value: value.into(),
+            from,
+        }
+    }
+}
+
+/// Where a server's version was read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum VersionSource {
+    /// The package's own version (`CARGO_PKG_VERSION`): the harness's.
+    Package,
+    /// The `version` key of a configuration file.
+    Config,
+    /// The CLI's `--version`.
+    Flag,
+    /// The server's `serverInfo.version`, which many SDKs (FastMCP among them) fill with
+    /// their own version rather than the server's.
+    ServerInfo,
+    /// The version a contract was accepted with (the `server` snapshot's header).
+    Recorded,
+}
+
+impl VersionSource {
+    /// Every source, in [`VersionSource::as_str`]'s order.
+    pub const ALL: [VersionSource; 5] = [
+        VersionSource::Package,
+        VersionSource::Config,
+        VersionSource::Flag,
+        VersionSource::ServerInfo,
+        VersionSource::Recorded,
+    ];
+
+    /// The source [`VersionSource::as_str`] wrote as `text`.
+    pub fn parse(text: &str) -> Option<VersionSource> {
+        VersionSource::ALL
+            .into_iter()
+            .find(|source| source.as_str() == text)
+    }
+
+    /// As reports write it: `package`, `config`, `flag`, `serverInfo`, `recorded`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            VersionSource::Package => "package",
+            VersionSource::Config => "config",
+            VersionSource::Flag => "flag",
+            VersionSource::ServerInfo => "serverInfo",
+            VersionSource::Recorded => "recorded",
+        }
+    }
+
+    /// Where it was read, for people: `--version`, `serverInfo.version`, ….
+    pub fn describe(self) -> &'static str {
+        match self {
+            VersionSource::Package => "the package's version (CARGO_PKG_VERSION)",
+            VersionSource::Config => "the configuration's `version`",
+            VersionSource::Flag => "--version",
+            VersionSource::ServerInfo => "serverInfo.version",
+            VersionSource::Recorded => "recorded with the contract",
         }
     }
 }
@@ -220,6 +320,10 @@ pub struct SuiteReport {
     pub notes: Vec<String>,
     /// Whether the suite had no accepted snapshot at all: everything is a first recording.
     pub first_recording: bool,
+    /// The server's version this run used (given to the suite, or its `serverInfo.version`
+    /// for the version requirement), and where it came from; `None` when none was given or
+    /// required.
+    pub version: Option<ReleaseVersion>,
 }
 
 impl SuiteReport {

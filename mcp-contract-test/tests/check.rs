@@ -384,6 +384,7 @@ fn one_selected_item_is_judged_exactly_as_in_a_whole_run() {
             lints: &lints,
             today: Date::from_unix_days(20_000),
             envelope: &[],
+            program: "mcp-contract",
         };
         let whole = check::evaluate(&new, &accepted, &judging, None, None);
         assert!(whole.unjudged.is_empty());
@@ -490,6 +491,7 @@ fn a_surface_prepared_for_sharing_is_judged_as_the_raw_one() {
             lints: &lints,
             today: Date::from_unix_days(20_000),
             envelope: &[],
+            program: "mcp-contract",
         };
         let raw = check::evaluate(new, &accepted, &judging, None, None);
         let (prepared, notes) = check::prepare_for_sharing(new, &redactions);

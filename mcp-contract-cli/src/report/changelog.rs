@@ -7,6 +7,7 @@
 use super::markdown::{code, prose_naming};
 use mcp_contract_engine::change::{Change, Class, Judgement};
 use mcp_contract_engine::surface::ItemKind;
+use mcp_contract_test::_support::check::{ReleaseVersion, VersionSource};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
 
@@ -30,10 +31,12 @@ pub struct Changelog<'a> {
     pub from: &'a str,
     /// How the new recording is named.
     pub to: &'a str,
-    /// The server's version in each, when known.
-    pub versions: (Option<&'a str>, Option<&'a str>),
+    /// The server's version in each, when known, and where it was read.
+    pub versions: (Option<&'a ReleaseVersion>, Option<&'a ReleaseVersion>),
     /// What changed.
     pub judgement: &'a Judgement,
+    /// The command the CLI was run as, for the command the notes may print.
+    pub program: &'a str,
 }
 
 impl Changelog<'_> {
@@ -54,9 +57,25 @@ impl Changelog<'_> {
         let mut out = String::from("## Changes\n\n");
         let _ = write!(out, "From {} to {}", code(self.from), code(self.to));
         if let (Some(old), Some(new)) = self.versions {
-            let _ = write!(out, " (version {} → {})", code(old), code(new));
+            let _ = write!(
+                out,
+                " (version {} → {})",
+                code(&old.value),
+                code(&new.value)
+            );
         }
         out.push_str(".\n");
+        if let Some(sdk) = self.sdk_version() {
+            let _ = write!(
+                out,
+                "\nBoth recordings give the version {} in `serverInfo.version`, though what \
+                 the server offers changed: many SDKs (FastMCP among them) put their own \
+                 version there, not the server's. Record the server's own with `{} snapshot \
+                 --version X` (or `version` in mcp-contract.toml).\n",
+                code(sdk),
+                self.program
+            );
+        }
         let mut any = false;
         for (class, title) in SECTIONS {
             let changes = self.section(class);
@@ -82,9 +101,24 @@ impl Changelog<'_> {
         out
     }
 
-    /// The release notes as JSON: `{"version", "from", "to", "server_version", "sections":
-    /// [{"class", "title", "entries": [{"kind", "name", "rule", "path", "message"}]}]}`.
-    /// Server strings as sent: escape them before printing.
+    /// The version both recordings give, when both read it from `serverInfo.version` and the
+    /// surface changed anyway (a change in a section): then it is most likely the SDK's.
+    fn sdk_version(&self) -> Option<&str> {
+        let (Some(old), Some(new)) = self.versions else {
+            return None;
+        };
+        let from_server_info = [old, new]
+            .iter()
+            .all(|v| v.from == VersionSource::ServerInfo);
+        let changed = SECTIONS
+            .iter()
+            .any(|(class, _)| !self.section(*class).is_empty());
+        (from_server_info && old.value == new.value && changed).then_some(old.value.as_str())
+    }
+
+    /// The release notes as JSON: `{"version", "from", "to", "server_version",
+    /// "server_version_source", "sections": [{"class", "title", "entries": [{"kind", "name",
+    /// "rule", "path", "message"}]}]}`. Server strings as sent: escape them before printing.
     pub fn json(&self) -> Value {
         let sections: Vec<Value> = SECTIONS
             .into_iter()
@@ -109,7 +143,14 @@ impl Changelog<'_> {
             "version": VERSION,
             "from": self.from,
             "to": self.to,
-            "server_version": { "from": self.versions.0, "to": self.versions.1 },
+            "server_version": {
+                "from": self.versions.0.map(|v| &v.value),
+                "to": self.versions.1.map(|v| &v.value),
+            },
+            "server_version_source": {
+                "from": self.versions.0.map(|v| v.from.as_str()),
+                "to": self.versions.1.map(|v| v.from.as_str()),
+            },
             "sections": sections,
         })
     }

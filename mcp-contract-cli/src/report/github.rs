@@ -32,7 +32,10 @@ fn place(locator: &mut Locator, item: &ItemResult, path: &str) -> String {
     let Some(file) = &item.file else {
         return String::new();
     };
-    let spot = locator.spot(file, &item.key, path);
+    let spot = match item.line {
+        Some(line) => locator.spot_at(file, line),
+        None => locator.spot(file, &item.key, path),
+    };
     let mut out = format!("file={},", property(&spot.path));
     if let Some(line) = spot.line {
         out.push_str(&format!("line={line},"));

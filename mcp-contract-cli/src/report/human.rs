@@ -60,6 +60,13 @@ impl Paint {
 /// the engine's notes, lint findings and the run's notes.
 fn items_section(out: &mut String, items: &Items, paint: Paint) {
     let drifted = items.items.iter().filter(|i| i.drifted()).count();
+    if let Some(version) = &items.version {
+        let _ = writeln!(
+            out,
+            "    version: {}",
+            escape(&super::version_line(version))
+        );
+    }
     if items.first_recording {
         let _ = writeln!(
             out,

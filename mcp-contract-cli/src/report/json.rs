@@ -72,6 +72,10 @@ fn server(server: &ServerResult) -> Value {
         Ok(items) => {
             out["first_recording"] = json!(items.first_recording);
             out["accepted"] = json!(items.accepted);
+            out["version"] = items.version.as_ref().map_or(
+                Value::Null,
+                |v| json!({ "value": v.value, "from": v.from.as_str() }),
+            );
             let judgement = items.judgement();
             out["changes"] = judgement
                 .changes

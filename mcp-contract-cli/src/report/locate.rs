@@ -20,7 +20,10 @@ pub struct Spot {
 /// Finds files and lines; reads each file once.
 #[derive(Debug)]
 pub struct Locator {
-    root: PathBuf,
+    /// The repository root paths are made relative to; `None` until the first file decides it
+    /// (the current directory is in no repository).
+    root: Option<PathBuf>,
+    cwd: PathBuf,
     files: BTreeMap<PathBuf, Option<String>>,
 }
 
@@ -32,15 +35,14 @@ impl Default for Locator {
 
 impl Locator {
     /// A locator for paths relative to the current directory's repository: the nearest
-    /// ancestor holding `.git`, else the current directory.
+    /// ancestor holding `.git`. Run from outside any repository, the first file's repository
+    /// is the root (so that a CI step run from elsewhere still writes paths code scanning
+    /// resolves against the checkout), else the current directory.
     pub fn new() -> Locator {
         let cwd = std::env::current_dir().unwrap_or_default();
-        let root = cwd
-            .ancestors()
-            .find(|dir| dir.join(".git").exists())
-            .map_or_else(|| cwd.clone(), Path::to_path_buf);
         Locator {
-            root,
+            root: repository_of(&cwd).map(Path::to_path_buf),
+            cwd,
             files: BTreeMap::new(),
         }
     }
@@ -48,34 +50,60 @@ impl Locator {
     /// A locator for paths relative to `root`.
     pub fn at(root: PathBuf) -> Locator {
         Locator {
-            root,
+            cwd: root.clone(),
+            root: Some(root),
             files: BTreeMap::new(),
         }
     }
 
     /// The folder paths are made relative to.
     pub fn root(&self) -> &Path {
-        &self.root
+        self.root.as_deref().unwrap_or(&self.cwd)
     }
 
     /// Where `key`'s change at `path` (a change's or finding's path inside the item) is in
     /// `file`.
     pub fn spot(&mut self, file: &Path, key: &ItemKey, path: &str) -> Spot {
-        let absolute = absolute(file);
-        let (shown, relative) = match absolute.strip_prefix(&self.root) {
-            Ok(inside) => (slashed(inside), true),
-            Err(_) => (slashed(&absolute), false),
-        };
+        let (absolute, shown, relative) = self.place(file);
         let text = self
             .files
-            .entry(absolute.clone())
-            .or_insert_with(|| std::fs::read_to_string(&absolute).ok());
+            .entry(absolute)
+            .or_insert_with_key(|absolute| std::fs::read_to_string(absolute).ok());
         Spot {
             path: shown,
             relative,
             line: text.as_deref().and_then(|t| line_of(t, key, path)),
         }
     }
+
+    /// `file` at a line known already (a server's table in the configuration file).
+    pub fn spot_at(&mut self, file: &Path, line: usize) -> Spot {
+        let (_, path, relative) = self.place(file);
+        Spot {
+            path,
+            relative,
+            line: Some(line),
+        }
+    }
+
+    /// `file` made absolute, and as reports show it: relative to the root, or absolute when
+    /// outside it.
+    fn place(&mut self, file: &Path) -> (PathBuf, String, bool) {
+        let absolute = absolute(file);
+        let root = self.root.get_or_insert_with(|| {
+            repository_of(&absolute).map_or_else(|| self.cwd.clone(), Path::to_path_buf)
+        });
+        let (shown, relative) = match absolute.strip_prefix(&*root) {
+            Ok(inside) => (slashed(inside), true),
+            Err(_) => (slashed(&absolute), false),
+        };
+        (absolute, shown, relative)
+    }
+}
+
+/// The nearest folder at or above `path` that holds `.git` (a folder, or a worktree's file).
+fn repository_of(path: &Path) -> Option<&Path> {
+    path.ancestors().find(|dir| dir.join(".git").exists())
 }
 
 /// `path` made absolute against the current directory, with `.` and `..` resolved by name (the
@@ -189,10 +217,7 @@ mod tests {
 
     #[test]
     fn paths_are_relative_to_the_root_and_slashed() {
-        let mut locator = Locator {
-            root: PathBuf::from("/repo"),
-            files: BTreeMap::new(),
-        };
+        let mut locator = Locator::at(PathBuf::from("/repo"));
         let spot = locator.spot(
             Path::new("/repo/tests/./snapshots/../snapshots/a.snap"),
             &ItemKey::server(),
@@ -205,5 +230,30 @@ mod tests {
             (outside.path.as_str(), outside.relative),
             ("/elsewhere/a.snap", false)
         );
+    }
+
+    /// Outside any repository, the first file's repository is the root: its paths are
+    /// relative, another repository's absolute.
+    #[test]
+    fn outside_a_repository_the_first_files_repository_is_the_root() {
+        let tmp = std::env::temp_dir().join(format!("locate-{}", std::process::id()));
+        let repo = tmp.join("checkout");
+        std::fs::create_dir_all(repo.join(".git")).unwrap();
+        std::fs::create_dir_all(tmp.join("elsewhere")).unwrap();
+        let mut locator = Locator {
+            root: None,
+            cwd: tmp.join("elsewhere"),
+            files: BTreeMap::new(),
+        };
+        assert_eq!(locator.root(), tmp.join("elsewhere"));
+        let spot = locator.spot(&repo.join("tests/snaps/a.snap"), &ItemKey::server(), "");
+        assert_eq!(
+            (spot.path.as_str(), spot.relative),
+            ("tests/snaps/a.snap", true)
+        );
+        assert_eq!(locator.root(), repo);
+        let other = locator.spot(&tmp.join("other/b.snap"), &ItemKey::server(), "");
+        assert!(!other.relative, "{other:?}");
+        std::fs::remove_dir_all(&tmp).unwrap();
     }
 }

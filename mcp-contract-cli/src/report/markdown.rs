@@ -14,7 +14,14 @@
 //! - multi-line messages go into a fenced block longer than any backtick run inside.
 //!
 //! Hidden characters become visible escapes everywhere first ([`mcp_contract_engine::escape`]).
+//!
+//! Each drifted item links the file a reviewer reads for it ([`ItemResult::file`]: its
+//! snapshot file, a new item's server table or folder): on GitHub Actions the file at the run's
+//! commit (`$GITHUB_SERVER_URL/$GITHUB_REPOSITORY/blob/$GITHUB_SHA/…`, since a pull-request
+//! comment or step summary resolves no relative link), elsewhere its path relative to the
+//! repository root. The path is percent-encoded, so no file name can end the link.
 
+use super::locate::{Locator, Spot};
 use super::{compact_pair, ItemResult, Items, Report, ServerResult, Status};
 use mcp_contract_engine::change::Class;
 use mcp_contract_engine::escape::escape;
@@ -143,14 +150,109 @@ fn block(untrusted: &str) -> String {
     format!("{fence}text\n{inner}\n{fence}\n")
 }
 
+/// Where links to the files of the repository point.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Links {
+    /// `https://github.com/OWNER/REPO/blob/SHA/`; `None`: links relative to the repository
+    /// root.
+    base: Option<String>,
+}
+
+impl Links {
+    /// Links to the files at `commit` of `repository` (`OWNER/REPO`) on `server`
+    /// (`https://github.com`); `None` unless each looks like what GitHub Actions sets.
+    pub fn github(server: &str, repository: &str, commit: &str) -> Option<Links> {
+        let server = server.trim_end_matches('/');
+        let name_ok = |part: &str| {
+            !part.is_empty()
+                && part != "."
+                && part != ".."
+                && part
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b))
+        };
+        let repository_ok = repository
+            .split_once('/')
+            .is_some_and(|(owner, repo)| name_ok(owner) && name_ok(repo));
+        let server_ok = server
+            .strip_prefix("https://")
+            .or_else(|| server.strip_prefix("http://"))
+            .is_some_and(|host| {
+                !host.is_empty()
+                    && host
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b"-.:/".contains(&b))
+            });
+        let commit_ok =
+            (7..=64).contains(&commit.len()) && commit.bytes().all(|b| b.is_ascii_hexdigit());
+        (repository_ok && server_ok && commit_ok).then(|| Links {
+            base: Some(format!("{server}/{repository}/blob/{commit}/")),
+        })
+    }
+
+    /// Links for this run: on GitHub Actions (`GITHUB_SERVER_URL`, `GITHUB_REPOSITORY`,
+    /// `GITHUB_SHA`) the files at the run's commit, else relative to the repository root.
+    pub fn from_env() -> Links {
+        let var = |name: &str| std::env::var(name).unwrap_or_default();
+        Links::github(
+            &var("GITHUB_SERVER_URL"),
+            &var("GITHUB_REPOSITORY"),
+            &var("GITHUB_SHA"),
+        )
+        .unwrap_or_default()
+    }
+
+    /// The link to a located file; `None` for a file outside the repository (a local path
+    /// means nothing to a reader elsewhere).
+    fn to(&self, spot: &Spot) -> Option<String> {
+        if !spot.relative {
+            return None;
+        }
+        let mut url = format!(
+            "{}{}",
+            self.base.as_deref().unwrap_or(""),
+            super::sarif::uri_path(&spot.path)
+        );
+        if let Some(line) = spot.line {
+            let _ = write!(url, "#L{line}");
+        }
+        Some(url)
+    }
+}
+
 /// Renders the report as GitHub-flavoured Markdown.
 pub fn render(report: &Report) -> String {
+    render_with(report, &mut Locator::new(), &Links::from_env())
+}
+
+/// [`render`] with files found by `locator` and linked by `links`.
+pub fn render_with(report: &Report, locator: &mut Locator, links: &Links) -> String {
     let mut out = heading(report);
     for server in &report.servers {
-        out.push_str(&server_section(server));
+        out.push_str(&server_section(server, &mut |item| {
+            file_link(item, locator, links)
+        }));
     }
     out.push_str(&accept_footer(report));
     out
+}
+
+/// ` — [`path`](url)`: the item's file, linked; empty when it has none in the repository.
+fn file_link(item: &ItemResult, locator: &mut Locator, links: &Links) -> String {
+    let Some(file) = &item.file else {
+        return String::new();
+    };
+    let spot = match item.line {
+        Some(line) => locator.spot_at(file, line),
+        None => Spot {
+            line: None,
+            ..locator.spot(file, &item.key, "")
+        },
+    };
+    match links.to(&spot) {
+        Some(url) => format!(" — [{}]({url})", code(&spot.path)),
+        None => String::new(),
+    }
 }
 
 /// The status line, the counts, and the table of changes by class.
@@ -190,7 +292,7 @@ fn heading(report: &Report) -> String {
 
 /// One server: its heading, then why it was not checked, or its drifted items, lints and
 /// notes.
-fn server_section(server: &ServerResult) -> String {
+fn server_section(server: &ServerResult, link: &mut dyn FnMut(&ItemResult) -> String) -> String {
     let mut out = String::new();
     let icon = match server.status() {
         Status::Ok => "✅",
@@ -210,7 +312,10 @@ fn server_section(server: &ServerResult) -> String {
             out.push('\n');
         }
         Ok(items) => {
-            out.push_str(&drift(items));
+            if let Some(version) = &items.version {
+                let _ = writeln!(out, "Version: {}\n", prose(&super::version_line(version)));
+            }
+            out.push_str(&drift(items, link));
             out.push_str(&lints(items));
             for note in &items.notes {
                 let _ = writeln!(out, "- note: {}", prose(note));
@@ -222,7 +327,7 @@ fn server_section(server: &ServerResult) -> String {
 }
 
 /// The drifted items, failing first then by their worst change, each with its changes.
-fn drift(items: &Items) -> String {
+fn drift(items: &Items, link: &mut dyn FnMut(&ItemResult) -> String) -> String {
     let mut out = String::new();
     let mut drifted: Vec<&ItemResult> = items.items.iter().filter(|i| i.drifted()).collect();
     if items.first_recording {
@@ -246,18 +351,18 @@ fn drift(items: &Items) -> String {
         )
     });
     for item in drifted {
-        out.push_str(&item_entry(item));
+        out.push_str(&item_entry(item, &link(item)));
     }
     out
 }
 
-/// One drifted item: its name, state, and one line per change and note.
-fn item_entry(item: &ItemResult) -> String {
+/// One drifted item: its name, state, the link to its file, and one line per change and note.
+fn item_entry(item: &ItemResult, link: &str) -> String {
     let mut out = String::new();
     let marker = if item.failing { " — **failing**" } else { "" };
     let _ = writeln!(
         out,
-        "- {} ({}){marker}",
+        "- {} ({}){marker}{link}",
         code(&item.key.test_name()),
         item.state_str()
     );
@@ -388,6 +493,48 @@ mod tests {
             prose_naming("tool `a` \u{e000}0\u{e001}", &["a"]),
             "tool `a` U+E0000U+E001"
         );
+    }
+
+    #[test]
+    fn links_point_at_the_commit_on_github_and_cannot_be_broken_out_of() {
+        let sha = "0123456789abcdef0123456789abcdef01234567";
+        let github = Links::github("https://github.com", "acme/notes", sha).unwrap();
+        let spot = |path: &str, line| Spot {
+            path: path.to_owned(),
+            relative: true,
+            line,
+        };
+        assert_eq!(
+            github.to(&spot("tests/snapshots/contract__tools__a b).snap", None)),
+            Some(format!(
+                "https://github.com/acme/notes/blob/{sha}/tests/snapshots/contract__tools__a%20b%29.snap"
+            ))
+        );
+        assert_eq!(
+            Links::default().to(&spot("mcp-contract.toml", Some(8))),
+            Some("mcp-contract.toml#L8".to_owned())
+        );
+        let outside = Spot {
+            relative: false,
+            ..spot("/tmp/x.snap", None)
+        };
+        assert_eq!(github.to(&outside), None);
+        // Anything that does not look like what GitHub Actions sets gives relative links.
+        for (server, repository, commit) in [
+            ("javascript:alert(1)", "acme/notes", sha),
+            ("https://github.com", "acme/../x", sha),
+            ("https://github.com", "acme/notes)", sha),
+            ("https://github.com", "acme", sha),
+            ("https://github.com", "acme/notes", "main"),
+            ("https://github.com/x)", "acme/notes", sha),
+            ("", "", ""),
+        ] {
+            assert_eq!(
+                Links::github(server, repository, commit),
+                None,
+                "{server} {repository} {commit}"
+            );
+        }
     }
 
     #[test]

@@ -181,7 +181,7 @@ fn fingerprint(server: &str, key: &ItemKey, rule: &str, path: &str) -> String {
 }
 
 /// Percent-encodes a `/`-separated path for a URI reference.
-fn uri_path(path: &str) -> String {
+pub(crate) fn uri_path(path: &str) -> String {
     let mut out = String::with_capacity(path.len());
     for byte in path.bytes() {
         if byte.is_ascii_alphanumeric() || b"-._~/".contains(&byte) {
@@ -200,8 +200,9 @@ fn physical(spot: &Spot) -> Value {
     } else {
         artifact["uri"] = json!(format!("file://{}", uri_path(&spot.path)));
     }
-    // A file that does not exist yet (a new item's snapshot, written when accepted) is
-    // pointed at from its start: results are localised by a region.
+    // A file without the item's line (the snapshot folder of a new item that has no table
+    // in a configuration file) is pointed at from its start: results are localised by a
+    // region.
     json!({
         "artifactLocation": artifact,
         "region": { "startLine": spot.line.unwrap_or(1) },
@@ -245,7 +246,11 @@ fn result(problem: Problem<'_>, index: &BTreeMap<&str, usize>, locator: &mut Loc
         }],
     });
     if let Some(file) = &item.file {
-        location["physicalLocation"] = physical(&locator.spot(file, key, path));
+        let spot = match item.line {
+            Some(line) => locator.spot_at(file, line),
+            None => locator.spot(file, key, path),
+        };
+        location["physicalLocation"] = physical(&spot);
     }
     let mut value = json!({
         "ruleId": rule,

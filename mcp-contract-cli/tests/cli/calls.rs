@@ -130,6 +130,8 @@ fn snapshot_then_check_holds_each_call_to_its_accepted_result() {
     );
     assert_eq!(check.code, 0, "{}{}", check.stdout, check.stderr);
     let report: Value = serde_json::from_str(&check.stdout).unwrap();
+    // Declared calls are items of kind `call` in the report the schema describes.
+    super::assert_valid(&report);
     assert_eq!(
         item(&items(&report), "search::by_word")["state"],
         "unchanged"
@@ -146,6 +148,7 @@ fn snapshot_then_check_holds_each_call_to_its_accepted_result() {
     );
     assert_eq!(check.code, 1, "{}{}", check.stdout, check.stderr);
     let report: Value = serde_json::from_str(&check.stdout).unwrap();
+    super::assert_valid(&report);
     let listed = items(&report);
     let broken = item(&listed, "broken::any");
     assert_eq!(broken["failing"], true, "{broken:#}");

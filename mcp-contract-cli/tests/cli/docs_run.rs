@@ -7,8 +7,9 @@
 //! a reader's repository, and exits as the block says: 0, unless the line's comment starts with
 //! `exit N` (`# exit 1: …`). Every `mcp-contract.toml` block is recorded there (`snapshot`, on a
 //! laptop in Paris) and then checked as CI checks it (`check` with `CI=true`, in Tokyo): exit 0,
-//! nothing drifted. No output may carry the token, nor say a filter or redaction matched
-//! nothing.
+//! nothing drifted; a file whose `dir` is a folder the docs recorded (`baseline/`) is first
+//! checked against that folder as it is. No output may carry the token, nor say a filter or
+//! redaction matched nothing.
 //!
 //! The reader's repository ([`Reader`]) holds what the docs name, each a real server:
 //!
@@ -19,7 +20,7 @@
 //! | `python3 my_server.py`, `python3 notes_server.py`, `python3 server.py`, `node server.js`, `./my-server`, `target/debug/my-server` | the reader's server: the example notes server, v1 (`examples/notes-server`) |
 //! | `npx -y @modelcontextprotocol/server-memory` | server-memory's recorded surface (`fixtures/surfaces/memory/2026.8.31.json`, served by `surface_server.py`) |
 //! | `uvx mcp-server-time` | the time server pinned in `tests/workspace/python-requirements.txt` |
-//! | `https://mcp.example.com/mcp` | `https_server.py` with a certificate for that name from a test CA (`MCP_CONTRACT_CA_FILE`, and `certs/corp-ca.pem`), demanding `Bearer $MCP_TOKEN`, reached through `forward_proxy.py` (`https_proxy`; a `proxy = "http://proxy.corp.example:3128"` is that proxy's address) |
+//! | `https://mcp.example.com/mcp` | `https_server.py` with a certificate for that name from a test CA (`MCP_CONTRACT_CA_FILE`, and `certs/corp-ca.pem`), demanding `Bearer $MCP_TOKEN`, reached through `forward_proxy.py` (`https_proxy`; tunnels to port 443 only, as squid by default; a `proxy = "http://proxy.corp.example:3128"` is that proxy's address) |
 //! | `contract/`, `tests/snapshots/`, `baseline/`, `contract-v1/`, `contract-v2/`, `old.json`, `new.json`, `surface.json`, `tests/calls/` | recorded by the CLI from those servers (v2: `NOTES_SERVER_VERSION=2`) |
 //! | `--since v1.4.0`, `origin/main`, `$BASE` | a git repository: all of it committed, tagged `v1.4.0`, `origin/main` at that commit, `BASE=origin/main` |
 //! | `$GITHUB_STEP_SUMMARY` | a file |
@@ -88,7 +89,9 @@ impl Reader {
             support::command(python)
                 .arg(support::fixtures::server_script("forward_proxy.py"))
                 .arg("--map")
-                .arg(format!("mcp.example.com=127.0.0.1:{}", server.port)),
+                .arg(format!("mcp.example.com=127.0.0.1:{}", server.port))
+                // As squid by default: a tunnel to the TLS port only.
+                .args(["--connect-ports", "443"]),
         );
         let memory = format!(
             "exec '{}' '{}' '{}'",
@@ -552,6 +555,31 @@ fn every_mcp_contract_toml_example_holds_against_its_recorded_baseline() {
         let text = block.text.replace(DOCS_PROXY, &reader.proxy);
         std::fs::write(dir.join("mcp-contract.toml"), text).expect("write");
         let servers: usize = block.text.matches("[[server]]").count();
+        // A file beside a folder the docs recorded (`dir = "baseline"`) checks that folder as
+        // it is, before anything is recorded anew: the documented pair must work together.
+        let beside = toml::from_str::<toml::Table>(&block.text)
+            .ok()
+            .and_then(|table| table.get("dir")?.as_str().map(str::to_owned))
+            .filter(|folder| {
+                std::fs::read_dir(dir.join(folder))
+                    .into_iter()
+                    .flatten()
+                    .flatten()
+                    .any(|e| e.file_name().to_string_lossy().ends_with(".snap"))
+            });
+        if let Some(folder) = &beside {
+            let ran = run(reader
+                .sh(&dir, "mcp-contract check --format json", CHECKED_IN)
+                .env("CI", "true"));
+            if ran.code != 0 {
+                failures.push(format!(
+                    "{}: `mcp-contract check` beside the recorded {folder}/ exits {}:\n{}",
+                    block.at(),
+                    ran.code,
+                    ran.output
+                ));
+            }
+        }
         let recorded =
             run(&mut reader.sh(&dir, "mcp-contract snapshot --format json", RECORDED_IN));
         let checked = run(reader

@@ -119,6 +119,8 @@ fn setup(tag: &str) -> Setup {
             format!("mcp.internal.test=127.0.0.1:{}", server.port),
             "--auth-env".into(),
             "PROXY_AUTH".into(),
+            "--connect-ports".into(),
+            "443".into(),
         ],
         &[
             ("PROXY_LOG", proxy_log.display().to_string()),
@@ -142,11 +144,13 @@ impl Setup {
         format!("http://probe:{password}@127.0.0.1:{}", self.proxy.port)
     }
 
-    fn tunnels(&self) -> usize {
-        std::fs::read_to_string(&self.proxy_log)
-            .unwrap_or_default()
-            .lines()
-            .filter(|line| line.starts_with("CONNECT mcp.internal.test:"))
+    /// The requests the proxy forwarded to the server (`http://` URLs go in absolute-form;
+    /// this proxy, as squid by default, refuses CONNECT but to port 443).
+    fn forwarded(&self) -> usize {
+        let log = std::fs::read_to_string(&self.proxy_log).unwrap_or_default();
+        assert!(!log.contains("CONNECT"), "no tunnel for http://: {log}");
+        log.lines()
+            .filter(|line| line.starts_with("FORWARD POST http://mcp.internal.test:"))
             .count()
     }
 
@@ -171,7 +175,7 @@ fn the_environments_proxy_reaches_a_host_only_it_resolves() {
     support::require!(support::python::system());
     let setup = setup("env");
     for var in ["HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"] {
-        let before = setup.tunnels();
+        let before = setup.forwarded();
         let shown = setup.show(&[], &[(var, setup.proxy_url(PROXY_PASSWORD))]);
         assert_eq!(shown.code, 0, "{var}: {}", shown.stderr);
         assert!(
@@ -179,7 +183,7 @@ fn the_environments_proxy_reaches_a_host_only_it_resolves() {
             "{var}: {}",
             shown.stdout
         );
-        assert_eq!(setup.tunnels(), before + 1, "{var}");
+        assert!(setup.forwarded() > before, "{var}");
     }
     // The lowercase spelling wins; an https_proxy says nothing about http:// URLs.
     let shown = setup.show(
@@ -203,7 +207,7 @@ fn no_proxy_and_no_proxy_flag_go_direct_and_the_flag_wins_over_the_environment()
     support::require!(support::python::system());
     let setup = setup("bypass");
     let env_proxy = ("HTTP_PROXY", setup.proxy_url(PROXY_PASSWORD));
-    let before = setup.tunnels();
+    let before = setup.forwarded();
     for (extra, env) in [
         (
             vec![],
@@ -232,7 +236,7 @@ fn no_proxy_and_no_proxy_flag_go_direct_and_the_flag_wins_over_the_environment()
             shown.stderr
         );
     }
-    assert_eq!(setup.tunnels(), before);
+    assert_eq!(setup.forwarded(), before);
     // --proxy wins over a dead proxy in the environment.
     let flag = setup.proxy_url("${CLI_PROXY_PASSWORD}");
     let shown = setup.show(
@@ -240,7 +244,7 @@ fn no_proxy_and_no_proxy_flag_go_direct_and_the_flag_wins_over_the_environment()
         &[("HTTP_PROXY", "http://127.0.0.1:9".to_owned())],
     );
     assert_eq!(shown.code, 0, "{}", shown.stderr);
-    assert_eq!(setup.tunnels(), before + 1);
+    assert!(setup.forwarded() > before);
 }
 
 #[test]
@@ -311,7 +315,7 @@ fn the_proxy_key_of_the_configuration_file_writes_snapshots_without_secrets() {
         files += 1;
     }
     assert!(files > 5, "{files} snapshot files");
-    assert_eq!(setup.tunnels(), 1);
+    assert!(setup.forwarded() > 0);
 }
 
 #[test]

@@ -378,11 +378,10 @@ fn changelog_groups_release_notes_and_reads_a_folder_at_a_git_revision() {
             "contract/snapshots",
         ],
     );
-    assert_eq!(
-        diff.code, 1,
-        "the breaking change itself fails: {}",
-        diff.stdout
-    );
+    // The version step fails only on a missing bump: the breaking change is reported for the
+    // review, and 1.0.0 → 2.0.0 says so.
+    assert_eq!(diff.code, 0, "{}", diff.stdout);
+    assert!(diff.stdout.contains("tool-removed"), "{}", diff.stdout);
     assert!(
         !diff.stdout.contains("version-bump-missing"),
         "{}",
@@ -474,4 +473,520 @@ fn several_servers_show_progress_on_a_terminal() {
         shown.contains("[1/2]") && shown.contains("[2/2]"),
         "{shown}"
     );
+}
+
+/// A git repository whose `tests/snapshots` holds the contract of a server at 1.0.0 (tools
+/// `add` and `search`), committed, with `origin/main` at that commit: a pull request's base.
+fn repository_at_one_oh(label: &str) -> support::TempDir {
+    let dir = temp_dir(label);
+    git(&dir, &["init", "-q", "-b", "main"]);
+    let v1 = surface(&dir, "v1", "1.0.0", &["add", "search"]);
+    let recorded = run(
+        &dir,
+        &with(&["snapshot", "--dir", "tests/snapshots"], &server(&v1)),
+    );
+    assert_eq!(recorded.code, 0, "{}", recorded.stderr);
+    git(&dir, &["add", "tests"]);
+    git(&dir, &["commit", "-q", "-m", "1.0.0"]);
+    git(&dir, &["update-ref", "refs/remotes/origin/main", "HEAD"]);
+    dir
+}
+
+/// The `run:` script of docs/cli.md's pull-request workflow that holds the version rule.
+fn documented_version_step() -> String {
+    support::docs::blocks_of("docs/cli.md")
+        .into_iter()
+        .filter(|block| block.lang == "yaml")
+        .flat_map(|block| support::docs::workflow_scripts(&block.text))
+        .find(|script| script.contains("--require-version-bump"))
+        .expect("docs/cli.md has a workflow step with the version rule")
+}
+
+/// Runs a workflow script as a GitHub runner does (`bash -e`, `CI=true`), with the Action's
+/// binary as `$MCP_CONTRACT`.
+fn run_step(dir: &Path, script: &str) -> (Run, String) {
+    let summary = dir.join("step-summary.md");
+    let output = support::command("sh")
+        .args(["-e", "-c", script])
+        .current_dir(dir)
+        .env("CI", "true")
+        .env("BASE", "origin/main")
+        .env("MCP_CONTRACT", BIN)
+        .env("GITHUB_STEP_SUMMARY", &summary)
+        .output()
+        .expect("sh runs");
+    let ran = Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(output.stdout).expect("UTF-8"),
+        stderr: String::from_utf8(output.stderr).expect("UTF-8"),
+    };
+    (ran, std::fs::read_to_string(summary).unwrap_or_default())
+}
+
+/// docs/cli.md's version step on a pull request that removes a tool (breaking): green when the
+/// release says so in its version (1.0.0 → 2.0.0), red when it does not (1.0.0 → 1.1.0). The
+/// breaking change itself is reported either way, for the review.
+#[test]
+fn the_documented_pull_request_workflow_holds_the_version_not_the_break() {
+    support::require!(support::python::system());
+    support::require!(git_present());
+    let script = documented_version_step();
+    for (version, code) in [("2.0.0", 0), ("1.1.0", 1)] {
+        let dir = repository_at_one_oh("release-workflow");
+        let v2 = surface(&dir, "v2", version, &["add"]);
+        let accepted = run(
+            &dir,
+            &with(&["snapshot", "--dir", "tests/snapshots"], &server(&v2)),
+        );
+        assert_eq!(accepted.code, 0, "{}", accepted.stderr);
+        git(&dir, &["commit", "-q", "-am", "the release"]);
+        let (ran, summary) = run_step(&dir, &script);
+        assert_eq!(
+            ran.code, code,
+            "{version}: {script}\n{}{}",
+            ran.stdout, ran.stderr
+        );
+        assert!(summary.contains("### Breaking"), "{summary}");
+        assert!(summary.contains("tool `search` removed"), "{summary}");
+        // The break is an annotation for the review, not the step's failure.
+        assert!(
+            ran.stdout
+                .lines()
+                .any(|l| l.starts_with("::warning ") && l.contains("tool-removed")),
+            "{}",
+            ran.stdout
+        );
+        let missing = ran
+            .stdout
+            .lines()
+            .any(|l| l.starts_with("::error ") && l.contains("version-bump-missing"));
+        assert_eq!(missing, code == 1, "{version}: {}", ran.stdout);
+    }
+}
+
+/// `diff` decides what fails as `check` does: `--fail-on`, then `MCP_CONTRACT_FAIL_ON`, then
+/// any drift under CI, else breaking, safety and review; the version step's own default gives
+/// way to an explicit choice.
+#[test]
+fn diff_fails_on_what_fail_on_the_environment_and_ci_say() {
+    let dir = temp_dir("release-diff-fail-on");
+    let old = surface(&dir, "old", "1.0.0", &["add"]);
+    let added = surface(&dir, "added", "1.0.0", &["add", "search"]);
+    let removed = surface(&dir, "removed", "2.0.0", &[]);
+    let diff = |extra: &[&str], env: &[(&str, &str)], new: &Path| {
+        let mut command = super::cli();
+        command
+            .current_dir(&*dir)
+            .arg("diff")
+            .args(extra)
+            .arg(&old)
+            .arg(new);
+        for (name, value) in env {
+            command.env(name, value);
+        }
+        let output = command.output().expect("runs");
+        (
+            output.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&output.stdout).into_owned()
+                + &String::from_utf8_lossy(&output.stderr),
+        )
+    };
+    for (extra, env, new, code) in [
+        // An added tool is additive: nothing fails locally, any drift fails under CI.
+        (vec![], vec![], &added, 0),
+        (vec![], vec![("CI", "true")], &added, 1),
+        (
+            vec!["--fail-on", "breaking"],
+            vec![("CI", "true")],
+            &added,
+            0,
+        ),
+        (
+            vec![],
+            vec![("MCP_CONTRACT_FAIL_ON", "additive")],
+            &added,
+            1,
+        ),
+        (
+            vec!["--fail-on", "breaking"],
+            vec![("MCP_CONTRACT_FAIL_ON", "additive")],
+            &added,
+            0,
+        ),
+        // The version step: a bumped break passes, under CI too, unless told to fail on it.
+        (
+            vec!["--require-version-bump"],
+            vec![("CI", "true")],
+            &removed,
+            0,
+        ),
+        (
+            vec!["--require-version-bump", "--fail-on", "breaking"],
+            vec![],
+            &removed,
+            1,
+        ),
+        (
+            vec!["--require-version-bump"],
+            vec![("MCP_CONTRACT_FAIL_ON", "breaking")],
+            &removed,
+            1,
+        ),
+    ] {
+        let (got, output) = diff(&extra, &env, new);
+        assert_eq!(got, code, "{extra:?} {env:?}: {output}");
+    }
+    let (_, json) = diff(
+        &["--require-version-bump", "--format", "markdown"],
+        &[],
+        &removed,
+    );
+    assert!(json.contains("fail on: `version-bump-missing`"), "{json}");
+    let (code, bad) = diff(&["--fail-on", "breaking,nope"], &[], &added);
+    assert_eq!(code, 2, "{bad}");
+    assert!(bad.contains("--fail-on: unknown class `nope`"), "{bad}");
+}
+
+/// `diff` and `changelog` read one suite of a folder several servers share (a configuration
+/// file's layout): `--name`/`--suite` choose it; without them the folder says what it holds.
+#[test]
+fn diff_and_changelog_read_one_suite_of_a_shared_folder() {
+    support::require!(support::python::system());
+    support::require!(git_present());
+    let dir = temp_dir("release-shared");
+    git(&dir, &["init", "-q"]);
+    let write_config = |one: &Path, two: &Path| {
+        let script = repo().join("fixtures/servers/surface_server.py");
+        let entry = |name: &str, extra: &str, surface: &Path| {
+            format!(
+                "[[server]]\nname = \"{name}\"\n{extra}command = [{:?}, {:?}, {:?}]\n",
+                python(),
+                script.display().to_string(),
+                surface.display().to_string()
+            )
+        };
+        std::fs::write(
+            dir.join("mcp-contract.toml"),
+            format!(
+                "dir = \"contracts\"\n\n{}\n{}",
+                entry("one", "", one),
+                entry("prod", "profile = \"readonly\"\n", two)
+            ),
+        )
+        .unwrap();
+        let recorded = run_in(&dir, &["snapshot"]);
+        assert_eq!(recorded.code, 0, "{}{}", recorded.stdout, recorded.stderr);
+    };
+    let one_v1 = surface(&dir, "one-v1", "1.0.0", &["add", "search"]);
+    let prod_v1 = surface(&dir, "prod-v1", "3.0.0", &["list"]);
+    write_config(&one_v1, &prod_v1);
+    git(&dir, &["add", "-A"]);
+    git(&dir, &["commit", "-q", "-m", "v1"]);
+    let one_v2 = surface(&dir, "one-v2", "1.1.0", &["add"]);
+    let prod_v2 = surface(&dir, "prod-v2", "3.1.0", &["list", "get"]);
+    write_config(&one_v2, &prod_v2);
+
+    let unchosen = run_in(&dir, &["diff", "--since", "HEAD", "contracts"]);
+    assert_eq!(unchosen.code, 2, "{}", unchosen.stdout);
+    assert_eq!(
+        unchosen.stderr,
+        "mcp-contract: contracts holds the snapshots of 2 suites: choose one with --name one, or --name prod --suite readonly\n"
+    );
+    let one = run_in(
+        &dir,
+        &[
+            "diff",
+            "--since",
+            "HEAD",
+            "--name",
+            "one",
+            "--format",
+            "json",
+            "contracts",
+        ],
+    );
+    assert_eq!(one.code, 1, "{}", one.stderr);
+    let body: Value = serde_json::from_str(&one.stdout).unwrap();
+    let rules: Vec<&str> = body["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["rule"].as_str().unwrap())
+        .collect();
+    assert!(rules.contains(&"tool-removed"), "{rules:?}");
+    assert!(
+        !rules.contains(&"tool-added"),
+        "another suite's change: {rules:?}"
+    );
+    let notes = run_in(
+        &dir,
+        &[
+            "changelog",
+            "--since",
+            "HEAD",
+            "--name",
+            "prod",
+            "--suite",
+            "readonly",
+            "contracts",
+        ],
+    );
+    assert_eq!(notes.code, 0, "{}", notes.stderr);
+    assert!(
+        notes.stdout.contains("tool `get` added"),
+        "{}",
+        notes.stdout
+    );
+    assert!(
+        notes.stdout.contains("(version `3.0.0` → `3.1.0`)"),
+        "{}",
+        notes.stdout
+    );
+    assert!(!notes.stdout.contains("search"), "{}", notes.stdout);
+    // Two folders: the same choice applies to both.
+    std::fs::create_dir_all(dir.join("old")).unwrap();
+    git(
+        &dir,
+        &["--work-tree=old", "checkout", "HEAD", "--", "contracts"],
+    );
+    let folders = run_in(
+        &dir,
+        &["changelog", "--name", "one", "old/contracts", "contracts"],
+    );
+    assert_eq!(folders.code, 0, "{}", folders.stderr);
+    assert!(
+        folders.stdout.contains("tool `search` removed"),
+        "{}",
+        folders.stdout
+    );
+    for (args, says) in [
+        (
+            vec!["diff", "--name", "two", "old/contracts", "contracts"],
+            "mcp-contract: old/contracts holds no snapshot of the suite --name two: it holds the suites of --name one, --name prod --suite readonly\n",
+        ),
+        (
+            vec!["diff", "--suite", "x", "one-v1.json", "one-v2.json"],
+            "mcp-contract: --name and --suite choose one suite's files of a snapshot folder: give the folder\n",
+        ),
+    ] {
+        let r = run_in(&dir, &args);
+        assert_eq!((r.code, r.stderr.as_str()), (2, says), "{args:?}");
+    }
+}
+
+/// A version given to a suite (`--version`, a server's `version` in the configuration file)
+/// is recorded whether or not a bump is required, and every report says which version was
+/// used and where it came from.
+#[test]
+fn a_given_version_is_recorded_and_reports_say_where_it_came_from() {
+    support::require!(support::python::system());
+    let dir = temp_dir("release-version");
+    let v1 = surface(&dir, "v1", "sdk-1.30.0", &["add"]);
+    let recorded = run(
+        &dir,
+        &with(
+            &[
+                "snapshot",
+                "--dir",
+                "snaps",
+                "--version",
+                "1.4.0",
+                "--format",
+                "json",
+            ],
+            &server(&v1),
+        ),
+    );
+    assert_eq!(recorded.code, 0, "{}", recorded.stderr);
+    let header = std::fs::read_to_string(dir.join("snaps/contract__server.snap")).unwrap();
+    assert!(header.contains("version: 1.4.0"), "{header}");
+    let report: Value = serde_json::from_str(&recorded.stdout).unwrap();
+    super::assert_valid(&report);
+    assert_eq!(
+        report["servers"][0]["version"],
+        json!({"value": "1.4.0", "from": "flag"})
+    );
+    let human = run(
+        &dir,
+        &with(
+            &["check", "--dir", "snaps", "--version", "1.4.0"],
+            &server(&v1),
+        ),
+    );
+    assert_eq!(human.code, 0, "{}", human.stdout);
+    assert!(
+        human
+            .stdout
+            .contains("    version: 1.4.0 (from --version)\n"),
+        "{}",
+        human.stdout
+    );
+    // A new version is drift of `server` until accepted: under CI it fails.
+    let ci = super::cli()
+        .current_dir(&*dir)
+        .args(["check", "--dir", "snaps", "--version", "1.5.0", "--"])
+        .args(&server(&v1)[1..])
+        .env("CI", "true")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&ci.stdout);
+    assert_eq!(ci.status.code(), Some(1), "{text}");
+    assert!(text.contains("1.4.0 → 1.5.0"), "{text}");
+    // Without one given, the version requirement takes serverInfo.version, and says whose it
+    // may be.
+    let required = run(
+        &dir,
+        &with(
+            &[
+                "check",
+                "--dir",
+                "snaps",
+                "--require-version-bump",
+                "--format",
+                "markdown",
+            ],
+            &server(&v1),
+        ),
+    );
+    assert!(
+        required.stdout.contains(
+            "Version: sdk-1.30.0 (from serverInfo.version, which many SDKs, FastMCP among them, \
+             fill with their own version"
+        ),
+        "{}",
+        required.stdout
+    );
+
+    // Each server of a configuration file its own version, recorded as the file's.
+    let script = repo().join("fixtures/servers/surface_server.py");
+    let entry = |name: &str, version: &str| {
+        format!(
+            "[[server]]\nname = \"{name}\"\nversion = \"{version}\"\ncommand = [{:?}, {:?}, {:?}]\n",
+            python(),
+            script.display().to_string(),
+            v1.display().to_string()
+        )
+    };
+    std::fs::write(
+        dir.join("mcp-contract.toml"),
+        format!(
+            "dir = \"many\"\n{}{}",
+            entry("one", "1.0.0"),
+            entry("two", "7.2.0")
+        ),
+    )
+    .unwrap();
+    let configured = run_in(&dir, &["snapshot", "--format", "json"]);
+    assert_eq!(configured.code, 0, "{}", configured.stderr);
+    let report: Value = serde_json::from_str(&configured.stdout).unwrap();
+    super::assert_valid(&report);
+    assert_eq!(
+        report["servers"][1]["version"],
+        json!({"value": "7.2.0", "from": "config"})
+    );
+    for (name, version) in [("one", "1.0.0"), ("two", "7.2.0")] {
+        let header =
+            std::fs::read_to_string(dir.join(format!("many/{name}__server.snap"))).unwrap();
+        assert!(header.contains(&format!("version: {version}")), "{header}");
+    }
+    // One --version for several servers is refused: whose version would it be?
+    let one_for_all = run_in(&dir, &["check", "--version", "2.0.0"]);
+    assert_eq!(one_for_all.code, 2, "{}", one_for_all.stdout);
+    assert!(
+        one_for_all.stderr.contains(
+            "--version gives one server's version, and mcp-contract.toml has 2 servers: give \
+             each its own `version` in its [[server]] table"
+        ),
+        "{}",
+        one_for_all.stderr
+    );
+    // `diff --require-version-bump` says which versions it compared, and where each is from.
+    let diff = run_in(
+        &dir,
+        &[
+            "diff",
+            "--require-version-bump",
+            "--name",
+            "two",
+            "many",
+            "many",
+        ],
+    );
+    assert!(
+        diff.stdout.contains(
+            "the versions compared: `7.2.0` (recorded with the contract) → `7.2.0` (recorded \
+             with the contract)"
+        ),
+        "{}",
+        diff.stdout
+    );
+    // Release notes of a folder say the version is the recorded one (docs/changelog.schema.json).
+    let notes = run_in(
+        &dir,
+        &[
+            "changelog",
+            "--format",
+            "json",
+            "--name",
+            "two",
+            "many",
+            "many",
+        ],
+    );
+    let notes: Value = serde_json::from_str(&notes.stdout).unwrap();
+    assert_eq!(
+        (&notes["server_version"], &notes["server_version_source"]),
+        (
+            &json!({"from": "7.2.0", "to": "7.2.0"}),
+            &json!({"from": "recorded", "to": "recorded"})
+        )
+    );
+    let errors = super::violations_of(&super::schema_file("changelog.schema.json"), &notes);
+    assert!(errors.is_empty(), "{errors:#?}");
+}
+
+/// A real FastMCP server's `serverInfo.version` is the MCP SDK's: release notes between two
+/// recordings that both say so, while the surface changed, say whose version it is.
+#[test]
+fn release_notes_say_when_both_versions_are_an_sdks() {
+    let python_with_mcp = support::require!(support::python::with_mcp());
+    let fastmcp = support::fixtures::fastmcp(python_with_mcp);
+    let dir = temp_dir("release-fastmcp");
+    let url = format!("http://127.0.0.1:{}/mcp", fastmcp.port);
+    let captured = run_in(&dir, &["capture", "-o", "old.json", "--url", &url]);
+    assert_eq!(captured.code, 0, "{}", captured.stderr);
+    let mut new: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("old.json")).unwrap()).unwrap();
+    let sdk = new["serverInfo"]["version"]
+        .as_str()
+        .expect("FastMCP says a version")
+        .to_owned();
+    new["tools"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"name": "export", "inputSchema": {"type": "object"}}));
+    std::fs::write(dir.join("new.json"), new.to_string()).unwrap();
+    let notes = run_in(&dir, &["changelog", "old.json", "new.json"]);
+    assert_eq!(notes.code, 0, "{}", notes.stderr);
+    assert!(
+        notes.stdout.contains(&format!(
+            "Both recordings give the version `{sdk}` in `serverInfo.version`, though what the \
+             server offers changed: many SDKs (FastMCP among them) put their own version there, \
+             not the server's. Record the server's own with `mcp-contract snapshot --version X`"
+        )),
+        "{}",
+        notes.stdout
+    );
+    let json = run_in(
+        &dir,
+        &["changelog", "--format", "json", "old.json", "new.json"],
+    );
+    let json: Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(
+        json["server_version_source"],
+        json!({"from": "serverInfo", "to": "serverInfo"})
+    );
+    // The same recordings unchanged: nothing to say about versions.
+    let same = run_in(&dir, &["changelog", "old.json", "old.json"]);
+    assert!(!same.stdout.contains("Both recordings"), "{}", same.stdout);
 }

@@ -296,10 +296,66 @@ fn lint_findings_are_results_and_point_at_the_snapshot() {
     for result in &missing {
         assert_eq!(result["level"], "error", "deny is an error");
     }
+    // Each result points at a file that exists: an accepted item's snapshot, or for a new
+    // item (no snapshot yet, a server given on the command line) the snapshot folder.
+    let mut on_snapshots = 0;
     for result in results {
         let location = &result["locations"][0]["physicalLocation"]["artifactLocation"];
         let uri = location["uri"].as_str().unwrap();
-        assert!(uri.ends_with(".snap"), "{uri}");
-        assert!(uri.contains("contract__"), "{uri}");
+        let path = uri
+            .strip_prefix("file://")
+            .expect("outside the repository: absolute");
+        assert!(Path::new(path).exists(), "{uri}");
+        if uri.ends_with(".snap") {
+            assert!(uri.contains("/snaps/contract__"), "{uri}");
+            on_snapshots += 1;
+        } else {
+            assert!(uri.ends_with("/snaps"), "{uri}");
+        }
     }
+    assert!(on_snapshots > 0, "{doc:#}");
+}
+
+/// Run from a folder in no repository (a CI step's scratch folder), the recordings' own
+/// repository is the root: locations stay relative to the checkout code scanning reads.
+#[test]
+fn run_outside_the_repository_locations_stay_relative_to_the_recordings_repository() {
+    let elsewhere = temp_dir("sarif-elsewhere");
+    assert!(
+        !elsewhere.ancestors().any(|d| d.join(".git").exists()),
+        "the system's temporary folder is in no repository"
+    );
+    let output = super::cli()
+        .current_dir(&*elsewhere)
+        .args(["diff", "--format", "sarif"])
+        .args([
+            fixture("filesystem/0.6.2.json"),
+            fixture("filesystem/2026.8.31.json"),
+        ])
+        .output()
+        .expect("the binary runs");
+    let doc: Value = serde_json::from_slice(&output.stdout).expect("SARIF");
+    let run0 = &doc["runs"][0];
+    let results = run0["results"].as_array().unwrap();
+    assert!(!results.is_empty());
+    for result in results {
+        let artifact = &result["locations"][0]["physicalLocation"]["artifactLocation"];
+        assert_eq!(
+            (&artifact["uri"], &artifact["uriBaseId"]),
+            (
+                &json!("fixtures/surfaces/filesystem/2026.8.31.json"),
+                &json!("%SRCROOT%")
+            ),
+            "{result:#}"
+        );
+    }
+    let root = run0["originalUriBaseIds"]["%SRCROOT%"]["uri"]
+        .as_str()
+        .unwrap();
+    let repo = repo().canonicalize().unwrap();
+    assert!(
+        root.starts_with("file://") && root.trim_end_matches('/').ends_with(repo.to_str().unwrap()),
+        "{root} is not {}",
+        repo.display()
+    );
 }

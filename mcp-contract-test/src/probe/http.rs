@@ -20,6 +20,7 @@
 //! header are treated as secrets: they are scrubbed from any server text quoted in an error,
 //! and never sent to another origin than the configured URL's (see `wire.rs`).
 
+mod forward;
 mod proxy;
 mod sse;
 mod started;
@@ -304,6 +305,11 @@ impl HttpTransport {
     // in the order a reader looks a status up; split, the table would be read in pieces.
     fn status_failure(&mut self, mut answer: Answer, rpc_method: &str) -> TransportError {
         let status = answer.status;
+        if let Some(proxy) = &answer.forwarded_by {
+            if let Some(refusal) = wire::forwarded_refusal(status, &answer.url, proxy) {
+                return self.fail(refusal.kind, refusal.message);
+            }
+        }
         let shown = self.shown();
         let challenge = answer.header("www-authenticate").map(|c| self.scrub(c));
         let content_type = content_type(&answer);

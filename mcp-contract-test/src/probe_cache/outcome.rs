@@ -3,7 +3,7 @@
 
 use super::{key_from, key_json, shared, Key};
 use crate::change::{Change, Class, Judgement, Note};
-use crate::check::{Selection, State, SuiteReport, Verdict};
+use crate::check::{ReleaseVersion, Selection, State, SuiteReport, Verdict, VersionSource};
 use crate::escape::escape;
 use crate::lint::{Finding, Level};
 use crate::snapshot::{self, Metadata, SnapshotFile};
@@ -133,6 +133,10 @@ fn outcome_bytes(outcome: &Shared, key: &Key) -> Option<Vec<u8>> {
         "key": key.check(),
         "notes": report.notes,
         "first_recording": report.first_recording,
+        "version": report.version.as_ref().map(|v| json!({
+            "value": v.value,
+            "from": v.from.as_str(),
+        })),
         "unjudged": report.unjudged.iter().map(key_json).collect::<Vec<_>>(),
         "index_len": index.len(),
     });
@@ -217,6 +221,13 @@ fn read_outcome(
             .map(|n| n.as_str().map(str::to_owned))
             .collect::<Option<_>>()?,
         first_recording: header.get("first_recording")?.as_bool()?,
+        version: match header.get("version").unwrap_or(&Value::Null) {
+            Value::Null => None,
+            version => Some(ReleaseVersion::new(
+                version.get("value")?.as_str()?,
+                VersionSource::parse(version.get("from")?.as_str()?)?,
+            )),
+        },
     }))
 }
 
@@ -424,11 +435,28 @@ mod tests {
             unjudged: vec![ItemKey::server()],
             notes: vec!["a note".to_owned()],
             first_recording: false,
+            version: Some(ReleaseVersion::new("2.0.0", VersionSource::Package)),
         });
         for outcome in [failed, judged] {
             fs::write(&file, outcome_bytes(&outcome, &key("admin")).unwrap()).unwrap();
             assert!(read_outcome(&file, &key("admin"), None, None).is_some());
             assert!(read_outcome(&file, &key("readonly"), None, None).is_none());
+        }
+        // The release version comes back as it was judged, from every source.
+        for source in VersionSource::ALL {
+            let version = ReleaseVersion::new("2.0.0", source);
+            let judged = Ok(SuiteReport {
+                verdicts: Vec::new(),
+                unjudged: Vec::new(),
+                notes: Vec::new(),
+                first_recording: false,
+                version: Some(version.clone()),
+            });
+            fs::write(&file, outcome_bytes(&judged, &key("admin")).unwrap()).unwrap();
+            let read = read_outcome(&file, &key("admin"), None, None)
+                .unwrap()
+                .unwrap();
+            assert_eq!(read.version, Some(version));
         }
         let _ = fs::remove_dir_all(&dir);
     }

@@ -2,8 +2,8 @@
 //! as a probed one is, judged with the policy the suite road uses, the same version-bump
 //! check, and each item's state decided here, so that the faces only present it.
 
-use crate::change::{Judgement, Policy};
-use crate::check::{FailOn, State};
+use crate::change::{Judgement, Note, Policy};
+use crate::check::{FailOn, ReleaseVersion, State};
 use crate::diff;
 use crate::prepare;
 use crate::surface::{ItemKey, Surface};
@@ -16,8 +16,8 @@ pub struct Recorded<'a> {
     /// The surface as recorded (prepared here: spec spellings, secrets replaced).
     pub surface: &'a Surface,
     /// The server's version, as the recording holds it (see
-    /// [`crate::snapshot::Metadata::recorded_version`]).
-    pub version: Option<&'a str>,
+    /// [`crate::snapshot::Metadata::recorded_version`]), and where it was read.
+    pub version: Option<&'a ReleaseVersion>,
 }
 
 /// How two recordings are compared.
@@ -31,6 +31,23 @@ pub struct Comparing {
     /// A breaking or safety change needs a semver-major bump between the two versions
     /// (`version-bump-missing` otherwise).
     pub require_version_bump: bool,
+}
+
+impl Comparing {
+    /// How a face compares two recordings in `context`: what fails is [`super::fail_on`]'s
+    /// choice — an explicit `--fail-on` or `MCP_CONTRACT_FAIL_ON`, else any drift in CI, else
+    /// breaking, safety and review — except that with the version requirement, and nothing
+    /// chosen explicitly, only the missing bump fails ([`FailOn::VersionBump`]): that step
+    /// holds a release's version to its changes, which the review judges (every change is
+    /// still reported).
+    pub fn new(context: &super::Context<'_>, require_version_bump: bool) -> Comparing {
+        let version_step = require_version_bump.then_some(FailOn::VersionBump);
+        Comparing {
+            fail_on: super::choose_fail_on(version_step.as_ref(), version_step.as_ref(), context),
+            policy: Policy::default(),
+            require_version_bump,
+        }
+    }
 }
 
 impl Default for Comparing {
@@ -77,7 +94,22 @@ pub fn compare(old: Recorded<'_>, new: Recorded<'_>, comparing: &Comparing) -> C
     let policy = comparing.fail_on.apply(&comparing.policy);
     let mut judgement = diff::diff_surfaces(&old_surface, &new_surface, &policy);
     if comparing.require_version_bump {
-        match version::check(old.version, new.version, &judgement.changes, &policy) {
+        let value = |recorded: Recorded<'_>| recorded.version.map(|v| v.value.clone());
+        judgement.notes.push(Note::new(
+            ItemKey::server(),
+            "version",
+            format!(
+                "the versions compared: {} → {}",
+                shown_version(old.version),
+                shown_version(new.version)
+            ),
+        ));
+        match version::check(
+            value(old).as_deref(),
+            value(new).as_deref(),
+            &judgement.changes,
+            &policy,
+        ) {
             BumpCheck::Missing(change) => judgement.changes.push(change),
             BumpCheck::Unknown(note) => judgement.notes.push(note),
             // Bumped, not needed, or an answer a newer engine gives: nothing to add.
@@ -106,6 +138,14 @@ pub fn compare(old: Recorded<'_>, new: Recorded<'_>, comparing: &Comparing) -> C
         judgement,
         items,
         failing,
+    }
+}
+
+/// A recording's version as a note names it: `` `2.0.0` (recorded with the contract) ``.
+fn shown_version(version: Option<&ReleaseVersion>) -> String {
+    match version {
+        Some(version) => format!("`{}` ({})", version.value, version.from.describe()),
+        None => "none".to_owned(),
     }
 }
 

@@ -1,8 +1,9 @@
-//! The version requirement (`require_version_bump`) on the one road: the live version recorded
-//! with the contract, and a breaking release without its semver-major bump.
+//! A release's version on the one road: the version given to a suite recorded with the
+//! contract, and with the requirement (`require_version_bump`) a breaking release without its
+//! semver-major bump.
 
 use crate::change::Policy;
-use crate::check::{State, SuiteReport, Verdict};
+use crate::check::{ReleaseVersion, State, SuiteReport, Verdict, VersionSource};
 use crate::surface::ItemKey;
 use crate::version::{self, BumpCheck};
 use serde_json::Value;
@@ -10,22 +11,26 @@ use serde_json::Value;
 /// What the version requirement compares: the accepted contract and the live version.
 pub(super) struct Release<'a> {
     pub(super) accepted: &'a [crate::snapshot::Accepted],
-    /// The version being released, as the face knows it.
-    pub(super) live_version: Option<&'a str>,
-    /// The version comes from `serverInfo.version`, which the body records already.
-    pub(super) from_server_info: bool,
+    /// The version being released, as the face knows it (or the live `serverInfo.version`).
+    pub(super) live_version: Option<&'a ReleaseVersion>,
+    /// The version requirement is on: a breaking release needs its bump.
+    pub(super) required: bool,
     /// Any drift fails (CI): a version recorded anew is drift too.
     pub(super) drift: bool,
 }
 
-/// The version requirement (`require_version_bump`), on the `server` verdict: the live
-/// version is recorded in its header (`info.version`) so that accepting the contract records
-/// it; a version that differs from the accepted one makes the item drift (the header must be
-/// rewritten, or the next release would be compared with a stale version); and a breaking or
+/// The release's version on the `server` verdict: the live version is recorded in its header
+/// (`info.version`) so that accepting the contract records it; a given version that differs
+/// from the accepted one makes the item drift (the header must be rewritten, or the next
+/// release would be compared with a stale version); and with the requirement, a breaking or
 /// safety change anywhere in the release without a semver-major bump since the accepted
 /// version adds the `version-bump-missing` change. A version that cannot be compared is a
 /// note of the suite.
 pub(super) fn version_discipline(report: &mut SuiteReport, release: &Release<'_>, policy: &Policy) {
+    let from_server_info = release
+        .live_version
+        .is_none_or(|v| v.from == VersionSource::ServerInfo);
+    let live_version = release.live_version.map(|v| v.value.as_str());
     let accepted_server = release
         .accepted
         .iter()
@@ -35,7 +40,7 @@ pub(super) fn version_discipline(report: &mut SuiteReport, release: &Release<'_>
     // `serverInfo.version` stands in, when that is where the version comes from.
     let accepted_version = recorded.clone().or_else(|| {
         accepted_server
-            .filter(|_| release.from_server_info)
+            .filter(|_| from_server_info)
             .and_then(|a| a.definition())
             .and_then(|server| version::server_info_version(&server))
     });
@@ -52,7 +57,7 @@ pub(super) fn version_discipline(report: &mut SuiteReport, release: &Release<'_>
         return; // another process judges the server item (and the release)
     };
     if let (Some(live), Some(Value::Object(info))) =
-        (release.live_version, &mut server.recorded.metadata.info)
+        (live_version, &mut server.recorded.metadata.info)
     {
         info.insert("version".to_owned(), live.into());
     }
@@ -60,8 +65,8 @@ pub(super) fn version_discipline(report: &mut SuiteReport, release: &Release<'_>
         return; // a first recording: nothing was released before
     }
     let mut touched = false;
-    if !release.from_server_info && recorded.as_deref() != release.live_version {
-        if let Some(live) = release.live_version {
+    if !from_server_info && recorded.as_deref() != live_version {
+        if let Some(live) = live_version {
             server.judgement.notes.push(crate::change::Note::new(
                 ItemKey::server(),
                 "version",
@@ -75,12 +80,13 @@ pub(super) fn version_discipline(report: &mut SuiteReport, release: &Release<'_>
             touched = true;
         }
     }
-    match version::check(
-        accepted_version.as_deref(),
-        release.live_version,
-        &changes,
-        policy,
-    ) {
+    if !release.required {
+        if touched {
+            mark_changed(server);
+        }
+        return;
+    }
+    match version::check(accepted_version.as_deref(), live_version, &changes, policy) {
         BumpCheck::Missing(change) => {
             server.failing |= release.drift || policy.fails(change.class);
             server.judgement.changes.push(change);

@@ -77,6 +77,7 @@ fn outcome_key(
         listing: _,
         select: _,
         only: _,
+        program,
     } = context;
     let allow_text = allow_list
         .as_ref()
@@ -97,7 +98,7 @@ fn outcome_key(
         .field("source", source)
         .field("line", line)
         .field("require_version_bump", require_version_bump)
-        .field("version", version)
+        .derived_debug("version", version)
         .field("calls", calls)
         .derived_debug("cases", &cases)
         .derived_debug("consumers", &consumers)
@@ -105,6 +106,7 @@ fn outcome_key(
         .derived_debug("mode", mode)
         .field("ci", ci)
         .field("allow_missing", allow_missing)
+        .field("program", program)
         .derived_debug("today", &crate::env::today())
         .field("snapshots", &state);
     key.finish()

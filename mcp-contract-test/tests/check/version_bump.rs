@@ -7,7 +7,9 @@
 //! elsewhere).
 
 use mcp_contract_engine::{Class, ItemKey, ItemKind};
-use mcp_contract_test::_support::check::{FailOn, Layout, State, SuiteReport};
+use mcp_contract_test::_support::check::{
+    FailOn, Layout, ReleaseVersion, State, SuiteReport, VersionSource,
+};
 use mcp_contract_test::_support::config::SuiteConfig;
 use mcp_contract_test::_support::probe::{ServerCommand, ServerSpec};
 use mcp_contract_test::_support::run::{self, Context, Mode};
@@ -54,7 +56,7 @@ fn config(dir: &Path, surface: &Path, version: Option<&str>) -> SuiteConfig {
     };
     let mut config = SuiteConfig::new(spec, layout);
     config.require_version_bump = true;
-    config.version = version.map(str::to_owned);
+    config.version = version.map(|v| ReleaseVersion::new(v, VersionSource::Package));
     config
 }
 

@@ -138,8 +138,9 @@ fn spawn(args: &[String], env: &[(&str, String)]) -> Spawned {
     )
 }
 
-/// The forward proxy, mapping `mcp.internal.test` to `127.0.0.1:upstream`, demanding
-/// `probe:PROXY_PASSWORD`.
+/// The forward proxy, mapping `mcp.internal.test` (any port) to `127.0.0.1:upstream`,
+/// demanding `probe:PROXY_PASSWORD`, and refusing CONNECT but to port 443 as squid does by
+/// default.
 fn forward_proxy(upstream: u16, log: &Path) -> Spawned {
     spawn(
         &[
@@ -151,6 +152,8 @@ fn forward_proxy(upstream: u16, log: &Path) -> Spawned {
             format!("mcp.internal.test=127.0.0.1:{upstream}"),
             "--auth-env".into(),
             "HTTP_CLIENT_PROXY_AUTH".into(),
+            "--connect-ports".into(),
+            "443".into(),
         ],
         &[("PROXY_LOG", log.display().to_string())],
     )
@@ -249,9 +252,9 @@ fn a_host_only_the_proxy_resolves_is_reached_through_it_and_no_credential_shows(
     );
     let proxy_log = log_path(&logs, "proxy");
     let proxy = forward_proxy(server.port, &proxy_log);
+    // Port 80, the default of http://: the proxy would refuse a tunnel to it.
     let endpoint = |password_var: Option<&str>| {
-        let mut endpoint =
-            HttpEndpoint::new(format!("http://mcp.internal.test:{}/mcp", server.port));
+        let mut endpoint = HttpEndpoint::new("http://mcp.internal.test/mcp");
         endpoint.headers.push(bearer());
         let credentials = password_var
             .map(|var| format!("probe:${{{var}}}@"))
@@ -266,15 +269,21 @@ fn a_host_only_the_proxy_resolves_is_reached_through_it_and_no_credential_shows(
     let recorded = probe(&spec, &options(20)).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(recorded.surface, expected_surface());
     assert_probe_has_no_secret(&recorded);
+    // Every request in absolute-form (`POST http://mcp.internal.test/mcp HTTP/1.1`), which the
+    // proxy forwards; no tunnel, which it would refuse.
     let proxy_text = std::fs::read_to_string(&proxy_log).unwrap();
-    let tunnel = format!("CONNECT mcp.internal.test:{} auth=ok -> 200", server.port);
-    assert!(proxy_text.contains(&tunnel), "{proxy_text}");
+    assert!(
+        proxy_text.lines().all(|l| l
+            == "FORWARD POST http://mcp.internal.test:80/mcp auth=ok -> relayed"
+            || l == "FORWARD DELETE http://mcp.internal.test:80/mcp auth=ok -> relayed"),
+        "{proxy_text}"
+    );
+    assert!(proxy_text.lines().count() >= 5, "{proxy_text}");
     let server_text = std::fs::read_to_string(&server_log).unwrap();
     assert!(
-        server_text.starts_with(&format!(
-            "POST initialize session=no version=- auth=ok host=mcp.internal.test:{}",
-            server.port
-        )),
+        server_text.starts_with(
+            "POST initialize session=no version=- auth=ok host=mcp.internal.test conn="
+        ),
         "{server_text}"
     );
     assert_no_secret(&proxy_text);

@@ -6,9 +6,10 @@
 //! bare name nor knows CIDR ranges; so its own reading is switched off and this module decides,
 //! per request (a redirect may lead to a host that `NO_PROXY` lists).
 //!
-//! ureq speaks to every proxy with CONNECT, `http://` targets included (no absolute-form
-//! forwarding); proxy credentials go in `Proxy-Authorization` on the CONNECT only. A proxy is
-//! shown as `scheme://host:port`, never with its credentials.
+//! An `https://` target is reached through ureq's CONNECT tunnel, proxy credentials in
+//! `Proxy-Authorization` on the CONNECT only; an `http://` target through an `http://` proxy
+//! is sent to it in absolute-form (the sibling module `forward`), credentials in each request's
+//! `Proxy-Authorization`. A proxy is shown as `scheme://host:port`, never with its credentials.
 
 use super::super::{display_proxy, escape_untrusted, HeaderValue, ProbeErrorKind, ProxySetting};
 use super::url::Url;

@@ -41,6 +41,11 @@ const IDLE: Duration = Duration::from_secs(4);
 /// The HTTP client of one probe.
 pub(in crate::probe) struct Wire {
     agent: ureq::Agent,
+    /// The agent's configuration, for an agent that forwards through a proxy.
+    config: ureq::config::Config,
+    /// The agent that sends `http://` requests through a proxy in absolute-form
+    /// ([`super::forward`]), and the proxy it was made for (`host:port`).
+    forwarding: Option<(String, ureq::Agent)>,
     proxies: Proxies,
     /// The TLS setup, for classifying handshake failures.
     #[cfg(feature = "https")]
@@ -83,6 +88,9 @@ pub(in crate::probe) struct Answer {
     pub(in crate::probe) hops: Vec<Hop>,
     /// The user's headers were held back from the URL that answered (another origin).
     pub(in crate::probe) credentials_withheld: bool,
+    /// The proxy that forwarded the request (an `http://` URL through an HTTP proxy): a status
+    /// may be the proxy's own.
+    pub(in crate::probe) forwarded_by: Option<Chosen>,
 }
 
 impl Answer {
@@ -143,9 +151,11 @@ impl Wire {
                 },
                 Err(error) => return Err(error),
             };
-            let agent = builder.tls_config(tls.config()).build().new_agent();
+            let config = builder.tls_config(tls.config()).build();
             Ok(Wire {
-                agent,
+                agent: config.new_agent(),
+                config,
+                forwarding: None,
                 proxies,
                 tls: Some(tls),
                 tls_error,
@@ -155,8 +165,11 @@ impl Wire {
         #[cfg(not(feature = "https"))]
         {
             let _ = url;
+            let config = builder.build();
             Ok(Wire {
-                agent: builder.build().new_agent(),
+                agent: config.new_agent(),
+                config,
+                forwarding: None,
                 proxies,
                 answered: false,
             })
@@ -166,6 +179,9 @@ impl Wire {
     /// Stops the client: open connections and a stream still being read are closed.
     pub(in crate::probe) fn shutdown(&self) {
         self.agent.clone().shutdown();
+        if let Some((_, agent)) = &self.forwarding {
+            agent.clone().shutdown();
+        }
     }
 
     /// Sends `out` to `url`, following redirects; the answer's body is left to read.
@@ -204,7 +220,7 @@ impl Wire {
                     headers.push(("Mcp-Session-Id", id));
                 }
             }
-            let mut response = self.exchange(&current, out, &headers)?;
+            let (mut response, forwarded_by) = self.exchange(&current, out, &headers)?;
             let status = response.status().as_u16();
             let location = response
                 .headers()
@@ -220,6 +236,7 @@ impl Wire {
                     url: current,
                     hops,
                     credentials_withheld: withheld && !out.credentials.is_empty(),
+                    forwarded_by,
                 });
             };
             // Read to its end, so that the connection can serve the next hop.
@@ -291,13 +308,15 @@ impl Wire {
     }
 
     /// One request and its response head, on a kept-alive connection when there is one; sent
-    /// once more on a new connection when a reused one turns out closed.
+    /// once more on a new connection when a reused one turns out closed. An `http://` URL
+    /// through an HTTP proxy is forwarded by it ([`super::forward`]): that proxy comes back
+    /// with the response.
     fn exchange(
         &mut self,
         url: &Url,
         out: &Outgoing<'_>,
         headers: &[(&str, &str)],
-    ) -> Result<http::Response<ureq::Body>, HttpFailure> {
+    ) -> Result<(http::Response<ureq::Body>, Option<Chosen>), HttpFailure> {
         #[cfg(feature = "https")]
         if url.tls {
             if let Some(error) = self.tls_error.take() {
@@ -306,6 +325,37 @@ impl Wire {
             crate::probe::tls::Tls::check_host(&url.host, &url.shown())?;
         }
         let proxy = self.proxies.for_url(url)?;
+        let forwarded = proxy
+            .as_ref()
+            .filter(|chosen| !url.tls && chosen.proxy.protocol() == ureq::ProxyProtocol::Http);
+        let proxy_authorization = forwarded.and_then(|chosen| {
+            let user = chosen.proxy.username().unwrap_or_default();
+            let password = chosen.proxy.password().unwrap_or_default();
+            (!user.is_empty() || !password.is_empty()).then(|| {
+                use base64::Engine as _;
+                let pair = format!("{user}:{password}");
+                format!(
+                    "Basic {}",
+                    base64::engine::general_purpose::STANDARD.encode(pair)
+                )
+            })
+        });
+        if let Some(chosen) = forwarded {
+            let key = format!("{}:{}", chosen.proxy.host(), chosen.proxy.port());
+            if self
+                .forwarding
+                .as_ref()
+                .is_none_or(|(made_for, _)| *made_for != key)
+            {
+                let agent = super::forward::agent(
+                    self.config.clone(),
+                    chosen.proxy.host(),
+                    chosen.proxy.port(),
+                )
+                .map_err(|error| self.failure(error, url, Some(chosen), out.what))?;
+                self.forwarding = Some((key, agent));
+            }
+        }
         let mut retried = false;
         loop {
             let Some(bound) = out
@@ -328,8 +378,17 @@ impl Wire {
             for (name, value) in headers {
                 builder = builder.header(*name, *value);
             }
-            let proxy_setting = proxy.as_ref().map(|chosen| chosen.proxy.clone());
-            let agent = &self.agent;
+            if let Some(value) = &proxy_authorization {
+                builder = builder.header("Proxy-Authorization", value.as_str());
+            }
+            // A forwarded request goes to the forwarding agent's proxy, not through ureq's.
+            let (agent, proxy_setting) = match (&self.forwarding, forwarded) {
+                (Some((_, agent)), Some(_)) => (agent, None),
+                _ => (
+                    &self.agent,
+                    proxy.as_ref().map(|chosen| chosen.proxy.clone()),
+                ),
+            };
             let result = match out.body {
                 Some(body) => builder
                     .body(body)
@@ -343,7 +402,7 @@ impl Wire {
             match result {
                 Ok(response) => {
                     self.answered = true;
-                    return Ok(response);
+                    return Ok((response, forwarded.cloned()));
                 }
                 Err(error) if !retried && self.answered && closed_before_answer(&error) => {
                     retried = true;
@@ -581,27 +640,14 @@ fn proxy_failure(reason: &str, url: &Url, proxy: Option<&Chosen>) -> HttpFailure
         .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
         .and_then(|digits| digits.parse().ok());
     let message = match status {
-        Some(407) if credentials => format!(
-            "the proxy {shown} (from {source}) answered 407 Proxy Authentication Required: it \
-             refused the credentials in the proxy URL; check the user name and password"
-        ),
-        Some(407) => format!(
-            "the proxy {shown} (from {source}) answered 407 Proxy Authentication Required: it \
-             wants credentials; give them in the proxy URL as USER:PASSWORD@ before the host \
-             (the suite's `proxy` setting may take the password from the environment: \
-             USER:${{PROXY_PASSWORD}}@)"
-        ),
+        Some(407) => proxy_auth_message(shown, source, credentials),
         Some(status @ (403 | 405)) => format!(
             "the proxy {shown} (from {source}) would not open a tunnel (CONNECT) to {target}: \
              it answered {}; proxies often allow CONNECT to port 443 only; ask for this port \
              to be allowed, or reach the server directly (NO_PROXY, or `proxy = \"off\"`)",
             status_text(status)
         ),
-        Some(status @ 502..=504) => format!(
-            "the proxy {shown} (from {source}) could not reach {target}: it answered {}; is \
-             the host name right and the server running?",
-            status_text(status)
-        ),
+        Some(status @ 502..=504) => unreachable_message(shown, source, &target, status),
         Some(status) => format!(
             "the proxy {shown} (from {source}) refused to open a tunnel (CONNECT) to {target}: \
              it answered {}",
@@ -617,6 +663,51 @@ fn proxy_failure(reason: &str, url: &Url, proxy: Option<&Chosen>) -> HttpFailure
         kind: ProbeErrorKind::Proxy,
         message,
     }
+}
+
+/// A proxy's 407, whether it refused a tunnel or a request to forward.
+fn proxy_auth_message(shown: &str, source: &str, credentials: bool) -> String {
+    if credentials {
+        format!(
+            "the proxy {shown} (from {source}) answered 407 Proxy Authentication Required: it \
+             refused the credentials in the proxy URL; check the user name and password"
+        )
+    } else {
+        format!(
+            "the proxy {shown} (from {source}) answered 407 Proxy Authentication Required: it \
+             wants credentials; give them in the proxy URL as USER:PASSWORD@ before the host \
+             (the suite's `proxy` setting may take the password from the environment: \
+             USER:${{PROXY_PASSWORD}}@)"
+        )
+    }
+}
+
+/// A proxy's 502, 503 or 504: it could not reach the target.
+fn unreachable_message(shown: &str, source: &str, target: &str, status: u16) -> String {
+    format!(
+        "the proxy {shown} (from {source}) could not reach {target}: it answered {}; is the \
+         host name right and the server running?",
+        status_text(status)
+    )
+}
+
+/// What a status means when the proxy that forwarded the request answered it itself: 407
+/// (its credentials) and 502–504 (the target out of its reach); `None` for any other status,
+/// which is the server's.
+pub(in crate::probe) fn forwarded_refusal(
+    status: u16,
+    url: &Url,
+    proxy: &Chosen,
+) -> Option<HttpFailure> {
+    let message = match status {
+        407 => proxy_auth_message(&proxy.shown, &proxy.source, proxy.has_credentials),
+        502..=504 => unreachable_message(&proxy.shown, &proxy.source, &url.authority(), status),
+        _ => return None,
+    };
+    Some(HttpFailure {
+        kind: ProbeErrorKind::Proxy,
+        message,
+    })
 }
 
 /// Sends one request through the agent with its proxy and time bounds; a request with a body
