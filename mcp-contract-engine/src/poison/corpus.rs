@@ -75,7 +75,7 @@ pub struct Case {
 /// A line of a compact corpus file that is not a case.
 #[derive(Debug)]
 #[non_exhaustive]
-pub enum CaseError {
+pub enum CorpusError {
     /// The line is not JSON.
     Json {
         /// The 1-based line.
@@ -90,20 +90,20 @@ pub enum CaseError {
     },
 }
 
-impl fmt::Display for CaseError {
+impl fmt::Display for CorpusError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CaseError::Json { line, error } => write!(f, "line {line}: {error}"),
-            CaseError::NoSurface { line } => write!(f, "line {line}: no surface"),
+            CorpusError::Json { line, error } => write!(f, "line {line}: {error}"),
+            CorpusError::NoSurface { line } => write!(f, "line {line}: no surface"),
         }
     }
 }
 
-impl std::error::Error for CaseError {
+impl std::error::Error for CorpusError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            CaseError::Json { error, .. } => Some(error),
-            CaseError::NoSurface { .. } => None,
+            CorpusError::Json { error, .. } => Some(error),
+            CorpusError::NoSurface { .. } => None,
         }
     }
 }
@@ -113,7 +113,7 @@ impl std::error::Error for CaseError {
 /// # Errors
 ///
 /// The first line that is not a case.
-pub fn parse_cases(jsonl: &str) -> Result<Vec<Case>, CaseError> {
+pub fn parse_cases(jsonl: &str) -> Result<Vec<Case>, CorpusError> {
     let mut out = Vec::new();
     for (n, line) in jsonl
         .lines()
@@ -121,9 +121,9 @@ pub fn parse_cases(jsonl: &str) -> Result<Vec<Case>, CaseError> {
         .filter(|(_, l)| !l.trim().is_empty())
     {
         let value: Value =
-            serde_json::from_str(line).map_err(|error| CaseError::Json { line: n + 1, error })?;
+            serde_json::from_str(line).map_err(|error| CorpusError::Json { line: n + 1, error })?;
         let (Some(old), Some(new)) = (one_item(&value, false), one_item(&value, true)) else {
-            return Err(CaseError::NoSurface { line: n + 1 });
+            return Err(CorpusError::NoSurface { line: n + 1 });
         };
         let text = |k: &str| value[k].as_str().unwrap_or_default().to_owned();
         out.push(Case {
