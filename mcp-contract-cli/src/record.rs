@@ -84,7 +84,7 @@ pub fn run(args: &RecordArgs) -> Result<u8, CliError> {
     }
     let code = outcome?;
     match saved.error {
-        Some(error) => Err(CliError::usage(error)),
+        Some(error) => Err(error),
         None => Ok(code),
     }
 }

@@ -43,7 +43,7 @@ pub use judge::{
     OUTPUT_OPTIONAL, OUTPUT_REMOVED, OUTPUT_TYPE, VALUE_REJECTED,
 };
 pub use path::{FieldPath, PathError, Segment};
-pub use shape::{JsonShape, TypeWord, Types};
+pub use shape::{JsonShape, TypeWord, Types, TypesError};
 pub use template::{matches as template_matches, UriTemplate};
 pub use usage::{Arguments, PromptUse, ToolUse, Usage, UsageError, FORMAT};
 

@@ -26,7 +26,7 @@ impl UsageFile {
     /// exist yet), it is this consumer's, and its folder takes a new file.
     pub(super) fn open(path: &Path, consumer: Option<&str>) -> Result<UsageFile, CliError> {
         let usage_error = |message: String| CliError::usage(message);
-        let held = read(path).map_err(usage_error)?;
+        let held = read(path)?;
         let consumer = match (consumer, &held) {
             (Some(flag), Some(held)) if flag != held.consumer() => {
                 return Err(usage_error(format!(
@@ -58,7 +58,7 @@ impl UsageFile {
             path: path.to_path_buf(),
             consumer,
         };
-        file.check_writable().map_err(usage_error)?;
+        file.check_writable()?;
         Ok(file)
     }
 
@@ -73,71 +73,85 @@ impl UsageFile {
     ///
     /// The file no longer reads as this consumer's usage file (it is left as it is), or it
     /// cannot be written.
-    pub(super) fn save(&self, session: &Usage) -> Result<bool, String> {
+    pub(super) fn save(&self, session: &Usage) -> Result<bool, CliError> {
         let mut wrote = false;
         for _ in 0..ATTEMPTS {
             let held = read(&self.path)?;
             let mut merged = held.clone().unwrap_or_else(|| Usage::new(&self.consumer));
             merged.merge(session).map_err(|e| {
-                format!(
+                CliError::usage(format!(
                     "{} now holds another consumer's usage ({e}): left as it is",
                     shown(&self.path)
-                )
+                ))
+                .caused_by(e)
             })?;
             if held.as_ref() == Some(&merged) {
                 return Ok(wrote);
             }
-            write_atomic(&self.path, merged.to_text().as_bytes())
-                .map_err(|e| format!("cannot write the usage file {}: {e}", shown(&self.path)))?;
+            write_atomic(&self.path, merged.to_text().as_bytes()).map_err(|e| {
+                CliError::usage(format!(
+                    "cannot write the usage file {}: {e}",
+                    shown(&self.path)
+                ))
+                .caused_by(e)
+            })?;
             wrote = true;
             // Another recorder may have renamed its own file over it in between.
             if read(&self.path)?.is_some_and(|now| now.covers(session)) {
                 return Ok(true);
             }
         }
-        Err(format!(
+        Err(CliError::usage(format!(
             "{} kept being replaced by another writer: the recording was not merged into it",
             shown(&self.path)
-        ))
+        )))
     }
 
     /// Whether a new file can be made beside the usage file (so that a recording is not lost
     /// at its end for a folder that cannot be written).
-    fn check_writable(&self) -> Result<(), String> {
+    fn check_writable(&self) -> Result<(), CliError> {
         let folder = match self.path.parent() {
             Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
             _ => PathBuf::from("."),
         };
         std::fs::create_dir_all(&folder).map_err(|e| {
-            format!(
+            CliError::usage(format!(
                 "cannot make the folder {} of the usage file: {e}",
                 shown(&folder)
-            )
+            ))
+            .caused_by(e)
         })?;
         let probe = folder.join(format!(".mcp-contract-record-{}.tmp", std::process::id()));
         std::fs::write(&probe, b"")
             .and_then(|()| std::fs::remove_file(&probe))
             .map_err(|e| {
-                format!(
+                CliError::usage(format!(
                     "the usage file {} cannot be written in {}: {e}",
                     shown(&self.path),
                     shown(&folder)
-                )
+                ))
+                .caused_by(e)
             })
     }
 }
 
 /// The usage file's content, `None` when there is no file yet.
-fn read(path: &Path) -> Result<Option<Usage>, String> {
+fn read(path: &Path) -> Result<Option<Usage>, CliError> {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
         Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(format!("cannot read the usage file {}: {e}", shown(path))),
+        Err(e) => {
+            return Err(
+                CliError::usage(format!("cannot read the usage file {}: {e}", shown(path)))
+                    .caused_by(e),
+            )
+        }
     };
     Usage::parse(&text).map(Some).map_err(|e| {
-        format!(
+        CliError::usage(format!(
             "{} is not a usage file ({e}): fix it, or record into another file; it was left as it is",
             shown(path)
-        )
+        ))
+        .caused_by(e)
     })
 }

@@ -72,7 +72,7 @@ pub(super) fn run(
              [::1]), so that nothing but this machine reaches the server through it"
         )));
     }
-    let upstream = Upstream::parse(upstream).map_err(usage)?;
+    let upstream = Upstream::parse(upstream)?;
     let listener = TcpListener::bind(address).map_err(|e| {
         CliError::failure(
             FailureKind::Unreachable,
@@ -145,25 +145,29 @@ struct Upstream {
 }
 
 impl Upstream {
-    fn parse(url: &str) -> Result<Upstream, String> {
-        let uri: Uri = url.parse().map_err(|_| {
-            format!(
+    fn parse(url: &str) -> Result<Upstream, CliError> {
+        let uri: Uri = url.parse().map_err(|e| {
+            CliError::usage(format!(
                 "--upstream `{}` is not a URL: give the server's endpoint, e.g. http://127.0.0.1:8000/mcp",
                 escape(url)
-            )
+            ))
+            .caused_by(e)
         })?;
         let https = match uri.scheme_str() {
             Some("http") => false,
             Some("https") => true,
             _ => {
-                return Err(format!(
+                return Err(CliError::usage(format!(
                     "--upstream `{}`: an http:// or https:// URL",
                     escape(url)
-                ))
+                )))
             }
         };
         if uri.host().is_none_or(str::is_empty) {
-            return Err(format!("--upstream `{}` names no host", escape(url)));
+            return Err(CliError::usage(format!(
+                "--upstream `{}` names no host",
+                escape(url)
+            )));
         }
         let mut config = ureq::Agent::config_builder()
             .http_status_as_error(false)
@@ -563,8 +567,18 @@ mod tests {
             upstream.url_for("http://127.0.0.1:9/mcp"),
             "http://127.0.0.1:8000/mcp"
         );
-        assert!(Upstream::parse("ftp://x/y").is_err());
-        assert!(Upstream::parse("not a url").is_err());
+        let error = |url: &str| Upstream::parse(url).err().expect(url);
+        assert_eq!(
+            error("ftp://x/y").to_string(),
+            "--upstream `ftp://x/y`: an http:// or https:// URL"
+        );
+        assert_eq!(error("http:///mcp").exit_code(), crate::exit::USAGE);
+        let not_url = error("not a url");
+        assert!(not_url
+            .to_string()
+            .starts_with("--upstream `not a url` is not a URL"));
+        // The parser's own error stays beneath, for whoever walks the chain.
+        assert!(std::error::Error::source(&not_url).is_some());
     }
 
     #[test]

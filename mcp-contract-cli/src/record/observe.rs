@@ -12,6 +12,7 @@
 //! forwarding never waits for a message to be read.
 
 use super::file::UsageFile;
+use mcp_contract_cli::error::CliError;
 use mcp_contract_engine::consumer::{UriTemplate, Usage};
 use mcp_contract_engine::escape::escape;
 use serde::Deserialize;
@@ -408,7 +409,7 @@ pub(super) struct Saved {
     /// What to say on stderr.
     pub(super) remarks: Vec<String>,
     /// Why the usage file could not be written, if it could not.
-    pub(super) error: Option<String>,
+    pub(super) error: Option<CliError>,
 }
 
 impl Recording {
@@ -420,7 +421,7 @@ impl Recording {
             .spawn(move || {
                 let mut error = None;
                 let mut skipped = 0;
-                let save = |usage: &Usage, error: &mut Option<String>| {
+                let save = |usage: &Usage, error: &mut Option<CliError>| {
                     if let Err(e) = file.save(usage) {
                         *error = Some(e);
                     }
@@ -488,7 +489,9 @@ impl Recording {
             Some(Ok(saved)) => saved,
             Some(Err(_)) => Saved {
                 remarks: Vec::new(),
-                error: Some("the recording stopped on an internal error".to_owned()),
+                error: Some(CliError::usage(
+                    "the recording stopped on an internal error",
+                )),
             },
             None => Saved {
                 remarks: Vec::new(),

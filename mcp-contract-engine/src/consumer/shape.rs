@@ -171,15 +171,15 @@ impl Types {
     }
 
     /// Reads one word or a non-empty list of words.
-    pub fn from_json(value: &Value) -> Result<Types, String> {
-        let word = |v: &Value| -> Result<TypeWord, String> {
-            v.as_str().and_then(TypeWord::parse).ok_or_else(|| {
-                format!(
-                    "{} is not a type: write one of {}",
-                    crate::schema::canonical_string(v),
-                    word_list()
-                )
-            })
+    ///
+    /// # Errors
+    ///
+    /// A value that is not a type word, or an empty list.
+    pub fn from_json(value: &Value) -> Result<Types, TypesError> {
+        let word = |v: &Value| -> Result<TypeWord, TypesError> {
+            v.as_str()
+                .and_then(TypeWord::parse)
+                .ok_or_else(|| TypesError::NotAType(crate::schema::canonical_string(v)))
         };
         match value {
             Value::Array(words) if !words.is_empty() => {
@@ -189,11 +189,34 @@ impl Types {
                 }
                 Ok(Types(atoms))
             }
-            Value::Array(_) => Err("an empty list of types: name at least one".to_owned()),
+            Value::Array(_) => Err(TypesError::Empty),
             other => Ok(Types(word(other)?.atoms())),
         }
     }
 }
+
+/// Why a value is not a usage file's type (one word, or a non-empty list of words).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TypesError {
+    /// A value that is not one of the type words, as JSON.
+    NotAType(String),
+    /// `[]`: a list that names no type.
+    Empty,
+}
+
+impl fmt::Display for TypesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TypesError::NotAType(shown) => {
+                write!(f, "{shown} is not a type: write one of {}", word_list())
+            }
+            TypesError::Empty => f.write_str("an empty list of types: name at least one"),
+        }
+    }
+}
+
+impl std::error::Error for TypesError {}
 
 impl fmt::Display for Types {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -388,7 +411,17 @@ mod tests {
         assert_eq!(t(json!("any")).to_json(), json!("any"));
         assert!(t(json!("number")).contains(t(json!("integer"))));
         assert!(!t(json!("integer")).contains(t(json!("number"))));
-        assert!(Types::from_json(&json!([])).is_err());
-        assert!(Types::from_json(&json!("int")).is_err());
+        assert_eq!(
+            Types::from_json(&json!([])).unwrap_err().to_string(),
+            "an empty list of types: name at least one"
+        );
+        assert_eq!(
+            Types::from_json(&json!(["string", 3])).unwrap_err(),
+            TypesError::NotAType("3".to_owned())
+        );
+        assert!(Types::from_json(&json!("int"))
+            .unwrap_err()
+            .to_string()
+            .starts_with("\"int\" is not a type: write one of \"any\", "));
     }
 }

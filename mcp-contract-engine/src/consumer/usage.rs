@@ -683,7 +683,8 @@ fn read_tool(entry: &Value, at: &str) -> Result<ToolUse, UsageError> {
             let field_at = format!("{at}/{}", pointer_token(text));
             let path = FieldPath::parse(text)
                 .map_err(|e| UsageError::at(field_at.clone(), e.to_string()))?;
-            let types = Types::from_json(types).map_err(|e| UsageError::at(field_at, e))?;
+            let types =
+                Types::from_json(types).map_err(|e| UsageError::at(field_at, e.to_string()))?;
             tool.received.insert(path, types);
         }
     }

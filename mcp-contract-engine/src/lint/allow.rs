@@ -253,7 +253,7 @@ impl AllowList {
             let value = match (key, local_date(rest.trim())) {
                 // `expires = 2027-03-01`: a TOML local date, kept as its text.
                 ("expires", Some(date)) => date.to_owned(),
-                _ => string_value(rest.trim()).map_err(|m| err(line, m))?,
+                _ => string_value(rest.trim()).map_err(|m| err(line, m.to_string()))?,
             };
             table.1.push((key.to_owned(), value, line));
         }
@@ -309,14 +309,38 @@ fn strip_comment(text: &str) -> &str {
     text.split('#').next().unwrap_or(text)
 }
 
+/// Why a value is not one TOML string (the `AllowListError` adds the file and line).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum StringValueError {
+    UnterminatedLiteral,
+    BadUnicodeEscape,
+    UnknownEscape,
+    Unterminated,
+    NotQuoted,
+    TextAfter,
+}
+
+impl fmt::Display for StringValueError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            StringValueError::UnterminatedLiteral => "unterminated literal string",
+            StringValueError::BadUnicodeEscape => "bad \\u escape: write \\uXXXX",
+            StringValueError::UnknownEscape => "unknown escape in a string",
+            StringValueError::Unterminated => "unterminated string",
+            StringValueError::NotQuoted => "expected a quoted string",
+            StringValueError::TextAfter => "unexpected text after the value",
+        })
+    }
+}
+
 /// One string value and an optional trailing comment.
-// A `String` error, argued: private to this parser, folded into its `AllowListError` with the
-// line it is on.
-fn string_value(text: &str) -> Result<String, String> {
+fn string_value(text: &str) -> Result<String, StringValueError> {
     let mut chars = text.char_indices();
     let (value, end) = match chars.next() {
         Some((_, '\'')) => {
-            let close = text[1..].find('\'').ok_or("unterminated literal string")?;
+            let close = text[1..]
+                .find('\'')
+                .ok_or(StringValueError::UnterminatedLiteral)?;
             (text[1..=close].to_owned(), close + 2)
         }
         Some((_, '"')) => {
@@ -340,21 +364,21 @@ fn string_value(text: &str) -> Result<String, String> {
                             let c = u32::from_str_radix(&hex, 16)
                                 .ok()
                                 .and_then(char::from_u32)
-                                .ok_or("bad \\u escape: write \\uXXXX")?;
+                                .ok_or(StringValueError::BadUnicodeEscape)?;
                             out.push(c);
                         }
-                        _ => return Err("unknown escape in a string".to_owned()),
+                        _ => return Err(StringValueError::UnknownEscape),
                     },
                     c => out.push(c),
                 }
             }
-            (out, end.ok_or("unterminated string")?)
+            (out, end.ok_or(StringValueError::Unterminated)?)
         }
-        _ => return Err("expected a quoted string".to_owned()),
+        _ => return Err(StringValueError::NotQuoted),
     };
     let rest = text[end..].trim();
     if !rest.is_empty() && !rest.starts_with('#') {
-        return Err("unexpected text after the value".to_owned());
+        return Err(StringValueError::TextAfter);
     }
     Ok(value)
 }
@@ -438,6 +462,18 @@ mod tests {
             (
                 "[[allow]]\nrule=\"r\"\nitem=\"i\"\nreason=\"r\"\nexpires=\"soon\"",
                 ":5: `expires",
+            ),
+            ("[[allow]]\nrule='r", ":2: unterminated literal string"),
+            (
+                "[[allow]]\nrule=\"\\u12\"",
+                ":2: bad \\u escape: write \\uXXXX",
+            ),
+            ("[[allow]]\nrule=\"\\q\"", ":2: unknown escape in a string"),
+            ("[[allow]]\nrule=\"r", ":2: unterminated string"),
+            ("[[allow]]\nrule=r", ":2: expected a quoted string"),
+            (
+                "[[allow]]\nrule=\"r\" x",
+                ":2: unexpected text after the value",
             ),
         ] {
             let e = AllowList::parse(text, "allow.toml").unwrap_err();

@@ -7,7 +7,7 @@
 
 use super::intent::{LazyScope, Scope};
 use serde_json::Value;
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
 
 /// How each sentence of a text is read, for a person tuning the lexicons: its concepts, the
 /// rules it meets (`place`: prose, argument, output, value, name).
@@ -72,8 +72,48 @@ pub struct Case {
     pub new: Value,
 }
 
-/// The cases of a compact corpus file (`jsonl`: one case a line). An error names the line.
-pub fn parse_cases(jsonl: &str) -> Result<Vec<Case>, String> {
+/// A line of a compact corpus file that is not a case.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum CorpusError {
+    /// The line is not JSON.
+    Json {
+        /// The 1-based line.
+        line: usize,
+        /// Why it does not parse.
+        error: serde_json::Error,
+    },
+    /// The line names no item, or no old or new side of it.
+    NoSurface {
+        /// The 1-based line.
+        line: usize,
+    },
+}
+
+impl fmt::Display for CorpusError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CorpusError::Json { line, error } => write!(f, "line {line}: {error}"),
+            CorpusError::NoSurface { line } => write!(f, "line {line}: no surface"),
+        }
+    }
+}
+
+impl std::error::Error for CorpusError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            CorpusError::Json { error, .. } => Some(error),
+            CorpusError::NoSurface { .. } => None,
+        }
+    }
+}
+
+/// The cases of a compact corpus file (`jsonl`: one case a line).
+///
+/// # Errors
+///
+/// The first line that is not a case.
+pub fn parse_cases(jsonl: &str) -> Result<Vec<Case>, CorpusError> {
     let mut out = Vec::new();
     for (n, line) in jsonl
         .lines()
@@ -81,9 +121,9 @@ pub fn parse_cases(jsonl: &str) -> Result<Vec<Case>, String> {
         .filter(|(_, l)| !l.trim().is_empty())
     {
         let value: Value =
-            serde_json::from_str(line).map_err(|e| format!("line {}: {e}", n + 1))?;
+            serde_json::from_str(line).map_err(|error| CorpusError::Json { line: n + 1, error })?;
         let (Some(old), Some(new)) = (one_item(&value, false), one_item(&value, true)) else {
-            return Err(format!("line {}: no surface", n + 1));
+            return Err(CorpusError::NoSurface { line: n + 1 });
         };
         let text = |k: &str| value[k].as_str().unwrap_or_default().to_owned();
         out.push(Case {
@@ -181,5 +221,23 @@ pub fn set_pointer(value: &mut Value, pointer: &str, new: Value) {
             Err(_) => {}
         },
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_that_is_no_case_is_named() {
+        let e = parse_cases("\n{").unwrap_err();
+        assert!(
+            e.to_string().starts_with("line 2: EOF while parsing"),
+            "{e}"
+        );
+        assert!(std::error::Error::source(&e).is_some());
+        let e = parse_cases("{}\n").unwrap_err();
+        assert_eq!(e.to_string(), "line 1: no surface");
+        assert!(std::error::Error::source(&e).is_none());
     }
 }

@@ -10,7 +10,7 @@
 
 use super::format;
 use super::pattern::Pattern;
-use super::regular;
+use super::regular::{self, Inclusion};
 use super::{
     atom_of_value, canonical_string, is_multiple, real_bound, Additional, Atoms, Bound, Shape,
     ARRAY, BOOLEAN, FRACTION, INTEGER, NULL, OBJECT, STRING,
@@ -35,6 +35,11 @@ pub enum Answer {
     /// Not decided, and why.
     Undecided(String),
 }
+
+/// Why a comparison was left undecided: said in the message that stands in for a verdict. Not
+/// an error: the schemas are valid, the engine does not decide that far.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Undecided(pub(crate) String);
 
 /// Strings of one alternative: every constraint applies.
 #[derive(Debug, Clone)]
@@ -86,7 +91,7 @@ impl Strings {
             && self.formats.iter().all(|f| other.formats.contains(f))
             && self.patterns.iter().all(|p| {
                 let theirs: Vec<&Pattern> = other.patterns.iter().collect();
-                regular::included(&theirs, p) == Some(Ok(()))
+                regular::included(&theirs, p) == Some(Inclusion::Included)
             })
     }
 
@@ -323,7 +328,7 @@ impl Alternative {
             alternative.numbers = Some(numbers_of(shape, types));
         }
         if types & STRING != 0 {
-            if let Err(why) = alternative.add_strings(shape) {
+            if let Err(Undecided(why)) = alternative.add_strings(shape) {
                 return Reading::Undecided(why);
             }
         }
@@ -375,7 +380,7 @@ impl Alternative {
     }
 
     /// The strings of a shape: a family, or literals when a pattern lists them.
-    fn add_strings(&mut self, shape: &Shape<'_>) -> Result<(), String> {
+    fn add_strings(&mut self, shape: &Shape<'_>) -> Result<(), Undecided> {
         let strings = strings_of(shape);
         let listing = strings.patterns.iter().find_map(Pattern::literals);
         match listing {
@@ -388,7 +393,7 @@ impl Alternative {
                                 .insert(canonical_string(&json!(text)), json!(text));
                         }
                         Answer::No(_) => {}
-                        Answer::Undecided(why) => return Err(why),
+                        Answer::Undecided(why) => return Err(Undecided(why)),
                     }
                 }
             }
@@ -704,7 +709,7 @@ impl Accepted {
                 for pattern in &g.patterns {
                     // The shortest string of ours that this pattern refuses, when the two
                     // compare as languages.
-                    if let Some(Err(text)) = regular::included(&ours, pattern) {
+                    if let Some(Inclusion::Escapes(text)) = regular::included(&ours, pattern) {
                         candidates.insert(0, Value::String(text));
                     }
                     candidates.extend(pattern.samples().into_iter().map(Value::String));

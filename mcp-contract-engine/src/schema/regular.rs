@@ -19,12 +19,21 @@ const MAX_EXPLORED: usize = 20_000;
 /// that many intervals times large automata stay cheap.
 const MAX_MOVES: usize = 4_000_000;
 
-/// Whether every string matching all of `left` matches `right`: `Some(Ok(()))`, or
-/// `Some(Err(text))` with a string that matches all of `left` and not `right`; `None` when not
-/// decided.
-pub fn included(left: &[&Pattern], right: &Pattern) -> Option<Result<(), String>> {
+/// A decided inclusion of one language in another: a yes, or a no with the string that shows
+/// it (a witness, not an error).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Inclusion {
+    /// Every string of the one is a string of the other.
+    Included,
+    /// A string of the one that the other does not match.
+    Escapes(String),
+}
+
+/// Whether every string matching all of `left` matches `right`, with a string that matches all
+/// of `left` and not `right` when not; `None` when not decided.
+pub fn included(left: &[&Pattern], right: &Pattern) -> Option<Inclusion> {
     if left.iter().any(|p| p.source() == right.source()) {
-        return Some(Ok(()));
+        return Some(Inclusion::Included);
     }
     let mut automata = Vec::with_capacity(left.len() + 1);
     for pattern in left.iter().copied().chain(std::iter::once(right)) {
@@ -33,11 +42,11 @@ pub fn included(left: &[&Pattern], right: &Pattern) -> Option<Result<(), String>
     let alphabet = Alphabet::of(&automata)?;
     let found = explore(&automata, &alphabet)?;
     match found {
-        None => Some(Ok(())),
+        None => Some(Inclusion::Included),
         Some(text) => {
             let shown = left.iter().all(|p| p.matches(&text) == Some(true))
                 && right.matches(&text) == Some(false);
-            shown.then_some(Err(text))
+            shown.then_some(Inclusion::Escapes(text))
         }
     }
 }
@@ -304,7 +313,7 @@ fn spell(parents: &Parents, mut at: Vec<Vec<usize>>) -> String {
 mod tests {
     use super::*;
 
-    fn inclusion(left: &[&str], right: &str) -> Option<Result<(), String>> {
+    fn inclusion(left: &[&str], right: &str) -> Option<Inclusion> {
         let left: Vec<Pattern> = left.iter().map(|p| Pattern::new(p)).collect();
         let refs: Vec<&Pattern> = left.iter().collect();
         included(&refs, &Pattern::new(right))
@@ -314,21 +323,32 @@ mod tests {
     fn inclusion_is_decided_on_the_languages() {
         let jira = r"^[A-Z][A-Z0-9]+-\d+$";
         let wider = r"^[A-Z][A-Z0-9_]+-\d+(?:-\d+)*$";
-        assert_eq!(inclusion(&[jira], wider), Some(Ok(())));
-        let back = inclusion(&[wider], jira).unwrap().unwrap_err();
+        assert_eq!(inclusion(&[jira], wider), Some(Inclusion::Included));
+        let Some(Inclusion::Escapes(back)) = inclusion(&[wider], jira) else {
+            panic!("{wider} is wider than {jira}");
+        };
         assert!(Pattern::new(wider).matches(&back) == Some(true));
         assert!(Pattern::new(jira).matches(&back) == Some(false));
         // Spelled differently, the same strings.
-        assert_eq!(inclusion(&[r"^\d+$"], "^[0-9]+$"), Some(Ok(())));
-        assert_eq!(inclusion(&["^[0-9]+$"], r"^\d+$"), Some(Ok(())));
+        assert_eq!(
+            inclusion(&[r"^\d+$"], "^[0-9]+$"),
+            Some(Inclusion::Included)
+        );
+        assert_eq!(
+            inclusion(&["^[0-9]+$"], r"^\d+$"),
+            Some(Inclusion::Included)
+        );
         // Unanchored: "contains".
-        assert_eq!(inclusion(&["^abc"], "b"), Some(Ok(())));
-        assert_eq!(inclusion(&["b"], "^abc").unwrap().unwrap_err(), "b");
+        assert_eq!(inclusion(&["^abc"], "b"), Some(Inclusion::Included));
+        assert_eq!(
+            inclusion(&["b"], "^abc"),
+            Some(Inclusion::Escapes("b".to_owned()))
+        );
         // Several patterns on the left all apply; `.` stops at a line terminator.
-        assert_eq!(inclusion(&["^a", "z$"], "^a"), Some(Ok(())));
+        assert_eq!(inclusion(&["^a", "z$"], "^a"), Some(Inclusion::Included));
         assert_eq!(
             inclusion(&["^a", "z$"], "^a.*z$"),
-            Some(Err("a\nz".to_owned()))
+            Some(Inclusion::Escapes("a\nz".to_owned()))
         );
         // Not read: undecided.
         assert_eq!(inclusion(&[r"\bword"], "word"), None);

@@ -868,14 +868,15 @@ fn pattern_verdict(
         a.iter().map(|p| Pattern::new(p)).collect(),
         b.iter().map(|p| Pattern::new(p)).collect(),
     );
-    // `Some(Ok)`: every string of `from` is one of `to`; `Some(Err(s))`: `s` is not.
-    let within = |from: &[Pattern], to: &[Pattern]| -> Option<Result<(), String>> {
+    use schema::regular::Inclusion::{self, Escapes, Included};
+    // Every string of `from` is one of `to`, or a string of `from` that is not.
+    let within = |from: &[Pattern], to: &[Pattern]| -> Option<Inclusion> {
         let from: Vec<&Pattern> = from.iter().collect();
-        let mut answer = Some(Ok(()));
+        let mut answer = Some(Included);
         for target in to {
             match schema::regular::included(&from, target) {
-                Some(Ok(())) => {}
-                Some(Err(text)) => return Some(Err(text)),
+                Some(Included) => {}
+                Some(Escapes(text)) => return Some(Escapes(text)),
                 None => answer = None,
             }
         }
@@ -893,22 +894,22 @@ fn pattern_verdict(
         Direction::Output => ("can no longer hold", "can now also hold"),
     };
     let id = match (&lost, &gained) {
-        (Some(Ok(())), Some(Ok(()))) => return Some(None),
-        (Some(Err(_)), Some(Err(_))) => "pattern-replaced",
-        (Some(Err(_)), _) | (None, Some(Ok(()))) => "pattern-narrowed",
-        (_, Some(Err(_))) | (Some(Ok(())), None) => "pattern-widened",
+        (Some(Included), Some(Included)) => return Some(None),
+        (Some(Escapes(_)), Some(Escapes(_))) => "pattern-replaced",
+        (Some(Escapes(_)), _) | (None, Some(Included)) => "pattern-narrowed",
+        (_, Some(Escapes(_))) | (Some(Included), None) => "pattern-widened",
         (None, None) => return None,
     };
     let mut parts = Vec::new();
     match &lost {
-        Some(Err(text)) => parts.push(format!("{refuse} {}", shown(text))),
+        Some(Escapes(text)) => parts.push(format!("{refuse} {}", shown(text))),
         None => parts.push("whether it refuses strings it took is not decided".to_owned()),
-        Some(Ok(())) => {}
+        Some(Included) => {}
     }
     match &gained {
-        Some(Err(text)) => parts.push(format!("{take} {}", shown(text))),
+        Some(Escapes(text)) => parts.push(format!("{take} {}", shown(text))),
         None => parts.push("whether it takes new strings is not decided".to_owned()),
-        Some(Ok(())) => {}
+        Some(Included) => {}
     }
     Some(Some((id, parts.join(" and "))))
 }

@@ -3,6 +3,7 @@
 
 use super::values::{branch_text, covered, Sides};
 use super::*;
+use crate::schema::accepted::Undecided;
 use std::cell::OnceCell;
 
 impl<'a> SchemaCx<'a, '_, '_> {
@@ -73,7 +74,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
             self.apply_matching(&sides, matching, path, depth);
             return;
         }
-        if let Err(why) = self.union_by_values(&sides, path, depth) {
+        if let Err(Undecided(why)) = self.union_by_values(&sides, path, depth) {
             self.union_unmatched(&sides, path, &why);
         }
     }

@@ -6,7 +6,7 @@
 
 use super::unions::{pair_by_text, pair_leftovers_by_structure, Matching};
 use super::*;
-use crate::schema::accepted::{Accepted, Alternative, Answer, Reading};
+use crate::schema::accepted::{Accepted, Alternative, Answer, Reading, Undecided};
 use std::cell::OnceCell;
 
 /// Both sides of a union comparison.
@@ -163,10 +163,12 @@ impl<'a> SchemaCx<'a, '_, '_> {
         sides: &Sides<'a, '_>,
         path: &str,
         depth: usize,
-    ) -> Result<(), String> {
+    ) -> Result<(), Undecided> {
         let (old_values, new_values) = sides.values(self);
         if let Some(why) = old_values.undecided().or(new_values.undecided()) {
-            return Err(format!("the alternatives were not read as values ({why})"));
+            return Err(Undecided(format!(
+                "the alternatives were not read as values ({why})"
+            )));
         }
         let structured = self.pair_structured(sides, old_values, new_values)?;
         let (old_set, new_set) = (old_values.scalar(), new_values.scalar());
@@ -193,7 +195,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
         sides: &Sides<'a, '_>,
         old_values: &SideValues,
         new_values: &SideValues,
-    ) -> Result<Matching, String> {
+    ) -> Result<Matching, Undecided> {
         let (all_pairs, _, _) = pair_by_text(sides);
         let mut pairs: Vec<(usize, usize)> = all_pairs
             .into_iter()
@@ -211,10 +213,14 @@ impl<'a> SchemaCx<'a, '_, '_> {
             added.retain(|x| *x != j);
         }
         if !gone.is_empty() && !added.is_empty() {
-            return Err("object or array alternatives could not be paired".to_owned());
+            return Err(Undecided(
+                "object or array alternatives could not be paired".to_owned(),
+            ));
         }
         if !added.is_empty() && !sides.may_grow(self) {
-            return Err("a oneOf gained an object or array alternative".to_owned());
+            return Err(Undecided(
+                "a oneOf gained an object or array alternative".to_owned(),
+            ));
         }
         Ok((pairs, gone, added))
     }
@@ -228,7 +234,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
         old: &Accepted,
         new: &Accepted,
         path: &str,
-    ) -> Result<Option<(&'static str, String)>, String> {
+    ) -> Result<Option<(&'static str, String)>, Undecided> {
         if let (Some(a), Some(b)) = (old.finite(), new.finite()) {
             self.value_lists(&borrowed(&a), &borrowed(&b), path);
             return Ok(None);
@@ -240,14 +246,14 @@ impl<'a> SchemaCx<'a, '_, '_> {
             Direction::Output => &gained,
         };
         if let Answer::Undecided(why) = hurt {
-            return Err(why.clone());
+            return Err(Undecided(why.clone()));
         }
         let id = match (&lost, &gained) {
             (Answer::Yes, Answer::Yes) => return Ok(None),
             (Answer::No(_), Answer::No(_)) => "union-replaced",
             (Answer::No(_), _) | (Answer::Undecided(_), Answer::Yes) => "union-narrowed",
             (_, Answer::No(_)) | (Answer::Yes, Answer::Undecided(_)) => "union-widened",
-            (Answer::Undecided(why), Answer::Undecided(_)) => return Err(why.clone()),
+            (Answer::Undecided(why), Answer::Undecided(_)) => return Err(Undecided(why.clone())),
         };
         let (refuse, take) = match self.dir {
             Direction::Input => ("no longer accepts", "now also accepts"),
