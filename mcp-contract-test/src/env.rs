@@ -131,6 +131,33 @@ pub(crate) fn under_nextest() -> bool {
     var("NEXTEST").as_deref() == Some("1")
 }
 
+/// The name of the user running the tests: `USER`, else `USERNAME` (Windows), else
+/// `LOGNAME`; a text that differs from its accepted snapshot only where this name appears
+/// likely depends on who ran the server.
+pub(crate) fn user() -> Option<String> {
+    ["USER", "USERNAME", "LOGNAME"]
+        .into_iter()
+        .find_map(non_empty)
+}
+
+/// The values of the inherited environment variables whose names say they hold a credential
+/// (`SERVICE_TOKEN`, `API_KEY`, `AWS_SECRET_ACCESS_KEY`, `DB_PASSWORD`,
+/// `GOOGLE_APPLICATION_CREDENTIALS`, `NPM_AUTH`: see
+/// [`mcp_contract_engine::prepare::secrets::names_a_secret`]): a server started by the probe
+/// inherits them and may echo one (a crash dump, a debug line), so they are removed from
+/// everything it says before it is shown. Values shorter than 8 characters are left out: a
+/// `KEY=1` replaced everywhere would garble every message and hide nothing.
+pub(crate) fn inherited_secrets() -> Vec<String> {
+    std::env::vars_os()
+        .filter_map(|(name, value)| Some((name.into_string().ok()?, value.into_string().ok()?)))
+        .filter(|(name, value)| {
+            value.chars().count() >= 8
+                && mcp_contract_engine::prepare::secrets::names_a_secret(name)
+        })
+        .map(|(_, value)| value)
+        .collect()
+}
+
 /// Today in UTC, from the system clock (1970-01-01 if the clock is before the epoch): the day an
 /// allow-list entry's `expires` is compared with.
 pub(crate) fn today() -> Date {

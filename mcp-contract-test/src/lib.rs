@@ -49,8 +49,14 @@
 //! 3. **Review.** `cargo insta review` shows each pending snapshot with its classified changes
 //!    above the diff.
 //! 4. **Accept.** Accepting makes the change the new promise; the suite is green again. A removed
-//!    item is accepted the same way (its snapshot becomes a tombstone that
-//!    `cargo insta test --unreferenced=delete` cleans up).
+//!    item is accepted the same way: its snapshot becomes a tombstone, the accepted record of
+//!    the removal, which every run references (the `server` test does), so
+//!    `cargo insta test --unreferenced=reject` passes and `--unreferenced=delete` keeps it.
+//!    A pending `.snap.new` of an item that has no test any more (a tool a release added and
+//!    the next took back) is deleted by the next run, as insta deletes the pending file of an
+//!    assertion that matches: `cargo insta accept` never records what the server no longer
+//!    says. A difference that a `deny` lint finding fails is not written for review at all:
+//!    accepting it would not clear the finding.
 //!
 //! Changes in the classes *breaking*, *safety* and *review* fail; *behavior*, *routing*,
 //! *additive* and *cosmetic* drift passes and is summarised at the end of the run. Where CI is
@@ -255,6 +261,16 @@
 //! `?profile=admin` and `?profile=readonly` never share a probe.
 //! Each `--partition` slice is a run of its own.
 //!
+//! nextest shows no output of a passing test, and a run with additive drift, a first
+//! recording or a `warn` lint finding passes. So, under nextest only, a suite that leaves
+//! something to look at has one more test, whose name says what:
+//! `review::1 item differs`, `review::10 items recorded for the first time, 1 lint warning`
+//! (after the suite's name, when it has one). It passes; it is in nextest's default output, and
+//! `cargo nextest run --success-output immediate -E 'test(/review::/)'` prints the items, the
+//! findings and the notes. `cargo insta review` then shows the pending snapshots as always.
+//! Under `cargo test` there is no such test: the summary printed after libtest's result says
+//! the same, warnings included.
+//!
 //! # Stopping the server
 //!
 //! Once the last listing is read, the server's stdin is closed and the suite goes on: it is
@@ -312,7 +328,7 @@ pub mod _support {
     }
     /// What a face does with each item of a suite's outcome.
     pub mod action {
-        pub use crate::action::{Conclusion, ItemAction, SuiteActions, Write};
+        pub use crate::action::{Conclusion, ItemAction, Showing, SuiteActions, Write};
     }
     /// Judging a live surface against accepted snapshots (the road's one judgement), as data.
     pub mod check {

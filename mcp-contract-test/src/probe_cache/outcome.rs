@@ -8,7 +8,7 @@ use crate::escape::escape;
 use crate::lint::{Finding, Level};
 use crate::snapshot::{self, Metadata, SnapshotFile};
 use crate::surface::{ItemKey, ItemKind};
-use crate::verdict::{FailureKind, SuiteFailure};
+use crate::verdict::{FailureKind, Leftovers, Review, SuiteFailure};
 use serde_json::{json, Value};
 use std::fs;
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
@@ -129,11 +129,22 @@ fn outcome_bytes(outcome: &Shared, key: &Key) -> Option<Vec<u8>> {
             body.len() - start
         ));
     }
+    let paths = |paths: &[PathBuf]| {
+        paths
+            .iter()
+            .map(|p| path_json(p))
+            .collect::<Option<Vec<_>>>()
+    };
+    let review = &report.review;
     let header = json!({
         "key": key.check(),
         "notes": report.notes,
         "first_recording": report.first_recording,
         "unjudged": report.unjudged.iter().map(key_json).collect::<Vec<_>>(),
+        "tombstones": paths(&report.leftovers.tombstones)?,
+        "stale_pending": paths(&report.leftovers.stale_pending)?,
+        "differ": review.differ.iter().map(|(name, state, failing)| json!([name, state.as_str(), failing])).collect::<Vec<_>>(),
+        "warnings": review.warnings.iter().map(|(line, allowed)| json!([line, allowed])).collect::<Vec<_>>(),
         "index_len": index.len(),
     });
     let mut out = header.to_string().into_bytes();
@@ -207,17 +218,56 @@ fn read_outcome(
     if needs_sort {
         unjudged.sort();
     }
+    let array = |field: &str| header.get(field).and_then(Value::as_array);
+    let paths = |field: &str| -> Option<Vec<PathBuf>> {
+        array(field)?
+            .iter()
+            .map(|p| p.as_str().map(PathBuf::from))
+            .collect()
+    };
+    let differ = array("differ")?
+        .iter()
+        .map(|entry| match entry.as_array()?.as_slice() {
+            [name, state, failing] => Some((
+                name.as_str()?.to_owned(),
+                state_from(state.as_str()?)?,
+                failing.as_bool()?,
+            )),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    let warnings = array("warnings")?
+        .iter()
+        .map(|entry| match entry.as_array()?.as_slice() {
+            [line, allowed] => Some((line.as_str()?.to_owned(), allowed.as_bool()?)),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
     Some(Ok(SuiteReport {
         verdicts,
         unjudged,
-        notes: header
-            .get("notes")?
-            .as_array()?
+        notes: array("notes")?
             .iter()
             .map(|n| n.as_str().map(str::to_owned))
             .collect::<Option<_>>()?,
         first_recording: header.get("first_recording")?.as_bool()?,
+        leftovers: Leftovers {
+            tombstones: paths("tombstones")?,
+            stale_pending: paths("stale_pending")?,
+        },
+        review: Review { differ, warnings },
+        ..SuiteReport::default()
     }))
+}
+
+fn state_from(word: &str) -> Option<State> {
+    Some(match word {
+        "unchanged" => State::Unchanged,
+        "new" => State::New,
+        "removed" => State::Removed,
+        "changed" => State::Changed,
+        _ => return None,
+    })
 }
 
 fn path_json(path: &Path) -> Option<Value> {
@@ -322,13 +372,7 @@ fn verdict_from(key: ItemKey, record: &Value) -> Option<Verdict> {
         info: optional_from(meta.get("info")?)?,
         input_file: maybe_text(meta, "input_file")?,
     };
-    let state = match record.get("state")?.as_str()? {
-        "unchanged" => State::Unchanged,
-        "new" => State::New,
-        "removed" => State::Removed,
-        "changed" => State::Changed,
-        _ => return None,
-    };
+    let state = state_from(record.get("state")?.as_str()?)?;
     let changes = array("changes")?
         .iter()
         .map(|c| {
@@ -424,6 +468,7 @@ mod tests {
             unjudged: vec![ItemKey::server()],
             notes: vec!["a note".to_owned()],
             first_recording: false,
+            ..SuiteReport::default()
         });
         for outcome in [failed, judged] {
             fs::write(&file, outcome_bytes(&outcome, &key("admin")).unwrap()).unwrap();
