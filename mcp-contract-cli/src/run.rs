@@ -203,13 +203,14 @@ fn accept(report: &mut SuiteReport, items: &mut Items) -> Result<(), Failure> {
 
 /// The command that accepts what this `check` saw: the same arguments with `snapshot` instead
 /// of `check`, without --format and --fail-on, header values that are not `${VAR}` hidden,
-/// credentials in the server command replaced.
+/// credentials in the server command and in the command `--start` runs replaced.
 fn accept_command() -> String {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut out = vec!["mcp-contract".to_owned()];
     let mut replaced = false;
     let mut skip_value = false;
     let mut header_value = false;
+    let mut start_value = false;
     let mut after_dashes = false;
     for arg in args {
         if skip_value {
@@ -219,6 +220,11 @@ fn accept_command() -> String {
         if header_value {
             header_value = false;
             out.push(redact_header(&arg));
+            continue;
+        }
+        if start_value {
+            start_value = false;
+            out.push(scrub_start(&arg));
             continue;
         }
         if !after_dashes {
@@ -241,6 +247,11 @@ fn accept_command() -> String {
             } else if let Some(value) = arg.strip_prefix("--header=") {
                 out.push(format!("--header={}", redact_header(value)));
                 continue;
+            } else if arg == "--start" {
+                start_value = true;
+            } else if let Some(value) = arg.strip_prefix("--start=") {
+                out.push(format!("--start={}", scrub_start(value)));
+                continue;
             }
         }
         out.push(arg);
@@ -251,6 +262,22 @@ fn accept_command() -> String {
         ..Default::default()
     }
     .display()
+}
+
+/// The command line `--start` runs, as one word, with its credentials replaced as in a server
+/// command (`--token VALUE`, `API_KEY=VALUE` for `env`, token-shaped words): it is a single
+/// argument of the CLI, which the server command's scrubbing sees as one word.
+fn scrub_start(value: &str) -> String {
+    match mcp_contract_test::_support::probe::split_command_line(value) {
+        Ok(mut words) if !words.is_empty() => mcp_contract_test::_support::probe::ServerCommand {
+            program: words.remove(0),
+            args: words,
+            ..Default::default()
+        }
+        .display(),
+        // Not a command line `--start` would accept: nothing of it is shown.
+        _ => "<redacted>".to_owned(),
+    }
 }
 
 fn redact_header(value: &str) -> String {

@@ -1228,6 +1228,109 @@ fn credentials_on_the_command_line_never_reach_a_file_or_a_report() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A secret the server inherits from the CLI's environment (a secret-named variable with a
+/// plain hex value, given to no flag) and echoes while it crashes reaches no report format.
+#[test]
+fn an_inherited_secret_echoed_by_a_crashing_server_reaches_no_report() {
+    support::require!(support::python::system());
+    const INHERITED: &str = "9f86d081884c7d659a2feaa0c55ad015";
+    let dir = temp_dir("inherited-secret");
+    let snapshots = dir_arg(&dir.join("contract"));
+    let snap = run(
+        &["snapshot", "--dir", &snapshots],
+        &fixture_server("memory/2025.11.25.json"),
+    );
+    assert_eq!(snap.code, 0, "{}", snap.stderr);
+    let mut echoing = fixture_server("memory/2025.11.25.json");
+    echoing.extend(["--mode".to_owned(), "echo-secrets-and-exit".to_owned()]);
+    for format in ["human", "json", "markdown", "junit", "github", "sarif"] {
+        let out = cli()
+            .args(["check", "--dir", &snapshots, "--format", format, "--"])
+            .args(&echoing)
+            .env("FIXTURE_SECRET", INHERITED)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned()
+            + &String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(4), "{format}: {text}");
+        assert!(
+            text.contains("secret from the environment"),
+            "{format}: {text}"
+        );
+        assert!(
+            !text.contains(INHERITED),
+            "{format} shows the secret:\n{text}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A credential in the command `--start` runs (a `--token` flag of the server, an `API_KEY=`
+/// given through `env`) is one argument of the CLI: it reaches no report of any format, the
+/// accept command included, which names the started server with the credential replaced.
+#[test]
+fn credentials_in_the_start_command_never_reach_a_report() {
+    support::require!(support::python::system());
+    const TOKEN: &str = "s3cretTOKEN123";
+    const PLAIN: &str = "plainvalue-8841";
+    let dir = temp_dir("start-credentials");
+    let snapshots = dir_arg(&dir.join("contract"));
+    let server = |surface: &str| {
+        format!(
+            "env API_KEY={PLAIN} {} {} {} --port {{port}} --token {TOKEN}",
+            python3(),
+            repo().join("fixtures/servers/http_server.py").display(),
+            repo().join("fixtures/surfaces").join(surface).display(),
+        )
+    };
+    let args = |command: &'static str, start: &str| -> Vec<String> {
+        [
+            command,
+            "--dir",
+            &snapshots,
+            "--url",
+            "http://127.0.0.1:{port}/mcp",
+            "--start",
+            start,
+            "--header",
+            "Authorization: Bearer ${MCP_START_TEST_TOKEN}",
+        ]
+        .map(str::to_owned)
+        .to_vec()
+    };
+    let run_start = |args: &[String], extra: &[&str]| {
+        let out = cli()
+            .current_dir(repo())
+            .args(args)
+            .args(extra)
+            .env("MCP_START_TEST_TOKEN", TOKEN)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned()
+                + &String::from_utf8_lossy(&out.stderr),
+        )
+    };
+    let (code, text) = run_start(&args("snapshot", &server("memory/0.6.2.json")), &[]);
+    assert_eq!(code, Some(0), "{text}");
+    let drifted = args("check", &server("memory/2025.11.25.json"));
+    let mut seen = 0;
+    for format in ["human", "json", "markdown", "junit", "github", "sarif"] {
+        let (code, text) = run_start(&drifted, &["--fail-on", "any", "--format", format]);
+        assert_eq!(code, Some(1), "{format}: {text}");
+        for secret in [TOKEN, PLAIN] {
+            assert!(!text.contains(secret), "{format} shows {secret}:\n{text}");
+        }
+        if text.contains("<secret:argument:") {
+            seen += 1;
+        }
+    }
+    // The accept command is there, naming the started server, its credential replaced.
+    assert!(seen >= 3, "the accept command in human, JSON and Markdown");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// `check` against a folder that holds no contract for the server is an error naming the
 /// folder, with or without CI: a typo in a path must not turn the gate off.
 #[test]
