@@ -205,7 +205,8 @@ fn accept(report: &mut SuiteReport, items: &mut Items) -> Result<(), Failure> {
 /// of `check`, without --format and --fail-on, header values that are not `${VAR}` hidden,
 /// credentials in the server command and in the command `--start` runs replaced.
 fn accept_command() -> String {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    reference_environment(&mut args);
     let mut out = vec!["mcp-contract".to_owned()];
     let mut replaced = false;
     let mut skip_value = false;
@@ -262,6 +263,37 @@ fn accept_command() -> String {
         ..Default::default()
     }
     .display()
+}
+
+/// Credentials the shell read from the environment (`--api-key "$CTX_KEY"`) written back as
+/// `${CTX_KEY}`, which the CLI reads itself when the command runs: the printed command runs as
+/// it is, where that variable is set, and shows no credential. A variable is taken for a
+/// credential when its value (8 characters or more) is one in the arguments, or its name says
+/// secret; a credential typed as it is stays replaced by its placeholder.
+fn reference_environment(args: &mut [String]) {
+    use mcp_contract_engine::prepare::secrets;
+    let found: Vec<String> = secrets::scrub_command(args)
+        .1
+        .into_iter()
+        .map(|(_, secret)| secret)
+        .collect();
+    let mut variables: Vec<(String, String)> = std::env::vars()
+        .filter(|(name, value)| {
+            value.len() >= 8
+                && (found.contains(value) || secrets::names_a_secret(name))
+                && args.iter().any(|arg| arg.contains(value.as_str()))
+        })
+        .collect();
+    // Longest first: a value that holds another is replaced whole.
+    variables.sort_by_key(|(_, value)| std::cmp::Reverse(value.len()));
+    // A URL's password stays replaced: a URL is not read for `${VAR}`.
+    for arg in args.iter_mut().filter(|arg| !arg.contains("://")) {
+        for (name, value) in &variables {
+            if arg.contains(value.as_str()) {
+                *arg = arg.replace(value.as_str(), &format!("${{{name}}}"));
+            }
+        }
+    }
 }
 
 /// The command line `--start` runs, as one word, with its credentials replaced as in a server

@@ -1265,6 +1265,144 @@ fn an_inherited_secret_echoed_by_a_crashing_server_reaches_no_report() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A credential the shell read from the environment (`--api-key "$KEY"`) is printed in the
+/// accept command as `${KEY}`, which the CLI reads when the command runs: the command runs as
+/// printed and accepts the drift, and no output shows the credential.
+#[test]
+fn the_accept_command_runs_as_printed_with_credentials_from_the_environment() {
+    support::require!(support::python::system());
+    const KEY: &str = "ctx7sk-5d41402abc4b2a76b9719d91";
+    let dir = temp_dir("accept-runs");
+    let snapshots = dir_arg(&dir.join("contract"));
+    let server = |surface: &str| {
+        let mut words = fixture_server(surface);
+        words.extend(["--api-key".to_owned(), KEY.to_owned()]);
+        words
+    };
+    let with_key = |args: &[&str], server: &[String]| {
+        let out = cli()
+            .current_dir(repo())
+            .args(args)
+            .arg("--")
+            .args(server)
+            .env("ACCEPT_TEST_API_KEY", KEY)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned()
+                + &String::from_utf8_lossy(&out.stderr),
+        )
+    };
+    let (code, text) = with_key(
+        &["snapshot", "--dir", &snapshots],
+        &server("memory/0.6.2.json"),
+    );
+    assert_eq!(code, Some(0), "{text}");
+    let newer = server("memory/2025.11.25.json");
+    let (code, text) = with_key(&["check", "--dir", &snapshots, "--fail-on", "any"], &newer);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(!text.contains(KEY), "{text}");
+    let accept = text
+        .lines()
+        .find_map(|line| line.strip_prefix("to accept the live surface after review: "))
+        .unwrap_or_else(|| panic!("an accept command: {text}"));
+    assert!(
+        accept.contains("--api-key '${ACCEPT_TEST_API_KEY}'"),
+        "{accept}"
+    );
+    let program = accept.split_whitespace().next().unwrap();
+    let runnable = format!("'{BIN}'{}", &accept[program.len()..]);
+    let out = std::process::Command::new("sh")
+        .args(["-c", &runnable])
+        .current_dir(repo())
+        .env("ACCEPT_TEST_API_KEY", KEY)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{runnable}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (code, text) = with_key(&["check", "--dir", &snapshots, "--fail-on", "any"], &newer);
+    assert_eq!(code, Some(0), "accepted by the printed command: {text}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `${VAR}` in a configuration's `command` and `env` is read from the environment when the
+/// server starts (the server never receives the text `${VAR}`), shown as written, and a
+/// variable that is not set is one clear error naming it.
+#[test]
+fn configuration_commands_read_their_variables_from_the_environment() {
+    support::require!(support::python::system());
+    const SECRET: &str = "env-secret-value-90125";
+    let dir = temp_dir("config-vars");
+    let script = repo().join("fixtures/servers/surface_server.py");
+    std::fs::write(
+        dir.join("mcp-contract.toml"),
+        format!(
+            r#"dir = "contracts"
+
+[[server]]
+name = "memory"
+command = ["python3", '{script}', "${{CONFIG_VARS_SURFACE}}"]
+env = {{ FIXTURE_SECRET = "${{CONFIG_VARS_SECRET}}" }}
+"#,
+            script = script.display()
+        ),
+    )
+    .unwrap();
+    let surface = repo().join("fixtures/surfaces/memory/2026.1.26.json");
+    let in_env = |args: &[&str], set: bool| {
+        let mut command = cli();
+        command.current_dir(&dir).args(args);
+        if set {
+            command
+                .env("CONFIG_VARS_SURFACE", &surface)
+                .env("CONFIG_VARS_SECRET", SECRET);
+        }
+        let out = command.output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned()
+                + &String::from_utf8_lossy(&out.stderr),
+        )
+    };
+    let (code, text) = in_env(&["snapshot"], true);
+    assert_eq!(code, Some(0), "{text}");
+    let header = std::fs::read_to_string(dir.join("contracts/memory__server.snap")).unwrap();
+    assert!(
+        header.contains("${CONFIG_VARS_SURFACE}"),
+        "shown as written: {header}"
+    );
+    // The server echoes what it received while failing: the value, scrubbed.
+    std::fs::write(
+        dir.join("mcp-contract.toml"),
+        std::fs::read_to_string(dir.join("mcp-contract.toml"))
+            .unwrap()
+            .replace(
+                "\"${CONFIG_VARS_SURFACE}\"]",
+                "\"${CONFIG_VARS_SURFACE}\", \"--mode\", \"echo-secrets-and-exit\"]",
+            ),
+    )
+    .unwrap();
+    let (code, text) = in_env(&["check"], true);
+    assert_eq!(code, Some(4), "{text}");
+    assert!(
+        text.contains("secret from the environment: <secret:"),
+        "{text}"
+    );
+    assert!(!text.contains(SECRET), "{text}");
+    let (code, text) = in_env(&["check"], false);
+    assert_eq!(code, Some(2), "a configuration error: {text}");
+    assert!(
+        text.contains("reads `${CONFIG_VARS_SURFACE}` from the environment, and CONFIG_VARS_SURFACE is not set"),
+        "{text}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// A credential in the command `--start` runs (a `--token` flag of the server, an `API_KEY=`
 /// given through `env`) is one argument of the CLI: it reaches no report of any format, the
 /// accept command included, which names the started server with the credential replaced.

@@ -69,14 +69,14 @@
 //!
 //! | key | meaning |
 //! |---|---|
-//! | `server = "cmd args…"` | the server's command line, split as a POSIX shell would |
+//! | `server = "cmd args…"` | the server's command line, split as a POSIX shell would; `${VAR}` in it (and in `env` and `start` values) is read from the environment when the server starts, shown as written (`$${` for the text itself) |
 //! | `bin = "name"` | a binary of this package (`CARGO_BIN_EXE_name`; cargo builds it first) |
 //! | `url = "http://127.0.0.1:{port}/mcp"` | a Streamable HTTP endpoint instead of stdio (JSON and SSE answers; feature `http`: the default build is stdio only, and `url` without the feature is a compile error saying so) |
 //! | `url = "https://mcp.example.com/mcp"` | the same over TLS (feature `https`: rustls with ring, Mozilla's public CAs; the system's store too with feature `system-roots`; a private or self-signed CA from `ca_file` or `MCP_CONTRACT_CA_FILE`; verification cannot be switched off). Redirects (301, 302, 307, 308) are followed with the same method and body, up to 5; a note then says which URL to configure; headers go only to the configured URL's origin |
 //! | `handler = my_server::Server::new()` | an `rmcp::ServerHandler` tested in-process: no process, no port, no binary build (feature `rmcp`) |
 //! | `lifecycle = "auto"` | the handshake: `"initialize"` (default), `"discover"` (2026-07-28 `server/discover`), `"auto"` (discover, falling back to initialize); the one used is written in the `server` snapshot's header |
 //! | `headers = ["Authorization: Bearer ${MCP_TOKEN}"]` | HTTP headers; `${VAR}` is read from the environment at probe time and never shown |
-//! | `start = "python3 server.py --port {port}"` | with `url`: start the server first on a free port (`{port}`), stop its process group after |
+//! | `start = "python3 server.py --port {port}"` | with `url`: start the server first on a free port (`{port}`, in its arguments and `env` values; messages show `{port}`), stop its process group after |
 //! | `ready_line = "listening"` | with `start`: ready once a stdout/stderr line contains this (default: once the port accepts) |
 //! | `proxy = "http://proxy.corp:3128"` / `"off"` | with `url`: the HTTP proxy (CONNECT), credentials as `USER:${PROXY_PASSWORD}@` before the host; `"off"` for none. Default: the environment's (`https_proxy`, `http_proxy`, `all_proxy`, `no_proxy`, either case; never for loopback hosts) |
 //! | `ca_file = "certs/ca.pem"` | with an `https://` `url`: a PEM file of CA certificates trusted besides the public ones, relative to the crate (wins over `MCP_CONTRACT_CA_FILE`) |
