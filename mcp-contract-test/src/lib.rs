@@ -271,6 +271,13 @@
 //! Under `cargo test` there is no such test: the summary printed after libtest's result says
 //! the same, warnings included.
 //!
+//! Why a test of its own: a test's name is the one thing nextest shows of a passing run.
+//! Failing the run instead would turn additive drift into a failure for nextest users only;
+//! `cargo insta test --test-runner nextest` lists pending snapshots, but only to those who
+//! run it, and a `warn` finding leaves no snapshot to list. Notes alone (a capability the
+//! server does not advertise) add no test: one that stood in every run would soon be read
+//! past.
+//!
 //! # Stopping the server
 //!
 //! Once the last listing is read, the server's stdin is closed and the suite goes on: it is
