@@ -264,7 +264,7 @@ fn suite_actions(
     let showing = Showing {
         listing: args.list,
         // Under nextest, whose default output shows no passing test's output.
-        output_hidden: crate::probe_cache::sharing(),
+        output_hidden: crate::env::under_nextest(),
     };
     let actions = SuiteActions::of(name, outcome.result, showing);
     for line in &actions.said {
@@ -325,7 +325,7 @@ fn run_item(
             }
             Written::NotWritten
         }
-        _ => Written::NotWritten,
+        Write::Nothing => Written::NotWritten,
     };
     let leftovers = action.leftovers();
     for tombstone in &leftovers.tombstones {
@@ -351,7 +351,7 @@ fn run_item(
             eprintln!("{text}");
             Ok(())
         }
-        _ => Ok(()),
+        Conclusion::Pass => Ok(()),
     }
 }
 

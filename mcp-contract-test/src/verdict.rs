@@ -231,6 +231,7 @@ pub struct SuiteReport {
 
 /// What a run's circumstances add to how a failure reads.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Circumstances {
     /// CI was detected and this run fails on any drift (`ci_fail_on`, by default), so a change
     /// that would pass locally fails here.
@@ -243,6 +244,7 @@ pub struct Circumstances {
 /// The snapshot files of a suite that belong to no item's test, found where the whole suite
 /// is known (every item with a test, judged here or not); the `server` test deals with them.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Leftovers {
     /// Accepted removals (tombstones) of items the server still does not advertise: each run
     /// references them, as a test references the snapshot it matched, so that `cargo insta
@@ -262,6 +264,7 @@ pub struct Leftovers {
 /// passing test, so the harness names a test after it there (see the crate docs, "Under
 /// nextest").
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Review {
     /// The items that differ: test name (without the suite), state, and whether it fails.
     pub differ: Vec<(String, State, bool)>,

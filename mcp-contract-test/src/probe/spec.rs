@@ -91,7 +91,7 @@ impl ServerCommand {
         for text in texts {
             for name in references(text) {
                 if crate::prepare::secrets::names_a_secret(name) {
-                    found.extend(std::env::var(name).ok().filter(|v| v.len() >= 4));
+                    found.extend(crate::env::var(name).filter(|v| v.len() >= 4));
                 }
             }
         }
@@ -193,7 +193,7 @@ fn expand(text: &str) -> Result<String, String> {
         let after = &rest[at + 2..];
         match reference_name(after) {
             Some(name) => {
-                let value = std::env::var(name).map_err(|_| {
+                let value = crate::env::var(name).ok_or_else(|| {
                     format!(
                         "the server command reads `${{{name}}}` from the environment, and \
                          {name} is not set (or not Unicode): set it, or write `$${{{name}}}` \
@@ -571,7 +571,7 @@ mod tests {
     /// `${NAME}` is read from the environment when the command runs, and shown as written.
     #[test]
     fn commands_read_their_variables_when_they_run_and_show_them_as_written() {
-        let path = std::env::var("PATH").expect("PATH is set");
+        let path = crate::env::var("PATH").expect("PATH is set");
         let mut command =
             ServerCommand::new("run", ["--dirs=${PATH}", "$${PATH}", "${x:-y}", "$HOME"]);
         command
