@@ -391,13 +391,8 @@ pub fn review_text(
             "differ from the accepted contract"
         };
         let _ = write!(out, "mcp-contract: {} item(s) {what}:", review.differ.len());
-        for (test, state, failing) in &review.differ {
-            let _ = write!(
-                out,
-                "\n  {:<7}  {prefix}{test}{}",
-                state.as_str(),
-                if *failing { " (failing)" } else { "" }
-            );
+        for (test, state) in &review.differ {
+            let _ = write!(out, "\n  {:<7}  {prefix}{test}", state.as_str());
         }
         out.push_str(
             "\nTheir tests wrote pending snapshots (insta's rules): review them with `cargo insta review`, or run `cargo insta test --test-runner nextest --review`.\n",

@@ -257,18 +257,18 @@ pub struct Leftovers {
     pub stale_pending: Vec<PathBuf>,
 }
 
-/// What a run leaves for the user to look at even when every test passes: the items that
-/// differ from the accepted contract (a pending snapshot is written for each, by insta's
-/// rules) and the lint findings below `deny`. Over the items judged in this process (the
-/// whole suite under nextest, where the judgement is shared): nextest shows no output of a
-/// passing test, so the harness names a test after it there (see the crate docs, "Under
-/// nextest").
+/// What the passing tests of a run leave for the user to look at: the items that differ from
+/// the accepted contract and pass (a pending snapshot is written for each, by insta's rules)
+/// and the lint findings below `deny` on passing items. A failing test's message says all of
+/// it already. Over the items judged in this process (the whole suite under nextest, where
+/// the judgement is shared): nextest shows no output of a passing test, so the harness names
+/// a test after it there (see the crate docs, "Under nextest").
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Review {
-    /// The items that differ: test name (without the suite), state, and whether it fails.
-    pub differ: Vec<(String, State, bool)>,
-    /// Lint findings that do not fail, one escaped line each
+    /// The passing items that differ: test name (without the suite) and state.
+    pub differ: Vec<(String, State)>,
+    /// Lint findings that do not fail, on passing items, one escaped line each
     /// (`tools::x: lint warn text-poisoning description: …`), and whether the allow-list
     /// accepted it (then it is shown but asks for nothing).
     pub warnings: Vec<(String, bool)>,
@@ -278,14 +278,12 @@ impl Review {
     /// The review of a suite's verdicts.
     pub fn of(verdicts: &[Verdict]) -> Review {
         let mut review = Review::default();
-        for verdict in verdicts {
+        for verdict in verdicts.iter().filter(|v| !v.failing) {
             let name = crate::escape::escape(&verdict.key.test_name());
             if verdict.drifted() && !verdict.no_result {
-                review
-                    .differ
-                    .push((name.clone(), verdict.state, verdict.failing));
+                review.differ.push((name.clone(), verdict.state));
             }
-            for finding in verdict.findings.iter().filter(|f| !f.fails()) {
+            for finding in &verdict.findings {
                 review.warnings.push((
                     format!("{name}: lint {}", finding.line()),
                     finding.allowed.is_some(),

@@ -143,7 +143,7 @@ fn outcome_bytes(outcome: &Shared, key: &Key) -> Option<Vec<u8>> {
         "unjudged": report.unjudged.iter().map(key_json).collect::<Vec<_>>(),
         "tombstones": paths(&report.leftovers.tombstones)?,
         "stale_pending": paths(&report.leftovers.stale_pending)?,
-        "differ": review.differ.iter().map(|(name, state, failing)| json!([name, state.as_str(), failing])).collect::<Vec<_>>(),
+        "differ": review.differ.iter().map(|(name, state)| json!([name, state.as_str()])).collect::<Vec<_>>(),
         "warnings": review.warnings.iter().map(|(line, allowed)| json!([line, allowed])).collect::<Vec<_>>(),
         "index_len": index.len(),
     });
@@ -228,11 +228,7 @@ fn read_outcome(
     let differ = array("differ")?
         .iter()
         .map(|entry| match entry.as_array()?.as_slice() {
-            [name, state, failing] => Some((
-                name.as_str()?.to_owned(),
-                state_from(state.as_str()?)?,
-                failing.as_bool()?,
-            )),
+            [name, state] => Some((name.as_str()?.to_owned(), state_from(state.as_str()?)?)),
             _ => None,
         })
         .collect::<Option<_>>()?;
