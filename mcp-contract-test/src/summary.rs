@@ -395,7 +395,7 @@ pub fn review_text(
             let _ = write!(out, "\n  {:<7}  {prefix}{test}", state.as_str());
         }
         out.push_str(
-            "\nTheir tests wrote pending snapshots (insta's rules): review them with `cargo insta review`, or run `cargo insta test --test-runner nextest --review`.\n",
+            "\nTheir tests wrote pending snapshots (insta's rules): review them with `cargo insta review`.\n",
         );
     }
     for (line, _) in &review.warnings {
