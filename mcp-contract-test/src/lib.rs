@@ -264,7 +264,7 @@
 //! nextest shows no output of a passing test, and a run with additive drift, a first
 //! recording or a `warn` lint finding passes. So, under nextest only, a suite that leaves
 //! something to look at has one more test, whose name says what:
-//! `review::1 item differs`, `review::10 items recorded for the first time, 1 lint warning`
+//! `review::1 item differs`, `review::10 items recorded for the first time, 1 lint warning (text-poisoning)`
 //! (after the suite's name, when it has one). It passes; it is in nextest's default output, and
 //! `cargo nextest run --success-output immediate -E 'test(/review::/)'` prints the items, the
 //! findings and the notes. `cargo insta review` then shows the pending snapshots as always.

@@ -355,7 +355,7 @@ fn pending_section(items: &[&Pending], what: &str, base: &Path) -> String {
 }
 
 /// The name of the test that says what a suite's passing run leaves to look at, after the
-/// suite's name: `review::2 items differ, 1 lint warning` (see [`Review`]). Under nextest,
+/// suite's name: `review::2 items differ, 1 lint warning (text-poisoning)` (see [`Review`]). Under nextest,
 /// which shows no output of a passing test, its name is what the user reads.
 pub fn review_test_name(review: &Review, first_recording: bool) -> String {
     let plural =
@@ -369,7 +369,21 @@ pub fn review_test_name(review: &Review, first_recording: bool) -> String {
     }
     let open = review.open_warnings();
     if open > 0 {
-        parts.push(plural(open, "lint warning", "lint warnings"));
+        // The rules by name: `text-poisoning` says more in a list of test names than a count.
+        let mut rules: Vec<&str> = review
+            .warned_rules
+            .iter()
+            .map(String::as_str)
+            .take(3)
+            .collect();
+        if review.warned_rules.len() > 3 {
+            rules.push("…");
+        }
+        parts.push(format!(
+            "{} ({})",
+            plural(open, "lint warning", "lint warnings"),
+            rules.join(", ")
+        ));
     }
     format!("review::{}", parts.join(", "))
 }

@@ -272,6 +272,9 @@ pub struct Review {
     /// (`tools::x: lint warn text-poisoning description: …`), and whether the allow-list
     /// accepted it (then it is shown but asks for nothing).
     pub warnings: Vec<(String, bool)>,
+    /// The rules of the findings that ask for a look (not accepted by the allow-list), each
+    /// once, sorted: named where a test's name is all a runner shows.
+    pub warned_rules: Vec<String>,
 }
 
 impl Review {
@@ -288,8 +291,13 @@ impl Review {
                     format!("{name}: lint {}", finding.line()),
                     finding.allowed.is_some(),
                 ));
+                if finding.allowed.is_none() {
+                    review.warned_rules.push(finding.rule.to_owned());
+                }
             }
         }
+        review.warned_rules.sort();
+        review.warned_rules.dedup();
         review
     }
 

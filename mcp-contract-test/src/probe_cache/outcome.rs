@@ -145,6 +145,7 @@ fn outcome_bytes(outcome: &Shared, key: &Key) -> Option<Vec<u8>> {
         "stale_pending": paths(&report.leftovers.stale_pending)?,
         "differ": review.differ.iter().map(|(name, state)| json!([name, state.as_str()])).collect::<Vec<_>>(),
         "warnings": review.warnings.iter().map(|(line, allowed)| json!([line, allowed])).collect::<Vec<_>>(),
+        "warned_rules": review.warned_rules,
         "index_len": index.len(),
     });
     let mut out = header.to_string().into_bytes();
@@ -251,7 +252,14 @@ fn read_outcome(
             tombstones: paths("tombstones")?,
             stale_pending: paths("stale_pending")?,
         },
-        review: Review { differ, warnings },
+        review: Review {
+            differ,
+            warnings,
+            warned_rules: array("warned_rules")?
+                .iter()
+                .map(|rule| rule.as_str().map(str::to_owned))
+                .collect::<Option<_>>()?,
+        },
         ..SuiteReport::default()
     }))
 }

@@ -147,9 +147,9 @@ fn nextest_names_what_a_passing_run_leaves_to_look_at() {
     let first = nextest(&consumer);
     assert!(first.ok, "{first:?}");
     assert!(
-        first
-            .stderr
-            .contains("review::10 items recorded for the first time, 1 lint warning"),
+        first.stderr.contains(
+            "review::10 items recorded for the first time, 1 lint warning (text-poisoning)"
+        ),
         "the PASS line names it: {first:?}"
     );
     assert!(

@@ -266,7 +266,7 @@ fn shared_files_hold_no_secret_and_the_verdicts_are_a_whole_runs() {
     assert_eq!(
         review,
         [(
-            "review::4 items recorded for the first time, 5 lint warnings".to_owned(),
+            "review::4 items recorded for the first time, 5 lint warnings (description-missing, non-spec-spelling, secret-in-surface)".to_owned(),
             "ok".to_owned()
         )]
     );
