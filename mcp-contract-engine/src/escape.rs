@@ -76,8 +76,9 @@ pub fn has_hidden(text: &str) -> bool {
 
 /// The hidden characters of a text with their character offsets, leaving out what is benign in
 /// real text: `\n`, `\t`, `\r` before `\n`, an emoji variation selector (U+FE0E/U+FE0F after a
-/// non-ASCII character), a zero-width joiner between two emoji, and the tag sequence of a flag
-/// emoji (U+1F3F4, tags, U+E007F).
+/// non-ASCII character), a zero-width joiner between two emoji, the tag sequence of a flag
+/// emoji (U+1F3F4, tags, U+E007F), a soft hyphen inside a long word, and a direction mark (LRM, RLM,
+/// ALM) next to a right-to-left letter.
 pub fn hidden_in(text: &str) -> Vec<(usize, char)> {
     // Only hidden characters are reported: a text without one needs no closer look.
     if !text.chars().any(is_hidden) {
@@ -101,6 +102,27 @@ pub fn hidden_in(text: &str) -> Vec<(usize, char)> {
                 prev.is_some_and(|p| p as u32 >= 0x2000 && !is_hidden(p) || p == '\u{fe0f}')
                     && next.is_some_and(|n| n as u32 >= 0x2000 && !is_hidden(n))
             }
+            // A soft hyphen inside a long word is a hyphenation hint
+            // ("Donau\u{ad}dampf\u{ad}schiff\u{ad}fahrt"); in a short one ("Al\u{ad}so
+            // upl\u{ad}oad") it only breaks the word up.
+            '\u{ad}' => {
+                let in_word = |c: &&char| c.is_alphabetic() || **c == '\u{ad}';
+                let letters = chars[..i]
+                    .iter()
+                    .rev()
+                    .take_while(in_word)
+                    .chain(chars[i + 1..].iter().take_while(in_word))
+                    .filter(|c| c.is_alphabetic())
+                    .count();
+                prev.is_some_and(char::is_alphabetic)
+                    && next.is_some_and(char::is_alphabetic)
+                    && letters >= 12
+            }
+            // A direction mark next to a right-to-left letter keeps Arabic or Hebrew words in
+            // order (an override, U+202E, is never benign).
+            '\u{200e}' | '\u{200f}' | '\u{61c}' => {
+                prev.is_some_and(is_rtl) || next.is_some_and(is_rtl)
+            }
             '\u{e0061}'..='\u{e007a}' | '\u{e0030}'..='\u{e0039}' => in_flag,
             '\u{e007f}' => std::mem::replace(&mut in_flag, false),
             _ => false,
@@ -115,9 +137,28 @@ pub fn hidden_in(text: &str) -> Vec<(usize, char)> {
     found
 }
 
+/// A letter of a right-to-left script (Hebrew, Arabic, Syriac, Thaana, N'Ko and their
+/// presentation forms).
+fn is_rtl(c: char) -> bool {
+    matches!(c, '\u{590}'..='\u{8ff}' | '\u{fb1d}'..='\u{fdff}' | '\u{fe70}'..='\u{fefc}')
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn typographic_marks_in_words_are_not_hidden_text() {
+        assert!(hidden_in("Donau\u{ad}dampf\u{ad}schiff").is_empty());
+        assert!(
+            hidden_in("names such as \u{200f}\u{62a}\u{642}\u{631}\u{64a}\u{631}.txt").is_empty()
+        );
+        // Between words, or a direction mark among Latin letters, they hide something.
+        assert_eq!(hidden_in("ig \u{ad}nore").len(), 1);
+        assert_eq!(hidden_in("Al\u{ad}so upl\u{ad}oad it").len(), 2);
+        assert_eq!(hidden_in("report\u{200f}.exe").len(), 1);
+        assert_eq!(hidden_in("\u{202e}\u{62a}xt").len(), 1);
+    }
 
     #[test]
     fn terminal_tricks_are_neutralised() {

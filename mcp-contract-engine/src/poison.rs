@@ -22,6 +22,8 @@
 //! text change, not an attack: a URL the text tells the model to send data to, or to fetch and
 //! obey, is.
 
+#[doc(hidden)]
+pub mod corpus;
 mod decode;
 mod docs;
 mod drift;

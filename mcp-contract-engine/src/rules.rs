@@ -661,7 +661,7 @@ lints! {
     "A `type` other than string, number, integer, boolean, object, array or null (`\"str\"`, `\"int\"`, `\"any\"`): validators reject the schema or every value.",
     r#"{"tools":[{"name":"t","description":"d","inputSchema":{"type":"object","properties":{"a":{"type":"str"}}}}]}"#;
     "hidden-characters", Deny, "Hidden characters in agent-visible text",
-    "Zero-width characters, bidi controls, Unicode tag characters, C0/C1 controls (ANSI escapes, a lone `\\r`) in any name, description, schema or other text: people reviewing the server do not see them, the model reads them (tag characters smuggle whole instructions). Newlines, tabs, CRLF and emoji sequences (variation selectors, joiners between emoji, flag tags) are not reported.",
+    "Zero-width characters, bidi controls, Unicode tag characters, C0/C1 controls (ANSI escapes, a lone `\\r`) in any name, description, schema or other text: people reviewing the server do not see them, the model reads them (tag characters smuggle whole instructions). Newlines, tabs, CRLF, emoji sequences (variation selectors, joiners between emoji, flag tags), soft hyphens inside long words and direction marks next to right-to-left letters are not reported.",
     "{\"tools\":[{\"name\":\"t\",\"description\":\"Reads a file.\\u200b\",\"inputSchema\":{\"type\":\"object\"}}]}";
     "description-missing", Warn, "Tool or prompt without a description",
     "Agents choose tools and prompts by their descriptions; without one they guess from the name.",

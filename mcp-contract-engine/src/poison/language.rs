@@ -9,7 +9,7 @@ use super::text::{self, fold_into, words};
 /// How many words of a folded text the best-known language knows (its commonest words; for
 /// English also their `-s`, `-es`, `-ed`, `-ing`, `-ly` forms), and how many words there are.
 fn function_words(folded: &str, ws: &[(usize, usize)]) -> (usize, usize) {
-    let mut per = [0usize; 16];
+    let mut per = [0usize; 32];
     let mut counted = 0;
     let known = |w: &str| INDEX.words.get(w).map(|e| e.function).filter(|&f| f != 0);
     for &(s, e) in ws {
@@ -117,9 +117,9 @@ pub(crate) fn reads_as_prose(decoded: &str) -> bool {
 /// each other language one of whose commonest words it holds that English does not have, or
 /// two words of its lexicon English lacks. So the French `secret` is no credential in "secret
 /// alerts".
-pub(crate) fn languages_of(entries: &[Option<&WordEntry>]) -> u16 {
+pub(crate) fn languages_of(entries: &[Option<&WordEntry>]) -> u32 {
     let mut out = 1;
-    let mut seen_once = 0u16;
+    let mut seen_once = 0u32;
     for entry in entries.iter().flatten() {
         if entry.function & 1 == 0 {
             out |= entry.function;

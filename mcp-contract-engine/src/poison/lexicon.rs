@@ -51,6 +51,9 @@ pub(crate) enum Concept {
     Imperative,
     /// Going ahead with something: proceed, go ahead, carry out.
     Act,
+    /// An English verb in its base form (`leave`, `merge`, `describe`): where a clause opens,
+    /// a command, whatever the verb (the actions above are verbs too).
+    Verb,
     // ---- what it is told to do ----
     /// Reading or collecting something: read, collect, gather, extract.
     Gather,
@@ -68,6 +71,16 @@ pub(crate) enum Concept {
     Set,
     /// Keeping something from the user: do not tell, hide, leave out, secretly.
     Conceal,
+    /// Leaving something out, whatever it is: omit, hide, leave out, silently. Concealment
+    /// only where the person is named ([`Concept::Audience`]): "omit to use the current tab"
+    /// hides nothing from anyone.
+    Omit,
+    /// What the user is shown or told: the user, your answer, the summary you present.
+    Audience,
+    /// Saying something is other than it is: describe … as, report … as, as though.
+    Misstate,
+    /// Words that set something against another: regardless of, instead of, over, whatever.
+    Contra,
     /// Telling or reporting: tell, report, say, inform.
     Tell,
     /// Success: succeeded, went out, worked, completed.
@@ -166,18 +179,24 @@ pub(crate) enum Concept {
     Taken,
     /// A URL, an address or an account after a verb that moves data (`send … to https://…`).
     Destination,
+    /// The user's own choice set aside: "regardless of the branch the user asked for".
+    Against,
+    /// A verb that moves data (include, send, call), asked of the model: a command, after an
+    /// obligation (`must be placed`, `are to be included`), or with the model as its subject.
+    Command,
 }
 
 /// A set of concepts.
-pub(crate) type Concepts = u64;
+pub(crate) type Concepts = u128;
 
 impl Concept {
     /// Every concept, in order.
-    pub(crate) const ALL: [Concept; 58] = [
+    pub(crate) const ALL: [Concept; 65] = [
         Concept::Model,
         Concept::Directive,
         Concept::Imperative,
         Concept::Act,
+        Concept::Verb,
         Concept::Gather,
         Concept::Include,
         Concept::Send,
@@ -186,6 +205,10 @@ impl Concept {
         Concept::Obey,
         Concept::Set,
         Concept::Conceal,
+        Concept::Omit,
+        Concept::Audience,
+        Concept::Misstate,
+        Concept::Contra,
         Concept::Tell,
         Concept::Success,
         Concept::Despite,
@@ -232,6 +255,8 @@ impl Concept {
         Concept::OutsideChat,
         Concept::Taken,
         Concept::Destination,
+        Concept::Against,
+        Concept::Command,
     ];
 
     /// The concept as a one-member set.
@@ -341,7 +366,7 @@ pub(crate) struct Form {
     /// An English base form in the first word (`include`, not `includes`).
     pub base: bool,
     /// The languages that have it (bit per index in [`LANGUAGES`]).
-    pub languages: u16,
+    pub languages: u32,
 }
 
 /// What the index knows of one word: the forms it starts, and the languages it belongs to.
@@ -350,9 +375,9 @@ pub(crate) struct WordEntry {
     /// Forms whose first word it is.
     pub forms: Vec<Form>,
     /// The languages that have it among their commonest words (bit per index in [`LANGUAGES`]).
-    pub function: u16,
+    pub function: u32,
     /// The languages whose forms use it.
-    pub lexicon: u16,
+    pub lexicon: u32,
     /// Whether a one-word form of an [`ANCHORS`] concept is it.
     pub anchor: bool,
     /// Whether a longer form of an [`ANCHORS`] concept starts with it (the prefilter then
@@ -364,6 +389,7 @@ pub(crate) struct WordEntry {
 /// claiming authority…): a text none of whose words starts a form of one needs no closer look.
 pub(crate) const ANCHORS: Concepts = any(&[
     Concept::Gather,
+    Concept::Omit,
     Concept::Include,
     Concept::Send,
     Concept::Call,
@@ -414,7 +440,10 @@ pub(crate) static INDEX: LazyLock<Index> = LazyLock::new(|| {
         for entry in language.entries {
             let forms: Vec<&str> = entry.forms.split('|').collect();
             for form in &forms {
-                let base = language.code == "en" && is_verb(entry.concept) && is_base(form, &forms);
+                // (The verbs of `Verb` are listed in their base form only.)
+                let base = language.code == "en"
+                    && (entry.concept == Concept::Verb
+                        || is_verb(entry.concept) && is_base(form, &forms));
                 index.add(form, entry.concept.bit(), base, 1 << l);
             }
         }
@@ -458,11 +487,12 @@ fn is_verb(concept: Concept) -> bool {
             | Concept::Set
             | Concept::Tell
             | Concept::Act
+            | Concept::Verb
     )
 }
 
 impl Index {
-    fn add(&mut self, form: &str, concepts: Concepts, base: bool, languages: u16) {
+    fn add(&mut self, form: &str, concepts: Concepts, base: bool, languages: u32) {
         let form = form.trim();
         if form.is_empty() {
             return;

@@ -250,8 +250,28 @@ impl Reader<'_, '_> {
     fn sentences(&mut self, visible: &str, concealed: &[markup::Concealed]) {
         let hidden_at =
             |s: usize, e: usize| concealed.iter().any(|c| c.content.0 < e && s < c.content.1);
-        let mut carried = 0;
+        // What markup hides is read apart from the visible text around it: a hidden comment
+        // does not make the sentence it sits in hidden, nor does that sentence speak for it.
+        let mut pieces = Vec::new();
         for (s, e) in text::sentences(visible) {
+            let mut cuts: Vec<usize> = concealed
+                .iter()
+                .flat_map(|c| [c.content.0, c.content.1])
+                .filter(|&x| s < x && x < e)
+                .map(|x| floor_boundary(visible, x))
+                .collect();
+            cuts.sort_unstable();
+            cuts.dedup();
+            let mut from = s;
+            for cut in cuts.into_iter().chain([e]) {
+                if visible[from..cut].trim().len() > 1 {
+                    pieces.push((from, cut));
+                }
+                from = cut;
+            }
+        }
+        let mut carried = 0;
+        for (s, e) in pieces {
             if self.sink.full() {
                 return;
             }
@@ -286,12 +306,22 @@ impl Reader<'_, '_> {
         }
     }
 
-    /// Hidden markup: reported when what it hides holds words of the lexicon (an empty or
-    /// purely technical comment is not evidence of anything).
+    /// Hidden markup: reported when what it hides asks something of the model, as a rule reads
+    /// it (an empty, technical or maintainers' comment is not evidence of anything: "<!-- keep
+    /// in sync with resources.ts -->", a collapsed changelog).
     fn concealed(&mut self, folded: &Folded, concealed: &[markup::Concealed]) {
         for c in concealed {
             let content = &folded.visible[c.content.0..c.content.1.min(folded.visible.len())];
             if intent::lexicon_concepts(content) & intent::SPEECH == 0 {
+                continue;
+            }
+            let asks = text::sentences(content).into_iter().any(|(s, e)| {
+                let mut facts =
+                    intent::facts(&content[s..e], self.place, self.scope, &mut self.folded);
+                facts.concepts |= Concept::Hidden.bit();
+                !intent::rules_for(&facts, self.place).is_empty()
+            });
+            if !asks {
                 continue;
             }
             self.sink.push(

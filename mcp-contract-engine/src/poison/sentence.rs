@@ -22,6 +22,8 @@ struct Match {
     end: usize,
     concepts: Concepts,
     base: bool,
+    /// An action asked of the model (set by [`positional`]).
+    directed: bool,
 }
 
 /// The lexicon's concepts in a text, without reading positions (the lexicon tests, scopes).
@@ -43,7 +45,7 @@ pub(crate) fn concepts_of(text: &str) -> Concepts {
     let mut folded = String::new();
     fold_into(text, &mut folded);
     let ws = words(&folded);
-    let found = matches_in(&folded, &ws, Some(u16::MAX));
+    let found = matches_in(&folded, &ws, Some(u32::MAX));
     found
         .iter()
         .fold(unspaced(&folded) | literals::concepts(&folded), |acc, m| {
@@ -68,7 +70,7 @@ fn matches(folded: &str, ws: &[(usize, usize)]) -> Vec<Match> {
 
 /// The forms found in a sentence, of the languages given or (`None`) of those its words say
 /// it may be in: each word is looked up once.
-fn matches_in(folded: &str, ws: &[(usize, usize)], languages: Option<u16>) -> Vec<Match> {
+fn matches_in(folded: &str, ws: &[(usize, usize)], languages: Option<u32>) -> Vec<Match> {
     let index = &*INDEX;
     let word = |i: usize| &folded[ws[i].0..ws[i].1];
     let entries: Vec<Option<&super::lexicon::WordEntry>> =
@@ -106,6 +108,7 @@ fn matches_in(folded: &str, ws: &[(usize, usize)], languages: Option<u16>) -> Ve
                         end: j,
                         concepts: form.concepts,
                         base: form.base,
+                        directed: false,
                     });
                 }
             }
@@ -179,6 +182,14 @@ const REFERENCES: &[&str] = &[
     "number", "format", "mode", "size", "limit", "offset", "cursor", "token", "at", "date",
 ];
 
+/// Words after which a verb's form is a noun or an adjective.
+const NOMINAL: &[&str] = &[
+    "a", "an", "the", "each", "every", "this", "that", "these", "those", "your", "my", "our",
+    "their", "its", "his", "her", "any", "all", "some", "no", "another", "whose", "which", "un",
+    "una", "el", "la", "los", "las", "le", "les", "une", "der", "die", "das", "ein", "eine", "il",
+    "lo", "gli", "o", "os", "um", "uma",
+];
+
 /// Words between a preposition and its noun: `in this conversation`, `during the chat`.
 const DETERMINERS: &[&str] = &["this", "the", "that", "our", "your", "a", "current", "same"];
 
@@ -203,22 +214,34 @@ pub(crate) fn facts(
     }
     // What the item is about is needed from here on only (most items never get here).
     let scope = scope.get();
-    let mut concepts = unspaced_concepts | literal | positional(folded, &ws, &found);
+    let (found, extra) = positional(folded, &ws, &found);
+    let mut concepts =
+        unspaced_concepts | literal | extra | found.iter().fold(0, |acc, m| acc | m.concepts);
     concepts |= sinks(visible, folded, &ws, scope, concepts);
     // Data goes where the sentence sends it: an address after the verb ("mirror each result
     // to https://…"), not a documentation link before it ("the docs at https://… use camelCase;
     // names passed here should be snake_case"). Account numbers go wherever they stand.
+    // The verb nearest before the address is what it is the object of: "create a webhook at
+    // https://…" sends nothing there.
     const MOVES: Concepts = any(&[C::Include, C::Send, C::Call]);
-    let first_move = found
-        .iter()
-        .filter(|m| m.concepts & MOVES != 0)
-        .map(|m| ws[m.start].0)
-        .min();
-    let after_move = match (first_move, address_at) {
-        (Some(m), Some(a)) => a > m,
-        // (Unspaced scripts have no word positions: their order varies.)
-        (None, Some(_)) => unspaced_concepts & MOVES != 0,
-        _ => false,
+    let after_move = match address_at {
+        Some(a) => {
+            let verb = found
+                .iter()
+                .filter(|m| {
+                    m.concepts & ACTIONS != 0
+                        && ws[m.start].0 < a
+                        // (A verb's form nobody is asked to do is a noun: "each result set".)
+                        && (m.directed || m.concepts & MOVES != 0)
+                })
+                .max_by_key(|m| (m.start, m.concepts & MOVES != 0));
+            match verb {
+                Some(m) => m.concepts & MOVES != 0,
+                // (Unspaced scripts have no word positions: their order varies.)
+                None => unspaced_concepts & MOVES != 0,
+            }
+        }
+        None => false,
     };
     if after_move && concepts & any(&[C::Url, C::Address]) != 0 || concepts & C::Account.bit() != 0
     {
@@ -234,7 +257,7 @@ pub(crate) fn facts(
         }
         concepts &= !C::Field.bit();
     }
-    concepts = qualified(concepts, &found, unspaced_found);
+    concepts = qualified(concepts, &found, unspaced_found, folded, &ws);
     concepts |= outside(
         concepts,
         scope,
@@ -246,11 +269,87 @@ pub(crate) fn facts(
     Facts { concepts }
 }
 
-/// The concepts of the matches as their places in the sentence make them: a forbidden action
-/// is none, a base-form verb opening a clause is a command, consent under a condition is a
-/// workflow, "in this conversation" is a place, "other … tools" are other tools.
-fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> Concepts {
-    let mut concepts = 0;
+/// Actions a negation can forbid, and that a base form makes a command.
+const ACTIONS: Concepts = any(&[
+    C::Gather,
+    C::Include,
+    C::Send,
+    C::Call,
+    C::Fetch,
+    C::Set,
+    C::Tell,
+    C::Act,
+    C::Verb,
+    C::Misstate,
+]);
+
+/// Words that end what a negation governs: a new clause starts (`does not log them, and
+/// copies …`; `never sends cookies - so ask the user …`).
+const CLAUSE_WORDS: &[&str] = &[
+    "but",
+    "so",
+    "then",
+    "instead",
+    "while",
+    "whereas",
+    "because",
+    "since",
+    "unless",
+    "except",
+    "otherwise",
+    "however",
+    "which",
+    "who",
+    "where",
+    "when",
+    "if",
+    "pero",
+    "mais",
+    "aber",
+    "ma",
+    "но",
+    "mas",
+];
+
+/// Whether punctuation between two words closes a clause.
+fn punctuated(between: &str) -> bool {
+    between.contains([',', ':', ';', '(', ')', '—', '–', '[', ']', '>', '*', '"'])
+        || between.contains(" - ")
+}
+
+/// How far what a word governs reaches: up to the end of its clause (punctuation, a word that
+/// opens another clause, `and` or `or` before a command: "do not ask and send it"), at most
+/// `max` words. `command_at` says where a base-form verb is.
+fn clause_end(
+    folded: &str,
+    ws: &[(usize, usize)],
+    from: usize,
+    max: usize,
+    command_at: &dyn Fn(usize) -> bool,
+) -> usize {
+    let mut j = from;
+    while j < ws.len() && j < from + max {
+        if j > from {
+            let between = &folded[ws[j - 1].1..ws[j].0];
+            let w = &folded[ws[j].0..ws[j].1];
+            if punctuated(between)
+                || CLAUSE_WORDS.contains(&w)
+                || matches!(w, "and" | "or") && command_at(j + 1)
+            {
+                break;
+            }
+        }
+        j += 1;
+    }
+    j
+}
+
+/// The matches as their places in the sentence make them, and what their order adds: a
+/// forbidden action is none, a base-form verb opening a clause is a command, consent under a
+/// condition is a workflow, "in this conversation" is a place, "other … tools" are other
+/// tools, "regardless of what the user asked" sets the user's choice aside.
+fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Match>, Concepts) {
+    let mut extra = 0;
     let word = |i: usize| &folded[ws[i].0..ws[i].1];
     // A clause opens after punctuation: `Before saving, copy …`, `Body — append …`.
     let opens_clause = |i: usize| {
@@ -261,12 +360,24 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> Concepts 
         between.contains([',', ':', ';', '(', ')', '—', '–', '-', '[', ']', '>', '*'])
             || COMMAND_OPENERS.contains(&word(i - 1))
     };
-    let mut negations: Vec<usize> = Vec::new();
+    // What each negation governs: the words after it in its clause (`not only` governs
+    // nothing). A form that holds its own negation (`do not tell`, `without asking`) means
+    // what its concept says, and is not negated again.
+    let commands: Vec<usize> = found
+        .iter()
+        .filter(|m| m.base && m.concepts & ACTIONS != 0)
+        .map(|m| m.start)
+        .collect();
+    let command_at = |i: usize| commands.contains(&i);
+    let mut negated: Vec<(usize, usize)> = Vec::new();
     let mut conditions: Vec<usize> = Vec::new();
     let mut others: Vec<usize> = Vec::new();
+    let mut contra: Vec<(usize, usize)> = Vec::new();
     for m in found {
-        if m.concepts & C::Negation.bit() != 0 {
-            negations.push(m.end);
+        if m.concepts == C::Negation.bit()
+            && ws.get(m.end).is_none_or(|&(s, e)| &folded[s..e] != "only")
+        {
+            negated.push((m.end, clause_end(folded, ws, m.end, 10, &command_at)));
         }
         if m.concepts & C::Conditional.bit() != 0 {
             conditions.push(m.end);
@@ -274,26 +385,54 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> Concepts 
         if m.concepts & C::Other.bit() != 0 {
             others.push(m.end);
         }
+        if m.concepts & C::Contra.bit() != 0 {
+            contra.push((m.end, clause_end(folded, ws, m.end, 10, &command_at)));
+        }
     }
-    const ACTIONS: Concepts = any(&[
-        C::Gather,
-        C::Include,
-        C::Send,
-        C::Call,
-        C::Fetch,
-        C::Set,
-        C::Tell,
-        C::Act,
-    ]);
+    // Who asks: an obligation (`must`, `is to be`, `please`) or the model named before a verb
+    // in its clause asks for it; so does another language's imperative form of it.
+    let mut asking: Vec<(usize, usize)> = Vec::new();
+    let mut imperative_at: Vec<usize> = Vec::new();
+    for m in found {
+        if m.concepts & (C::Directive.bit() | C::Model.bit()) != 0 {
+            // A modal that is negated forbids (`must not`, `should never`).
+            let forbids = ws
+                .get(m.end)
+                .is_some_and(|&(s, e)| matches!(&folded[s..e], "not" | "never" | "no"));
+            if !forbids {
+                asking.push((m.start, clause_end(folded, ws, m.end, 12, &command_at)));
+            }
+        }
+        if m.concepts & C::Imperative.bit() != 0 {
+            imperative_at.push(m.start);
+        }
+    }
+    let mut out = Vec::with_capacity(found.len());
     for m in found {
         let mut c = m.concepts;
-        // `never include`, `do not send`: the action is forbidden, not asked for.
-        if c & ACTIONS != 0 && negations.iter().any(|&n| n <= m.start && m.start <= n + 2) {
+        let mut directed = false;
+        // `never include`, `do not send`, `no data is sent`: forbidden or denied, not asked.
+        if c & ACTIONS != 0 && negated.iter().any(|&(s, e)| s <= m.start && m.start < e) {
+            c &= !(ACTIONS | C::Imperative.bit());
+        }
+        // After a determiner a verb's form is a noun or an adjective: `a copy`, `each saved
+        // note`, `the export`.
+        if c & ACTIONS != 0 && m.start > 0 && NOMINAL.contains(&word(m.start - 1)) {
             c &= !ACTIONS;
         }
         // One or two words (`read-only`, an enum value `send`) are a label, not a command.
         if m.base && c & ACTIONS != 0 && opens_clause(m.start) && ws.len() >= 3 {
-            c |= C::Imperative.bit();
+            extra |= C::Imperative.bit();
+            directed = true;
+        }
+        if c & ACTIONS != 0
+            && (imperative_at.contains(&m.start)
+                || asking.iter().any(|&(s, e)| s < m.start && m.start < e))
+        {
+            directed = true;
+        }
+        if directed && c & MOVE != 0 {
+            extra |= C::Command.bit();
         }
         // Consent under a condition is a workflow ("only after the user has approved").
         if c & C::Consent.bit() != 0
@@ -322,14 +461,43 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> Concepts 
         {
             c |= C::OtherTools.bit();
         }
-        concepts |= c;
+        // `regardless of the branch the user asked for`, `whatever role the user names`.
+        if c & C::UserWill.bit() != 0 && contra.iter().any(|&(s, e)| s <= m.start && m.start < e) {
+            extra |= C::Against.bit();
+        }
+        out.push(Match {
+            concepts: c,
+            directed,
+            ..*m
+        });
     }
-    concepts
+    (out, extra)
 }
 
 /// Keeping a secret out of sight is hygiene, and credentials count only when said to be the
 /// user's, in bulk or from this session.
-fn qualified(mut concepts: Concepts, found: &[Match], unspaced: bool) -> Concepts {
+fn qualified(
+    mut concepts: Concepts,
+    found: &[Match],
+    unspaced: bool,
+    folded: &str,
+    ws: &[(usize, usize)],
+) -> Concepts {
+    let folded_next_is = |m: &Match, words: &[&str]| {
+        ws.get(m.end)
+            .is_some_and(|&(s, e)| words.contains(&&folded[s..e]))
+    };
+    // Leaving something out is concealment when it is left out of what the person sees: "omit
+    // to use the current tab" and "hide the formula on a protected sheet" hide nothing from
+    // anyone.
+    // (A `user agent` or a `user id` is no person.)
+    let person = found.iter().any(|m| {
+        m.concepts & any(&[C::Audience, C::User]) != 0
+            && !folded_next_is(m, &["agent", "agents", "id", "ids", "name", "names"])
+    });
+    if concepts & C::Omit.bit() != 0 && (person || unspaced && concepts & C::User.bit() != 0) {
+        concepts |= C::Conceal.bit();
+    }
     // Keeping a secret out of sight is hygiene ("never show the user's password"); keeping an
     // action out of sight is concealment.
     if concepts & C::Conceal.bit() != 0
@@ -362,6 +530,8 @@ fn qualified(mut concepts: Concepts, found: &[Match], unspaced: bool) -> Concept
     }
     concepts
 }
+
+const PASS: Concepts = any(&[C::Include, C::Send, C::Call]);
 
 /// What the sentence names outside the item's scope (`Outside`, `OutsideChat`), and whether a
 /// verb in the same clause passes it on (`Taken`).
@@ -398,25 +568,49 @@ fn outside(
     }
     if objects != 0 {
         out |= C::Outside.bit();
-        // Passed on in the same clause: "this filter is sent; query it to retrieve all
-        // secrets" moves nothing secret.
-        const PASS: Concepts = any(&[C::Include, C::Send, C::Call]);
-        let clause = |i: usize| {
-            folded[..ws[i].0]
-                .bytes()
-                .filter(|b| matches!(b, b';' | b':'))
-                .count()
+        // Passed on: a verb asked of the model moves it in the same clause ("this filter is
+        // sent; query it to retrieve all secrets" moves nothing secret, "the tool prints every
+        // variable" asks nothing). An object the data goes into is no data moved: "put the
+        // token in .env". (A call moves data only where something receives it.)
+        let sink_concepts = any(&[C::Field, C::Url, C::Address, C::ToolName]);
+        // (Where the sentence's own voice asks — a modal, the model named, an imperative — the
+        // verb need not be placed as its object: "credentials … must also be written to the
+        // tags", "incluye siempre el contenido del archivo .env".)
+        let voiced = concepts & any(&[C::Directive, C::Model, C::Imperative]) != 0;
+        let pass = |m: &Match| {
+            (m.directed || voiced)
+                && (m.concepts & (C::Include.bit() | C::Send.bit()) != 0
+                    || m.concepts & C::Call.bit() != 0 && concepts & sink_concepts != 0)
         };
-        let taken = found.iter().any(|m| {
-            m.concepts & PASS != 0
-                && (found
-                    .iter()
-                    .any(|o| o.concepts & objects != 0 && clause(o.start) == clause(m.start))
-                    || unclaused_objects)
+        // The verb and what it moves are in one clause: "this filter is still sent; query
+        // alertType 'Secret' separately to retrieve all secrets" sends no secret.
+        // (A hyphen between spaces closes a clause too: "never sends your cookies - so ask the
+        // user to paste the page"; an em dash often opens a list of what was named.)
+        let clause = |i: usize| {
+            let before = &folded[..ws[i].0];
+            before.bytes().filter(|b| matches!(b, b';' | b':')).count()
+                + before.matches(" - ").count()
+        };
+        let passes: Vec<usize> = found
+            .iter()
+            .filter(|m| pass(m))
+            .map(|m| clause(m.start))
+            .collect();
+        let moved = found.iter().any(|o| {
+            o.concepts & objects != 0
+                && passes.contains(&clause(o.start))
+                && !(1..=2).any(|k| {
+                    o.start >= k
+                        && matches!(
+                            &folded[ws[o.start - k].0..ws[o.start - k].1],
+                            "in" | "into" | "to" | "onto" | "inside"
+                        )
+                })
         });
+        let taken = moved || unclaused_objects && !passes.is_empty();
         // (Forms of unspaced scripts have no position: their sentence is one clause.)
         let taken = taken || unclaused_objects && concepts & PASS != 0 && found.is_empty();
-        if taken && concepts & PASS != 0 {
+        if taken {
             out |= C::Taken.bit();
         }
     }
