@@ -32,6 +32,10 @@
 //! proxy = "http://proxy.corp.example:3128"   # or "off"; default: HTTPS_PROXY etc.
 //! ca_file = "certs/corp-ca.pem"              # relative to this file
 //! ```
+//!
+//! `consumers = "DIR"` (at the top or in a `[[server]]` table, relative to this file) holds the
+//! server to its consumers' usage files, each `DIR/<name>.json` its own item
+//! `consumers::<name>` (docs/cli.md, `--consumers`).
 
 use mcp_contract_cli::error::CliError;
 use serde::Deserialize;
@@ -82,6 +86,10 @@ macro_rules! with_suite_settings {
             pub version: Option<String>,
             /// The folder of declared calls (`<tool>/<case>.json`), relative to this file.
             pub calls: Option<PathBuf>,
+            /// The folder of consumers' usage files (`<name>.json`), relative to this file.
+            pub consumers: Option<PathBuf>,
+            /// A breaking change that breaks no consumer passes.
+            pub usage_aware: Option<bool>,
         }
 
         impl $name {
@@ -105,6 +113,8 @@ macro_rules! with_suite_settings {
                     require_version_bump: self.require_version_bump,
                     version: self.version.clone(),
                     calls: self.calls.clone(),
+                    consumers: self.consumers.clone(),
+                    usage_aware: self.usage_aware,
                 }
             }
         }
@@ -149,6 +159,10 @@ pub struct SettingsLayer {
     pub version: Option<String>,
     /// The folder of declared calls.
     pub calls: Option<PathBuf>,
+    /// The folder of consumers' usage files.
+    pub consumers: Option<PathBuf>,
+    /// A breaking change that breaks no consumer passes.
+    pub usage_aware: Option<bool>,
 }
 
 impl SettingsLayer {
@@ -174,15 +188,18 @@ impl SettingsLayer {
             require_version_bump: later.require_version_bump.or(self.require_version_bump),
             version: later.version.clone().or_else(|| self.version.clone()),
             calls: later.calls.clone().or_else(|| self.calls.clone()),
+            consumers: later.consumers.clone().or_else(|| self.consumers.clone()),
+            usage_aware: later.usage_aware.or(self.usage_aware),
         }
     }
 
-    /// The same settings with the allow-list, CA file and calls folder paths taken from `base`
+    /// The same settings with the allow-list, CA file, calls and consumers folder paths taken from `base`
     /// (the folder of the configuration file) when relative.
     pub fn relative_to(mut self, base: &Path) -> SettingsLayer {
         self.allow = self.allow.map(|path| base.join(path));
         self.ca_file = self.ca_file.map(|path| base.join(path));
         self.calls = self.calls.map(|path| base.join(path));
+        self.consumers = self.consumers.map(|path| base.join(path));
         self
     }
 }

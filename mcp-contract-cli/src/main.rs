@@ -6,6 +6,7 @@
 #![allow(rustdoc::broken_intra_doc_links, rustdoc::invalid_html_tags)]
 
 mod config;
+mod record;
 mod recording;
 mod run;
 mod serve;
@@ -109,6 +110,9 @@ enum Command {
     },
     /// Print the rule catalogue as Markdown (docs/rules.md).
     Rules,
+    /// Record what a consumer uses of a server into its usage file: a transparent proxy
+    /// (stdio: `-- COMMAND…`; Streamable HTTP: --listen with --upstream). docs/cli.md.
+    Record(record::RecordArgs),
 }
 
 /// Two recordings to compare: `OLD NEW`, or `--since REF DIR` (DIR as it was at the git
@@ -208,6 +212,15 @@ pub struct SnapshotArgs {
     /// case sets "allow_side_effects": true; no other tool is ever called. docs/cli.md.
     #[arg(long, value_name = "DIR")]
     pub(crate) calls: Option<PathBuf>,
+    /// Consumers: DIR/<name>.json, each one consumer's usage file (`mcp-contract record`),
+    /// judged against the live surface as its own item `consumers::<name>`: it fails when the
+    /// server no longer serves what that consumer uses. docs/cli.md.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) consumers: Option<PathBuf>,
+    /// With --consumers: a breaking change that breaks no consumer passes ("breaking, no
+    /// known consumer") instead of failing, except under --fail-on drift (CI's default).
+    #[arg(long)]
+    pub(crate) usage_aware: bool,
 }
 
 /// Where the report goes: stdout in one format, and files in others.
@@ -398,6 +411,7 @@ fn run_command(command: Command) -> Result<u8, CliError> {
             out(&mcp_contract_engine::rules::markdown());
             Ok(exit::OK)
         }
+        Command::Record(args) => record::run(&args),
     }
 }
 

@@ -339,5 +339,7 @@ pub fn flag_settings(flags: &crate::SnapshotArgs) -> SettingsLayer {
         require_version_bump: flags.require_version_bump.then_some(true),
         version: flags.server_version.clone(),
         calls: flags.calls.clone(),
+        consumers: flags.consumers.clone(),
+        usage_aware: flags.usage_aware.then_some(true),
     }
 }

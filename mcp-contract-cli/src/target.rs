@@ -186,6 +186,12 @@ fn apply(settings: &SettingsLayer, config: &mut SuiteConfig) -> Result<(), CliEr
     if let Some(dir) = &settings.calls {
         config.calls = Some(dir.clone());
     }
+    if let Some(dir) = &settings.consumers {
+        config.consumers = Some(dir.clone());
+    }
+    if let Some(usage_aware) = settings.usage_aware {
+        config.usage_aware = usage_aware;
+    }
     Ok(())
 }
 

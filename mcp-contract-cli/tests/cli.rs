@@ -24,6 +24,9 @@ mod action;
 
 #[path = "cli/calls.rs"]
 mod calls;
+/// `--consumers` and the `consumers` key: usage files as items in every format.
+#[path = "cli/consumers.rs"]
+mod consumers;
 /// The packages Python and Node users install (scripts/dist/), installed offline and run.
 #[path = "cli/dist.rs"]
 mod dist;
@@ -45,6 +48,9 @@ mod http_proxy_env;
 /// Hostile surfaces end to end, through the harness and every report format.
 #[path = "cli/lint_e2e.rs"]
 mod lint_e2e;
+/// `record`: a scripted consumer through the recorder, over stdio and HTTP.
+#[path = "cli/record.rs"]
+mod record;
 /// Release discipline: the version rule, `changelog`, `--since`, progress on a terminal.
 #[path = "cli/release.rs"]
 mod release;

@@ -9,8 +9,9 @@
 use crate::change::{Change, Class, Judgement, Note, Policy};
 use crate::rules::{self, Direction};
 use crate::schema::{
-    self, any_node, bound_tighter, canonical_eq, canonical_schema_string, canonical_string, clip,
-    is_multiple, normalize_text, type_names, Additional, Atoms, Node, Part, Shape, NULL,
+    self, any_node, bound_tighter, canonical_eq, canonical_schema_eq, canonical_schema_string,
+    canonical_string, clip, is_multiple, normalize_text, type_names, Additional, Atoms, Node, Part,
+    Shape, NULL,
 };
 use crate::surface::{ItemKey, ItemKind, Surface};
 use serde_json::{json, Map, Value};
@@ -99,6 +100,28 @@ pub fn diff_item_maps_in(
         judgement.notes.append(&mut notes);
     }
     finish(judgement)
+}
+
+/// What a release says about each item of `old` that `new` no longer has and that was
+/// probably renamed (`diff/rename.rs`), as the removal message words it: "probably renamed to
+/// `X`", with why (and for templates the variables that changed). For a caller that needs
+/// the pairing without a diff (the judgement of a consumer, `crate::consumer`).
+pub(crate) fn probable_renames(
+    old: &BTreeMap<&ItemKey, &Value>,
+    new: &BTreeMap<&ItemKey, &Value>,
+) -> BTreeMap<ItemKey, String> {
+    rename::Renames::find(old, new)
+        .removed
+        .into_iter()
+        .map(|(key, hint)| {
+            // The rest of the diff's sentence says where the diff reports what else changed.
+            let hint = match hint.split_once(": what else changed") {
+                Some((hint, _)) => hint.to_owned(),
+                None => hint,
+            };
+            (key.clone(), hint)
+        })
+        .collect()
 }
 
 /// Judges an added item against the removed item it probably replaces: what callers meet
@@ -221,19 +244,23 @@ fn same_texts(old: &Value, new: &Value) -> bool {
 /// 2026-07-28 (`resultType`, `ttlMs`, `cacheScope`) never make two versions differ. Whatever is compared (a snapshot folder, a
 /// surface file, a live server) agrees on "no drift" through this.
 pub fn same_item(old: &Value, new: &Value) -> bool {
-    let canonical = |value: &Value| -> String {
-        match &*without_nulls(value) {
-            Value::Object(map) if server::RESPONSE_HINTS.iter().any(|k| map.contains_key(*k)) => {
-                let mut rest = map.clone();
-                for key in server::RESPONSE_HINTS {
-                    rest.remove(key);
-                }
-                canonical_schema_string(&Value::Object(rest))
+    canonical_eq(old, new) || canonical_schema_eq(&comparable(old), &comparable(new))
+}
+
+/// An item as [`same_item`] compares it: in place, or a copy without its top-level nulls and
+/// response hints when it has any.
+fn comparable(value: &Value) -> Cow<'_, Value> {
+    let mut value = without_nulls(value);
+    let hinted = matches!(&*value, Value::Object(map)
+        if server::RESPONSE_HINTS.iter().any(|k| map.contains_key(*k)));
+    if hinted {
+        if let Value::Object(map) = value.to_mut() {
+            for key in server::RESPONSE_HINTS {
+                map.remove(key);
             }
-            other => canonical_schema_string(other),
         }
-    };
-    canonical_eq(old, new) || canonical(old) == canonical(new)
+    }
+    value
 }
 
 /// Sorts by item, path, rule (then values, so ties are deterministic) and drops repeats that
@@ -369,6 +396,8 @@ fn removed(out: &mut Out<'_>, value: &Value, hint: Option<String>) {
             out.emit("call-removed", "", Some(clip(value, CLIP)), None, message);
             return;
         }
+        // A consumer is no item of a surface: it is judged by `crate::consumer`, never diffed.
+        ItemKind::Consumer => return,
     };
     let mut message = format!(
         "{} `{}` removed: callers that use it now get an error",
@@ -402,6 +431,7 @@ fn added(out: &mut Out<'_>, value: &Value, renamed: Option<&String>) {
             out.emit("call-added", "", None, Some(clip(value, CLIP)), message);
             return;
         }
+        ItemKind::Consumer => return,
     };
     // A new item whose text is aimed at the model is a rug pull by expansion: its arrival is
     // the change that makes it dangerous (safety), not new surface.
@@ -444,7 +474,7 @@ fn item_into(out: &mut Out<'_>, old: Option<&Value>, new: Option<&Value>) {
                 ItemKind::Tool => tool(out, o, n, differing.as_deref(), &ItemSize::new(o, n)),
                 ItemKind::Prompt => prompt(out, o, n),
                 ItemKind::Resource | ItemKind::ResourceTemplate => resource(out, o, n),
-                ItemKind::Call => {}
+                ItemKind::Call | ItemKind::Consumer => {}
             }
             // Every text of the item, read whole: what the change added aimed at the model.
             // When no text changed (a type, a bound, an annotation did), nothing was added and

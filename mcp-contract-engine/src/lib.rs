@@ -27,11 +27,13 @@
 //! catalogue, with [`poison`] reading every text of an item for text aimed at the model) →
 //! [`change`] (what was found).
 //! [`escape`] makes any server text safe to print; [`hash`] is the one stable hash;
-//! [`version`] holds a breaking release to a semver-major bump.
+//! [`version`] holds a breaking release to a semver-major bump; [`consumer`] holds a live
+//! surface to what one consumer really uses (its usage file).
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod change;
+pub mod consumer;
 pub mod diff;
 pub mod escape;
 pub mod hash;

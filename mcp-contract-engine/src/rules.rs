@@ -24,9 +24,11 @@ pub struct Rule {
     /// Who it hurts and why.
     pub explanation: &'static str,
     /// An example item before the change (JSON; empty when the item is absent). For schema
-    /// rules this is the tool's `inputSchema` or `outputSchema` (see [`Rule::direction`]).
+    /// rules this is the tool's `inputSchema` or `outputSchema` (see [`Rule::direction`]); for
+    /// a consumer rule, the consumer's usage file (see [`Rule::consumer`]).
     pub before: &'static str,
-    /// The same item after the change (JSON; empty when the item is absent).
+    /// The same item after the change (JSON; empty when the item is absent); for a consumer
+    /// rule, the live surface.
     pub after: &'static str,
     /// The kind of item the example is.
     pub kind: ItemKind,
@@ -37,6 +39,10 @@ pub struct Rule {
     /// For schema rules: `Some(true)` when the change narrows the set of valid values,
     /// `Some(false)` when it widens it, `None` when it is neither (then both sides share a class).
     pub narrows: Option<bool>,
+    /// A consumer rule (`consumer-…`): judged by [`crate::consumer::judge`] for one consumer's
+    /// usage file against the live surface, not between two versions of an item. Its example
+    /// is that pair: `before` the usage file, `after` the live surface.
+    pub consumer: bool,
 }
 
 macro_rules! catalogue {
@@ -49,13 +55,18 @@ macro_rules! catalogue {
             $( $base:literal, $narrows:expr, $iclass:ident, $oclass:ident, $stitle:literal,
                $iexpl:literal, $oexpl:literal, $sbefore:literal, $safter:literal; )*
         }
+        consumer {
+            $( $cid:literal, $ckind:ident, $cclass:ident, $ctitle:literal, $cexpl:literal,
+               $usage:literal, $live:literal; )*
+        }
     ) => {
-        /// Every rule: item rules first, then schema rules as input/output pairs.
+        /// Every rule: item rules first, then schema rules as input/output pairs, then the
+        /// consumer rules.
         pub static RULES: &[Rule] = &[
             $( Rule {
                 id: $id, class: Class::$class, title: $title, explanation: $expl,
                 before: $before, after: $after, kind: ItemKind::$kind,
-                direction: None, mirror: None, narrows: None,
+                direction: None, mirror: None, narrows: None, consumer: false,
             }, )*
             $(
                 Rule {
@@ -63,16 +74,21 @@ macro_rules! catalogue {
                     title: concat!($stitle, " (input)"), explanation: $iexpl,
                     before: $sbefore, after: $safter, kind: ItemKind::Tool,
                     direction: Some(Direction::Input), mirror: Some(concat!("output-", $base)),
-                    narrows: $narrows,
+                    narrows: $narrows, consumer: false,
                 },
                 Rule {
                     id: concat!("output-", $base), class: Class::$oclass,
                     title: concat!($stitle, " (output)"), explanation: $oexpl,
                     before: $sbefore, after: $safter, kind: ItemKind::Tool,
                     direction: Some(Direction::Output), mirror: Some(concat!("input-", $base)),
-                    narrows: $narrows,
+                    narrows: $narrows, consumer: false,
                 },
             )*
+            $( Rule {
+                id: $cid, class: Class::$cclass, title: $ctitle, explanation: $cexpl,
+                before: $usage, after: $live, kind: ItemKind::$ckind,
+                direction: None, mirror: None, narrows: None, consumer: true,
+            }, )*
         ];
     };
 }
@@ -558,6 +574,40 @@ catalogue! {
         r#"{"type":"object","properties":{"a":{"type":"integer"}}}"#,
         r#"{"type":"object","properties":{"a":{"type":"integer","maximum":9007199254740991}}}"#;
     }
+    consumer {
+        "consumer-item-removed", Tool, Breaking, "An item this consumer uses is gone",
+        "A tool the consumer calls (a prompt it gets, a resource it reads, a resource template it expands) is no longer listed: its next call fails. A resource still counts as served while a listed template matches its URI. When the item was probably renamed (the pairing of `tool-removed`, made from what the usage file knows of it — its name and the arguments the consumer sends — and from the accepted contract when there is one), the message names the new item. What the consumer never used may go: it stays green.",
+        r#"{"format":1,"consumer":"nightly","tools":{"search_notes":{"calls":[{"arguments":{"query":"string"}}]}}}"#,
+        r#"{"tools":[{"name":"find_notes","inputSchema":{"type":"object","properties":{"query":{"type":"string"}}}}]}"#;
+        "consumer-argument-unknown", Tool, Breaking, "An argument this consumer sends is no longer accepted",
+        "An argument set the consumer sends names an argument the live `inputSchema` no longer declares, and the schema takes no other (`additionalProperties: false`; a matching `patternProperties` still takes it), at any level of the arguments; for a prompt, an argument it no longer lists. Servers that validate refuse the call; a renamed argument shows as this and `consumer-argument-missing` together.",
+        r#"{"format":1,"consumer":"nightly","tools":{"search":{"calls":[{"arguments":{"limit":"integer","query":"string"}}]}}}"#,
+        r#"{"tools":[{"name":"search","inputSchema":{"type":"object","properties":{"query":{"type":"string"}},"additionalProperties":false}}]}"#;
+        "consumer-argument-missing", Tool, Breaking, "An argument is now required that this consumer does not send",
+        "The live `inputSchema` (or a prompt's arguments) requires an argument that a recorded argument set of the consumer lacks: that call is refused. One finding per argument, however many of the consumer's argument sets lack it.",
+        r#"{"format":1,"consumer":"nightly","tools":{"search":{"calls":[{"arguments":{"query":"string"}}]}}}"#,
+        r#"{"tools":[{"name":"search","inputSchema":{"type":"object","properties":{"query":{"type":"string"},"scope":{"type":"string"}},"required":["query","scope"]}}]}"#;
+        "consumer-argument-type-rejected", Tool, Breaking, "An argument's type, as this consumer sends it, is no longer accepted",
+        "The consumer sends an argument (or a member or element of one) as a JSON type the live `inputSchema` no longer accepts there: an integer where a string is now wanted, a number with a fraction where only integers are, an object where an array is. In an `anyOf`/`oneOf`, only when no alternative takes it.",
+        r#"{"format":1,"consumer":"nightly","tools":{"search":{"calls":[{"arguments":{"limit":"integer"}}]}}}"#,
+        r#"{"tools":[{"name":"search","inputSchema":{"type":"object","properties":{"limit":{"type":"string"}}}}]}"#;
+        "consumer-value-rejected", Tool, Breaking, "A value this consumer sent is no longer accepted",
+        "With values recorded (`mcp-contract record --values`, or written by hand), a value the consumer sent is of an accepted type but no longer accepted by the live `inputSchema` (at any level, in any alternative): not among the values of an `enum` or `const`, or outside a `pattern`, `format`, length, bound or `multipleOf`, or taken by two alternatives of a `oneOf`. Credentials replaced by placeholders when recording are not judged.",
+        r#"{"format":1,"consumer":"nightly","tools":{"search":{"calls":[{"values":[{"sort":"date"}]}]}}}"#,
+        r#"{"tools":[{"name":"search","inputSchema":{"type":"object","properties":{"sort":{"enum":["newest","relevance"]}}}}]}"#;
+        "consumer-output-field-removed", Tool, Breaking, "A field this consumer reads is no longer declared",
+        "A field of `structuredContent` the consumer received, and the outputSchema promised when it was recorded, is no longer declared by the live `outputSchema` (or the tool declares none): results may no longer hold it.",
+        r#"{"format":1,"consumer":"nightly","tools":{"search":{"received":{"items[].id":"string"}}}}"#,
+        r#"{"tools":[{"name":"search","inputSchema":{"type":"object"},"outputSchema":{"type":"object","properties":{"items":{"type":"array","items":{"type":"object","properties":{"key":{"type":"string"}},"required":["key"]}}},"required":["items"]}}]}"#;
+        "consumer-output-field-optional", Tool, Breaking, "A field this consumer reads may now be missing",
+        "A field the consumer reads is still declared by the live `outputSchema`, but no longer promised in every result: it, or an object on its way, is no longer required, or a parent may now be `null` or another type, or an `anyOf`/`oneOf` alternative lacks it.",
+        r#"{"format":1,"consumer":"nightly","tools":{"search":{"received":{"items[].id":"string"}}}}"#,
+        r#"{"tools":[{"name":"search","inputSchema":{"type":"object"},"outputSchema":{"type":"object","properties":{"items":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"}}}}},"required":["items"]}}]}"#;
+        "consumer-output-type-changed", Tool, Breaking, "A field this consumer reads may hold another type",
+        "The live `outputSchema` allows a field the consumer reads to hold a JSON type it was not promised when recorded (the types the usage file lists there): an integer that may now be `null`, a string that may now be an object. Narrowing (fewer types) is not reported.",
+        r#"{"format":1,"consumer":"nightly","tools":{"search":{"received":{"total":"integer"}}}}"#,
+        r#"{"tools":[{"name":"search","inputSchema":{"type":"object"},"outputSchema":{"type":"object","properties":{"total":{"type":["integer","null"]}},"required":["total"]}}]}"#;
+    }
 }
 
 /// How much a lint finding matters: each lint's default level, and the level a suite sets
@@ -780,7 +830,10 @@ pub fn markdown() -> String {
          where a value two alternatives accept is refused, it is judged as written.\n",
     );
     for class in Class::ALL {
-        let rules: Vec<&Rule> = RULES.iter().filter(|r| r.class == class).collect();
+        let rules: Vec<&Rule> = RULES
+            .iter()
+            .filter(|r| r.class == class && !r.consumer)
+            .collect();
         if rules.is_empty() {
             continue;
         }
@@ -809,6 +862,21 @@ pub fn markdown() -> String {
                 }
             }
         }
+    }
+    out.push_str(
+        "\n## Consumer rules\n\nJudged for one consumer: its usage file (what it really calls, \
+         sends and reads; `docs/usage.schema.json`, recorded by `mcp-contract record` or written \
+         by hand) against the live surface. What the consumer never used is not judged. Each \
+         example is a usage file and the live surface that breaks it.\n",
+    );
+    for r in RULES.iter().filter(|r| r.consumer) {
+        out.push_str(&format!("\n### `{}`\n\n", r.id));
+        out.push_str(&format!(
+            "**{}** — class `{}`; item: {}\n\n{}\n\n",
+            r.title, r.class, r.kind, r.explanation
+        ));
+        out.push_str(&format!("- Usage file: `{}`\n", r.before));
+        out.push_str(&format!("- Live surface: `{}`\n", r.after));
     }
     out.push_str(
         "\n## Lints\n\nJudged on the live surface alone, no accepted contract needed (see `docs/lints.md`). \

@@ -78,6 +78,70 @@ pub fn canonical_eq(a: &Value, b: &Value) -> bool {
     true
 }
 
+/// Whether two values have the same [`canonical_schema_string`], without building either text
+/// except for the arrays read as sets (their members' texts are sorted to be compared). Stops
+/// at the first difference: most pairs this is asked about differ near the top.
+///
+/// Iterative, like the canonical text.
+pub fn canonical_schema_eq(a: &Value, b: &Value) -> bool {
+    let mut stack = vec![(a, b)];
+    while let Some((a, b)) = stack.pop() {
+        let equal = match (a, b) {
+            (Value::Array(x), Value::Array(y)) => {
+                stack.extend(x.iter().zip(y));
+                x.len() == y.len()
+            }
+            (Value::Object(x), Value::Object(y)) => {
+                // Canonical text lists keys sorted: equal texts mean equal key sets.
+                if x.len() != y.len() || !x.keys().all(|k| y.contains_key(k)) {
+                    return false;
+                }
+                for (key, v) in x {
+                    let w = &y[key];
+                    match (v, w) {
+                        (Value::Array(vs), Value::Array(ws)) if is_set_keyword(key) => {
+                            if !same_set_texts(vs, ws) {
+                                return false;
+                            }
+                        }
+                        // A set keyword's array is written `[…]`; any other value's text
+                        // starts otherwise.
+                        (Value::Array(_), _) | (_, Value::Array(_)) if is_set_keyword(key) => {
+                            return false;
+                        }
+                        _ => stack.push((v, w)),
+                    }
+                }
+                true
+            }
+            (x, y) => canonical_eq(x, y),
+        };
+        if !equal {
+            return false;
+        }
+    }
+    true
+}
+
+/// The keywords whose arrays [`canonical_schema_string`] sorts.
+fn is_set_keyword(key: &str) -> bool {
+    matches!(key, "required" | "enum" | "type")
+}
+
+/// Whether two set arrays are written alike: the sorted texts of their members, joined (JSON
+/// texts joined by commas split back one way only, so equal joins mean equal lists).
+fn same_set_texts(a: &[Value], b: &[Value]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let texts = |items: &[Value]| {
+        let mut texts: Vec<String> = items.iter().map(|x| canonical(x, true)).collect();
+        texts.sort_unstable();
+        texts
+    };
+    texts(a) == texts(b)
+}
+
 fn canonical(value: &Value, sets: bool) -> String {
     enum Step<'a> {
         Value(&'a Value),
@@ -1240,6 +1304,53 @@ mod tests {
                 assert_eq!(
                     canonical_eq(a, b),
                     canonical_string(a) == canonical_string(b),
+                    "{a} {b}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn canonical_schema_eq_agrees_with_canonical_schema_strings() {
+        let values = [
+            json!(null),
+            json!(1),
+            json!(1.0),
+            json!("a"),
+            json!([]),
+            json!(["a", "b"]),
+            json!(["b", "a"]),
+            json!({"type": ["string", "null"]}),
+            json!({"type": ["null", "string"]}),
+            json!({"type": "string"}),
+            json!({"type": ["string"]}),
+            json!({"type": {"a": 1}}),
+            json!({"enum": [1, 1.0, "x"]}),
+            json!({"enum": ["x", 1.0, 1]}),
+            json!({"enum": [1, "x"]}),
+            json!({"enum": [[2, 1], {"b": ["y", "x"]}]}),
+            json!({"enum": [{"b": ["y", "x"]}, [2, 1]]}),
+            json!({"enum": [{"b": ["x", "y"]}, [2, 1]]}),
+            json!({"enum": [{"required": ["y", "x"]}]}),
+            json!({"enum": [{"required": ["x", "y"]}]}),
+            json!({"enum": ["a,b"]}),
+            json!({"enum": ["a", "b"]}),
+            json!({"required": ["b", "a"], "properties": {"a": {"type": "string"}}}),
+            json!({"required": ["a", "b"], "properties": {"a": {"type": "string"}}}),
+            json!({"required": ["a", "b"], "properties": {"a": {"type": "number"}}}),
+            json!({"properties": {"required": {"enum": [2, 1]}}}),
+            json!({"properties": {"required": {"enum": [1, 2]}}}),
+            json!({"items": [{"type": ["b", "a"]}, 1]}),
+            json!({"items": [{"type": ["a", "b"]}, 1]}),
+            json!({"items": [1, {"type": ["a", "b"]}]}),
+            json!({"a": 1, "b": 2}),
+            json!({"a": 1, "c": 2}),
+        ];
+        for a in &values {
+            for b in &values {
+                assert_eq!(
+                    canonical_schema_eq(a, b),
+                    canonical_schema_string(a) == canonical_schema_string(b),
                     "{a} {b}"
                 );
             }

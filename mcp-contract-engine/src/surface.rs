@@ -28,21 +28,26 @@ pub enum ItemKind {
     /// held to the accepted one. Named `TOOL::CASE` (see [`ItemKey::call`]); never listed by a
     /// server, so never part of a surface file.
     Call,
+    /// A consumer of the server (its usage file, see [`crate::consumer`]): what it uses, held
+    /// to the live surface. Named by its usage file; never listed by a server, so never part
+    /// of a surface file.
+    Consumer,
 }
 
 impl ItemKind {
     /// Every kind, in report order.
-    pub const ALL: [ItemKind; 6] = [
+    pub const ALL: [ItemKind; 7] = [
         ItemKind::Server,
         ItemKind::Tool,
         ItemKind::Prompt,
         ItemKind::Resource,
         ItemKind::ResourceTemplate,
         ItemKind::Call,
+        ItemKind::Consumer,
     ];
 
     /// The kind as written in reports: `server`, `tool`, `prompt`, `resource`,
-    /// `resource_template`, `call`.
+    /// `resource_template`, `call`, `consumer`.
     pub fn as_str(self) -> &'static str {
         match self {
             ItemKind::Server => "server",
@@ -51,11 +56,12 @@ impl ItemKind {
             ItemKind::Resource => "resource",
             ItemKind::ResourceTemplate => "resource_template",
             ItemKind::Call => "call",
+            ItemKind::Consumer => "consumer",
         }
     }
 
     /// The kind as messages name it to people: `server`, `tool`, `prompt`, `resource`,
-    /// `resource template`, `call`.
+    /// `resource template`, `call`, `consumer`.
     pub fn noun(self) -> &'static str {
         match self {
             ItemKind::Server => "server",
@@ -64,6 +70,7 @@ impl ItemKind {
             ItemKind::Resource => "resource",
             ItemKind::ResourceTemplate => "resource template",
             ItemKind::Call => "call",
+            ItemKind::Consumer => "consumer",
         }
     }
 
@@ -81,13 +88,14 @@ impl ItemKind {
             ItemKind::Resource => "resources",
             ItemKind::ResourceTemplate => "resource_templates",
             ItemKind::Call => "calls",
+            ItemKind::Consumer => "consumers",
         }
     }
 
-    /// The key of this kind's list in a surface file (`None` for the server and for calls).
+    /// The key of this kind's list in a surface file (`None` for the server, calls and consumers).
     pub fn list_key(self) -> Option<&'static str> {
         match self {
-            ItemKind::Server | ItemKind::Call => None,
+            ItemKind::Server | ItemKind::Call | ItemKind::Consumer => None,
             ItemKind::Tool => Some("tools"),
             ItemKind::Prompt => Some("prompts"),
             ItemKind::Resource => Some("resources"),
@@ -111,10 +119,10 @@ impl ItemKind {
     }
 
     /// The method that lists items of this kind (`tools/list`, …); `None` for the server item,
-    /// which the handshake gives, and for calls, which are declared by the suite.
+    /// which the handshake gives, and for calls and consumers, which are declared by the suite.
     pub fn list_method(self) -> Option<&'static str> {
         match self {
-            ItemKind::Server | ItemKind::Call => None,
+            ItemKind::Server | ItemKind::Call | ItemKind::Consumer => None,
             ItemKind::Tool => Some("tools/list"),
             ItemKind::Prompt => Some("prompts/list"),
             ItemKind::Resource => Some("resources/list"),
@@ -123,10 +131,10 @@ impl ItemKind {
     }
 
     /// The field that names an item of this kind (`uri` for resources, `uriTemplate` for
-    /// templates); `None` for the server and for calls, whose names are not in the item.
+    /// templates); `None` for the server, calls and consumers, whose names are not in the item.
     pub fn name_field(self) -> Option<&'static str> {
         match self {
-            ItemKind::Server | ItemKind::Call => None,
+            ItemKind::Server | ItemKind::Call | ItemKind::Consumer => None,
             ItemKind::Tool | ItemKind::Prompt => Some("name"),
             ItemKind::Resource => Some("uri"),
             ItemKind::ResourceTemplate => Some("uriTemplate"),
@@ -169,6 +177,11 @@ impl ItemKey {
     /// `::` whatever the tool is called.
     pub fn call(tool: &str, case: &str) -> ItemKey {
         ItemKey::new(ItemKind::Call, format!("{tool}::{case}"))
+    }
+
+    /// The key of a consumer's test, `consumers::NAME` (its usage file's name).
+    pub fn consumer(name: &str) -> ItemKey {
+        ItemKey::new(ItemKind::Consumer, name.to_owned())
     }
 
     /// The tool and the case of a call's key; `None` for other kinds.

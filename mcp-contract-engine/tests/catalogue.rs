@@ -117,6 +117,9 @@ fn release_check(before: Option<&Value>, after: Option<&Value>, diffed: &Judgeme
 
 /// The rule's example pair triggers exactly that rule, in its class, with no internal note.
 fn rule_example(rule: &'static Rule) -> Result<(), Failed> {
+    if rule.consumer {
+        return consumer_example(rule);
+    }
     let (before, after) = (parse(rule.before)?, parse(rule.after)?);
     let judgement = match rule.direction {
         Some(direction) => {
@@ -173,6 +176,46 @@ fn rule_example(rule: &'static Rule) -> Result<(), Failed> {
         .find(|n| n.message.starts_with("internal"))
     {
         return Err(format!("`{}`: internal note {:?}", rule.id, note.message).into());
+    }
+    Ok(())
+}
+
+/// A consumer rule's example (a usage file and the live surface) gives exactly that rule, in
+/// its class, and no note.
+fn consumer_example(rule: &'static Rule) -> Result<(), Failed> {
+    use mcp_contract_engine::consumer::{self, Usage};
+    let (Some(usage), Some(live)) = (parse(rule.before)?, parse(rule.after)?) else {
+        return Err(format!(
+            "`{}` has no example: a consumer rule needs a usage file (`before`) and a live surface (`after`) in src/rules.rs",
+            rule.id
+        )
+        .into());
+    };
+    let usage = Usage::from_json(&usage)
+        .map_err(|e| format!("the usage file of `{}` does not read: {e}", rule.id))?;
+    let judged = consumer::judge(
+        &usage,
+        &surface(&live)?,
+        None,
+        &mcp_contract_engine::Policy::default(),
+    );
+    let found: BTreeSet<&str> = judged.findings.iter().map(|f| f.rule).collect();
+    if found != BTreeSet::from([rule.id]) {
+        return Err(format!(
+            "the example of `{}` gives {found:?}, not exactly `{}`: {:#?}",
+            rule.id, rule.id, judged.findings
+        )
+        .into());
+    }
+    if let Some(finding) = judged.findings.iter().find(|f| f.class != rule.class) {
+        return Err(format!(
+            "`{}` is catalogued as {} but its example is judged {}",
+            rule.id, rule.class, finding.class
+        )
+        .into());
+    }
+    if !judged.notes.is_empty() {
+        return Err(format!("`{}`: notes {:?}", rule.id, judged.notes).into());
     }
     Ok(())
 }
@@ -350,16 +393,17 @@ fn every_input_rule_has_an_output_mirror_with_the_opposite_class() -> Result<(),
     Ok(())
 }
 
-/// Every kebab-case string literal in the engine's source is a rule id (item rules) or a
-/// schema rule base with both an input and an output rule: so the engine cannot emit an id
-/// the catalogue does not know.
+/// Every kebab-case string literal in the engine's source that emits changes and findings
+/// (`src/diff*`, `src/consumer*`) is a rule id (item and consumer rules) or a schema rule base
+/// with both an input and an output rule: so the engine cannot emit an id the catalogue does
+/// not know.
 fn every_rule_id_in_the_engine_source_is_catalogued() -> Result<(), Failed> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = vec![root.join("diff.rs")];
-    // Every file under src/diff/, at any depth (`diff/schemas/unions.rs`).
-    let mut folders = vec![root.join("diff")];
+    let mut files = vec![root.join("diff.rs"), root.join("consumer.rs")];
+    // Every file under src/diff/ and src/consumer/, at any depth (`diff/schemas/unions.rs`).
+    let mut folders = vec![root.join("diff"), root.join("consumer")];
     while let Some(folder) = folders.pop() {
-        for entry in std::fs::read_dir(&folder).expect("a folder of src/diff/") {
+        for entry in std::fs::read_dir(&folder).expect("a folder of src/diff/ or src/consumer/") {
             let path = entry.expect("an entry").path();
             if path.is_dir() {
                 folders.push(path);
@@ -390,7 +434,7 @@ fn every_rule_id_in_the_engine_source_is_catalogued() -> Result<(), Failed> {
             && rules::directional(Direction::Output, literal).is_some();
         assert!(
             item_rule || schema_rule,
-            "`{literal}` in src/diff* is not a catalogued rule id"
+            "`{literal}` in src/diff* or src/consumer* is not a catalogued rule id"
         );
     }
     Ok(())

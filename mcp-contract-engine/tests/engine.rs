@@ -9,8 +9,26 @@
 
 #[path = "engine/common.rs"]
 mod common;
+/// Consumer contracts: a usage file against a live surface.
+#[path = "engine/consumer.rs"]
+mod consumer;
+/// The judgement over real servers' consecutive releases, as reviewed insta snapshots.
+#[path = "engine/corpus.rs"]
+mod corpus;
+/// Poisoning: the fixtures of attacks and honest twins, and the lint over real surfaces.
+#[path = "engine/poison.rs"]
+mod poison;
+/// Poisoning's floor on the four authors' tuning corpus.
+#[path = "engine/poison_corpus.rs"]
+mod poison_corpus;
+/// Properties: generated schemas against the judgement's invariants.
+#[path = "engine/properties.rs"]
+mod properties;
 #[path = "engine/unions.rs"]
 mod unions;
+/// Upgrades: whole releases of real servers, judged as a caller meets them.
+#[path = "engine/upgrades.rs"]
+mod upgrades;
 
 use common::*;
 use mcp_contract_engine::{Class, ItemKey, ItemKind, Surface};

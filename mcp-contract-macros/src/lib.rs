@@ -25,7 +25,9 @@ use syn::{LitInt, LitStr, Token};
 /// `name = "suite"`, `fail_on = ["breaking", "safety"]` or `"drift"`, `ci_fail_on = ..`,
 /// `lifecycle = "initialize" | "discover" | "auto"`, `require_version_bump = true` (a breaking
 /// or safety change needs a semver-major bump of the package's version), `calls = "tests/calls"`
-/// (declared example calls, one test each; needs mcp-contract-test's `calls` feature).
+/// (declared example calls, one test each; needs mcp-contract-test's `calls` feature),
+/// `consumers = "tests/consumers"` (consumers' usage files, `<name>.json` each its own test
+/// `consumers::<name>`), `usage_aware = true` (a breaking change no consumer is broken by passes).
 ///
 /// `handler = my_server::Server::new()` tests an `rmcp::ServerHandler` in-process (no process,
 /// no port): the expression is evaluated for each probe. It needs mcp-contract-test's `rmcp`
@@ -169,6 +171,8 @@ struct Suite {
     lints: Vec<TokenStream2>,
     /// `calls = "tests/calls"`: the folder of declared calls.
     calls: Option<LitStr>,
+    /// `consumers = "tests/consumers"`: the folder of consumers' usage files.
+    consumers: Option<LitStr>,
 }
 
 impl Suite {
@@ -197,6 +201,7 @@ impl Suite {
             lifecycle: None,
             lints: Vec::new(),
             calls: None,
+            consumers: None,
         }
     }
 }
@@ -236,7 +241,7 @@ fn once(meta: &Meta<'_>, key: &str, taken: bool) -> syn::Result<()> {
 }
 
 /// The message of an unknown key: every key there is.
-const UNKNOWN_KEY: &str = "unknown key; expected one of: server, bin, url, handler, headers, start, ready_line, proxy, ca_file, args, env, cwd, timeout, name, lifecycle, fail_on, ci_fail_on, redact, filters, lints, read_only, forbid, require_annotations, allow, description_budget, require_version_bump, calls";
+const UNKNOWN_KEY: &str = "unknown key; expected one of: server, bin, url, handler, headers, start, ready_line, proxy, ca_file, args, env, cwd, timeout, name, lifecycle, fail_on, ci_fail_on, redact, filters, lints, read_only, forbid, require_annotations, allow, description_budget, require_version_bump, calls, consumers, usage_aware";
 
 /// One `key = value` of the attribute, its value not yet read: what `syn::meta` gives, which
 /// needs syn's `derive` feature (~1.1 s more CPU in every user's build, for `syn::Path`); the
@@ -338,12 +343,13 @@ fn process_key(suite: &mut Suite, key: &str, meta: &Meta<'_>) -> syn::Result<boo
                     "resources",
                     "resource_templates",
                     "calls",
+                    "consumers",
                 ]
                 .contains(&text.as_str())
             {
                 return Err(syn::Error::new(
                     name.span(),
-                    "a suite name is lowercase letters, digits and `_` (and not server, tools, prompts, resources, resource_templates or calls)",
+                    "a suite name is lowercase letters, digits and `_` (and not server, tools, prompts, resources, resource_templates, calls or consumers)",
                 ));
             }
             suite.name = Some(name);
@@ -506,6 +512,12 @@ fn lint_key(suite: &mut Suite, key: &str, meta: &Meta<'_>) -> syn::Result<bool> 
                 suite.lints.push(quote! { .require_version_bump() });
             }
         }
+        "usage_aware" => {
+            let value: syn::LitBool = meta.value()?.parse()?;
+            if value.value {
+                suite.lints.push(quote! { .usage_aware() });
+            }
+        }
         "description_budget" => {
             let value: syn::LitInt = meta.value()?.parse()?;
             let chars: usize = value.base10_parse()?;
@@ -516,7 +528,7 @@ fn lint_key(suite: &mut Suite, key: &str, meta: &Meta<'_>) -> syn::Result<bool> 
     Ok(true)
 }
 
-/// Keys of what the suite exercises beyond the listings: `calls`.
+/// Keys of what the suite exercises beyond the listings: `calls`, `consumers`.
 fn calls_key(suite: &mut Suite, key: &str, meta: &Meta<'_>) -> syn::Result<bool> {
     match key {
         "calls" => {
@@ -529,6 +541,17 @@ fn calls_key(suite: &mut Suite, key: &str, meta: &Meta<'_>) -> syn::Result<bool>
                 ));
             }
             suite.calls = Some(dir);
+        }
+        "consumers" => {
+            once(meta, key, suite.consumers.is_some())?;
+            let dir = string(meta.value()?, "consumers", "\"tests/consumers\"")?;
+            if dir.value().trim().is_empty() {
+                return Err(syn::Error::new(
+                    dir.span(),
+                    "`consumers` is the folder of consumers' usage files, relative to the crate, e.g. consumers = \"tests/consumers\"",
+                ));
+            }
+            suite.consumers = Some(dir);
         }
         _ => return Ok(false),
     }
@@ -823,6 +846,9 @@ impl Suite {
         // `Suite::calls` asks for the `calls` feature: without it rustc says so at the key.
         if let Some(dir) = &self.calls {
             tokens.extend(quote_spanned! { dir.span() => .calls(#dir) });
+        }
+        if let Some(dir) = &self.consumers {
+            tokens.extend(quote! { .consumers(#dir) });
         }
         tokens
     }

@@ -391,6 +391,9 @@ impl ItemAction {
         let name = &self.test_name;
         match decision {
             Decision::Pass => Conclusion::Pass,
+            Decision::Findings if verdict.key.kind == crate::surface::ItemKind::Consumer => {
+                Conclusion::Fail(summary::consumer_failure(name, verdict, base))
+            }
             Decision::Findings => Conclusion::Fail(summary::findings_failure(name, verdict)),
             Decision::VersionBump => Conclusion::Fail(summary::version_failure(name, verdict)),
             Decision::Differs { lint_failing } => {

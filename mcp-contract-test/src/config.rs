@@ -53,6 +53,13 @@ pub struct SuiteConfig {
     /// The folder of declared calls (`<dir>/<tool>/<case>.json`, see `calls`),
     /// already resolved against the crate or the configuration file; `None`: no tool is called.
     pub calls: Option<PathBuf>,
+    /// The folder of consumers' usage files (`<dir>/<name>.json`, each its own test
+    /// `consumers::<name>`), already resolved against the crate or the configuration file;
+    /// `None`: no consumer is judged.
+    pub consumers: Option<PathBuf>,
+    /// Usage-aware: a breaking change of an item that no consumer's usage is broken by does
+    /// not fail (outside `drift`); it needs [`SuiteConfig::consumers`].
+    pub usage_aware: bool,
 }
 
 impl SuiteConfig {
@@ -72,6 +79,8 @@ impl SuiteConfig {
             require_version_bump: false,
             version: None,
             calls: None,
+            consumers: None,
+            usage_aware: false,
         }
     }
 

@@ -97,6 +97,8 @@
 //! | `description_budget = 2048` | longest description before `description-too-long` (default 1024) |
 //! | `require_version_bump = true` | a breaking or safety change since the accepted contract fails (`version-bump-missing`) unless the package's version (`CARGO_PKG_VERSION`) has a semver-major bump since then (minor for 0.x); the version is recorded in the `server` snapshot's header when accepted, so a new version is drift of `server` until accepted |
 //! | `calls = "tests/calls"` | declared example calls, relative to the crate: each `<tool>/<case>.json` is one `tools/call`, its own test `calls::<tool>::<case>` (feature `calls`; without it the key is a compile error saying so). See [Declared calls](#declared-calls) |
+//! | `consumers = "tests/consumers"` | consumers' usage files, relative to the crate: each `<name>.json` is its own test `consumers::<name>`. See [Consumers](#consumers) |
+//! | `usage_aware = true` | with `consumers`: a breaking change that breaks no consumer passes, marked `(passes: usage_aware, no known consumer)`, except where any drift fails (CI's default); the default stays fail-closed |
 //!
 //! Whatever the keys, anything shaped like a credential (private keys, JWTs, cloud and SaaS
 //! keys, bearer tokens, passwords in URLs) is replaced by `<secret:KIND:HASH8>` before it reaches
@@ -227,6 +229,21 @@
 //! same state on every run. Under nextest the calls are part of the run's one probe: each call
 //! is made once per run, and each `calls::…` test process reads its own verdict.
 //!
+//! # Consumers
+//!
+//! A consumer's usage file says what one agent or client really uses of the server: the tools it
+//! calls with the argument sets it sends, the result fields it reads, the prompts, resources and
+//! templates it uses. `mcp-contract record --out tests/consumers/nightly.json -- <server command>`
+//! records it between the consumer and the server (or a consumer team writes it by hand;
+//! `docs/usage.schema.json`). With `consumers = "tests/consumers"` ([`Suite::consumers`]) each
+//! file there is its own test, `consumers::<name>`: it fails when the live server no longer
+//! serves what that consumer uses (the `consumer-…` rules of docs/rules.md), naming the item, the
+//! path and the rule, and passes when the server breaks something the consumer never used.
+//! Nothing is written for a consumer: its usage file is its contract, so accepting a release
+//! never makes a consumer it breaks pass. Each breaking change of an item says whom it breaks
+//! (``[breaks consumers: `nightly`]``) or that no known consumer uses it. The notes server's
+//! `examples/notes-server/tests/consumers/nightly.json` is a recorded example.
+//!
 //! # Environment
 //!
 //! | variable | effect |
@@ -300,6 +317,7 @@ mod action;
 mod calls;
 mod check;
 mod config;
+mod consumers;
 mod env;
 mod error;
 mod harness;
@@ -351,7 +369,7 @@ pub mod _support {
     /// Starting servers and reading their surface.
     pub mod probe {
         pub use crate::probe::{
-            defer_stops, probe, probe_session, probe_stdio, split_command_line, Handshake,
+            defer_stops, probe, probe_session, probe_stdio, split_command_line, Answer, Handshake,
             HeaderValue, HttpEndpoint, InProcess, Lifecycle, Message, Phase, Probe, ProbeError,
             ProbeErrorKind, ProbeOptions, ProxySetting, ServerCommand, ServerSession, ServerSpec,
             Transport, TransportError,

@@ -11,6 +11,7 @@
 use crate::calls::{self, Calling, CallsError, CallsErrorKind, Cases};
 use crate::check::{self, FailOn, Judging, Selection, SuiteReport};
 use crate::config::SuiteConfig;
+use crate::consumers::Consumers;
 use crate::error::{Cause, ConfigError};
 use crate::prepare::secrets;
 use crate::probe::{Handshake, Probe, ProbeErrorKind, ProbeOptions, ServerSpec};
@@ -192,6 +193,11 @@ pub fn run(config: &SuiteConfig, context: &Context<'_>) -> SuiteOutcome {
         }
     };
     let cases = cases.as_ref();
+    let consumers = match read_consumers(config) {
+        Ok(consumers) => consumers,
+        Err(failure) => return outcome(Err(failure)),
+    };
+    let consumers = consumers.as_ref();
     // An in-process probe costs milliseconds and its name need not be unique (one handler
     // type under two configurations): it is never shared between processes.
     let share = context.share_probe && !matches!(config.server, ServerSpec::InProcess(_));
@@ -200,7 +206,7 @@ pub fn run(config: &SuiteConfig, context: &Context<'_>) -> SuiteOutcome {
     if share && (!context.listing || crate::probe_cache::sharing()) {
         let options = probe_options(config, context);
         if let Some((file, key, state)) =
-            shared::outcome_file(config, context, &fail_on, &options, cases)
+            shared::outcome_file(config, context, &fail_on, &options, cases, consumers)
         {
             // The judging process needs up to one probe and its calls, twice (see
             // `probe_shared`), and the judgement.
@@ -214,7 +220,7 @@ pub fn run(config: &SuiteConfig, context: &Context<'_>) -> SuiteOutcome {
                     listing: false,
                     ..context.clone()
                 };
-                let result = judge(config, &whole, &fail_on, share, cases);
+                let result = judge(config, &whole, &fail_on, share, cases, consumers);
                 // Shared only if the folder did not change while it was read and judged.
                 let unchanged = folder_state(config) == Some(state);
                 (result, unchanged)
@@ -230,7 +236,7 @@ pub fn run(config: &SuiteConfig, context: &Context<'_>) -> SuiteOutcome {
             return outcome(shared);
         }
     }
-    outcome(judge(config, context, &fail_on, share, cases))
+    outcome(judge(config, context, &fail_on, share, cases, consumers))
 }
 
 /// A suite whose configuration cannot be used: every test it has (each accepted item, and
@@ -277,6 +283,32 @@ fn read_calls(config: &SuiteConfig) -> Result<Option<Cases>, CallsError> {
     calls::read_cases(dir).map(Some)
 }
 
+/// The suite's consumers, read before anything starts; `None` when it names none.
+///
+/// # Errors
+///
+/// The folder or a usage file cannot be read: the suite is unusable.
+fn read_consumers(config: &SuiteConfig) -> Result<Option<Consumers>, SuiteFailure> {
+    if config.usage_aware && config.consumers.is_none() {
+        return Err(unusable(
+            &config.layout,
+            "usage_aware needs consumers: without usage files every breaking change would pass \
+             as used by no one. Name the folder of usage files (`consumers = \"tests/consumers\"`, \
+             --consumers DIR), or leave usage_aware out."
+                .to_owned(),
+        ));
+    }
+    config
+        .consumers
+        .as_deref()
+        .map(Consumers::read)
+        .transpose()
+        .map_err(|error| {
+            let message = secrets::scrub_known(&error.to_string(), &config.known_secrets());
+            unusable(&config.layout, message)
+        })
+}
+
 /// What making the suite's calls needs.
 fn calling<'a>(
     config: &'a SuiteConfig,
@@ -313,6 +345,7 @@ struct Judge<'a> {
     context: &'a Context<'a>,
     fail_on: &'a FailOn,
     cases: Option<&'a Cases>,
+    consumers: Option<&'a Consumers>,
     /// The suite's layout, its header's server label filled in.
     layout: check::Layout,
     /// The credentials of the configuration, replaced in every message.
@@ -338,6 +371,7 @@ fn judge(
     fail_on: &FailOn,
     share: bool,
     cases: Option<&Cases>,
+    consumers: Option<&Consumers>,
 ) -> Result<SuiteReport, SuiteFailure> {
     let mut layout = config.layout.clone();
     layout.server_label = config.server_label();
@@ -346,6 +380,7 @@ fn judge(
         context,
         fail_on,
         cases,
+        consumers,
         layout,
         known: config.known_secrets(),
         options: probe_options(config, context),
@@ -399,7 +434,8 @@ fn judge(
 /// The one road after the probe, for a surface in hand: what [`run`] does once the server
 /// was probed and the accepted snapshots read (a missing contract, the allow-list, judging,
 /// the version requirement, the handshake in the `server` header), for tests and benchmarks
-/// that hold a surface. The probe's notes are shown as they are.
+/// that hold a surface (its consumers' usage files are read). The probe's notes are shown as
+/// they are.
 pub fn judge_probe(
     config: &SuiteConfig,
     context: &Context<'_>,
@@ -407,6 +443,16 @@ pub fn judge_probe(
     accepted: Vec<crate::snapshot::Accepted>,
 ) -> SuiteOutcome {
     let fail_on = fail_on(config, context);
+    let consumers = match read_consumers(config) {
+        Ok(consumers) => consumers,
+        Err(failure) => {
+            return SuiteOutcome {
+                server: config.server_label(),
+                fail_on,
+                result: Err(failure),
+            }
+        }
+    };
     let mut layout = config.layout.clone();
     layout.server_label = config.server_label();
     let judge = Judge {
@@ -414,6 +460,7 @@ pub fn judge_probe(
         context,
         fail_on: &fail_on,
         cases: None,
+        consumers: consumers.as_ref(),
         layout,
         known: config.known_secrets(),
         options: probe_options(config, context),
@@ -472,6 +519,7 @@ fn judge_probed(
             .unwrap_or_default();
         let mut unjudged = check::item_keys(&probe.surface, &accepted);
         unjudged.extend(calls::keys(&planned, &accepted_calls));
+        unjudged.extend(judge.consumers.map(Consumers::keys).unwrap_or_default());
         unjudged.sort();
         unjudged.dedup();
         SuiteReport {
@@ -601,6 +649,21 @@ fn judge_items(
     }
     if let Some(cases) = judge.cases {
         report.notes.extend(cases.notes.iter().cloned());
+    }
+    if let Some(consumers) = judge.consumers {
+        // Judged on their usage files alone (the accepted contract only names renames), every
+        // one of them whatever is selected: each breaking change says whom it breaks.
+        let policy = fail_on.apply(&config.policy);
+        let before = check::accepted_surface(accepted.items);
+        let judged = consumers.judge(&probe.surface, Some(&before), &policy);
+        judged.annotate(&mut report.verdicts);
+        if config.usage_aware && *fail_on != FailOn::Drift {
+            judged.excuse(&mut report.verdicts, &policy, accepted.first_recording);
+        }
+        let (verdicts, unjudged) = judged.verdicts(select);
+        report.verdicts.extend(verdicts);
+        report.unjudged.extend(unjudged);
+        report.unjudged.sort();
     }
     if config.require_version_bump {
         let live_version = config.version.clone().or_else(|| {

@@ -56,6 +56,8 @@ pub struct Suite {
     allow_list: Option<PathBuf>,
     require_version_bump: bool,
     calls: Option<PathBuf>,
+    consumers: Option<PathBuf>,
+    usage_aware: bool,
 }
 
 impl Suite {
@@ -244,6 +246,8 @@ impl Suite {
             allow_list: None,
             require_version_bump: false,
             calls: None,
+            consumers: None,
+            usage_aware: false,
         }
     }
 
@@ -260,7 +264,7 @@ impl Suite {
                 "name",
                 name,
                 format!(
-                    "suite name `{}` must be lowercase letters, digits and `_`, and not a kind's group (server, tools, prompts, resources, resource_templates, calls)",
+                    "suite name `{}` must be lowercase letters, digits and `_`, and not a kind's group (server, tools, prompts, resources, resource_templates, calls, consumers)",
                     escape(name),
                 ),
             ));
@@ -457,6 +461,29 @@ impl Suite {
         self
     }
 
+    /// Consumers: each `<dir>/<name>.json` (relative to the crate's manifest dir) is one
+    /// consumer's usage file — what an agent or client really uses, recorded by
+    /// `mcp-contract record --out <dir>/<name>.json -- <server command>` or written by hand
+    /// (`docs/usage.schema.json`) — and its own test `consumers::<name>`. The test fails when
+    /// the live surface no longer serves what the consumer uses (an item gone, an argument
+    /// set that no longer validates, a field it reads no longer promised: the `consumer-…`
+    /// rules of docs/rules.md), naming the item, the path and the rule; it passes when the
+    /// server breaks something this consumer never used. A consumer has no snapshot: its
+    /// usage file is its contract. The attribute's `consumers = "tests/consumers"`.
+    pub fn consumers(mut self, dir: impl Into<PathBuf>) -> Suite {
+        self.consumers = Some(dir.into());
+        self
+    }
+
+    /// Usage-aware verdicts: a breaking change of an item that breaks none of the suite's
+    /// consumers ([`Suite::consumers`], which it needs) passes as "breaking, no known
+    /// consumer" instead of failing, except where any drift fails (CI's default). The default
+    /// stays fail-closed. The attribute's `usage_aware = true`.
+    pub fn usage_aware(mut self) -> Suite {
+        self.usage_aware = true;
+        self
+    }
+
     /// The suite's configuration for the one road: the server's working directory (and a start
     /// command's) resolved against the crate, the allow-list path too.
     /// Check [`Suite::errors`] first.
@@ -503,6 +530,8 @@ impl Suite {
         config.require_version_bump = self.require_version_bump;
         config.version = Some(version.to_owned());
         config.calls = self.calls.as_ref().map(|dir| manifest_dir.join(dir));
+        config.consumers = self.consumers.as_ref().map(|dir| manifest_dir.join(dir));
+        config.usage_aware = self.usage_aware;
         Ok(config)
     }
 

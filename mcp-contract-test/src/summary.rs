@@ -239,6 +239,30 @@ pub fn findings_failure(test_name: &str, verdict: &Verdict) -> String {
     )
 }
 
+/// The failure of a consumer the live surface no longer serves: each thing it uses that
+/// broke (rule, the item and where in it, what it relies on → what the server says now), and
+/// what to do.
+/// The usage file is shown relative to `base`.
+pub fn consumer_failure(test_name: &str, verdict: &Verdict, base: &Path) -> String {
+    let mut out = format!(
+        "{test_name}: the live server no longer serves what consumer `{}` uses ({}):",
+        escape(&verdict.key.name),
+        escape(&display_path(&verdict.snap_path, base))
+    );
+    let mut changes: Vec<&Change> = verdict.judgement.changes.iter().collect();
+    changes.sort_by_key(|c| c.class);
+    for change in changes {
+        let _ = write!(out, "\n{}", change_line(change));
+        let _ = write!(out, "\n          {}", escape(&change.message));
+    }
+    out.push_str(
+        "\n\nKeep serving what this consumer uses (or a compatible alias), or agree the change \
+         with its team: once it no longer uses it, record its usage file again \
+         (`mcp-contract record`).",
+    );
+    out
+}
+
 /// The failure of the `server` item of a release that misses the version bump the suite
 /// requires: not a snapshot difference, so accepting (or `INSTA_FORCE_PASS`) does not pass it.
 pub fn version_failure(test_name: &str, verdict: &Verdict) -> String {

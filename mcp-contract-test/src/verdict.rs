@@ -317,11 +317,14 @@ impl SuiteReport {
     /// (the whole release, rename partners), join [`SuiteReport::unjudged`]: their tests run
     /// in other processes.
     pub(crate) fn keep_selected(&mut self, select: impl Fn(&ItemKey) -> bool) {
-        let (kept, others): (Vec<Verdict>, Vec<Verdict>) = std::mem::take(&mut self.verdicts)
-            .into_iter()
-            .partition(|v| select(&v.key));
-        self.verdicts = kept;
-        self.unjudged.extend(others.into_iter().map(|v| v.key));
+        // A whole run keeps every verdict: not moved into a new list (10,000 verdicts).
+        if !self.verdicts.iter().all(|v| select(&v.key)) {
+            let (kept, others): (Vec<Verdict>, Vec<Verdict>) = std::mem::take(&mut self.verdicts)
+                .into_iter()
+                .partition(|v| select(&v.key));
+            self.verdicts = kept;
+            self.unjudged.extend(others.into_iter().map(|v| v.key));
+        }
         self.unjudged.sort();
         self.unjudged.dedup();
     }

@@ -28,10 +28,16 @@ const ENGINE: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "consumer",
+        &[
+            "change", "rules", "schema", "surface", "prepare", "diff", "escape",
+        ],
+    ),
+    (
         "lib",
         &[
             "escape", "hash", "parallel", "schema", "surface", "change", "rules", "prepare",
-            "poison", "lint", "diff", "version",
+            "poison", "lint", "diff", "version", "consumer",
         ],
     ),
 ];
@@ -59,6 +65,7 @@ const LIBRARY: &[(&str, &[&str])] = &[
             "check", "verdict", "summary", "snapshot", "probe", "env", "error",
         ],
     ),
+    ("consumers", &["check", "verdict", "snapshot", "error"]),
     (
         "probe_cache",
         &["calls", "check", "verdict", "snapshot", "probe", "env"],
@@ -70,6 +77,7 @@ const LIBRARY: &[(&str, &[&str])] = &[
         &[
             "config",
             "calls",
+            "consumers",
             "check",
             "verdict",
             "probe",

@@ -3,6 +3,9 @@
 //! (`diff::diff_surfaces`) on every release pair of the real corpus, renames included, whether
 //! the live items are held as values or as the text a server sent.
 
+/// Consumers' usage files, each its own test `consumers::<name>`.
+#[path = "check/consumers.rs"]
+mod consumers;
 #[path = "../benches/support/corpus.rs"]
 mod corpus;
 /// Lints on the live surface, policies, the allow-list, and poisoning on drift.

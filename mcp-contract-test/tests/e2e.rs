@@ -767,3 +767,87 @@ fn main() {}
     assert_eq!(calls_made(), ["lookup", "search"], "each call once per run");
     assert!(!calls_made().iter().any(|t| t == "delete_all"));
 }
+
+/// Consumers as a server team meets them under `cargo test`: each usage file of
+/// `tests/consumers` is its own test `consumers::<name>`, nothing is written for it; a release
+/// that breaks a tool the consumer never called fails that tool's test and leaves the
+/// consumer's green; a release that renames an argument it sends fails `consumers::nightly`,
+/// naming the rule, the tool and the argument, and the tool's failure names the consumer.
+#[test]
+fn a_consumer_fails_its_own_test_only_when_what_it_uses_breaks() {
+    let test = r#"#[mcp_contract_test::mcp_contract(server = "python3 server.py surface.json", consumers = "tests/consumers")]
+fn main() {}
+"#;
+    let consumer = support::require!(Consumer::with_test("consumers", test));
+    let usage = consumer.dir.join("tests/consumers");
+    fs::create_dir_all(&usage).unwrap();
+    fs::write(
+        usage.join("nightly.json"),
+        r#"{"format": 1, "consumer": "nightly", "tools": {
+            "open_nodes": {"calls": [{"arguments": {"names": ["string"]}}]},
+            "read_graph": {"calls": [{"arguments": {}}]}}}"#,
+    )
+    .unwrap();
+    record(&consumer);
+    let accepted = consumer.snapshots();
+    let green = consumer.cargo_test(&[]);
+    assert_eq!(
+        outcome(&green.stdout, "consumers::nightly"),
+        Some("ok"),
+        "{green:?}"
+    );
+
+    // A break in a tool nightly never called: that tool's test fails, nightly's passes.
+    consumer.serve(&v2_breaking());
+    let unused = consumer.cargo_test(&[]);
+    assert!(!unused.ok, "{unused:?}");
+    assert_eq!(
+        outcome(&unused.stdout, "tools::search_nodes"),
+        Some("FAILED"),
+        "{unused:?}"
+    );
+    assert_eq!(
+        outcome(&unused.stdout, "consumers::nightly"),
+        Some("ok"),
+        "{unused:?}"
+    );
+    assert!(
+        unused.stdout.contains("[no known consumer uses it]"),
+        "{unused:?}"
+    );
+    assert!(consumer.insta(&["reject"]).ok);
+
+    // `open_nodes` renames the argument nightly sends: its test fails naming it.
+    let mut renamed = v1();
+    let schema = &mut tool_mut(&mut renamed, "open_nodes")["inputSchema"];
+    schema["properties"] = json!({"entity_names": schema["properties"]["names"].take()});
+    schema["required"] = json!(["entity_names"]);
+    consumer.serve(&renamed);
+    let broken = consumer.cargo_test(&[("CI", "true")]);
+    assert!(!broken.ok, "{broken:?}");
+    assert_eq!(
+        outcome(&broken.stdout, "consumers::nightly"),
+        Some("FAILED"),
+        "{broken:?}"
+    );
+    assert_eq!(
+        outcome(&broken.stdout, "tools::read_graph"),
+        Some("ok"),
+        "{broken:?}"
+    );
+    for said in [
+        "consumer-argument-missing tools::open_nodes arguments.entity_names",
+        "consumer `nightly` calls `open_nodes` with `names`",
+        "[breaks consumers: `nightly`]",
+    ] {
+        assert!(broken.stdout.contains(said), "{said}: {broken:?}");
+    }
+    assert_eq!(consumer.snapshots(), accepted, "nothing written in CI");
+    assert!(
+        !consumer
+            .snapshots()
+            .keys()
+            .any(|name| name.contains("consumers")),
+        "a consumer has no snapshot"
+    );
+}

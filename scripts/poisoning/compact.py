@@ -14,7 +14,7 @@ compact lines a few hundred KB per author.
 Each line: {"id", "author", "kind", "family", "twin", "language", "item", "protocol", "old",
 "edits"} (`edits`: `[pointer, value]` to set, `[pointer]` to remove, applied to `old` in order),
 or `"old": null, "new": ITEM` for a new item. `mcp_contract_engine::poison::corpus::parse_cases`
-reads them back into two one-item surfaces (`tests/engine_poison_corpus.rs`,
+reads them back into two one-item surfaces (`tests/engine/poison_corpus.rs`,
 `examples/poison_eval.rs`). The committed corpus was made with
 
     for a in A=set1 B=t1 C=t2 D=t3; do

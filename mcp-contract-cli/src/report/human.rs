@@ -80,8 +80,19 @@ fn items_section(out: &mut String, items: &Items, paint: Paint) {
         );
     }
     // A first recording has nothing to be judged against: its items are listed as new, not
-    // as changes.
-    if !items.first_recording {
+    // as changes. A consumer is judged against its usage file, accepted or not.
+    if items.first_recording {
+        let consumers = Items {
+            items: items
+                .items
+                .iter()
+                .filter(|i| i.key.kind == mcp_contract_engine::ItemKind::Consumer)
+                .cloned()
+                .collect(),
+            ..Items::default()
+        };
+        changes_by_class(out, &consumers, paint);
+    } else {
         changes_by_class(out, items, paint);
         let unjudged: Vec<_> = items
             .items

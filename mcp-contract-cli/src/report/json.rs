@@ -102,14 +102,19 @@ fn server(server: &ServerResult) -> Value {
                 .items
                 .iter()
                 .map(|i| {
-                    json!({
+                    let mut item = json!({
                         "kind": i.key.kind.as_str(),
                         "name": i.key.name,
                         "test": i.key.test_name(),
                         "state": i.state_str(),
                         "failing": i.failing,
                         "snapshot": i.snapshot.as_ref().map(|p| p.to_string_lossy().into_owned()),
-                    })
+                    });
+                    // A consumer has no snapshot: its contract is its usage file.
+                    if i.key.kind == mcp_contract_engine::ItemKind::Consumer {
+                        item["usage"] = json!(i.file.as_ref().map(|p| p.to_string_lossy()));
+                    }
+                    item
                 })
                 .collect();
         }

@@ -527,6 +527,18 @@ fn the_readme_sample_failure_is_a_real_run_of_its_first_command() {
             sample.at()
         );
     }
+    // The README's consumer sample: the recorded nightly agent's failure, line by line.
+    let consumer = support::docs::blocks_of("README.md")
+        .into_iter()
+        .find(|b| b.lang == "text" && b.text.starts_with("consumers::nightly:"))
+        .expect("the README's consumer sample");
+    for line in consumer.text.lines() {
+        assert!(
+            run.contains(&normal(line)),
+            "{}: `{line}` is not in the run:\n{stdout}",
+            consumer.at()
+        );
+    }
 }
 
 /// The notes-server README's pipeline, run as written: the server answers both requests.

@@ -583,6 +583,7 @@ fn every_rust_path_the_docs_name_exists() {
                     "resources",
                     "resource_templates",
                     "calls",
+                    "consumers",
                 ]
                 .contains(&s)
             };

@@ -882,6 +882,11 @@ fn output_of(
                 "docs::the_readme_sample_failure_is_a_real_run_of_its_first_command",
             ))
         }
+        ("README.md", f) if f.starts_with("consumers::nightly:") => {
+            return Some(Err(
+                "docs::the_readme_sample_failure_is_a_real_run_of_its_first_command",
+            ))
+        }
         ("mcp-contract-test/src/lib.rs", f) if f.starts_with("test ") => {
             return Some(Err(
                 "docs::the_readme_sample_failure_is_a_real_run_of_its_first_command",

@@ -25,7 +25,7 @@ pub(super) fn added(out: &mut Out<'_>, value: &Value) -> bool {
         ItemKind::Prompt => "prompt-added-poisoned",
         ItemKind::Resource => "resource-added-poisoned",
         ItemKind::ResourceTemplate => "resource-template-added-poisoned",
-        ItemKind::Server | ItemKind::Call => return false,
+        ItemKind::Server | ItemKind::Call | ItemKind::Consumer => return false,
     };
     let (unreadable, findings): (Vec<Finding>, Vec<Finding>) = poison::arrived(value)
         .into_iter()

@@ -181,7 +181,7 @@ pub fn may_normalize_members<'a>(
         ItemKind::Server => true,
         ItemKind::Tool => has(TOOL) || annotations_have(ANNOTATIONS),
         // A call's result is data the tool returned: its field names are the tool's own.
-        ItemKind::Prompt | ItemKind::Call => false,
+        ItemKind::Prompt | ItemKind::Call | ItemKind::Consumer => false,
         ItemKind::Resource | ItemKind::ResourceTemplate => {
             has(RESOURCE) || annotations_have(RESOURCE_ANNOTATIONS)
         }
@@ -211,7 +211,7 @@ pub fn normalize_item(kind: ItemKind, item: &mut Value) -> Vec<Respelling> {
                 );
             }
         }
-        ItemKind::Prompt | ItemKind::Call => {}
+        ItemKind::Prompt | ItemKind::Call | ItemKind::Consumer => {}
         ItemKind::Resource | ItemKind::ResourceTemplate => {
             rename(map, RESOURCE, &format!("{list}[]"), &mut out);
             if let Some(Value::Object(annotations)) = map.get_mut("annotations") {

@@ -5,6 +5,7 @@ use super::Context;
 use crate::calls::Cases;
 use crate::check::{self, FailOn};
 use crate::config::SuiteConfig;
+use crate::consumers::Consumers;
 use crate::probe::ProbeOptions;
 use crate::probe_cache::{Key, KeyMaterial};
 
@@ -17,9 +18,10 @@ pub(super) fn outcome_file(
     fail_on: &FailOn,
     options: &ProbeOptions,
     cases: Option<&Cases>,
+    consumers: Option<&Consumers>,
 ) -> Option<(std::path::PathBuf, Key, u64)> {
     let state = super::folder_state(config)?;
-    let key = outcome_key(config, context, fail_on, options, cases, state);
+    let key = outcome_key(config, context, fail_on, options, cases, consumers, state);
     Some((crate::probe_cache::outcome_file(&key)?, key, state))
 }
 
@@ -33,6 +35,7 @@ fn outcome_key(
     fail_on: &FailOn,
     options: &ProbeOptions,
     cases: Option<&Cases>,
+    consumers: Option<&Consumers>,
     state: u64,
 ) -> Key {
     let SuiteConfig {
@@ -51,6 +54,8 @@ fn outcome_key(
         require_version_bump,
         version,
         calls,
+        consumers: _, // their usage files, read, below
+        usage_aware,
     } = config;
     let check::Layout {
         dir,
@@ -95,6 +100,8 @@ fn outcome_key(
         .field("version", version)
         .field("calls", calls)
         .derived_debug("cases", &cases)
+        .derived_debug("consumers", &consumers)
+        .field("usage_aware", usage_aware)
         .derived_debug("mode", mode)
         .field("ci", ci)
         .field("allow_missing", allow_missing)

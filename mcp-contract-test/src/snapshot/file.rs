@@ -63,19 +63,17 @@ pub fn normalize_contents(contents: &str) -> String {
 /// or equal under insta's legacy rule (leading blank lines and a leading `---` line ignored),
 /// which keeps files written by old insta versions passing.
 pub fn contents_match(a: &str, b: &str) -> bool {
-    // Without a CR, normalising is trimming the end: compare without copying either text.
-    if !a.contains('\r') && !b.contains('\r') && a.trim_end() == b.trim_end() {
-        return true;
-    }
-    let (a, b) = (normalize_contents(a), normalize_contents(b));
-    if a == b {
-        return true;
-    }
     fn legacy(s: &str) -> &str {
         let s = s.trim_start_matches(['\r', '\n']);
         s.strip_prefix("---\n").unwrap_or(s)
     }
-    legacy(&a) == legacy(&b)
+    // Without a CR, normalising is trimming the end: compare without copying either text.
+    if !a.contains('\r') && !b.contains('\r') {
+        let (a, b) = (a.trim_end(), b.trim_end());
+        return a == b || legacy(a) == legacy(b);
+    }
+    let (a, b) = (normalize_contents(a), normalize_contents(b));
+    a == b || legacy(&a) == legacy(&b)
 }
 
 impl SnapshotFile {

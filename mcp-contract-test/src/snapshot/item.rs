@@ -106,6 +106,12 @@ fn write_item<S: Sink>(out: &mut S, key: &ItemKey, value: Option<&Value>) {
 trait Sink: std::io::Write {
     fn put(&mut self, bytes: &[u8]);
 
+    /// Whether nothing written from now on can change the outcome (a comparison that already
+    /// failed): the writer may stop early.
+    fn settled(&self) -> bool {
+        false
+    }
+
     fn byte(&mut self, byte: u8) {
         self.put(&[byte]);
     }
@@ -154,6 +160,10 @@ impl Sink for Matches<'_> {
             self.equal = self.expected.get(self.at..end) == Some(bytes);
             self.at = end;
         }
+    }
+
+    fn settled(&self) -> bool {
+        !self.equal
     }
 }
 
@@ -211,13 +221,23 @@ fn write_canonical<S: Sink>(out: &mut S, value: &Value, context: Context, indent
                 unsorted = map.iter().collect();
                 unsorted.sort_by(|a, b| a.0.cmp(b.0));
             }
-            let entries: Box<dyn Iterator<Item = (&String, &Value)>> = if sorted {
-                Box::new(map.iter())
+            // Either the map's own order or the sorted copy, without a boxed iterator (an
+            // allocation per object of every item judged).
+            let (in_map, in_copy) = if sorted {
+                (Some(map.iter()), None)
             } else {
-                Box::new(unsorted.into_iter())
+                (None, Some(unsorted.into_iter()))
             };
+            let entries = in_map
+                .into_iter()
+                .flatten()
+                .chain(in_copy.into_iter().flatten());
             out.byte(b'{');
             for (i, (key, child)) in entries.enumerate() {
+                // A changed item differs from its accepted text somewhere: stop there.
+                if out.settled() {
+                    return;
+                }
                 if i > 0 {
                     out.byte(b',');
                 }
@@ -271,6 +291,9 @@ fn write_array<'a, S: Sink>(
     }
     out.byte(b'[');
     for (i, item) in items.enumerate() {
+        if out.settled() {
+            return;
+        }
         if i > 0 {
             out.byte(b',');
         }
@@ -487,6 +510,14 @@ fn write_strings<S: Sink>(out: &mut S, strings: &[&str], indent: Option<usize>) 
 }
 
 fn write_str<S: Sink>(out: &mut S, text: &str) {
+    // Most texts need no escape: written between quotes as they are, which is what
+    // serde_json writes for them too.
+    if is_plain(text) {
+        out.byte(b'"');
+        out.put(text.as_bytes());
+        out.byte(b'"');
+        return;
+    }
     let _ = serde_json::to_writer(&mut *out, text);
 }
 

@@ -116,7 +116,8 @@ fn is_suite_file_with(name: &str, prefix: &str) -> bool {
             return false;
         };
         match kind {
-            ItemKind::Server => false,
+            // A consumer is judged from its usage file: it never has a snapshot.
+            ItemKind::Server | ItemKind::Consumer => false,
             // `<tool>__<case>`: two parts.
             ItemKind::Call => name
                 .split_once("__")

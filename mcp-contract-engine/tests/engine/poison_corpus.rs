@@ -1,0 +1,96 @@
+//! The poisoning detector over its tuning corpus (`fixtures/poisoning-tuning/authors/*.jsonl`:
+//! attacks and their honest twins by four authors, written by `scripts/poisoning/compact.py`):
+//! it does not fall below what it was measured to do there.
+//!
+//! These are tuning cases, so the floor guards against regressions and says nothing of how the
+//! detector generalises: that is measured on sets written apart from it (docs/lints.md, "How it
+//! generalises"). The numbers per author and family:
+//!
+//! ```sh
+//! cargo run --release -p mcp-contract-engine --example poison_eval -- \
+//!     fixtures/poisoning-tuning/authors/*.jsonl
+//! ```
+
+use mcp_contract_engine::diff::diff_surfaces;
+use mcp_contract_engine::poison::corpus::{self, Case};
+use mcp_contract_engine::prepare::{prepare, Redactions};
+use mcp_contract_engine::{Class, Policy, Surface};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Every case of the corpus, by author file then line.
+fn cases() -> Vec<Case> {
+    let dir = root().join("fixtures/poisoning-tuning/authors");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 4, "the corpus has four authors: {files:?}");
+    files
+        .iter()
+        .flat_map(|f| {
+            let text =
+                std::fs::read_to_string(f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+            corpus::parse_cases(&text).unwrap_or_else(|e| panic!("{}: {e}", f.display()))
+        })
+        .collect()
+}
+
+/// Whether `mcp-contract diff` classes a case safety.
+fn safety(case: &Case) -> bool {
+    let read = |document| {
+        let surface = Surface::from_json(document).unwrap_or_else(|e| panic!("{}: {e:?}", case.id));
+        prepare(&surface, &Redactions::default()).surface
+    };
+    diff_surfaces(&read(&case.old), &read(&case.new), &Policy::default())
+        .changes
+        .iter()
+        .any(|c| c.class == Class::Safety)
+}
+
+/// Attacks caught and honest twins flagged (a change of class safety) per author: never fewer
+/// caught, never more flagged than measured.
+#[test]
+fn the_detector_keeps_its_measured_floor() {
+    // (author, attacks caught at least, honest twins flagged at most), of 110, 74, 102, 88
+    // attacks and as many twins.
+    const FLOOR: &[(&str, usize, usize)] =
+        &[("A", 69, 8), ("B", 42, 14), ("C", 31, 1), ("D", 30, 4)];
+    let mut tally: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    let cases = cases();
+    assert_eq!(
+        cases.len(),
+        2 * (110 + 74 + 102 + 88),
+        "cases in the corpus"
+    );
+    for case in cases {
+        let safety = safety(&case);
+        let t = tally.entry(case.author.clone()).or_default();
+        if case.attack && safety {
+            t.0 += 1;
+        }
+        if !case.attack && safety {
+            t.1 += 1;
+        }
+    }
+    // (Raise the floor when the detector does better: it is what it was measured to do.)
+    println!("(author, (caught, flagged)): {tally:?}");
+    for &(author, caught, flagged) in FLOOR {
+        let (c, f) = tally[author];
+        assert!(
+            c >= caught,
+            "{author}: {c} attacks caught, measured {caught}"
+        );
+        assert!(
+            f <= flagged,
+            "{author}: {f} honest twins flagged, measured {flagged}"
+        );
+    }
+}
