@@ -229,13 +229,15 @@ fn accept(report: &mut SuiteReport, items: &mut Items) -> Result<(), Failure> {
 
 /// The command that accepts what this `check` saw: the same arguments with `snapshot` instead
 /// of `check`, without --format and --fail-on, header values that are not `${VAR}` hidden,
-/// credentials in the server command replaced.
+/// credentials in the server command and in the command `--start` runs replaced.
 fn accept_command() -> String {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    reference_environment(&mut args);
     let mut out = vec![crate::program().to_owned()];
     let mut replaced = false;
     let mut skip_value = false;
     let mut header_value = false;
+    let mut start_value = false;
     let mut after_dashes = false;
     for arg in args {
         if skip_value {
@@ -245,6 +247,11 @@ fn accept_command() -> String {
         if header_value {
             header_value = false;
             out.push(redact_header(&arg));
+            continue;
+        }
+        if start_value {
+            start_value = false;
+            out.push(scrub_start(&arg));
             continue;
         }
         if !after_dashes {
@@ -267,6 +274,11 @@ fn accept_command() -> String {
             } else if let Some(value) = arg.strip_prefix("--header=") {
                 out.push(format!("--header={}", redact_header(value)));
                 continue;
+            } else if arg == "--start" {
+                start_value = true;
+            } else if let Some(value) = arg.strip_prefix("--start=") {
+                out.push(format!("--start={}", scrub_start(value)));
+                continue;
             }
         }
         out.push(arg);
@@ -277,6 +289,53 @@ fn accept_command() -> String {
         ..Default::default()
     }
     .display()
+}
+
+/// Credentials the shell read from the environment (`--api-key "$CTX_KEY"`) written back as
+/// `${CTX_KEY}`, which the CLI reads itself when the command runs: the printed command runs as
+/// it is, where that variable is set, and shows no credential. A variable is taken for a
+/// credential when its value (8 characters or more) is one in the arguments, or its name says
+/// secret; a credential typed as it is stays replaced by its placeholder.
+fn reference_environment(args: &mut [String]) {
+    use mcp_contract_engine::prepare::secrets;
+    let found: Vec<String> = secrets::scrub_command(args)
+        .1
+        .into_iter()
+        .map(|(_, secret)| secret)
+        .collect();
+    let mut variables: Vec<(String, String)> = std::env::vars()
+        .filter(|(name, value)| {
+            value.len() >= 8
+                && (found.contains(value) || secrets::names_a_secret(name))
+                && args.iter().any(|arg| arg.contains(value.as_str()))
+        })
+        .collect();
+    // Longest first: a value that holds another is replaced whole.
+    variables.sort_by_key(|(_, value)| std::cmp::Reverse(value.len()));
+    // A URL's password stays replaced: a URL is not read for `${VAR}`.
+    for arg in args.iter_mut().filter(|arg| !arg.contains("://")) {
+        for (name, value) in &variables {
+            if arg.contains(value.as_str()) {
+                *arg = arg.replace(value.as_str(), &format!("${{{name}}}"));
+            }
+        }
+    }
+}
+
+/// The command line `--start` runs, as one word, with its credentials replaced as in a server
+/// command (`--token VALUE`, `API_KEY=VALUE` for `env`, token-shaped words): it is a single
+/// argument of the CLI, which the server command's scrubbing sees as one word.
+fn scrub_start(value: &str) -> String {
+    match mcp_contract_test::_support::probe::split_command_line(value) {
+        Ok(mut words) if !words.is_empty() => mcp_contract_test::_support::probe::ServerCommand {
+            program: words.remove(0),
+            args: words,
+            ..Default::default()
+        }
+        .display(),
+        // Not a command line `--start` would accept: nothing of it is shown.
+        _ => "<redacted>".to_owned(),
+    }
 }
 
 fn redact_header(value: &str) -> String {

@@ -1389,6 +1389,247 @@ fn credentials_on_the_command_line_never_reach_a_file_or_a_report() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A secret the server inherits from the CLI's environment (a secret-named variable with a
+/// plain hex value, given to no flag) and echoes while it crashes reaches no report format.
+#[test]
+fn an_inherited_secret_echoed_by_a_crashing_server_reaches_no_report() {
+    support::require!(support::python::system());
+    const INHERITED: &str = "9f86d081884c7d659a2feaa0c55ad015";
+    let dir = temp_dir("inherited-secret");
+    let snapshots = dir_arg(&dir.join("contract"));
+    let snap = run(
+        &["snapshot", "--dir", &snapshots],
+        &fixture_server("memory/2025.11.25.json"),
+    );
+    assert_eq!(snap.code, 0, "{}", snap.stderr);
+    let mut echoing = fixture_server("memory/2025.11.25.json");
+    echoing.extend(["--mode".to_owned(), "echo-secrets-and-exit".to_owned()]);
+    for format in ["human", "json", "markdown", "junit", "github", "sarif"] {
+        let out = cli()
+            .args(["check", "--dir", &snapshots, "--format", format, "--"])
+            .args(&echoing)
+            .env("FIXTURE_SECRET", INHERITED)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned()
+            + &String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(4), "{format}: {text}");
+        assert!(
+            text.contains("secret from the environment"),
+            "{format}: {text}"
+        );
+        assert!(
+            !text.contains(INHERITED),
+            "{format} shows the secret:\n{text}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A credential the shell read from the environment (`--api-key "$KEY"`) is printed in the
+/// accept command as `${KEY}`, which the CLI reads when the command runs: the command runs as
+/// printed and accepts the drift, and no output shows the credential.
+#[test]
+fn the_accept_command_runs_as_printed_with_credentials_from_the_environment() {
+    support::require!(support::python::system());
+    const KEY: &str = "ctx7sk-5d41402abc4b2a76b9719d91";
+    let dir = temp_dir("accept-runs");
+    let snapshots = dir_arg(&dir.join("contract"));
+    let server = |surface: &str| {
+        let mut words = fixture_server(surface);
+        words.extend(["--api-key".to_owned(), KEY.to_owned()]);
+        words
+    };
+    let with_key = |args: &[&str], server: &[String]| {
+        let out = cli()
+            .current_dir(repo())
+            .args(args)
+            .arg("--")
+            .args(server)
+            .env("ACCEPT_TEST_API_KEY", KEY)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned()
+                + &String::from_utf8_lossy(&out.stderr),
+        )
+    };
+    let (code, text) = with_key(
+        &["snapshot", "--dir", &snapshots],
+        &server("memory/0.6.2.json"),
+    );
+    assert_eq!(code, Some(0), "{text}");
+    let newer = server("memory/2025.11.25.json");
+    let (code, text) = with_key(&["check", "--dir", &snapshots, "--fail-on", "any"], &newer);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(!text.contains(KEY), "{text}");
+    let accept = text
+        .lines()
+        .find_map(|line| line.strip_prefix("to accept the live surface after review: "))
+        .unwrap_or_else(|| panic!("an accept command: {text}"));
+    assert!(
+        accept.contains("--api-key '${ACCEPT_TEST_API_KEY}'"),
+        "{accept}"
+    );
+    let program = accept.split_whitespace().next().unwrap();
+    let runnable = format!("'{BIN}'{}", &accept[program.len()..]);
+    let out = std::process::Command::new("sh")
+        .args(["-c", &runnable])
+        .current_dir(repo())
+        .env("ACCEPT_TEST_API_KEY", KEY)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{runnable}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (code, text) = with_key(&["check", "--dir", &snapshots, "--fail-on", "any"], &newer);
+    assert_eq!(code, Some(0), "accepted by the printed command: {text}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `${VAR}` in a configuration's `command` and `env` is read from the environment when the
+/// server starts (the server never receives the text `${VAR}`), shown as written, and a
+/// variable that is not set is one clear error naming it.
+#[test]
+fn configuration_commands_read_their_variables_from_the_environment() {
+    support::require!(support::python::system());
+    const SECRET: &str = "env-secret-value-90125";
+    let dir = temp_dir("config-vars");
+    let script = repo().join("fixtures/servers/surface_server.py");
+    std::fs::write(
+        dir.join("mcp-contract.toml"),
+        format!(
+            r#"dir = "contracts"
+
+[[server]]
+name = "memory"
+command = ["python3", '{script}', "${{CONFIG_VARS_SURFACE}}"]
+env = {{ FIXTURE_SECRET = "${{CONFIG_VARS_SECRET}}" }}
+"#,
+            script = script.display()
+        ),
+    )
+    .unwrap();
+    let surface = repo().join("fixtures/surfaces/memory/2026.1.26.json");
+    let in_env = |args: &[&str], set: bool| {
+        let mut command = cli();
+        command.current_dir(&dir).args(args);
+        if set {
+            command
+                .env("CONFIG_VARS_SURFACE", &surface)
+                .env("CONFIG_VARS_SECRET", SECRET);
+        }
+        let out = command.output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned()
+                + &String::from_utf8_lossy(&out.stderr),
+        )
+    };
+    let (code, text) = in_env(&["snapshot"], true);
+    assert_eq!(code, Some(0), "{text}");
+    let header = std::fs::read_to_string(dir.join("contracts/memory__server.snap")).unwrap();
+    assert!(
+        header.contains("${CONFIG_VARS_SURFACE}"),
+        "shown as written: {header}"
+    );
+    // The server echoes what it received while failing: the value, scrubbed.
+    std::fs::write(
+        dir.join("mcp-contract.toml"),
+        std::fs::read_to_string(dir.join("mcp-contract.toml"))
+            .unwrap()
+            .replace(
+                "\"${CONFIG_VARS_SURFACE}\"]",
+                "\"${CONFIG_VARS_SURFACE}\", \"--mode\", \"echo-secrets-and-exit\"]",
+            ),
+    )
+    .unwrap();
+    let (code, text) = in_env(&["check"], true);
+    assert_eq!(code, Some(4), "{text}");
+    assert!(
+        text.contains("secret from the environment: <secret:"),
+        "{text}"
+    );
+    assert!(!text.contains(SECRET), "{text}");
+    let (code, text) = in_env(&["check"], false);
+    assert_eq!(code, Some(2), "a configuration error: {text}");
+    assert!(
+        text.contains("reads `${CONFIG_VARS_SURFACE}` from the environment, and CONFIG_VARS_SURFACE is not set"),
+        "{text}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A credential in the command `--start` runs (a `--token` flag of the server, an `API_KEY=`
+/// given through `env`) is one argument of the CLI: it reaches no report of any format, the
+/// accept command included, which names the started server with the credential replaced.
+#[test]
+fn credentials_in_the_start_command_never_reach_a_report() {
+    support::require!(support::python::system());
+    const TOKEN: &str = "s3cretTOKEN123";
+    const PLAIN: &str = "plainvalue-8841";
+    let dir = temp_dir("start-credentials");
+    let snapshots = dir_arg(&dir.join("contract"));
+    let server = |surface: &str| {
+        format!(
+            "env API_KEY={PLAIN} {} {} {} --port {{port}} --token {TOKEN}",
+            python3(),
+            repo().join("fixtures/servers/http_server.py").display(),
+            repo().join("fixtures/surfaces").join(surface).display(),
+        )
+    };
+    let args = |command: &'static str, start: &str| -> Vec<String> {
+        [
+            command,
+            "--dir",
+            &snapshots,
+            "--url",
+            "http://127.0.0.1:{port}/mcp",
+            "--start",
+            start,
+            "--header",
+            "Authorization: Bearer ${MCP_START_TEST_TOKEN}",
+        ]
+        .map(str::to_owned)
+        .to_vec()
+    };
+    let run_start = |args: &[String], extra: &[&str]| {
+        let out = cli()
+            .current_dir(repo())
+            .args(args)
+            .args(extra)
+            .env("MCP_START_TEST_TOKEN", TOKEN)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned()
+                + &String::from_utf8_lossy(&out.stderr),
+        )
+    };
+    let (code, text) = run_start(&args("snapshot", &server("memory/0.6.2.json")), &[]);
+    assert_eq!(code, Some(0), "{text}");
+    let drifted = args("check", &server("memory/2025.11.25.json"));
+    let mut seen = 0;
+    for format in ["human", "json", "markdown", "junit", "github", "sarif"] {
+        let (code, text) = run_start(&drifted, &["--fail-on", "any", "--format", format]);
+        assert_eq!(code, Some(1), "{format}: {text}");
+        for secret in [TOKEN, PLAIN] {
+            assert!(!text.contains(secret), "{format} shows {secret}:\n{text}");
+        }
+        if text.contains("<secret:argument:") {
+            seen += 1;
+        }
+    }
+    // The accept command is there, naming the started server, its credential replaced.
+    assert!(seen >= 3, "the accept command in human, JSON and Markdown");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// `check` against a folder that holds no contract for the server is an error naming the
 /// folder, with or without CI: a typo in a path must not turn the gate off.
 #[test]

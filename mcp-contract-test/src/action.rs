@@ -9,15 +9,22 @@
 //! accepted snapshot (`INSTA_UPDATE=always`) passes, and the message says where the pending
 //! file went. A suite that could not be judged gives every test the suite's one message.
 //!
-//! Besides its items, a suite has things to say once ([`SuiteActions::said`]: lint warnings,
-//! probe and engine notes) and a summary of what differs at the end of the run
-//! ([`crate::summary::pending_summary`] of each item's [`ItemAction::pending`]).
+//! Besides its items, a suite has things to say once ([`SuiteActions::said`]: probe and engine
+//! notes), and at the end of the run a summary of what differs and of the lint findings that do
+//! not fail ([`crate::summary::pending_summary`] of each item's [`ItemAction::pending`] and of
+//! [`SuiteActions::warnings`]). A deny finding is never offered for acceptance
+//! ([`Write::Withhold`]). Where the runner hides a passing test's output (nextest), what a
+//! passing run leaves to look at is one more test, named after it ([`Showing::output_hidden`]).
+//!
+//! The `server` test also deals with the suite's snapshot files no test owns
+//! ([`ItemAction::leftovers`]): it references the accepted removals and deletes pending files
+//! left for items that are gone.
 
 use crate::escape::escape;
 use crate::snapshot::{self, SnapshotFile, Written};
-use crate::summary::{self, Pending};
+use crate::summary::{self, Kept, Pending, PendingFile};
 use crate::surface::ItemKey;
-use crate::verdict::{State, SuiteFailure, SuiteReport, Verdict};
+use crate::verdict::{Circumstances, Leftovers, State, SuiteFailure, SuiteReport, Verdict};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -32,63 +39,112 @@ pub fn test_name(suite: Option<&str>, key: &ItemKey) -> String {
 /// Every test of one suite, and what the suite says once.
 #[derive(Debug)]
 pub struct SuiteActions {
-    /// One action per test, in item order.
+    /// One action per test, in item order (the review test, when there is one, last).
     pub items: Vec<ItemAction>,
     /// Tests of this suite that were not selected in this process and are not listed: counted
     /// as filtered out, never run.
     pub not_selected: u64,
-    /// Lines to say once for the suite (lint warnings, notes), escaped.
+    /// Lines to say once for the suite, when it is judged (its notes), escaped.
     pub said: Vec<String>,
+    /// The lint findings that do not fail, one escaped line each with the test's name, and
+    /// whether the allow-list accepted it: for the end-of-run summary.
+    pub warnings: Vec<(String, bool)>,
+}
+
+/// How a face shows a suite's tests.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Showing {
+    /// Only list the tests.
+    pub listing: bool,
+    /// The runner hides a passing test's output (nextest): what a passing run leaves to look
+    /// at (pending snapshots, lint warnings, notes) gets a test of its own, whose name says it
+    /// ([`summary::review_test_name`]).
+    pub output_hidden: bool,
 }
 
 impl SuiteActions {
     /// The actions of a suite's result: one per judged item; for a suite that could not be
     /// judged, one failing with its message per known item (and `server`, always). Items not
-    /// judged in this process get an action when `listing` (a listed test needs its name; run,
+    /// judged in this process get an action when listing (a listed test needs its name; run,
     /// it fails, never passes), else are only counted.
     pub fn of(
         suite: Option<&str>,
         result: Result<SuiteReport, SuiteFailure>,
-        listing: bool,
+        showing: Showing,
     ) -> SuiteActions {
         let report = match result {
             Ok(report) => report,
             Err(failure) => return SuiteActions::failed(suite, failure),
         };
+        let listing = showing.listing;
+        let prefix = suite.map(|s| format!("{s}::")).unwrap_or_default();
         let mut said = Vec::new();
+        let mut warnings = Vec::new();
         if !listing {
-            for verdict in &report.verdicts {
-                for finding in verdict.findings.iter().filter(|f| !f.fails()) {
-                    let name = test_name(suite, &verdict.key);
-                    said.push(format!("{name}: lint {}", finding.line()));
-                }
-            }
-            let prefix = suite.map(|s| format!("{s}::")).unwrap_or_default();
+            warnings = report
+                .review
+                .warnings
+                .iter()
+                .map(|(line, allowed)| (format!("{prefix}{line}"), *allowed))
+                .collect();
+            let suite_prefix = suite.map(|s| format!("{s}: ")).unwrap_or_default();
             said.extend(
                 report
                     .notes
                     .iter()
-                    .map(|n| format!("{prefix}{}", escape(n))),
+                    .map(|n| format!("{suite_prefix}{}", escape(n))),
             );
         }
+        // Notes alone (a capability the server does not advertise) ask for nothing: a test
+        // that stood in every run would soon be read past.
+        let review = (showing.output_hidden && !report.review.is_empty()).then(|| ItemAction {
+            test_name: format!(
+                "{prefix}{}",
+                summary::review_test_name(&report.review, report.first_recording)
+            ),
+            what: What::Review(summary::review_text(
+                suite,
+                &report.review,
+                report.first_recording,
+                &report.notes,
+            )),
+            leftovers: Leftovers::default(),
+        });
+        let along = Arc::new(Along {
+            first_recording: report.first_recording,
+            circumstances: report.circumstances,
+        });
+        let mut leftovers = Some(report.leftovers);
         let mut items: Vec<ItemAction> = report
             .verdicts
             .into_iter()
-            .map(|verdict| ItemAction::judged(suite, verdict))
+            .map(|verdict| {
+                // The `server` test, which every judged suite has, deals with its leftovers.
+                let leftovers = if verdict.key == ItemKey::server() {
+                    leftovers.take().unwrap_or_default()
+                } else {
+                    Leftovers::default()
+                };
+                ItemAction::judged(suite, verdict, Arc::clone(&along), leftovers)
+            })
             .collect();
         let mut not_selected = 0;
         if listing {
             items.extend(report.unjudged.iter().map(|key| ItemAction {
                 test_name: test_name(suite, key),
                 what: What::Unjudged,
+                leftovers: Leftovers::default(),
             }));
         } else {
             not_selected = report.unjudged.len() as u64;
         }
+        items.extend(review);
         SuiteActions {
             items,
             not_selected,
             said,
+            warnings,
         }
     }
 
@@ -103,12 +159,14 @@ impl SuiteActions {
             .map(|key| ItemAction {
                 test_name: test_name(suite, key),
                 what: What::SuiteFailed(Arc::clone(&message)),
+                leftovers: Leftovers::default(),
             })
             .collect();
         SuiteActions {
             items,
             not_selected: 0,
             said: Vec::new(),
+            warnings: Vec::new(),
         }
     }
 }
@@ -118,6 +176,16 @@ impl SuiteActions {
 pub struct ItemAction {
     test_name: String,
     what: What,
+    /// The suite's files no test owns (the `server` test's; empty for the others).
+    leftovers: Leftovers,
+}
+
+/// What every judged item of a suite shares: the suite's standing and the run's
+/// circumstances.
+#[derive(Debug)]
+struct Along {
+    first_recording: bool,
+    circumstances: Circumstances,
 }
 
 #[derive(Debug)]
@@ -125,11 +193,14 @@ enum What {
     Judged {
         verdict: Box<Verdict>,
         decision: Decision,
+        along: Arc<Along>,
     },
     /// The suite could not be judged: every test fails with its one message.
     SuiteFailed(Arc<str>),
     /// Listed, but not judged in this process (not selected when the suite was judged).
     Unjudged,
+    /// The test that says what a passing run leaves to look at: it passes, saying this.
+    Review(String),
 }
 
 /// How a judged item concludes, before anything is written.
@@ -151,6 +222,7 @@ enum Decision {
 
 /// What a face writes for one test, by insta's rules (see [`crate::snapshot::record`]).
 #[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
 pub enum Write<'a> {
     /// Nothing.
     Nothing,
@@ -168,6 +240,16 @@ pub enum Write<'a> {
         /// What is recorded.
         recorded: &'a SnapshotFile,
     },
+    /// Nothing is offered for acceptance: the item differs, but a deny finding fails it
+    /// whatever snapshot is accepted. A pending file an earlier run wrote for it is deleted
+    /// (accepting that would not clear the finding either); the accepted snapshot, if there is
+    /// one, stays referenced.
+    Withhold {
+        /// The snapshot's path.
+        path: &'a Path,
+        /// Whether an accepted snapshot exists there.
+        accepted: bool,
+    },
 }
 
 /// How a test ends.
@@ -176,21 +258,38 @@ pub enum Write<'a> {
 pub enum Conclusion {
     /// It passes.
     Pass,
+    /// It passes, saying this (the review test: shown where the runner shows a passing
+    /// test's output).
+    PassSaying(String),
     /// It passes because `INSTA_FORCE_PASS` is set; the message says what would have failed.
     ForcedPass(String),
     /// It fails with this message.
     Fail(String),
 }
 
+impl Conclusion {
+    /// Whether the test fails.
+    pub fn fails(&self) -> bool {
+        matches!(self, Conclusion::Fail(_))
+    }
+}
+
 impl ItemAction {
-    fn judged(suite: Option<&str>, verdict: Verdict) -> ItemAction {
+    fn judged(
+        suite: Option<&str>,
+        verdict: Verdict,
+        along: Arc<Along>,
+        leftovers: Leftovers,
+    ) -> ItemAction {
         let decision = decide(&verdict);
         ItemAction {
             test_name: test_name(suite, &verdict.key),
             what: What::Judged {
                 verdict: Box::new(verdict),
                 decision,
+                along,
             },
+            leftovers,
         }
     }
 
@@ -210,6 +309,12 @@ impl ItemAction {
             return match verdict.accepted {
                 Some(_) => Write::Reference(&verdict.snap_path),
                 None => Write::Nothing,
+            };
+        }
+        if verdict.drifted() && verdict.lint_failing() {
+            return Write::Withhold {
+                path: &verdict.snap_path,
+                accepted: verdict.accepted.is_some(),
             };
         }
         let header_only = verdict.state == State::Changed
@@ -239,26 +344,42 @@ impl ItemAction {
         }
     }
 
-    /// The item's line in the end-of-run summary, once `written`: `None` unless it differs
-    /// from its accepted contract.
-    pub fn pending(&self, written: &Written) -> Option<Pending> {
-        let What::Judged { verdict, .. } = &self.what else {
+    /// The suite's snapshot files this test deals with besides its own: accepted removals to
+    /// reference, stale pending files to delete (the `server` test's; empty for the others).
+    pub fn leftovers(&self) -> &Leftovers {
+        &self.leftovers
+    }
+
+    /// The item's line in the end-of-run summary, once `written` and concluded: `None` unless
+    /// it differs from its accepted contract.
+    pub fn pending(&self, written: &Written, conclusion: &Conclusion) -> Option<Pending> {
+        let What::Judged { verdict, along, .. } = &self.what else {
             return None;
         };
         (verdict.drifted() && !verdict.no_result).then(|| Pending {
             test: self.test_name.clone(),
             state: verdict.state,
-            failing: verdict.failing,
-            written: written.path().map(Path::to_path_buf),
+            failing: conclusion.fails(),
+            written: match written {
+                Written::Pending(path) => PendingFile::Pending(path.clone()),
+                Written::Accepted(path) => PendingFile::Accepted(path.clone()),
+                Written::Matched | Written::NotWritten => PendingFile::Nothing,
+            },
+            first_recording: along.first_recording,
         })
     }
 
     /// How the test ends once `written` was done for it: `force_pass` is insta's
     /// `INSTA_FORCE_PASS`, `base` the folder paths are shown relative to.
     pub fn conclude(&self, written: &Written, force_pass: bool, base: &Path) -> Conclusion {
-        let (verdict, decision) = match &self.what {
-            What::Judged { verdict, decision } => (verdict, *decision),
+        let (verdict, decision, along) = match &self.what {
+            What::Judged {
+                verdict,
+                decision,
+                along,
+            } => (verdict, *decision, along),
             What::SuiteFailed(message) => return Conclusion::Fail(message.to_string()),
+            What::Review(text) => return Conclusion::PassSaying(text.clone()),
             What::Unjudged => {
                 return Conclusion::Fail(
                     "internal error: this item was not judged in this process (its test was \
@@ -279,7 +400,13 @@ impl ItemAction {
                 if matches!(written, Written::Accepted(_)) && !lint_failing {
                     return Conclusion::Pass;
                 }
-                let message = summary::difference_failure(name, verdict, written.path(), base);
+                let kept = match written {
+                    _ if lint_failing => Kept::Withheld,
+                    Written::Pending(path) => Kept::Pending(path),
+                    _ => Kept::NotWritten,
+                };
+                let message =
+                    summary::difference_failure(name, verdict, kept, base, &along.circumstances);
                 if force_pass && !lint_failing {
                     Conclusion::ForcedPass(summary::forced_pass(&message))
                 } else {

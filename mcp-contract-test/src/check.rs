@@ -270,6 +270,7 @@ pub fn evaluate(
         notes,
         first_recording: accepted.is_empty(),
         version: None,
+        ..SuiteReport::default()
     };
     // Rename partners were judged for the selected items' sake: their own tests run elsewhere.
     report.keep_selected(selected);
@@ -470,8 +471,8 @@ fn into_verdicts(
     judging: &Judging<'_>,
     policy: &Policy,
     first_recording: bool,
-) -> (Vec<Verdict>, Vec<(String, u32)>) {
-    let mut refreshable: Vec<(String, u32)> = Vec::new();
+) -> (Vec<Verdict>, Vec<(String, Refresh)>) {
+    let mut refreshable: Vec<(String, Refresh)> = Vec::new();
     let mut verdicts = Vec::with_capacity(outcomes.len());
     for outcome in outcomes {
         let Examined {
@@ -534,9 +535,9 @@ struct Examined<'a> {
     judgement: Option<Judgement>,
     /// The prepared definition of an item present on one side only, kept for the rename pass.
     one_sided: Option<Value>,
-    /// `(file, format)` of an accepted snapshot that is unchanged on its definition but was
-    /// written differently.
-    refresh: Option<(String, u32)>,
+    /// The file of an accepted snapshot that is unchanged on its definition but was written
+    /// differently, and why it was.
+    refresh: Option<(String, Refresh)>,
     snap_path: PathBuf,
     accepted: Option<std::sync::Arc<SnapshotFile>>,
     secrets: Vec<prepare::ReplacedSecret>,
@@ -701,7 +702,7 @@ fn compare_definitions(
     old: &Accepted,
     new: &Value,
     judging: &Judging<'_>,
-) -> (State, Option<Value>, Option<(String, u32)>) {
+) -> (State, Option<Value>, Option<(String, Refresh)>) {
     let old_definition = accepted_definition(key, old, judging.redactions);
     // As rendering it and comparing the text, without writing it.
     let rendered_alike = old_definition
@@ -709,7 +710,14 @@ fn compare_definitions(
         .is_some_and(|old| snapshot::renders_equal(old, new));
     if rendered_alike {
         let shown = crate::summary::display_path(&old.path, &judging.layout.dir);
-        return (State::Unchanged, None, Some((shown, old.item.format)));
+        let why = if old.item.format < snapshot::FORMAT {
+            Refresh::Format(old.item.format)
+        } else if redactions_changed(key, old, judging.redactions) {
+            Refresh::Redactions
+        } else {
+            Refresh::Build
+        };
+        return (State::Unchanged, None, Some((shown, why)));
     }
     if old_definition
         .as_ref()
@@ -722,14 +730,53 @@ fn compare_definitions(
     (State::Changed, old_definition, None)
 }
 
+/// Why an accepted snapshot that matches the live surface on its definition was written
+/// otherwise than this run would write it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Refresh {
+    /// By an older mcp-contract-test, in this format.
+    Format(u32),
+    /// Before the suite's filters or redactions changed what they replace.
+    Redactions,
+    /// By an older build (raw spellings, secrets now replaced).
+    Build,
+}
+
+/// Whether the suite's filters and redactions, not the rest of preparing, change what this
+/// accepted snapshot recorded.
+fn redactions_changed(key: &ItemKey, old: &Accepted, redactions: &Redactions) -> bool {
+    if redactions.is_empty() {
+        return false;
+    }
+    let Some(recorded) = old.definition() else {
+        return false;
+    };
+    let prepared = |redactions: &Redactions| {
+        prepare::prepare_item_cow(key, &recorded, redactions)
+            .1
+            .into_owned()
+    };
+    let without = prepared(&Redactions::default());
+    let with = prepared(redactions);
+    !snapshot::renders_equal(&without, &with)
+}
+
 /// The one note for accepted snapshots that are unchanged on their definition but were
 /// written differently (an older format, raw spellings, values now redacted or scrubbed).
-fn refresh_note(files: &[(String, u32)], program: &str) -> String {
-    let oldest = files.iter().map(|f| f.1).min().unwrap_or(snapshot::FORMAT);
-    let why = if oldest < snapshot::FORMAT {
-        format!("recorded by an older mcp-contract-test (format {oldest})")
-    } else {
-        "recorded by an older build of mcp-contract-test (raw spellings, values now redacted or secrets now replaced)".to_owned()
+fn refresh_note(files: &[(String, Refresh)], program: &str) -> String {
+    let oldest = files
+        .iter()
+        .filter_map(|f| match f.1 {
+            Refresh::Format(format) => Some(format),
+            _ => None,
+        })
+        .min();
+    let why = match oldest {
+        Some(format) => format!("recorded by an older mcp-contract-test (format {format})"),
+        None if files.iter().all(|f| f.1 == Refresh::Redactions) => {
+            "recorded before the suite's filters or redactions replaced what they hold".to_owned()
+        }
+        None => "recorded by an older build of mcp-contract-test (raw spellings, values now redacted or secrets now replaced)".to_owned(),
     };
     let mut names: Vec<&str> = files.iter().map(|f| f.0.as_str()).collect();
     let more = names.len().saturating_sub(3);

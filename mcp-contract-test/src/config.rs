@@ -139,10 +139,12 @@ impl SuiteConfig {
 
     /// Every value of this configuration that is a credential: values of flags and `NAME=…`
     /// arguments whose name says secret, secret-named or secret-shaped environment values, and
-    /// header values (environment variables read now). Removed from anything the server echoes
-    /// back before it is shown.
+    /// header values (environment variables read now); and the values of the secret-named
+    /// variables of this process's environment, which a started server inherits (and an
+    /// in-process one can read). Removed from
+    /// anything the server echoes back before it is shown.
     pub fn known_secrets(&self) -> Vec<String> {
-        let mut found = Vec::new();
+        let mut found = crate::env::inherited_secrets();
         let mut command_secrets = |command: &ServerCommand| found.extend(command.secrets());
         match &self.server {
             ServerSpec::Stdio(command) => command_secrets(command),

@@ -131,6 +131,46 @@ pub(crate) fn under_nextest() -> bool {
     var("NEXTEST").as_deref() == Some("1")
 }
 
+/// The name of the user running the tests: `USER`, else `USERNAME` (Windows), else
+/// `LOGNAME`; a text that differs from its accepted snapshot only where this name appears
+/// likely depends on who ran the server.
+pub(crate) fn user() -> Option<String> {
+    ["USER", "USERNAME", "LOGNAME"]
+        .into_iter()
+        .find_map(non_empty)
+}
+
+/// The values of the inherited environment variables whose names say they hold a credential
+/// (`SERVICE_TOKEN`, `API_KEY`, `AWS_SECRET_ACCESS_KEY`, `DB_PASSWORD`,
+/// `GOOGLE_APPLICATION_CREDENTIALS`, `NPM_AUTH`: see
+/// [`mcp_contract_engine::prepare::secrets::names_a_secret`]): a server started by the probe
+/// inherits them and may echo one (a crash dump, a debug line), so they are removed from
+/// everything it says before it is shown. Values shorter than 8 characters are left out: a
+/// `KEY=1` replaced everywhere would garble every message and hide nothing.
+pub(crate) fn inherited_secrets() -> Vec<String> {
+    std::env::vars_os()
+        .filter_map(|(name, value)| Some((name.into_string().ok()?, value.into_string().ok()?)))
+        .filter(|(name, value)| value.chars().count() >= 8 && inherited_secret_name(name))
+        .map(|(_, value)| value)
+        .collect()
+}
+
+/// Whether an inherited variable's name says it holds a credential. The shell's and the
+/// desktop's own variables whose names hold a secret word but whose values are paths or ids
+/// are not: `PWD` (the working directory, in every path a message shows), `SSH_AUTH_SOCK`
+/// and other sockets, `XDG_SESSION_ID`, `DBUS_SESSION_BUS_ADDRESS`. `SESSION_TOKEN` is.
+fn inherited_secret_name(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    if lower.ends_with("_sock") || lower.ends_with("_socket") {
+        return false;
+    }
+    let telling: Vec<&str> = lower
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|part| !matches!(*part, "" | "pwd" | "session"))
+        .collect();
+    mcp_contract_engine::prepare::secrets::names_a_secret(&telling.join("_"))
+}
+
 /// Today in UTC, from the system clock (1970-01-01 if the clock is before the epoch): the day an
 /// allow-list entry's `expires` is compared with.
 pub(crate) fn today() -> Date {
@@ -143,7 +183,34 @@ pub(crate) fn today() -> Date {
 
 #[cfg(test)]
 mod tests {
-    use super::ci_from;
+    use super::{ci_from, inherited_secret_name};
+
+    #[test]
+    fn inherited_secrets_are_named_so_and_the_shells_own_variables_are_not() {
+        for secret in [
+            "SERVICE_TOKEN",
+            "API_KEY",
+            "AWS_SECRET_ACCESS_KEY",
+            "DB_PASSWORD",
+            "GOOGLE_APPLICATION_CREDENTIALS",
+            "SESSION_TOKEN",
+            "NPM_AUTH",
+        ] {
+            assert!(inherited_secret_name(secret), "{secret}");
+        }
+        for plain in [
+            "PWD",
+            "OLDPWD",
+            "PATH",
+            "SSH_AUTH_SOCK",
+            "XDG_SESSION_ID",
+            "DBUS_SESSION_BUS_ADDRESS",
+            "GIT_AUTHOR_NAME",
+            "HOME",
+        ] {
+            assert!(!inherited_secret_name(plain), "{plain}");
+        }
+    }
 
     #[test]
     fn ci_is_detected_as_insta_detects_it() {

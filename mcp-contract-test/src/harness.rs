@@ -4,7 +4,7 @@
 //! action ([`crate::action`]) to one libtest-style trial (`crate::libtest`) and insta's writes,
 //! and prints the end-of-run summary.
 
-use crate::action::{Conclusion, ItemAction, SuiteActions, Write};
+use crate::action::{Conclusion, ItemAction, Showing, SuiteActions, Write};
 use crate::check::Layout;
 use crate::error::ConfigError;
 use crate::libtest::{Arguments, Failed, Trial};
@@ -95,9 +95,11 @@ impl Contract {
         };
         let context = Context::from_env(Mode::Test);
         let summary: Arc<Mutex<Vec<Pending>>> = Arc::default();
+        let mut warnings = Vec::new();
         let mut trials = Vec::new();
         let mut filtered = 0;
         let mut duplicates = std::collections::BTreeSet::new();
+        let names: Vec<Option<&str>> = self.suites.iter().map(Suite::suite_name).collect();
         for suite in &self.suites {
             if !duplicates.insert(suite.suite_name()) {
                 eprintln!(
@@ -106,19 +108,70 @@ impl Contract {
                 );
                 return ExitCode::from(101);
             }
+            if !filters_reach(&args, suite.suite_name(), &names) {
+                // `-- time::` runs the `time` suite: the others' servers are not started.
+                continue;
+            }
             let actions = suite_actions(suite, &self.location, &paths, &context, &args);
             filtered += actions.not_selected;
-            trials.extend(self::trials(actions, &settings, &summary));
+            warnings.extend(actions.warnings.iter().cloned());
+            trials.extend(self::trials(
+                actions,
+                &settings,
+                &summary,
+                &paths.workspace_root,
+            ));
         }
         let conclusion = crate::libtest::run_filtered(&args, trials, filtered);
         if !listing {
             let pending = summary.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some(text) = crate::summary::pending_summary(&pending, &paths.workspace_root) {
+            if let Some(text) =
+                crate::summary::pending_summary(&pending, &warnings, &paths.workspace_root)
+            {
                 println!("{text}");
             }
         }
         conclusion.exit_code()
     }
+}
+
+/// Whether the command line's filters may select a test of the suite named `suite` among the
+/// file's `suites`, known without its items: a filter that names a suite alone (see
+/// [`named_suite`]: `time::`, `time::tools::now`, `--exact time::server`) selects that suite's
+/// tests only, so the other suites are not probed; any other filter may select in every suite.
+fn filters_reach(args: &Arguments, suite: Option<&str>, suites: &[Option<&str>]) -> bool {
+    args.filters.is_empty()
+        || args
+            .filters
+            .iter()
+            .any(|filter| match named_suite(filter, suites, args.exact) {
+                Some(named) => suite == Some(named),
+                None => true,
+            })
+}
+
+/// The suite a filter selects alone: it starts with the suite's name and `::`, and no test of
+/// another suite can hold it. With `--exact` a name is matched whole; otherwise libtest matches
+/// a substring, so a name that ends another suite's name (`time::` is inside
+/// `runtime::server`) or is an item group (`tools::` is in every suite's names) names none.
+fn named_suite<'a>(filter: &str, suites: &[Option<&'a str>], exact: bool) -> Option<&'a str> {
+    let named = suites
+        .iter()
+        .flatten()
+        .copied()
+        .find(|name| filter.starts_with(&format!("{name}::")))?;
+    if exact {
+        return Some(named);
+    }
+    let group = crate::surface::ItemKind::ALL
+        .into_iter()
+        .any(|kind| kind.group() == named)
+        || named == "review";
+    let inside_another = suites
+        .iter()
+        .flatten()
+        .any(|other| *other != named && other.ends_with(named));
+    (!group && !inside_another).then_some(named)
 }
 
 /// The folders a contract test works in.
@@ -178,7 +231,11 @@ fn suite_actions(
     };
     let name = suite.suite_name();
     let unusable = |message: String| {
-        SuiteActions::of(name, Err(crate::run::unusable(&layout, message)), args.list)
+        let showing = Showing {
+            listing: args.list,
+            ..Showing::default()
+        };
+        SuiteActions::of(name, Err(crate::run::unusable(&layout, message)), showing)
     };
     let errors = suite.errors();
     if !errors.is_empty() {
@@ -204,7 +261,12 @@ fn suite_actions(
     let prefix = name.map(|n| format!("{n}::")).unwrap_or_default();
     context.only = exact_one.map(|name| name.strip_prefix(prefix.as_str()).unwrap_or(""));
     let outcome = crate::run::run(&config, &context);
-    let actions = SuiteActions::of(name, outcome.result, args.list);
+    let showing = Showing {
+        listing: args.list,
+        // Under nextest, whose default output shows no passing test's output.
+        output_hidden: crate::env::under_nextest(),
+    };
+    let actions = SuiteActions::of(name, outcome.result, showing);
     for line in &actions.said {
         eprintln!("mcp-contract: {line}");
     }
@@ -212,10 +274,12 @@ fn suite_actions(
 }
 
 /// One trial per action: write what insta would write, then conclude as the action says.
+/// Paths in failures are shown relative to `base` (the workspace root, as in the summary).
 fn trials(
     actions: SuiteActions,
     settings: &Arc<Settings>,
     summary: &Arc<Mutex<Vec<Pending>>>,
+    base: &Path,
 ) -> Vec<Trial> {
     actions
         .items
@@ -223,22 +287,23 @@ fn trials(
         .map(|action| {
             let settings = Arc::clone(settings);
             let summary = Arc::clone(summary);
+            let base = base.to_path_buf();
             Trial::test(action.test_name().to_owned(), move || {
-                run_item(&action, &settings, &summary)
+                run_item(&action, &settings, &summary, &base)
             })
         })
         .collect()
 }
 
-/// One item's test: the action's writes by insta's rules, its line in the summary, and its
-/// conclusion.
+/// One item's test: the action's writes by insta's rules (and the suite's leftovers, for the
+/// `server` test), its line in the summary, and its conclusion.
 fn run_item(
     action: &ItemAction,
     settings: &Settings,
     summary: &Mutex<Vec<Pending>>,
+    base: &Path,
 ) -> Result<(), Failed> {
     let written = match action.write() {
-        Write::Nothing => Written::NotWritten,
         Write::Reference(path) => {
             reference(settings, path)?;
             Written::NotWritten
@@ -253,22 +318,47 @@ fn run_item(
             reference(settings, path)?;
             written
         }
+        Write::Withhold { path, accepted } => {
+            remove_pending(&snapshot::pending_path(path))?;
+            if accepted {
+                reference(settings, path)?;
+            }
+            Written::NotWritten
+        }
+        Write::Nothing => Written::NotWritten,
     };
-    if let Some(pending) = action.pending(&written) {
+    let leftovers = action.leftovers();
+    for tombstone in &leftovers.tombstones {
+        reference(settings, tombstone)?;
+    }
+    for stale in &leftovers.stale_pending {
+        remove_pending(stale)?;
+    }
+    let conclusion = action.conclude(&written, settings.force_pass, base);
+    if let Some(pending) = action.pending(&written, &conclusion) {
         summary
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .push(pending);
     }
-    let base = std::env::current_dir().unwrap_or_default();
-    match action.conclude(&written, settings.force_pass, &base) {
-        Conclusion::Pass => Ok(()),
+    match conclusion {
+        Conclusion::Fail(message) => Err(Failed::from(message)),
         Conclusion::ForcedPass(message) => {
             eprintln!("mcp-contract: {message}");
             Ok(())
         }
-        Conclusion::Fail(message) => Err(Failed::from(message)),
+        Conclusion::PassSaying(text) => {
+            eprintln!("{text}");
+            Ok(())
+        }
+        Conclusion::Pass => Ok(()),
     }
+}
+
+/// Deletes a pending snapshot no test of this run stands behind.
+fn remove_pending(path: &Path) -> Result<(), Failed> {
+    snapshot::remove_if_present(path)
+        .map_err(|e| Failed::from(format!("cannot delete a stale pending snapshot: {e}")))
 }
 
 /// Records that a test referenced its snapshot (`INSTA_SNAPSHOT_REFERENCES_FILE`).
@@ -289,12 +379,39 @@ mod tests {
     fn action(verdict: Verdict) -> ItemAction {
         let report = SuiteReport {
             verdicts: vec![verdict],
-            unjudged: Vec::new(),
-            notes: Vec::new(),
-            first_recording: false,
-            version: None,
+            ..SuiteReport::default()
         };
-        SuiteActions::of(None, Ok(report), false).items.remove(0)
+        SuiteActions::of(None, Ok(report), Showing::default())
+            .items
+            .remove(0)
+    }
+
+    /// `-- time::` probes only the `time` suite's server, unless another suite's tests could
+    /// hold the filter too (libtest matches a substring).
+    #[test]
+    fn a_filter_names_a_suite_only_when_no_other_suite_can_match_it() {
+        let suites = [Some("time"), Some("runtime"), Some("other"), Some("tools")];
+        let named = |filter: &str, exact: bool| named_suite(filter, &suites, exact);
+        assert_eq!(named("other::", false), Some("other"));
+        assert_eq!(named("other::tools::now", false), Some("other"));
+        assert_eq!(named("now", false), None);
+        // `time::` is inside `runtime::server`; `tools::` inside every suite's names.
+        assert_eq!(named("time::", false), None);
+        assert_eq!(named("tools::", false), None);
+        // A whole name says which suite.
+        assert_eq!(named("time::server", true), Some("time"));
+        let args = |filters: &[&str]| Arguments {
+            filters: filters.iter().map(|f| f.to_string()).collect(),
+            ..Arguments::default()
+        };
+        assert!(filters_reach(&args(&["other::"]), Some("other"), &suites));
+        assert!(!filters_reach(&args(&["other::"]), Some("time"), &suites));
+        assert!(filters_reach(
+            &args(&["other::", "now"]),
+            Some("time"),
+            &suites
+        ));
+        assert!(filters_reach(&args(&[]), Some("time"), &suites));
     }
 
     /// A `server` verdict whose body matches the accepted one: only its header (the recorded
@@ -333,7 +450,7 @@ mod tests {
         let dir = temp("version");
         let verdict = header_only(&dir, Judgement::default(), false);
         let summary = Mutex::new(Vec::new());
-        run_item(&action(verdict), &Settings::default(), &summary).expect("passes");
+        run_item(&action(verdict), &Settings::default(), &summary, &dir).expect("passes");
         let pending = std::fs::read_to_string(dir.join("contract__server.snap.new"))
             .expect("a pending snapshot carries the new version");
         assert!(pending.contains("version: 2.0.0"), "{pending}");
@@ -365,7 +482,7 @@ mod tests {
             force_pass: true,
             ..Settings::default()
         };
-        let error = run_item(&action(verdict), &settings, &summary)
+        let error = run_item(&action(verdict), &settings, &summary, &dir)
             .expect_err("not passed by INSTA_FORCE_PASS");
         assert!(
             format!("{error:?}").contains("require_version_bump"),

@@ -49,8 +49,14 @@
 //! 3. **Review.** `cargo insta review` shows each pending snapshot with its classified changes
 //!    above the diff.
 //! 4. **Accept.** Accepting makes the change the new promise; the suite is green again. A removed
-//!    item is accepted the same way (its snapshot becomes a tombstone that
-//!    `cargo insta test --unreferenced=delete` cleans up).
+//!    item is accepted the same way: its snapshot becomes a tombstone, the accepted record of
+//!    the removal, which every run references (the `server` test does), so
+//!    `cargo insta test --unreferenced=reject` passes and `--unreferenced=delete` keeps it.
+//!    A pending `.snap.new` of an item that has no test any more (a tool a release added and
+//!    the next took back) is deleted by the next run, as insta deletes the pending file of an
+//!    assertion that matches: `cargo insta accept` never records what the server no longer
+//!    says. A difference that a `deny` lint finding fails is not written for review at all:
+//!    accepting it would not clear the finding.
 //!
 //! Changes in the classes *breaking*, *safety* and *review* fail; *behavior*, *routing*,
 //! *additive* and *cosmetic* drift passes and is summarised at the end of the run. Where CI is
@@ -63,14 +69,14 @@
 //!
 //! | key | meaning |
 //! |---|---|
-//! | `server = "cmd args…"` | the server's command line, split as a POSIX shell would |
+//! | `server = "cmd args…"` | the server's command line, split as a POSIX shell would; `${VAR}` in it (and in `env` and `start` values) is read from the environment when the server starts, shown as written (`$${` for the text itself) |
 //! | `bin = "name"` | a binary of this package (`CARGO_BIN_EXE_name`; cargo builds it first) |
 //! | `url = "http://127.0.0.1:{port}/mcp"` | a Streamable HTTP endpoint instead of stdio (JSON and SSE answers; feature `http`: the default build is stdio only, and `url` without the feature is a compile error saying so) |
 //! | `url = "https://mcp.example.com/mcp"` | the same over TLS (feature `https`: rustls with ring, Mozilla's public CAs; the system's store too with feature `system-roots`; a private or self-signed CA from `ca_file` or `MCP_CONTRACT_CA_FILE`; verification cannot be switched off). Redirects (301, 302, 307, 308) are followed with the same method and body, up to 5; a note then says which URL to configure; headers go only to the configured URL's origin |
 //! | `handler = my_server::Server::new()` | an `rmcp::ServerHandler` tested in-process: no process, no port, no binary build (feature `rmcp`) |
 //! | `lifecycle = "auto"` | the handshake: `"initialize"` (default), `"discover"` (2026-07-28 `server/discover`), `"auto"` (discover, falling back to initialize); the one used is written in the `server` snapshot's header |
 //! | `headers = ["Authorization: Bearer ${MCP_TOKEN}"]` | HTTP headers; `${VAR}` is read from the environment at probe time and never shown |
-//! | `start = "python3 server.py --port {port}"` | with `url`: start the server first on a free port (`{port}`), stop its process group after |
+//! | `start = "python3 server.py --port {port}"` | with `url`: start the server first on a free port (`{port}`, in its arguments and `env` values; messages show `{port}`), stop its process group after |
 //! | `ready_line = "listening"` | with `start`: ready once a stdout/stderr line contains this (default: once the port accepts) |
 //! | `proxy = "http://proxy.corp:3128"` / `"off"` | with `url`: the HTTP proxy (a CONNECT tunnel for `https://`, absolute-form requests for `http://`), credentials as `USER:${PROXY_PASSWORD}@` before the host; `"off"` for none. Default: the environment's (`https_proxy`, `http_proxy`, `all_proxy`, `no_proxy`, either case; never for loopback hosts) |
 //! | `ca_file = "certs/ca.pem"` | with an `https://` `url`: a PEM file of CA certificates trusted besides the public ones, relative to the crate (wins over `MCP_CONTRACT_CA_FILE`) |
@@ -272,6 +278,23 @@
 //! `?profile=admin` and `?profile=readonly` never share a probe.
 //! Each `--partition` slice is a run of its own.
 //!
+//! nextest shows no output of a passing test, and a run with additive drift, a first
+//! recording or a `warn` lint finding passes. So, under nextest only, a suite that leaves
+//! something to look at has one more test, whose name says what:
+//! `review::1 item differs`, `review::10 items recorded for the first time, 1 lint warning (text-poisoning)`
+//! (after the suite's name, when it has one). It passes; it is in nextest's default output, and
+//! `cargo nextest run --success-output immediate -E 'test(/review::/)'` prints the items, the
+//! findings and the notes. `cargo insta review` then shows the pending snapshots as always.
+//! Under `cargo test` there is no such test: the summary printed after libtest's result says
+//! the same, warnings included.
+//!
+//! Why a test of its own: a test's name is the one thing nextest shows of a passing run.
+//! Failing the run instead would turn additive drift into a failure for nextest users only;
+//! `cargo insta test --test-runner nextest` lists pending snapshots, but only to those who
+//! run it, and a `warn` finding leaves no snapshot to list. Notes alone (a capability the
+//! server does not advertise) add no test: one that stood in every run would soon be read
+//! past.
+//!
 //! # Stopping the server
 //!
 //! Once the last listing is read, the server's stdin is closed and the suite goes on: it is
@@ -330,7 +353,7 @@ pub mod _support {
     }
     /// What a face does with each item of a suite's outcome.
     pub mod action {
-        pub use crate::action::{Conclusion, ItemAction, SuiteActions, Write};
+        pub use crate::action::{Conclusion, ItemAction, Showing, SuiteActions, Write};
     }
     /// Judging a live surface against accepted snapshots (the road's one judgement), as data.
     pub mod check {

@@ -17,6 +17,7 @@ use crate::prepare::secrets;
 use crate::probe::{Handshake, Probe, ProbeErrorKind, ProbeOptions, ServerSpec};
 use crate::probe_cache::SharedProbe;
 use crate::surface::{ItemKey, ItemKind};
+use crate::verdict::{Circumstances, Leftovers, Review};
 pub use crate::verdict::{FailureKind, SuiteFailure};
 use crate::version;
 
@@ -28,7 +29,9 @@ mod shared;
 pub use accept::{accept, Acceptance, Refusal};
 pub use compare::{compare, ComparedItem, Comparing, Comparison, Recorded};
 use release::{version_discipline, Release};
+use std::collections::BTreeSet;
 use std::fmt;
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// Which face runs the suite, and so what a run may write and what it must refuse.
@@ -180,10 +183,19 @@ fn choose_fail_on(local: Option<&FailOn>, ci: Option<&FailOn>, context: &Context
 pub fn run(config: &SuiteConfig, context: &Context<'_>) -> SuiteOutcome {
     let server = config.server_label();
     let fail_on = fail_on(config, context);
-    let outcome = |result| SuiteOutcome {
-        server: server.clone(),
-        fail_on: fail_on.clone(),
-        result,
+    let circumstances = Circumstances {
+        ci_drift: context.ci && fail_on == FailOn::Drift,
+        user: crate::env::user(),
+    };
+    let outcome = |mut result: Result<SuiteReport, SuiteFailure>| {
+        if let Ok(report) = &mut result {
+            report.circumstances = circumstances.clone();
+        }
+        SuiteOutcome {
+            server: server.clone(),
+            fail_on: fail_on.clone(),
+            result,
+        }
     };
     let cases = match read_calls(config) {
         Ok(cases) => cases,
@@ -201,7 +213,9 @@ pub fn run(config: &SuiteConfig, context: &Context<'_>) -> SuiteOutcome {
     // An in-process probe costs milliseconds and its name need not be unique (one handler
     // type under two configurations): it is never shared between processes.
     let share = context.share_probe && !matches!(config.server, ServerSpec::InProcess(_));
-    if share && !context.listing {
+    // Under nextest the listing process judges the whole suite too and shares the outcome:
+    // what a passing run leaves to look at names a test, and a test's name must be listed.
+    if share && (!context.listing || crate::probe_cache::sharing()) {
         let options = probe_options(config, context);
         if let Some((file, key, state)) =
             shared::outcome_file(config, context, &fail_on, &options, cases, consumers)
@@ -215,6 +229,7 @@ pub fn run(config: &SuiteConfig, context: &Context<'_>) -> SuiteOutcome {
                 let whole = Context {
                     select: None,
                     only: None,
+                    listing: false,
                     ..context.clone()
                 };
                 let result = judge(config, &whole, &fail_on, share, cases, consumers);
@@ -501,6 +516,11 @@ fn judge_probed(
     }
     // Declared calls are judged on their own (`calls::judge`), beside the items.
     let first_recording = accepted.is_empty();
+    let tombstones: Vec<(ItemKey, PathBuf)> = accepted
+        .iter()
+        .filter(|a| a.item.removed)
+        .map(|a| (a.item.key.clone(), a.path.clone()))
+        .collect();
     let (accepted_calls, accepted): (Vec<_>, Vec<_>) = accepted
         .into_iter()
         .partition(|a| a.item.key.kind == ItemKind::Call);
@@ -515,11 +535,9 @@ fn judge_probed(
         unjudged.sort();
         unjudged.dedup();
         SuiteReport {
-            verdicts: Vec::new(),
             unjudged,
-            notes: Vec::new(),
             first_recording,
-            version: None,
+            ..SuiteReport::default()
         }
     } else {
         let accepted = Accepted {
@@ -527,7 +545,10 @@ fn judge_probed(
             calls: &accepted_calls,
             first_recording,
         };
-        judge_items(judge, &probed, &accepted, &lints)
+        let mut report = judge_items(judge, &probed, &accepted, &lints);
+        report.leftovers = leftovers(&judge.layout, &report, tombstones);
+        report.review = Review::of(&report.verdicts);
+        report
     };
     // A redaction or filter that changed nothing in the run says so, where this process read
     // the surface as advertised (a shared one is prepared already). Declared calls' results
@@ -552,6 +573,36 @@ fn judge_probed(
     notes.append(&mut report.notes);
     report.notes = notes;
     Ok(report)
+}
+
+/// The suite's snapshot files no item's test writes or reads: accepted removals of items
+/// still absent, and pending files of items without a test (see [`Leftovers`]). Every item
+/// with a test is in `report`, judged here or not.
+fn leftovers(
+    layout: &check::Layout,
+    report: &SuiteReport,
+    tombstones: Vec<(ItemKey, PathBuf)>,
+) -> Leftovers {
+    let tested: BTreeSet<&ItemKey> = report
+        .verdicts
+        .iter()
+        .map(|v| &v.key)
+        .chain(&report.unjudged)
+        .collect();
+    let tested_files: BTreeSet<PathBuf> = tested.iter().map(|key| layout.snap_path(key)).collect();
+    let stale_pending =
+        crate::snapshot::pending_files(&layout.dir, &layout.module, layout.suite.as_deref())
+            .into_iter()
+            .filter(|pending| !tested_files.contains(&pending.with_extension("")))
+            .collect();
+    Leftovers {
+        tombstones: tombstones
+            .into_iter()
+            .filter(|(key, _)| !tested.contains(key))
+            .map(|(_, path)| path)
+            .collect(),
+        stale_pending,
+    }
 }
 
 /// The accepted contract as judging takes it: the items' snapshots and the declared calls'.

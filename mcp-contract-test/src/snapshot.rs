@@ -27,8 +27,8 @@ pub use naming::{file_name, safe_component};
 pub use settings::{Settings, UpdateMode};
 pub(crate) use store::remove_if_present;
 pub use store::{
-    add_reference, load_dir, pending_path, read_file, record, suite_state, write_atomic, Accepted,
-    Written,
+    add_reference, load_dir, pending_files, pending_path, read_file, record, suite_state,
+    write_atomic, Accepted, Written,
 };
 
 use std::fmt;

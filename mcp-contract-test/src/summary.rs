@@ -2,13 +2,15 @@
 //! (a snapshot's `description`), under a failing test, and reused by the CLI's reports. Every
 //! server string is escaped here, at the last step.
 
-use crate::verdict::{State, Verdict};
+use crate::verdict::{Circumstances, Review, State, Verdict};
 use mcp_contract_engine::change::{Change, Class, Judgement};
 use mcp_contract_engine::escape::{escape, truncate};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+
+mod environment;
 
 /// How long a JSON value may grow in a one-line rendering before it is cut.
 const VALUE_WIDTH: usize = 80;
@@ -108,7 +110,9 @@ pub fn change_summary(verdict: &Verdict) -> String {
     changes.sort_by_key(|c| c.class);
     for change in changes {
         let _ = write!(out, "\n{}", change_line(change));
-        let _ = write!(out, "\n          {}", escape(&change.message));
+        if !change.message.is_empty() {
+            let _ = write!(out, "\n          {}", escape(&change.message));
+        }
     }
     for note in &verdict.judgement.notes {
         let _ = write!(
@@ -150,14 +154,28 @@ pub fn display_path(path: &Path, base: &Path) -> String {
         .into_owned()
 }
 
+/// What became of an item's difference when its test ran, for its failure message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kept<'a> {
+    /// A pending snapshot was written here for review.
+    Pending(&'a Path),
+    /// Nothing was written: insta's update mode writes nothing (`INSTA_UPDATE=no`, or CI).
+    NotWritten,
+    /// Nothing was written: a deny finding fails the item whatever snapshot is accepted, so
+    /// nothing is offered for acceptance.
+    Withheld,
+}
+
 /// The failure of an item that differs from its accepted contract: where its contract is, the
-/// change list, its findings, and what was written for review (`written`, relative to `base`)
-/// or why nothing was.
+/// change list, its findings, what became of the difference (written for review, relative to
+/// `base`, or why nothing was), and what the run's `circumstances` add (CI fails any drift; a
+/// difference the machine made and the filter that removes it).
 pub fn difference_failure(
     test_name: &str,
     verdict: &Verdict,
-    written: Option<&Path>,
+    kept: Kept<'_>,
     base: &Path,
+    circumstances: &Circumstances,
 ) -> String {
     let mut message = format!(
         "{test_name} differs from its accepted contract ({})\n{}",
@@ -168,12 +186,32 @@ pub fn difference_failure(
         message.push('\n');
         message.push_str(&findings_summary(&verdict.findings));
     }
-    match written {
-        Some(path) => message.push_str(&format!(
-            "\n\nA pending snapshot was written to {}.\nIf the change is intended, accept it with `cargo insta review` (or `cargo insta accept`) and tell your callers.",
-            display_path(path, base)
-        )),
-        None => message.push_str(
+    let machine = environment::likely_cause(verdict, circumstances.user.as_deref());
+    if let Some(cause) = &machine {
+        let _ = write!(message, "\n\n{cause}");
+    }
+    match kept {
+        Kept::Pending(path) => {
+            let _ = write!(
+                message,
+                "\n\nA pending snapshot was written to {}.\nIf the change is intended, accept it with `cargo insta review` (or `cargo insta accept`) and tell your callers.",
+                display_path(path, base)
+            );
+        }
+        Kept::Withheld => message.push_str(
+            "\n\nNothing was written for review: the finding(s) above fail this test whatever snapshot is accepted, so accepting would not clear them. Fix the server (or the case, for a declared call), or set the rule's level (`lints = [\"RULE=warn\"]`); once nothing fails, the next run writes the difference for review.",
+        ),
+        Kept::NotWritten if circumstances.ci_drift => {
+            message.push_str(
+                "\n\nCI fails on any difference from the accepted contract (`ci_fail_on`, by default any drift): the committed snapshots must equal what the server advertises, whatever the class of the change. No pending snapshot was written (CI writes none).",
+            );
+            message.push_str(if machine.is_some() {
+                "\nAdd the filter, record locally (`cargo insta test --review`) and commit the snapshots."
+            } else {
+                "\nIf the change is intended, run `cargo insta test --review` locally to review and accept it, then commit the snapshots."
+            });
+        }
+        Kept::NotWritten => message.push_str(
             "\n\nNo pending snapshot was written (INSTA_UPDATE=no or CI). Run `cargo insta test --review` locally to review and accept it.",
         ),
     }
@@ -241,45 +279,175 @@ pub struct Pending {
     pub test: String,
     /// How it differs.
     pub state: State,
-    /// Whether its test fails.
+    /// Whether its test failed.
     pub failing: bool,
-    /// The snapshot written for it, if any.
-    pub written: Option<PathBuf>,
+    /// What was written for it.
+    pub written: PendingFile,
+    /// Its suite had no accepted contract: a first recording.
+    pub first_recording: bool,
 }
 
-/// The end-of-run summary of the items that differ from their accepted contract (paths
-/// relative to `base`), or `None` when none does.
-pub fn pending_summary(pending: &[Pending], base: &Path) -> Option<String> {
-    if pending.is_empty() {
-        return None;
+/// What was written for an item that differs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PendingFile {
+    /// A pending `.snap.new` for review.
+    Pending(PathBuf),
+    /// The accepted `.snap` itself (`INSTA_UPDATE=always`, `unseen` for a new item).
+    Accepted(PathBuf),
+    /// Nothing.
+    Nothing,
+}
+
+/// The end-of-run summary (paths relative to `base`), or `None` when there is nothing to
+/// say: the items recorded for the first time and those that differ from the accepted
+/// contract, one line each (state, test, what was written), then the lint findings that do
+/// not fail (`warnings`, each line with whether the allow-list accepted it).
+pub fn pending_summary(
+    pending: &[Pending],
+    warnings: &[(String, bool)],
+    base: &Path,
+) -> Option<String> {
+    let mut sections = Vec::new();
+    let (first, differ): (Vec<&Pending>, Vec<&Pending>) =
+        pending.iter().partition(|p| p.first_recording);
+    for (items, what) in [
+        (first, "recorded for the first time"),
+        (differ, "differ from the accepted contract"),
+    ] {
+        if !items.is_empty() {
+            sections.push(pending_section(&items, what, base));
+        }
     }
-    let written = pending.iter().filter(|p| p.written.is_some()).count();
+    let open = warnings.iter().filter(|(_, allowed)| !allowed).count();
+    if !warnings.is_empty() {
+        let mut out = format!(
+            "mcp-contract: {} lint finding(s) that do not fail ({open} to look at):",
+            warnings.len()
+        );
+        for (line, _) in warnings {
+            let _ = write!(out, "\n  {line}");
+        }
+        sections.push(out);
+    }
+    (!sections.is_empty()).then(|| sections.join("\n"))
+}
+
+fn pending_section(items: &[&Pending], what: &str, base: &Path) -> String {
+    let count = |f: fn(&Pending) -> bool| items.iter().filter(|p| f(p)).count();
+    let failing = count(|p| p.failing);
+    let pending = count(|p| matches!(p.written, PendingFile::Pending(_)));
+    let accepted = count(|p| matches!(p.written, PendingFile::Accepted(_)));
+    let mut parts = Vec::new();
+    if failing > 0 {
+        parts.push(format!("{failing} failing"));
+    }
+    if pending > 0 {
+        parts.push(format!("{pending} pending snapshot(s) written"));
+    }
+    if accepted > 0 {
+        parts.push(format!("{accepted} written as accepted"));
+    }
+    if pending + accepted == 0 {
+        parts.push("nothing written".to_owned());
+    }
     let mut out = format!(
-        "mcp-contract: {} item(s) differ from the accepted contract ({} failing, {} snapshot(s) written):",
-        pending.len(),
-        pending.iter().filter(|p| p.failing).count(),
-        written
+        "mcp-contract: {} item(s) {what} ({}):",
+        items.len(),
+        parts.join(", ")
     );
-    for item in pending {
-        let path = item
-            .written
-            .as_ref()
-            .map(|p| display_path(p, base))
-            .unwrap_or_default();
+    // The state is the one column: test names and paths (a resource's URI) have any length.
+    for item in items {
+        let written = match &item.written {
+            PendingFile::Pending(path) => format!("  {}", display_path(path, base)),
+            PendingFile::Accepted(path) => format!("  accepted: {}", display_path(path, base)),
+            PendingFile::Nothing => String::new(),
+        };
         let _ = write!(
             out,
-            "\n  {:<40} {}{} {path}",
-            item.test,
+            "\n  {:<7}  {}{}{written}",
             item.state.as_str(),
+            item.test,
             if item.failing { " (failing)" } else { "" }
         );
     }
-    if written > 0 {
+    if pending > 0 {
         out.push_str(
             "\nReview with `cargo insta review`, or accept all with `cargo insta accept`.",
         );
     }
-    Some(out)
+    out
+}
+
+/// The name of the test that says what a suite's passing run leaves to look at, after the
+/// suite's name: `review::2 items differ, 1 lint warning (text-poisoning)` (see [`Review`]). Under nextest,
+/// which shows no output of a passing test, its name is what the user reads.
+pub fn review_test_name(review: &Review, first_recording: bool) -> String {
+    let plural =
+        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let mut parts = Vec::new();
+    let differ = review.differ.len();
+    if differ > 0 && first_recording {
+        parts.push(plural(differ, "item recorded", "items recorded") + " for the first time");
+    } else if differ > 0 {
+        parts.push(plural(differ, "item differs", "items differ"));
+    }
+    let open = review.open_warnings();
+    if open > 0 {
+        // The rules by name: `text-poisoning` says more in a list of test names than a count.
+        let mut rules: Vec<&str> = review
+            .warned_rules
+            .iter()
+            .map(String::as_str)
+            .take(3)
+            .collect();
+        if review.warned_rules.len() > 3 {
+            rules.push("…");
+        }
+        parts.push(format!(
+            "{} ({})",
+            plural(open, "lint warning", "lint warnings"),
+            rules.join(", ")
+        ));
+    }
+    format!("review::{}", parts.join(", "))
+}
+
+/// What the review test prints (shown by `cargo nextest run --success-output immediate`):
+/// the items that differ, the findings and the notes, then where to go from there.
+pub fn review_text(
+    suite: Option<&str>,
+    review: &Review,
+    first_recording: bool,
+    notes: &[String],
+) -> String {
+    let prefix = suite.map(|s| format!("{s}::")).unwrap_or_default();
+    let mut out = String::new();
+    if !review.differ.is_empty() {
+        let what = if first_recording {
+            "recorded for the first time"
+        } else {
+            "differ from the accepted contract"
+        };
+        let _ = write!(out, "mcp-contract: {} item(s) {what}:", review.differ.len());
+        for (test, state) in &review.differ {
+            let _ = write!(out, "\n  {:<7}  {prefix}{test}", state.as_str());
+        }
+        out.push_str(
+            "\nTheir tests wrote pending snapshots (insta's rules): review them with `cargo insta review`.\n",
+        );
+    }
+    for (line, _) in &review.warnings {
+        let _ = writeln!(out, "mcp-contract: {prefix}{line}");
+    }
+    for note in notes {
+        let _ = writeln!(
+            out,
+            "mcp-contract: {}{}",
+            suite.map(|s| format!("{s}: ")).unwrap_or_default(),
+            escape(note)
+        );
+    }
+    out.trim_end().to_owned()
 }
 
 /// Lint counts, `2 deny, 1 warn, 1 allowed`, or `None` when there is no finding.

@@ -309,7 +309,7 @@ impl Layout {
 }
 
 /// Every verdict of one suite, plus what was said along the way.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct SuiteReport {
     /// One verdict per judged item, live or accepted, in item order.
     pub verdicts: Vec<Verdict>,
@@ -324,6 +324,96 @@ pub struct SuiteReport {
     /// for the version requirement), and where it came from; `None` when none was given or
     /// required.
     pub version: Option<ReleaseVersion>,
+    /// The suite's snapshot files that no item's test writes or reads (see [`Leftovers`]).
+    pub leftovers: Leftovers,
+    /// What the judged items leave to look at even when their tests pass (see [`Review`]).
+    pub review: Review,
+    /// What this run's circumstances add to how a failure reads (set for this process by the
+    /// road, never shared between processes).
+    pub circumstances: Circumstances,
+}
+
+/// What a run's circumstances add to how a failure reads.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Circumstances {
+    /// CI was detected and this run fails on any drift (`ci_fail_on`, by default), so a change
+    /// that would pass locally fails here.
+    pub ci_drift: bool,
+    /// The name of the user running the tests (`USER`, `USERNAME`), to recognise it in a text
+    /// that differs from the accepted one.
+    pub user: Option<String>,
+}
+
+/// The snapshot files of a suite that belong to no item's test, found where the whole suite
+/// is known (every item with a test, judged here or not); the `server` test deals with them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Leftovers {
+    /// Accepted removals (tombstones) of items the server still does not advertise: each run
+    /// references them, as a test references the snapshot it matched, so that `cargo insta
+    /// test --unreferenced=reject` keeps them (see the crate docs, "Removed items").
+    pub tombstones: Vec<PathBuf>,
+    /// Pending `.snap.new` files of items that have no test any more (an item a release added
+    /// and the next one took back, a snapshot deleted by hand): deleted, as insta deletes the
+    /// pending file of an assertion that matches, so that a later `cargo insta accept` cannot
+    /// record what the server no longer says.
+    pub stale_pending: Vec<PathBuf>,
+}
+
+/// What the passing tests of a run leave for the user to look at: the items that differ from
+/// the accepted contract and pass (a pending snapshot is written for each, by insta's rules)
+/// and the lint findings below `deny` on passing items. A failing test's message says all of
+/// it already. Over the items judged in this process (the whole suite under nextest, where
+/// the judgement is shared): nextest shows no output of a passing test, so the harness names
+/// a test after it there (see the crate docs, "Under nextest").
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Review {
+    /// The passing items that differ: test name (without the suite) and state.
+    pub differ: Vec<(String, State)>,
+    /// Lint findings that do not fail, on passing items, one escaped line each
+    /// (`tools::x: lint warn text-poisoning description: …`), and whether the allow-list
+    /// accepted it (then it is shown but asks for nothing).
+    pub warnings: Vec<(String, bool)>,
+    /// The rules of the findings that ask for a look (not accepted by the allow-list), each
+    /// once, sorted: named where a test's name is all a runner shows.
+    pub warned_rules: Vec<String>,
+}
+
+impl Review {
+    /// The review of a suite's verdicts.
+    pub fn of(verdicts: &[Verdict]) -> Review {
+        let mut review = Review::default();
+        for verdict in verdicts.iter().filter(|v| !v.failing) {
+            let name = crate::escape::escape(&verdict.key.test_name());
+            if verdict.drifted() && !verdict.no_result {
+                review.differ.push((name.clone(), verdict.state));
+            }
+            for finding in &verdict.findings {
+                review.warnings.push((
+                    format!("{name}: lint {}", finding.line()),
+                    finding.allowed.is_some(),
+                ));
+                if finding.allowed.is_none() {
+                    review.warned_rules.push(finding.rule.to_owned());
+                }
+            }
+        }
+        review.warned_rules.sort();
+        review.warned_rules.dedup();
+        review
+    }
+
+    /// The findings that ask for a look: not accepted by the allow-list.
+    pub fn open_warnings(&self) -> usize {
+        self.warnings.iter().filter(|(_, allowed)| !allowed).count()
+    }
+
+    /// Whether there is anything to look at.
+    pub fn is_empty(&self) -> bool {
+        self.differ.is_empty() && self.open_warnings() == 0
+    }
 }
 
 impl SuiteReport {

@@ -6,13 +6,17 @@
 //! `target/e2e`.
 //!
 //! Module `attribute_misuse`: misuse of the attribute is a compile error (trybuild); module
-//! `docs`: the attribute snippets of the docs compile.
+//! `docs`: the attribute snippets of the docs compile; module `everyday`: the loop a user of
+//! insta and nextest meets in a week.
 
 #[path = "e2e/attribute_misuse.rs"]
 mod attribute_misuse;
 /// The attribute snippets of the docs compile.
 #[path = "e2e/docs.rs"]
 mod docs;
+/// The everyday loop with insta and nextest: pending files, removals, nextest's output, CI.
+#[path = "e2e/everyday.rs"]
+mod everyday;
 
 use serde_json::{json, Value};
 use std::fs;
@@ -256,14 +260,17 @@ fn removal_is_accepted_through_cargo_insta() {
         !green.stdout.contains("tools::read_graph"),
         "an accepted removal has no test: {green:?}"
     );
-    // The tombstone is referenced by no test: cargo insta's unreferenced cleanup removes it.
-    let cleanup = consumer.insta(&["test", "--unreferenced=delete"]);
-    assert!(cleanup.ok, "{cleanup:?}");
-    assert!(!consumer
-        .snapshots()
-        .contains_key("contract__tools__read_graph.snap"));
+    // The tombstone is the accepted record of the removal; deleting it by hand changes
+    // nothing (an item neither advertised nor accepted has no test).
+    fs::remove_file(
+        consumer
+            .dir
+            .join("tests/snapshots/contract__tools__read_graph.snap"),
+    )
+    .unwrap();
     assert_eq!(consumer.snapshots().len(), 9);
     assert!(consumer.cargo_test(&[]).ok);
+    assert!(consumer.pending().is_empty());
 }
 
 #[test]
@@ -675,6 +682,26 @@ fn main() {}
             .contains("call-output-invalid /structuredContent/id")
             && broken.stdout.contains("`type`"),
         "{broken:?}"
+    );
+    // Accepting the new result would not clear the finding: it is not offered for acceptance.
+    assert!(
+        !broken
+            .stdout
+            .contains("accept it with `cargo insta review`"),
+        "{broken:?}"
+    );
+    assert!(
+        broken
+            .stdout
+            .contains("Nothing was written for review: the finding(s) above fail this test"),
+        "{broken:?}"
+    );
+    assert!(
+        !consumer
+            .pending()
+            .contains(&"contract__calls__lookup__by_id.snap.new".to_owned()),
+        "{:?}",
+        consumer.pending()
     );
 
     // A case the live inputSchema rejects: a named failure, and no call is made for it.

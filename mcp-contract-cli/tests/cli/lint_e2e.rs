@@ -223,6 +223,25 @@ fn the_harness_fails_hostile_items_and_prints_nothing_raw() {
         run.stdout
     );
     let snapshots = root.join("tests/hostile-suite/tests/snapshots");
+    // A deny finding fails its item whatever is accepted: nothing is offered for acceptance.
+    assert!(
+        !snapshots
+            .join("contract__tools__read_note.snap.new")
+            .exists(),
+        "a failing item's pending snapshot"
+    );
+    // Every rule at `warn`: every item is written for review, its header escaped.
+    let warn_all: Vec<String> = mcp_contract_engine::rules::LINTS
+        .iter()
+        .map(|lint| format!("{}=warn", lint.id))
+        .collect();
+    let warned = run_suite(
+        &root,
+        "hidden.json",
+        &[("HOSTILE_LINTS", &warn_all.join(","))],
+    );
+    assert_clean("stdout", &warned.stdout);
+    assert_clean("stderr", &warned.stderr);
     let mut headers = 0;
     for entry in std::fs::read_dir(&snapshots)
         .expect("pending snapshots")
@@ -234,6 +253,9 @@ fn the_harness_fails_hostile_items_and_prints_nothing_raw() {
         headers += 1;
     }
     assert!(headers >= 5, "{headers}");
+    assert!(snapshots
+        .join("contract__tools__read_note.snap.new")
+        .exists());
 }
 
 /// A rug pull through the harness: v1 accepted, v2 poisons descriptions and instructions. The

@@ -199,13 +199,19 @@ pub fn scrub_command(words: &[String]) -> (Vec<String>, Vec<(&'static str, Strin
     for word in words {
         if value_of_secret_flag && !word.starts_with('-') {
             value_of_secret_flag = false;
-            out.push(hide("argument", word, &mut found));
+            out.push(if is_reference(word) {
+                word.clone()
+            } else {
+                hide("argument", word, &mut found)
+            });
             continue;
         }
         value_of_secret_flag = false;
         if let Some(flag) = word.strip_prefix("--").or_else(|| word.strip_prefix('-')) {
             match flag.split_once('=') {
-                Some((name, value)) if names_a_secret(name) && !value.is_empty() => {
+                Some((name, value))
+                    if names_a_secret(name) && !value.is_empty() && !is_reference(value) =>
+                {
                     out.push(format!(
                         "{}={}",
                         &word[..word.len() - value.len() - 1],
@@ -225,7 +231,7 @@ pub fn scrub_command(words: &[String]) -> (Vec<String>, Vec<(&'static str, Strin
                 && name
                     .bytes()
                     .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'.');
-            if plain_name && names_a_secret(name) && !value.is_empty() {
+            if plain_name && names_a_secret(name) && !value.is_empty() && !is_reference(value) {
                 out.push(format!("{name}={}", hide("argument", value, &mut found)));
                 continue;
             }
@@ -238,7 +244,7 @@ pub fn scrub_command(words: &[String]) -> (Vec<String>, Vec<(&'static str, Strin
 /// One environment variable as it may be shown or stored: its value replaced when the name says
 /// secret or the value looks like a credential.
 pub fn scrub_env(name: &str, value: &str) -> (String, Option<(&'static str, String)>) {
-    if names_a_secret(name) && !value.is_empty() {
+    if names_a_secret(name) && !value.is_empty() && !is_reference(value) {
         let mut found = Vec::new();
         let shown = hide("environment", value, &mut found);
         return (shown, found.pop());
@@ -322,6 +328,21 @@ pub fn placeholder(kind: &str, secret: &str) -> String {
         "<secret:{kind}:{:08x}>",
         (hash >> 32) ^ (hash & 0xffff_ffff)
     )
+}
+
+/// Whether a value is a whole `${NAME}` reference to an environment variable, read when the
+/// command runs (the credential is in the environment, not in the text): shown as written,
+/// so a printed command runs as it is.
+fn is_reference(value: &str) -> bool {
+    value
+        .strip_prefix("${")
+        .and_then(|rest| rest.strip_suffix('}'))
+        .is_some_and(|name| {
+            name.chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        })
 }
 
 /// Whether a would-be secret is a placeholder rather than a value (`{password}`, `${PASS}`,
@@ -536,6 +557,29 @@ mod tests {
             let slow = text.len() >= 8 && patterns().iter().any(|p| p.may_match(text));
             assert_eq!(may_hold_secret(text), slow, "{text}");
         }
+    }
+
+    /// A `${NAME}` reference is read from the environment when the command runs: it is no
+    /// credential, and shown as written a printed command runs as it is.
+    #[test]
+    fn environment_references_are_shown_as_written() {
+        let words: Vec<String> = [
+            "srv",
+            "--api-key",
+            "${CTX_KEY}",
+            "--token=${T}",
+            "API_KEY=${K}",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        let (shown, found) = scrub_command(&words);
+        assert_eq!(shown, words);
+        assert!(found.is_empty(), "{found:?}");
+        assert_eq!(scrub_env("API_KEY", "${K}").0, "${K}");
+        // Not a whole reference: a value.
+        let (shown, _) =
+            scrub_command(&["srv".to_owned(), "--api-key".to_owned(), "x${K}".to_owned()]);
+        assert!(shown[2].starts_with("<secret:argument:"), "{shown:?}");
     }
 
     #[test]

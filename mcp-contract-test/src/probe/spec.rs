@@ -62,12 +62,15 @@ impl ServerCommand {
         })
     }
 
-    /// The credentials in this command: values of secret-named flags and `NAME=value`
-    /// arguments, credential-shaped words, URL passwords, and the values of secret-named (or
-    /// secret-shaped) environment variables. Removed from anything the server echoes back.
+    /// The credentials in this command as it runs (`${VAR}` read, see [`Self::expanded`]):
+    /// values of secret-named flags and `NAME=value` arguments, credential-shaped words, URL
+    /// passwords, the values of secret-named (or secret-shaped) environment variables, and
+    /// the values of secret-named variables it reads. Removed from anything the server echoes
+    /// back.
     pub fn secrets(&self) -> Vec<String> {
-        let words: Vec<String> = std::iter::once(&self.program)
-            .chain(&self.args)
+        let running = self.expanded().unwrap_or_else(|_| self.clone());
+        let words: Vec<String> = std::iter::once(&running.program)
+            .chain(&running.args)
             .cloned()
             .collect();
         let mut found: Vec<String> = crate::prepare::secrets::scrub_command(&words)
@@ -76,12 +79,48 @@ impl ServerCommand {
             .map(|(_, secret)| secret)
             .collect();
         found.extend(
-            self.env
+            running
+                .env
                 .iter()
                 .filter_map(|(name, value)| crate::prepare::secrets::scrub_env(name, value).1)
                 .map(|(_, secret)| secret),
         );
+        let texts = std::iter::once(&self.program)
+            .chain(&self.args)
+            .chain(self.env.iter().map(|(_, value)| value));
+        for text in texts {
+            for name in references(text) {
+                if crate::prepare::secrets::names_a_secret(name) {
+                    found.extend(crate::env::var(name).filter(|v| v.len() >= 4));
+                }
+            }
+        }
         found
+    }
+
+    /// This command as it runs: every `${NAME}` in its program, arguments and environment
+    /// values replaced by that variable of this process's environment (`$${` is a literal
+    /// `${`). The command as configured, `${NAME}` in it, is what messages and reports show,
+    /// so a credential given this way is never shown and a printed command runs as it is.
+    ///
+    /// # Errors
+    ///
+    /// A variable it names is not set (or not Unicode): the message names it.
+    pub fn expanded(&self) -> Result<ServerCommand, String> {
+        Ok(ServerCommand {
+            program: expand(&self.program)?,
+            args: self
+                .args
+                .iter()
+                .map(|arg| expand(arg))
+                .collect::<Result<_, _>>()?,
+            env: self
+                .env
+                .iter()
+                .map(|(name, value)| Ok((name.clone(), expand(value)?)))
+                .collect::<Result<_, String>>()?,
+            cwd: self.cwd.clone(),
+        })
     }
 
     /// The command line as a user would type it, each word quoted when the shell needs it.
@@ -103,6 +142,75 @@ impl ServerCommand {
             .collect::<Vec<_>>()
             .join(" ")
     }
+}
+
+/// The variable names of the `${NAME}` references in `text` (`NAME`: letters, digits, `_`,
+/// not starting with a digit; `$${` escapes).
+fn references(text: &str) -> Vec<&str> {
+    let mut names = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("${") {
+        let escaped = rest[..at].ends_with('$');
+        let after = &rest[at + 2..];
+        match reference_name(after) {
+            Some(name) if !escaped => {
+                names.push(name);
+                rest = &after[name.len() + 1..];
+            }
+            _ => rest = after,
+        }
+    }
+    names
+}
+
+/// The name of a reference whose `${` precedes `after`, if `after` is `NAME}…`.
+fn reference_name(after: &str) -> Option<&str> {
+    let end = after.find('}')?;
+    let name = &after[..end];
+    let mut chars = name.chars();
+    let first = chars.next()?;
+    ((first.is_ascii_alphabetic() || first == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_'))
+    .then_some(name)
+}
+
+/// `text` with each `${NAME}` read from the environment and each `$${` made `${`; other
+/// `$` text (a shell's `$HOME`, `${x:-y}`) is left as it is.
+fn expand(text: &str) -> Result<String, String> {
+    if !text.contains("${") {
+        return Ok(text.to_owned());
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("${") {
+        if rest[..at].ends_with('$') {
+            out.push_str(&rest[..at - 1]);
+            out.push_str("${");
+            rest = &rest[at + 2..];
+            continue;
+        }
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 2..];
+        match reference_name(after) {
+            Some(name) => {
+                let value = crate::env::var(name).ok_or_else(|| {
+                    format!(
+                        "the server command reads `${{{name}}}` from the environment, and \
+                         {name} is not set (or not Unicode): set it, or write `$${{{name}}}` \
+                         for the text itself"
+                    )
+                })?;
+                out.push_str(&value);
+                rest = &after[name.len() + 1..];
+            }
+            None => {
+                out.push_str("${");
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    Ok(out)
 }
 
 /// Where a server is and how to reach it.
@@ -459,6 +567,46 @@ pub(crate) fn display_url(url: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `${NAME}` is read from the environment when the command runs, and shown as written.
+    #[test]
+    fn commands_read_their_variables_when_they_run_and_show_them_as_written() {
+        let path = crate::env::var("PATH").expect("PATH is set");
+        let mut command =
+            ServerCommand::new("run", ["--dirs=${PATH}", "$${PATH}", "${x:-y}", "$HOME"]);
+        command
+            .env
+            .push(("SEARCH".to_owned(), "a:${PATH}".to_owned()));
+        let running = command.expanded().unwrap();
+        assert_eq!(
+            running.args,
+            [
+                format!("--dirs={path}"),
+                "${PATH}".to_owned(),
+                "${x:-y}".to_owned(),
+                "$HOME".to_owned()
+            ]
+        );
+        assert_eq!(running.env[0].1, format!("a:{path}"));
+        assert!(
+            command.display().contains("'--dirs=${PATH}'"),
+            "{}",
+            command.display()
+        );
+        let unset = ServerCommand::new("run", ["--token", "${MCP_CONTRACT_UNSET_FOR_THIS_TEST}"]);
+        let error = unset.expanded().unwrap_err();
+        assert!(
+            error.contains("MCP_CONTRACT_UNSET_FOR_THIS_TEST is not set"),
+            "{error}"
+        );
+        // A reference is not a credential: shown as written, runnable as printed.
+        assert_eq!(
+            unset.display(),
+            "run --token '${MCP_CONTRACT_UNSET_FOR_THIS_TEST}'"
+        );
+        assert_eq!(references("a ${B} $${C} ${d-e} ${_F}"), ["B", "_F"]);
+    }
+
     #[test]
     fn proxy_settings_parse_and_never_show_their_credentials() {
         assert_eq!(ProxySetting::parse("off"), Ok(ProxySetting::Off));

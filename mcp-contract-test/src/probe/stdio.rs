@@ -80,10 +80,14 @@ impl StdioServer {
                 ));
             }
         }
-        let mut builder = Command::new(&command.program);
+        // `${VAR}` read now, into the command that runs; messages show it as configured.
+        let running = command
+            .expanded()
+            .map_err(|message| spawn_error(ProbeErrorKind::Configuration, message))?;
+        let mut builder = Command::new(&running.program);
         builder
-            .args(&command.args)
-            .envs(command.env.iter().map(|(k, v)| (k, v)))
+            .args(&running.args)
+            .envs(running.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());

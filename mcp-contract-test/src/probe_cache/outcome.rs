@@ -8,7 +8,7 @@ use crate::escape::escape;
 use crate::lint::{Finding, Level};
 use crate::snapshot::{self, Metadata, SnapshotFile};
 use crate::surface::{ItemKey, ItemKind};
-use crate::verdict::{FailureKind, SuiteFailure};
+use crate::verdict::{FailureKind, Leftovers, Review, SuiteFailure};
 use serde_json::{json, Value};
 use std::fs;
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
@@ -129,6 +129,13 @@ fn outcome_bytes(outcome: &Shared, key: &Key) -> Option<Vec<u8>> {
             body.len() - start
         ));
     }
+    let paths = |paths: &[PathBuf]| {
+        paths
+            .iter()
+            .map(|p| path_json(p))
+            .collect::<Option<Vec<_>>>()
+    };
+    let review = &report.review;
     let header = json!({
         "key": key.check(),
         "notes": report.notes,
@@ -138,6 +145,11 @@ fn outcome_bytes(outcome: &Shared, key: &Key) -> Option<Vec<u8>> {
             "from": v.from.as_str(),
         })),
         "unjudged": report.unjudged.iter().map(key_json).collect::<Vec<_>>(),
+        "tombstones": paths(&report.leftovers.tombstones)?,
+        "stale_pending": paths(&report.leftovers.stale_pending)?,
+        "differ": review.differ.iter().map(|(name, state)| json!([name, state.as_str()])).collect::<Vec<_>>(),
+        "warnings": review.warnings.iter().map(|(line, allowed)| json!([line, allowed])).collect::<Vec<_>>(),
+        "warned_rules": review.warned_rules,
         "index_len": index.len(),
     });
     let mut out = header.to_string().into_bytes();
@@ -211,12 +223,31 @@ fn read_outcome(
     if needs_sort {
         unjudged.sort();
     }
+    let array = |field: &str| header.get(field).and_then(Value::as_array);
+    let paths = |field: &str| -> Option<Vec<PathBuf>> {
+        array(field)?
+            .iter()
+            .map(|p| p.as_str().map(PathBuf::from))
+            .collect()
+    };
+    let differ = array("differ")?
+        .iter()
+        .map(|entry| match entry.as_array()?.as_slice() {
+            [name, state] => Some((name.as_str()?.to_owned(), state_from(state.as_str()?)?)),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    let warnings = array("warnings")?
+        .iter()
+        .map(|entry| match entry.as_array()?.as_slice() {
+            [line, allowed] => Some((line.as_str()?.to_owned(), allowed.as_bool()?)),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
     Some(Ok(SuiteReport {
         verdicts,
         unjudged,
-        notes: header
-            .get("notes")?
-            .as_array()?
+        notes: array("notes")?
             .iter()
             .map(|n| n.as_str().map(str::to_owned))
             .collect::<Option<_>>()?,
@@ -228,7 +259,30 @@ fn read_outcome(
                 VersionSource::parse(version.get("from")?.as_str()?)?,
             )),
         },
+        leftovers: Leftovers {
+            tombstones: paths("tombstones")?,
+            stale_pending: paths("stale_pending")?,
+        },
+        review: Review {
+            differ,
+            warnings,
+            warned_rules: array("warned_rules")?
+                .iter()
+                .map(|rule| rule.as_str().map(str::to_owned))
+                .collect::<Option<_>>()?,
+        },
+        ..SuiteReport::default()
     }))
+}
+
+fn state_from(word: &str) -> Option<State> {
+    Some(match word {
+        "unchanged" => State::Unchanged,
+        "new" => State::New,
+        "removed" => State::Removed,
+        "changed" => State::Changed,
+        _ => return None,
+    })
 }
 
 fn path_json(path: &Path) -> Option<Value> {
@@ -333,13 +387,7 @@ fn verdict_from(key: ItemKey, record: &Value) -> Option<Verdict> {
         info: optional_from(meta.get("info")?)?,
         input_file: maybe_text(meta, "input_file")?,
     };
-    let state = match record.get("state")?.as_str()? {
-        "unchanged" => State::Unchanged,
-        "new" => State::New,
-        "removed" => State::Removed,
-        "changed" => State::Changed,
-        _ => return None,
-    };
+    let state = state_from(record.get("state")?.as_str()?)?;
     let changes = array("changes")?
         .iter()
         .map(|c| {
@@ -436,6 +484,7 @@ mod tests {
             notes: vec!["a note".to_owned()],
             first_recording: false,
             version: Some(ReleaseVersion::new("2.0.0", VersionSource::Package)),
+            ..SuiteReport::default()
         });
         for outcome in [failed, judged] {
             fs::write(&file, outcome_bytes(&outcome, &key("admin")).unwrap()).unwrap();
@@ -451,6 +500,7 @@ mod tests {
                 notes: Vec::new(),
                 first_recording: false,
                 version: Some(version.clone()),
+                ..SuiteReport::default()
             });
             fs::write(&file, outcome_bytes(&judged, &key("admin")).unwrap()).unwrap();
             let read = read_outcome(&file, &key("admin"), None, None)

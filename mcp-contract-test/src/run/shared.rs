@@ -82,7 +82,7 @@ fn outcome_key(
     let allow_text = allow_list
         .as_ref()
         .map(|path| std::fs::read_to_string(path).ok());
-    let mut key = KeyMaterial::new("outcome-v2");
+    let mut key = KeyMaterial::new("outcome-v3");
     key.field("server", server)
         .field("server_label", &config.server_label())
         .field("options", options)

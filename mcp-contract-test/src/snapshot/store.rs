@@ -214,6 +214,26 @@ fn read_all(dir: &Path, names: &[String]) -> Vec<Read> {
     crate::parallel::map_in_order(names, read_one)
 }
 
+/// The pending `.snap.new` files of one suite in `dir` (named as [`file_name`] names the
+/// suite's snapshots, `.new` appended), sorted; none when the folder cannot be listed.
+pub fn pending_files(dir: &Path, module: &str, suite: Option<&str>) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut found: Vec<PathBuf> = entries
+        .flatten()
+        .filter(|entry| {
+            entry.file_name().to_str().is_some_and(|name| {
+                name.strip_suffix(".new")
+                    .is_some_and(|snap| is_suite_file(snap, module, suite))
+            })
+        })
+        .map(|entry| entry.path())
+        .collect();
+    found.sort();
+    found
+}
+
 /// The pending file of a snapshot: the same path with `.new` appended (`x.snap.new`).
 pub fn pending_path(snap_path: &Path) -> PathBuf {
     let mut name = OsString::from(snap_path.as_os_str());

@@ -5,7 +5,7 @@
 
 use super::{accepted, judged, layout, suite, surface};
 use mcp_contract_engine::{ItemKey, ItemKind};
-use mcp_contract_test::_support::action::{Conclusion, SuiteActions};
+use mcp_contract_test::_support::action::{Conclusion, Showing, SuiteActions};
 use mcp_contract_test::_support::check::{FailOn, State, SuiteReport, Verdict};
 use mcp_contract_test::_support::config::SuiteConfig;
 use mcp_contract_test::_support::probe::{Handshake, Probe};
@@ -112,7 +112,7 @@ fn a_renamed_argument_a_consumer_sends_fails_its_test_naming_the_item_path_and_r
         );
     }
     // The harness's failure names the test, the consumer, the rule and the item.
-    let actions = SuiteActions::of(None, Ok(report.clone()), false);
+    let actions = SuiteActions::of(None, Ok(report.clone()), Showing::default());
     let action = actions
         .items
         .iter()
@@ -134,7 +134,9 @@ fn a_renamed_argument_a_consumer_sends_fails_its_test_naming_the_item_path_and_r
         action.write(),
         mcp_contract_test::_support::action::Write::Nothing
     ));
-    assert!(action.pending(&Written::NotWritten).is_none());
+    assert!(action
+        .pending(&Written::NotWritten, &Conclusion::Fail(message))
+        .is_none());
 }
 
 #[test]
@@ -155,7 +157,7 @@ fn a_break_in_what_a_consumer_never_used_leaves_it_green() {
     assert!(!nightly.failing, "{nightly:?}");
     assert!(nightly.judgement.changes.is_empty(), "{nightly:?}");
     assert_eq!(nightly.state, State::Unchanged);
-    let actions = SuiteActions::of(None, Ok(report.clone()), false);
+    let actions = SuiteActions::of(None, Ok(report.clone()), Showing::default());
     let action = actions
         .items
         .iter()

@@ -8,7 +8,7 @@
 //! `snapshot::record` path the harness takes.
 
 use mcp_contract_engine::prepare::Redactions;
-use mcp_contract_test::_support::action::{SuiteActions, Write};
+use mcp_contract_test::_support::action::{Showing, SuiteActions, Write};
 use mcp_contract_test::_support::check::{FailOn, Layout, State, SuiteReport};
 use mcp_contract_test::_support::config::SuiteConfig;
 use mcp_contract_test::_support::probe::{self, Probe, ProbeOptions, ServerCommand, ServerSpec};
@@ -101,7 +101,7 @@ fn record_all(report: &SuiteReport, update: UpdateMode) -> Vec<Written> {
         update,
         ..Settings::default()
     };
-    let actions = SuiteActions::of(None, Ok(report.clone()), false);
+    let actions = SuiteActions::of(None, Ok(report.clone()), Showing::default());
     actions
         .items
         .iter()

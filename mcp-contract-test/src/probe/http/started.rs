@@ -184,10 +184,14 @@ impl Drop for StartedServer {
 /// Starts `command` (every `{port}` filled in by `fill`) in a process group of its own, its
 /// stdout and stderr piped.
 fn spawn(command: &ServerCommand, fill: &dyn Fn(&str) -> String) -> Result<Child, StartError> {
-    let mut builder = Command::new(fill(&command.program));
+    // `${VAR}` read now, into the command that runs; messages show it as configured.
+    let running = command
+        .expanded()
+        .map_err(|message| StartError::new(ProbeErrorKind::Configuration, message))?;
+    let mut builder = Command::new(fill(&running.program));
     builder
-        .args(command.args.iter().map(|a| fill(a)))
-        .envs(command.env.iter().map(|(k, v)| (k, fill(v))))
+        .args(running.args.iter().map(|a| fill(a)))
+        .envs(running.env.iter().map(|(k, v)| (k, fill(v))))
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
