@@ -318,3 +318,56 @@ fn the_consumers_key_of_the_configuration_file_is_relative_to_it() {
         out.stderr
     );
 }
+
+/// A consumer is held to the surface whatever carries it: the same usage file against a server
+/// over Streamable HTTP, started by `--start` on a free port, green on the release it was
+/// recorded against and failing, naming consumer and tool, when the argument it sends is renamed.
+#[test]
+fn a_consumer_is_held_to_a_server_over_streamable_http() {
+    support::require!(support::python::system());
+    let dir = temp_dir("consumers-http");
+    std::fs::create_dir_all(dir.join("usage")).unwrap();
+    std::fs::write(dir.join("usage/nightly.json"), NIGHTLY).unwrap();
+    let start = format!(
+        "{} {} {} --port {{port}}",
+        super::python3(),
+        repo().join("fixtures/servers/http_server.py").display(),
+        dir.join("surface.json").display()
+    );
+    let args = [
+        "check",
+        "--dir",
+        "contracts",
+        "--consumers",
+        "usage",
+        "--allow-missing",
+        "--url",
+        "http://127.0.0.1:{port}/mcp",
+        "--start",
+        &start,
+    ];
+    serve(&dir, &v1());
+    let ok = run_in(&dir, &[&args[..], &["--format", "json"]].concat(), &[]);
+    assert_eq!(ok.code, 0, "{}{}", ok.stdout, ok.stderr);
+    let report: Value = serde_json::from_str(&ok.stdout).unwrap();
+    let nightly = item(&report, "consumers::nightly");
+    assert_eq!(
+        (&nightly["kind"], &nightly["state"], &nightly["failing"]),
+        (&json!("consumer"), &json!("unchanged"), &json!(false)),
+        "{nightly:#}"
+    );
+    assert_eq!(nightly["usage"], "usage/nightly.json");
+    serve(&dir, &renamed("search_nodes", "query", "q"));
+    let broken = run_in(&dir, &args, &[]);
+    assert_eq!(broken.code, 1, "{}{}", broken.stdout, broken.stderr);
+    assert!(
+        broken
+            .stdout
+            .contains("consumers::nightly [changed] (failing)")
+            && broken
+                .stdout
+                .contains("consumer `nightly` calls `search_nodes`"),
+        "{}",
+        broken.stdout
+    );
+}
