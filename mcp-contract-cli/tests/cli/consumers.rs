@@ -249,6 +249,22 @@ fn usage_aware_passes_a_break_no_consumer_uses_and_still_fails_one_it_uses() {
     );
 }
 
+/// The human report of a run where `nightly`'s renamed argument broke it: the consumer's item
+/// fails and says which tool it calls.
+fn assert_nightly_fails(broken: &super::Run) {
+    assert_eq!(broken.code, 1, "{}{}", broken.stdout, broken.stderr);
+    assert!(
+        broken
+            .stdout
+            .contains("consumers::nightly [changed] (failing)")
+            && broken
+                .stdout
+                .contains("consumer `nightly` calls `search_nodes`"),
+        "{}",
+        broken.stdout
+    );
+}
+
 #[test]
 fn a_consumer_team_checks_a_deployed_server_against_its_usage_file_alone() {
     support::require!(support::python::system());
@@ -269,17 +285,7 @@ fn a_consumer_team_checks_a_deployed_server_against_its_usage_file_alone() {
     assert_eq!(ok.code, 0, "{}{}", ok.stdout, ok.stderr);
     serve(&dir, &renamed("search_nodes", "query", "q"));
     let broken = run_in(&dir, &args, &server(&dir));
-    assert_eq!(broken.code, 1, "{}{}", broken.stdout, broken.stderr);
-    assert!(
-        broken
-            .stdout
-            .contains("consumers::nightly [changed] (failing)")
-            && broken
-                .stdout
-                .contains("consumer `nightly` calls `search_nodes`"),
-        "{}",
-        broken.stdout
-    );
+    assert_nightly_fails(&broken);
     assert!(!dir.join("contracts").exists(), "check never writes");
 }
 
@@ -359,15 +365,5 @@ fn a_consumer_is_held_to_a_server_over_streamable_http() {
     assert_eq!(nightly["usage"], "usage/nightly.json");
     serve(&dir, &renamed("search_nodes", "query", "q"));
     let broken = run_in(&dir, &args, &[]);
-    assert_eq!(broken.code, 1, "{}{}", broken.stdout, broken.stderr);
-    assert!(
-        broken
-            .stdout
-            .contains("consumers::nightly [changed] (failing)")
-            && broken
-                .stdout
-                .contains("consumer `nightly` calls `search_nodes`"),
-        "{}",
-        broken.stdout
-    );
+    assert_nightly_fails(&broken);
 }
