@@ -19,7 +19,7 @@ pub mod markdown;
 pub mod sarif;
 
 use mcp_contract_engine::change::{Change, Class, Judgement};
-use mcp_contract_engine::surface::ItemKey;
+use mcp_contract_engine::surface::{ItemKey, ItemKind};
 use mcp_contract_test::_support::check::{
     FailOn, ReleaseVersion, State, SuiteReport, VersionSource,
 };
@@ -375,6 +375,18 @@ impl Report {
             }
         }
         counts
+    }
+
+    /// Whether accepting the live surface would record a drift: an item with a snapshot of its
+    /// own differs from it. A failing consumer alone is not one: its contract is its usage
+    /// file, which accepting never changes, so offering the accept command would mislead.
+    pub fn accepting_records_drift(&self) -> bool {
+        self.servers
+            .iter()
+            .filter_map(|s| s.outcome.as_ref().ok())
+            .filter(|items| !items.first_recording)
+            .flat_map(|items| &items.items)
+            .any(|item| item.drifted() && item.key.kind != ItemKind::Consumer)
     }
 
     /// Items recorded for the first time (servers with nothing accepted before).

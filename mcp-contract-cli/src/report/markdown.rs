@@ -437,9 +437,8 @@ fn lints(items: &Items) -> String {
 
 /// What to run to accept the drift, when something drifted.
 fn accept_footer(report: &Report) -> String {
-    let (_, drifted, _) = report.item_counts();
-    match (&report.accept_command, drifted) {
-        (Some(accept), 1..) => format!(
+    match (&report.accept_command, report.accepting_records_drift()) {
+        (Some(accept), true) => format!(
             "If these changes are intended, accept them after review and commit the snapshots:\n\n{}",
             block(accept).replacen("text\n", "sh\n", 1)
         ),

@@ -208,6 +208,40 @@ fn a_break_the_consumer_never_used_leaves_it_ok() {
     }
 }
 
+/// A consumer that fails while the server's own items match their snapshots: accepting would
+/// change nothing (a consumer's contract is its usage file), so no report offers the accept
+/// command; it is offered as soon as an item with a snapshot drifts.
+#[test]
+fn a_failing_consumer_alone_is_not_offered_for_acceptance() {
+    support::require!(support::python::system());
+    let dir = setup("consumers-alone");
+    std::fs::write(
+        dir.join("consumers/archivist.json"),
+        r#"{"format": 1, "consumer": "archivist", "tools": {"export_graph": {"calls": [{"arguments": {}}]}}}"#,
+    )
+    .unwrap();
+    for format in ["human", "markdown"] {
+        let out = check(&dir, format);
+        assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+        assert!(out.stdout.contains("archivist"), "{}", out.stdout);
+        assert!(
+            !out.stdout.contains("to accept the live surface")
+                && !out.stdout.contains("accept them after review"),
+            "{format}: {}",
+            out.stdout
+        );
+    }
+    serve(&dir, &renamed("open_nodes", "names", "entity_names"));
+    let human = check(&dir, "human");
+    assert!(
+        human
+            .stdout
+            .contains("to accept the live surface after review"),
+        "{}",
+        human.stdout
+    );
+}
+
 #[test]
 fn usage_aware_passes_a_break_no_consumer_uses_and_still_fails_one_it_uses() {
     support::require!(support::python::system());
