@@ -124,6 +124,16 @@ fn tool_mut<'a>(surface: &'a mut Value, name: &str) -> &'a mut Value {
         .unwrap()
 }
 
+/// v1 without `read_graph`: a release that removes a tool.
+fn v2_without_read_graph() -> Value {
+    let mut surface = v1();
+    surface["tools"]
+        .as_array_mut()
+        .unwrap()
+        .retain(|t| t["name"] != "read_graph");
+    surface
+}
+
 /// v1 with a breaking change: `search_nodes` gains a required argument.
 fn v2_breaking() -> Value {
     let mut surface = v1();
@@ -241,11 +251,7 @@ fn record_break_review_accept() {
 fn removal_is_accepted_through_cargo_insta() {
     let consumer = support::require!(Consumer::new("removal"));
     record(&consumer);
-    let mut v2 = v1();
-    v2["tools"]
-        .as_array_mut()
-        .unwrap()
-        .retain(|t| t["name"] != "read_graph");
+    let v2 = v2_without_read_graph();
     consumer.serve(&v2);
     let broken = consumer.cargo_test(&[]);
     assert!(

@@ -283,6 +283,14 @@ fn usage_aware_passes_a_break_no_consumer_uses_and_still_fails_one_it_uses() {
     );
 }
 
+/// A folder for a consumer team's check: `usage/nightly.json` and nothing accepted.
+fn with_usage_folder(tag: &str) -> support::TempDir {
+    let dir = temp_dir(tag);
+    std::fs::create_dir_all(dir.join("usage")).unwrap();
+    std::fs::write(dir.join("usage/nightly.json"), NIGHTLY).unwrap();
+    dir
+}
+
 /// The human report of a run where `nightly`'s renamed argument broke it: the consumer's item
 /// fails and says which tool it calls.
 fn assert_nightly_fails(broken: &super::Run) {
@@ -302,9 +310,7 @@ fn assert_nightly_fails(broken: &super::Run) {
 #[test]
 fn a_consumer_team_checks_a_deployed_server_against_its_usage_file_alone() {
     support::require!(support::python::system());
-    let dir = temp_dir("consumers-client");
-    std::fs::create_dir_all(dir.join("usage")).unwrap();
-    std::fs::write(dir.join("usage/nightly.json"), NIGHTLY).unwrap();
+    let dir = with_usage_folder("consumers-client");
     serve(&dir, &v1());
     // No accepted contract: the consumer's usage file is the contract; nothing is written.
     let args = [
@@ -365,9 +371,7 @@ fn the_consumers_key_of_the_configuration_file_is_relative_to_it() {
 #[test]
 fn a_consumer_is_held_to_a_server_over_streamable_http() {
     support::require!(support::python::system());
-    let dir = temp_dir("consumers-http");
-    std::fs::create_dir_all(dir.join("usage")).unwrap();
-    std::fs::write(dir.join("usage/nightly.json"), NIGHTLY).unwrap();
+    let dir = with_usage_folder("consumers-http");
     let start = format!(
         "{} {} {} --port {{port}}",
         super::python3(),

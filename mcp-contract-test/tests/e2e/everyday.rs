@@ -2,7 +2,7 @@
 //! and CI runs meets, each surprise held by the consumer crate driven through the real
 //! `cargo test`, `cargo insta` and `cargo nextest`.
 
-use super::{outcome, record, tool_mut, v1, v2_breaking, Consumer, Run};
+use super::{outcome, record, tool_mut, v1, v2_breaking, v2_without_read_graph, Consumer, Run};
 use serde_json::{json, Value};
 use std::fs;
 
@@ -92,11 +92,7 @@ fn returning_to_the_accepted_release_leaves_nothing_pending() {
 fn an_accepted_removal_passes_unreferenced_reject() {
     let consumer = support::require!(Consumer::new("tombstone"));
     record(&consumer);
-    let mut v2 = v1();
-    v2["tools"]
-        .as_array_mut()
-        .unwrap()
-        .retain(|t| t["name"] != "read_graph");
+    let v2 = v2_without_read_graph();
     consumer.serve(&v2);
     assert!(!consumer.cargo_test(&[]).ok);
     assert!(consumer.insta(&["accept"]).ok);
