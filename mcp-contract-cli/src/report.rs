@@ -389,6 +389,15 @@ impl Report {
             .any(|item| item.drifted() && item.key.kind != ItemKind::Consumer)
     }
 
+    /// The accept command, when a report should offer it: the run did not write and accepting
+    /// would record a drift. Every format offers the same, so a script reading the JSON report
+    /// is never told to accept what a person reading the human one is not.
+    pub fn accept_offer(&self) -> Option<&str> {
+        self.accept_command
+            .as_deref()
+            .filter(|_| self.accepting_records_drift())
+    }
+
     /// Items recorded for the first time (servers with nothing accepted before).
     pub fn first_recorded(&self) -> usize {
         self.servers

@@ -213,9 +213,7 @@ fn summary(out: &mut String, report: &Report) {
     if let Some(line) = super::findings_line(findings) {
         let _ = writeln!(out, "{line}");
     }
-    if report.accepting_records_drift() {
-        if let Some(accept) = &report.accept_command {
-            let _ = writeln!(out, "to accept the live surface after review: {accept}");
-        }
+    if let Some(accept) = report.accept_offer() {
+        let _ = writeln!(out, "to accept the live surface after review: {accept}");
     }
 }

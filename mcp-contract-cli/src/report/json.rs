@@ -26,7 +26,7 @@ pub fn render(report: &Report) -> Value {
             "counts": counts(&report.counts()),
             "findings": finding_counts(report),
         },
-        "accept_command": report.accept_command,
+        "accept_command": report.accept_offer(),
     })
 }
 

@@ -437,12 +437,12 @@ fn lints(items: &Items) -> String {
 
 /// What to run to accept the drift, when something drifted.
 fn accept_footer(report: &Report) -> String {
-    match (&report.accept_command, report.accepting_records_drift()) {
-        (Some(accept), true) => format!(
+    match report.accept_offer() {
+        Some(accept) => format!(
             "If these changes are intended, accept them after review and commit the snapshots:\n\n{}",
             block(accept).replacen("text\n", "sh\n", 1)
         ),
-        _ => String::new(),
+        None => String::new(),
     }
 }
 

@@ -210,7 +210,8 @@ fn a_break_the_consumer_never_used_leaves_it_ok() {
 
 /// A consumer that fails while the server's own items match their snapshots: accepting would
 /// change nothing (a consumer's contract is its usage file), so no report offers the accept
-/// command; it is offered as soon as an item with a snapshot drifts.
+/// command (the JSON report's `accept_command` is null); it is offered as soon as an item with a
+/// snapshot drifts.
 #[test]
 fn a_failing_consumer_alone_is_not_offered_for_acceptance() {
     support::require!(support::python::system());
@@ -231,6 +232,9 @@ fn a_failing_consumer_alone_is_not_offered_for_acceptance() {
             out.stdout
         );
     }
+    let json = check(&dir, "json");
+    let report: Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(report["accept_command"], Value::Null, "{}", json.stdout);
     serve(&dir, &renamed("open_nodes", "names", "entity_names"));
     let human = check(&dir, "human");
     assert!(
@@ -239,6 +243,15 @@ fn a_failing_consumer_alone_is_not_offered_for_acceptance() {
             .contains("to accept the live surface after review"),
         "{}",
         human.stdout
+    );
+    let json = check(&dir, "json");
+    let report: Value = serde_json::from_str(&json.stdout).unwrap();
+    assert!(
+        report["accept_command"]
+            .as_str()
+            .is_some_and(|accept| accept.contains("snapshot")),
+        "{}",
+        json.stdout
     );
 }
 
