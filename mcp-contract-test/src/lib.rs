@@ -380,9 +380,9 @@ pub mod _support {
     pub mod snapshot {
         pub use crate::snapshot::{
             add_reference, contents_match, file_name, load_dir, normalize_contents, parse_item,
-            pending_path, read_head_at, record, render_item, safe_component, write_atomic,
-            Accepted, ErrorKind, Metadata, Settings, SnapshotError, SnapshotFile, UpdateMode,
-            Written,
+            pending_path, read_head_at, record, rename_former, render_item, safe_component,
+            suite_of_file, write_atomic, Accepted, ErrorKind, FormerNames, Metadata, Settings,
+            SnapshotError, SnapshotFile, UpdateMode, Written,
         };
     }
     /// How verdicts and changes read, for the CLI's reports.

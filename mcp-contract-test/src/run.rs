@@ -65,6 +65,11 @@ pub struct Context<'a> {
     pub allow_missing: bool,
     /// Only list the suite's items: nothing is judged.
     pub listing: bool,
+    /// Whether this run may write to the snapshot folder: the harness unless insta writes
+    /// nothing (`INSTA_UPDATE=no`, CI's default), and the CLI's `snapshot`; never `check`. A run
+    /// that may renames a named suite's files under their former names first
+    /// ([`crate::snapshot::rename_former`]); one that may not reads them where they are.
+    pub writes_snapshots: bool,
     /// Which items are judged (`None`: all).
     pub select: Selection<'a>,
     /// When the face knows it: the test name (`escape(&key.test_name())`) of the one item
@@ -85,6 +90,7 @@ impl fmt::Debug for Context<'_> {
             .field("fail_on", &self.fail_on)
             .field("timeout", &self.timeout)
             .field("listing", &self.listing)
+            .field("writes_snapshots", &self.writes_snapshots)
             .field("selective", &self.select.is_some())
             .field("program", &self.program)
             .finish_non_exhaustive()
@@ -104,6 +110,7 @@ impl Context<'static> {
             share_probe: false,
             allow_missing: matches!(mode, Mode::Accept),
             listing: false,
+            writes_snapshots: !matches!(mode, Mode::Check),
             select: None,
             only: None,
             program: check::DEFAULT_PROGRAM.to_owned(),
@@ -187,9 +194,21 @@ pub fn run(config: &SuiteConfig, context: &Context<'_>) -> SuiteOutcome {
         ci_drift: context.ci && fail_on == FailOn::Drift,
         user: crate::env::user(),
     };
+    // Before anything reads the folder (the state that names a shared outcome included).
+    let layout = &config.layout;
+    let former = crate::snapshot::rename_former(
+        &layout.dir,
+        &layout.module,
+        layout.suite.as_deref(),
+        context.writes_snapshots,
+    )
+    .notes();
     let outcome = |mut result: Result<SuiteReport, SuiteFailure>| {
         if let Ok(report) = &mut result {
             report.circumstances = circumstances.clone();
+            if !context.listing {
+                report.notes.splice(0..0, former.iter().cloned());
+            }
         }
         SuiteOutcome {
             server: server.clone(),
@@ -589,7 +608,12 @@ fn leftovers(
         .map(|v| &v.key)
         .chain(&report.unjudged)
         .collect();
-    let tested_files: BTreeSet<PathBuf> = tested.iter().map(|key| layout.snap_path(key)).collect();
+    // A pending file under an item's former name stays with its item too (a run that writes
+    // nothing reads such an item where it is).
+    let tested_files: BTreeSet<PathBuf> = tested
+        .iter()
+        .flat_map(|key| layout.snap_paths(key))
+        .collect();
     let stale_pending =
         crate::snapshot::pending_files(&layout.dir, &layout.module, layout.suite.as_deref())
             .into_iter()
