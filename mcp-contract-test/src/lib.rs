@@ -325,7 +325,10 @@
 //! recording or a `warn` lint finding passes. So, under nextest only, a suite that leaves
 //! something to look at has one more test, whose name says what:
 //! `review::1 item differs`, `review::10 items recorded for the first time, 1 lint warning (text-poisoning)`
-//! (after the suite's name, when it has one). It passes; it is in nextest's default output, and
+//! (after the suite's name, when it has one). An in-process suite (`handler = …`), whose probe
+//! is not shared, is judged whole in the two processes that need the whole suite, the listing
+//! (which names the test) and the review test's own (a few milliseconds each); each of its
+//! other tests' processes judges its own item. It passes; it is in nextest's default output, and
 //! `cargo nextest run --success-output immediate -E 'test(/review::/)'` prints the items, the
 //! findings and the notes. `cargo insta review` then shows the pending snapshots as always.
 //! Under `cargo test` there is no such test: the summary printed after libtest's result says

@@ -16,6 +16,7 @@ use crate::error::{Cause, ConfigError};
 use crate::prepare::secrets;
 use crate::probe::{Handshake, Probe, ProbeErrorKind, ProbeOptions, ServerSpec};
 use crate::probe_cache::SharedProbe;
+use crate::summary;
 use crate::surface::{ItemKey, ItemKind};
 use crate::verdict::{Circumstances, Leftovers, Review};
 pub use crate::verdict::{FailureKind, SuiteFailure};
@@ -231,7 +232,8 @@ pub fn run(config: &SuiteConfig, context: &Context<'_>) -> SuiteOutcome {
     let consumers = consumers.as_ref();
     // An in-process probe costs milliseconds and its name need not be unique (one handler
     // type under two configurations): it is never shared between processes.
-    let share = context.share_probe && !matches!(config.server, ServerSpec::InProcess(_));
+    let in_process = matches!(config.server, ServerSpec::InProcess(_));
+    let share = context.share_probe && !in_process;
     // Under nextest the listing process judges the whole suite too and shares the outcome:
     // what a passing run leaves to look at names a test, and a test's name must be listed.
     if share && (!context.listing || crate::probe_cache::sharing()) {
@@ -266,6 +268,25 @@ pub fn run(config: &SuiteConfig, context: &Context<'_>) -> SuiteOutcome {
             );
             return outcome(shared);
         }
+    }
+    // Under nextest, what a passing run leaves to look at is a test of its own, named after
+    // it: the listing process names it and its own process says it. A shared suite's listing
+    // and review read the shared whole judgement (above); an in-process suite is judged whole
+    // in those two processes (milliseconds), each of its other tests' processes judging its
+    // own item as before.
+    let names_review = context.listing || context.only.is_some_and(summary::is_review_test);
+    if in_process && context.share_probe && crate::env::under_nextest() && names_review {
+        let whole = Context {
+            select: None,
+            only: None,
+            listing: false,
+            ..context.clone()
+        };
+        let mut result = judge(config, &whole, &fail_on, false, cases, consumers);
+        if let (Ok(report), Some(select)) = (&mut result, context.select) {
+            report.keep_selected(select);
+        }
+        return outcome(result);
     }
     outcome(judge(config, context, &fail_on, share, cases, consumers))
 }

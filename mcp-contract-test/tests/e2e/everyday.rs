@@ -658,3 +658,79 @@ fn an_item_under_both_names_fails_naming_both_files() {
     let run = consumer.cargo_test(&[]);
     assert!(run.ok, "{run:?}");
 }
+
+/// An in-process suite under nextest (the notes server's `contract_in_process`, snapshots in a
+/// temporary workspace root) gets the same `review::…` test as a stdio suite: the listing
+/// process names it, its own process says it; a suite with nothing to look at has none.
+#[test]
+fn nextest_names_what_an_in_process_suite_leaves_to_look_at() {
+    support::require!(support::tools::cargo_nextest());
+    let root = support::temp_dir("in-process-review");
+    let snapshots = root.path().join("examples/notes-server/tests/snapshots");
+    let nextest = |extra: &[&str]| {
+        let mut command = support::tools::nested_cargo();
+        support::clean_environment(&mut command);
+        let mut args = vec![
+            "nextest",
+            "run",
+            "-p",
+            "notes-server",
+            "--test",
+            "contract_in_process",
+            "--no-fail-fast",
+        ];
+        args.extend_from_slice(extra);
+        let output = command
+            .args(&args)
+            .current_dir(support::repo_path(""))
+            .env("CARGO_TARGET_DIR", support::nested::target_dir())
+            .env("CARGO_TERM_COLOR", "never")
+            .env("INSTA_WORKSPACE_ROOT", root.path())
+            .output()
+            .expect("cargo runs");
+        Run::from(output)
+    };
+    // A first recording: every item is new, and the run passes.
+    let first = nextest(&[]);
+    assert!(first.ok, "{first:?}");
+    assert!(
+        first
+            .stderr
+            .contains("review::14 items recorded for the first time"),
+        "the PASS line names it: {first:?}"
+    );
+    assert!(
+        first.stderr.contains("15 tests run: 15 passed"),
+        "{first:?}"
+    );
+    // The committed contract: nothing to look at, no review test.
+    let committed = support::repo_path("examples/notes-server/tests/snapshots");
+    fs::remove_dir_all(&snapshots).unwrap();
+    fs::create_dir_all(&snapshots).unwrap();
+    for entry in fs::read_dir(&committed).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        if name.starts_with("contract_in_process__") {
+            fs::copy(committed.join(&name), snapshots.join(&name)).unwrap();
+        }
+    }
+    let clean = nextest(&[]);
+    assert!(
+        clean.ok && clean.stderr.contains("14 tests run: 14 passed"),
+        "{clean:?}"
+    );
+    assert!(!clean.stderr.contains(" review::"), "{clean:?}");
+    // One tool not accepted yet: additive drift, a pending snapshot, named.
+    let tool = "contract_in_process__tools__export_notes.snap";
+    fs::remove_file(snapshots.join(tool)).unwrap();
+    let shown = nextest(&["--success-output", "immediate"]);
+    assert!(shown.ok, "{shown:?}");
+    assert!(shown.stderr.contains("review::1 item differs"), "{shown:?}");
+    assert!(
+        shown.stderr.contains("15 tests run: 15 passed"),
+        "{shown:?}"
+    );
+    let said = format!("{}{}", shown.stdout, shown.stderr);
+    assert!(said.contains("tools::export_notes"), "{shown:?}");
+    assert!(said.contains("cargo insta review"), "{shown:?}");
+    assert!(snapshots.join(format!("{tool}.new")).exists());
+}
