@@ -77,8 +77,9 @@ impl SuiteChoice {
         Ok(SuiteChoice { chosen })
     }
 
-    /// The suite whose files start with `prefix` (`memory__`, `prod__readonly__`): the parts of
-    /// a file name never hold `__` themselves ([`snapshot::safe_component`]).
+    /// The suite `prefix` names (`memory__`, `prod__readonly__`: written as a suite's files were
+    /// prefixed before a named suite's were `prod__readonly.…`): the parts of a file name never
+    /// hold `__` themselves ([`snapshot::safe_component`]).
     fn of_prefix(prefix: &str) -> SuiteChoice {
         let mut parts = prefix.trim_end_matches("__").splitn(2, "__");
         let module = parts.next().unwrap_or_default().to_owned();
