@@ -138,11 +138,12 @@
 //!
 //! cargo-insta names a snapshot in its lists (`cargo insta accept`, `reject`, `review`) by the
 //! header's `source` and what follows the file name's last `__`: `tests/contract.rs
-//! (fs.tools.export_csv.snap)`. A suite without a name is the only suite of its file, and its
-//! files keep the names of insta's convention (`(export_csv.snap)`: the item, as insta names
-//! an assertion; the review header shows the whole file name, group included). A named suite
-//! shares its test file with others, so its suite and item are joined by `.`, which no name
-//! part ever holds.
+//! (fs.tools.export_csv.snap)`. A test file has at most one suite without a name, and its
+//! files keep the names of insta's convention: the list shows the item's name as insta shows an
+//! assertion's (`(export_csv.snap)`; a declared call's case, `(by_word.snap)`), and
+//! `cargo insta review` shows the whole file name above each diff. A named suite shares its
+//! test file with others, so its suite and item are joined by `.`, which no part of a name ever
+//! holds.
 //!
 //! mcp-contract-test 0.1.0 named a named suite's files `contract__fs__tools__export_csv.snap`,
 //! listed by cargo-insta as `(export_csv.snap)` for every suite. Such files are the accepted
@@ -150,7 +151,8 @@
 //!
 //! - a run that may write snapshots (`cargo test` where insta writes: outside CI, or with an
 //!   `INSTA_UPDATE` that writes; `mcp-contract snapshot`) renames them first, bytes kept, and
-//!   says so once (`renamed 10 snapshot file(s) … commit the renames`). A rename changes no
+//!   says so once (`renamed 10 snapshot file(s) … commit the renames`; under nextest the
+//!   listing process renames them, silently: `git status` shows the renames). A rename changes no
 //!   contract, so nothing is offered for review; a pending `.snap.new` under its former name
 //!   follows its item (one already pending under the name now, written by this version, wins);
 //! - a run that may not (CI, whose `INSTA_UPDATE` is `no`; `mcp-contract check`) reads them

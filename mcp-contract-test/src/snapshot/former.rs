@@ -47,7 +47,7 @@ impl FormerNames {
             };
             notes.push(format!(
                 "renamed {} snapshot file(s) to the names that tell the suites of a test file \
-                 apart in cargo insta's lists ({} -> {}{more}); the contract is unchanged: \
+                 apart in cargo insta's lists ({} → {}{more}); the contract is unchanged: \
                  commit the renames",
                 self.renamed.len(),
                 file(from),

@@ -928,7 +928,7 @@ fn former_names_are_renamed_by_a_run_that_writes_and_read_where_they_are_otherwi
     let note = renamed.notes().join("\n");
     assert!(note.contains("renamed 5 snapshot file(s)"), "{note}");
     assert!(
-        note.contains("m__s__calls__t__c.snap -> m__s.calls.t.c.snap and 4 more"),
+        note.contains("m__s__calls__t__c.snap → m__s.calls.t.c.snap and 4 more"),
         "{note}"
     );
     let read = load_dir(dir, "m", Some("s")).unwrap();
