@@ -525,11 +525,13 @@ fn cargo_insta_lists_name_the_suite_of_every_snapshot() {
 /// Snapshots accepted under the names mcp-contract-test 0.1.0 gave stacked suites (a tombstone
 /// and a pending file among them) stay the accepted contract after the upgrade: where nothing
 /// may be written (CI) they are read and referenced where they are, and
-/// `cargo insta test --unreferenced=reject` passes; the first local run renames them, bytes
+/// `cargo insta test --unreferenced=reject` passes, under nextest too; the first local run
+/// renames them, bytes
 /// kept, and says so; nothing is lost and nothing is offered for review but the pending change.
 #[test]
 fn snapshots_under_their_former_names_stay_the_accepted_contract() {
     let consumer = support::require!(stacked("former-names"));
+    support::require!(support::tools::cargo_nextest());
     record_stacked(&consumer);
     // An accepted removal in `time`.
     consumer.serve(&v2_without_read_graph());
@@ -562,12 +564,28 @@ fn snapshots_under_their_former_names_stay_the_accepted_contract() {
         "{ci:?}"
     );
     assert_eq!(consumer.snapshots(), former, "CI renames nothing");
+    let insta = consumer.1.display().to_string();
     let reject = Run::from(consumer.command(
-        &consumer.1.display().to_string(),
+        &insta,
         &["insta", "test", "--unreferenced=reject"],
         &[("CI", "true")],
     ));
     assert!(reject.ok, "every former file is referenced: {reject:?}");
+    assert_eq!(consumer.snapshots(), former);
+    // The same under nextest, whose processes share one judgement and reference their own.
+    let nextest = Run::from(consumer.command(
+        &insta,
+        &[
+            "insta",
+            "test",
+            "--test-runner",
+            "nextest",
+            "--disable-nextest-doctest",
+            "--unreferenced=reject",
+        ],
+        &[("CI", "true")],
+    ));
+    assert!(nextest.ok, "{nextest:?}");
     assert_eq!(consumer.snapshots(), former);
 
     // The first local run, with the pending change 0.1.0 left beside them.
