@@ -77,8 +77,9 @@ impl SuiteChoice {
         Ok(SuiteChoice { chosen })
     }
 
-    /// The suite whose files start with `prefix` (`memory__`, `prod__readonly__`): the parts of
-    /// a file name never hold `__` themselves ([`snapshot::safe_component`]).
+    /// The suite `prefix` names (`memory__`, `prod__readonly__`: written as a suite's files were
+    /// prefixed before a named suite's were `prod__readonly.…`): the parts of a file name never
+    /// hold `__` themselves ([`snapshot::safe_component`]).
     fn of_prefix(prefix: &str) -> SuiteChoice {
         let mut parts = prefix.trim_end_matches("__").splitn(2, "__");
         let module = parts.next().unwrap_or_default().to_owned();
@@ -199,19 +200,23 @@ fn from_snapshots(
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        // The item's part of a file name: what follows the suite's prefix.
-        let own = snapshot::file_name("m", None, &item.key);
-        let own = own.strip_prefix("m__").unwrap_or(&own);
-        let prefix = match name.strip_suffix(own) {
-            Some(prefix) if prefix.ends_with("__") => prefix.to_owned(),
-            _ => {
+        // The suite a file is of, whichever naming it has (a named suite's files were named
+        // `prod__readonly__tools__x.snap` before `prod__readonly.tools.x.snap`), written as the
+        // former prefix (`prod__readonly__`) to sort and name suites as before.
+        let prefix = match snapshot::suite_of_file(&name, &item.key) {
+            Some((module, Some(suite))) => format!("{module}__{suite}__"),
+            Some((module, None)) => format!("{module}__"),
+            None => {
+                // The item's part of a file name: what follows the suite's prefix.
+                let own = snapshot::file_name("m", None, &item.key);
+                let own = own.strip_prefix("m__").unwrap_or(&own);
                 return Err(CliError::usage(format!(
                     "{} holds {} `{}`, whose snapshot file name ends {own}: the file was \
                      renamed or copied by hand; rename it back or delete it",
                     path.display(),
                     item.key.kind,
                     escape(&item.key.name)
-                )))
+                )));
             }
         };
         parsed.push((path, name, prefix, file, item));
@@ -237,7 +242,11 @@ fn from_snapshots(
         .into_iter()
         .filter(|(_, name, _, _, item)| match &choice.chosen {
             Some((module, suite)) => {
-                snapshot::file_name(module, suite.as_deref(), &item.key) == *name
+                snapshot::suite_of_file(name, &item.key)
+                    == Some((
+                        snapshot::safe_component(module),
+                        suite.as_deref().map(snapshot::safe_component),
+                    ))
             }
             None => true,
         })

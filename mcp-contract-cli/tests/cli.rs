@@ -1032,7 +1032,7 @@ env = {{ FIXTURE_LOG = "" }}
     let contracts = dir.join("contracts");
     assert!(contracts.join("memory__server.snap").exists());
     assert!(contracts
-        .join("files__readonly__tools__read_file.snap")
+        .join("files__readonly.tools.read_file.snap")
         .exists());
     let r = run_in(&dir, &["check", "--format", "json"], &[]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
@@ -1072,7 +1072,7 @@ env = {{ FIXTURE_LOG = "" }}
     );
     assert!(
         annotation("tools::read_multiple_files").starts_with(
-            "::error file=contracts/files__readonly__tools__read_multiple_files.snap,line="
+            "::error file=contracts/files__readonly.tools.read_multiple_files.snap,line="
         ),
         "{github}"
     );
@@ -1104,7 +1104,7 @@ env = {{ FIXTURE_LOG = "" }}
         let output = command.envs(github.iter().copied()).output().unwrap();
         String::from_utf8(output.stdout).unwrap()
     };
-    let snap = "contracts/files__readonly__tools__read_multiple_files.snap";
+    let snap = "contracts/files__readonly.tools.read_multiple_files.snap";
     let local = markdown(&[]);
     assert!(
         local.contains(&format!(

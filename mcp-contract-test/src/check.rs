@@ -635,7 +635,7 @@ fn judge_item<'a>(
         )),
     };
     Some(Examined {
-        snap_path: layout.snap_path(key),
+        snap_path: layout.item_path(key, old),
         accepted: old.map(|a| a.file.clone()),
         key,
         live_key,

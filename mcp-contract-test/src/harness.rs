@@ -9,7 +9,7 @@ use crate::check::Layout;
 use crate::error::ConfigError;
 use crate::libtest::{Arguments, Failed, Trial};
 use crate::run::{Context, Mode};
-use crate::snapshot::{self, Settings, Written};
+use crate::snapshot::{self, Settings, UpdateMode, Written};
 use crate::suite::Suite;
 use crate::summary::Pending;
 use crate::surface::ItemKey;
@@ -93,7 +93,12 @@ impl Contract {
                 return ExitCode::from(101);
             }
         };
-        let context = Context::from_env(Mode::Test);
+        // Where insta writes nothing (CI's default), files under their former names are read
+        // where they are, not renamed.
+        let context = Context::from_env(Mode::Test).map(|mut context| {
+            context.writes_snapshots = settings.update != UpdateMode::No;
+            context
+        });
         let summary: Arc<Mutex<Vec<Pending>>> = Arc::default();
         let mut warnings = Vec::new();
         let mut trials = Vec::new();

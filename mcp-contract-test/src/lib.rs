@@ -84,7 +84,7 @@
 //! | `env = ["KEY=value"]` | environment variables for the server (the rest is inherited) |
 //! | `cwd = "dir"` | working directory, relative to the crate (default: the crate's folder) |
 //! | `timeout = 30` / `"500ms"` | bound on the whole probe (default 30 s) |
-//! | `name = "readonly"` | suite name: tests `readonly::tools::…`, snapshots `contract__readonly__…` |
+//! | `name = "readonly"` | suite name: tests `readonly::tools::…`, snapshots `contract__readonly.…` (see [Snapshot files](#snapshot-files)) |
 //! | `fail_on = ["breaking", "safety"]` / `"drift"` | what fails locally (default breaking, safety, review) |
 //! | `ci_fail_on = …` | what fails in CI (default `"drift"`) |
 //! | `redact = [".serverInfo.version => [version]"]` | replace the values a selector picks (placeholder `[redacted]` without `=>`); see `docs/redactions.md` |
@@ -118,7 +118,51 @@
 //! ```
 //!
 //! Each profile has its own tests (`readonly::tools::list_jobs`) and snapshots
-//! (`contract__readonly__tools__list_jobs.snap`); args, env and headers may differ per profile.
+//! (`contract__readonly.tools.list_jobs.snap`); args, env and headers may differ per profile.
+//!
+//! ## Snapshot files
+//!
+//! Each item's snapshot is one file in the `snapshots` folder beside the test file, prefixed by
+//! the test target's name (`contract`):
+//!
+//! | item | suite without a name | suite `name = "fs"` |
+//! |---|---|---|
+//! | server | `contract__server.snap` | `contract__fs.server.snap` |
+//! | tool, prompt, resource, template | `contract__tools__export_csv.snap` | `contract__fs.tools.export_csv.snap` |
+//! | declared call | `contract__calls__search_notes__by_word.snap` | `contract__fs.calls.search_notes.by_word.snap` |
+//!
+//! A removed item's accepted tombstone has its item's name; a pending change is the same name
+//! with `.new`. A name the server chose is kept when it is plain (`a-z`, `0-9`, `_`, `-`, at most
+//! 100 bytes); any other (a URI, capitals, `..`, a separator) becomes a readable prefix and a hash
+//! of the exact name (`notes_index-h4f105400d451816a`), so no server string is ever a path.
+//!
+//! cargo-insta names a snapshot in its lists (`cargo insta accept`, `reject`, `review`) by the
+//! header's `source` and what follows the file name's last `__`: `tests/contract.rs
+//! (fs.tools.export_csv.snap)`. A test file has at most one suite without a name, and its
+//! files keep the names of insta's convention: the list shows the item's name as insta shows an
+//! assertion's (`(export_csv.snap)`; a declared call's case, `(by_word.snap)`), and
+//! `cargo insta review` shows the whole file name above each diff. A named suite shares its
+//! test file with others, so its suite and item are joined by `.`, which no part of a name ever
+//! holds.
+//!
+//! mcp-contract-test 0.1.0 named a named suite's files `contract__fs__tools__export_csv.snap`,
+//! listed by cargo-insta as `(export_csv.snap)` for every suite. Such files are the accepted
+//! contract still:
+//!
+//! - a run that may write snapshots (`cargo test` where insta writes: outside CI, or with an
+//!   `INSTA_UPDATE` that writes; `mcp-contract snapshot`) renames them first, bytes kept, and
+//!   says so once (`renamed 10 snapshot file(s) … commit the renames`; under nextest the
+//!   listing process renames them, silently: `git status` shows the renames). A rename changes no
+//!   contract, so nothing is offered for review; a pending `.snap.new` under its former name
+//!   follows its item (one already pending under the name now, written by this version, wins);
+//! - a run that may not (CI, whose `INSTA_UPDATE` is `no`; `mcp-contract check`) reads them
+//!   where they are, references them there (`cargo insta test --unreferenced=reject` passes)
+//!   and says that a local run renames them. Renaming in CI would leave the committed names
+//!   behind the files the tests read, and CI writes nothing;
+//! - a rename never replaces a file. An item under both names with the same bytes is a rename
+//!   half done (its former file is deleted); with different bytes, every test of the suite fails
+//!   with one message naming both files: keep the contract you mean under the name now and
+//!   delete the former file. Nothing is renamed or deleted then.
 //!
 //! A Rust server built on rmcp can skip the process altogether: with
 //! `mcp-contract-test = { version = "0.1", features = ["rmcp"] }`,
@@ -208,7 +252,8 @@
 //!    value, escaped (`call-output-invalid`); so does a missing `structuredContent`. Schemas are
 //!    read as JSON Schema 2020-12 unless their `$schema` names draft 4, 6, 7 or 2019-09;
 //!    `$ref` inside the schema is followed, nothing is ever fetched.
-//! 6. **The result against its accepted snapshot**, `<module>__calls__<tool>__<case>.snap`: the
+//! 6. **The result against its accepted snapshot**, `<module>__calls__<tool>__<case>.snap`
+//!    (`<module>__<suite>.calls.<tool>.<case>.snap` in a named suite): the
 //!    result's `content`, `structuredContent` and `isError` (a JSON-RPC error's code, message
 //!    and data for a case that expects one), after the suite's redactions and filters, with
 //!    credentials replaced. The engine judges a difference by its shape first (types and fields
@@ -282,7 +327,10 @@
 //! recording or a `warn` lint finding passes. So, under nextest only, a suite that leaves
 //! something to look at has one more test, whose name says what:
 //! `review::1 item differs`, `review::10 items recorded for the first time, 1 lint warning (text-poisoning)`
-//! (after the suite's name, when it has one). It passes; it is in nextest's default output, and
+//! (after the suite's name, when it has one). An in-process suite (`handler = …`), whose probe
+//! is not shared, is judged whole in the two processes that need the whole suite, the listing
+//! (which names the test) and the review test's own (a few milliseconds each); each of its
+//! other tests' processes judges its own item. It passes; it is in nextest's default output, and
 //! `cargo nextest run --success-output immediate -E 'test(/review::/)'` prints the items, the
 //! findings and the notes. `cargo insta review` then shows the pending snapshots as always.
 //! Under `cargo test` there is no such test: the summary printed after libtest's result says
@@ -380,9 +428,9 @@ pub mod _support {
     pub mod snapshot {
         pub use crate::snapshot::{
             add_reference, contents_match, file_name, load_dir, normalize_contents, parse_item,
-            pending_path, read_head_at, record, render_item, safe_component, write_atomic,
-            Accepted, ErrorKind, Metadata, Settings, SnapshotError, SnapshotFile, UpdateMode,
-            Written,
+            pending_path, read_head_at, record, rename_former, render_item, safe_component,
+            suite_of_file, write_atomic, Accepted, ErrorKind, FormerNames, Metadata, Settings,
+            SnapshotError, SnapshotFile, UpdateMode, Written,
         };
     }
     /// How verdicts and changes read, for the CLI's reports.

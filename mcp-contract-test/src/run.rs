@@ -16,6 +16,7 @@ use crate::error::{Cause, ConfigError};
 use crate::prepare::secrets;
 use crate::probe::{Handshake, Probe, ProbeErrorKind, ProbeOptions, ServerSpec};
 use crate::probe_cache::SharedProbe;
+use crate::summary;
 use crate::surface::{ItemKey, ItemKind};
 use crate::verdict::{Circumstances, Leftovers, Review};
 pub use crate::verdict::{FailureKind, SuiteFailure};
@@ -65,6 +66,11 @@ pub struct Context<'a> {
     pub allow_missing: bool,
     /// Only list the suite's items: nothing is judged.
     pub listing: bool,
+    /// Whether this run may write to the snapshot folder: the harness unless insta writes
+    /// nothing (`INSTA_UPDATE=no`, CI's default), and the CLI's `snapshot`; never `check`. A run
+    /// that may renames a named suite's files under their former names first
+    /// ([`crate::snapshot::rename_former`]); one that may not reads them where they are.
+    pub writes_snapshots: bool,
     /// Which items are judged (`None`: all).
     pub select: Selection<'a>,
     /// When the face knows it: the test name (`escape(&key.test_name())`) of the one item
@@ -85,6 +91,7 @@ impl fmt::Debug for Context<'_> {
             .field("fail_on", &self.fail_on)
             .field("timeout", &self.timeout)
             .field("listing", &self.listing)
+            .field("writes_snapshots", &self.writes_snapshots)
             .field("selective", &self.select.is_some())
             .field("program", &self.program)
             .finish_non_exhaustive()
@@ -104,6 +111,7 @@ impl Context<'static> {
             share_probe: false,
             allow_missing: matches!(mode, Mode::Accept),
             listing: false,
+            writes_snapshots: !matches!(mode, Mode::Check),
             select: None,
             only: None,
             program: check::DEFAULT_PROGRAM.to_owned(),
@@ -187,9 +195,21 @@ pub fn run(config: &SuiteConfig, context: &Context<'_>) -> SuiteOutcome {
         ci_drift: context.ci && fail_on == FailOn::Drift,
         user: crate::env::user(),
     };
+    // Before anything reads the folder (the state that names a shared outcome included).
+    let layout = &config.layout;
+    let former = crate::snapshot::rename_former(
+        &layout.dir,
+        &layout.module,
+        layout.suite.as_deref(),
+        context.writes_snapshots,
+    )
+    .notes();
     let outcome = |mut result: Result<SuiteReport, SuiteFailure>| {
         if let Ok(report) = &mut result {
             report.circumstances = circumstances.clone();
+            if !context.listing {
+                report.notes.splice(0..0, former.iter().cloned());
+            }
         }
         SuiteOutcome {
             server: server.clone(),
@@ -212,7 +232,8 @@ pub fn run(config: &SuiteConfig, context: &Context<'_>) -> SuiteOutcome {
     let consumers = consumers.as_ref();
     // An in-process probe costs milliseconds and its name need not be unique (one handler
     // type under two configurations): it is never shared between processes.
-    let share = context.share_probe && !matches!(config.server, ServerSpec::InProcess(_));
+    let in_process = matches!(config.server, ServerSpec::InProcess(_));
+    let share = context.share_probe && !in_process;
     // Under nextest the listing process judges the whole suite too and shares the outcome:
     // what a passing run leaves to look at names a test, and a test's name must be listed.
     if share && (!context.listing || crate::probe_cache::sharing()) {
@@ -247,6 +268,25 @@ pub fn run(config: &SuiteConfig, context: &Context<'_>) -> SuiteOutcome {
             );
             return outcome(shared);
         }
+    }
+    // Under nextest, what a passing run leaves to look at is a test of its own, named after
+    // it: the listing process names it and its own process says it. A shared suite's listing
+    // and review read the shared whole judgement (above); an in-process suite is judged whole
+    // in those two processes (milliseconds), each of its other tests' processes judging its
+    // own item as before.
+    let names_review = context.listing || context.only.is_some_and(summary::is_review_test);
+    if in_process && context.share_probe && crate::env::under_nextest() && names_review {
+        let whole = Context {
+            select: None,
+            only: None,
+            listing: false,
+            ..context.clone()
+        };
+        let mut result = judge(config, &whole, &fail_on, false, cases, consumers);
+        if let (Ok(report), Some(select)) = (&mut result, context.select) {
+            report.keep_selected(select);
+        }
+        return outcome(result);
     }
     outcome(judge(config, context, &fail_on, share, cases, consumers))
 }
@@ -589,7 +629,12 @@ fn leftovers(
         .map(|v| &v.key)
         .chain(&report.unjudged)
         .collect();
-    let tested_files: BTreeSet<PathBuf> = tested.iter().map(|key| layout.snap_path(key)).collect();
+    // A pending file under an item's former name stays with its item too (a run that writes
+    // nothing reads such an item where it is).
+    let tested_files: BTreeSet<PathBuf> = tested
+        .iter()
+        .flat_map(|key| layout.snap_paths(key))
+        .collect();
     let stale_pending =
         crate::snapshot::pending_files(&layout.dir, &layout.module, layout.suite.as_deref())
             .into_iter()

@@ -7,11 +7,13 @@
 //!
 //! - [`SnapshotFile`]: the file format (YAML header + contents).
 //! - [`render_item`] / [`parse_item`]: the contents of one item's snapshot, canonical JSON.
-//! - [`file_name`]: the file of one item, safe whatever the server calls it.
+//! - [`file_name`]: the file of one item, safe whatever the server calls it; a named suite's
+//!   files under their former names are renamed or read where they are ([`rename_former`]).
 //! - [`load_dir`], [`record`], [`add_reference`]: reading and writing a suite's snapshots.
 //! - [`Settings`]: insta's environment variables and configuration files.
 
 mod file;
+mod former;
 mod item;
 pub(crate) use item::{renders_equal, renders_equal_as};
 mod naming;
@@ -20,10 +22,11 @@ mod store;
 mod yaml;
 
 pub use file::{contents_match, normalize_contents, Metadata, SnapshotFile};
+pub use former::{rename_former, FormerNames};
 pub(crate) use item::renders_as;
 pub use item::{parse_item, read_head_at, render_item, FORMAT};
-pub(crate) use naming::suite_prefix;
-pub use naming::{file_name, safe_component};
+pub use naming::{file_name, safe_component, suite_of_file};
+pub(crate) use naming::{former_file_name, suite_prefix};
 pub use settings::{Settings, UpdateMode};
 pub(crate) use store::remove_if_present;
 pub use store::{

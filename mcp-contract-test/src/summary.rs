@@ -412,6 +412,12 @@ pub fn review_test_name(review: &Review, first_recording: bool) -> String {
     format!("review::{}", parts.join(", "))
 }
 
+/// Whether a test's name (without the suite's name) is a review test's
+/// ([`review_test_name`]): no item's test name starts with `review::`.
+pub fn is_review_test(name: &str) -> bool {
+    name.starts_with("review::")
+}
+
 /// What the review test prints (shown by `cargo nextest run --success-output immediate`):
 /// the items that differ, the findings and the notes, then where to go from there.
 pub fn review_text(

@@ -306,6 +306,22 @@ impl Layout {
             key,
         ))
     }
+
+    /// Where the snapshot of one item is referenced and its pending file written: its accepted
+    /// file, when there is one (a file under its former name, read where it is, stays the
+    /// item's file until a run renames it); else [`Layout::snap_path`].
+    pub fn item_path(&self, key: &ItemKey, accepted: Option<&snapshot::Accepted>) -> PathBuf {
+        accepted.map_or_else(|| self.snap_path(key), |a| a.path.clone())
+    }
+
+    /// Every name the snapshot of one item may have in this suite: [`Layout::snap_path`], and
+    /// a named suite's former name.
+    pub fn snap_paths(&self, key: &ItemKey) -> Vec<PathBuf> {
+        let former = snapshot::former_file_name(&self.module, self.suite.as_deref(), key);
+        std::iter::once(self.snap_path(key))
+            .chain(former.map(|name| self.dir.join(name)))
+            .collect()
+    }
 }
 
 /// Every verdict of one suite, plus what was said along the way.

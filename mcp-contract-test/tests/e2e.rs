@@ -454,7 +454,7 @@ fn main() {{}}
     let of = |suite: &str| {
         snapshots
             .keys()
-            .filter(|name| name.starts_with(&format!("contract__{suite}__")))
+            .filter(|name| name.starts_with(&format!("contract__{suite}.")))
             .count()
     };
     // Each admin suite: the server and 9 tools; each read-only one: the server and 3 tools.

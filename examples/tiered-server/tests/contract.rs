@@ -2,7 +2,7 @@
 //!
 //! `readonly` starts the server without flags, `runcontrol` with `--enable-run-control`. Each
 //! profile has its own tests (`readonly::tools::…`, `runcontrol::tools::…`) and its own
-//! snapshots (`contract__readonly__…`, `contract__runcontrol__…`).
+//! snapshots (`contract__readonly.…`, `contract__runcontrol.…`).
 #[mcp_contract_test::mcp_contract(name = "readonly", bin = "tiered-server")]
 #[mcp_contract_test::mcp_contract(
     name = "runcontrol",

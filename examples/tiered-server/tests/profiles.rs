@@ -9,7 +9,7 @@ use std::path::Path;
 /// prefix) → body (the text after the header).
 fn profile(name: &str) -> BTreeMap<String, String> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots");
-    let prefix = format!("contract__{name}__");
+    let prefix = format!("contract__{name}.");
     let mut items = BTreeMap::new();
     for entry in std::fs::read_dir(&dir).expect("tests/snapshots exists") {
         let file = entry.expect("readable folder").file_name();
@@ -34,13 +34,13 @@ fn the_profiles_differ_by_exactly_the_run_control_tools() {
     let runcontrol = profile("runcontrol");
     assert_eq!(
         readonly.keys().collect::<Vec<_>>(),
-        ["server", "tools__get_job", "tools__list_jobs"]
+        ["server", "tools.get_job", "tools.list_jobs"]
     );
     let extra: Vec<&String> = runcontrol
         .keys()
         .filter(|k| !readonly.contains_key(*k))
         .collect();
-    assert_eq!(extra, ["tools__cancel_job", "tools__run_job"]);
+    assert_eq!(extra, ["tools.cancel_job", "tools.run_job"]);
     for (item, body) in &readonly {
         assert_eq!(
             runcontrol.get(item),
@@ -48,5 +48,5 @@ fn the_profiles_differ_by_exactly_the_run_control_tools() {
             "{item} is recorded differently in the two profiles"
         );
     }
-    assert!(runcontrol["tools__cancel_job"].contains("\"destructiveHint\": true"));
+    assert!(runcontrol["tools.cancel_job"].contains("\"destructiveHint\": true"));
 }

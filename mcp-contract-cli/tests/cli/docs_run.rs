@@ -416,11 +416,12 @@ fn checked_suite(command: &str) -> Option<(String, String)> {
             .and_then(|i| words.get(i + 1).cloned())
     };
     let dir = value("--dir")?;
-    let mut prefix = value("--name").unwrap_or_else(|| "contract".to_owned());
-    if let Some(suite) = value("--suite") {
-        prefix = format!("{prefix}__{suite}");
-    }
-    Some((dir, format!("{prefix}__")))
+    let module = value("--name").unwrap_or_else(|| "contract".to_owned());
+    let prefix = match value("--suite") {
+        Some(suite) => format!("{module}__{suite}."),
+        None => format!("{module}__"),
+    };
+    Some((dir, prefix))
 }
 
 /// What must hold of any output of a documented command.

@@ -680,11 +680,46 @@ fn diff_and_changelog_read_one_suite_of_a_shared_folder() {
     let one_v1 = surface(&dir, "one-v1", "1.0.0", &["add", "search"]);
     let prod_v1 = surface(&dir, "prod-v1", "3.0.0", &["list"]);
     write_config(&one_v1, &prod_v1);
+    // The profile's files as mcp-contract 0.1.0 named them (`prod__readonly__tools__list.snap`,
+    // now `prod__readonly.tools.list.snap`): the revision holds those names.
+    let contracts = dir.join("contracts");
+    let names = || -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(&contracts)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        names
+    };
+    for name in names() {
+        if let Some(item) = name.strip_prefix("prod__readonly.") {
+            let former = format!(
+                "prod__readonly__{}.snap",
+                item.trim_end_matches(".snap").replace('.', "__")
+            );
+            std::fs::rename(contracts.join(&name), contracts.join(former)).unwrap();
+        }
+    }
+    assert!(names().contains(&"prod__readonly__tools__list.snap".to_owned()));
     git(&dir, &["add", "-A"]);
     git(&dir, &["commit", "-q", "-m", "v1"]);
     let one_v2 = surface(&dir, "one-v2", "1.1.0", &["add"]);
     let prod_v2 = surface(&dir, "prod-v2", "3.1.0", &["list", "get"]);
     write_config(&one_v2, &prod_v2);
+    // `snapshot` renamed them before writing.
+    let now = names();
+    assert!(
+        now.iter().all(|n| !n.starts_with("prod__readonly__")),
+        "{now:?}"
+    );
+    assert!(
+        now.contains(&"prod__readonly.tools.get.snap".to_owned()),
+        "{now:?}"
+    );
+    assert!(
+        now.contains(&"prod__readonly.tools.list.snap".to_owned()),
+        "{now:?}"
+    );
 
     let unchosen = run_in(&dir, &["diff", "--since", "HEAD", "contracts"]);
     assert_eq!(unchosen.code, 2, "{}", unchosen.stdout);

@@ -120,7 +120,7 @@ fn verdict_of(
         };
         let mut verdict = Verdict {
             key: key.clone(),
-            snap_path: judging.layout.snap_path(key),
+            snap_path: judging.layout.item_path(key, old),
             accepted: old.map(|a| a.file.clone()),
             recorded,
             state: if promised.is_some() {
@@ -178,7 +178,7 @@ fn verdict_of(
         .fails_item(state, &judgement, policy, first_recording);
     let mut verdict = Verdict {
         key: key.clone(),
-        snap_path: judging.layout.snap_path(key),
+        snap_path: judging.layout.item_path(key, old),
         accepted: old.map(|a| a.file.clone()),
         recorded: SnapshotFile::new(Metadata::default(), contents),
         state,
@@ -216,7 +216,7 @@ fn removed(
         .fails_item(State::Removed, &judgement, policy, false);
     Verdict {
         key: key.clone(),
-        snap_path: judging.layout.snap_path(key),
+        snap_path: judging.layout.item_path(key, Some(old)),
         accepted: Some(old.file.clone()),
         recorded: SnapshotFile::new(Metadata::default(), snapshot::render_item(key, None)),
         state: State::Removed,

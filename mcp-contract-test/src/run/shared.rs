@@ -78,6 +78,7 @@ fn outcome_key(
         select: _,
         only: _,
         program,
+        writes_snapshots,
     } = context;
     let allow_text = allow_list
         .as_ref()
@@ -106,6 +107,7 @@ fn outcome_key(
         .derived_debug("mode", mode)
         .field("ci", ci)
         .field("allow_missing", allow_missing)
+        .field("writes_snapshots", writes_snapshots)
         .field("program", program)
         .derived_debug("today", &crate::env::today())
         .field("snapshots", &state);

@@ -2,7 +2,10 @@
 
 use super::file::{contents_match, read_with_offset, SnapshotFile};
 use super::item::{read_head_at, ItemHead};
-use super::naming::{file_name, is_suite_file, suite_prefix};
+use super::naming::{
+    file_name, former_file_name, former_suite_prefix, is_suite_file, suite_file, suite_prefix,
+    Naming,
+};
 use super::settings::{Settings, UpdateMode};
 use super::{ErrorKind, SnapshotError};
 use crate::surface::ItemKey;
@@ -47,10 +50,12 @@ impl Accepted {
 /// Reads every accepted snapshot of one suite in `dir`, sorted by item.
 ///
 /// A file belongs to the suite when its name has the shape [`file_name`] gives `module` and
-/// `suite`; other suites' files sharing the module prefix are left alone, and so are
-/// `.snap.new` files. A missing directory holds no snapshots. Any broken file of the suite is
-/// an error naming it (files are only read), and so is a file whose contents are another
-/// item than its name says (renamed or copied by hand).
+/// `suite`, or the shape a named suite's files had before ([`super::rename_former`]: read where
+/// they are, [`Accepted::path`] naming them); other suites' files sharing the module prefix are
+/// left alone, and so are `.snap.new` files. A missing directory holds no snapshots. Any
+/// broken file of the suite is an error naming it (files are only read), and so is a file
+/// whose contents are another item than its name says (renamed or copied by hand), and an item
+/// accepted under both its former name and its name now.
 pub fn load_dir(
     dir: &Path,
     module: &str,
@@ -66,17 +71,22 @@ pub fn load_dir(
         let entry = entry.map_err(|e| SnapshotError::io(dir, "list the snapshot folder", &e))?;
         // Names that are not UTF-8 were not written by us.
         if let Ok(name) = entry.file_name().into_string() {
-            if is_suite_file(&name, module, suite) {
-                names.push(name);
+            if let Some(naming) = suite_file(&name, module, suite) {
+                names.push((name, naming));
             }
         }
     }
-    names.sort();
-    let mut by_key: BTreeMap<ItemKey, Accepted> = BTreeMap::new();
-    for (name, read) in names.iter().zip(read_all(dir, &names)) {
+    names.sort_by(|a, b| a.0.cmp(&b.0));
+    let (names, namings): (Vec<String>, Vec<Naming>) = names.into_iter().unzip();
+    let mut by_key: BTreeMap<ItemKey, (Accepted, Naming)> = BTreeMap::new();
+    for ((name, naming), read) in names.iter().zip(namings).zip(read_all(dir, &names)) {
         let (path, file, item) = read?;
         let expected = file_name(module, suite, &item.key);
-        if expected != *name {
+        let named_as = match naming {
+            Naming::Current => Some(expected.clone()),
+            Naming::Former => former_file_name(module, suite, &item.key),
+        };
+        if named_as.as_deref() != Some(name.as_str()) {
             return Err(SnapshotError::at(
                 ErrorKind::Duplicate,
                 &path,
@@ -87,23 +97,50 @@ pub fn load_dir(
                 ),
             ));
         }
-        if let Some(first) = by_key.get(&item.key) {
-            return Err(SnapshotError::at(
-                ErrorKind::Duplicate,
-                &path,
-                None,
+        if let Some((first, first_naming)) = by_key.get(&item.key) {
+            let message = if naming == *first_naming {
                 format!(
                     "{} `{}` is also accepted in {}; delete one of the two files",
                     item.key.kind,
                     item.key.name,
                     first.path.display()
-                ),
+                )
+            } else {
+                let (former, current) = match naming {
+                    Naming::Former => (&path, &first.path),
+                    Naming::Current => (&first.path, &path),
+                };
+                both_names(&item.key, suite, former, current)
+            };
+            return Err(SnapshotError::at(
+                ErrorKind::Duplicate,
+                &path,
+                None,
+                message,
             ));
         }
         let file = Arc::new(file);
-        by_key.insert(item.key.clone(), Accepted { path, file, item });
+        by_key.insert(item.key.clone(), (Accepted { path, file, item }, naming));
     }
-    Ok(by_key.into_values().collect())
+    Ok(by_key.into_values().map(|(accepted, _)| accepted).collect())
+}
+
+/// What to do when an item is accepted under its former name and its name now, which hold
+/// different snapshots (nothing is renamed or deleted over the other).
+fn both_names(key: &ItemKey, suite: Option<&str>, former: &Path, current: &Path) -> String {
+    let test = crate::escape::escape(&key.test_name());
+    let test = match suite {
+        Some(suite) => format!("{suite}::{test}"),
+        None => test,
+    };
+    format!(
+        "the accepted snapshot of {test} is in two files: {} (the name mcp-contract-test \
+         0.1.0 gave it) and {} (its name now). Nothing was renamed or deleted. Compare them \
+         (`diff` the two), keep the contract you mean under the name now (move the former file \
+         over it if that is the one), and delete the former file",
+        former.display(),
+        current.display()
+    )
 }
 
 /// Reads one snapshot file as [`load_dir`] reads it (the header and the contents, unchecked
@@ -129,15 +166,19 @@ pub fn suite_state(dir: &Path, module: &str, suite: Option<&str>) -> Option<u64>
     // This runs in every test process of a nextest run, usually built without optimisation, so
     // it stays cheap: each file is mixed from its numbers alone (a file renamed, replaced or
     // written gets a new change time or inode) and the mixes are summed, so nothing is sorted.
-    // The files are all `.snap` files of the suite's prefix: other suites' files sharing it are
-    // included, which only makes the state change more often.
+    // The files are all `.snap` files of the suite's prefixes (a named suite's former one too):
+    // other suites' files sharing them are included, which only makes the state change more
+    // often.
     let prefix = suite_prefix(module, suite);
+    let former = former_suite_prefix(module, suite);
     let mut state = fnv1a64(b"suite state");
     for entry in entries {
         let entry = entry.ok()?;
         let name = entry.file_name();
         let Some(name) = name.to_str() else { continue };
-        if !name.starts_with(prefix.as_str()) || !name.ends_with(".snap") {
+        let ours = name.starts_with(prefix.as_str())
+            || former.as_deref().is_some_and(|f| name.starts_with(f));
+        if !ours || !name.ends_with(".snap") {
             continue;
         }
         // Followed through a symbolic link, as reading the file is.
@@ -215,7 +256,8 @@ fn read_all(dir: &Path, names: &[String]) -> Vec<Read> {
 }
 
 /// The pending `.snap.new` files of one suite in `dir` (named as [`file_name`] names the
-/// suite's snapshots, `.new` appended), sorted; none when the folder cannot be listed.
+/// suite's snapshots, or as a named suite's were named before, `.new` appended), sorted; none
+/// when the folder cannot be listed.
 pub fn pending_files(dir: &Path, module: &str, suite: Option<&str>) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();

@@ -410,3 +410,345 @@ fn an_inherited_secret_echoed_by_a_crashing_server_is_scrubbed() {
         "{run:?}"
     );
 }
+
+/// Two suites stacked in one test file, each with its own server (`surface.json`, `other.json`).
+const STACKED: &str = r#"#[mcp_contract_test::mcp_contract(name = "time", server = "python3 server.py surface.json")]
+#[mcp_contract_test::mcp_contract(name = "other", server = "python3 server.py other.json")]
+fn main() {}
+"#;
+
+/// A consumer with [`STACKED`] suites, both serving v1, or what is missing to run it.
+fn stacked(name: &str) -> Result<Consumer, support::Missing> {
+    let consumer = Consumer::with_test(name, STACKED)?;
+    serve_other(&consumer, &v1());
+    Ok(consumer)
+}
+
+/// Plays a release of the `other` suite's server.
+fn serve_other(consumer: &Consumer, surface: &Value) {
+    fs::write(
+        consumer.dir.join("other.json"),
+        serde_json::to_string(surface).unwrap(),
+    )
+    .unwrap();
+}
+
+/// Both suites recorded and accepted through cargo-insta: 10 snapshots each.
+fn record_stacked(consumer: &Consumer) {
+    let first = consumer.cargo_test(&[]);
+    assert!(first.ok, "{first:?}");
+    assert_eq!(consumer.pending().len(), 20, "{first:?}");
+    let accept = consumer.insta(&["accept"]);
+    assert!(accept.ok, "{accept:?}");
+    assert_eq!(consumer.snapshots().len(), 20);
+    assert!(consumer.pending().is_empty());
+}
+
+/// The name mcp-contract-test 0.1.0 gave a named suite's file (`contract__time__tools__x.snap`
+/// for `contract__time.tools.x.snap`, a pending `.new` kept).
+fn former_name(name: &str) -> String {
+    let (module, rest) = name.split_once("__").expect("a module prefix");
+    let (stem, pending) = rest.split_once(".snap").expect("a snapshot file");
+    format!("{module}__{}.snap{pending}", stem.replace('.', "__"))
+}
+
+/// Every snapshot file of the consumer renamed to its former name, as an upgrade finds them.
+fn rename_to_former_names(consumer: &Consumer) {
+    let dir = consumer.dir.join("tests/snapshots");
+    for name in consumer.snapshots().into_keys() {
+        fs::rename(dir.join(&name), dir.join(former_name(&name))).unwrap();
+    }
+}
+
+/// The lines cargo-insta prints under `accepted:` (`cargo insta accept`).
+fn accepted_lines(run: &Run) -> Vec<&str> {
+    run.stdout
+        .lines()
+        .skip_while(|line| line.trim() != "accepted:")
+        .skip(1)
+        .take_while(|line| line.starts_with("  "))
+        .map(str::trim)
+        .collect()
+}
+
+/// cargo-insta names a snapshot by its header's source and what follows the file name's last
+/// `__`: with two suites stacked in one test file, every line of its lists names the suite and
+/// the item (once `tests/contract.rs (server.snap)` twice, `tests/contract.rs
+/// (read_graph.snap)` twice).
+#[test]
+fn cargo_insta_lists_name_the_suite_of_every_snapshot() {
+    let consumer = support::require!(stacked("stacked-names"));
+    let first = consumer.cargo_test(&[]);
+    assert!(first.ok, "{first:?}");
+    let pending = consumer.pending();
+    assert_eq!(pending.len(), 20, "{pending:?}");
+    for suite in ["time", "other"] {
+        assert!(
+            pending.contains(&format!("contract__{suite}.server.snap.new")),
+            "{pending:?}"
+        );
+        assert!(
+            pending.contains(&format!("contract__{suite}.tools.read_graph.snap.new")),
+            "{pending:?}"
+        );
+    }
+    let listed = consumer.insta(&["pending-snapshots"]);
+    assert!(listed.ok, "{listed:?}");
+    assert!(
+        listed
+            .stdout
+            .contains("tests/snapshots/contract__time.server.snap"),
+        "{listed:?}"
+    );
+    let accept = consumer.insta(&["accept"]);
+    assert!(accept.ok, "{accept:?}");
+    let lines = accepted_lines(&accept);
+    assert_eq!(lines.len(), 20, "{accept:?}");
+    let distinct: std::collections::BTreeSet<&&str> = lines.iter().collect();
+    assert_eq!(
+        distinct.len(),
+        20,
+        "every line names one snapshot: {lines:#?}"
+    );
+    for line in [
+        "tests/contract.rs (time.server.snap)",
+        "tests/contract.rs (other.server.snap)",
+        "tests/contract.rs (time.tools.read_graph.snap)",
+        "tests/contract.rs (other.tools.search_nodes.snap)",
+    ] {
+        assert!(lines.contains(&line), "{line}: {lines:#?}");
+    }
+    assert!(consumer.cargo_test(&[]).ok);
+    assert!(consumer.pending().is_empty());
+}
+
+/// Snapshots accepted under the names mcp-contract-test 0.1.0 gave stacked suites (a tombstone
+/// and a pending file among them) stay the accepted contract after the upgrade: where nothing
+/// may be written (CI) they are read and referenced where they are, and
+/// `cargo insta test --unreferenced=reject` passes, under nextest too; the first local run
+/// renames them, bytes
+/// kept, and says so; nothing is lost and nothing is offered for review but the pending change.
+#[test]
+fn snapshots_under_their_former_names_stay_the_accepted_contract() {
+    let consumer = support::require!(stacked("former-names"));
+    support::require!(support::tools::cargo_nextest());
+    record_stacked(&consumer);
+    // An accepted removal in `time`.
+    consumer.serve(&v2_without_read_graph());
+    assert!(!consumer.cargo_test(&[]).ok);
+    assert!(consumer.insta(&["accept"]).ok);
+    let tombstone = "contract__time.tools.read_graph.snap";
+    assert!(consumer.snapshots()[tombstone].contains("\"removed\": true"));
+    // A change of `other` pending review, as 0.1.0 would have left it: its bytes, kept aside.
+    serve_other(&consumer, &with_extra_tool());
+    assert!(consumer.cargo_test(&[]).ok);
+    let pending = "contract__other.tools.export_graph.snap.new";
+    let pending_bytes = consumer.snapshots()[pending].clone();
+    fs::remove_file(consumer.dir.join("tests/snapshots").join(pending)).unwrap();
+    serve_other(&consumer, &v1());
+    let accepted = consumer.snapshots();
+    assert_eq!(accepted.len(), 20);
+
+    rename_to_former_names(&consumer);
+    let former = consumer.snapshots();
+    assert!(former.contains_key("contract__time__tools__read_graph.snap"));
+    assert!(former.contains_key("contract__other__server.snap"));
+
+    // CI: nothing may be written. The former files are the contract, read where they are.
+    let ci = consumer.cargo_test(&[("CI", "true")]);
+    assert!(ci.ok, "{ci:?}");
+    assert!(
+        ci.stderr.contains(
+            "mcp-contract: time: 10 accepted snapshot(s) have the names mcp-contract-test 0.1.0 gave them"
+        ),
+        "{ci:?}"
+    );
+    assert_eq!(consumer.snapshots(), former, "CI renames nothing");
+    let insta = consumer.1.display().to_string();
+    let reject = Run::from(consumer.command(
+        &insta,
+        &["insta", "test", "--unreferenced=reject"],
+        &[("CI", "true")],
+    ));
+    assert!(reject.ok, "every former file is referenced: {reject:?}");
+    assert_eq!(consumer.snapshots(), former);
+    // The same under nextest, whose processes share one judgement and reference their own.
+    let nextest = Run::from(consumer.command(
+        &insta,
+        &[
+            "insta",
+            "test",
+            "--test-runner",
+            "nextest",
+            "--disable-nextest-doctest",
+            "--unreferenced=reject",
+        ],
+        &[("CI", "true")],
+    ));
+    assert!(nextest.ok, "{nextest:?}");
+    assert_eq!(consumer.snapshots(), former);
+
+    // The first local run, with the pending change 0.1.0 left beside them.
+    fs::write(
+        consumer
+            .dir
+            .join("tests/snapshots")
+            .join(former_name(pending)),
+        &pending_bytes,
+    )
+    .unwrap();
+    serve_other(&consumer, &with_extra_tool());
+    let local = consumer.cargo_test(&[]);
+    assert!(local.ok, "{local:?}");
+    for says in [
+        "mcp-contract: time: renamed 10 snapshot file(s)",
+        "mcp-contract: other: renamed 11 snapshot file(s)",
+        "the contract is unchanged: commit the renames",
+    ] {
+        assert!(local.stderr.contains(says), "{says}: {local:?}");
+    }
+    assert!(
+        local.stdout.contains(
+            "1 item(s) differ from the accepted contract (1 pending snapshot(s) written)"
+        ),
+        "only the pending change is offered for review: {local:?}"
+    );
+    let migrated = consumer.snapshots();
+    assert!(
+        migrated
+            .keys()
+            .all(|name| !name.contains("__time__") && !name.contains("__other__")),
+        "{:?}",
+        migrated.keys()
+    );
+    for (name, bytes) in &accepted {
+        assert_eq!(migrated.get(name), Some(bytes), "{name} kept its bytes");
+    }
+    assert_eq!(consumer.pending(), [pending]);
+    assert_eq!(migrated.len(), 21);
+    let accept = consumer.insta(&["accept"]);
+    assert!(accept.ok, "{accept:?}");
+    assert_eq!(
+        accepted_lines(&accept),
+        ["tests/contract.rs (other.tools.export_graph.snap)"]
+    );
+    let reject = consumer.insta(&["test", "--unreferenced=reject"]);
+    assert!(reject.ok, "{reject:?}");
+    assert!(consumer.snapshots().contains_key(tombstone));
+    assert!(consumer.pending().is_empty());
+}
+
+/// An item accepted under both its former name and its name now, with different snapshots:
+/// every test of the suite fails with one message naming both files and what to do, locally
+/// and in CI, and neither file is touched; keeping one makes the suite green again.
+#[test]
+fn an_item_under_both_names_fails_naming_both_files() {
+    let consumer = support::require!(stacked("both-names"));
+    record_stacked(&consumer);
+    let dir = consumer.dir.join("tests/snapshots");
+    let current = "contract__time.tools.read_graph.snap";
+    let former = "contract__time__tools__read_graph.snap";
+    let older = consumer.snapshots()[current].replace("Read the entire", "Read the whole");
+    assert_ne!(older, consumer.snapshots()[current]);
+    fs::write(dir.join(former), &older).unwrap();
+    let before = consumer.snapshots();
+    for env in [&[][..], &[("CI", "true")][..]] {
+        let run = consumer.cargo_test(env);
+        assert!(!run.ok, "{run:?}");
+        assert_eq!(
+            outcome(&run.stdout, "time::tools::read_graph"),
+            Some("FAILED"),
+            "{run:?}"
+        );
+        assert_eq!(outcome(&run.stdout, "other::server"), Some("ok"), "{run:?}");
+        for says in [
+            "the accepted snapshot of time::tools::read_graph is in two files:",
+            &format!("tests/snapshots/{former} (the name mcp-contract-test 0.1.0 gave it)"),
+            &format!("tests/snapshots/{current} (its name now)"),
+            "Nothing was renamed or deleted",
+            "delete the former file",
+        ] {
+            assert!(run.stdout.contains(says), "{says}: {run:?}");
+        }
+        assert_eq!(consumer.snapshots(), before, "nothing touched");
+    }
+    fs::remove_file(dir.join(former)).unwrap();
+    let run = consumer.cargo_test(&[]);
+    assert!(run.ok, "{run:?}");
+}
+
+/// An in-process suite under nextest (the notes server's `contract_in_process`, snapshots in a
+/// temporary workspace root) gets the same `review::…` test as a stdio suite: the listing
+/// process names it, its own process says it; a suite with nothing to look at has none.
+#[test]
+fn nextest_names_what_an_in_process_suite_leaves_to_look_at() {
+    support::require!(support::tools::cargo_nextest());
+    let root = support::temp_dir("in-process-review");
+    let snapshots = root.path().join("examples/notes-server/tests/snapshots");
+    let nextest = |extra: &[&str]| {
+        let mut command = support::tools::nested_cargo();
+        support::clean_environment(&mut command);
+        let mut args = vec![
+            "nextest",
+            "run",
+            "-p",
+            "notes-server",
+            "--test",
+            "contract_in_process",
+            "--no-fail-fast",
+        ];
+        args.extend_from_slice(extra);
+        let output = command
+            .args(&args)
+            .current_dir(support::repo_path(""))
+            .env("CARGO_TARGET_DIR", support::nested::target_dir())
+            .env("CARGO_TERM_COLOR", "never")
+            .env("INSTA_WORKSPACE_ROOT", root.path())
+            .output()
+            .expect("cargo runs");
+        Run::from(output)
+    };
+    // A first recording: every item is new, and the run passes.
+    let first = nextest(&[]);
+    assert!(first.ok, "{first:?}");
+    assert!(
+        first
+            .stderr
+            .contains("review::14 items recorded for the first time"),
+        "the PASS line names it: {first:?}"
+    );
+    assert!(
+        first.stderr.contains("15 tests run: 15 passed"),
+        "{first:?}"
+    );
+    // The committed contract: nothing to look at, no review test.
+    let committed = support::repo_path("examples/notes-server/tests/snapshots");
+    fs::remove_dir_all(&snapshots).unwrap();
+    fs::create_dir_all(&snapshots).unwrap();
+    for entry in fs::read_dir(&committed).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        if name.starts_with("contract_in_process__") {
+            fs::copy(committed.join(&name), snapshots.join(&name)).unwrap();
+        }
+    }
+    let clean = nextest(&[]);
+    assert!(
+        clean.ok && clean.stderr.contains("14 tests run: 14 passed"),
+        "{clean:?}"
+    );
+    assert!(!clean.stderr.contains(" review::"), "{clean:?}");
+    // One tool not accepted yet: additive drift, a pending snapshot, named.
+    let tool = "contract_in_process__tools__export_notes.snap";
+    fs::remove_file(snapshots.join(tool)).unwrap();
+    let shown = nextest(&["--success-output", "immediate"]);
+    assert!(shown.ok, "{shown:?}");
+    assert!(shown.stderr.contains("review::1 item differs"), "{shown:?}");
+    assert!(
+        shown.stderr.contains("15 tests run: 15 passed"),
+        "{shown:?}"
+    );
+    let said = format!("{}{}", shown.stdout, shown.stderr);
+    assert!(said.contains("tools::export_notes"), "{shown:?}");
+    assert!(said.contains("cargo insta review"), "{shown:?}");
+    assert!(snapshots.join(format!("{tool}.new")).exists());
+}

@@ -3,8 +3,8 @@
 
 use mcp_contract_engine::{ItemKey, ItemKind, Surface};
 use mcp_contract_test::_support::snapshot::{
-    file_name, load_dir, parse_item, pending_path, record, render_item, write_atomic, ErrorKind,
-    Metadata, Settings, SnapshotFile, UpdateMode, Written,
+    file_name, load_dir, parse_item, pending_path, record, rename_former, render_item,
+    write_atomic, ErrorKind, Metadata, Settings, SnapshotFile, UpdateMode, Written,
 };
 use serde_json::json;
 use std::collections::{BTreeMap, HashMap};
@@ -804,4 +804,203 @@ fn nested_flow_keys_in_a_header_are_an_error_not_an_explosion() {
         );
         assert!(started.elapsed() < std::time::Duration::from_secs(2));
     }
+}
+
+/// The snapshot of `key` as a file's bytes (a tombstone when `removed`).
+fn item_bytes(key: &ItemKey, removed: bool) -> Vec<u8> {
+    let definition = match key.kind {
+        ItemKind::Server => json!({"protocolVersion": "2025-11-25"}),
+        ItemKind::Call => json!({"content": [{"type": "text", "text": "ok"}]}),
+        _ => json!({"name": key.name, "inputSchema": {"type": "object"}}),
+    };
+    let body = render_item(key, (!removed).then_some(&definition));
+    SnapshotFile::new(Metadata::default(), body)
+        .render()
+        .into_bytes()
+}
+
+/// Every file of a folder, by name.
+fn folder(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            (
+                e.file_name().into_string().unwrap(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// A named suite's files as mcp-contract-test 0.1.0 named them (`m__s__…`): the server, a
+/// tool, a declared call, an accepted removal (a tombstone) and a pending file; beside them an
+/// unnamed suite's file and another suite's, which are never touched.
+fn former_folder(tag: &str) -> (support::TempDir, Vec<(&'static str, &'static str)>) {
+    let temp = temp_dir(tag);
+    let dir = temp.path();
+    let files = [
+        (
+            "m__s__server.snap",
+            "m__s.server.snap",
+            ItemKey::server(),
+            false,
+        ),
+        (
+            "m__s__tools__x.snap",
+            "m__s.tools.x.snap",
+            ItemKey::new(ItemKind::Tool, "x"),
+            false,
+        ),
+        (
+            "m__s__calls__t__c.snap",
+            "m__s.calls.t.c.snap",
+            ItemKey::call("t", "c"),
+            false,
+        ),
+        (
+            "m__s__tools__gone.snap",
+            "m__s.tools.gone.snap",
+            ItemKey::new(ItemKind::Tool, "gone"),
+            true,
+        ),
+    ];
+    let mut names = Vec::new();
+    for (former, current, key, removed) in &files {
+        assert_eq!(file_name("m", Some("s"), key), *current);
+        std::fs::write(dir.join(former), item_bytes(key, *removed)).unwrap();
+        names.push((*former, *current));
+    }
+    let x = ItemKey::new(ItemKind::Tool, "x");
+    std::fs::write(dir.join("m__s__tools__x.snap.new"), item_bytes(&x, true)).unwrap();
+    names.push(("m__s__tools__x.snap.new", "m__s.tools.x.snap.new"));
+    std::fs::write(dir.join("m__tools__x.snap"), item_bytes(&x, false)).unwrap();
+    std::fs::write(dir.join("m__other__tools__x.snap"), item_bytes(&x, false)).unwrap();
+    (temp, names)
+}
+
+/// A run that may write renames a named suite's files under their former names, bytes kept
+/// and pending files with them; one that may not reads them where they are. Either way the
+/// suite reads the same contract, and nothing else in the folder changes.
+#[test]
+fn former_names_are_renamed_by_a_run_that_writes_and_read_where_they_are_otherwise() {
+    let (temp, names) = former_folder("former-names");
+    let dir = temp.path();
+    let before = folder(dir);
+
+    let kept = rename_former(dir, "m", Some("s"), false);
+    assert!(kept.renamed.is_empty());
+    assert_eq!(kept.kept.len(), 4, "{kept:?}");
+    assert_eq!(
+        folder(dir),
+        before,
+        "a run that writes nothing renames nothing"
+    );
+    let note = kept.notes().join("\n");
+    assert!(note.contains("4 accepted snapshot(s) have the names mcp-contract-test 0.1.0 gave them (m__s__calls__t__c.snap and 3 more)"), "{note}");
+    let in_place = load_dir(dir, "m", Some("s")).unwrap();
+    assert_eq!(in_place.len(), 4);
+    assert!(in_place.iter().all(|a| a
+        .path
+        .file_name()
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .starts_with("m__s__")));
+
+    let renamed = rename_former(dir, "m", Some("s"), true);
+    assert_eq!(renamed.renamed.len(), 5, "{renamed:?}");
+    assert!(renamed.kept.is_empty());
+    let after = folder(dir);
+    for (former, current) in &names {
+        assert!(!after.contains_key(*former), "{former} is gone");
+        assert_eq!(
+            after[*current], before[*former],
+            "{current} holds what {former} held"
+        );
+    }
+    assert_eq!(after.len(), before.len());
+    assert_eq!(after["m__tools__x.snap"], before["m__tools__x.snap"]);
+    assert_eq!(
+        after["m__other__tools__x.snap"],
+        before["m__other__tools__x.snap"]
+    );
+    let note = renamed.notes().join("\n");
+    assert!(note.contains("renamed 5 snapshot file(s)"), "{note}");
+    assert!(
+        note.contains("m__s__calls__t__c.snap → m__s.calls.t.c.snap and 4 more"),
+        "{note}"
+    );
+    let read = load_dir(dir, "m", Some("s")).unwrap();
+    let keys = |accepted: &[mcp_contract_test::_support::snapshot::Accepted]| -> Vec<ItemKey> {
+        accepted.iter().map(|a| a.item.key.clone()).collect()
+    };
+    assert_eq!(keys(&read), keys(&in_place));
+    assert!(read.iter().zip(&in_place).all(|(a, b)| a.file == b.file));
+    // Nothing left to do; the unnamed suite's folder was never looked at.
+    assert_eq!(rename_former(dir, "m", Some("s"), true), Default::default());
+    assert_eq!(rename_former(dir, "m", None, true), Default::default());
+}
+
+/// An item accepted under both names: the same bytes finish the rename (the former file is
+/// deleted); different ones are both kept and reading the suite names both files and what to
+/// do, whether or not the run may write. A pending file under the name now wins over a former
+/// one.
+#[test]
+fn both_names_at_once_are_one_error_naming_both_files_unless_they_hold_the_same_bytes() {
+    let temp = temp_dir("former-conflict");
+    let dir = temp.path();
+    let x = ItemKey::new(ItemKind::Tool, "x");
+    let y = ItemKey::new(ItemKind::Tool, "y");
+    std::fs::write(dir.join("m__s__tools__x.snap"), item_bytes(&x, false)).unwrap();
+    std::fs::write(dir.join("m__s.tools.x.snap"), item_bytes(&x, true)).unwrap();
+    std::fs::write(dir.join("m__s__tools__y.snap"), item_bytes(&y, false)).unwrap();
+    std::fs::write(dir.join("m__s.tools.y.snap"), item_bytes(&y, false)).unwrap();
+    std::fs::write(dir.join("m__s__tools__y.snap.new"), item_bytes(&y, false)).unwrap();
+    std::fs::write(dir.join("m__s.tools.y.snap.new"), item_bytes(&y, true)).unwrap();
+    let before = folder(dir);
+    for rename in [false, true] {
+        let error = load_dir(dir, "m", Some("s")).unwrap_err();
+        assert_eq!(error.kind, ErrorKind::Duplicate);
+        let said = error.to_string();
+        for part in [
+            "the accepted snapshot of s::tools::x is in two files",
+            &dir.join("m__s__tools__x.snap").display().to_string(),
+            &dir.join("m__s.tools.x.snap").display().to_string(),
+            "Nothing was renamed or deleted",
+            "delete the former file",
+        ] {
+            assert!(said.contains(part), "{part}: {said}");
+        }
+        let found = rename_former(dir, "m", Some("s"), rename);
+        assert!(!found
+            .renamed
+            .iter()
+            .any(|(from, _)| from.ends_with("m__s__tools__x.snap")));
+    }
+    let after = folder(dir);
+    assert_eq!(after["m__s__tools__x.snap"], before["m__s__tools__x.snap"]);
+    assert_eq!(after["m__s.tools.x.snap"], before["m__s.tools.x.snap"]);
+    assert!(
+        !after.contains_key("m__s__tools__y.snap"),
+        "same bytes: the rename is done"
+    );
+    assert_eq!(after["m__s.tools.y.snap"], before["m__s.tools.y.snap"]);
+    assert!(
+        !after.contains_key("m__s__tools__y.snap.new"),
+        "the older pending file is gone"
+    );
+    assert_eq!(
+        after["m__s.tools.y.snap.new"],
+        before["m__s.tools.y.snap.new"]
+    );
+    // The user keeps the former file's contract: the next run renames it.
+    std::fs::remove_file(dir.join("m__s.tools.x.snap")).unwrap();
+    let found = rename_former(dir, "m", Some("s"), true);
+    assert_eq!(found.renamed.len(), 1, "{found:?}");
+    assert_eq!(
+        folder(dir)["m__s.tools.x.snap"],
+        before["m__s__tools__x.snap"]
+    );
+    assert_eq!(load_dir(dir, "m", Some("s")).unwrap().len(), 2);
 }

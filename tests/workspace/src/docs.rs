@@ -33,6 +33,7 @@ pub fn markdown_files() -> Vec<String> {
     let mut files = vec![
         "README.md".to_owned(),
         "CONTRIBUTING.md".to_owned(),
+        "CHANGELOG.md".to_owned(),
         "examples/notes-server/README.md".to_owned(),
         "fuzz/README.md".to_owned(),
         // The README of the PyPI and npm packages and the release archives.
