@@ -358,10 +358,14 @@ pub mod _support {
     /// Judging a live surface against accepted snapshots (the road's one judgement), as data.
     pub mod check {
         pub use crate::check::{
-            accepted_surface, evaluate, prepare_for_sharing, probe_and_load, Accepting, FailOn,
-            Judging, Layout, ReleaseVersion, State, SuiteReport, Verdict, VersionSource,
-            DEFAULT_PROGRAM,
+            accepted_surface, evaluate, prepare_for_sharing, probe_and_load, Accepting, DigestKey,
+            FailOn, Judging, Layout, Memo, ReleaseVersion, State, SuiteReport, Verdict,
+            VersionSource, DEFAULT_PROGRAM,
         };
+    }
+    /// What the processes of a run share, and what runs remember of a suite's unchanged items.
+    pub mod probe_cache {
+        pub use crate::probe_cache::MemoFile;
     }
     /// What one suite says, from either face.
     pub mod config {

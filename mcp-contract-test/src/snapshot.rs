@@ -25,11 +25,11 @@ pub use item::{parse_item, read_head_at, render_item, FORMAT};
 pub(crate) use naming::suite_prefix;
 pub use naming::{file_name, safe_component};
 pub use settings::{Settings, UpdateMode};
-pub(crate) use store::remove_if_present;
 pub use store::{
     add_reference, load_dir, pending_files, pending_path, read_file, record, suite_state,
     write_atomic, Accepted, Written,
 };
+pub(crate) use store::{file_identity, remove_if_present};
 
 use std::fmt;
 use std::path::{Path, PathBuf};
