@@ -616,16 +616,16 @@ fn judge_item<'a>(
         .unwrap_or_default();
     // The common case, an item whose snapshot text is the accepted one, is recognised by
     // writing that text against the accepted file without building it; its recording is then
-    // the accepted text itself. Any other item is rendered.
-    let same_text = match (old, &new_definition) {
+    // the accepted text itself. Any other item is rendered (in the same pass).
+    let (contents, same_text) = match (old, &new_definition) {
         (Some(a), Some(new)) if has_old_definition => {
-            snapshot::renders_as(key, new, a.file.contents.trim_end())
+            let accepted = a.file.contents.trim_end();
+            match snapshot::render_unless(key, new, accepted) {
+                None => (accepted.to_owned(), true),
+                Some(rendered) => (rendered, false),
+            }
         }
-        _ => false,
-    };
-    let contents = match old {
-        Some(a) if same_text => a.file.contents.trim_end().to_owned(),
-        _ => snapshot::render_item(key, new_definition.as_deref()),
+        _ => (snapshot::render_item(key, new_definition.as_deref()), false),
     };
     let mut refresh = None;
     let (state, old_definition) = match (old.filter(|_| has_old_definition), &new_definition) {

@@ -20,7 +20,7 @@ mod store;
 mod yaml;
 
 pub use file::{contents_match, normalize_contents, Metadata, SnapshotFile};
-pub(crate) use item::renders_as;
+pub(crate) use item::render_unless;
 pub use item::{parse_item, read_head_at, render_item, FORMAT};
 pub(crate) use naming::suite_prefix;
 pub use naming::{file_name, safe_component};
