@@ -82,7 +82,12 @@ pub(crate) fn render_unless(key: &ItemKey, value: &Value, expected: &str) -> Opt
     };
     write_item(&mut out, key, Some(value));
     let built = match out.built {
-        Some(built) => built,
+        // Kept by its verdict as long as the run: no room to spare (a large suite's changed
+        // items would otherwise hold tens of megabytes of it).
+        Some(mut built) => {
+            built.shrink_to_fit();
+            built
+        }
         None if out.at == expected.len() => return None,
         // The rendering is a prefix of what was expected.
         None => expected.as_bytes()[..out.at].to_vec(),
@@ -184,7 +189,9 @@ impl Sink for Diverges<'_> {
 impl Diverges<'_> {
     #[cold]
     fn diverge(&mut self, bytes: &[u8]) {
-        let mut built = Vec::with_capacity(self.expected.len().max(256) + bytes.len());
+        // A changed item's text is about as long as its accepted one.
+        let mut built =
+            Vec::with_capacity(self.expected.len() + self.expected.len() / 8 + bytes.len());
         built.extend_from_slice(&self.expected[..self.at]);
         built.extend_from_slice(bytes);
         self.built = Some(built);
