@@ -82,9 +82,9 @@ pub struct Digest {
 /// What judging said of one unchanged item, and the two texts it said it of.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Remembered {
-    /// The live item's own name when it is not the judged key's (a secret in the name was
-    /// replaced when the item was prepared).
-    pub live_name: Option<String>,
+    /// The digest of the live item's own name when it is not the judged key's (a secret in
+    /// the name was replaced when the item was prepared: the memo never holds the name).
+    pub live_name: Option<Digest>,
     /// The item's text as the surface held it.
     pub live: Digest,
     /// The accepted snapshot's contents it was judged against.
@@ -178,7 +178,7 @@ impl Memo {
             return Recall::Miss(None);
         };
         let record = &self.records[at].1;
-        if old.item.removed || record.live_name.as_deref() != live_name(key, live_key) {
+        if old.item.removed || record.live_name != self.live_name(key, live_key) {
             return Recall::Miss(None);
         }
         let live = self.key.digest(text.as_bytes());
@@ -198,13 +198,18 @@ impl Memo {
         said: (&[Finding], &[ReplacedSecret], &[Respelling]),
     ) -> Remembered {
         Remembered {
-            live_name: live_name(key, live_key).map(str::to_owned),
+            live_name: self.live_name(key, live_key),
             live: live.unwrap_or_else(|| self.key.digest(text.as_bytes())),
             accepted: self.key.digest(old.file.contents.as_bytes()),
             findings: said.0.to_vec(),
             secrets: said.1.to_vec(),
             respellings: said.2.to_vec(),
         }
+    }
+
+    /// The digest of the live item's name when it is not the judged key's.
+    fn live_name(&self, key: &ItemKey, live_key: &ItemKey) -> Option<Digest> {
+        (live_key.name != key.name).then(|| self.key.digest(live_key.name.as_bytes()))
     }
 
     /// What a whole judgement leaves to remember: its unchanged items' records in item order,
@@ -244,11 +249,6 @@ impl Memo {
         }
         Some(std::mem::take(&mut next.records))
     }
-}
-
-/// The live item's name when it is not the judged key's.
-fn live_name<'k>(key: &ItemKey, live_key: &'k ItemKey) -> Option<&'k str> {
-    (live_key.name != key.name).then_some(live_key.name.as_str())
 }
 
 #[cfg(test)]

@@ -147,13 +147,13 @@ fn build_identity() -> Option<[u64; 4]> {
 /// the body's length and its sum), then one line per record in item order:
 /// `kind \t name \t live name \t live digest \t live length \t accepted digest \t accepted
 /// length \t what judging said (JSON, empty when nothing)`. The live name is `=` when it is
-/// the item's own, else `~` and the name.
+/// the item's own, else `~` and its digest and length (the name held a secret).
 fn memo_bytes(digest_key: DigestKey, records: &[(ItemKey, Remembered)], key: &Key) -> Vec<u8> {
     let mut body = String::new();
     for (item, record) in records {
         let live_name = match &record.live_name {
             None => "=".to_owned(),
-            Some(name) => format!("~{}", index_name(name)),
+            Some(name) => format!("~{:016x}:{}", name.hash, name.len),
         };
         let said = if record.findings.is_empty()
             && record.secrets.is_empty()
@@ -224,11 +224,17 @@ fn record_from(line: &str) -> Option<(ItemKey, Remembered)> {
     let mut next = || fields.next();
     let kind = ItemKind::parse(next()?)?;
     let item = ItemKey::new(kind, index_name_back(next()?)?);
+    let hex = |text: &str| u64::from_str_radix(text, 16).ok();
     let live_name = match next()? {
         "=" => None,
-        other => Some(index_name_back(other.strip_prefix('~')?)?),
+        other => {
+            let (hash, len) = other.strip_prefix('~')?.split_once(':')?;
+            Some(Digest {
+                hash: hex(hash)?,
+                len: len.parse().ok()?,
+            })
+        }
     };
-    let hex = |text: &str| u64::from_str_radix(text, 16).ok();
     let live = Digest {
         hash: hex(next()?)?,
         len: next()?.parse().ok()?,
@@ -298,7 +304,7 @@ mod tests {
             respellings: Vec::new(),
         };
         let mut said = plain("b");
-        said.live_name = Some("b\tname\\with\nbreaks".to_owned());
+        said.live_name = Some(key.digest(b"b\tname\\with\nbreaks"));
         said.findings.push(Finding::new(
             "description-missing",
             Level::Warn,
