@@ -26,8 +26,10 @@
 //! the half-changed run recalls the half that did not change and judges the changed half in
 //! full, as the first run after a server's new release does; the run after it recalls the half
 //! that was unchanged then; the everyday run recalls every item. `recalled` says how many
-//! items each run recalled. `SCALE_MEMO=off` judges every item in full (no memo read or
-//! written), for comparison.
+//! items each run recalled. For comparison, `SCALE_MEMO=off` judges every item in full (no
+//! memo read or written), and `SCALE_MEMO=cold` starts every run from no memo (judges every
+//! item in full and writes a memo of the unchanged ones: a first run, or the first after the
+//! test binary was rebuilt).
 //!
 //! The server answers `tools/list` with a result prepared beforehand (`--prebuilt`), as a server
 //! holding its listing in memory does; what Python's JSON module would add to build it at every
@@ -201,7 +203,7 @@ fn measure(n: usize, server: &Path, dir: &Path) -> Result<String, String> {
     if !dir.join("server-v1.json").exists() {
         step("--setup", n, dir)?;
     }
-    if memo_on() && !memo_path(dir).exists() {
+    if memo_on() && !memo_cold() && !memo_path(dir).exists() {
         step("--warm", n, dir)?;
     }
     let setup_time = started.elapsed();
@@ -299,6 +301,9 @@ fn timed_run(server: &Path, dir: &Path, release: &str, layout: &Layout) -> Resul
         timeout: Duration::from_secs(120),
         ..ProbeOptions::default()
     };
+    if memo_cold() {
+        let _ = std::fs::remove_file(memo_path(dir));
+    }
     let cpu_before = cpu_time_ms();
     let started = Instant::now();
     let ((probed, probe), accepted) = check::probe_and_load(layout, || {
@@ -355,6 +360,11 @@ fn timed_run(server: &Path, dir: &Path, release: &str, layout: &Layout) -> Resul
 /// Whether runs judge with the suite's memo (`SCALE_MEMO=off`: every item in full).
 fn memo_on() -> bool {
     std::env::var_os("SCALE_MEMO").is_none_or(|v| v != "off")
+}
+
+/// Whether every run starts from no memo (`SCALE_MEMO=cold`).
+fn memo_cold() -> bool {
+    std::env::var_os("SCALE_MEMO").is_some_and(|v| v == "cold")
 }
 
 /// Where the example keeps its suite's memo (the harness keeps it in the target folder).
