@@ -203,11 +203,19 @@ fn measure(n: usize, server: &Path, dir: &Path) -> Result<String, String> {
     if !dir.join("server-v1.json").exists() {
         step("--setup", n, dir)?;
     }
-    if memo_on() && !memo_cold() && !memo_path(dir).exists() {
+    let layout = layout(dir);
+    // A memo this build can use (one written by another build, or under other settings, is
+    // none): made by a run of the accepted release when there is none.
+    let usable_memo = {
+        let (policy, fail_on) = (Policy::default(), FailOn::local_default());
+        let (redactions, lints) = (Default::default(), Default::default());
+        let judging = check::Judging::new(&layout, &policy, &fail_on, &redactions, &lints);
+        MemoFile::at(memo_path(dir), &judging, false).is_some_and(|file| !file.load().is_empty())
+    };
+    if memo_on() && !memo_cold() && !usable_memo {
         step("--warm", n, dir)?;
     }
     let setup_time = started.elapsed();
-    let layout = layout(dir);
     let live_file = dir.join("surface.json");
     let surface_mb = std::fs::metadata(&live_file).map_or(0.0, |m| m.len() as f64 / 1e6);
 
