@@ -151,7 +151,10 @@ pub fn prepare_for_sharing(live: &Surface, redactions: &Redactions) -> (Surface,
 /// parsed, prepared, linted, rendered and compared with its accepted snapshot, and only a
 /// changed item's accepted definition is parsed, so neither side is ever held parsed as a
 /// whole. Renames are the one judgement across items: when items were both added and removed,
-/// those items are judged together afterwards.
+/// those items are judged together afterwards. With a memo (`judging.memo`), a whole
+/// judgement takes an item whose text and accepted snapshot are the ones an earlier judgement
+/// found unchanged from the memo instead ([`Memo`]: the same verdict, without parsing it),
+/// and leaves in it this judgement's unchanged items.
 ///
 /// `select` picks the items judged: a test process that runs one test (`--exact NAME`, as
 /// nextest runs each) judges one item, whatever the size of the suite; the others with a test
@@ -163,9 +166,10 @@ pub fn prepare_for_sharing(live: &Surface, redactions: &Redactions) -> (Surface,
 /// `prepared`: what preparing said when [`prepare_for_sharing`] already prepared `live`
 /// (`None` for a raw surface). A prepared surface is judged whole: `select` only sorts the
 /// verdicts into judged and [`SuiteReport::unjudged`].
-// Long on purpose (~110 lines): the judgement's steps in the order they run (keys, plan,
-// context, the items on threads, suite-wide findings, renames, verdicts, findings without a
-// verdict), each a few lines calling out; split, the order would have to be read across files.
+// Long on purpose (~125 lines): the judgement's steps in the order they run (keys, plan,
+// context, the items on threads, what the memo keeps, suite-wide findings, renames, verdicts,
+// findings without a verdict), each a few lines calling out; split, the order would have to
+// be read across files.
 pub fn evaluate(
     live: &Surface,
     accepted: &[Accepted],
