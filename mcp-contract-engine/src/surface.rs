@@ -427,6 +427,16 @@ impl Surface {
         self.items.get(key).map(Item::value)
     }
 
+    /// One item's JSON text, when it is held as text (as the probe stores what the server
+    /// sent); `None` for an item inserted as a value, or absent. What a caller that remembers
+    /// items by their text hashes without parsing them.
+    pub fn text(&self, key: &ItemKey) -> Option<&str> {
+        match self.items.get(key)? {
+            Item::Text(text) => Some(text),
+            Item::Parsed(_) => None,
+        }
+    }
+
     /// Every item, server first, then tools, prompts, resources and templates, each by name;
     /// parsed one at a time as the iteration goes (see [`Surface::get`]).
     pub fn items(&self) -> impl Iterator<Item = (&ItemKey, Cow<'_, Value>)> {

@@ -204,6 +204,7 @@ fn judge(
         today: mcp_contract_engine::lint::allow::Date::parse("2026-01-01").expect("a date"),
         envelope: &[],
         program: "mcp-contract",
+        memo: None,
     };
     calls::judge(records, accepted, &judging, None, false)
         .0

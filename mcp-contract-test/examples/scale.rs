@@ -15,8 +15,21 @@
 //! process's CPU time over those phases (all threads), which a busy machine disturbs less than
 //! wall time, and `evaluate_cpu_ms` its part in `check::evaluate`. `total_over_probe` is the
 //! whole run (probe and load side by side, then evaluate) over the probe alone: the figure the
-//! targets are set in (issue 25: ≤ 2 half changed, ≤ 1.4 unchanged). Then the everyday run,
-//! timed the same way (`unchanged_*`): the server serves release 1, nothing changed.
+//! targets are set in (issue 25: ≤ 2 half changed, ≤ 1.4 unchanged). Then the server serves
+//! release 1 again, nothing changed, twice, each timed the same way: first right after the
+//! change (`after_change_*`), then the everyday run (`unchanged_*`).
+//!
+//! Each run judges as the harness does, with the suite's memo (`check::Memo`: what an earlier
+//! judgement said of its unchanged items, recalled by digests instead of judged again): read
+//! before judging and written after, both inside `evaluate`. Before the first timed run the
+//! memo holds what a run of release 1 left (a child process makes one when there is none): so
+//! the half-changed run recalls the half that did not change and judges the changed half in
+//! full, as the first run after a server's new release does; the run after it recalls the half
+//! that was unchanged then; the everyday run recalls every item. `recalled` says how many
+//! items each run recalled. For comparison, `SCALE_MEMO=off` judges every item in full (no
+//! memo read or written), and `SCALE_MEMO=cold` starts every run from no memo (judges every
+//! item in full and writes a memo of the unchanged ones: a first run, or the first after the
+//! test binary was rebuilt).
 //!
 //! The server answers `tools/list` with a result prepared beforehand (`--prebuilt`), as a server
 //! holding its listing in memory does; what Python's JSON module would add to build it at every
@@ -35,6 +48,7 @@ mod generate;
 use mcp_contract_engine::{Policy, Surface};
 use mcp_contract_test::_support::check::{self, FailOn, Layout};
 use mcp_contract_test::_support::probe::{self, ProbeOptions, ServerCommand, ServerSpec};
+use mcp_contract_test::_support::probe_cache::MemoFile;
 use mcp_contract_test::_support::run;
 use mcp_contract_test::_support::snapshot;
 use std::path::Path;
@@ -43,21 +57,24 @@ use std::time::{Duration, Instant};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    // `scale --setup N DIR`: the untimed part, in its own process so that its memory does not
-    // count in the measured process's peak.
+    // `scale --setup N DIR` and `scale --warm N DIR`: the untimed parts, each in its own
+    // process so that its memory does not count in the measured process's peak.
     if let [flag, n, dir] = &args[..] {
-        if flag == "--setup" {
-            let Ok(n) = n.parse() else {
-                return ExitCode::from(2);
-            };
-            return match setup(n, Path::new(dir)) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(error) => {
-                    eprintln!("scale --setup: {error}");
-                    ExitCode::from(1)
-                }
-            };
-        }
+        let untimed = match flag.as_str() {
+            "--setup" => setup,
+            "--warm" => warm,
+            _ => return ExitCode::from(2),
+        };
+        let Ok(n) = n.parse() else {
+            return ExitCode::from(2);
+        };
+        return match untimed(n, Path::new(dir)) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(error) => {
+                eprintln!("scale {flag}: {error}");
+                ExitCode::from(1)
+            }
+        };
     }
     let n: usize = match args.first().map(|a| a.parse()) {
         None => 1000,
@@ -154,22 +171,51 @@ fn setup(n: usize, dir: &Path) -> Result<(), String> {
     }
 }
 
+/// Leaves in the suite's memo what a run of release 1 (the accepted one) remembers: the state
+/// a server's new release meets.
+fn warm(_n: usize, dir: &Path) -> Result<(), String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let server = root.join("fixtures/servers/surface_server.py");
+    let run = timed_run(&server, dir, "1", &layout(dir))?;
+    match run.changed {
+        0 => Ok(()),
+        changed => Err(format!("{changed} items drifted in the accepted release")),
+    }
+}
+
+/// Runs `scale FLAG N DIR` (an untimed step) as a child process.
+fn step(flag: &str, n: usize, dir: &Path) -> Result<(), String> {
+    let me = std::env::current_exe().map_err(|e| e.to_string())?;
+    let status = Command::new(me)
+        .arg(flag)
+        .arg(n.to_string())
+        .arg(dir)
+        .status()
+        .map_err(|e| format!("{flag}: {e}"))?;
+    match status.success() {
+        true => Ok(()),
+        false => Err(format!("{flag} failed: {status}")),
+    }
+}
+
 fn measure(n: usize, server: &Path, dir: &Path) -> Result<String, String> {
     let started = Instant::now();
     if !dir.join("server-v1.json").exists() {
-        let me = std::env::current_exe().map_err(|e| e.to_string())?;
-        let status = Command::new(me)
-            .arg("--setup")
-            .arg(n.to_string())
-            .arg(dir)
-            .status()
-            .map_err(|e| format!("setup: {e}"))?;
-        if !status.success() {
-            return Err(format!("setup failed: {status}"));
-        }
+        step("--setup", n, dir)?;
+    }
+    let layout = layout(dir);
+    // A memo this build can use (one written by another build, or under other settings, is
+    // none): made by a run of the accepted release when there is none.
+    let usable_memo = {
+        let (policy, fail_on) = (Policy::default(), FailOn::local_default());
+        let (redactions, lints) = (Default::default(), Default::default());
+        let judging = check::Judging::new(&layout, &policy, &fail_on, &redactions, &lints);
+        MemoFile::at(memo_path(dir), &judging, false).is_some_and(|file| !file.load().is_empty())
+    };
+    if memo_on() && !memo_cold() && !usable_memo {
+        step("--warm", n, dir)?;
     }
     let setup_time = started.elapsed();
-    let layout = layout(dir);
     let live_file = dir.join("surface.json");
     let surface_mb = std::fs::metadata(&live_file).map_or(0.0, |m| m.len() as f64 / 1e6);
 
@@ -178,11 +224,13 @@ fn measure(n: usize, server: &Path, dir: &Path) -> Result<String, String> {
     // changed.
     let changed_run = timed_run(server, dir, "2", &layout)?;
     let peak = rss_mb("VmHWM:").unwrap_or_else(|| "?".to_owned());
+    let after_change_run = timed_run(server, dir, "1", &layout)?;
     let unchanged_run = timed_run(server, dir, "1", &layout)?;
-    if changed_run.items != n + 1 || changed_run.changed == 0 || unchanged_run.changed != 0 {
+    let drifted = after_change_run.changed + unchanged_run.changed;
+    if changed_run.items != n + 1 || changed_run.changed == 0 || drifted != 0 {
         return Err(format!(
-            "unexpected result: {} items probed, {} changed, {} drifted when unchanged",
-            changed_run.items, changed_run.changed, unchanged_run.changed
+            "unexpected result: {} items probed, {} changed, {drifted} drifted when unchanged",
+            changed_run.items, changed_run.changed
         ));
     }
     // The parts of the first step on their own (not part of any total): loading alone, with
@@ -196,7 +244,7 @@ fn measure(n: usize, server: &Path, dir: &Path) -> Result<String, String> {
         format!(
             "{prefix}probe_ms={} {prefix}probe_and_load_ms={} {prefix}evaluate_ms={} \
              {prefix}total_ms={} {prefix}total_over_probe={:.2} {prefix}cpu_ms={} \
-             {prefix}evaluate_cpu_ms={}",
+             {prefix}evaluate_cpu_ms={} {prefix}recalled={}",
             ms(run.probe),
             ms(run.probe_and_load),
             ms(run.evaluate),
@@ -204,15 +252,18 @@ fn measure(n: usize, server: &Path, dir: &Path) -> Result<String, String> {
             total.as_secs_f64() / run.probe.as_secs_f64().max(1e-9),
             run.cpu_ms,
             run.evaluate_cpu_ms,
+            run.recalled,
         )
     };
     Ok(format!(
         "tools={n} surface_mb={surface_mb:.1} {} changed={} failing={} peak_rss_mb={peak} \
-         rss_after_probe_and_load_mb={} {} load_alone_ms={} python_json_ms={python} setup_ms={}",
+         rss_after_probe_and_load_mb={} {} {} load_alone_ms={} python_json_ms={python} \
+         setup_ms={}",
         run_fields("", &changed_run),
         changed_run.changed,
         changed_run.failing,
         changed_run.rss_after_probe_and_load,
+        run_fields("after_change_", &after_change_run),
         run_fields("unchanged_", &unchanged_run),
         ms(load_alone),
         ms(setup_time),
@@ -231,6 +282,8 @@ struct Run {
     /// This process's CPU time over `evaluate` alone.
     evaluate_cpu_ms: String,
     rss_after_probe_and_load: String,
+    /// Items recalled from the memo instead of judged.
+    recalled: usize,
     items: usize,
     changed: usize,
     failing: usize,
@@ -256,6 +309,9 @@ fn timed_run(server: &Path, dir: &Path, release: &str, layout: &Layout) -> Resul
         timeout: Duration::from_secs(120),
         ..ProbeOptions::default()
     };
+    if memo_cold() {
+        let _ = std::fs::remove_file(memo_path(dir));
+    }
     let cpu_before = cpu_time_ms();
     let started = Instant::now();
     let ((probed, probe), accepted) = check::probe_and_load(layout, || {
@@ -272,7 +328,19 @@ fn timed_run(server: &Path, dir: &Path, release: &str, layout: &Layout) -> Resul
     let (policy, fail_on) = (Policy::default(), FailOn::local_default());
     let (redactions, lints) = (Default::default(), Default::default());
     let judging = check::Judging::new(layout, &policy, &fail_on, &redactions, &lints);
+    // As the harness does: the memo read before judging, written after.
+    let memo_file = memo_on()
+        .then(|| MemoFile::at(memo_path(dir), &judging, false))
+        .flatten();
+    let memo = memo_file.as_ref().map(MemoFile::load);
+    let judging = check::Judging {
+        memo: memo.as_ref(),
+        ..judging
+    };
     let report = check::evaluate(&probed.surface, &accepted, &judging, None, None);
+    if let (Some(file), Some(memo)) = (&memo_file, &memo) {
+        file.store(memo);
+    }
     let evaluate = started.elapsed();
     let cpu_now = cpu_time_ms();
     let cpu_ms = match (cpu_before, cpu_now) {
@@ -290,10 +358,26 @@ fn timed_run(server: &Path, dir: &Path, release: &str, layout: &Layout) -> Resul
         cpu_ms,
         evaluate_cpu_ms,
         rss_after_probe_and_load,
+        recalled: memo.as_ref().map_or(0, check::Memo::recalled),
         items: probed.surface.len(),
         changed: report.verdicts.iter().filter(|v| v.drifted()).count(),
         failing: report.verdicts.iter().filter(|v| v.failing).count(),
     })
+}
+
+/// Whether runs judge with the suite's memo (`SCALE_MEMO=off`: every item in full).
+fn memo_on() -> bool {
+    std::env::var_os("SCALE_MEMO").is_none_or(|v| v != "off")
+}
+
+/// Whether every run starts from no memo (`SCALE_MEMO=cold`).
+fn memo_cold() -> bool {
+    std::env::var_os("SCALE_MEMO").is_some_and(|v| v == "cold")
+}
+
+/// Where the example keeps its suite's memo (the harness keeps it in the target folder).
+fn memo_path(dir: &Path) -> std::path::PathBuf {
+    dir.join("contract.memo")
 }
 
 /// This process's CPU time so far (user + system, every thread) from `/proc/self/stat`, in

@@ -18,6 +18,10 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+mod memo;
+use memo::Recall;
+pub use memo::{Digest, DigestKey, Memo, Remembered};
+
 /// How a suite's items are judged: everything [`evaluate`] needs besides the two surfaces.
 #[derive(Debug, Clone, Copy)]
 pub struct Judging<'a> {
@@ -39,6 +43,10 @@ pub struct Judging<'a> {
     /// The command the CLI is run as (`mcp-contract`, `mcp-contract-test`), for the commands
     /// notes print ([`crate::run::Context::program`]).
     pub program: &'a str,
+    /// What an earlier judgement of the suite under the same settings said of its unchanged
+    /// items (see [`Memo`]): a whole judgement skips the items it recalls and leaves in it what
+    /// to remember next. `None`: every item is judged in full.
+    pub memo: Option<&'a Memo>,
 }
 
 impl<'a> Judging<'a> {
@@ -60,6 +68,7 @@ impl<'a> Judging<'a> {
             today: crate::env::today(),
             envelope: &[],
             program: DEFAULT_PROGRAM,
+            memo: None,
         }
     }
 }
@@ -142,7 +151,10 @@ pub fn prepare_for_sharing(live: &Surface, redactions: &Redactions) -> (Surface,
 /// parsed, prepared, linted, rendered and compared with its accepted snapshot, and only a
 /// changed item's accepted definition is parsed, so neither side is ever held parsed as a
 /// whole. Renames are the one judgement across items: when items were both added and removed,
-/// those items are judged together afterwards.
+/// those items are judged together afterwards. With a memo (`judging.memo`), a whole
+/// judgement takes an item whose text and accepted snapshot are the ones an earlier judgement
+/// found unchanged from the memo instead ([`Memo`]: the same verdict, without parsing it),
+/// and leaves in it this judgement's unchanged items.
 ///
 /// `select` picks the items judged: a test process that runs one test (`--exact NAME`, as
 /// nextest runs each) judges one item, whatever the size of the suite; the others with a test
@@ -154,9 +166,10 @@ pub fn prepare_for_sharing(live: &Surface, redactions: &Redactions) -> (Surface,
 /// `prepared`: what preparing said when [`prepare_for_sharing`] already prepared `live`
 /// (`None` for a raw surface). A prepared surface is judged whole: `select` only sorts the
 /// verdicts into judged and [`SuiteReport::unjudged`].
-// Long on purpose (~110 lines): the judgement's steps in the order they run (keys, plan,
-// context, the items on threads, suite-wide findings, renames, verdicts, findings without a
-// verdict), each a few lines calling out; split, the order would have to be read across files.
+// Long on purpose (~125 lines): the judgement's steps in the order they run (keys, plan,
+// context, the items on threads, what the memo keeps, suite-wide findings, renames, verdicts,
+// findings without a verdict), each a few lines calling out; split, the order would have to
+// be read across files.
 pub fn evaluate(
     live: &Surface,
     accepted: &[Accepted],
@@ -210,17 +223,34 @@ pub fn evaluate(
         renames_possible: plan.renames_possible,
         prepared: prepared.is_some(),
     };
+    // A selective judgement judges a few items: it neither recalls nor leaves anything.
+    let memo = judging.memo.filter(|_| select.is_none());
     let outcomes = crate::parallel::map_in_order(&plan.judged, |&key| {
         let live_key = live_by_key.get(key).copied();
-        judge_item(
-            key,
-            live_key.map(|k| (k, live.get(k).unwrap_or_default())),
-            accepted_by_key.get(key).copied(),
-            judging,
-            &around,
-        )
+        let old = accepted_by_key.get(key).copied();
+        match memo {
+            Some(memo) => judge_remembering(memo, key, (live, live_key), old, judging, &around),
+            None => judge_item(
+                key,
+                live_key.map(|k| (k, live.get(k).unwrap_or_default())),
+                old,
+                judging,
+                &around,
+            ),
+        }
     });
     let mut outcomes: Vec<Examined> = outcomes.into_iter().flatten().collect();
+    if let Some(memo) = memo {
+        let learned = outcomes
+            .iter()
+            .filter(|o| o.remembered.as_ref().is_some_and(|r| r.1))
+            .count();
+        let records = outcomes
+            .iter_mut()
+            .filter_map(|o| Some((o.key.clone(), o.remembered.take()?.0)))
+            .collect();
+        memo.set_next(records, learned);
+    }
     let lint_only: Vec<(&ItemKey, &ItemKey)> = plan
         .lint_only
         .iter()
@@ -543,6 +573,10 @@ struct Examined<'a> {
     secrets: Vec<prepare::ReplacedSecret>,
     respellings: Vec<Respelling>,
     findings: Vec<crate::lint::Finding>,
+    /// Its snapshot text is exactly the accepted one (then it is unchanged).
+    same_text: bool,
+    /// What the memo keeps of it, and whether it was judged in full to learn it.
+    remembered: Option<(Remembered, bool)>,
 }
 
 /// What every item of one evaluation is judged with, besides the suite's settings.
@@ -586,16 +620,16 @@ fn judge_item<'a>(
         .unwrap_or_default();
     // The common case, an item whose snapshot text is the accepted one, is recognised by
     // writing that text against the accepted file without building it; its recording is then
-    // the accepted text itself. Any other item is rendered.
-    let same_text = match (old, &new_definition) {
+    // the accepted text itself. Any other item is rendered (in the same pass).
+    let (contents, same_text) = match (old, &new_definition) {
         (Some(a), Some(new)) if has_old_definition => {
-            snapshot::renders_as(key, new, a.file.contents.trim_end())
+            let accepted = a.file.contents.trim_end();
+            match snapshot::render_unless(key, new, accepted) {
+                None => (accepted.to_owned(), true),
+                Some(rendered) => (rendered, false),
+            }
         }
-        _ => false,
-    };
-    let contents = match old {
-        Some(a) if same_text => a.file.contents.trim_end().to_owned(),
-        _ => snapshot::render_item(key, new_definition.as_deref()),
+        _ => (snapshot::render_item(key, new_definition.as_deref()), false),
     };
     let mut refresh = None;
     let (state, old_definition) = match (old.filter(|_| has_old_definition), &new_definition) {
@@ -647,7 +681,74 @@ fn judge_item<'a>(
         secrets,
         respellings,
         findings,
+        same_text,
+        remembered: None,
     })
+}
+
+/// [`judge_item`] for a whole judgement with a memo: an item recalled from it is not judged
+/// (its verdict is built from the accepted snapshot and the record, as judging it builds
+/// it); an item judged unchanged, its snapshot text exactly the accepted one, is remembered.
+fn judge_remembering<'a>(
+    memo: &Memo,
+    key: &'a ItemKey,
+    (live, live_key): (&Surface, Option<&'a ItemKey>),
+    old: Option<&'a Accepted>,
+    judging: &Judging<'_>,
+    around: &Around<'_>,
+) -> Option<Examined<'a>> {
+    // Only an item held as the text it came in can be recognised by its text.
+    let text = live_key.and_then(|k| Some((k, live.text(k)?)));
+    let mut digest = None;
+    if let (Some((live_key, text)), Some(old)) = (text, old) {
+        match memo.recall(key, live_key, text, old) {
+            Recall::Hit(record) => return Some(recalled(key, live_key, old, record, judging)),
+            Recall::Miss(live) => digest = live,
+        }
+    }
+    let mut examined = judge_item(
+        key,
+        live_key.map(|k| (k, live.get(k).unwrap_or_default())),
+        old,
+        judging,
+        around,
+    )?;
+    if let (true, Some((live_key, text)), Some(old)) = (examined.same_text, text, old) {
+        let said = (
+            &examined.findings[..],
+            &examined.secrets[..],
+            &examined.respellings[..],
+        );
+        let record = memo.record((key, live_key), text, digest, old, said);
+        examined.remembered = Some((record, true));
+    }
+    Some(examined)
+}
+
+/// An unchanged item as judging it gives it, from its record and its accepted snapshot.
+fn recalled<'a>(
+    key: &'a ItemKey,
+    live_key: &'a ItemKey,
+    old: &'a Accepted,
+    record: &Remembered,
+    judging: &Judging<'_>,
+) -> Examined<'a> {
+    Examined {
+        snap_path: judging.layout.snap_path(key),
+        accepted: Some(old.file.clone()),
+        key,
+        live_key: Some(live_key),
+        state: State::Unchanged,
+        contents: old.file.contents.trim_end().to_owned(),
+        judgement: None,
+        one_sided: None,
+        refresh: None,
+        secrets: record.secrets.clone(),
+        respellings: record.respellings.clone(),
+        findings: record.findings.clone(),
+        same_text: true,
+        remembered: Some((record.clone(), false)),
+    }
 }
 
 /// The live item prepared (unless it was before it was shared: then what preparing said is in

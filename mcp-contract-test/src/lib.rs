@@ -343,6 +343,20 @@
 //! server does not advertise) add no test: one that stood in every run would soon be read
 //! past.
 //!
+//! # What a run remembers
+//!
+//! A suite is judged run after run against the same accepted snapshots, and most items do not
+//! change. After judging every item, a run keeps a memo of its unchanged items in
+//! `target/<profile>/mcp-contract-memo/` (one file per suite; `cargo clean` removes it): per
+//! item, keyed digests of the text the server sent and of the accepted snapshot it matched,
+//! and the lint findings, secrets and spellings judging found — never the texts themselves,
+//! nor a secret. The next run skips judging an item whose two texts have those very digests
+//! and takes its verdict from the snapshot and the memo: at 10,000 tools an everyday run
+//! judges in about a quarter of the time. Anything else is judged in full: another text, an edited or
+//! replaced snapshot, another setting (redactions, filters, lints, the allow-list), another
+//! day, a rebuilt test binary, a memo that is damaged or was written under other settings.
+//! The `mcp-contract` CLI keeps no memo.
+//!
 //! # Stopping the server
 //!
 //! Once the last listing is read, the server's stdin is closed and the suite goes on: it is
@@ -406,10 +420,14 @@ pub mod _support {
     /// Judging a live surface against accepted snapshots (the road's one judgement), as data.
     pub mod check {
         pub use crate::check::{
-            accepted_surface, evaluate, prepare_for_sharing, probe_and_load, Accepting, FailOn,
-            Judging, Layout, ReleaseVersion, State, SuiteReport, Verdict, VersionSource,
-            DEFAULT_PROGRAM,
+            accepted_surface, evaluate, prepare_for_sharing, probe_and_load, Accepting, DigestKey,
+            FailOn, Judging, Layout, Memo, ReleaseVersion, State, SuiteReport, Verdict,
+            VersionSource, DEFAULT_PROGRAM,
         };
+    }
+    /// What the processes of a run share, and what runs remember of a suite's unchanged items.
+    pub mod probe_cache {
+        pub use crate::probe_cache::MemoFile;
     }
     /// What one suite says, from either face.
     pub mod config {

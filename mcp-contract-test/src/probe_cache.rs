@@ -33,13 +33,16 @@
 //! that is its own. A file that cannot be read back as written is not used (the work is redone).
 
 mod key;
+mod memo;
 mod outcome;
 
 pub(crate) use key::{Key, KeyMaterial};
+pub use memo::MemoFile;
 pub(crate) use outcome::shared_outcome;
 
 use crate::calls::{self, CallRecord, Calling};
 use crate::check::{self, PreparedNotes};
+use crate::lint::{Finding, Level};
 use crate::prepare::secrets;
 use crate::prepare::spelling::Respelling;
 use crate::prepare::Redactions;
@@ -233,7 +236,38 @@ pub(crate) fn key_from(value: &Value) -> Option<ItemKey> {
     Some(ItemKey::new(kind, pair.get(1)?.as_str()?))
 }
 
-fn secret_json(finding: &secrets::ReplacedSecret) -> Value {
+/// A lint finding as the shared files hold it.
+pub(crate) fn finding_json(finding: &Finding) -> Value {
+    json!({
+        "rule": finding.rule,
+        "level": finding.level.as_str(),
+        "item": key_json(&finding.item),
+        "path": finding.path,
+        "message": finding.message,
+        "allowed": finding.allowed,
+    })
+}
+
+/// A lint finding back from [`finding_json`]; `None` for anything else (a rule this build
+/// does not know included).
+pub(crate) fn finding_from(value: &Value) -> Option<Finding> {
+    let text = |field: &str| value.get(field)?.as_str().map(str::to_owned);
+    let allowed = match value.get("allowed")? {
+        Value::Null => None,
+        Value::String(reason) => Some(reason.clone()),
+        _ => return None,
+    };
+    Some(Finding::new(
+        mcp_contract_engine::rules::lint(value.get("rule")?.as_str()?)?.id,
+        Level::parse(value.get("level")?.as_str()?)?,
+        key_from(value.get("item")?)?,
+        text("path")?,
+        text("message")?,
+        allowed,
+    ))
+}
+
+pub(crate) fn secret_json(finding: &secrets::ReplacedSecret) -> Value {
     json!({
         "item": key_json(&finding.item),
         "path": finding.path,
@@ -242,7 +276,7 @@ fn secret_json(finding: &secrets::ReplacedSecret) -> Value {
     })
 }
 
-fn secret_from(value: &Value) -> Option<secrets::ReplacedSecret> {
+pub(crate) fn secret_from(value: &Value) -> Option<secrets::ReplacedSecret> {
     Some(secrets::ReplacedSecret::new(
         key_from(value.get("item")?)?,
         value.get("path")?.as_str()?,

@@ -683,6 +683,17 @@ fn judge_items(
         today: crate::env::today(),
         envelope: &probe.respellings,
         program: &context.program,
+        memo: None,
+    };
+    // The harness judges the same suite run after run: a whole judgement recalls the unchanged
+    // items an earlier one judged (in the target folder; the CLI has none and judges in full).
+    let memo_file = (context.mode == Mode::Test && select.is_none())
+        .then(|| crate::probe_cache::MemoFile::of_suite(&judging, probed.prepared.is_some()))
+        .flatten();
+    let memo = memo_file.as_ref().map(crate::probe_cache::MemoFile::load);
+    let judging = Judging {
+        memo: memo.as_ref(),
+        ..judging
     };
     let mut report = check::evaluate(
         &probe.surface,
@@ -691,6 +702,9 @@ fn judge_items(
         select,
         probed.prepared.as_ref(),
     );
+    if let (Some(file), Some(memo)) = (&memo_file, &memo) {
+        file.store(memo);
+    }
     if judge.cases.is_some() || !accepted.calls.is_empty() {
         let (verdicts, unjudged, notes) = calls::judge(
             &probed.calls,

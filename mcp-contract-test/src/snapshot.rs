@@ -23,16 +23,16 @@ mod yaml;
 
 pub use file::{contents_match, normalize_contents, Metadata, SnapshotFile};
 pub use former::{rename_former, FormerNames};
-pub(crate) use item::renders_as;
+pub(crate) use item::render_unless;
 pub use item::{parse_item, read_head_at, render_item, FORMAT};
 pub use naming::{file_name, safe_component, suite_of_file};
 pub(crate) use naming::{former_file_name, suite_prefix};
 pub use settings::{Settings, UpdateMode};
-pub(crate) use store::remove_if_present;
 pub use store::{
     add_reference, load_dir, pending_files, pending_path, read_file, record, suite_state,
     write_atomic, Accepted, Written,
 };
+pub(crate) use store::{file_identity, remove_if_present};
 
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -11,6 +11,9 @@ mod corpus;
 /// Lints on the live surface, policies, the allow-list, and poisoning on drift.
 #[path = "check/lint.rs"]
 mod lint;
+/// What a run remembers of its unchanged items: recalled exactly, never over the files.
+#[path = "check/memo.rs"]
+mod memo;
 /// Version discipline on the one road: `require_version_bump`, with real fixture servers.
 #[path = "check/version_bump.rs"]
 mod version_bump;
@@ -385,6 +388,7 @@ fn one_selected_item_is_judged_exactly_as_in_a_whole_run() {
             today: Date::from_unix_days(20_000),
             envelope: &[],
             program: "mcp-contract",
+            memo: None,
         };
         let whole = check::evaluate(&new, &accepted, &judging, None, None);
         assert!(whole.unjudged.is_empty());
@@ -444,6 +448,29 @@ fn a_new_poisoned_tool_fails_once_a_contract_exists() {
     assert!(!verdict(&first, "daily_tip").failing);
 }
 
+/// A surface full of secrets (in descriptions, defaults, a key and a name, two tools of one
+/// name) and old spellings, and the secrets.
+fn secretive() -> (Surface, [&'static str; 2]) {
+    let secrets = [
+        "ghp_0123456789abcdefghijklmnopqrstuvwxyzAB",
+        "AKIAABCDEFGHIJKLMNOP",
+    ];
+    let surface = surface(json!({
+        "protocolVersion": "2025-11-25",
+        "serverInfo": {"name": "s", "version": "1.2.3"},
+        "capabilities": {"tools": {}},
+        "tools": [
+            {"name": "deploy", "description": format!("Use {} here, built 2024-01-02", secrets[0]),
+             "inputSchema": {"type": "object", "properties": {"t": {"default": secrets[0]}}}},
+            {"name": "keyed", "input_schema": {"type": "object", "properties": {secrets[1]: {}}}},
+            {"name": secrets[1], "inputSchema": {"type": "object"}},
+            {"name": "delete_all", "inputSchema": {"type": "object"}},
+            {"name": "twin"}, {"name": "twin", "description": secrets[0]},
+        ],
+    }));
+    (surface, secrets)
+}
+
 /// The probe the processes of a nextest run share holds the surface prepared (secrets
 /// replaced, redactions and filters applied, spellings canonical) and what preparing said:
 /// judging it gives exactly the verdicts and notes judging the raw surface gives, on every
@@ -453,22 +480,7 @@ fn a_new_poisoned_tool_fails_once_a_contract_exists() {
 fn a_surface_prepared_for_sharing_is_judged_as_the_raw_one() {
     use mcp_contract_engine::lint::{allow::Date, Lints};
     use mcp_contract_engine::prepare::Redactions;
-    let secrets = [
-        "ghp_0123456789abcdefghijklmnopqrstuvwxyzAB",
-        "AKIAABCDEFGHIJKLMNOP",
-    ];
-    let secretive = surface(json!({
-        "protocolVersion": "2025-11-25",
-        "serverInfo": {"name": "s", "version": "1.2.3"},
-        "capabilities": {"tools": {}},
-        "tools": [
-            {"name": "deploy", "description": format!("Use {} here, built 2024-01-02", secrets[0]),
-             "inputSchema": {"type": "object", "properties": {"t": {"default": secrets[0]}}}},
-            {"name": "keyed", "input_schema": {"type": "object", "properties": {secrets[1]: {}}}},
-            {"name": secrets[1], "inputSchema": {"type": "object"}},
-            {"name": "twin"}, {"name": "twin", "description": secrets[0]},
-        ],
-    }));
+    let (secretive, secrets) = secretive();
     let mut cases: Vec<(Surface, Surface)> = release_pairs()
         .iter()
         .map(|(old, new)| (read(old), read(new)))
@@ -492,6 +504,7 @@ fn a_surface_prepared_for_sharing_is_judged_as_the_raw_one() {
             today: Date::from_unix_days(20_000),
             envelope: &[],
             program: "mcp-contract",
+            memo: None,
         };
         let raw = check::evaluate(new, &accepted, &judging, None, None);
         let (prepared, notes) = check::prepare_for_sharing(new, &redactions);

@@ -3,11 +3,13 @@
 # tools with nested $defs (see mcp-contract-test/examples/scale.rs). One process per size, so
 # each peak RSS is its own. Usage: scripts/perf/scale.sh [sizes…]
 #
-# Side by side with a revision: BASE=71079a0 RUNS=5 scripts/perf/scale.sh 10000 builds the
-# example from `git archive $BASE` in its own target folder, sets up one SCALE_KEEP folder per
-# side (each written by its own build), runs base, now, base, now, … and prints each run's line
-# and then the medians [min–max] of the figures the targets are set in (the ratios are the
-# example's own, measured within each run).
+# Side by side with revisions: BASE="71079a0 main" RUNS=5 scripts/perf/scale.sh 10000 builds
+# the example from `git archive REV` for each revision in BASE, each in its own target folder,
+# sets up one SCALE_KEEP folder per side (each written by its own build; this checkout's also
+# holds its memo, made by an untimed run of the accepted release), runs the sides in turn
+# (REV1, REV2, …, now; then again), and prints each run's line and then the medians [min–max]
+# of the figures the targets are set in (the ratios are the example's own, measured within
+# each run). The load average is printed before and after.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 . "$ROOT/scripts/perf/lib.sh"
@@ -25,45 +27,59 @@ fi
 
 PERF_DIR="${PERF_DIR:-/tmp/mcp-perf}"
 RUNS="${RUNS:-5}"
-B="$PERF_DIR/scale-base"
-rm -rf "$B/src"; mkdir -p "$B/src"
-git archive "$BASE" | tar -x -C "$B/src"
-(cd "$B/src" && CARGO_TARGET_DIR="$B/target" cargo build --release -p mcp-contract-test --example scale)
-BASE_SCALE="$(built "$B/target/release/examples/scale")"
+sides=()
+declare -A bins
+for rev in $BASE; do
+  B="$PERF_DIR/scale-base-$rev"
+  rm -rf "$B/src"; mkdir -p "$B/src"
+  git archive "$rev" | tar -x -C "$B/src"
+  (cd "$B/src" && CARGO_TARGET_DIR="$B/target" cargo build --release -p mcp-contract-test --example scale)
+  bins[$rev]="$(built "$B/target/release/examples/scale")"
+  sides+=("$rev")
+done
+bins[now]="$SCALE"
+sides+=(now)
 runs="$PERF_DIR/scale.runs"
 : > "$runs"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 for n in ${@:-10000}; do
   for ((i = 1; i <= RUNS; i++)); do
-    for side in base now; do
-      if [ "$side" = base ]; then bin="$BASE_SCALE"; else bin="$SCALE"; fi
-      line="$(SCALE_KEEP="$PERF_DIR/scale-keep-$side-$n" "$bin" "$n")"
+    for side in "${sides[@]}"; do
+      line="$(SCALE_KEEP="$PERF_DIR/scale-keep-$side-$n" "${bins[$side]}" "$n")"
       echo "$side $line" | tee -a "$runs"
     done
   done
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
-python3 - "$runs" "$BASE" <<'PY'
+python3 - "$runs" "${sides[@]}" <<'PY'
 import collections, statistics, sys
 rows = collections.defaultdict(list)
 for line in open(sys.argv[1]):
     side, *pairs = line.split()
     fields = dict(p.split("=", 1) for p in pairs if "=" in p)
     rows[(fields["tools"], side)].append(fields)
+order = {side: i for i, side in enumerate(sys.argv[2:])}
 def ratio(f, prefix):  # older builds print no ratio: the same one from their totals
+    if prefix + "total_ms" not in f:
+        return None
     return float(f[prefix + "total_ms"]) / float(f[prefix + "probe_ms"])
+def number(field):
+    return lambda f: float(f[field]) if f.get(field, "?") != "?" else None
 figures = {
     "half changed: total/probe": lambda f: ratio(f, ""),
-    "CPU ms": lambda f: float(f["cpu_ms"]),
+    "CPU ms": number("cpu_ms"),
+    "judging CPU ms": number("evaluate_cpu_ms"),
     "nothing changed: total/probe": lambda f: ratio(f, "unchanged_"),
-    "CPU ms ": lambda f: float(f["unchanged_cpu_ms"]),
-    "peak MB": lambda f: float(f["peak_rss_mb"]),
+    "CPU ms ": number("unchanged_cpu_ms"),
+    "judging CPU ms ": number("unchanged_evaluate_cpu_ms"),
+    "first unchanged run after the change: total/probe": lambda f: ratio(f, "after_change_"),
+    "peak MB": number("peak_rss_mb"),
 }
-for (tools, side), runs in sorted(rows.items()):
-    label = f"{sys.argv[2]}" if side == "base" else "now"
+for (tools, side), runs in sorted(rows.items(), key=lambda r: (int(r[0][0]), order[r[0][1]])):
     cells = []
     for name, get in figures.items():
-        values = [get(f) for f in runs]
-        cells.append(f"{name.strip()} {statistics.median(values):.2f} [{min(values):.2f}-{max(values):.2f}]")
-    print(f"{tools} tools, {label} ({len(runs)} runs): " + "; ".join(cells))
+        values = [v for v in map(get, runs) if v is not None]
+        if values:
+            cells.append(f"{name.strip()} {statistics.median(values):.2f} [{min(values):.2f}-{max(values):.2f}]")
+    print(f"{tools} tools, {side} ({len(runs)} runs): " + "; ".join(cells))
 PY

@@ -1,11 +1,10 @@
 //! The shared outcome of one suite: one header line, then one record per verdict, so that a
 //! process running one test reads the header and one record (see the parent module).
 
-use super::{key_from, key_json, shared, Key};
+use super::{finding_from, finding_json, key_from, key_json, shared, Key};
 use crate::change::{Change, Class, Judgement, Note};
 use crate::check::{ReleaseVersion, Selection, State, SuiteReport, Verdict, VersionSource};
 use crate::escape::escape;
-use crate::lint::{Finding, Level};
 use crate::snapshot::{self, Metadata, SnapshotFile};
 use crate::surface::{ItemKey, ItemKind};
 use crate::verdict::{FailureKind, Leftovers, Review, SuiteFailure};
@@ -62,7 +61,7 @@ pub(crate) fn shared_outcome(
 }
 
 /// A name in an index line: backslash, tab and line breaks escaped (reversibly).
-fn index_name(name: &str) -> String {
+pub(super) fn index_name(name: &str) -> String {
     let mut out = String::with_capacity(name.len());
     for c in name.chars() {
         match c {
@@ -76,7 +75,7 @@ fn index_name(name: &str) -> String {
     out
 }
 
-fn index_name_back(text: &str) -> Option<String> {
+pub(super) fn index_name_back(text: &str) -> Option<String> {
     if !text.contains('\\') {
         return Some(text.to_owned());
     }
@@ -341,14 +340,7 @@ fn verdict_json(verdict: &Verdict) -> Option<Value> {
             "path": n.path,
             "message": n.message,
         })).collect::<Vec<_>>(),
-        "findings": verdict.findings.iter().map(|f| json!({
-            "rule": f.rule,
-            "level": f.level.as_str(),
-            "item": key_json(&f.item),
-            "path": f.path,
-            "message": f.message,
-            "allowed": f.allowed,
-        })).collect::<Vec<_>>(),
+        "findings": verdict.findings.iter().map(finding_json).collect::<Vec<_>>(),
     }))
 }
 
@@ -425,16 +417,7 @@ fn verdict_from(key: ItemKey, record: &Value) -> Option<Verdict> {
         .collect::<Option<Vec<_>>>()?;
     let findings = array("findings")?
         .iter()
-        .map(|f| {
-            Some(Finding::new(
-                mcp_contract_engine::rules::lint(f.get("rule")?.as_str()?)?.id,
-                Level::parse(f.get("level")?.as_str()?)?,
-                key_from(f.get("item")?)?,
-                text(f, "path")?,
-                text(f, "message")?,
-                maybe_text(f, "allowed")?,
-            ))
-        })
+        .map(finding_from)
         .collect::<Option<Vec<_>>>()?;
     Some(Verdict {
         key,

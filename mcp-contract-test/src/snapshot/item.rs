@@ -70,17 +70,34 @@ pub fn render_item(key: &ItemKey, value: Option<&Value>) -> String {
     String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
-/// Whether [`render_item`] of this item gives exactly `expected`, decided while writing it
-/// nowhere: the bytes are compared as they are produced (an unchanged item of a large suite
-/// is judged without building its snapshot text again).
-pub(crate) fn renders_as(key: &ItemKey, value: &Value, expected: &str) -> bool {
-    let mut matches = Matches {
+/// [`render_item`] of this item, unless it gives exactly `expected`: `None` then, decided in
+/// one pass that keeps nothing while the bytes match and, from the first byte that does not,
+/// builds the text (what matched copied from `expected`). What judging asks of every item:
+/// an unchanged one is never built, a changed one is written once.
+pub(crate) fn render_unless(key: &ItemKey, value: &Value, expected: &str) -> Option<String> {
+    let mut out = Diverges {
         expected: expected.as_bytes(),
         at: 0,
-        equal: true,
+        built: None,
     };
-    write_item(&mut matches, key, Some(value));
-    matches.equal && matches.at == matches.expected.len()
+    write_item(&mut out, key, Some(value));
+    let built = match out.built {
+        // Kept by its verdict as long as the run: no room to spare (a large suite's changed
+        // items would otherwise hold tens of megabytes of it).
+        Some(mut built) => {
+            built.shrink_to_fit();
+            built
+        }
+        None if out.at == expected.len() => return None,
+        // The rendering is a prefix of what was expected.
+        None => expected.as_bytes()[..out.at].to_vec(),
+    };
+    // Only text and serde_json's output were written, and a prefix of `expected` cut where a
+    // chunk of them began: always UTF-8.
+    Some(
+        String::from_utf8(built)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+    )
 }
 
 fn write_item<S: Sink>(out: &mut S, key: &ItemKey, value: Option<&Value>) {
@@ -106,12 +123,6 @@ fn write_item<S: Sink>(out: &mut S, key: &ItemKey, value: Option<&Value>) {
 trait Sink: std::io::Write {
     fn put(&mut self, bytes: &[u8]);
 
-    /// Whether nothing written from now on can change the outcome (a comparison that already
-    /// failed): the writer may stop early.
-    fn settled(&self) -> bool {
-        false
-    }
-
     fn byte(&mut self, byte: u8) {
         self.put(&[byte]);
     }
@@ -135,14 +146,17 @@ impl Sink for Vec<u8> {
     }
 }
 
-/// Compares what is written with `expected`, byte by byte, keeping nothing.
-struct Matches<'a> {
+/// Compares what is written with `expected` until the first chunk that differs, then builds
+/// the whole text instead.
+struct Diverges<'a> {
     expected: &'a [u8],
+    /// How much of `expected` matched.
     at: usize,
-    equal: bool,
+    /// The text, once it differs.
+    built: Option<Vec<u8>>,
 }
 
-impl std::io::Write for Matches<'_> {
+impl std::io::Write for Diverges<'_> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         self.put(buf);
         Ok(buf.len())
@@ -153,17 +167,34 @@ impl std::io::Write for Matches<'_> {
     }
 }
 
-impl Sink for Matches<'_> {
+impl Sink for Diverges<'_> {
+    // Called for every token, most of them a byte or two: the matching path stays small enough
+    // to inline, the switch to building is out of line.
+    #[inline]
     fn put(&mut self, bytes: &[u8]) {
-        if self.equal {
-            let end = self.at + bytes.len();
-            self.equal = self.expected.get(self.at..end) == Some(bytes);
-            self.at = end;
+        match &mut self.built {
+            Some(built) => built.extend_from_slice(bytes),
+            None => {
+                let end = self.at + bytes.len();
+                if self.expected.get(self.at..end) == Some(bytes) {
+                    self.at = end;
+                } else {
+                    self.diverge(bytes);
+                }
+            }
         }
     }
+}
 
-    fn settled(&self) -> bool {
-        !self.equal
+impl Diverges<'_> {
+    #[cold]
+    fn diverge(&mut self, bytes: &[u8]) {
+        // A changed item's text is about as long as its accepted one.
+        let mut built =
+            Vec::with_capacity(self.expected.len() + self.expected.len() / 8 + bytes.len());
+        built.extend_from_slice(&self.expected[..self.at]);
+        built.extend_from_slice(bytes);
+        self.built = Some(built);
     }
 }
 
@@ -234,10 +265,6 @@ fn write_canonical<S: Sink>(out: &mut S, value: &Value, context: Context, indent
                 .chain(in_copy.into_iter().flatten());
             out.byte(b'{');
             for (i, (key, child)) in entries.enumerate() {
-                // A changed item differs from its accepted text somewhere: stop there.
-                if out.settled() {
-                    return;
-                }
                 if i > 0 {
                     out.byte(b',');
                 }
@@ -291,9 +318,6 @@ fn write_array<'a, S: Sink>(
     }
     out.byte(b'[');
     for (i, item) in items.enumerate() {
-        if out.settled() {
-            return;
-        }
         if i > 0 {
             out.byte(b',');
         }
@@ -895,7 +919,7 @@ mod tests {
                         );
                         // Writing against a text is rendering and comparing, never more.
                         assert_eq!(
-                            renders_as(key, &x, &rendered),
+                            render_unless(key, &x, &rendered).is_none(),
                             render_item(key, Some(&x)) == rendered,
                             "{key:?}"
                         );
@@ -907,6 +931,42 @@ mod tests {
         assert!(compared > 1000, "only {compared} pairs");
     }
 
+    /// `render_unless` says nothing when the rendering is the text, and otherwise gives the
+    /// rendering itself, wherever the two part (at once, in the middle, at the end, a prefix).
+    #[test]
+    fn render_unless_gives_the_rendering_wherever_it_differs() {
+        let key = ItemKey::new(ItemKind::Tool, "t\"x");
+        let value = serde_json::json!({"name": "t\"x", "description": "é ünïcode",
+            "inputSchema": {"type": "object", "required": ["b", "a"],
+            "properties": {"a": {"enum": [2, 1]}, "b": {}}}});
+        let text = render_item(&key, Some(&value));
+        assert_eq!(render_unless(&key, &value, &text), None);
+        let chars: Vec<(usize, char)> = text.char_indices().collect();
+        let mut expectations: Vec<String> = vec![
+            String::new(),
+            format!("{text} "),
+            format!("{text}\n"),
+            text.replacen("ünïcode", "unicode", 1),
+        ];
+        for &(at, c) in chars.iter().step_by(7) {
+            expectations.push(text[..at].to_owned());
+            expectations.push(format!(
+                "{}{}",
+                &text[..at],
+                if c == 'x' { 'y' } else { 'x' }
+            ));
+            expectations.push(format!("{}{}", &text[..at], &text[at + c.len_utf8()..]));
+        }
+        for expected in &expectations {
+            assert_ne!(expected, &text);
+            assert_eq!(
+                render_unless(&key, &value, expected).as_deref(),
+                Some(text.as_str()),
+                "against {expected:?}"
+            );
+        }
+    }
+
     /// A text that is the rendering but for a byte, a byte more or a byte less is not it.
     #[test]
     fn renders_as_is_exact() {
@@ -914,12 +974,12 @@ mod tests {
         let value = serde_json::json!({"name": "t\"x", "inputSchema": {"type": "object",
             "required": ["b", "a"], "properties": {"a": {"enum": [2, 1]}, "b": {}}}});
         let text = render_item(&key, Some(&value));
-        assert!(renders_as(&key, &value, &text));
-        assert!(!renders_as(&key, &value, &text[..text.len() - 1]));
-        assert!(!renders_as(&key, &value, &format!("{text} ")));
+        assert!(render_unless(&key, &value, &text).is_none());
+        assert!(render_unless(&key, &value, &text[..text.len() - 1]).is_some());
+        assert!(render_unless(&key, &value, &format!("{text} ")).is_some());
         let mut bytes = text.clone().into_bytes();
         bytes[text.len() / 2] ^= 1;
-        assert!(!renders_as(&key, &value, &String::from_utf8_lossy(&bytes)));
+        assert!(render_unless(&key, &value, &String::from_utf8_lossy(&bytes)).is_some());
     }
 
     #[test]

@@ -229,13 +229,13 @@ fn file_changed(_meta: &std::fs::Metadata) -> Option<std::time::SystemTime> {
 /// The file's device and inode: a file replaced by a rename (as every snapshot writer does) is
 /// another file.
 #[cfg(unix)]
-fn file_identity(meta: &std::fs::Metadata) -> (u64, u64) {
+pub(crate) fn file_identity(meta: &std::fs::Metadata) -> (u64, u64) {
     use std::os::unix::fs::MetadataExt;
     (meta.dev(), meta.ino())
 }
 
 #[cfg(not(unix))]
-fn file_identity(_meta: &std::fs::Metadata) -> (u64, u64) {
+pub(crate) fn file_identity(_meta: &std::fs::Metadata) -> (u64, u64) {
     (0, 0)
 }
 
