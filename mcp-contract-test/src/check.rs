@@ -734,7 +734,7 @@ fn recalled<'a>(
     judging: &Judging<'_>,
 ) -> Examined<'a> {
     Examined {
-        snap_path: judging.layout.snap_path(key),
+        snap_path: judging.layout.item_path(key, Some(old)),
         accepted: Some(old.file.clone()),
         key,
         live_key: Some(live_key),
