@@ -137,6 +137,10 @@ pub(crate) enum Concept {
     Deictic,
     /// A copy, also, as well: data going somewhere besides where it should.
     Copy,
+    /// Every call, whatever happens: always, on every call, in every case, without exception.
+    Universal,
+    /// A limit on when something is done: only when, only if, unless, when the user asks.
+    Limit,
     // ---- where it goes ----
     /// An argument: field, parameter, argument, header.
     Field,
@@ -184,6 +188,8 @@ pub(crate) enum Concept {
     /// A verb that moves data (include, send, call), asked of the model: a command, after an
     /// obligation (`must be placed`, `are to be included`), or with the model as its subject.
     Command,
+    /// An argument given a value: `force=true`, `private: false`, `… to true`.
+    Value,
 }
 
 /// A set of concepts.
@@ -191,7 +197,7 @@ pub(crate) type Concepts = u128;
 
 impl Concept {
     /// Every concept, in order.
-    pub(crate) const ALL: [Concept; 65] = [
+    pub(crate) const ALL: [Concept; 68] = [
         Concept::Model,
         Concept::Directive,
         Concept::Imperative,
@@ -236,6 +242,8 @@ impl Concept {
         Concept::Bulk,
         Concept::Deictic,
         Concept::Copy,
+        Concept::Universal,
+        Concept::Limit,
         Concept::Field,
         Concept::AboutConversation,
         Concept::AboutInstructions,
@@ -257,6 +265,7 @@ impl Concept {
         Concept::Destination,
         Concept::Against,
         Concept::Command,
+        Concept::Value,
     ];
 
     /// The concept as a one-member set.

@@ -214,7 +214,11 @@ pub(crate) fn facts(
     }
     // What the item is about is needed from here on only (most items never get here).
     let scope = scope.get();
-    let (found, extra) = positional(folded, &ws, &found);
+    let (found, mut extra) = positional(folded, &ws, &found);
+    // (Unspaced scripts have no word positions: the sentence is one clause.)
+    if unspaced_concepts & C::Contra.bit() != 0 && unspaced_concepts & C::UserWill.bit() != 0 {
+        extra |= C::Against.bit();
+    }
     let mut concepts =
         unspaced_concepts | literal | extra | found.iter().fold(0, |acc, m| acc | m.concepts);
     concepts |= sinks(visible, folded, &ws, scope, concepts);
@@ -461,8 +465,17 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         {
             c |= C::OtherTools.bit();
         }
-        // `regardless of the branch the user asked for`, `whatever role the user names`.
-        if c & C::UserWill.bit() != 0 && contra.iter().any(|&(s, e)| s <= m.start && m.start < e) {
+        // `regardless of the branch the user asked for`, `whatever role the user names`,
+        // `even when the user asks for a private one`: up to where the clause is punctuated
+        // (an `or` inside it is part of what is set aside: "the branch or message the user
+        // asked for").
+        if c & C::UserWill.bit() != 0
+            && contra.iter().any(|&(s, _)| {
+                s <= m.start
+                    && m.start <= s + 10
+                    && !folded[ws[s.saturating_sub(1)].1..ws[m.start].0].contains([';', ':', '.'])
+            })
+        {
             extra |= C::Against.bit();
         }
         out.push(Match {
@@ -673,6 +686,13 @@ fn sinks(
     if concepts & C::Money.bit() != 0 && account_number(visible) {
         out |= C::Account.bit();
     }
+    if ws
+        .iter()
+        .any(|&(s, e)| matches!(&folded[s..e], "true" | "false"))
+        || assignment(visible)
+    {
+        out |= C::Value.bit();
+    }
     if folded.contains(" / ") || folded.ends_with(" /") || folded.contains("rm -rf") {
         out |= C::Wipe.bit();
     }
@@ -737,4 +757,39 @@ fn other_identifier(visible: &str, scope: &Scope) -> bool {
         return true;
     }
     false
+}
+
+/// An argument given a value as code writes it: `force=true`, `allNamespaces=true`,
+/// `private: false` (a name, `=` or `:`, then a value; not `==` or `=>`, not a URL's query).
+fn assignment(visible: &str) -> bool {
+    let bytes = visible.as_bytes();
+    bytes.iter().enumerate().any(|(i, &b)| {
+        if !(b == b'=' || b == b':') || i == 0 {
+            return false;
+        }
+        let name_end = i;
+        let name_start = bytes[..name_end]
+            .iter()
+            .rposition(|c| !(c.is_ascii_alphanumeric() || *c == b'_'))
+            .map_or(0, |p| p + 1);
+        let name = &bytes[name_start..name_end];
+        if name.len() < 2 || !name[0].is_ascii_alphabetic() {
+            return false;
+        }
+        // `?a=b&c=d`, `https:` and `a==b` are not what is asked.
+        if name_start > 0 && matches!(bytes[name_start - 1], b'?' | b'&' | b'/' | b'.') {
+            return false;
+        }
+        let rest = &visible[i + 1..];
+        if rest.starts_with(['=', '>', '/']) {
+            return false;
+        }
+        let value = rest.trim_start_matches([' ', '`', '"', '\'']);
+        let lower = value.get(..5).unwrap_or(value).to_ascii_lowercase();
+        if b == b':' {
+            // `key: value` is prose as often as code: only a literal a flag takes.
+            return lower.starts_with("true") || lower.starts_with("false");
+        }
+        value.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '*')
+    })
 }

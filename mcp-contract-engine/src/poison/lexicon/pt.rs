@@ -59,5 +59,9 @@ pub(crate) static PT: Language = Language {
         e(C::AboutConversation, "chat|conversa|conversas|mensagem|mensagens|memória", "Envia uma mensagem."),
         e(C::AboutCredentials, "senha|senhas|credenciais|token|chave|chaves|autenticação", "Renova o token."),
         e(C::AboutMoney, "pagamento|pagamentos|dinheiro|transferência|conta|contas|fatura", "Transfere dinheiro entre contas."),
+        e(C::Universal, "sempre|em cada chamada|em todas as chamadas|toda vez|cada vez|em todos os casos|sem exceção|em qualquer caso", "Envie forcar=true em cada chamada."),
+        e(C::Limit, "só|somente|apenas|exceto|salvo|a menos que|se o usuário pedir|quando o usuário pedir|quando solicitado|a pedido", "Envie forcar=true somente se o usuário pedir."),
+        e(C::Contra, "mesmo que|mesmo se|mesmo quando|apesar de|independentemente de|em vez de|ao invés de|seja o que for", "Publique na main mesmo que o usuário peça outro ramo."),
+        e(C::UserWill, "o usuário pedir|o usuário pediu|o usuário peça|o usuário solicitar|o usuário solicitou|o usuário indicar|o usuário indicou|o usuário escolher|o usuário escolheu|o usuário quiser|o usuário disser|o usuário tenha pedido|o utilizador pedir|o utilizador pediu|o utilizador peça", "Publique na main mesmo que o usuário peça outro ramo."),
     ],
 };
