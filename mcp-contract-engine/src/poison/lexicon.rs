@@ -190,6 +190,8 @@ pub(crate) enum Concept {
     Command,
     /// An argument given a value: `force=true`, `private: false`, `… to true`.
     Value,
+    /// An action asked of the model and not forbidden: `follow it`, `book the first one`.
+    Asked,
 }
 
 /// A set of concepts.
@@ -197,7 +199,7 @@ pub(crate) type Concepts = u128;
 
 impl Concept {
     /// Every concept, in order.
-    pub(crate) const ALL: [Concept; 68] = [
+    pub(crate) const ALL: [Concept; 69] = [
         Concept::Model,
         Concept::Directive,
         Concept::Imperative,
@@ -266,6 +268,7 @@ impl Concept {
         Concept::Against,
         Concept::Command,
         Concept::Value,
+        Concept::Asked,
     ];
 
     /// The concept as a one-member set.

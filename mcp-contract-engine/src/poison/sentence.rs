@@ -438,6 +438,15 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         if directed && c & MOVE != 0 {
             extra |= C::Command.bit();
         }
+        // An action asked and not forbidden (`do` of `do not store` asks nothing).
+        if directed
+            && c & ACTIONS != 0
+            && ws
+                .get(m.end)
+                .is_none_or(|&(s, e)| !matches!(&folded[s..e], "not" | "never" | "nothing"))
+        {
+            extra |= C::Asked.bit();
+        }
         // Consent under a condition is a workflow ("only after the user has approved").
         if c & C::Consent.bit() != 0
             && conditions.iter().any(|&n| {
@@ -638,7 +647,11 @@ fn blank_addresses(folded: &mut String) -> Option<usize> {
         .match_indices('+')
         .find(|(i, _)| folded.as_bytes().get(i + 1).is_some_and(u8::is_ascii_digit))
         .map(|(i, _)| i);
-    if !folded.contains("://") && !folded.contains("www.") && !folded.contains('@') {
+    if !folded.contains("://")
+        && !folded.contains("www.")
+        && !folded.contains('@')
+        && !folded.split(' ').any(bare_host)
+    {
         return phone;
     }
     let mut out = String::with_capacity(folded.len());
@@ -647,7 +660,11 @@ fn blank_addresses(folded: &mut String) -> Option<usize> {
         if i > 0 {
             out.push(' ');
         }
-        if token.contains("://") || token.starts_with("www.") || token.contains('@') {
+        if token.contains("://")
+            || token.starts_with("www.")
+            || token.contains('@')
+            || bare_host(token)
+        {
             first = Some(first.map_or(out.len(), |f| f.min(out.len())));
             out.extend(std::iter::repeat_n(' ', token.len()));
         } else {
@@ -677,7 +694,7 @@ fn sinks(
 ) -> Concepts {
     let mut out = 0;
     let lower = visible.to_ascii_lowercase();
-    if super::links::has_url(&lower) {
+    if super::links::has_url(&lower) || lower.split([' ', '\n', '\t']).any(bare_host) {
         out |= C::Url.bit();
     }
     if super::links::has_address(&lower) {
@@ -792,4 +809,41 @@ fn assignment(visible: &str) -> bool {
         }
         value.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '*')
     })
+}
+
+/// A host and a path written without a scheme, as a destination is in prose:
+/// `arxiv-mirror.net/put`, `imgdrop.io/u` (not `config.json`, `src/main.rs` or `~/.ssh/config`:
+/// a host's last label is letters and a path follows it).
+fn bare_host(token: &str) -> bool {
+    let token = token.trim_matches(|c: char| matches!(c, '`' | '"' | '\'' | '(' | ')' | ',' | ';'));
+    let Some((host, _)) = token.split_once('/') else {
+        return false;
+    };
+    let labels: Vec<&str> = host.split('.').collect();
+    labels.len() >= 2
+        && labels
+            .iter()
+            .all(|l| !l.is_empty() && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'))
+        && labels.last().is_some_and(|tld| {
+            (2..=12).contains(&tld.len()) && tld.bytes().all(|b| b.is_ascii_lowercase())
+        })
+        && labels[0].bytes().any(|b| b.is_ascii_lowercase())
+        && !matches!(
+            *labels.last().unwrap_or(&""),
+            "js" | "ts"
+                | "py"
+                | "rs"
+                | "json"
+                | "md"
+                | "txt"
+                | "yaml"
+                | "yml"
+                | "toml"
+                | "html"
+                | "css"
+                | "sh"
+                | "go"
+                | "rb"
+                | "java"
+        )
 }
