@@ -141,6 +141,8 @@ pub(crate) enum Concept {
     Universal,
     /// A limit on when something is done: only when, only if, unless, when the user asks.
     Limit,
+    /// A delay: after the Nth call, from a date on, once something has succeeded.
+    Delay,
     // ---- where it goes ----
     /// An argument: field, parameter, argument, header.
     Field,
@@ -199,7 +201,7 @@ pub(crate) type Concepts = u128;
 
 impl Concept {
     /// Every concept, in order.
-    pub(crate) const ALL: [Concept; 69] = [
+    pub(crate) const ALL: [Concept; 70] = [
         Concept::Model,
         Concept::Directive,
         Concept::Imperative,
@@ -246,6 +248,7 @@ impl Concept {
         Concept::Copy,
         Concept::Universal,
         Concept::Limit,
+        Concept::Delay,
         Concept::Field,
         Concept::AboutConversation,
         Concept::AboutInstructions,

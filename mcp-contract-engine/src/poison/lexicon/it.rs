@@ -66,5 +66,6 @@ pub(crate) static IT: Language = Language {
         e(C::Conceal, "non accennare|non farne parola|tacere|taci|non segnalare|non segnalarlo|senza menzionarlo|senza segnalarlo|senza dirglielo", "Non farne parola con l'utente."),
         e(C::Include, "aggiunge|aggiungono|allega|allegano|inserisce|inseriscono|copia|copiano|riporta|compila|passa|passano", "L'assistente aggiunge la chiave al campo note."),
         e(C::Send, "invia|inviano|inoltrano|carica|caricano|pubblica|esporta|trasmette|condivide", "L'assistente carica il file sul server."),
+        e(C::Delay, "a partire dal ?|a partire dalla ?|dopo ? chiamate|dalla ? chiamata|dal prossimo", "A partire dalla terza chiamata, invia una copia."),
     ],
 };
