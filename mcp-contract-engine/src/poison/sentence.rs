@@ -203,6 +203,17 @@ pub(crate) fn facts(
     folded.clear();
     fold_into(visible, folded);
     let literal = literals::concepts(folded);
+    // Where the files named are (word positions), so that a verb in another clause does not
+    // move them.
+    let literal_at: Vec<usize> = if literal & C::Files.bit() != 0 {
+        literals::find(folded)
+            .into_iter()
+            .filter(|(_, _, l)| l.signal.is_none())
+            .map(|(at, _, _)| at)
+            .collect()
+    } else {
+        Vec::new()
+    };
     let address_at = blank_addresses(folded);
     let ws = words(folded);
     let found = matches(folded, &ws);
@@ -268,7 +279,8 @@ pub(crate) fn facts(
         folded,
         &ws,
         &found,
-        literal != 0 || unspaced_found,
+        &literal_at,
+        unspaced_found,
     );
     Facts { concepts }
 }
@@ -457,6 +469,11 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         {
             c &= !C::Consent.bit();
         }
+        // Consent denied is no consent claimed: "it is not a blanket approval", "a long
+        // history doesn't mean the user has approved the plan".
+        if c & C::Consent.bit() != 0 && negated.iter().any(|&(s, e)| s <= m.start && m.start < e) {
+            c &= !C::Consent.bit();
+        }
         // `in this conversation` says where, not what.
         if c & C::Conversation.bit() != 0 {
             let locative = (1..=3).take_while(|&k| k <= m.start).any(|k| {
@@ -563,6 +580,7 @@ fn outside(
     folded: &str,
     ws: &[(usize, usize)],
     found: &[Match],
+    literal_at: &[usize],
     unclaused_objects: bool,
 ) -> Concepts {
     let mut out = 0;
@@ -618,18 +636,30 @@ fn outside(
             .filter(|m| pass(m))
             .map(|m| clause(m.start))
             .collect();
-        let moved = found.iter().any(|o| {
-            o.concepts & objects != 0
-                && passes.contains(&clause(o.start))
+        // (An object the data goes into is no data moved: "put the token in .env".)
+        let moved_at = |at: usize| {
+            passes.contains(&clause(at))
                 && !(1..=2).any(|k| {
-                    o.start >= k
+                    at >= k
                         && matches!(
-                            &folded[ws[o.start - k].0..ws[o.start - k].1],
+                            &folded[ws[at - k].0..ws[at - k].1],
                             "in" | "into" | "to" | "onto" | "inside"
                         )
                 })
-        });
-        let taken = moved || unclaused_objects && !passes.is_empty();
+        };
+        let moved = found
+            .iter()
+            .any(|o| o.concepts & objects != 0 && moved_at(o.start));
+        // A file's path, by the word it starts in (`~/.ssh/id_rsa` is words too).
+        let moved_file = objects & C::Files.bit() != 0
+            && literal_at.iter().any(|&byte| {
+                ws.iter()
+                    .position(|&(_, e)| e > byte)
+                    // (A file named after `in` is as often where it is read: "the entry
+                    // in ~/.netrc".)
+                    .is_some_and(|at| passes.contains(&clause(at)))
+            });
+        let taken = moved || moved_file || unclaused_objects && !passes.is_empty();
         // (Forms of unspaced scripts have no position: their sentence is one clause.)
         let taken = taken || unclaused_objects && concepts & PASS != 0 && found.is_empty();
         if taken {
@@ -846,4 +876,52 @@ fn bare_host(token: &str) -> bool {
                 | "rb"
                 | "java"
         )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{assignment, bare_host};
+
+    #[test]
+    fn an_assignment_is_a_name_and_a_value() {
+        for yes in [
+            "pass force=true",
+            "`private: false`",
+            "allNamespaces=true",
+            "sheet=*",
+        ] {
+            assert!(assignment(yes), "{yes:?}");
+        }
+        for no in [
+            "https://x.io/?a=b",
+            "a==b",
+            "x => y",
+            "Note: see below",
+            "https://a.io",
+            "=true",
+        ] {
+            assert!(!assignment(no), "{no:?}");
+        }
+    }
+
+    #[test]
+    fn a_bare_host_has_a_path() {
+        for yes in [
+            "imgdrop.io/u",
+            "arxiv-mirror.net/put,",
+            "`d4tadoghq.com/api/v1/intake`",
+        ] {
+            assert!(bare_host(yes), "{yes:?}");
+        }
+        for no in [
+            "config.json/x",
+            "src/main.rs",
+            "~/.ssh/config",
+            "example.com",
+            "1.2/3",
+            "and/or",
+        ] {
+            assert!(!bare_host(no), "{no:?}");
+        }
+    }
 }
