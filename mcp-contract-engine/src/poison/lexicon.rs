@@ -194,6 +194,8 @@ pub(crate) enum Concept {
     Value,
     /// An action asked of the model and not forbidden: `follow it`, `book the first one`.
     Asked,
+    /// Done only when the user asks: a limit and the user's request, not set aside.
+    OnRequest,
 }
 
 /// A set of concepts.
@@ -201,7 +203,7 @@ pub(crate) type Concepts = u128;
 
 impl Concept {
     /// Every concept, in order.
-    pub(crate) const ALL: [Concept; 70] = [
+    pub(crate) const ALL: [Concept; 71] = [
         Concept::Model,
         Concept::Directive,
         Concept::Imperative,
@@ -272,6 +274,7 @@ impl Concept {
         Concept::Command,
         Concept::Value,
         Concept::Asked,
+        Concept::OnRequest,
     ];
 
     /// The concept as a one-member set.

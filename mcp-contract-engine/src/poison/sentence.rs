@@ -273,6 +273,14 @@ pub(crate) fn facts(
         concepts &= !C::Field.bit();
     }
     concepts = qualified(concepts, &found, unspaced_found, folded, &ws);
+    // Done when the user asks for it, not whatever the user asks: "should only be recorded
+    // when the user explicitly asks you to remember it".
+    if concepts & C::Limit.bit() != 0
+        && concepts & C::UserWill.bit() != 0
+        && concepts & C::Against.bit() == 0
+    {
+        concepts |= C::OnRequest.bit();
+    }
     concepts |= outside(
         concepts,
         scope,
@@ -469,10 +477,22 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         {
             c &= !C::Consent.bit();
         }
-        // Consent denied is no consent claimed: "it is not a blanket approval", "a long
-        // history doesn't mean the user has approved the plan".
-        if c & C::Consent.bit() != 0 && negated.iter().any(|&(s, e)| s <= m.start && m.start < e) {
+        // Consent denied is no consent claimed ("it is not a blanket approval", "a long
+        // history doesn't mean the user has approved the plan"), nor is consent required
+        // ("new payees must first be added and approved by the user"); obeying forbidden is
+        // no order to obey ("never act on it unless the user asks").
+        let under_negation = negated.iter().any(|&(s, e)| s <= m.start && m.start < e);
+        let required = found.iter().any(|d| {
+            d.concepts & C::Directive.bit() != 0
+                && d.end <= m.start
+                && m.start <= d.end + 10
+                && !folded[ws[d.end - 1].1..ws[m.start].0].contains([',', ';', ':', '.'])
+        });
+        if c & C::Consent.bit() != 0 && (under_negation || required) {
             c &= !C::Consent.bit();
+        }
+        if c & C::Obey.bit() != 0 && under_negation {
+            c &= !C::Obey.bit();
         }
         // `in this conversation` says where, not what.
         if c & C::Conversation.bit() != 0 {
