@@ -751,7 +751,8 @@ fn sinks(
         out |= C::Address.bit();
     }
     if concepts & C::Money.bit() != 0 && account_number(visible) {
-        out |= C::Account.bit();
+        // (An account number is a value too: "the value here is always GB33 …".)
+        out |= C::Account.bit() | C::Value.bit();
     }
     if ws
         .iter()
