@@ -575,7 +575,8 @@ fn qualified(
         && !(unspaced && concepts & any(&[C::User, C::Bulk, C::Deictic]) != 0)
     {
         const BEFORE: Concepts = any(&[C::Bulk, C::User, C::Copy, C::Deictic]);
-        const AFTER: Concepts = any(&[C::Deictic, C::User]);
+        // (After it, what says it is taken whole: "password fields included, unmasked".)
+        const AFTER: Concepts = any(&[C::Deictic, C::User, C::Bulk]);
         let qualified = found.iter().any(|m| {
             m.concepts & C::Credentials.bit() != 0
                 && found.iter().any(|q| {
