@@ -85,12 +85,7 @@ impl Scope {
                 // A first sentence that reads as poisoning without any scope describes nothing.
                 let sentence = &shown[s..e];
                 let mut folded = String::new();
-                let alone = facts(
-                    sentence,
-                    Place::Prose,
-                    &LazyScope::new(Scope::default),
-                    &mut folded,
-                );
+                let alone = facts(sentence, Place::Prose, &LazyScope::none(), &mut folded);
                 if rules_for(&alone, Place::Prose).is_empty() {
                     summary.push_str(sentence);
                 }
@@ -131,21 +126,51 @@ impl Scope {
 }
 
 /// A scope computed when first needed: most texts are dismissed before any rule needs it.
+/// (The item is kept rather than a closure that computes it: one compiled copy.)
 pub(crate) struct LazyScope<'a> {
     cell: std::cell::OnceCell<Scope>,
-    make: Box<dyn Fn() -> Scope + 'a>,
+    /// The accepted version (on drift) and the item judged.
+    old: Option<&'a Value>,
+    new: Option<&'a Value>,
 }
 
 impl<'a> LazyScope<'a> {
-    pub(crate) fn new(make: impl Fn() -> Scope + 'a) -> LazyScope<'a> {
+    /// The scope of `new`, with what the accepted `old` was about (on drift, what the item was
+    /// accepted for is its scope; the new item's own names count too).
+    pub(crate) fn new(old: Option<&'a Value>, new: &'a Value) -> LazyScope<'a> {
         LazyScope {
             cell: std::cell::OnceCell::new(),
-            make: Box::new(make),
+            old,
+            new: Some(new),
         }
     }
 
+    /// A scope already known.
+    pub(crate) fn ready(scope: Scope) -> LazyScope<'static> {
+        LazyScope {
+            cell: std::cell::OnceCell::from(scope),
+            old: None,
+            new: None,
+        }
+    }
+
+    /// No scope: the item's own purpose covers nothing.
+    pub(crate) fn none() -> LazyScope<'static> {
+        LazyScope::ready(Scope::default())
+    }
+
     pub(crate) fn get(&self) -> &Scope {
-        self.cell.get_or_init(|| (self.make)())
+        self.cell.get_or_init(|| match (self.old, self.new) {
+            (Some(old), Some(new)) => {
+                let accepted = Scope::of(old);
+                Scope {
+                    about: accepted.about,
+                    ..Scope::of(new).union(&accepted)
+                }
+            }
+            (None, Some(new)) => Scope::of(new),
+            _ => Scope::default(),
+        })
     }
 }
 
@@ -555,7 +580,7 @@ pub(crate) fn judge_text(text: &str, place: Place, scope: &Scope) -> Option<&'st
         let mut facts = facts(
             sentence,
             place,
-            &LazyScope::new(|| scope.clone()),
+            &LazyScope::ready(scope.clone()),
             &mut folded,
         );
         if sentence.contains("<!--") {

@@ -38,7 +38,7 @@ mod zh;
 
 /// What a word or phrase stands for. The ids are stable (the documentation and the tests
 /// name them).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[repr(u8)]
 pub(crate) enum Concept {
     // ---- who is addressed, and how ----
@@ -282,9 +282,84 @@ impl Concept {
         1 << self as u8
     }
 
+    /// Their names, in order (the ids and `{:?}` are made from them).
+    const NAMES: [&'static str; 71] = [
+        "Model",
+        "Directive",
+        "Imperative",
+        "Act",
+        "Verb",
+        "Gather",
+        "Include",
+        "Send",
+        "Call",
+        "Fetch",
+        "Obey",
+        "Set",
+        "Conceal",
+        "Omit",
+        "Audience",
+        "Misstate",
+        "Contra",
+        "Tell",
+        "Success",
+        "Despite",
+        "Skip",
+        "Confirm",
+        "Consent",
+        "Conditional",
+        "Override",
+        "Authority",
+        "Negative",
+        "Exclusive",
+        "Wipe",
+        "Negation",
+        "Trigger",
+        "Conversation",
+        "Instructions",
+        "Credentials",
+        "Environment",
+        "Files",
+        "Personal",
+        "Money",
+        "OtherTools",
+        "User",
+        "UserWill",
+        "Bulk",
+        "Deictic",
+        "Copy",
+        "Universal",
+        "Limit",
+        "Delay",
+        "Field",
+        "AboutConversation",
+        "AboutInstructions",
+        "AboutCredentials",
+        "AboutEnvironment",
+        "AboutFiles",
+        "AboutPersonal",
+        "AboutMoney",
+        "Other",
+        "Tool",
+        "Url",
+        "Address",
+        "Account",
+        "ToolName",
+        "Hidden",
+        "Outside",
+        "OutsideChat",
+        "Taken",
+        "Destination",
+        "Against",
+        "Command",
+        "Value",
+        "Asked",
+        "OnRequest",
+    ];
+
     /// How the documentation names it.
     pub(crate) fn id(self) -> String {
-        let name = format!("{self:?}");
+        let name = Concept::NAMES[self as usize];
         let mut out = String::new();
         for (i, c) in name.chars().enumerate() {
             if c.is_ascii_uppercase() && i > 0 {
@@ -293,6 +368,13 @@ impl Concept {
             out.push(c.to_ascii_lowercase());
         }
         out
+    }
+}
+
+impl std::fmt::Debug for Concept {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // (A table rather than the derive: seventy arms of generated code for a name.)
+        f.write_str(Concept::NAMES[*self as usize])
     }
 }
 
@@ -578,6 +660,16 @@ impl Index {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_concept_is_named_in_order() {
+        for (i, concept) in Concept::ALL.iter().enumerate() {
+            assert_eq!(*concept as usize, i, "{concept:?} out of order in ALL");
+        }
+        assert_eq!(Concept::NAMES.len(), Concept::ALL.len());
+        assert_eq!(Concept::Model.id(), "model");
+        assert_eq!(Concept::OnRequest.id(), "on-request");
+    }
 
     #[test]
     fn every_entry_finds_its_example() {

@@ -205,15 +205,14 @@ pub(crate) fn facts(
     let literal = literals::concepts(folded);
     // Where the files named are (word positions), so that a verb in another clause does not
     // move them.
-    let literal_at: Vec<usize> = if literal & C::Files.bit() != 0 {
-        literals::find(folded)
-            .into_iter()
-            .filter(|(_, _, l)| l.signal.is_none())
-            .map(|(at, _, _)| at)
-            .collect()
-    } else {
-        Vec::new()
-    };
+    let mut literal_at: Vec<usize> = Vec::new();
+    if literal & C::Files.bit() != 0 {
+        for (at, _, l) in literals::find(folded) {
+            if l.signal.is_none() {
+                literal_at.push(at);
+            }
+        }
+    }
     let address_at = blank_addresses(folded);
     let ws = words(folded);
     let found = matches(folded, &ws);
@@ -387,11 +386,14 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
     // What each negation governs: the words after it in its clause (`not only` governs
     // nothing). A form that holds its own negation (`do not tell`, `without asking`) means
     // what its concept says, and is not negated again.
-    let commands: Vec<usize> = found
-        .iter()
-        .filter(|m| m.base && m.concepts & ACTIONS != 0)
-        .map(|m| m.start)
-        .collect();
+    // (Loops rather than iterator chains in this module: each chain is generic code compiled
+    // for its closure, and the reading runs on plain indices anyway.)
+    let mut commands: Vec<usize> = Vec::new();
+    for m in found {
+        if m.base && m.concepts & ACTIONS != 0 {
+            commands.push(m.start);
+        }
+    }
     let command_at = |i: usize| commands.contains(&i);
     let mut negated: Vec<(usize, usize)> = Vec::new();
     let mut conditions: Vec<usize> = Vec::new();
@@ -459,12 +461,11 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
             extra |= C::Command.bit();
         }
         // An action asked and not forbidden (`do` of `do not store` asks nothing).
-        if directed
-            && c & ACTIONS != 0
-            && ws
-                .get(m.end)
-                .is_none_or(|&(s, e)| !matches!(&folded[s..e], "not" | "never" | "nothing"))
-        {
+        let forbidden = match ws.get(m.end) {
+            Some(&(s, e)) => matches!(&folded[s..e], "not" | "never" | "nothing"),
+            None => false,
+        };
+        if directed && c & ACTIONS != 0 && !forbidden {
             extra |= C::Asked.bit();
         }
         // Consent under a condition is a workflow ("only after the user has approved").
@@ -482,12 +483,13 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         // ("new payees must first be added and approved by the user"); obeying forbidden is
         // no order to obey ("never act on it unless the user asks").
         let under_negation = negated.iter().any(|&(s, e)| s <= m.start && m.start < e);
-        let required = found.iter().any(|d| {
-            d.concepts & C::Directive.bit() != 0
-                && d.end <= m.start
-                && m.start <= d.end + 10
-                && !folded[ws[d.end - 1].1..ws[m.start].0].contains([',', ';', ':', '.'])
-        });
+        let mut required = false;
+        if c & C::Consent.bit() != 0 {
+            for d in found {
+                required |= d.concepts & C::Directive.bit() != 0
+                    && governs(folded, ws, d.end, m.start, true);
+            }
+        }
         if c & C::Consent.bit() != 0 && (under_negation || required) {
             c &= !C::Consent.bit();
         }
@@ -496,10 +498,16 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         }
         // `in this conversation` says where, not what.
         if c & C::Conversation.bit() != 0 {
-            let locative = (1..=3).take_while(|&k| k <= m.start).any(|k| {
-                LOCATIVE.contains(&word(m.start - k))
-                    && (1..k).all(|j| DETERMINERS.contains(&word(m.start - j)))
-            });
+            let mut locative = false;
+            for k in 1..=3.min(m.start) {
+                if LOCATIVE.contains(&word(m.start - k)) {
+                    locative = true;
+                    break;
+                }
+                if !DETERMINERS.contains(&word(m.start - k)) {
+                    break;
+                }
+            }
             if locative {
                 c &= !C::Conversation.bit();
             }
@@ -515,14 +523,12 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         // `even when the user asks for a private one`: up to where the clause is punctuated
         // (an `or` inside it is part of what is set aside: "the branch or message the user
         // asked for").
-        if c & C::UserWill.bit() != 0
-            && contra.iter().any(|&(s, _)| {
-                s <= m.start
-                    && m.start <= s + 10
-                    && !folded[ws[s.saturating_sub(1)].1..ws[m.start].0].contains([';', ':', '.'])
-            })
-        {
-            extra |= C::Against.bit();
+        if c & C::UserWill.bit() != 0 {
+            for &(s, _) in &contra {
+                if governs(folded, ws, s, m.start, false) {
+                    extra |= C::Against.bit();
+                }
+            }
         }
         out.push(Match {
             concepts: c,
@@ -531,6 +537,16 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         });
     }
     (out, extra)
+}
+
+/// Whether the words from `end` (just after a governing form) reach `at` within ten words and
+/// one clause: no full stop, colon or semicolon between (nor a comma, if `comma`).
+fn governs(folded: &str, ws: &[(usize, usize)], end: usize, at: usize, comma: bool) -> bool {
+    if end == 0 || end > at || at > end + 10 {
+        return false;
+    }
+    let between = &folded[ws[end - 1].1..ws[at].0];
+    !between.contains([';', ':', '.']) && !(comma && between.contains(','))
 }
 
 /// Keeping a secret out of sight is hygiene, and credentials count only when said to be the
@@ -577,13 +593,16 @@ fn qualified(
         const BEFORE: Concepts = any(&[C::Bulk, C::User, C::Copy, C::Deictic]);
         // (After it, what says it is taken whole: "password fields included, unmasked".)
         const AFTER: Concepts = any(&[C::Deictic, C::User, C::Bulk]);
-        let qualified = found.iter().any(|m| {
-            m.concepts & C::Credentials.bit() != 0
-                && found.iter().any(|q| {
-                    q.concepts & BEFORE != 0 && q.end <= m.start && m.start <= q.end + 3
-                        || q.concepts & AFTER != 0 && q.start >= m.end && q.start <= m.end + 4
-                })
-        });
+        let mut qualified = false;
+        for m in found
+            .iter()
+            .filter(|m| m.concepts & C::Credentials.bit() != 0)
+        {
+            for q in found {
+                qualified |= q.concepts & BEFORE != 0 && q.end <= m.start && m.start <= q.end + 3
+                    || q.concepts & AFTER != 0 && q.start >= m.end && q.start <= m.end + 4;
+            }
+        }
         if !qualified {
             concepts &= !C::Credentials.bit();
         }
@@ -652,11 +671,12 @@ fn outside(
             before.bytes().filter(|b| matches!(b, b';' | b':')).count()
                 + before.matches(" - ").count()
         };
-        let passes: Vec<usize> = found
-            .iter()
-            .filter(|m| pass(m))
-            .map(|m| clause(m.start))
-            .collect();
+        let mut passes: Vec<usize> = Vec::new();
+        for m in found {
+            if pass(m) {
+                passes.push(clause(m.start));
+            }
+        }
         // (An object the data goes into is no data moved: "put the token in .env".)
         let moved_at = |at: usize| {
             passes.contains(&clause(at))
@@ -672,14 +692,17 @@ fn outside(
             .iter()
             .any(|o| o.concepts & objects != 0 && moved_at(o.start));
         // A file's path, by the word it starts in (`~/.ssh/id_rsa` is words too).
-        let moved_file = objects & C::Files.bit() != 0
-            && literal_at.iter().any(|&byte| {
-                ws.iter()
-                    .position(|&(_, e)| e > byte)
-                    // (A file named after `in` is as often where it is read: "the entry
-                    // in ~/.netrc".)
-                    .is_some_and(|at| passes.contains(&clause(at)))
-            });
+        // (A file named after `in` is as often where it is read: "the entry in ~/.netrc".)
+        let mut moved_file = false;
+        if objects & C::Files.bit() != 0 {
+            for &byte in literal_at {
+                let mut at = 0;
+                while at < ws.len() && ws[at].1 <= byte {
+                    at += 1;
+                }
+                moved_file |= at < ws.len() && passes.contains(&clause(at));
+            }
+        }
         let taken = moved || moved_file || unclaused_objects && !passes.is_empty();
         // (Forms of unspaced scripts have no position: their sentence is one clause.)
         let taken = taken || unclaused_objects && concepts & PASS != 0 && found.is_empty();
@@ -701,7 +724,7 @@ fn blank_addresses(folded: &mut String) -> Option<usize> {
     if !folded.contains("://")
         && !folded.contains("www.")
         && !folded.contains('@')
-        && !folded.split(' ').any(bare_host)
+        && !folded.split_whitespace().any(bare_host)
     {
         return phone;
     }
@@ -745,7 +768,7 @@ fn sinks(
 ) -> Concepts {
     let mut out = 0;
     let lower = visible.to_ascii_lowercase();
-    if super::links::has_url(&lower) || lower.split([' ', '\n', '\t']).any(bare_host) {
+    if super::links::has_url(&lower) || lower.split_whitespace().any(bare_host) {
         out |= C::Url.bit();
     }
     if super::links::has_address(&lower) {
@@ -755,11 +778,11 @@ fn sinks(
         // (An account number is a value too: "the value here is always GB33 …".)
         out |= C::Account.bit() | C::Value.bit();
     }
-    if ws
-        .iter()
-        .any(|&(s, e)| matches!(&folded[s..e], "true" | "false"))
-        || assignment(visible)
-    {
+    let mut flag = false;
+    for &(s, e) in ws {
+        flag |= matches!(&folded[s..e], "true" | "false");
+    }
+    if flag || assignment(visible) {
         out |= C::Value.bit();
     }
     if folded.contains(" / ") || folded.ends_with(" /") || folded.contains("rm -rf") {
@@ -830,74 +853,116 @@ fn other_identifier(visible: &str, scope: &Scope) -> bool {
 
 /// An argument given a value as code writes it: `force=true`, `allNamespaces=true`,
 /// `private: false` (a name, `=` or `:`, then a value; not `==` or `=>`, not a URL's query).
+/// (Plain loops over bytes: this runs on every sentence with a lexicon word, and iterator
+/// chains here cost compile time for nothing.)
 fn assignment(visible: &str) -> bool {
     let bytes = visible.as_bytes();
-    bytes.iter().enumerate().any(|(i, &b)| {
-        if !(b == b'=' || b == b':') || i == 0 {
-            return false;
+    for i in 1..bytes.len() {
+        let b = bytes[i];
+        if b != b'=' && b != b':' {
+            continue;
         }
-        let name_end = i;
-        let name_start = bytes[..name_end]
-            .iter()
-            .rposition(|c| !(c.is_ascii_alphanumeric() || *c == b'_'))
-            .map_or(0, |p| p + 1);
-        let name = &bytes[name_start..name_end];
-        if name.len() < 2 || !name[0].is_ascii_alphabetic() {
-            return false;
+        let mut start = i;
+        while start > 0 && (bytes[start - 1].is_ascii_alphanumeric() || bytes[start - 1] == b'_') {
+            start -= 1;
         }
         // `?a=b&c=d`, `https:` and `a==b` are not what is asked.
-        if name_start > 0 && matches!(bytes[name_start - 1], b'?' | b'&' | b'/' | b'.') {
-            return false;
+        if i - start < 2
+            || !bytes[start].is_ascii_alphabetic()
+            || start > 0 && matches!(bytes[start - 1], b'?' | b'&' | b'/' | b'.')
+        {
+            continue;
         }
-        let rest = &visible[i + 1..];
-        if rest.starts_with(['=', '>', '/']) {
-            return false;
+        let mut v = i + 1;
+        if v < bytes.len() && matches!(bytes[v], b'=' | b'>' | b'/') {
+            continue;
         }
-        let value = rest.trim_start_matches([' ', '`', '"', '\'']);
-        let lower = value.get(..5).unwrap_or(value).to_ascii_lowercase();
-        if b == b':' {
-            // `key: value` is prose as often as code: only a literal a flag takes.
-            return lower.starts_with("true") || lower.starts_with("false");
+        while v < bytes.len() && matches!(bytes[v], b' ' | b'`' | b'"' | b'\'') {
+            v += 1;
         }
-        value.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '*')
-    })
+        let value = &bytes[v..];
+        // `key: value` is prose as often as code: only a literal a flag takes.
+        let found = if b == b':' {
+            value.len() >= 4 && value[..4].eq_ignore_ascii_case(b"true")
+                || value.len() >= 5 && value[..5].eq_ignore_ascii_case(b"false")
+        } else {
+            !value.is_empty() && (value[0].is_ascii_alphanumeric() || value[0] == b'*')
+        };
+        if found {
+            return true;
+        }
+    }
+    false
 }
 
 /// A host and a path written without a scheme, as a destination is in prose:
 /// `arxiv-mirror.net/put`, `imgdrop.io/u` (not `config.json`, `src/main.rs` or `~/.ssh/config`:
 /// a host's last label is letters and a path follows it).
 fn bare_host(token: &str) -> bool {
-    let token = token.trim_matches(|c: char| matches!(c, '`' | '"' | '\'' | '(' | ')' | ',' | ';'));
-    let Some((host, _)) = token.split_once('/') else {
-        return false;
-    };
-    let labels: Vec<&str> = host.split('.').collect();
-    labels.len() >= 2
-        && labels
-            .iter()
-            .all(|l| !l.is_empty() && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'))
-        && labels.last().is_some_and(|tld| {
-            (2..=12).contains(&tld.len()) && tld.bytes().all(|b| b.is_ascii_lowercase())
-        })
-        && labels[0].bytes().any(|b| b.is_ascii_lowercase())
-        && !matches!(
-            *labels.last().unwrap_or(&""),
-            "js" | "ts"
-                | "py"
-                | "rs"
-                | "json"
-                | "md"
-                | "txt"
-                | "yaml"
-                | "yml"
-                | "toml"
-                | "html"
-                | "css"
-                | "sh"
-                | "go"
-                | "rb"
-                | "java"
+    let bytes = token.as_bytes();
+    let mut start = 0;
+    while start < bytes.len()
+        && matches!(
+            bytes[start],
+            b'`' | b'"' | b'\'' | b'(' | b')' | b',' | b';'
         )
+    {
+        start += 1;
+    }
+    // The host: labels of letters, digits and hyphens up to the first `/`.
+    let mut labels = 0;
+    let mut label_start = start;
+    let mut first_has_lower = false;
+    let mut i = start;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b == b'.' || b == b'/' {
+            let label = &bytes[label_start..i];
+            if label.is_empty() {
+                return false;
+            }
+            let mut lower = 0;
+            for &c in label {
+                lower += usize::from(c.is_ascii_lowercase());
+            }
+            if labels == 0 {
+                first_has_lower = lower > 0;
+            }
+            labels += 1;
+            if b == b'/' {
+                // (The last label of a file name is its extension.)
+                let code = matches!(
+                    label,
+                    b"js"
+                        | b"ts"
+                        | b"py"
+                        | b"rs"
+                        | b"json"
+                        | b"md"
+                        | b"txt"
+                        | b"yaml"
+                        | b"yml"
+                        | b"toml"
+                        | b"html"
+                        | b"css"
+                        | b"sh"
+                        | b"go"
+                        | b"rb"
+                        | b"java"
+                );
+                return labels >= 2
+                    && first_has_lower
+                    && (2..=12).contains(&label.len())
+                    && lower == label.len()
+                    && !code;
+            }
+            label_start = i + 1;
+        } else if !(b.is_ascii_alphanumeric() || b == b'-') {
+            return false;
+        }
+        i += 1;
+    }
+    false
 }
 
 #[cfg(test)]
