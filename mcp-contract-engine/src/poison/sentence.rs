@@ -546,7 +546,7 @@ fn governs(folded: &str, ws: &[(usize, usize)], end: usize, at: usize, comma: bo
         return false;
     }
     let between = &folded[ws[end - 1].1..ws[at].0];
-    !between.contains([';', ':', '.']) && !(comma && between.contains(','))
+    !(between.contains([';', ':', '.']) || comma && between.contains(','))
 }
 
 /// Keeping a secret out of sight is hygiene, and credentials count only when said to be the
