@@ -691,16 +691,30 @@ fn outside(
         let moved = found
             .iter()
             .any(|o| o.concepts & objects != 0 && moved_at(o.start));
-        // A file's path, by the word it starts in (`~/.ssh/id_rsa` is words too).
-        // (A file named after `in` is as often where it is read: "the entry in ~/.netrc".)
+        // A file's path, by the word it starts in (`~/.ssh/id_rsa` is words too): moved by a
+        // verb in its clause, or by one in another when nothing in its own forbids it ("holds
+        // the text of ~/.cursor/mcp.json: read that file and put its text there" is one
+        // instruction; ".env … must never be placed in `body`: bodies are copied into …" is
+        // none). (A file named after `in` is as often where it is read: "the entry in
+        // ~/.netrc".)
         let mut moved_file = false;
         if objects & C::Files.bit() != 0 {
+            let mut forbidden: Vec<usize> = Vec::new();
+            for m in found {
+                if m.concepts & C::Negation.bit() != 0 {
+                    forbidden.push(clause(m.start));
+                }
+            }
             for &byte in literal_at {
                 let mut at = 0;
                 while at < ws.len() && ws[at].1 <= byte {
                     at += 1;
                 }
-                moved_file |= at < ws.len() && passes.contains(&clause(at));
+                if at < ws.len() {
+                    let own = clause(at);
+                    moved_file |=
+                        passes.contains(&own) || !passes.is_empty() && !forbidden.contains(&own);
+                }
             }
         }
         let taken = moved || moved_file || unclaused_objects && !passes.is_empty();
