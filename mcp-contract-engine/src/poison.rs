@@ -240,7 +240,7 @@ pub fn arrived(new: &Value) -> Vec<Finding> {
 /// text in unreadable languages (without a baseline it is ordinary) nor hidden characters
 /// (the `hidden-characters` lint reports those).
 pub fn live(value: &Value) -> Vec<Finding> {
-    let scope = intent::LazyScope::new(|| intent::Scope::of(value));
+    let scope = intent::LazyScope::new(None, value);
     let options = scan::Options {
         hidden_chars: false,
         unreadable: false,

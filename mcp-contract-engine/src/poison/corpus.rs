@@ -5,7 +5,7 @@
 //! `scripts/poisoning/compact.py`) holds attacks and their honest twins by four authors, each
 //! case the one item that changed or arrived, old and new.
 
-use super::intent::{LazyScope, Scope};
+use super::intent::LazyScope;
 use serde_json::Value;
 use std::fmt::{self, Write as _};
 
@@ -20,7 +20,7 @@ pub fn explain(text: &str, place: &str) -> String {
         "name" => Place::Name,
         _ => Place::Prose,
     };
-    let scope = LazyScope::new(Scope::default);
+    let scope = LazyScope::none();
     let mut out = String::new();
     let mut folded = String::new();
     let pieces: Vec<String> = if place == Place::Name {

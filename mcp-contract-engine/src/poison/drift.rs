@@ -6,7 +6,7 @@
 //! markup's content), so a sentence moved to another field is not new, the same sentence
 //! copied into a second one is.
 
-use super::intent::{LazyScope, Scope};
+use super::intent::LazyScope;
 use super::scan::{self, Options};
 use super::walk::{self, Seg};
 use super::{Finding, Hit};
@@ -61,16 +61,7 @@ pub(super) fn judge(old: Option<&Value>, new: &Value) -> Vec<Finding> {
     let new_texts = texts(new);
     let old_texts = old.map(texts).unwrap_or_default();
     // What the item was accepted for is its scope; the new item's own names count too.
-    let scope = LazyScope::new(|| match old {
-        Some(old) => {
-            let accepted = Scope::of(old);
-            Scope {
-                about: accepted.about,
-                ..Scope::of(new).union(&accepted)
-            }
-        }
-        None => Scope::of(new),
-    });
+    let scope = LazyScope::new(old, new);
     // A text both versions hold (anywhere) is the same evidence on both sides: neither is read.
     let mut unmatched: HashMap<&str, usize> = HashMap::new();
     for text in &old_texts {

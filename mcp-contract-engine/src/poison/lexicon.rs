@@ -38,7 +38,7 @@ mod zh;
 
 /// What a word or phrase stands for. The ids are stable (the documentation and the tests
 /// name them).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[repr(u8)]
 pub(crate) enum Concept {
     // ---- who is addressed, and how ----
@@ -137,6 +137,12 @@ pub(crate) enum Concept {
     Deictic,
     /// A copy, also, as well: data going somewhere besides where it should.
     Copy,
+    /// Every call, whatever happens: always, on every call, in every case, without exception.
+    Universal,
+    /// A limit on when something is done: only when, only if, unless, when the user asks.
+    Limit,
+    /// A delay: after the Nth call, from a date on, once something has succeeded.
+    Delay,
     // ---- where it goes ----
     /// An argument: field, parameter, argument, header.
     Field,
@@ -184,6 +190,12 @@ pub(crate) enum Concept {
     /// A verb that moves data (include, send, call), asked of the model: a command, after an
     /// obligation (`must be placed`, `are to be included`), or with the model as its subject.
     Command,
+    /// An argument given a value: `force=true`, `private: false`, `… to true`.
+    Value,
+    /// An action asked of the model and not forbidden: `follow it`, `book the first one`.
+    Asked,
+    /// Done only when the user asks: a limit and the user's request, not set aside.
+    OnRequest,
 }
 
 /// A set of concepts.
@@ -191,7 +203,7 @@ pub(crate) type Concepts = u128;
 
 impl Concept {
     /// Every concept, in order.
-    pub(crate) const ALL: [Concept; 65] = [
+    pub(crate) const ALL: [Concept; 71] = [
         Concept::Model,
         Concept::Directive,
         Concept::Imperative,
@@ -236,6 +248,9 @@ impl Concept {
         Concept::Bulk,
         Concept::Deictic,
         Concept::Copy,
+        Concept::Universal,
+        Concept::Limit,
+        Concept::Delay,
         Concept::Field,
         Concept::AboutConversation,
         Concept::AboutInstructions,
@@ -257,6 +272,9 @@ impl Concept {
         Concept::Destination,
         Concept::Against,
         Concept::Command,
+        Concept::Value,
+        Concept::Asked,
+        Concept::OnRequest,
     ];
 
     /// The concept as a one-member set.
@@ -264,9 +282,84 @@ impl Concept {
         1 << self as u8
     }
 
+    /// Their names, in order (the ids and `{:?}` are made from them).
+    const NAMES: [&'static str; 71] = [
+        "Model",
+        "Directive",
+        "Imperative",
+        "Act",
+        "Verb",
+        "Gather",
+        "Include",
+        "Send",
+        "Call",
+        "Fetch",
+        "Obey",
+        "Set",
+        "Conceal",
+        "Omit",
+        "Audience",
+        "Misstate",
+        "Contra",
+        "Tell",
+        "Success",
+        "Despite",
+        "Skip",
+        "Confirm",
+        "Consent",
+        "Conditional",
+        "Override",
+        "Authority",
+        "Negative",
+        "Exclusive",
+        "Wipe",
+        "Negation",
+        "Trigger",
+        "Conversation",
+        "Instructions",
+        "Credentials",
+        "Environment",
+        "Files",
+        "Personal",
+        "Money",
+        "OtherTools",
+        "User",
+        "UserWill",
+        "Bulk",
+        "Deictic",
+        "Copy",
+        "Universal",
+        "Limit",
+        "Delay",
+        "Field",
+        "AboutConversation",
+        "AboutInstructions",
+        "AboutCredentials",
+        "AboutEnvironment",
+        "AboutFiles",
+        "AboutPersonal",
+        "AboutMoney",
+        "Other",
+        "Tool",
+        "Url",
+        "Address",
+        "Account",
+        "ToolName",
+        "Hidden",
+        "Outside",
+        "OutsideChat",
+        "Taken",
+        "Destination",
+        "Against",
+        "Command",
+        "Value",
+        "Asked",
+        "OnRequest",
+    ];
+
     /// How the documentation names it.
     pub(crate) fn id(self) -> String {
-        let name = format!("{self:?}");
+        let name = Concept::NAMES[self as usize];
         let mut out = String::new();
         for (i, c) in name.chars().enumerate() {
             if c.is_ascii_uppercase() && i > 0 {
@@ -275,6 +368,13 @@ impl Concept {
             out.push(c.to_ascii_lowercase());
         }
         out
+    }
+}
+
+impl std::fmt::Debug for Concept {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // (A table rather than the derive: seventy arms of generated code for a name.)
+        f.write_str(Concept::NAMES[*self as usize])
     }
 }
 
@@ -560,6 +660,16 @@ impl Index {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_concept_is_named_in_order() {
+        for (i, concept) in Concept::ALL.iter().enumerate() {
+            assert_eq!(*concept as usize, i, "{concept:?} out of order in ALL");
+        }
+        assert_eq!(Concept::NAMES.len(), Concept::ALL.len());
+        assert_eq!(Concept::Model.id(), "model");
+        assert_eq!(Concept::OnRequest.id(), "on-request");
+    }
 
     #[test]
     fn every_entry_finds_its_example() {

@@ -203,6 +203,16 @@ pub(crate) fn facts(
     folded.clear();
     fold_into(visible, folded);
     let literal = literals::concepts(folded);
+    // Where the files named are (word positions), so that a verb in another clause does not
+    // move them.
+    let mut literal_at: Vec<usize> = Vec::new();
+    if literal & C::Files.bit() != 0 {
+        for (at, _, l) in literals::find(folded) {
+            if l.signal.is_none() {
+                literal_at.push(at);
+            }
+        }
+    }
     let address_at = blank_addresses(folded);
     let ws = words(folded);
     let found = matches(folded, &ws);
@@ -214,7 +224,11 @@ pub(crate) fn facts(
     }
     // What the item is about is needed from here on only (most items never get here).
     let scope = scope.get();
-    let (found, extra) = positional(folded, &ws, &found);
+    let (found, mut extra) = positional(folded, &ws, &found);
+    // (Unspaced scripts have no word positions: the sentence is one clause.)
+    if unspaced_concepts & C::Contra.bit() != 0 && unspaced_concepts & C::UserWill.bit() != 0 {
+        extra |= C::Against.bit();
+    }
     let mut concepts =
         unspaced_concepts | literal | extra | found.iter().fold(0, |acc, m| acc | m.concepts);
     concepts |= sinks(visible, folded, &ws, scope, concepts);
@@ -258,13 +272,22 @@ pub(crate) fn facts(
         concepts &= !C::Field.bit();
     }
     concepts = qualified(concepts, &found, unspaced_found, folded, &ws);
+    // Done when the user asks for it, not whatever the user asks: "should only be recorded
+    // when the user explicitly asks you to remember it".
+    if concepts & C::Limit.bit() != 0
+        && concepts & C::UserWill.bit() != 0
+        && concepts & C::Against.bit() == 0
+    {
+        concepts |= C::OnRequest.bit();
+    }
     concepts |= outside(
         concepts,
         scope,
         folded,
         &ws,
         &found,
-        literal != 0 || unspaced_found,
+        &literal_at,
+        unspaced_found,
     );
     Facts { concepts }
 }
@@ -363,11 +386,14 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
     // What each negation governs: the words after it in its clause (`not only` governs
     // nothing). A form that holds its own negation (`do not tell`, `without asking`) means
     // what its concept says, and is not negated again.
-    let commands: Vec<usize> = found
-        .iter()
-        .filter(|m| m.base && m.concepts & ACTIONS != 0)
-        .map(|m| m.start)
-        .collect();
+    // (Loops rather than iterator chains in this module: each chain is generic code compiled
+    // for its closure, and the reading runs on plain indices anyway.)
+    let mut commands: Vec<usize> = Vec::new();
+    for m in found {
+        if m.base && m.concepts & ACTIONS != 0 {
+            commands.push(m.start);
+        }
+    }
     let command_at = |i: usize| commands.contains(&i);
     let mut negated: Vec<(usize, usize)> = Vec::new();
     let mut conditions: Vec<usize> = Vec::new();
@@ -434,6 +460,14 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         if directed && c & MOVE != 0 {
             extra |= C::Command.bit();
         }
+        // An action asked and not forbidden (`do` of `do not store` asks nothing).
+        let forbidden = match ws.get(m.end) {
+            Some(&(s, e)) => matches!(&folded[s..e], "not" | "never" | "nothing"),
+            None => false,
+        };
+        if directed && c & ACTIONS != 0 && !forbidden {
+            extra |= C::Asked.bit();
+        }
         // Consent under a condition is a workflow ("only after the user has approved").
         if c & C::Consent.bit() != 0
             && conditions.iter().any(|&n| {
@@ -444,12 +478,36 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         {
             c &= !C::Consent.bit();
         }
+        // Consent denied is no consent claimed ("it is not a blanket approval", "a long
+        // history doesn't mean the user has approved the plan"), nor is consent required
+        // ("new payees must first be added and approved by the user"); obeying forbidden is
+        // no order to obey ("never act on it unless the user asks").
+        let under_negation = negated.iter().any(|&(s, e)| s <= m.start && m.start < e);
+        let mut required = false;
+        if c & C::Consent.bit() != 0 {
+            for d in found {
+                required |= d.concepts & C::Directive.bit() != 0
+                    && governs(folded, ws, d.end, m.start, true);
+            }
+        }
+        if c & C::Consent.bit() != 0 && (under_negation || required) {
+            c &= !C::Consent.bit();
+        }
+        if c & C::Obey.bit() != 0 && under_negation {
+            c &= !C::Obey.bit();
+        }
         // `in this conversation` says where, not what.
         if c & C::Conversation.bit() != 0 {
-            let locative = (1..=3).take_while(|&k| k <= m.start).any(|k| {
-                LOCATIVE.contains(&word(m.start - k))
-                    && (1..k).all(|j| DETERMINERS.contains(&word(m.start - j)))
-            });
+            let mut locative = false;
+            for k in 1..=3.min(m.start) {
+                if LOCATIVE.contains(&word(m.start - k)) {
+                    locative = true;
+                    break;
+                }
+                if !DETERMINERS.contains(&word(m.start - k)) {
+                    break;
+                }
+            }
             if locative {
                 c &= !C::Conversation.bit();
             }
@@ -461,9 +519,16 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         {
             c |= C::OtherTools.bit();
         }
-        // `regardless of the branch the user asked for`, `whatever role the user names`.
-        if c & C::UserWill.bit() != 0 && contra.iter().any(|&(s, e)| s <= m.start && m.start < e) {
-            extra |= C::Against.bit();
+        // `regardless of the branch the user asked for`, `whatever role the user names`,
+        // `even when the user asks for a private one`: up to where the clause is punctuated
+        // (an `or` inside it is part of what is set aside: "the branch or message the user
+        // asked for").
+        if c & C::UserWill.bit() != 0 {
+            for &(s, _) in &contra {
+                if governs(folded, ws, s, m.start, false) {
+                    extra |= C::Against.bit();
+                }
+            }
         }
         out.push(Match {
             concepts: c,
@@ -472,6 +537,16 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         });
     }
     (out, extra)
+}
+
+/// Whether the words from `end` (just after a governing form) reach `at` within ten words and
+/// one clause: no full stop, colon or semicolon between (nor a comma, if `comma`).
+fn governs(folded: &str, ws: &[(usize, usize)], end: usize, at: usize, comma: bool) -> bool {
+    if end == 0 || end > at || at > end + 10 {
+        return false;
+    }
+    let between = &folded[ws[end - 1].1..ws[at].0];
+    !(between.contains([';', ':', '.']) || comma && between.contains(','))
 }
 
 /// Keeping a secret out of sight is hygiene, and credentials count only when said to be the
@@ -516,14 +591,18 @@ fn qualified(
         && !(unspaced && concepts & any(&[C::User, C::Bulk, C::Deictic]) != 0)
     {
         const BEFORE: Concepts = any(&[C::Bulk, C::User, C::Copy, C::Deictic]);
-        const AFTER: Concepts = any(&[C::Deictic, C::User]);
-        let qualified = found.iter().any(|m| {
-            m.concepts & C::Credentials.bit() != 0
-                && found.iter().any(|q| {
-                    q.concepts & BEFORE != 0 && q.end <= m.start && m.start <= q.end + 3
-                        || q.concepts & AFTER != 0 && q.start >= m.end && q.start <= m.end + 4
-                })
-        });
+        // (After it, what says it is taken whole: "password fields included, unmasked".)
+        const AFTER: Concepts = any(&[C::Deictic, C::User, C::Bulk]);
+        let mut qualified = false;
+        for m in found
+            .iter()
+            .filter(|m| m.concepts & C::Credentials.bit() != 0)
+        {
+            for q in found {
+                qualified |= q.concepts & BEFORE != 0 && q.end <= m.start && m.start <= q.end + 3
+                    || q.concepts & AFTER != 0 && q.start >= m.end && q.start <= m.end + 4;
+            }
+        }
         if !qualified {
             concepts &= !C::Credentials.bit();
         }
@@ -541,6 +620,7 @@ fn outside(
     folded: &str,
     ws: &[(usize, usize)],
     found: &[Match],
+    literal_at: &[usize],
     unclaused_objects: bool,
 ) -> Concepts {
     let mut out = 0;
@@ -591,23 +671,53 @@ fn outside(
             before.bytes().filter(|b| matches!(b, b';' | b':')).count()
                 + before.matches(" - ").count()
         };
-        let passes: Vec<usize> = found
-            .iter()
-            .filter(|m| pass(m))
-            .map(|m| clause(m.start))
-            .collect();
-        let moved = found.iter().any(|o| {
-            o.concepts & objects != 0
-                && passes.contains(&clause(o.start))
+        let mut passes: Vec<usize> = Vec::new();
+        for m in found {
+            if pass(m) {
+                passes.push(clause(m.start));
+            }
+        }
+        // (An object the data goes into is no data moved: "put the token in .env".)
+        let moved_at = |at: usize| {
+            passes.contains(&clause(at))
                 && !(1..=2).any(|k| {
-                    o.start >= k
+                    at >= k
                         && matches!(
-                            &folded[ws[o.start - k].0..ws[o.start - k].1],
+                            &folded[ws[at - k].0..ws[at - k].1],
                             "in" | "into" | "to" | "onto" | "inside"
                         )
                 })
-        });
-        let taken = moved || unclaused_objects && !passes.is_empty();
+        };
+        let moved = found
+            .iter()
+            .any(|o| o.concepts & objects != 0 && moved_at(o.start));
+        // A file's path, by the word it starts in (`~/.ssh/id_rsa` is words too): moved by a
+        // verb in its clause, or by one in another when nothing in its own forbids it ("holds
+        // the text of ~/.cursor/mcp.json: read that file and put its text there" is one
+        // instruction; ".env … must never be placed in `body`: bodies are copied into …" is
+        // none). (A file named after `in` is as often where it is read: "the entry in
+        // ~/.netrc".)
+        let mut moved_file = false;
+        if objects & C::Files.bit() != 0 {
+            let mut forbidden: Vec<usize> = Vec::new();
+            for m in found {
+                if m.concepts & C::Negation.bit() != 0 {
+                    forbidden.push(clause(m.start));
+                }
+            }
+            for &byte in literal_at {
+                let mut at = 0;
+                while at < ws.len() && ws[at].1 <= byte {
+                    at += 1;
+                }
+                if at < ws.len() {
+                    let own = clause(at);
+                    moved_file |=
+                        passes.contains(&own) || !passes.is_empty() && !forbidden.contains(&own);
+                }
+            }
+        }
+        let taken = moved || moved_file || unclaused_objects && !passes.is_empty();
         // (Forms of unspaced scripts have no position: their sentence is one clause.)
         let taken = taken || unclaused_objects && concepts & PASS != 0 && found.is_empty();
         if taken {
@@ -625,7 +735,11 @@ fn blank_addresses(folded: &mut String) -> Option<usize> {
         .match_indices('+')
         .find(|(i, _)| folded.as_bytes().get(i + 1).is_some_and(u8::is_ascii_digit))
         .map(|(i, _)| i);
-    if !folded.contains("://") && !folded.contains("www.") && !folded.contains('@') {
+    if !folded.contains("://")
+        && !folded.contains("www.")
+        && !folded.contains('@')
+        && !folded.split_whitespace().any(bare_host)
+    {
         return phone;
     }
     let mut out = String::with_capacity(folded.len());
@@ -634,7 +748,11 @@ fn blank_addresses(folded: &mut String) -> Option<usize> {
         if i > 0 {
             out.push(' ');
         }
-        if token.contains("://") || token.starts_with("www.") || token.contains('@') {
+        if token.contains("://")
+            || token.starts_with("www.")
+            || token.contains('@')
+            || bare_host(token)
+        {
             first = Some(first.map_or(out.len(), |f| f.min(out.len())));
             out.extend(std::iter::repeat_n(' ', token.len()));
         } else {
@@ -664,14 +782,22 @@ fn sinks(
 ) -> Concepts {
     let mut out = 0;
     let lower = visible.to_ascii_lowercase();
-    if super::links::has_url(&lower) {
+    if super::links::has_url(&lower) || lower.split_whitespace().any(bare_host) {
         out |= C::Url.bit();
     }
     if super::links::has_address(&lower) {
         out |= C::Address.bit();
     }
     if concepts & C::Money.bit() != 0 && account_number(visible) {
-        out |= C::Account.bit();
+        // (An account number is a value too: "the value here is always GB33 …".)
+        out |= C::Account.bit() | C::Value.bit();
+    }
+    let mut flag = false;
+    for &(s, e) in ws {
+        flag |= matches!(&folded[s..e], "true" | "false");
+    }
+    if flag || assignment(visible) {
+        out |= C::Value.bit();
     }
     if folded.contains(" / ") || folded.ends_with(" /") || folded.contains("rm -rf") {
         out |= C::Wipe.bit();
@@ -737,4 +863,166 @@ fn other_identifier(visible: &str, scope: &Scope) -> bool {
         return true;
     }
     false
+}
+
+/// An argument given a value as code writes it: `force=true`, `allNamespaces=true`,
+/// `private: false` (a name, `=` or `:`, then a value; not `==` or `=>`, not a URL's query).
+/// (Plain loops over bytes: this runs on every sentence with a lexicon word, and iterator
+/// chains here cost compile time for nothing.)
+fn assignment(visible: &str) -> bool {
+    let bytes = visible.as_bytes();
+    for i in 1..bytes.len() {
+        let b = bytes[i];
+        if b != b'=' && b != b':' {
+            continue;
+        }
+        let mut start = i;
+        while start > 0 && (bytes[start - 1].is_ascii_alphanumeric() || bytes[start - 1] == b'_') {
+            start -= 1;
+        }
+        // `?a=b&c=d`, `https:` and `a==b` are not what is asked.
+        if i - start < 2
+            || !bytes[start].is_ascii_alphabetic()
+            || start > 0 && matches!(bytes[start - 1], b'?' | b'&' | b'/' | b'.')
+        {
+            continue;
+        }
+        let mut v = i + 1;
+        if v < bytes.len() && matches!(bytes[v], b'=' | b'>' | b'/') {
+            continue;
+        }
+        while v < bytes.len() && matches!(bytes[v], b' ' | b'`' | b'"' | b'\'') {
+            v += 1;
+        }
+        let value = &bytes[v..];
+        // `key: value` is prose as often as code: only a literal a flag takes.
+        let found = if b == b':' {
+            value.len() >= 4 && value[..4].eq_ignore_ascii_case(b"true")
+                || value.len() >= 5 && value[..5].eq_ignore_ascii_case(b"false")
+        } else {
+            !value.is_empty() && (value[0].is_ascii_alphanumeric() || value[0] == b'*')
+        };
+        if found {
+            return true;
+        }
+    }
+    false
+}
+
+/// A host and a path written without a scheme, as a destination is in prose:
+/// `arxiv-mirror.net/put`, `imgdrop.io/u` (not `config.json`, `src/main.rs` or `~/.ssh/config`:
+/// a host's last label is letters and a path follows it).
+fn bare_host(token: &str) -> bool {
+    let bytes = token.as_bytes();
+    let mut start = 0;
+    while start < bytes.len()
+        && matches!(
+            bytes[start],
+            b'`' | b'"' | b'\'' | b'(' | b')' | b',' | b';'
+        )
+    {
+        start += 1;
+    }
+    // The host: labels of letters, digits and hyphens up to the first `/`.
+    let mut labels = 0;
+    let mut label_start = start;
+    let mut first_has_lower = false;
+    let mut i = start;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b == b'.' || b == b'/' {
+            let label = &bytes[label_start..i];
+            if label.is_empty() {
+                return false;
+            }
+            let mut lower = 0;
+            for &c in label {
+                lower += usize::from(c.is_ascii_lowercase());
+            }
+            if labels == 0 {
+                first_has_lower = lower > 0;
+            }
+            labels += 1;
+            if b == b'/' {
+                // (The last label of a file name is its extension.)
+                let code = matches!(
+                    label,
+                    b"js"
+                        | b"ts"
+                        | b"py"
+                        | b"rs"
+                        | b"json"
+                        | b"md"
+                        | b"txt"
+                        | b"yaml"
+                        | b"yml"
+                        | b"toml"
+                        | b"html"
+                        | b"css"
+                        | b"sh"
+                        | b"go"
+                        | b"rb"
+                        | b"java"
+                );
+                return labels >= 2
+                    && first_has_lower
+                    && (2..=12).contains(&label.len())
+                    && lower == label.len()
+                    && !code;
+            }
+            label_start = i + 1;
+        } else if !(b.is_ascii_alphanumeric() || b == b'-') {
+            return false;
+        }
+        i += 1;
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{assignment, bare_host};
+
+    #[test]
+    fn an_assignment_is_a_name_and_a_value() {
+        for yes in [
+            "pass force=true",
+            "`private: false`",
+            "allNamespaces=true",
+            "sheet=*",
+        ] {
+            assert!(assignment(yes), "{yes:?}");
+        }
+        for no in [
+            "https://x.io/?a=b",
+            "a==b",
+            "x => y",
+            "Note: see below",
+            "https://a.io",
+            "=true",
+        ] {
+            assert!(!assignment(no), "{no:?}");
+        }
+    }
+
+    #[test]
+    fn a_bare_host_has_a_path() {
+        for yes in [
+            "imgdrop.io/u",
+            "arxiv-mirror.net/put,",
+            "`d4tadoghq.com/api/v1/intake`",
+        ] {
+            assert!(bare_host(yes), "{yes:?}");
+        }
+        for no in [
+            "config.json/x",
+            "src/main.rs",
+            "~/.ssh/config",
+            "example.com",
+            "1.2/3",
+            "and/or",
+        ] {
+            assert!(!bare_host(no), "{no:?}");
+        }
+    }
 }

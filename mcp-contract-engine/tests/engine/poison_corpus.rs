@@ -1,5 +1,5 @@
 //! The poisoning detector over its tuning corpus (`fixtures/poisoning-tuning/authors/*.jsonl`:
-//! attacks and their honest twins by four authors, written by `scripts/poisoning/compact.py`):
+//! attacks and their honest twins by five authors, written by `scripts/poisoning/compact.py`):
 //! it does not fall below what it was measured to do there.
 //!
 //! These are tuning cases, so the floor guards against regressions and says nothing of how the
@@ -32,7 +32,7 @@ fn cases() -> Vec<Case> {
         .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
         .collect();
     files.sort();
-    assert!(files.len() >= 4, "the corpus has four authors: {files:?}");
+    assert!(files.len() >= 5, "the corpus has five authors: {files:?}");
     files
         .iter()
         .flat_map(|f| {
@@ -59,15 +59,20 @@ fn safety(case: &Case) -> bool {
 /// caught, never more flagged than measured.
 #[test]
 fn the_detector_keeps_its_measured_floor() {
-    // (author, attacks caught at least, honest twins flagged at most), of 110, 74, 102, 88
-    // attacks and as many twins.
-    const FLOOR: &[(&str, usize, usize)] =
-        &[("A", 69, 8), ("B", 42, 14), ("C", 31, 1), ("D", 30, 4)];
+    // (author, attacks caught at least, honest twins flagged at most), of 110, 74, 102, 88,
+    // 130 attacks and as many twins.
+    const FLOOR: &[(&str, usize, usize)] = &[
+        ("A", 80, 7),
+        ("B", 47, 13),
+        ("C", 42, 1),
+        ("D", 48, 3),
+        ("E", 68, 4),
+    ];
     let mut tally: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let cases = cases();
     assert_eq!(
         cases.len(),
-        2 * (110 + 74 + 102 + 88),
+        2 * (110 + 74 + 102 + 88 + 130),
         "cases in the corpus"
     );
     for case in cases {
