@@ -7,6 +7,7 @@
 //! descriptions never produce a change on their own.
 
 use crate::change::{Change, Class, Judgement, Note, Policy};
+use crate::ordered::{bulk_map, CollectOrdered};
 use crate::rules::{self, Direction};
 use crate::schema::{
     self, any_node, bound_tighter, canonical_eq, canonical_schema_eq, canonical_schema_string,
@@ -42,8 +43,8 @@ const CLIP: usize = 6;
 pub fn diff_surfaces(old: &Surface, new: &Surface, policy: &Policy) -> Judgement {
     let old: Vec<(&ItemKey, Cow<Value>)> = old.items().collect();
     let new: Vec<(&ItemKey, Cow<Value>)> = new.items().collect();
-    let old: BTreeMap<&ItemKey, &Value> = old.iter().map(|(k, v)| (*k, &**v)).collect();
-    let new: BTreeMap<&ItemKey, &Value> = new.iter().map(|(k, v)| (*k, &**v)).collect();
+    let old = bulk_map(old.iter().map(|(k, v)| (*k, &**v)).collect());
+    let new = bulk_map(new.iter().map(|(k, v)| (*k, &**v)).collect());
     diff_item_maps(&old, &new, policy)
 }
 
@@ -121,7 +122,7 @@ pub(crate) fn probable_renames(
             };
             (key.clone(), hint)
         })
-        .collect()
+        .ordered_map()
 }
 
 /// Judges an added item against the removed item it probably replaces: what callers meet
@@ -168,7 +169,7 @@ impl Context {
     /// This context knowing the accepted side's items (their keys): which kinds its listings
     /// returned.
     pub fn with_old_items<'k>(mut self, keys: impl IntoIterator<Item = &'k ItemKey>) -> Context {
-        self.old_kinds = Some(keys.into_iter().map(|k| k.kind).collect());
+        self.old_kinds = Some(keys.into_iter().map(|k| k.kind).ordered_set());
         self
     }
 
@@ -495,7 +496,7 @@ fn without_nulls(value: &Value) -> Cow<'_, Value> {
             map.iter()
                 .filter(|(_, v)| !v.is_null())
                 .map(|(k, v)| (k.clone(), v.clone()))
-                .collect(),
+                .json_object(),
         )),
         other => Cow::Borrowed(other),
     }

@@ -10,9 +10,10 @@ const ENGINE: &[(&str, &[&str])] = &[
     ("escape", &[]),
     ("hash", &[]),
     ("parallel", &[]),
-    ("schema", &[]),
-    ("surface", &["escape"]),
-    ("change", &["surface"]),
+    ("ordered", &[]),
+    ("schema", &["ordered"]),
+    ("surface", &["escape", "ordered"]),
+    ("change", &["surface", "ordered"]),
     ("poison", &["escape", "change"]),
     ("rules", &["change", "surface", "poison"]),
     ("prepare", &["surface", "hash", "escape"]),
@@ -25,19 +26,20 @@ const ENGINE: &[(&str, &[&str])] = &[
         "diff",
         &[
             "change", "rules", "schema", "surface", "poison", "parallel", "escape", "prepare",
+            "ordered",
         ],
     ),
     (
         "consumer",
         &[
-            "change", "rules", "schema", "surface", "prepare", "diff", "escape",
+            "change", "rules", "schema", "surface", "prepare", "diff", "escape", "ordered",
         ],
     ),
     (
         "lib",
         &[
-            "escape", "hash", "parallel", "schema", "surface", "change", "rules", "prepare",
-            "poison", "lint", "diff", "version", "consumer",
+            "escape", "hash", "parallel", "ordered", "schema", "surface", "change", "rules",
+            "prepare", "poison", "lint", "diff", "version", "consumer",
         ],
     ),
 ];

@@ -10,6 +10,7 @@ use super::template::UriTemplate;
 use super::usage::{Arguments, Usage};
 use super::values::{self, Answer};
 use crate::change::{Change, Class, Note, Policy};
+use crate::ordered::{bulk_map, CollectOrdered};
 use crate::rules;
 use crate::schema::{self, any_node, build, Additional, Node, Part, Shape};
 use crate::surface::{ItemKey, ItemKind, Surface};
@@ -204,8 +205,8 @@ impl Renamed {
             }
         }
         let live_items: Vec<(&ItemKey, Cow<'_, Value>)> = live.items().collect();
-        let old: BTreeMap<&ItemKey, &Value> = old_items.iter().map(|(k, v)| (k, &**v)).collect();
-        let new: BTreeMap<&ItemKey, &Value> = live_items.iter().map(|(k, v)| (*k, &**v)).collect();
+        let old = bulk_map(old_items.iter().map(|(k, v)| (k, &**v)).collect());
+        let new = bulk_map(live_items.iter().map(|(k, v)| (*k, &**v)).collect());
         Renamed(crate::diff::probable_renames(&old, &new))
     }
 
@@ -220,16 +221,18 @@ fn described(usage: &Usage, key: &ItemKey) -> Option<Value> {
     match key.kind {
         ItemKind::Tool => {
             let (_, tool) = usage.tools().find(|(n, _)| **n == key.name)?;
-            let names: BTreeSet<&String> = tool.calls().flat_map(|(a, _)| a.keys()).collect();
-            let properties: serde_json::Map<String, Value> =
-                names.into_iter().map(|n| (n.clone(), json!({}))).collect();
+            let names: BTreeSet<&String> = tool.calls().flat_map(|(a, _)| a.keys()).ordered_set();
+            let properties: serde_json::Map<String, Value> = names
+                .into_iter()
+                .map(|n| (n.clone(), json!({})))
+                .json_object();
             Some(
                 json!({"name": key.name, "inputSchema": {"type": "object", "properties": properties}}),
             )
         }
         ItemKind::Prompt => {
             let (_, prompt) = usage.prompts().find(|(n, _)| **n == key.name)?;
-            let names: BTreeSet<&String> = prompt.argument_sets().flatten().collect();
+            let names: BTreeSet<&String> = prompt.argument_sets().flatten().ordered_set();
             let arguments: Vec<Value> = names.into_iter().map(|n| json!({"name": n})).collect();
             Some(json!({"name": key.name, "arguments": arguments}))
         }

@@ -82,7 +82,7 @@ fn shape(value: &Value) -> Value {
     match value {
         Value::Object(map) => {
             let properties: Map<String, Value> =
-                map.iter().map(|(k, v)| (k.clone(), shape(v))).collect();
+                map.iter().map(|(k, v)| (k.clone(), shape(v))).json_object();
             let required: Vec<Value> = map.keys().map(|k| json!(k)).collect();
             schema.insert("properties".to_owned(), Value::Object(properties));
             schema.insert("required".to_owned(), Value::Array(required));

@@ -740,7 +740,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
             let text = |s: &Shape<'a>| {
                 s.unknown.get(key).map(|vs| {
                     let mut all: Vec<String> = vs.iter().map(|v| canonical_string(v)).collect();
-                    all.sort();
+                    all.sort_unstable();
                     all
                 })
             };
@@ -805,7 +805,10 @@ struct Listed<'a> {
 
 impl Listed<'_> {
     fn borrowed(&self) -> BTreeMap<String, &Value> {
-        self.values.iter().map(|(k, v)| (k.clone(), v)).collect()
+        self.values
+            .iter()
+            .map(|(k, v)| (k.clone(), v))
+            .ordered_map()
     }
 }
 
@@ -813,9 +816,11 @@ impl Listed<'_> {
 /// strings, or has a pattern that cannot be read.
 fn listed_strings<'a>(shape: &Shape<'a>) -> Option<Listed<'a>> {
     let mut values: Option<BTreeMap<String, Value>> = match &shape.enumeration {
-        Some(set) if set.values().all(|v| v.is_string()) => {
-            Some(set.iter().map(|(k, v)| (k.clone(), (*v).clone())).collect())
-        }
+        Some(set) if set.values().all(|v| v.is_string()) => Some(
+            set.iter()
+                .map(|(k, v)| (k.clone(), (*v).clone()))
+                .ordered_map(),
+        ),
         Some(_) => return None,
         None => None,
     };
@@ -828,13 +833,13 @@ fn listed_strings<'a>(shape: &Shape<'a>) -> Option<Listed<'a>> {
                 let listed: BTreeMap<String, Value> = texts
                     .into_iter()
                     .map(|t| (canonical_string(&json!(t)), json!(t)))
-                    .collect();
+                    .ordered_map();
                 values = Some(match values {
                     None => listed,
                     Some(v) => v
                         .into_iter()
                         .filter(|(k, _)| listed.contains_key(k))
-                        .collect(),
+                        .ordered_map(),
                 });
             }
             None => others.push((*source, schema::pattern::Pattern::new(source))),

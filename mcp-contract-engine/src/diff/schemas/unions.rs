@@ -524,7 +524,7 @@ fn without_annotations(value: &Value, depth: usize) -> Value {
         .map(|(k, v)| {
             let v = match (k.as_str(), v) {
                 (k, Value::Object(m)) if SCHEMA_MAPS.contains(&k) => {
-                    Value::Object(m.iter().map(|(n, s)| (n.clone(), schema(s))).collect())
+                    Value::Object(m.iter().map(|(n, s)| (n.clone(), schema(s))).json_object())
                 }
                 // Sets: their order is no difference.
                 ("enum" | "required" | "type", Value::Array(items)) => {
@@ -542,7 +542,7 @@ fn without_annotations(value: &Value, depth: usize) -> Value {
             };
             (k.clone(), v)
         })
-        .collect::<Map<String, Value>>()
+        .json_object()
         .into()
 }
 
