@@ -6,6 +6,7 @@
 use crate::change::{Judgement, Policy};
 use crate::diff;
 use crate::error::{Cause, ConfigError};
+use crate::ordered::bulk_map;
 use crate::prepare::spelling::Respelling;
 use crate::prepare::{self, Redactions};
 use crate::snapshot::{self, contents_match, Accepted, Metadata, SnapshotFile};
@@ -181,7 +182,7 @@ pub fn evaluate(
         }
     }
     let accepted_by_key: BTreeMap<&ItemKey, &Accepted> =
-        accepted.iter().map(|a| (&a.item.key, a)).collect();
+        bulk_map(accepted.iter().map(|a| (&a.item.key, a)).collect());
     let selected = |key: &ItemKey| select.is_none_or(|select| select(key));
     let plan = plan(&live_by_key, &accepted_by_key, &selected, select.is_some());
     // What some rules need from around an item: the protocol versions of both sides.

@@ -47,7 +47,7 @@ const ENGINE: &[(&str, &[&str])] = &[
 /// The engine's modules as this crate names them (`use mcp_contract_engine::{…}` at its root):
 /// any module of the library may use them.
 const ENGINE_IN_LIBRARY: &[&str] = &[
-    "change", "diff", "escape", "lint", "parallel", "prepare", "surface", "version",
+    "change", "diff", "escape", "lint", "ordered", "parallel", "prepare", "surface", "version",
 ];
 
 /// Library modules and what each may use besides the engine (bottom up).

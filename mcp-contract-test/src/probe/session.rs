@@ -3,6 +3,7 @@
 
 use super::message::{is_too_deep, Message};
 use super::{quote_untrusted, Handshake, Lifecycle, Phase, Probe, ProbeErrorKind, ProbeOptions};
+use crate::ordered::CollectOrdered;
 use crate::surface::{
     json_type_name, ItemKey, ItemKind, Surface, SERVER_FIELDS, SERVER_FIELD_SPELLINGS,
 };
@@ -439,7 +440,7 @@ impl<T: Transport + ?Sized> Session<'_, T> {
             .iter()
             .chain(&SERVER_FIELD_SPELLINGS)
             .filter_map(|field| result.get(*field).map(|v| ((*field).to_owned(), v.clone())))
-            .collect();
+            .json_object();
         if !server.is_empty() {
             surface.insert(ItemKey::server(), Value::Object(server));
         }
