@@ -7,7 +7,7 @@
 //! descriptions never produce a change on their own.
 
 use crate::change::{Change, Class, Judgement, Note, Policy};
-use crate::ordered::{bulk_map, CollectOrdered};
+use crate::ordered::{bulk_map, sorted_names, CollectOrdered};
 use crate::rules::{self, Direction};
 use crate::schema::{
     self, any_node, bound_tighter, canonical_eq, canonical_schema_eq, canonical_schema_string,
@@ -598,9 +598,9 @@ fn other_fields(
     new: &Map<String, Value>,
     known: &[&str],
 ) {
-    let keys: BTreeSet<&String> = old.keys().chain(new.keys()).collect();
+    let keys = sorted_names(old.keys().chain(new.keys()).map(String::as_str).collect());
     for key in keys {
-        if known.contains(&key.as_str()) {
+        if known.contains(&key) {
             continue;
         }
         let (o, n) = (old.get(key), new.get(key));

@@ -61,3 +61,11 @@ impl<I: Iterator> CollectOrdered for I {}
 pub fn bulk_map<K: Ord, V>(pairs: Vec<(K, V)>) -> BTreeMap<K, V> {
     pairs.into_iter().collect()
 }
+
+/// Names sorted, each once (the keys of two objects, say): what collecting them into a
+/// `BTreeSet` gives, without compiling a B-tree for one more element type.
+pub fn sorted_names(mut names: Vec<&str>) -> Vec<&str> {
+    names.sort_unstable();
+    names.dedup();
+    names
+}

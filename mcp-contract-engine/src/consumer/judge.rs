@@ -10,7 +10,7 @@ use super::template::UriTemplate;
 use super::usage::{Arguments, Usage};
 use super::values::{self, Answer};
 use crate::change::{Change, Class, Note, Policy};
-use crate::ordered::{bulk_map, CollectOrdered};
+use crate::ordered::{bulk_map, sorted_names, CollectOrdered};
 use crate::rules;
 use crate::schema::{self, any_node, build, Additional, Node, Part, Shape};
 use crate::surface::{ItemKey, ItemKind, Surface};
@@ -221,9 +221,9 @@ fn described(usage: &Usage, key: &ItemKey) -> Option<Value> {
     match key.kind {
         ItemKind::Tool => {
             let (_, tool) = usage.tools().find(|(n, _)| **n == key.name)?;
-            let names: BTreeSet<&String> = tool.calls().flat_map(|(a, _)| a.keys()).ordered_set();
-            let properties: serde_json::Map<String, Value> = names
-                .into_iter()
+            let properties = tool
+                .calls()
+                .flat_map(|(a, _)| a.keys())
                 .map(|n| (n.clone(), json!({})))
                 .json_object();
             Some(
@@ -232,7 +232,8 @@ fn described(usage: &Usage, key: &ItemKey) -> Option<Value> {
         }
         ItemKind::Prompt => {
             let (_, prompt) = usage.prompts().find(|(n, _)| **n == key.name)?;
-            let names: BTreeSet<&String> = prompt.argument_sets().flatten().ordered_set();
+            let names = prompt.argument_sets().flatten().map(String::as_str);
+            let names = sorted_names(names.collect());
             let arguments: Vec<Value> = names.into_iter().map(|n| json!({"name": n})).collect();
             Some(json!({"name": key.name, "arguments": arguments}))
         }

@@ -706,12 +706,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
                 format!("{} {text}", what()),
             );
         }
-        for key in so
-            .meta
-            .keys()
-            .chain(sn.meta.keys())
-            .collect::<BTreeSet<_>>()
-        {
+        for key in sorted_names(so.meta.keys().chain(sn.meta.keys()).copied().collect()) {
             let (a, b) = (so.meta.get(key).copied(), sn.meta.get(key).copied());
             if !same(a, b) {
                 self.emit(
@@ -731,12 +726,8 @@ impl<'a> SchemaCx<'a, '_, '_> {
     fn unknown_keywords(&mut self, so: &Shape<'a>, sn: &Shape<'a>, path: &str) {
         let dir = self.dir;
         let what = || what_in(dir, path);
-        for key in so
-            .unknown
-            .keys()
-            .chain(sn.unknown.keys())
-            .collect::<BTreeSet<_>>()
-        {
+        let keys = so.unknown.keys().chain(sn.unknown.keys());
+        for key in sorted_names(keys.map(String::as_str).collect()) {
             let text = |s: &Shape<'a>| {
                 s.unknown.get(key).map(|vs| {
                     let mut all: Vec<String> = vs.iter().map(|v| canonical_string(v)).collect();

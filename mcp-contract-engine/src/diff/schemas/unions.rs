@@ -341,7 +341,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
         };
         let disjoint = |sets: &[BTreeSet<String>]| {
             let mut seen = BTreeSet::new();
-            sets.iter().flatten().all(|v| seen.insert(v))
+            sets.iter().flatten().all(|v| seen.insert(v.as_str()))
         };
         'candidates: for name in first.properties.keys() {
             let mut old_sets = Vec::new();
