@@ -371,9 +371,11 @@ impl<'a> SchemaCx<'a, '_, '_> {
                 .flat_map(|(j, set)| set.iter().map(move |v| (v, j)))
                 .collect();
             for (i, a) in old_sets.iter().enumerate() {
-                let partners: BTreeSet<usize> =
+                let mut partners: Vec<usize> =
                     a.iter().filter_map(|v| branch_of.get(v).copied()).collect();
-                match partners.into_iter().collect::<Vec<_>>().as_slice() {
+                partners.sort_unstable();
+                partners.dedup();
+                match partners.as_slice() {
                     [] => gone.push(i),
                     [j] if !taken[*j] => {
                         taken[*j] = true;
