@@ -295,7 +295,7 @@ impl PartialEq for Surface {
                 .zip(&s.duplicate_items)
                 .map(|(k, item)| (k, item.value().into_owned()))
                 .collect();
-            pairs.sort_by(|a, b| a.0.cmp(b.0));
+            crate::ordered::sort_by(&mut pairs, &|a, b| a.0.cmp(b.0));
             pairs
         }
         repeats(self) == repeats(other)

@@ -10,7 +10,7 @@ use super::template::UriTemplate;
 use super::usage::{Arguments, Usage};
 use super::values::{self, Answer};
 use crate::change::{Change, Class, Note, Policy};
-use crate::ordered::{bulk_map, sorted_names, CollectOrdered};
+use crate::ordered::{bulk_map, sort_by, sorted_names, CollectOrdered};
 use crate::rules;
 use crate::schema::{self, any_node, build, Additional, Node, Part, Shape};
 use crate::surface::{ItemKey, ItemKind, Surface};
@@ -519,12 +519,14 @@ impl Out<'_> {
     /// Sorted by item, path and rule; one finding per place and rule (several argument sets
     /// that miss the same argument are one thing to fix).
     fn finish(mut self) -> Judged {
-        self.findings
-            .sort_by(|a, b| (&a.item, &a.path, a.rule).cmp(&(&b.item, &b.path, b.rule)));
+        sort_by(&mut self.findings, &|a, b| {
+            (&a.item, &a.path, a.rule).cmp(&(&b.item, &b.path, b.rule))
+        });
         self.findings
             .dedup_by(|a, b| a.item == b.item && a.path == b.path && a.rule == b.rule);
-        self.notes
-            .sort_by(|a, b| (&a.item, &a.path, &a.message).cmp(&(&b.item, &b.path, &b.message)));
+        sort_by(&mut self.notes, &|a, b| {
+            (&a.item, &a.path, &a.message).cmp(&(&b.item, &b.path, &b.message))
+        });
         self.notes.dedup();
         Judged {
             findings: self.findings,

@@ -826,7 +826,7 @@ fn integer_gap(numbers: &Numbers, other: &[&Numbers]) -> Option<Option<f64>> {
         .iter()
         .filter_map(|g| g.integer_range(false))
         .collect();
-    ranges.sort_by(|a, b| {
+    crate::ordered::sort_by(&mut ranges, &|a, b| {
         a.0.unwrap_or(f64::NEG_INFINITY)
             .total_cmp(&b.0.unwrap_or(f64::NEG_INFINITY))
     });
