@@ -16,11 +16,13 @@ const ENGINE: &[(&str, &[&str])] = &[
     ("change", &["surface", "ordered"]),
     ("poison", &["escape", "change"]),
     ("rules", &["change", "surface", "poison"]),
-    ("prepare", &["surface", "hash", "escape"]),
+    ("prepare", &["surface", "hash", "escape", "ordered"]),
     ("version", &["change", "surface"]),
     (
         "lint",
-        &["rules", "surface", "escape", "prepare", "schema", "poison"],
+        &[
+            "rules", "surface", "escape", "prepare", "schema", "poison", "ordered",
+        ],
     ),
     (
         "diff",
