@@ -419,7 +419,7 @@ fn gather_preparing_notes(
             prepared_notes.push((key, secrets, respellings));
         }
     }
-    prepared_notes.sort_by(|a, b| a.0.cmp(b.0));
+    crate::ordered::sort_by(&mut prepared_notes, &|a, b| a.0.cmp(b.0));
     let mut secrets = Vec::new();
     let mut respellings = judging.envelope.to_vec();
     for (_, s, r) in prepared_notes {
