@@ -243,7 +243,7 @@ fn headers(out: &mut Out<'_>, old: &Value, new: &Value) {
         .keys()
         .chain(b.by_property.keys())
         .copied()
-        .collect();
+        .ordered_set();
     for name in names.into_iter().filter(|n| in_both(n)) {
         let (before, after) = (a.by_property.get(name), b.by_property.get(name));
         let text = |v: Option<&&Value>| v.and_then(|v| v.as_str()).map(str::to_ascii_lowercase);

@@ -501,7 +501,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
             .chain(so.required.iter())
             .chain(sn.required.iter())
             .copied()
-            .collect();
+            .ordered_set();
         let noun = match self.dir {
             Direction::Input => "argument",
             Direction::Output => "output field",
@@ -847,7 +847,7 @@ fn listed_strings<'a>(shape: &Shape<'a>) -> Option<Listed<'a>> {
     Some(Listed {
         values,
         by_pattern,
-        other_patterns: others.into_iter().map(|(source, _)| source).collect(),
+        other_patterns: others.into_iter().map(|(source, _)| source).ordered_set(),
     })
 }
 

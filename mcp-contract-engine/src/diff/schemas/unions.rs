@@ -337,7 +337,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
             let shape = schema::build(root, node, self.max_depth, false);
             let values = shape.enumeration?;
             (!values.is_empty() && values.len() <= DISCRIMINATOR_VALUES)
-                .then(|| values.into_keys().collect())
+                .then(|| values.into_keys().ordered_set())
         };
         let disjoint = |sets: &[BTreeSet<String>]| {
             let mut seen = BTreeSet::new();
@@ -556,7 +556,7 @@ fn match_by_structure<'a>(
 ) -> Vec<(usize, usize)> {
     let names = |s: &Shape<'a>| -> Option<BTreeSet<&'a str>> {
         (s.effective_types() & !NULL == schema::OBJECT && !s.properties.is_empty())
-            .then(|| s.properties.keys().copied().collect())
+            .then(|| s.properties.keys().copied().ordered_set())
     };
     let score = |i: usize, j: usize| -> Option<f64> {
         let (a, b) = (names(&os[i])?, names(&ns[j])?);
