@@ -436,13 +436,15 @@ fn judge_renames(
     context: &diff::Context,
 ) -> BTreeMap<ItemKey, Judgement> {
     let side = |removed: bool| -> BTreeMap<&ItemKey, &Value> {
-        outcomes
-            .iter()
-            .filter_map(|o| {
-                let value = o.one_sided.as_ref()?;
-                ((o.state == State::Removed) == removed).then_some((o.key, value))
-            })
-            .collect()
+        bulk_map(
+            outcomes
+                .iter()
+                .filter_map(|o| {
+                    let value = o.one_sided.as_ref()?;
+                    ((o.state == State::Removed) == removed).then_some((o.key, value))
+                })
+                .collect(),
+        )
     };
     let whole = diff::diff_item_maps_in(&side(true), &side(false), policy, context);
     let mut by_item: BTreeMap<ItemKey, Judgement> = BTreeMap::new();

@@ -44,7 +44,7 @@ pub fn judge(
                 .filter(|(_, a)| !a.item.removed)
                 .map(|(k, _)| *k),
         )
-        .collect();
+        .ordered_set();
     let mut verdicts = Vec::new();
     let mut unjudged = Vec::new();
     let mut notes = Vec::new();
