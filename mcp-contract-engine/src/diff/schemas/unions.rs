@@ -365,14 +365,16 @@ impl<'a> SchemaCx<'a, '_, '_> {
             let mut gone = Vec::new();
             let mut taken = vec![false; ns.len()];
             // The new sets are disjoint: each value names at most one new branch.
-            let branch_of: HashMap<&String, usize> = new_sets
+            let branch_of: HashMap<&str, usize> = new_sets
                 .iter()
                 .enumerate()
-                .flat_map(|(j, set)| set.iter().map(move |v| (v, j)))
+                .flat_map(|(j, set)| set.iter().map(move |v| (v.as_str(), j)))
                 .collect();
             for (i, a) in old_sets.iter().enumerate() {
-                let mut partners: Vec<usize> =
-                    a.iter().filter_map(|v| branch_of.get(v).copied()).collect();
+                let mut partners: Vec<usize> = a
+                    .iter()
+                    .filter_map(|v| branch_of.get(v.as_str()).copied())
+                    .collect();
                 partners.sort_unstable();
                 partners.dedup();
                 match partners.as_slice() {
