@@ -27,7 +27,7 @@
 //! catalogue, with [`poison`] reading every text of an item for text aimed at the model) →
 //! [`change`] (what was found).
 //! [`escape`] makes any server text safe to print; [`hash`] is the one stable hash;
-//! [`ordered`] fills sorted sets and maps at a fraction of `collect()`'s compile cost;
+//! [`ordered`] fills sorted sets and maps one element at a time (cheaper to compile);
 //! [`version`] holds a breaking release to a semver-major bump; [`consumer`] holds a live
 //! surface to what one consumer really uses (its usage file).
 #![forbid(unsafe_code)]
