@@ -2,12 +2,13 @@
 //!
 //! Why: collecting into a `BTreeMap` (or a `serde_json::Map`, which is one) sorts the input
 //! with a stable sort whose comparison closure is a new type for every iterator type, so each
-//! `collect()` call site compiled its own copy of the sort and of the B-tree's bulk build: ~4,000
-//! lines of LLVM IR per site, a fifth of the engine's compile time in every user's clean build
+//! `collect()` call site compiled its own copy of the sort and of the B-tree's bulk build: ~3,000
+//! lines of LLVM IR per site, an eighth of the engine's IR in every user's clean build
 //! (docs/performance.md §6). Inserting one by one compiles the B-tree's `insert` once per
-//! element type instead, and gives the same set or map: the keys compare with derived `Ord`
-//! (equal means identical), and a later value for an equal key replaces the earlier one, as
-//! `collect()` keeps the last.
+//! element type instead, and gives the same map: a later value for an equal key replaces the
+//! earlier one, as `collect()` keeps the last. A set keeps the first of equal elements where
+//! `collect()` keeps the last: the same set wherever equal means identical, as with every
+//! derived `Ord` (the only kind the engine has).
 
 use serde_json::{Map, Value};
 use std::cmp::Ordering;
@@ -73,7 +74,7 @@ pub fn sorted_names(mut names: Vec<&str>) -> Vec<&str> {
 
 /// Sorts stably by `compare`, as `slice::sort_by` does, compiling no sort of its own: the
 /// positions are sorted (one sort for every caller), then the items moved into that order. A
-/// `sort_by` with a closure compiles a whole sort for each call site (~4,000 lines of LLVM IR);
+/// `sort_by` with a closure compiles a whole sort for each call site (~2,500 lines of LLVM IR);
 /// for the short lists of findings and notes the indirection costs nothing measurable.
 pub fn sort_by<T>(items: &mut Vec<T>, compare: &dyn Fn(&T, &T) -> Ordering) {
     let order = stable_order(items.len(), &|a, b| compare(&items[a], &items[b]));
