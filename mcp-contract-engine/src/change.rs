@@ -1,5 +1,6 @@
 //! What the judgement engine produces: changes, each with a rule and a class, and notes.
 
+use crate::ordered::CollectOrdered;
 use crate::surface::ItemKey;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
@@ -250,7 +251,7 @@ impl Judgement {
             .iter()
             .map(|c| c.item.clone())
             .chain(self.notes.iter().map(|n| n.item.clone()))
-            .collect()
+            .ordered_set()
     }
 }
 
@@ -273,7 +274,7 @@ impl Default for Policy {
             failing: Class::ALL
                 .into_iter()
                 .filter(|c| c.fails_by_default())
-                .collect(),
+                .ordered_set(),
             overrides: BTreeMap::new(),
             max_depth: 32,
         }
@@ -294,7 +295,7 @@ impl Policy {
     /// A policy that fails on every class (used where CI must see all drift).
     pub fn fail_on_any() -> Policy {
         Policy {
-            failing: Class::ALL.into_iter().collect(),
+            failing: Class::ALL.into_iter().ordered_set(),
             ..Policy::default()
         }
     }

@@ -7,6 +7,7 @@
 //! descriptions never produce a change on their own.
 
 use crate::change::{Change, Class, Judgement, Note, Policy};
+use crate::ordered::{bulk_map, sorted_names, CollectOrdered};
 use crate::rules::{self, Direction};
 use crate::schema::{
     self, any_node, bound_tighter, canonical_eq, canonical_schema_eq, canonical_schema_string,
@@ -42,8 +43,8 @@ const CLIP: usize = 6;
 pub fn diff_surfaces(old: &Surface, new: &Surface, policy: &Policy) -> Judgement {
     let old: Vec<(&ItemKey, Cow<Value>)> = old.items().collect();
     let new: Vec<(&ItemKey, Cow<Value>)> = new.items().collect();
-    let old: BTreeMap<&ItemKey, &Value> = old.iter().map(|(k, v)| (*k, &**v)).collect();
-    let new: BTreeMap<&ItemKey, &Value> = new.iter().map(|(k, v)| (*k, &**v)).collect();
+    let old = bulk_map(old.iter().map(|(k, v)| (*k, &**v)).collect());
+    let new = bulk_map(new.iter().map(|(k, v)| (*k, &**v)).collect());
     diff_item_maps(&old, &new, policy)
 }
 
@@ -75,7 +76,7 @@ pub fn diff_item_maps_in(
     policy: &Policy,
     context: &Context,
 ) -> Judgement {
-    let keys: BTreeSet<&ItemKey> = old.keys().chain(new.keys()).copied().collect();
+    let keys = all_keys(old, new);
     let renames = rename::Renames::find(old, new);
     let judge = |key: &ItemKey| -> (Vec<Change>, Vec<Note>) {
         let mut out = Out::new(key, policy, context);
@@ -93,13 +94,40 @@ pub fn diff_item_maps_in(
         }
         (out.changes, out.notes)
     };
-    let keys: Vec<&ItemKey> = keys.into_iter().collect();
     let mut judgement = Judgement::default();
     for (mut changes, mut notes) in crate::parallel::map_in_order(&keys, |key| judge(key)) {
         judgement.changes.append(&mut changes);
         judgement.notes.append(&mut notes);
     }
     finish(judgement)
+}
+
+/// The keys of both sides, each once, in order: the two maps' orders merged (what collecting
+/// them into a set gives, without compiling a sort and a B-tree for one more key type).
+fn all_keys<'k>(
+    old: &BTreeMap<&'k ItemKey, &Value>,
+    new: &BTreeMap<&'k ItemKey, &Value>,
+) -> Vec<&'k ItemKey> {
+    let mut keys = Vec::with_capacity(old.len().max(new.len()));
+    let (mut a, mut b) = (old.keys().peekable(), new.keys().peekable());
+    loop {
+        let next = match (a.peek(), b.peek()) {
+            (Some(x), Some(y)) => match x.cmp(y) {
+                std::cmp::Ordering::Less => a.next(),
+                std::cmp::Ordering::Greater => b.next(),
+                std::cmp::Ordering::Equal => {
+                    a.next();
+                    b.next()
+                }
+            },
+            (Some(_), None) => a.next(),
+            (None, _) => b.next(),
+        };
+        match next {
+            Some(key) => keys.push(*key),
+            None => return keys,
+        }
+    }
 }
 
 /// What a release says about each item of `old` that `new` no longer has and that was
@@ -121,7 +149,7 @@ pub(crate) fn probable_renames(
             };
             (key.clone(), hint)
         })
-        .collect()
+        .ordered_map()
 }
 
 /// Judges an added item against the removed item it probably replaces: what callers meet
@@ -168,7 +196,7 @@ impl Context {
     /// This context knowing the accepted side's items (their keys): which kinds its listings
     /// returned.
     pub fn with_old_items<'k>(mut self, keys: impl IntoIterator<Item = &'k ItemKey>) -> Context {
-        self.old_kinds = Some(keys.into_iter().map(|k| k.kind).collect());
+        self.old_kinds = Some(keys.into_iter().map(|k| k.kind).ordered_set());
         self
     }
 
@@ -495,7 +523,7 @@ fn without_nulls(value: &Value) -> Cow<'_, Value> {
             map.iter()
                 .filter(|(_, v)| !v.is_null())
                 .map(|(k, v)| (k.clone(), v.clone()))
-                .collect(),
+                .json_object(),
         )),
         other => Cow::Borrowed(other),
     }
@@ -597,9 +625,9 @@ fn other_fields(
     new: &Map<String, Value>,
     known: &[&str],
 ) {
-    let keys: BTreeSet<&String> = old.keys().chain(new.keys()).collect();
+    let keys = sorted_names(old.keys().chain(new.keys()).map(String::as_str).collect());
     for key in keys {
-        if known.contains(&key.as_str()) {
+        if known.contains(&key) {
             continue;
         }
         let (o, n) = (old.get(key), new.get(key));
@@ -632,6 +660,37 @@ fn icons(out: &mut Out<'_>, old: &Map<String, Value>, new: &Map<String, Value>) 
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// The keys judged are those of either side, each once, in key order: what collecting
+    /// both into a set gives.
+    #[test]
+    fn all_keys_merges_both_sides_in_order() {
+        let keys: Vec<ItemKey> = ["a", "b", "c", "d", "e", "f"]
+            .iter()
+            .flat_map(|n| {
+                [
+                    ItemKey::new(ItemKind::Tool, (*n).to_owned()),
+                    ItemKey::new(ItemKind::Prompt, (*n).to_owned()),
+                ]
+            })
+            .collect();
+        let value = json!({});
+        let side = |picked: &[usize]| -> BTreeMap<&ItemKey, &Value> {
+            picked.iter().map(|&i| (&keys[i], &value)).collect()
+        };
+        for (old, new) in [
+            (side(&[0, 2, 3, 7, 11]), side(&[1, 2, 5, 7, 8])),
+            (side(&[]), side(&[4, 9])),
+            (side(&[4, 9]), side(&[])),
+            (side(&[1, 3, 5]), side(&[1, 3, 5])),
+        ] {
+            let expected: BTreeSet<&ItemKey> = old.keys().chain(new.keys()).copied().collect();
+            assert_eq!(
+                all_keys(&old, &new),
+                expected.into_iter().collect::<Vec<_>>()
+            );
+        }
+    }
 
     /// Skipping the poisoning scan when no text changed never hides a finding: on every pair
     /// of items of the corpus (every release of every server, the poisoned fixtures included)

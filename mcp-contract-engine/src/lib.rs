@@ -27,6 +27,7 @@
 //! catalogue, with [`poison`] reading every text of an item for text aimed at the model) →
 //! [`change`] (what was found).
 //! [`escape`] makes any server text safe to print; [`hash`] is the one stable hash;
+//! [`ordered`] fills sorted sets and maps one element at a time (cheaper to compile);
 //! [`version`] holds a breaking release to a semver-major bump; [`consumer`] holds a live
 //! surface to what one consumer really uses (its usage file).
 #![forbid(unsafe_code)]
@@ -38,6 +39,7 @@ pub mod diff;
 pub mod escape;
 pub mod hash;
 pub mod lint;
+pub mod ordered;
 pub mod parallel;
 pub mod poison;
 pub mod prepare;

@@ -332,7 +332,9 @@ pub fn finish(
     if let Some(list) = &config.allow {
         apply_allow(&mut findings, list, config, today);
     }
-    findings.sort_by(|a, b| (&a.item, &a.path, a.rule).cmp(&(&b.item, &b.path, b.rule)));
+    crate::ordered::sort_by(&mut findings, &|a, b| {
+        (&a.item, &a.path, a.rule).cmp(&(&b.item, &b.path, b.rule))
+    });
     findings
 }
 

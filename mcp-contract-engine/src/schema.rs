@@ -8,6 +8,7 @@
 //! than lost. Everything here is iterative or bounded, because schemas come from servers and
 //! can be hostile (10,000-deep, self-referencing, megabytes of enum).
 
+use crate::ordered::CollectOrdered;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
@@ -179,7 +180,8 @@ fn canonical(value: &Value, sets: bool) -> String {
                 // Sorted here rather than trusting the map: a dependency enabling serde_json's
                 // `preserve_order` would otherwise make key order significant.
                 let mut keys: Vec<(&String, &Value)> = map.iter().collect();
-                keys.sort_by(|a, b| a.0.cmp(b.0));
+                // A map's keys are distinct: an unstable sort orders them the same way.
+                keys.sort_unstable_by(|a, b| a.0.cmp(b.0));
                 for (i, (k, v)) in keys.into_iter().enumerate().rev() {
                     match v {
                         Value::Array(items)
@@ -833,13 +835,13 @@ impl<'a> Builder<'a> {
                 let set: BTreeMap<String, &'a Value> = values
                     .into_iter()
                     .map(|x| (canonical_string(x), x))
-                    .collect();
+                    .ordered_map();
                 self.shape.enumeration = Some(match self.shape.enumeration.take() {
                     None => set,
                     Some(prev) => prev
                         .into_iter()
                         .filter(|(k, _)| set.contains_key(k))
-                        .collect(),
+                        .ordered_map(),
                 });
             }
             _ => self.unknown(key, v),
@@ -1248,7 +1250,7 @@ pub fn clip(value: &Value, depth: usize) -> Value {
         Value::Object(map) => Value::Object(
             map.iter()
                 .map(|(k, v)| (k.clone(), clip(v, depth - 1)))
-                .collect(),
+                .json_object(),
         ),
         other => other.clone(),
     }

@@ -5,6 +5,7 @@
 //! merged across pages. Every key may be absent; a bare `tools/list` result is a surface too.
 //! Items are kept exactly as advertised (no field dropped): judging them is the engine's job.
 
+use crate::ordered::CollectOrdered;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -294,7 +295,7 @@ impl PartialEq for Surface {
                 .zip(&s.duplicate_items)
                 .map(|(k, item)| (k, item.value().into_owned()))
                 .collect();
-            pairs.sort_by(|a, b| a.0.cmp(b.0));
+            crate::ordered::sort_by(&mut pairs, &|a, b| a.0.cmp(b.0));
             pairs
         }
         repeats(self) == repeats(other)
@@ -337,7 +338,7 @@ impl Surface {
             .iter()
             .chain(&SERVER_FIELD_SPELLINGS)
             .filter_map(|field| object.get(*field).map(|v| ((*field).to_owned(), v.clone())))
-            .collect();
+            .json_object();
         if !server.is_empty() {
             surface.insert(ItemKey::server(), Value::Object(server));
         }

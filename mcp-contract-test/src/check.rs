@@ -6,6 +6,7 @@
 use crate::change::{Judgement, Policy};
 use crate::diff;
 use crate::error::{Cause, ConfigError};
+use crate::ordered::bulk_map;
 use crate::prepare::spelling::Respelling;
 use crate::prepare::{self, Redactions};
 use crate::snapshot::{self, contents_match, Accepted, Metadata, SnapshotFile};
@@ -194,7 +195,7 @@ pub fn evaluate(
         }
     }
     let accepted_by_key: BTreeMap<&ItemKey, &Accepted> =
-        accepted.iter().map(|a| (&a.item.key, a)).collect();
+        bulk_map(accepted.iter().map(|a| (&a.item.key, a)).collect());
     let selected = |key: &ItemKey| select.is_none_or(|select| select(key));
     let plan = plan(&live_by_key, &accepted_by_key, &selected, select.is_some());
     // What some rules need from around an item: the protocol versions of both sides.
@@ -448,7 +449,7 @@ fn gather_preparing_notes(
             prepared_notes.push((key, secrets, respellings));
         }
     }
-    prepared_notes.sort_by(|a, b| a.0.cmp(b.0));
+    crate::ordered::sort_by(&mut prepared_notes, &|a, b| a.0.cmp(b.0));
     let mut secrets = Vec::new();
     let mut respellings = judging.envelope.to_vec();
     for (_, s, r) in prepared_notes {
@@ -465,13 +466,15 @@ fn judge_renames(
     context: &diff::Context,
 ) -> BTreeMap<ItemKey, Judgement> {
     let side = |removed: bool| -> BTreeMap<&ItemKey, &Value> {
-        outcomes
-            .iter()
-            .filter_map(|o| {
-                let value = o.one_sided.as_ref()?;
-                ((o.state == State::Removed) == removed).then_some((o.key, value))
-            })
-            .collect()
+        bulk_map(
+            outcomes
+                .iter()
+                .filter_map(|o| {
+                    let value = o.one_sided.as_ref()?;
+                    ((o.state == State::Removed) == removed).then_some((o.key, value))
+                })
+                .collect(),
+        )
     };
     let whole = diff::diff_item_maps_in(&side(true), &side(false), policy, context);
     let mut by_item: BTreeMap<ItemKey, Judgement> = BTreeMap::new();

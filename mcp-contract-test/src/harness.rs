@@ -103,10 +103,10 @@ impl Contract {
         let mut warnings = Vec::new();
         let mut trials = Vec::new();
         let mut filtered = 0;
-        let mut duplicates = std::collections::BTreeSet::new();
         let names: Vec<Option<&str>> = self.suites.iter().map(Suite::suite_name).collect();
-        for suite in &self.suites {
-            if !duplicates.insert(suite.suite_name()) {
+        for (i, suite) in self.suites.iter().enumerate() {
+            // A test binary holds a few suites: looking back costs less to compile than a set.
+            if names[..i].contains(&suite.suite_name()) {
                 eprintln!(
                     "mcp-contract: two suites share the name {:?}: give each suite its own `name`",
                     suite.suite_name()

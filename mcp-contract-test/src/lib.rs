@@ -373,7 +373,9 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-use mcp_contract_engine::{change, diff, escape, lint, parallel, prepare, surface, version};
+use mcp_contract_engine::{
+    change, diff, escape, lint, ordered, parallel, prepare, surface, version,
+};
 
 mod action;
 mod calls;

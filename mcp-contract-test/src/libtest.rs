@@ -484,7 +484,7 @@ fn run_to(
         .filter(|trial| args.selects(&trial.name))
         .collect();
     // Name order, as libtest: deterministic whatever order the suites produced.
-    trials.sort_by(|a, b| a.name.cmp(&b.name));
+    crate::ordered::sort_by(&mut trials, &|a, b| a.name.cmp(&b.name));
     let mut conclusion = Conclusion {
         num_filtered_out: (total - trials.len()) as u64 + filtered,
         ..Conclusion::default()

@@ -107,7 +107,7 @@ pub fn change_summary(verdict: &Verdict) -> String {
     };
     let _ = write!(out, "{}: {state}", escape(&verdict.key.test_name()));
     let mut changes: Vec<&Change> = verdict.judgement.changes.iter().collect();
-    changes.sort_by_key(|c| c.class);
+    crate::ordered::sort_by(&mut changes, &|a, b| a.class.cmp(&b.class));
     for change in changes {
         let _ = write!(out, "\n{}", change_line(change));
         if !change.message.is_empty() {
@@ -250,7 +250,7 @@ pub fn consumer_failure(test_name: &str, verdict: &Verdict, base: &Path) -> Stri
         escape(&display_path(&verdict.snap_path, base))
     );
     let mut changes: Vec<&Change> = verdict.judgement.changes.iter().collect();
-    changes.sort_by_key(|c| c.class);
+    crate::ordered::sort_by(&mut changes, &|a, b| a.class.cmp(&b.class));
     for change in changes {
         let _ = write!(out, "\n{}", change_line(change));
         let _ = write!(out, "\n          {}", escape(&change.message));

@@ -4,6 +4,7 @@
 
 use crate::change::{Class, Judgement, Policy};
 use crate::error::ConfigError;
+use crate::ordered::CollectOrdered;
 use crate::snapshot::{self, SnapshotFile};
 use crate::surface::ItemKey;
 use std::fmt;
@@ -110,13 +111,13 @@ impl FailOn {
     pub fn apply(&self, policy: &Policy) -> Policy {
         let mut policy = policy.clone();
         policy.failing = match self {
-            FailOn::Classes(classes) => classes.iter().copied().collect(),
-            FailOn::Drift => Class::ALL.into_iter().collect(),
+            FailOn::Classes(classes) => classes.iter().copied().ordered_set(),
+            FailOn::Drift => Class::ALL.into_iter().ordered_set(),
             // The class the policy gives the version rule, so that the missing bump fails
             // where a policy is asked (the version requirement on the suite road).
             FailOn::VersionBump => [policy.class_of(crate::version::RULE, Class::Breaking)]
                 .into_iter()
-                .collect(),
+                .ordered_set(),
         };
         policy
     }

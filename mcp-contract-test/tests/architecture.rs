@@ -10,34 +10,38 @@ const ENGINE: &[(&str, &[&str])] = &[
     ("escape", &[]),
     ("hash", &[]),
     ("parallel", &[]),
-    ("schema", &[]),
-    ("surface", &["escape"]),
-    ("change", &["surface"]),
+    ("ordered", &[]),
+    ("schema", &["ordered"]),
+    ("surface", &["escape", "ordered"]),
+    ("change", &["surface", "ordered"]),
     ("poison", &["escape", "change"]),
     ("rules", &["change", "surface", "poison"]),
-    ("prepare", &["surface", "hash", "escape"]),
+    ("prepare", &["surface", "hash", "escape", "ordered"]),
     ("version", &["change", "surface"]),
     (
         "lint",
-        &["rules", "surface", "escape", "prepare", "schema", "poison"],
+        &[
+            "rules", "surface", "escape", "prepare", "schema", "poison", "ordered",
+        ],
     ),
     (
         "diff",
         &[
             "change", "rules", "schema", "surface", "poison", "parallel", "escape", "prepare",
+            "ordered",
         ],
     ),
     (
         "consumer",
         &[
-            "change", "rules", "schema", "surface", "prepare", "diff", "escape",
+            "change", "rules", "schema", "surface", "prepare", "diff", "escape", "ordered",
         ],
     ),
     (
         "lib",
         &[
-            "escape", "hash", "parallel", "schema", "surface", "change", "rules", "prepare",
-            "poison", "lint", "diff", "version", "consumer",
+            "escape", "hash", "parallel", "ordered", "schema", "surface", "change", "rules",
+            "prepare", "poison", "lint", "diff", "version", "consumer",
         ],
     ),
 ];
@@ -45,7 +49,7 @@ const ENGINE: &[(&str, &[&str])] = &[
 /// The engine's modules as this crate names them (`use mcp_contract_engine::{…}` at its root):
 /// any module of the library may use them.
 const ENGINE_IN_LIBRARY: &[&str] = &[
-    "change", "diff", "escape", "lint", "parallel", "prepare", "surface", "version",
+    "change", "diff", "escape", "lint", "ordered", "parallel", "prepare", "surface", "version",
 ];
 
 /// Library modules and what each may use besides the engine (bottom up).

@@ -10,6 +10,7 @@ use super::template::UriTemplate;
 use super::usage::{Arguments, Usage};
 use super::values::{self, Answer};
 use crate::change::{Change, Class, Note, Policy};
+use crate::ordered::{bulk_map, sort_by, sorted_names, CollectOrdered};
 use crate::rules;
 use crate::schema::{self, any_node, build, Additional, Node, Part, Shape};
 use crate::surface::{ItemKey, ItemKind, Surface};
@@ -204,8 +205,8 @@ impl Renamed {
             }
         }
         let live_items: Vec<(&ItemKey, Cow<'_, Value>)> = live.items().collect();
-        let old: BTreeMap<&ItemKey, &Value> = old_items.iter().map(|(k, v)| (k, &**v)).collect();
-        let new: BTreeMap<&ItemKey, &Value> = live_items.iter().map(|(k, v)| (*k, &**v)).collect();
+        let old = bulk_map(old_items.iter().map(|(k, v)| (k, &**v)).collect());
+        let new = bulk_map(live_items.iter().map(|(k, v)| (*k, &**v)).collect());
         Renamed(crate::diff::probable_renames(&old, &new))
     }
 
@@ -220,16 +221,19 @@ fn described(usage: &Usage, key: &ItemKey) -> Option<Value> {
     match key.kind {
         ItemKind::Tool => {
             let (_, tool) = usage.tools().find(|(n, _)| **n == key.name)?;
-            let names: BTreeSet<&String> = tool.calls().flat_map(|(a, _)| a.keys()).collect();
-            let properties: serde_json::Map<String, Value> =
-                names.into_iter().map(|n| (n.clone(), json!({}))).collect();
+            let properties = tool
+                .calls()
+                .flat_map(|(a, _)| a.keys())
+                .map(|n| (n.clone(), json!({})))
+                .json_object();
             Some(
                 json!({"name": key.name, "inputSchema": {"type": "object", "properties": properties}}),
             )
         }
         ItemKind::Prompt => {
             let (_, prompt) = usage.prompts().find(|(n, _)| **n == key.name)?;
-            let names: BTreeSet<&String> = prompt.argument_sets().flatten().collect();
+            let names = prompt.argument_sets().flatten().map(String::as_str);
+            let names = sorted_names(names.collect());
             let arguments: Vec<Value> = names.into_iter().map(|n| json!({"name": n})).collect();
             Some(json!({"name": key.name, "arguments": arguments}))
         }
@@ -515,12 +519,14 @@ impl Out<'_> {
     /// Sorted by item, path and rule; one finding per place and rule (several argument sets
     /// that miss the same argument are one thing to fix).
     fn finish(mut self) -> Judged {
-        self.findings
-            .sort_by(|a, b| (&a.item, &a.path, a.rule).cmp(&(&b.item, &b.path, b.rule)));
+        sort_by(&mut self.findings, &|a, b| {
+            (&a.item, &a.path, a.rule).cmp(&(&b.item, &b.path, b.rule))
+        });
         self.findings
             .dedup_by(|a, b| a.item == b.item && a.path == b.path && a.rule == b.rule);
-        self.notes
-            .sort_by(|a, b| (&a.item, &a.path, &a.message).cmp(&(&b.item, &b.path, &b.message)));
+        sort_by(&mut self.notes, &|a, b| {
+            (&a.item, &a.path, &a.message).cmp(&(&b.item, &b.path, &b.message))
+        });
         self.notes.dedup();
         Judged {
             findings: self.findings,

@@ -187,7 +187,8 @@ pub(crate) fn promised_fields(
             None => unpromised += 1,
         }
     }
-    promised.sort();
+    // Equal entries are identical and deduplicated: an unstable sort gives the same list.
+    promised.sort_unstable();
     promised.dedup();
     // A field whose own field is promised says nothing more (sorted, the next entry extends
     // it exactly when any does).

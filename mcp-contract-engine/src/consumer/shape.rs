@@ -6,6 +6,7 @@
 //! of its elements for an array (`["integer"]`; `[]` for an empty one). A hand-written file may
 //! also say `"object"` or `"array"` (one of those, contents not described) and `"any"`.
 
+use crate::ordered::CollectOrdered;
 use crate::schema::{self, Atoms};
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
@@ -152,7 +153,8 @@ impl Types {
             schema::INTEGER => words.push(TypeWord::Integer),
             _ => words.push(TypeWord::Number),
         }
-        words.sort_by_key(|w| w.as_str());
+        // Distinct words have distinct spellings: an unstable sort orders them the same way.
+        words.sort_unstable_by_key(|w| w.as_str());
         words
     }
 
@@ -255,7 +257,7 @@ impl JsonShape {
     pub fn members_of(map: &Map<String, Value>) -> BTreeMap<String, JsonShape> {
         map.iter()
             .map(|(k, v)| (k.clone(), shape_of(v, MAX_DEPTH - 1)))
-            .collect()
+            .ordered_map()
     }
 
     /// As a usage file writes it.
@@ -289,8 +291,8 @@ impl JsonShape {
                 .iter()
                 .enumerate()
                 .map(|(i, e)| JsonShape::from_json(e, &format!("{at}/{i}")))
-                .collect::<Result<BTreeSet<_>, _>>()
-                .map(JsonShape::Array),
+                .collect::<Result<Vec<_>, _>>()
+                .map(|shapes| JsonShape::Array(shapes.into_iter().ordered_set())),
             other => Err((
                 at.to_owned(),
                 format!(
@@ -317,7 +319,7 @@ pub(crate) fn members_to_json(members: &BTreeMap<String, JsonShape>) -> Map<Stri
     members
         .iter()
         .map(|(k, v)| (k.clone(), v.to_json()))
-        .collect()
+        .json_object()
 }
 
 /// Reads an object's member shapes.
@@ -331,7 +333,8 @@ pub(crate) fn members_from_json(
             let child = format!("{at}/{}", k.replace('~', "~0").replace('/', "~1"));
             JsonShape::from_json(v, &child).map(|shape| (k.clone(), shape))
         })
-        .collect()
+        .collect::<Result<Vec<_>, _>>()
+        .map(|members| members.into_iter().ordered_map())
 }
 
 fn shape_of(value: &Value, depth: usize) -> JsonShape {
@@ -339,7 +342,7 @@ fn shape_of(value: &Value, depth: usize) -> JsonShape {
         Value::Object(map) if depth > 0 => JsonShape::Object(
             map.iter()
                 .map(|(k, v)| (k.clone(), shape_of(v, depth - 1)))
-                .collect(),
+                .ordered_map(),
         ),
         Value::Array(items) if depth > 0 => {
             let mut elements = BTreeSet::new();

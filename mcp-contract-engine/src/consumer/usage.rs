@@ -8,6 +8,7 @@
 use super::path::FieldPath;
 use super::promise;
 use super::shape::{members_from_json, members_to_json, JsonShape, Types};
+use crate::ordered::CollectOrdered;
 use crate::prepare::secrets;
 use crate::schema::canonical_string;
 use crate::surface::{ItemKey, ItemKind};
@@ -339,7 +340,9 @@ impl Usage {
                                 string(n, &format!("{at}/{j}"), "an argument name")
                                     .map(str::to_owned)
                             })
-                            .collect::<Result<BTreeSet<String>, _>>()?;
+                            .collect::<Result<Vec<String>, _>>()?
+                            .into_iter()
+                            .ordered_set();
                         prompt.arguments.insert(names);
                     }
                 }
@@ -385,7 +388,7 @@ impl Usage {
                 .tools
                 .iter()
                 .map(|(name, tool)| (name.clone(), write_tool(tool)))
-                .collect();
+                .json_object();
             out.insert("tools".into(), Value::Object(tools));
         }
         if !self.prompts.is_empty() {
@@ -399,7 +402,7 @@ impl Usage {
                     }
                     (name.clone(), Value::Object(entry))
                 })
-                .collect();
+                .json_object();
             out.insert("prompts".into(), Value::Object(prompts));
         }
         if !self.resources.is_empty() {
@@ -550,7 +553,7 @@ impl Usage {
         prompt: &str,
         argument_names: impl IntoIterator<Item = &'n str>,
     ) -> bool {
-        let names: BTreeSet<String> = argument_names.into_iter().map(str::to_owned).collect();
+        let names: BTreeSet<String> = argument_names.into_iter().map(str::to_owned).ordered_set();
         let fresh = !self.prompts.contains_key(prompt);
         let inserted = self
             .prompts
@@ -603,7 +606,8 @@ fn write_pretty(out: &mut String, value: &Value, indent: usize, order: &[&str]) 
         Value::Object(members) if !members.is_empty() => {
             let mut keys: Vec<&String> = members.keys().collect();
             let rank = |k: &str| order.iter().position(|o| *o == k).unwrap_or(order.len());
-            keys.sort_by(|a, b| (rank(a), *a).cmp(&(rank(b), *b)));
+            // Distinct keys: an unstable sort orders them the same way.
+            keys.sort_unstable_by(|a, b| (rank(a), *a).cmp(&(rank(b), *b)));
             out.push('{');
             for (i, key) in keys.into_iter().enumerate() {
                 out.push_str(if i == 0 { "\n" } else { ",\n" });
@@ -716,7 +720,7 @@ fn write_tool(tool: &ToolUse) -> Value {
             .received
             .iter()
             .map(|(path, types)| (path.to_string(), types.to_json()))
-            .collect();
+            .json_object();
         entry.insert("received".into(), Value::Object(received));
     }
     Value::Object(entry)

@@ -82,7 +82,7 @@ fn shape(value: &Value) -> Value {
     match value {
         Value::Object(map) => {
             let properties: Map<String, Value> =
-                map.iter().map(|(k, v)| (k.clone(), shape(v))).collect();
+                map.iter().map(|(k, v)| (k.clone(), shape(v))).json_object();
             let required: Vec<Value> = map.keys().map(|k| json!(k)).collect();
             schema.insert("properties".to_owned(), Value::Object(properties));
             schema.insert("required".to_owned(), Value::Array(required));
@@ -100,12 +100,12 @@ fn shape(value: &Value) -> Value {
 /// The types a shape's `type` keyword names, as a sorted set.
 fn types(keyword: Option<&Value>) -> BTreeSet<String> {
     match keyword {
-        Some(Value::String(t)) => BTreeSet::from([t.clone()]),
+        Some(Value::String(t)) => [t.clone()].into_iter().ordered_set(),
         Some(Value::Array(ts)) => ts
             .iter()
             .filter_map(Value::as_str)
             .map(str::to_owned)
-            .collect(),
+            .ordered_set(),
         _ => BTreeSet::new(),
     }
 }
@@ -143,13 +143,16 @@ fn merge(a: &Value, b: &Value) -> Value {
                     r.iter()
                         .filter_map(Value::as_str)
                         .map(str::to_owned)
-                        .collect()
+                        .ordered_set()
                 })
                 .unwrap_or_default()
         };
         // Only an element that is an object says which fields every object has.
         let required: BTreeSet<String> = match (objects(a), objects(b)) {
-            (true, true) => required(a).intersection(&required(b)).cloned().collect(),
+            (true, true) => required(a)
+                .intersection(&required(b))
+                .cloned()
+                .ordered_set(),
             (true, false) => required(a),
             _ => required(b),
         };

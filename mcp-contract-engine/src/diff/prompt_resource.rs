@@ -39,7 +39,7 @@ pub(super) fn prompt(out: &mut Out<'_>, old: &Value, new: &Value) {
             .and_then(Value::as_bool)
             .unwrap_or(false)
     };
-    for name in oa.keys().chain(na.keys()).collect::<BTreeSet<_>>() {
+    for name in sorted_names(oa.keys().chain(na.keys()).map(String::as_str).collect()) {
         let path = format!("arguments.{name}");
         match (oa.get(name), na.get(name)) {
             (Some(a), None) => out.emit(

@@ -267,7 +267,7 @@ fn unambiguous(
 fn share_a_word(a: &Option<String>, b: &Option<String>) -> bool {
     match (a, b) {
         (Some(a), Some(b)) => {
-            let words: BTreeSet<&str> = a.split(' ').collect();
+            let words: BTreeSet<&str> = a.split(' ').ordered_set();
             b.split(' ').any(|w| words.contains(w))
         }
         _ => false,
@@ -294,7 +294,7 @@ fn argument_names(kind: ItemKind, value: &Value) -> BTreeSet<String> {
             .unwrap_or_default(),
         _ => Vec::new(),
     };
-    names.into_iter().map(str::to_owned).collect()
+    names.into_iter().map(str::to_owned).ordered_set()
 }
 
 /// The words of a name (`getResourceLinks`, `get-resource-links`, `GET_RESOURCE_LINKS` all

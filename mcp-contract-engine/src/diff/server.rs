@@ -9,12 +9,12 @@ pub(super) fn server(out: &mut Out<'_>, old: &Value, new: &Value) {
         o.get("serverInfo").map(fields).unwrap_or(&*EMPTY),
         n.get("serverInfo").map(fields).unwrap_or(&*EMPTY),
     );
-    for key in oi.keys().chain(ni.keys()).collect::<BTreeSet<_>>() {
+    for key in sorted_names(oi.keys().chain(ni.keys()).map(String::as_str).collect()) {
         let (a, b) = (oi.get(key), ni.get(key));
         if same(a, b) {
             continue;
         }
-        let (id, message) = match key.as_str() {
+        let (id, message) = match key {
             "name" => (
                 "server-name-changed",
                 "server name changed: clients and logs recognise servers by it; confirm it is the same server",
@@ -217,7 +217,7 @@ fn capabilities(
             new.and_then(Value::as_object).unwrap_or(&empty),
         );
         if old.is_none_or(Value::is_object) && new.is_none_or(Value::is_object) {
-            for key in a.keys().chain(b.keys()).collect::<BTreeSet<_>>() {
+            for key in sorted_names(a.keys().chain(b.keys()).map(String::as_str).collect()) {
                 capabilities(
                     out,
                     &format!("{path}.{key}"),
@@ -246,7 +246,7 @@ fn capabilities(
     }
     match (old, new) {
         (Some(Value::Object(a)), Some(Value::Object(b))) if depth < 16 => {
-            for key in a.keys().chain(b.keys()).collect::<BTreeSet<_>>() {
+            for key in sorted_names(a.keys().chain(b.keys()).map(String::as_str).collect()) {
                 capabilities(
                     out,
                     &format!("{path}.{key}"),

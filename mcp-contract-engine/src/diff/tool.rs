@@ -100,7 +100,8 @@ fn header_annotations(schema: &Value) -> Headers<'_> {
         invalid: None,
     };
     let properties = schema.get("properties").and_then(Value::as_object);
-    let mut seen: BTreeMap<String, &str> = BTreeMap::new();
+    // Only looked up, never listed: a hash map compiles to less than one more B-tree type.
+    let mut seen: HashMap<String, &str> = HashMap::new();
     for (name, property) in properties.into_iter().flatten() {
         // A bare `$ref` property is read through its target, where generators put keywords.
         let target = property
@@ -242,7 +243,7 @@ fn headers(out: &mut Out<'_>, old: &Value, new: &Value) {
         .keys()
         .chain(b.by_property.keys())
         .copied()
-        .collect();
+        .ordered_set();
     for name in names.into_iter().filter(|n| in_both(n)) {
         let (before, after) = (a.by_property.get(name), b.by_property.get(name));
         let text = |v: Option<&&Value>| v.and_then(|v| v.as_str()).map(str::to_ascii_lowercase);

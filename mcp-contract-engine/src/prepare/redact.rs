@@ -21,7 +21,6 @@ use crate::surface::ItemKey;
 use regex_lite::Regex;
 use serde_json::Value;
 use std::borrow::Borrow;
-use std::collections::BTreeSet;
 use std::fmt;
 
 /// A bad selector or filter pattern.
@@ -311,12 +310,12 @@ impl Redactions {
             .and_then(|field| Some((field, item.get(field)?.clone())));
         for (i, (selector, placeholder)) in self.selectors.iter().enumerate() {
             if selector.apply(item, placeholder) > 0 {
-                used.selectors.insert(i);
+                mark(&mut used.selectors, i);
             }
         }
         for (i, filter) in self.filters.iter().enumerate() {
             if filter.apply(item) {
-                used.filters.insert(i);
+                mark(&mut used.filters, i);
             }
         }
         if let (Some((field, original)), Value::Object(map)) = (name, item) {
@@ -362,11 +361,19 @@ impl Redactions {
     }
 }
 
-/// Which selectors and filters (by index) changed something.
+/// Which selectors and filters (by index) changed something. A suite has a handful of each:
+/// lists searched in full cost less to compile than sets.
 #[derive(Default)]
 struct Used {
-    selectors: BTreeSet<usize>,
-    filters: BTreeSet<usize>,
+    selectors: Vec<usize>,
+    filters: Vec<usize>,
+}
+
+/// Notes `index` among `used`, once.
+fn mark(used: &mut Vec<usize>, index: usize) {
+    if !used.contains(&index) {
+        used.push(index);
+    }
 }
 
 /// A redaction or filter that changed nothing in a whole run ([`Redactions::unmatched`]).

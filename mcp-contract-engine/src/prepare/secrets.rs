@@ -261,7 +261,7 @@ pub fn scrub_known(text: &str, secrets: &[String]) -> String {
     let mut out = text.to_owned();
     // Longest first, so that a secret containing another is replaced whole.
     let mut sorted: Vec<&String> = secrets.iter().filter(|s| s.len() >= 4).collect();
-    sorted.sort_by_key(|s| std::cmp::Reverse(s.len()));
+    crate::ordered::sort_by(&mut sorted, &|a, b| b.len().cmp(&a.len()));
     for secret in sorted {
         if out.contains(secret.as_str()) {
             out = out.replace(secret.as_str(), &placeholder("argument", secret));

@@ -279,23 +279,24 @@ pub fn lint(found: &[Respelling]) -> Option<String> {
     if found.is_empty() {
         return None;
     }
-    let mut grouped: BTreeMap<(&str, &str, &str), (usize, bool)> = BTreeMap::new();
-    for r in found {
-        let entry = grouped
-            .entry((r.place.as_str(), r.found, r.canonical))
-            .or_default();
-        entry.0 += 1;
-        entry.1 |= r.both;
-    }
-    let parts: Vec<String> = grouped
+    // Grouped by place and spelling, in that order: sorted, then one part per run (a sorted
+    // list compiles to less than a map of one more key type).
+    let mut sorted: Vec<((&str, &str, &str), bool)> = found
         .iter()
-        .map(|((place, found, canonical), (count, both))| {
-            let times = if *count > 1 {
+        .map(|r| ((r.place.as_str(), r.found, r.canonical), r.both))
+        .collect();
+    sorted.sort_unstable();
+    let parts: Vec<String> = sorted
+        .chunk_by(|a, b| a.0 == b.0)
+        .map(|run| {
+            let (place, found, canonical) = run[0].0;
+            let count = run.len();
+            let times = if count > 1 {
                 format!(" ({count}×)")
             } else {
                 String::new()
             };
-            let both = if *both {
+            let both = if run.iter().any(|(_, both)| *both) {
                 format!(", also sent as `{canonical}`: the spec spelling was kept")
             } else {
                 String::new()

@@ -15,6 +15,7 @@ use super::{
     atom_of_value, canonical_string, is_multiple, real_bound, Additional, Atoms, Bound, Shape,
     ARRAY, BOOLEAN, FRACTION, INTEGER, NULL, OBJECT, STRING,
 };
+use crate::ordered::CollectOrdered;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap};
 
@@ -252,7 +253,7 @@ impl Alternative {
     /// An alternative of only `null`.
     pub fn null() -> Alternative {
         Alternative {
-            literals: BTreeMap::from([("null".to_owned(), Value::Null)]),
+            literals: [("null".to_owned(), Value::Null)].into_iter().ordered_map(),
             ..Alternative::default()
         }
     }
@@ -825,7 +826,7 @@ fn integer_gap(numbers: &Numbers, other: &[&Numbers]) -> Option<Option<f64>> {
         .iter()
         .filter_map(|g| g.integer_range(false))
         .collect();
-    ranges.sort_by(|a, b| {
+    crate::ordered::sort_by(&mut ranges, &|a, b| {
         a.0.unwrap_or(f64::NEG_INFINITY)
             .total_cmp(&b.0.unwrap_or(f64::NEG_INFINITY))
     });

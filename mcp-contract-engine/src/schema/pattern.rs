@@ -10,6 +10,7 @@
 //! written in `regex-lite`'s syntax, so the engine that matches and the reading that lists
 //! and samples agree on what each part means (`.` and `\s` keep their ECMA meaning).
 
+use crate::ordered::CollectOrdered;
 use regex_lite::{Regex, RegexBuilder};
 use std::collections::BTreeSet;
 
@@ -219,13 +220,18 @@ fn anchored_bodies(node: &Node) -> Option<Vec<Node>> {
 
 /// The strings a node without anchors accepts, when at most `cap` (`None` otherwise).
 fn finite(node: &Node, cap: usize) -> Option<BTreeSet<String>> {
-    let one = |text: String| Some(BTreeSet::from([text]));
+    let one = |text: String| Some([text].into_iter().ordered_set());
     match node {
         Node::Literal(c) => one(c.to_string()),
-        Node::Set(set) => Some(set.members(cap)?.into_iter().map(String::from).collect()),
+        Node::Set(set) => Some(
+            set.members(cap)?
+                .into_iter()
+                .map(String::from)
+                .ordered_set(),
+        ),
         Node::Start | Node::End | Node::WordBoundary(_) => None,
         Node::Concat(parts) => {
-            let mut out = BTreeSet::from([String::new()]);
+            let mut out = [String::new()].into_iter().ordered_set();
             for part in parts {
                 out = product(&out, &finite(part, cap)?, cap)?;
             }
@@ -248,7 +254,7 @@ fn finite(node: &Node, cap: usize) -> Option<BTreeSet<String>> {
             }
             let each = finite(node, cap)?;
             let mut out = BTreeSet::new();
-            let mut reached = BTreeSet::from([String::new()]);
+            let mut reached = [String::new()].into_iter().ordered_set();
             for count in 0..=max {
                 if count >= *min {
                     out.extend(reached.iter().cloned());
@@ -267,7 +273,7 @@ fn product(a: &BTreeSet<String>, b: &BTreeSet<String>, cap: usize) -> Option<BTr
     Some(
         a.iter()
             .flat_map(|x| b.iter().map(move |y| format!("{x}{y}")))
-            .collect(),
+            .ordered_set(),
     )
 }
 

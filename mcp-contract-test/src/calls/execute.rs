@@ -15,6 +15,7 @@
 use super::case::{Case, CaseSpec, Cases, Expect};
 use super::error::SchemaError;
 use crate::escape::escape;
+use crate::ordered::CollectOrdered;
 use crate::prepare::{self, secrets, Redactions};
 use crate::probe::{self, Answer, Probe, ProbeError, ProbeOptions, ServerSession, ServerSpec};
 use crate::surface::{ItemKey, ItemKind};
@@ -468,7 +469,7 @@ fn result_answer(
     let kept: Map<String, Value> = ["content", "structuredContent", "isError"]
         .into_iter()
         .filter_map(|k| result.get(k).map(|v| (k.to_owned(), v.clone())))
-        .collect();
+        .json_object();
     record.result = Some(Value::Object(kept));
 }
 

@@ -10,6 +10,7 @@ use crate::check::{Judging, Selection, State, Verdict};
 use crate::diff;
 use crate::escape::escape;
 use crate::lint::{Finding, Level};
+use crate::ordered::CollectOrdered;
 use crate::prepare;
 use crate::snapshot::{self, contents_match, Accepted, Metadata, SnapshotFile};
 use crate::surface::{ItemKey, ItemKind};
@@ -27,12 +28,13 @@ pub fn judge(
     first_recording: bool,
 ) -> (Vec<Verdict>, Vec<ItemKey>, Vec<String>) {
     let policy = judging.fail_on.apply(judging.policy);
-    let by_record: BTreeMap<&ItemKey, &CallRecord> = records.iter().map(|r| (&r.key, r)).collect();
+    let by_record: BTreeMap<&ItemKey, &CallRecord> =
+        records.iter().map(|r| (&r.key, r)).ordered_map();
     let by_accepted: BTreeMap<&ItemKey, &Accepted> = accepted
         .iter()
         .filter(|a| a.item.key.kind == ItemKind::Call)
         .map(|a| (&a.item.key, a))
-        .collect();
+        .ordered_map();
     let keys: BTreeSet<&ItemKey> = by_record
         .keys()
         .copied()
@@ -42,7 +44,7 @@ pub fn judge(
                 .filter(|(_, a)| !a.item.removed)
                 .map(|(k, _)| *k),
         )
-        .collect();
+        .ordered_set();
     let mut verdicts = Vec::new();
     let mut unjudged = Vec::new();
     let mut notes = Vec::new();

@@ -3,6 +3,7 @@
 
 use super::message::{is_too_deep, Message};
 use super::{quote_untrusted, Handshake, Lifecycle, Phase, Probe, ProbeErrorKind, ProbeOptions};
+use crate::ordered::CollectOrdered;
 use crate::surface::{
     json_type_name, ItemKey, ItemKind, Surface, SERVER_FIELDS, SERVER_FIELD_SPELLINGS,
 };
@@ -77,8 +78,8 @@ fn next_cursor(
 }
 
 #[cfg(test)]
-fn probe_transport<T: Transport + ?Sized>(
-    transport: &mut T,
+fn probe_transport(
+    transport: &mut dyn Transport,
     options: &ProbeOptions,
     label: &str,
 ) -> Result<Probe, super::ProbeError> {
@@ -146,8 +147,8 @@ impl fmt::Display for SessionError {
 
 /// Sends one request in a session the probe opened, after its listings, and waits up to
 /// `timeout` for the answer (serving the server's own requests meanwhile, as the probe does).
-pub(super) fn request_in<T: Transport + ?Sized>(
-    transport: &mut T,
+pub(super) fn request_in(
+    transport: &mut dyn Transport,
     continued: &mut Continued,
     method: &str,
     params: Value,
@@ -235,8 +236,12 @@ const AUTO_DISCOVER_WAIT: Duration = Duration::from_secs(5);
 const SERVER_INFO_META: &str = "io.modelcontextprotocol/serverInfo";
 
 /// The probe over `transport`, and what the session needs to go on after it.
-pub(super) fn run<T: Transport + ?Sized>(
-    transport: &mut T,
+///
+/// The transport is a trait object: the session is compiled once for every transport (stdio,
+/// HTTP, in-process) rather than once per transport type; a call through it per message costs
+/// nothing next to the message itself.
+pub(super) fn run(
+    transport: &mut dyn Transport,
     options: &ProbeOptions,
     deadline: Instant,
 ) -> Result<(Probe, Continued), Failure> {
@@ -290,8 +295,8 @@ pub(super) fn run<T: Transport + ?Sized>(
     ))
 }
 
-struct Session<'a, T: Transport + ?Sized> {
-    transport: &'a mut T,
+struct Session<'a> {
+    transport: &'a mut dyn Transport,
     options: &'a ProbeOptions,
     deadline: Instant,
     next_id: i64,
@@ -301,7 +306,7 @@ struct Session<'a, T: Transport + ?Sized> {
     meta: Option<Value>,
 }
 
-impl<T: Transport + ?Sized> Session<'_, T> {
+impl Session<'_> {
     /// Opens the session as the lifecycle option says; returns the capabilities object and the
     /// handshake used.
     fn open(
@@ -439,7 +444,7 @@ impl<T: Transport + ?Sized> Session<'_, T> {
             .iter()
             .chain(&SERVER_FIELD_SPELLINGS)
             .filter_map(|field| result.get(*field).map(|v| ((*field).to_owned(), v.clone())))
-            .collect();
+            .json_object();
         if !server.is_empty() {
             surface.insert(ItemKey::server(), Value::Object(server));
         }

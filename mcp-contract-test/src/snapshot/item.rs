@@ -250,7 +250,7 @@ fn write_canonical<S: Sink>(out: &mut S, value: &Value, context: Context, indent
             let mut unsorted: Vec<(&String, &Value)> = Vec::new();
             if !sorted {
                 unsorted = map.iter().collect();
-                unsorted.sort_by(|a, b| a.0.cmp(b.0));
+                unsorted.sort_by(by_key);
             }
             // Either the map's own order or the sorted copy, without a boxed iterator (an
             // allocation per object of every item judged).
@@ -451,7 +451,7 @@ fn write_sorted_array<S: Sink>(
             .windows(2)
             .all(|w| plain_text_order(w[0], w[1]).is_le())
         {
-            strings.sort_by(|a, b| plain_text_order(a, b));
+            strings.sort_by(by_plain_text);
         }
         write_strings(out, &strings, indent);
         return;
@@ -465,7 +465,7 @@ fn write_sorted_array<S: Sink>(
         })
         .collect();
     // Byte order of UTF-8 is the order of the strings `sort_by_cached_key` compared.
-    keyed.sort_by(|a, b| a.0.cmp(&b.0));
+    keyed.sort_by(by_compact_text);
     if indent.is_none() {
         if keyed.is_empty() {
             out.put(b"[]");
@@ -493,6 +493,21 @@ fn write_sorted_array<S: Sink>(
 /// Whether JSON writes `text` as it is between two quotes (nothing to escape).
 fn is_plain(text: &str) -> bool {
     !text.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\')
+}
+
+// The comparisons of the sorts above, as functions rather than closures: a closure in a
+// function generic over its sink is a new type for each sink, and each compiled its own sort.
+
+fn by_key(a: &(&String, &Value), b: &(&String, &Value)) -> std::cmp::Ordering {
+    a.0.cmp(b.0)
+}
+
+fn by_plain_text(a: &&str, b: &&str) -> std::cmp::Ordering {
+    plain_text_order(a, b)
+}
+
+fn by_compact_text(a: &(Vec<u8>, &Value), b: &(Vec<u8>, &Value)) -> std::cmp::Ordering {
+    a.0.cmp(&b.0)
 }
 
 /// The order of two plain strings' JSON texts (`"a"` and `"a b"`), which is not the order of

@@ -8,6 +8,7 @@
 //! message rather than misread. Scalars resolve as insta's reader does (`~`/`null`, `true`/
 //! `false`, integers, floats; `yes` and `no` stay strings).
 
+use crate::ordered::CollectOrdered;
 use serde_json::{Map, Number, Value};
 
 /// Serialises a top-level mapping exactly as insta's `yaml::to_string` does (without the
@@ -294,7 +295,7 @@ impl<'a> Parser<'a> {
         if split_key(text, line.no)?.is_some() {
             let entries = self.parse_map(line.indent())?;
             return Ok(Value::Object(
-                entries.into_iter().map(|(k, v, _)| (k, v)).collect(),
+                entries.into_iter().map(|(k, v, _)| (k, v)).json_object(),
             ));
         }
         self.pos += 1;

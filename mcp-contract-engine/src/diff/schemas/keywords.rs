@@ -501,7 +501,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
             .chain(so.required.iter())
             .chain(sn.required.iter())
             .copied()
-            .collect();
+            .ordered_set();
         let noun = match self.dir {
             Direction::Input => "argument",
             Direction::Output => "output field",
@@ -706,12 +706,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
                 format!("{} {text}", what()),
             );
         }
-        for key in so
-            .meta
-            .keys()
-            .chain(sn.meta.keys())
-            .collect::<BTreeSet<_>>()
-        {
+        for key in sorted_names(so.meta.keys().chain(sn.meta.keys()).copied().collect()) {
             let (a, b) = (so.meta.get(key).copied(), sn.meta.get(key).copied());
             if !same(a, b) {
                 self.emit(
@@ -731,16 +726,12 @@ impl<'a> SchemaCx<'a, '_, '_> {
     fn unknown_keywords(&mut self, so: &Shape<'a>, sn: &Shape<'a>, path: &str) {
         let dir = self.dir;
         let what = || what_in(dir, path);
-        for key in so
-            .unknown
-            .keys()
-            .chain(sn.unknown.keys())
-            .collect::<BTreeSet<_>>()
-        {
+        let keys = so.unknown.keys().chain(sn.unknown.keys());
+        for key in sorted_names(keys.map(String::as_str).collect()) {
             let text = |s: &Shape<'a>| {
                 s.unknown.get(key).map(|vs| {
                     let mut all: Vec<String> = vs.iter().map(|v| canonical_string(v)).collect();
-                    all.sort();
+                    all.sort_unstable();
                     all
                 })
             };
@@ -805,7 +796,10 @@ struct Listed<'a> {
 
 impl Listed<'_> {
     fn borrowed(&self) -> BTreeMap<String, &Value> {
-        self.values.iter().map(|(k, v)| (k.clone(), v)).collect()
+        self.values
+            .iter()
+            .map(|(k, v)| (k.clone(), v))
+            .ordered_map()
     }
 }
 
@@ -813,9 +807,11 @@ impl Listed<'_> {
 /// strings, or has a pattern that cannot be read.
 fn listed_strings<'a>(shape: &Shape<'a>) -> Option<Listed<'a>> {
     let mut values: Option<BTreeMap<String, Value>> = match &shape.enumeration {
-        Some(set) if set.values().all(|v| v.is_string()) => {
-            Some(set.iter().map(|(k, v)| (k.clone(), (*v).clone())).collect())
-        }
+        Some(set) if set.values().all(|v| v.is_string()) => Some(
+            set.iter()
+                .map(|(k, v)| (k.clone(), (*v).clone()))
+                .ordered_map(),
+        ),
         Some(_) => return None,
         None => None,
     };
@@ -828,13 +824,13 @@ fn listed_strings<'a>(shape: &Shape<'a>) -> Option<Listed<'a>> {
                 let listed: BTreeMap<String, Value> = texts
                     .into_iter()
                     .map(|t| (canonical_string(&json!(t)), json!(t)))
-                    .collect();
+                    .ordered_map();
                 values = Some(match values {
                     None => listed,
                     Some(v) => v
                         .into_iter()
                         .filter(|(k, _)| listed.contains_key(k))
-                        .collect(),
+                        .ordered_map(),
                 });
             }
             None => others.push((*source, schema::pattern::Pattern::new(source))),
@@ -851,7 +847,7 @@ fn listed_strings<'a>(shape: &Shape<'a>) -> Option<Listed<'a>> {
     Some(Listed {
         values,
         by_pattern,
-        other_patterns: others.into_iter().map(|(source, _)| source).collect(),
+        other_patterns: others.into_iter().map(|(source, _)| source).ordered_set(),
     })
 }
 

@@ -337,11 +337,11 @@ impl<'a> SchemaCx<'a, '_, '_> {
             let shape = schema::build(root, node, self.max_depth, false);
             let values = shape.enumeration?;
             (!values.is_empty() && values.len() <= DISCRIMINATOR_VALUES)
-                .then(|| values.into_keys().collect())
+                .then(|| values.into_keys().ordered_set())
         };
         let disjoint = |sets: &[BTreeSet<String>]| {
             let mut seen = BTreeSet::new();
-            sets.iter().flatten().all(|v| seen.insert(v))
+            sets.iter().flatten().all(|v| seen.insert(v.as_str()))
         };
         'candidates: for name in first.properties.keys() {
             let mut old_sets = Vec::new();
@@ -365,15 +365,19 @@ impl<'a> SchemaCx<'a, '_, '_> {
             let mut gone = Vec::new();
             let mut taken = vec![false; ns.len()];
             // The new sets are disjoint: each value names at most one new branch.
-            let branch_of: HashMap<&String, usize> = new_sets
+            let branch_of: HashMap<&str, usize> = new_sets
                 .iter()
                 .enumerate()
-                .flat_map(|(j, set)| set.iter().map(move |v| (v, j)))
+                .flat_map(|(j, set)| set.iter().map(move |v| (v.as_str(), j)))
                 .collect();
             for (i, a) in old_sets.iter().enumerate() {
-                let partners: BTreeSet<usize> =
-                    a.iter().filter_map(|v| branch_of.get(v).copied()).collect();
-                match partners.into_iter().collect::<Vec<_>>().as_slice() {
+                let mut partners: Vec<usize> = a
+                    .iter()
+                    .filter_map(|v| branch_of.get(v.as_str()).copied())
+                    .collect();
+                partners.sort_unstable();
+                partners.dedup();
+                match partners.as_slice() {
                     [] => gone.push(i),
                     [j] if !taken[*j] => {
                         taken[*j] = true;
@@ -524,7 +528,7 @@ fn without_annotations(value: &Value, depth: usize) -> Value {
         .map(|(k, v)| {
             let v = match (k.as_str(), v) {
                 (k, Value::Object(m)) if SCHEMA_MAPS.contains(&k) => {
-                    Value::Object(m.iter().map(|(n, s)| (n.clone(), schema(s))).collect())
+                    Value::Object(m.iter().map(|(n, s)| (n.clone(), schema(s))).json_object())
                 }
                 // Sets: their order is no difference.
                 ("enum" | "required" | "type", Value::Array(items)) => {
@@ -542,7 +546,7 @@ fn without_annotations(value: &Value, depth: usize) -> Value {
             };
             (k.clone(), v)
         })
-        .collect::<Map<String, Value>>()
+        .json_object()
         .into()
 }
 
@@ -554,7 +558,7 @@ fn match_by_structure<'a>(
 ) -> Vec<(usize, usize)> {
     let names = |s: &Shape<'a>| -> Option<BTreeSet<&'a str>> {
         (s.effective_types() & !NULL == schema::OBJECT && !s.properties.is_empty())
-            .then(|| s.properties.keys().copied().collect())
+            .then(|| s.properties.keys().copied().ordered_set())
     };
     let score = |i: usize, j: usize| -> Option<f64> {
         let (a, b) = (names(&os[i])?, names(&ns[j])?);

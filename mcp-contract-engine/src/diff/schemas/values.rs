@@ -308,7 +308,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
                     }
                 }
             }
-            branches.sort();
+            branches.sort_unstable();
             (own, branches)
         };
         for (field, id, verb) in [
@@ -341,7 +341,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
 }
 
 fn borrowed(map: &BTreeMap<String, Value>) -> BTreeMap<String, &Value> {
-    map.iter().map(|(k, v)| (k.clone(), v)).collect()
+    map.iter().map(|(k, v)| (k.clone(), v)).ordered_map()
 }
 
 /// A branch's own text (through a bare `$ref`), normalised.
