@@ -27,7 +27,6 @@
 //! catalogue, with [`poison`] reading every text of an item for text aimed at the model) →
 //! [`change`] (what was found).
 //! [`escape`] makes any server text safe to print; [`hash`] is the one stable hash;
-//! [`ordered`] fills sorted sets and maps one element at a time (cheaper to compile);
 //! [`version`] holds a breaking release to a semver-major bump; [`consumer`] holds a live
 //! surface to what one consumer really uses (its usage file).
 #![forbid(unsafe_code)]
@@ -39,6 +38,8 @@ pub mod diff;
 pub mod escape;
 pub mod hash;
 pub mod lint;
+// Shared with mcp-contract-test to compile one sort and one bulk build per type; not a promise.
+#[doc(hidden)]
 pub mod ordered;
 pub mod parallel;
 pub mod poison;

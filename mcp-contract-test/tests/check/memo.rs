@@ -142,7 +142,7 @@ fn a_recalled_item_is_judged_exactly_as_a_full_judgement_on_the_corpus() {
     let dir = memo_dir("corpus");
     let layout = layout();
     let secrets = super::secretive().1;
-    let (mut learned, mut recalled) = (0, 0);
+    let mut recalled = 0;
     // Whether a record was kept of an item whose name held a secret.
     let mut renamed = false;
     for (case, (name, old, new)) in cases().into_iter().enumerate() {
@@ -173,14 +173,12 @@ fn a_recalled_item_is_judged_exactly_as_a_full_judgement_on_the_corpus() {
                 assert_eq!(said(&with_second), full, "{context}: recalling");
                 // Everything learned is recalled: the texts did not change in between.
                 assert_eq!(second.recalled(), second.len(), "{context}");
-                learned += second.len();
                 recalled += second.recalled();
             }
         }
     }
     assert!(recalled > 1000, "only {recalled} items recalled");
     assert!(renamed, "no item whose name held a secret was remembered");
-    assert_eq!(recalled, learned);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

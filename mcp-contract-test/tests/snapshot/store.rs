@@ -481,6 +481,29 @@ fn load_dir_reads_only_this_suite() {
     assert!(e.to_string().contains("export_csv_old.snap"), "{e}");
 }
 
+/// 0.1.0's names collided: a suite named `tools` had its server snapshot named as the unnamed
+/// suite's tool `server` (`m__tools__server.snap`). That file is the unnamed suite's: the `tools`
+/// suite, reading its former names, leaves it alone instead of failing on it.
+#[test]
+fn a_suite_named_like_a_group_leaves_the_unnamed_suites_file_alone() {
+    let dir = temp_dir("group-named");
+    let tool = ItemKey::new(ItemKind::Tool, "server");
+    let path = dir.join(file_name("m", None, &tool));
+    assert_eq!(path.file_name().unwrap(), "m__tools__server.snap");
+    let body = render_item(&tool, Some(&json!({"name": "server"})));
+    write_atomic(
+        &path,
+        SnapshotFile::new(Metadata::default(), body)
+            .render()
+            .as_bytes(),
+    )
+    .unwrap();
+    assert!(load_dir(&dir, "m", Some("tools")).unwrap().is_empty());
+    let unnamed = load_dir(&dir, "m", None).unwrap();
+    assert_eq!(unnamed.len(), 1);
+    assert_eq!(unnamed[0].item.key, tool);
+}
+
 /// A tiny deterministic generator, so the property tests need no extra crate.
 struct Rng(u64);
 impl Rng {
