@@ -330,7 +330,7 @@ mod tests {
         let read = read_memo(&bytes, &key).expect("its own key reads it");
         assert_eq!(read.key(), digest_key);
         assert_eq!(read.len(), 2);
-        // Read back, it is the memo that was written: written again, the same bytes.
+        // Read back, it is the memo that was written: the same key and records, in order.
         let memo = Memo::from_records(digest_key, written).unwrap();
         assert_eq!(format!("{read:?}"), format!("{memo:?}"));
 

@@ -112,6 +112,9 @@ pub fn rename_former(dir: &Path, module: &str, suite: Option<&str>, rename: bool
     }
     accepted.sort();
     pending.sort();
+    // An item accepted under both names with different bytes fails its suite with a message
+    // that says nothing of it was renamed or deleted: its pending file stays where it is too.
+    let mut conflicted: Vec<PathBuf> = Vec::new();
     for path in accepted {
         if !rename {
             found.kept.push((path, None));
@@ -129,7 +132,9 @@ pub fn rename_former(dir: &Path, module: &str, suite: Option<&str>, rename: bool
                 // Different ones are both kept, and reported by `load_dir`.
                 let same =
                     matches!((std::fs::read(&path), std::fs::read(&to)), (Ok(a), Ok(b)) if a == b);
-                if same && remove(&path).is_ok() {
+                if !same {
+                    conflicted.push(to);
+                } else if remove(&path).is_ok() {
                     found.renamed.push((path, to));
                 }
             }
@@ -143,6 +148,9 @@ pub fn rename_former(dir: &Path, module: &str, suite: Option<&str>, rename: bool
             let Some(snap) = own_name(&path, module, suite) else {
                 continue;
             };
+            if conflicted.contains(&snap) {
+                continue;
+            }
             let to = pending_path(&snap);
             match move_without_replacing(&path, &to) {
                 Ok(Moved::Done) => found.renamed.push((path, to)),
@@ -151,8 +159,9 @@ pub fn rename_former(dir: &Path, module: &str, suite: Option<&str>, rename: bool
                 Ok(Moved::TargetExists) => {
                     let _ = remove(&path);
                 }
-                // A pending file left under its former name is deleted by the run as a stale
-                // one (its test writes the item's pending file under the name now).
+                // A pending file that could not be moved stays under its former name, and
+                // accepting it would give its item two files: the next run's load reports both
+                // by name, so nothing accepted is lost.
                 Ok(Moved::SourceGone) | Err(_) => {}
             }
         }

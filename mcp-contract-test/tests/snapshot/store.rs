@@ -967,8 +967,8 @@ fn former_names_are_renamed_by_a_run_that_writes_and_read_where_they_are_otherwi
 
 /// An item accepted under both names: the same bytes finish the rename (the former file is
 /// deleted); different ones are both kept and reading the suite names both files and what to
-/// do, whether or not the run may write. A pending file under the name now wins over a former
-/// one.
+/// do, whether or not the run may write; the conflicting item's pending file is left where it
+/// is. A pending file under the name now wins over a former one.
 #[test]
 fn both_names_at_once_are_one_error_naming_both_files_unless_they_hold_the_same_bytes() {
     let temp = temp_dir("former-conflict");
@@ -977,6 +977,7 @@ fn both_names_at_once_are_one_error_naming_both_files_unless_they_hold_the_same_
     let y = ItemKey::new(ItemKind::Tool, "y");
     std::fs::write(dir.join("m__s__tools__x.snap"), item_bytes(&x, false)).unwrap();
     std::fs::write(dir.join("m__s.tools.x.snap"), item_bytes(&x, true)).unwrap();
+    std::fs::write(dir.join("m__s__tools__x.snap.new"), item_bytes(&x, true)).unwrap();
     std::fs::write(dir.join("m__s__tools__y.snap"), item_bytes(&y, false)).unwrap();
     std::fs::write(dir.join("m__s.tools.y.snap"), item_bytes(&y, false)).unwrap();
     std::fs::write(dir.join("m__s__tools__y.snap.new"), item_bytes(&y, false)).unwrap();
@@ -1004,6 +1005,11 @@ fn both_names_at_once_are_one_error_naming_both_files_unless_they_hold_the_same_
     let after = folder(dir);
     assert_eq!(after["m__s__tools__x.snap"], before["m__s__tools__x.snap"]);
     assert_eq!(after["m__s.tools.x.snap"], before["m__s.tools.x.snap"]);
+    assert_eq!(
+        after["m__s__tools__x.snap.new"], before["m__s__tools__x.snap.new"],
+        "the pending file of an item in conflict stays beside the file it was written against"
+    );
+    assert!(!after.contains_key("m__s.tools.x.snap.new"));
     assert!(
         !after.contains_key("m__s__tools__y.snap"),
         "same bytes: the rename is done"
@@ -1017,13 +1023,15 @@ fn both_names_at_once_are_one_error_naming_both_files_unless_they_hold_the_same_
         after["m__s.tools.y.snap.new"],
         before["m__s.tools.y.snap.new"]
     );
-    // The user keeps the former file's contract: the next run renames it.
+    // The user keeps the former file's contract: the next run renames it, its pending file with it.
     std::fs::remove_file(dir.join("m__s.tools.x.snap")).unwrap();
     let found = rename_former(dir, "m", Some("s"), true);
-    assert_eq!(found.renamed.len(), 1, "{found:?}");
+    assert_eq!(found.renamed.len(), 2, "{found:?}");
+    let now = folder(dir);
+    assert_eq!(now["m__s.tools.x.snap"], before["m__s__tools__x.snap"]);
     assert_eq!(
-        folder(dir)["m__s.tools.x.snap"],
-        before["m__s__tools__x.snap"]
+        now["m__s.tools.x.snap.new"],
+        before["m__s__tools__x.snap.new"]
     );
     assert_eq!(load_dir(dir, "m", Some("s")).unwrap().len(), 2);
 }
