@@ -490,14 +490,7 @@ fn a_suite_named_like_a_group_leaves_the_unnamed_suites_file_alone() {
     let tool = ItemKey::new(ItemKind::Tool, "server");
     let path = dir.join(file_name("m", None, &tool));
     assert_eq!(path.file_name().unwrap(), "m__tools__server.snap");
-    let body = render_item(&tool, Some(&json!({"name": "server"})));
-    write_atomic(
-        &path,
-        SnapshotFile::new(Metadata::default(), body)
-            .render()
-            .as_bytes(),
-    )
-    .unwrap();
+    write_atomic(&path, &item_bytes(&tool, false)).unwrap();
     assert!(load_dir(&dir, "m", Some("tools")).unwrap().is_empty());
     let unnamed = load_dir(&dir, "m", None).unwrap();
     assert_eq!(unnamed.len(), 1);
