@@ -791,6 +791,24 @@ mod tests {
         releases
     }
 
+    /// `each` on every pair of versions of an item across the corpus's releases (both orders,
+    /// each release with itself too); how many pairs there were.
+    fn corpus_pairs(mut each: impl FnMut(&ItemKey, &Value, &Value)) -> usize {
+        let releases = corpus_releases();
+        let mut pairs = 0;
+        for a in &releases {
+            for b in &releases {
+                for (key, x) in a.items() {
+                    if let Some(y) = b.get(key) {
+                        pairs += 1;
+                        each(key, &x, &y);
+                    }
+                }
+            }
+        }
+        pairs
+    }
+
     /// What [`texts_differ`] tells apart is never one item in the canonical form.
     #[test]
     fn texts_differ_only_where_same_item_says_different() {
@@ -837,22 +855,17 @@ mod tests {
         assert!(!texts_differ(&tool, &bound) && !same_item(&tool, &bound));
     }
 
+    /// On every pair of versions of an item in the corpus, sums that differ mean `same_item`
+    /// says different.
     #[test]
     fn texts_differ_never_where_same_item_holds_on_the_corpus() {
-        let releases = corpus_releases();
-        let (mut told_apart, mut pairs) = (0, 0);
-        for a in &releases {
-            for b in &releases {
-                for (key, x) in a.items() {
-                    let Some(y) = b.get(key) else { continue };
-                    pairs += 1;
-                    if texts_differ(&x, &y) {
-                        told_apart += 1;
-                        assert!(!same_item(&x, &y), "{key:?}");
-                    }
-                }
+        let mut told_apart = 0;
+        let pairs = corpus_pairs(|key, x, y| {
+            if texts_differ(x, y) {
+                told_apart += 1;
+                assert!(!same_item(x, y), "{key:?}");
             }
-        }
+        });
         assert!(
             pairs > 1000 && told_apart > 100,
             "{told_apart} of {pairs} pairs"
@@ -865,20 +878,13 @@ mod tests {
     /// annotations leave the texts the same.
     #[test]
     fn the_poisoning_scan_is_skipped_only_where_it_finds_nothing() {
-        let releases = corpus_releases();
-        let (mut same, mut pairs) = (0, 0);
-        for a in &releases {
-            for b in &releases {
-                for (key, x) in a.items() {
-                    let Some(y) = b.get(key) else { continue };
-                    pairs += 1;
-                    if same_texts(&x, &y) {
-                        same += 1;
-                        assert!(crate::poison::changed(&x, &y).is_empty(), "{key:?}");
-                    }
-                }
+        let mut same = 0;
+        let pairs = corpus_pairs(|key, x, y| {
+            if same_texts(x, y) {
+                same += 1;
+                assert!(crate::poison::changed(x, y).is_empty(), "{key:?}");
             }
-        }
+        });
         assert!(pairs > 1000 && same > 100, "{same} of {pairs} pairs");
         let tool = json!({"name": "t", "description": "Reads a note.",
             "inputSchema": {"type": "object", "properties": {"n": {"type": "integer", "maximum": 5}}},
