@@ -275,6 +275,77 @@ pub fn same_item(old: &Value, new: &Value) -> bool {
     canonical_eq(old, new) || canonical_schema_eq(&comparable(old), &comparable(new))
 }
 
+/// Whether two versions of an item differ in their texts — the strings and object keys below
+/// the top level and the top-level fields that are neither `null` nor a per-response hint,
+/// counted, wherever they are — so that [`same_item`] is `false` without comparing them node
+/// by node. `false` proves nothing (compare them); `true` is exact: [`same_item`] and any
+/// comparison that reads every text and key as written (a renderer's canonical form: key
+/// order and set order ignored, texts not) would say the two differ.
+///
+/// One pass over each version, no allocation: each text's hash, summed (order-free), with
+/// the count and total length. Hashes that happen to collide only cost the full comparison.
+pub fn texts_differ(old: &Value, new: &Value) -> bool {
+    text_sum(old) != text_sum(new)
+}
+
+/// The order-free sum of [`texts_differ`]: (sum of hashes, count, total length).
+fn text_sum(item: &Value) -> (u64, usize, usize) {
+    let mut sum = (0u64, 0usize, 0usize);
+    let mut add = |text: &str| {
+        sum.0 = sum.0.wrapping_add(text_hash(text));
+        sum.1 += 1;
+        sum.2 += text.len();
+    };
+    let mut stack: Vec<&Value> = Vec::new();
+    match item {
+        // What `comparable` leaves out is left out here too: top-level nulls and hints.
+        Value::Object(map) => {
+            for (key, value) in map {
+                if value.is_null() || server::RESPONSE_HINTS.contains(&key.as_str()) {
+                    continue;
+                }
+                add(key);
+                stack.push(value);
+            }
+        }
+        other => stack.push(other),
+    }
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::String(text) => add(text),
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => {
+                for (key, value) in map {
+                    add(key);
+                    stack.push(value);
+                }
+            }
+            // Numbers are compared by value in the canonical form (`1` and `1.0`): not texts.
+            Value::Null | Value::Bool(_) | Value::Number(_) => {}
+        }
+    }
+    sum
+}
+
+/// A 64-bit hash of a text, eight bytes at a time, mixed at the end so that sums of hashes
+/// of different texts rarely meet. Not keyed: a collision costs a comparison, nothing else.
+fn text_hash(text: &str) -> u64 {
+    const K: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut hash = text.len() as u64;
+    let mut chunks = text.as_bytes().chunks_exact(8);
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        hash = (hash.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(K);
+    }
+    let mut last = [0u8; 8];
+    last[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+    hash = (hash.rotate_left(5) ^ u64::from_le_bytes(last)).wrapping_mul(K);
+    hash ^= hash >> 33;
+    hash = hash.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    hash ^ (hash >> 33)
+}
+
 /// An item as [`same_item`] compares it: in place, or a copy without its top-level nulls and
 /// response hints when it has any.
 fn comparable(value: &Value) -> Cow<'_, Value> {
@@ -692,16 +763,12 @@ mod tests {
         }
     }
 
-    /// Skipping the poisoning scan when no text changed never hides a finding: on every pair
-    /// of items of the corpus (every release of every server, the poisoned fixtures included)
-    /// whose texts are the same, the scan finds nothing; and changes of types, bounds and
-    /// annotations leave the texts the same.
-    #[test]
+    /// Every release of every server of the corpus (the poisoned fixtures included).
     #[expect(
         clippy::disallowed_methods,
         reason = "a test reads the corpus fixtures; the engine's code reads nothing"
     )]
-    fn the_poisoning_scan_is_skipped_only_where_it_finds_nothing() {
+    fn corpus_releases() -> Vec<Surface> {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/surfaces");
         let mut releases = Vec::new();
         for server in std::fs::read_dir(&root).expect("the corpus").flatten() {
@@ -721,19 +788,103 @@ mod tests {
                 }
             }
         }
-        let (mut same, mut pairs) = (0, 0);
+        releases
+    }
+
+    /// `each` on every pair of versions of an item across the corpus's releases (both orders,
+    /// each release with itself too); how many pairs there were.
+    fn corpus_pairs(mut each: impl FnMut(&ItemKey, &Value, &Value)) -> usize {
+        let releases = corpus_releases();
+        let mut pairs = 0;
         for a in &releases {
             for b in &releases {
                 for (key, x) in a.items() {
-                    let Some(y) = b.get(key) else { continue };
-                    pairs += 1;
-                    if same_texts(&x, &y) {
-                        same += 1;
-                        assert!(crate::poison::changed(&x, &y).is_empty(), "{key:?}");
+                    if let Some(y) = b.get(key) {
+                        pairs += 1;
+                        each(key, &x, &y);
                     }
                 }
             }
         }
+        pairs
+    }
+
+    /// What [`texts_differ`] tells apart is never one item in the canonical form.
+    #[test]
+    fn texts_differ_only_where_same_item_says_different() {
+        let tool = json!({"name": "t", "description": "Reads a note.",
+            "inputSchema": {"type": "object", "required": ["n", "m"],
+                "properties": {"n": {"type": "integer", "maximum": 5}, "m": {"enum": ["a", "b"]}}},
+            "annotations": {"readOnlyHint": true}});
+        // What the canonical form ignores moves no text: not told apart here.
+        let mut alike = tool.clone();
+        alike["inputSchema"]["required"] = json!(["m", "n"]);
+        alike["inputSchema"]["properties"]["m"]["enum"] = json!(["b", "a"]);
+        alike["inputSchema"]["properties"]["n"]["maximum"] = json!(5.0);
+        alike["outputSchema"] = Value::Null;
+        alike["ttlMs"] = json!(1000);
+        alike["cacheScope"] = json!("session");
+        assert!(same_item(&tool, &alike));
+        assert!(!texts_differ(&tool, &alike));
+        // A text or key added, removed or changed anywhere is.
+        let mut changes = Vec::new();
+        for (path, value) in [
+            ("/description", json!("Reads a note!")),
+            ("/inputSchema/properties/m/enum/1", json!("c")),
+            ("/inputSchema/required/1", json!("k")),
+            ("/annotations/readOnlyHint", json!("yes")),
+        ] {
+            let mut changed = tool.clone();
+            *changed.pointer_mut(path).expect(path) = value;
+            changes.push(changed);
+        }
+        let mut renamed = tool.clone();
+        let n = renamed["inputSchema"]["properties"]["n"].take();
+        renamed["inputSchema"]["properties"]["k"] = n;
+        changes.push(renamed);
+        let mut titled = tool.clone();
+        titled["title"] = json!("Note");
+        changes.push(titled);
+        for changed in &changes {
+            assert!(texts_differ(&tool, changed), "{changed}");
+            assert!(!same_item(&tool, changed), "{changed}");
+        }
+        // A bound or a flag is no text: the node-by-node comparison decides.
+        let mut bound = tool.clone();
+        bound["inputSchema"]["properties"]["n"]["maximum"] = json!(9);
+        assert!(!texts_differ(&tool, &bound) && !same_item(&tool, &bound));
+    }
+
+    /// On every pair of versions of an item in the corpus, sums that differ mean `same_item`
+    /// says different.
+    #[test]
+    fn texts_differ_never_where_same_item_holds_on_the_corpus() {
+        let mut told_apart = 0;
+        let pairs = corpus_pairs(|key, x, y| {
+            if texts_differ(x, y) {
+                told_apart += 1;
+                assert!(!same_item(x, y), "{key:?}");
+            }
+        });
+        assert!(
+            pairs > 1000 && told_apart > 100,
+            "{told_apart} of {pairs} pairs"
+        );
+    }
+
+    /// Skipping the poisoning scan when no text changed never hides a finding: on every pair
+    /// of items of the corpus (every release of every server, the poisoned fixtures included)
+    /// whose texts are the same, the scan finds nothing; and changes of types, bounds and
+    /// annotations leave the texts the same.
+    #[test]
+    fn the_poisoning_scan_is_skipped_only_where_it_finds_nothing() {
+        let mut same = 0;
+        let pairs = corpus_pairs(|key, x, y| {
+            if same_texts(x, y) {
+                same += 1;
+                assert!(crate::poison::changed(x, y).is_empty(), "{key:?}");
+            }
+        });
         assert!(pairs > 1000 && same > 100, "{same} of {pairs} pairs");
         let tool = json!({"name": "t", "description": "Reads a note.",
             "inputSchema": {"type": "object", "properties": {"n": {"type": "integer", "maximum": 5}}},

@@ -808,6 +808,14 @@ fn compare_definitions(
     judging: &Judging<'_>,
 ) -> (State, Option<Value>, Option<(String, Refresh)>) {
     let old_definition = accepted_definition(key, old, judging.redactions);
+    // Most changed items differ in some text or key: neither written alike nor one item in the
+    // canonical form, told without comparing them node by node.
+    if old_definition
+        .as_ref()
+        .is_none_or(|old| diff::texts_differ(old, new))
+    {
+        return (State::Changed, old_definition, None);
+    }
     // As rendering it and comparing the text, without writing it.
     let rendered_alike = old_definition
         .as_ref()
