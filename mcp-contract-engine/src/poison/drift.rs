@@ -94,7 +94,7 @@ pub(super) fn judge(old: Option<&Value>, new: &Value) -> Vec<Finding> {
     );
     if new_hits.is_empty() {
         // Each sentence alone asks nothing: the added sentences together may.
-        return whole_item(&new_texts, &old_texts, &reads, old.is_none());
+        return whole_item(&new_texts, &old_texts, &reads);
     }
     let old_changed: Vec<bool> = old_texts
         .iter()
@@ -128,7 +128,7 @@ pub(super) fn judge(old: Option<&Value>, new: &Value) -> Vec<Finding> {
         findings.push(walk::finding(&text.segs, before, text.text, vec![hit]));
     }
     if findings.iter().all(Finding::unreadable_only) {
-        findings.extend(whole_item(&new_texts, &old_texts, &reads, old.is_none()));
+        findings.extend(whole_item(&new_texts, &old_texts, &reads));
     }
     findings
 }
@@ -139,7 +139,6 @@ fn whole_item(
     new_texts: &[Text<'_>],
     old_texts: &[Text<'_>],
     reads: &[(usize, scan::Read)],
-    arrived: bool,
 ) -> Vec<Finding> {
     // A sentence the accepted item already held (in any text) was accepted with it.
     let added: Vec<(usize, &scan::Read)> = reads
@@ -152,7 +151,7 @@ fn whole_item(
         .map(|(i, r)| (*i, r))
         .collect();
     let places: Vec<Place> = added.iter().map(|(i, _)| new_texts[*i].place).collect();
-    let Some((at, hit)) = whole::judge(&added, &places, arrived) else {
+    let Some((at, hit)) = whole::judge(&added, &places) else {
         return Vec::new();
     };
     let text = &new_texts[at];
