@@ -227,14 +227,6 @@ impl Tally {
 fn judge(cases: &[&Case], report: &mut Vec<String>) -> BTreeMap<String, Tally> {
     let mut families: BTreeMap<String, Tally> = BTreeMap::new();
     for case in cases {
-        if std::env::var_os("POISON_WHOLE_DEBUG").is_some() {
-            eprintln!(
-                "CASE {} {} {}",
-                case.author,
-                case.id,
-                if case.attack { "attack" } else { "honest" }
-            );
-        }
         let safety = safety(&case.old, &case.new);
         let tally = families.entry(case.family.clone()).or_default();
         if case.attack {

@@ -254,28 +254,7 @@ pub fn live(value: &Value) -> Vec<Finding> {
         0,
         &mut |segs, text, place| {
             hits.clear();
-            let mut dbg = Vec::new();
-            let debug = std::env::var_os("POISON_LIVE_DEBUG").is_some();
-            scan::scan(
-                text,
-                place,
-                &scope,
-                options,
-                &mut hits,
-                debug.then_some(&mut dbg),
-            );
-            for r in dbg {
-                let names: Vec<String> = lexicon::Concept::ALL
-                    .into_iter()
-                    .filter(|c| r.concepts & c.bit() != 0)
-                    .map(|c| c.id())
-                    .collect();
-                eprintln!(
-                    "  [0 {place:?}] {:?}\n      {}",
-                    r.sentence.chars().take(200).collect::<String>(),
-                    names.join(" ")
-                );
-            }
+            scan::scan(text, place, &scope, options, &mut hits, None);
             if !hits.is_empty() {
                 findings.push(walk::finding(segs, None, text, std::mem::take(&mut hits)));
             }
