@@ -140,6 +140,10 @@ fn whole_item(
     old_texts: &[Text<'_>],
     reads: &[(usize, scan::Read)],
 ) -> Vec<Finding> {
+    // (Most items hold no sentence that could start a joined rule: nothing more to do.)
+    if !reads.iter().any(|(_, r)| whole::may_start(r.concepts)) {
+        return Vec::new();
+    }
     // A sentence the accepted item already held (in any text) was accepted with it.
     let added: Vec<(usize, &scan::Read)> = reads
         .iter()

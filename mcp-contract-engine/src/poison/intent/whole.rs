@@ -37,6 +37,14 @@ pub(crate) fn judge(added: &[(usize, &Read)], places: &[Place]) -> Option<(usize
     None
 }
 
+/// Whether a sentence holds the distinctive part of some joined rule (cheap: most sentences
+/// do not, and then no pair needs to be formed).
+pub(crate) fn may_start(concepts: Concepts) -> bool {
+    JOINED
+        .iter()
+        .any(|r| r.part.iter().all(|set| concepts & set != 0) && concepts & r.none == 0)
+}
+
 /// The first joined rule two sentences meet, in either order.
 fn joined_rule(first: Concepts, second: Concepts) -> Option<&'static Joined> {
     JOINED
