@@ -51,25 +51,13 @@ fn rules(out: &mut String) {
          |---|---|---|---|---|---|---|\n",
     );
     for rule in RULES {
-        let groups: Vec<String> = rule
-            .all
-            .iter()
-            .map(|set| {
-                Concept::ALL
-                    .into_iter()
-                    .filter(|c| set & c.bit() != 0)
-                    .map(Concept::id)
-                    .collect::<Vec<_>>()
-                    .join(" / ")
-            })
-            .collect();
         out.push_str(&format!(
             "| `{}` | {} | {} | {} | {} | `{}` | `{}` |\n",
             rule.id,
             rule.signal.id(),
             if rule.high { "yes" } else { "" },
             places(rule.places),
-            groups.join(" + "),
+            groups(rule.all),
             escape(rule.example).replace('|', "\\|"),
             escape(rule.twin).replace('|', "\\|"),
         ));
