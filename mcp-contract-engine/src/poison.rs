@@ -254,7 +254,7 @@ pub fn live(value: &Value) -> Vec<Finding> {
         0,
         &mut |segs, text, place| {
             hits.clear();
-            scan::scan(text, place, &scope, options, &mut hits);
+            scan::scan(text, place, &scope, options, &mut hits, None);
             if !hits.is_empty() {
                 findings.push(walk::finding(segs, None, text, std::mem::take(&mut hits)));
             }

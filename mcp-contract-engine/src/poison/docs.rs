@@ -1,5 +1,6 @@
 //! The detector as documentation (a section of `docs/rules.md`), generated from its data.
 
+use super::intent::whole::JOINED;
 use super::intent::{Place, RULES};
 use super::lexicon::{Concept, LANGUAGES};
 use super::literals::{DETECTORS, INVISIBLE_STYLES, LITERALS};
@@ -31,6 +32,7 @@ pub(super) fn markdown() -> String {
          (\"Poisoning\"). The tests check every example below, and that no rule fires on its twin.\n",
     );
     rules(&mut out);
+    joined(&mut out);
     lexicons(&mut out);
     literals(&mut out);
     out
@@ -49,27 +51,53 @@ fn rules(out: &mut String) {
          |---|---|---|---|---|---|---|\n",
     );
     for rule in RULES {
-        let groups: Vec<String> = rule
-            .all
-            .iter()
-            .map(|set| {
-                Concept::ALL
-                    .into_iter()
-                    .filter(|c| set & c.bit() != 0)
-                    .map(Concept::id)
-                    .collect::<Vec<_>>()
-                    .join(" / ")
-            })
-            .collect();
         out.push_str(&format!(
             "| `{}` | {} | {} | {} | {} | `{}` | `{}` |\n",
             rule.id,
             rule.signal.id(),
             if rule.high { "yes" } else { "" },
             places(rule.places),
-            groups.join(" + "),
+            groups(rule.all),
             escape(rule.example).replace('|', "\\|"),
             escape(rule.twin).replace('|', "\\|"),
+        ));
+    }
+}
+
+fn groups(sets: &[super::lexicon::Concepts]) -> String {
+    sets.iter()
+        .map(|set| {
+            Concept::ALL
+                .into_iter()
+                .filter(|c| set & c.bit() != 0)
+                .map(Concept::id)
+                .collect::<Vec<_>>()
+                .join(" / ")
+        })
+        .collect::<Vec<_>>()
+        .join(" + ")
+}
+
+fn joined(out: &mut String) {
+    out.push_str(
+        "\n### Joined rules\n\nWhen no sentence of a changed item meets a rule, each two \
+         consecutive sentences the change added (across the item's fields, in its order) are \
+         judged together (`intent/whole.rs`): one must hold the part, the other the rest, \
+         neither anything of `none`.\n\n\
+         | rule | signal | part | other | none | example | honest twin |\n\
+         |---|---|---|---|---|---|---|\n",
+    );
+    for rule in JOINED {
+        let quote = |pair: [&str; 2]| escape(&pair.join(" ")).replace('|', "\\|");
+        out.push_str(&format!(
+            "| `{}` | {} | {} | {} | {} | `{}` | `{}` |\n",
+            rule.id,
+            rule.signal.id(),
+            groups(rule.part),
+            groups(rule.other),
+            groups(&[rule.none]),
+            quote(rule.example),
+            quote(rule.twin),
         ));
     }
 }

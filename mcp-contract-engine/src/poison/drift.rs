@@ -6,7 +6,7 @@
 //! markup's content), so a sentence moved to another field is not new, the same sentence
 //! copied into a second one is.
 
-use super::intent::LazyScope;
+use super::intent::{whole, LazyScope, Place};
 use super::scan::{self, Options};
 use super::walk::{self, Seg};
 use super::{Finding, Hit};
@@ -44,15 +44,21 @@ fn scan_all(
     which: &[bool],
     scope: &LazyScope<'_>,
     out: &mut Vec<(usize, Hit)>,
+    mut reads: Option<&mut Vec<(usize, scan::Read)>>,
 ) {
     let options = Options {
         hidden_chars: true,
         unreadable: true,
     };
     let mut hits = Vec::new();
+    let mut read = Vec::new();
     for (i, text) in texts.iter().enumerate().filter(|(i, _)| which[*i]) {
-        scan::scan(text.text, text.place, scope, options, &mut hits);
+        let collect = reads.is_some().then_some(&mut read);
+        scan::scan(text.text, text.place, scope, options, &mut hits, collect);
         out.extend(hits.drain(..).map(|h| (i, h)));
+        if let Some(reads) = reads.as_deref_mut() {
+            reads.extend(read.drain(..).map(|r| (i, r)));
+        }
     }
 }
 
@@ -78,9 +84,17 @@ pub(super) fn judge(old: Option<&Value>, new: &Value) -> Vec<Finding> {
         })
         .collect();
     let mut new_hits = Vec::new();
-    scan_all(&new_texts, &new_changed, &scope, &mut new_hits);
+    let mut reads = Vec::new();
+    scan_all(
+        &new_texts,
+        &new_changed,
+        &scope,
+        &mut new_hits,
+        Some(&mut reads),
+    );
     if new_hits.is_empty() {
-        return Vec::new();
+        // Each sentence alone asks nothing: the added sentences together may.
+        return whole_item(&new_texts, &old_texts, &reads);
     }
     let old_changed: Vec<bool> = old_texts
         .iter()
@@ -93,7 +107,7 @@ pub(super) fn judge(old: Option<&Value>, new: &Value) -> Vec<Finding> {
         })
         .collect();
     let mut old_hits = Vec::new();
-    scan_all(&old_texts, &old_changed, &scope, &mut old_hits);
+    scan_all(&old_texts, &old_changed, &scope, &mut old_hits, None);
     let kept = added(&new_texts, &new_hits, &old_texts, &old_hits);
     let old_by_path: HashMap<&[Seg<'_>], &str> = old_texts
         .iter()
@@ -113,7 +127,43 @@ pub(super) fn judge(old: Option<&Value>, new: &Value) -> Vec<Finding> {
         let before = old_by_path.get(text.segs.as_slice()).copied();
         findings.push(walk::finding(&text.segs, before, text.text, vec![hit]));
     }
+    if findings.iter().all(Finding::unreadable_only) {
+        findings.extend(whole_item(&new_texts, &old_texts, &reads));
+    }
     findings
+}
+
+/// The item's added sentences judged together ([`whole::judge`]): a finding on the text of the
+/// sentence that completes the instruction.
+fn whole_item(
+    new_texts: &[Text<'_>],
+    old_texts: &[Text<'_>],
+    reads: &[(usize, scan::Read)],
+) -> Vec<Finding> {
+    // (Most items hold no sentence that could start a joined rule: nothing more to do.)
+    if !reads.iter().any(|(_, r)| whole::may_start(r.concepts)) {
+        return Vec::new();
+    }
+    // A sentence the accepted item already held (in any text) was accepted with it.
+    let added: Vec<(usize, &scan::Read)> = reads
+        .iter()
+        .filter(|(_, r)| {
+            !old_texts
+                .iter()
+                .any(|t| t.text.contains(r.sentence.as_str()))
+        })
+        .map(|(i, r)| (*i, r))
+        .collect();
+    let places: Vec<Place> = added.iter().map(|(i, _)| new_texts[*i].place).collect();
+    let Some((at, hit)) = whole::judge(&added, &places) else {
+        return Vec::new();
+    };
+    let text = &new_texts[at];
+    let before = old_texts
+        .iter()
+        .find(|t| t.segs == text.segs)
+        .map(|t| t.text);
+    vec![walk::finding(&text.segs, before, text.text, vec![hit])]
 }
 
 /// The new hits the old item did not have: occurrences the same field already had are not

@@ -39,6 +39,7 @@ pub(crate) fn scan(
     scope: &LazyScope<'_>,
     options: Options,
     out: &mut Vec<Hit>,
+    read: Option<&mut Vec<Read>>,
 ) {
     let start = out.len();
     let mut sink = Sink { out, start };
@@ -59,7 +60,7 @@ pub(crate) fn scan(
         return;
     }
     if place == Place::Name {
-        name(text, scope, &mut sink);
+        name(text, scope, &mut sink, read);
         return;
     }
     let mut reader = Reader {
@@ -68,6 +69,7 @@ pub(crate) fn scan(
         sink,
         folded: String::new(),
         unreadable: options.unreadable,
+        read,
     };
     if features.blank_run {
         for tail in hidden::padding(text, &mut reader.sink) {
@@ -177,10 +179,18 @@ fn anchored(text: &str) -> bool {
 }
 
 /// A property or definition name: its words, read as a label of what to put there.
-fn name(text: &str, scope: &LazyScope<'_>, sink: &mut Sink<'_>) {
+fn name(text: &str, scope: &LazyScope<'_>, sink: &mut Sink<'_>, read: Option<&mut Vec<Read>>) {
     let words = intent::split_name(text);
     let mut folded = String::new();
     let facts = intent::facts(&words, Place::Name, scope, &mut folded);
+    if let Some(read) = read {
+        if facts.concepts != 0 {
+            read.push(Read {
+                sentence: text.to_owned(),
+                concepts: facts.concepts,
+            });
+        }
+    }
     for rule in intent::rules_for(&facts, Place::Name) {
         sink.push(
             rule.signal,
@@ -237,15 +247,27 @@ fn sentence_around(text: &str, at: usize) -> (usize, usize) {
 }
 
 /// Reads sentences with the intent model and reports what they ask.
-struct Reader<'a, 'o> {
+struct Reader<'a, 'o, 'r> {
     place: Place,
     scope: &'a LazyScope<'a>,
     sink: Sink<'o>,
     folded: String,
     unreadable: bool,
+    /// Where the sentences read and their concepts are kept, when the caller judges the text
+    /// as a whole too.
+    read: Option<&'r mut Vec<Read>>,
 }
 
-impl Reader<'_, '_> {
+/// A sentence read and the concepts found in it (sentences with none are not kept).
+#[derive(Debug, Clone)]
+pub(crate) struct Read {
+    /// The sentence as read (visible, trimmed).
+    pub sentence: String,
+    /// Its concepts.
+    pub concepts: super::lexicon::Concepts,
+}
+
+impl Reader<'_, '_, '_> {
     /// The sentences of the visible text; those that overlap hidden markup are read as hidden.
     fn sentences(&mut self, visible: &str, concealed: &[markup::Concealed]) {
         let hidden_at =
@@ -348,6 +370,14 @@ impl Reader<'_, '_> {
     }
 
     fn report(&mut self, sentence: &str, facts: &intent::Facts, via: Option<&str>) {
+        if let Some(read) = self.read.as_deref_mut() {
+            if facts.concepts != 0 {
+                read.push(Read {
+                    sentence: sentence.trim().to_owned(),
+                    concepts: facts.concepts,
+                });
+            }
+        }
         let rules = intent::rules_for(facts, self.place);
         for rule in &rules {
             let what = match via {

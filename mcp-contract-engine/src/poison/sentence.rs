@@ -91,6 +91,12 @@ fn matches_in(folded: &str, ws: &[(usize, usize)], languages: Option<u32>) -> Ve
                         ok = false;
                         break;
                     };
+                    // A phrase is read within one clause: `present, call again with it as`
+                    // is no `present … as`.
+                    if folded[ws[j - 1].1..s].contains([',', ';', ':', '(', ')', '.', '!', '?']) {
+                        ok = false;
+                        break;
+                    }
                     let next = &folded[s..e];
                     let last = k + 1 == form.rest.len();
                     let fits = &**rest == "?"
