@@ -14,6 +14,7 @@
 
 use super::case::{Case, CaseSpec, Cases, Expect};
 use super::error::SchemaError;
+use super::CallFinding;
 use crate::escape::escape;
 use crate::ordered::CollectOrdered;
 use crate::prepare::{self, secrets, Redactions};
@@ -47,20 +48,6 @@ impl Calling<'_> {
             })
             .sum()
     }
-}
-
-/// A finding about one call, before the suite's lint levels apply (see
-/// [`crate::lint::Finding`]): a `call-…` rule of [`crate::lint`]'s catalogue.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CallFinding {
-    /// The rule (`call-output-invalid`, …).
-    pub rule: &'static str,
-    /// Where: a JSON pointer into the call (`/arguments/query`, `/structuredContent/id`), or
-    /// empty for the call as a whole.
-    pub path: String,
-    /// What is wrong and what to do; server text in it is raw (escape it to show it), with
-    /// credentials replaced.
-    pub message: String,
 }
 
 /// What one case came to: its key, what it recorded (if the call was made and answered), and
@@ -529,27 +516,12 @@ fn check_output(record: &mut CallRecord, tool: &Value, result: &Map<String, Valu
     }
 }
 
-/// Validates a value against a schema (feature `calls`).
-#[cfg(feature = "calls")]
+/// Validates a value against a schema.
 fn schema_check(
     schema: &Value,
     value: &Value,
 ) -> Result<(Vec<super::Violation>, usize), SchemaError> {
     super::validate::validate(schema, value)
-}
-
-/// Without the validator nothing can be checked, so nothing is called (the faces refuse
-/// declared calls in such a build before they get here).
-#[cfg(not(feature = "calls"))]
-fn schema_check(
-    _schema: &Value,
-    _value: &Value,
-) -> Result<(Vec<super::Violation>, usize), SchemaError> {
-    Err(SchemaError::new(
-        "this build of mcp-contract-test has no JSON Schema validator: enable its `calls` \
-         feature"
-            .to_owned(),
-    ))
 }
 
 /// A JSON pointer for people: `/` for the root.

@@ -4,7 +4,7 @@
 //! `fail_on` says; what the call itself found (a schema violation, an unexpected error, a
 //! refusal) fails at its lint level whatever the snapshot says.
 
-use super::execute::CallRecord;
+use super::CallRecord;
 use crate::change::{Judgement, Note};
 use crate::check::{Judging, Selection, State, Verdict};
 use crate::diff;
