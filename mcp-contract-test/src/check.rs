@@ -19,7 +19,9 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+mod by_key;
 mod memo;
+pub(crate) use by_key::ByKey;
 use memo::Recall;
 pub use memo::{Digest, DigestKey, Memo, Remembered};
 
@@ -187,27 +189,32 @@ pub fn evaluate(
     // The key an item is judged under is its prepared key (a secret in a name is replaced),
     // which depends on the name alone. Two names that prepare alike: the later one wins, as
     // when a surface is prepared whole; the earlier one still has its secrets reported.
-    let mut live_by_key: BTreeMap<ItemKey, &ItemKey> = BTreeMap::new();
+    let prepared_keys: Vec<(ItemKey, &ItemKey)> = live
+        .keys()
+        .map(|key| (prepare::prepared_key(key).into_owned(), key))
+        .collect();
+    let mut live_by_key: ByKey<ItemKey, Option<&ItemKey>> =
+        ByKey::with_keys(prepared_keys.iter().map(|(k, _)| k.clone()).collect());
     let mut shadowed: Vec<&ItemKey> = Vec::new();
-    for key in live.keys() {
-        if let Some(earlier) = live_by_key.insert(prepare::prepared_key(key).into_owned(), key) {
+    for (prepared, key) in &prepared_keys {
+        let slot = live_by_key.get_mut(prepared);
+        if let Some(earlier) = slot.and_then(|slot| slot.replace(key)) {
             shadowed.push(earlier);
         }
     }
-    let accepted_by_key: BTreeMap<&ItemKey, &Accepted> =
-        bulk_map(accepted.iter().map(|a| (&a.item.key, a)).collect());
+    let live_by_key = LiveKeys(live_by_key);
+    let accepted_by_key = accepted_by_key(&accepted.iter().collect::<Vec<_>>());
     let selected = |key: &ItemKey| select.is_none_or(|select| select(key));
     let plan = plan(&live_by_key, &accepted_by_key, &selected, select.is_some());
     // What some rules need from around an item: the protocol versions of both sides.
     let server = ItemKey::server();
     let context = diff::Context::of_servers(
-        accepted_by_key
-            .get(&server)
+        accepted_of(&accepted_by_key, &server)
             .and_then(|a| a.definition())
             .as_ref(),
         live_by_key
             .get(&server)
-            .and_then(|&key| live.get(key))
+            .and_then(|key| live.get(key))
             .as_deref(),
     )
     // The accepted items are what the probe's listings returned when the contract was accepted.
@@ -227,8 +234,8 @@ pub fn evaluate(
     // A selective judgement judges a few items: it neither recalls nor leaves anything.
     let memo = judging.memo.filter(|_| select.is_none());
     let outcomes = crate::parallel::map_in_order(&plan.judged, |&key| {
-        let live_key = live_by_key.get(key).copied();
-        let old = accepted_by_key.get(key).copied();
+        let live_key = live_by_key.get(key);
+        let old = accepted_of(&accepted_by_key, key);
         match memo {
             Some(memo) => judge_remembering(memo, key, (live, live_key), old, judging, &around),
             None => judge_item(
@@ -255,7 +262,7 @@ pub fn evaluate(
     let lint_only: Vec<(&ItemKey, &ItemKey)> = plan
         .lint_only
         .iter()
-        .map(|&key| (key, live_by_key[key]))
+        .filter_map(|&key| Some((key, live_by_key.get(key)?)))
         .collect();
     let (mut findings_by_item, mut notes) = findings_and_notes(
         live,
@@ -268,7 +275,7 @@ pub fn evaluate(
     let mut renamed = if plan.renames_possible {
         judge_renames(&outcomes, &policy, &context)
     } else {
-        BTreeMap::new()
+        ByKey::with_keys(Vec::new())
     };
     let (mut verdicts, refreshable) = into_verdicts(
         outcomes,
@@ -285,7 +292,7 @@ pub fn evaluate(
     // Items judged only for their lints, or as rename partners, are another process's tests.
     let judged_elsewhere = |key: &ItemKey| select.is_some() && !selected(key);
     for finding in findings_by_item
-        .into_iter()
+        .into_pairs()
         .filter(|(key, _)| !judged_elsewhere(key))
         .flat_map(|(_, findings)| findings)
     {
@@ -322,9 +329,47 @@ struct Plan<'a> {
     renames_possible: bool,
 }
 
+/// The accepted items by key (a key accepted twice: the later one).
+pub(crate) type AcceptedByKey<'a> = ByKey<&'a ItemKey, Option<&'a Accepted>>;
+
+/// The accepted item of `key`.
+pub(crate) fn accepted_of<'a>(by_key: &AcceptedByKey<'a>, key: &ItemKey) -> Option<&'a Accepted> {
+    by_key.get(&key).copied().flatten()
+}
+
+/// [`AcceptedByKey`] of `accepted`.
+pub(crate) fn accepted_by_key<'a>(accepted: &[&'a Accepted]) -> AcceptedByKey<'a> {
+    let mut by_key: AcceptedByKey<'a> =
+        ByKey::with_keys(accepted.iter().map(|a| &a.item.key).collect());
+    for &a in accepted {
+        if let Some(slot) = by_key.get_mut(&&a.item.key) {
+            *slot = Some(a);
+        }
+    }
+    by_key
+}
+
+/// The live items by the key they are judged under.
+struct LiveKeys<'a>(ByKey<ItemKey, Option<&'a ItemKey>>);
+
+impl<'a> LiveKeys<'a> {
+    /// The live item judged under `key`.
+    fn get(&self, key: &ItemKey) -> Option<&'a ItemKey> {
+        self.0.get(key).copied().flatten()
+    }
+
+    fn contains_key(&self, key: &ItemKey) -> bool {
+        self.get(key).is_some()
+    }
+
+    fn keys(&self) -> impl Iterator<Item = &ItemKey> {
+        self.0.keys()
+    }
+}
+
 fn plan<'a>(
-    live_by_key: &'a BTreeMap<ItemKey, &'a ItemKey>,
-    accepted_by_key: &BTreeMap<&'a ItemKey, &'a Accepted>,
+    live_by_key: &'a LiveKeys<'a>,
+    accepted_by_key: &AcceptedByKey<'a>,
     selected: &dyn Fn(&ItemKey) -> bool,
     selective: bool,
 ) -> Plan<'a> {
@@ -332,10 +377,11 @@ fn plan<'a>(
     keys.extend(accepted_by_key.keys().copied());
     keys.sort();
     keys.dedup();
-    let promised = |key: &ItemKey| accepted_by_key.get(key).is_some_and(|a| !a.item.removed);
+    let promised =
+        |key: &ItemKey| accepted_of(accepted_by_key, key).is_some_and(|a| !a.item.removed);
     let any_removed = accepted_by_key
         .keys()
-        .any(|key| promised(key) && !live_by_key.contains_key(*key));
+        .any(|key| promised(key) && !live_by_key.contains_key(key));
     let any_added = live_by_key.keys().any(|key| !promised(key));
     // A removed item's judgement looks for the added item it was probably renamed to: only then
     // are one-sided items kept parsed and judged together.
@@ -348,7 +394,7 @@ fn plan<'a>(
     let lint_only: Vec<&ItemKey> = if selective && selected(&ItemKey::server()) {
         rest.iter()
             .copied()
-            .filter(|k| live_by_key.contains_key(*k))
+            .filter(|k| live_by_key.contains_key(k))
             .collect()
     } else {
         Vec::new()
@@ -376,7 +422,7 @@ fn findings_and_notes(
     lint_only: &[(&ItemKey, &ItemKey)],
     judging: &Judging<'_>,
     prepared: Option<&PreparedNotes>,
-) -> (BTreeMap<ItemKey, Vec<crate::lint::Finding>>, Vec<String>) {
+) -> (ByKey<ItemKey, Vec<crate::lint::Finding>>, Vec<String>) {
     let (secrets, respellings) = match prepared {
         // Said when the surface was prepared, in the order gathering them here would give.
         Some(notes) => (notes.secrets.clone(), {
@@ -402,19 +448,20 @@ fn findings_and_notes(
         .into_iter()
         .flatten(),
     );
-    let mut findings_by_item: BTreeMap<ItemKey, Vec<crate::lint::Finding>> = BTreeMap::new();
-    for finding in crate::lint::finish(
+    let findings = crate::lint::finish(
         live.duplicates(),
         item_findings,
         &secrets,
         &respellings,
         judging.lints,
         judging.today,
-    ) {
-        findings_by_item
-            .entry(finding.item.clone())
-            .or_default()
-            .push(finding);
+    );
+    let mut findings_by_item: ByKey<ItemKey, Vec<crate::lint::Finding>> =
+        ByKey::with_keys(findings.iter().map(|f| f.item.clone()).collect());
+    for finding in findings {
+        if let Some(item) = findings_by_item.get_mut(&finding.item) {
+            item.push(finding);
+        }
     }
     let mut notes: Vec<String> = Vec::new();
     notes.extend(crate::prepare::spelling::lint(&respellings));
@@ -464,7 +511,7 @@ fn judge_renames(
     outcomes: &[Examined<'_>],
     policy: &Policy,
     context: &diff::Context,
-) -> BTreeMap<ItemKey, Judgement> {
+) -> ByKey<ItemKey, Judgement> {
     let side = |removed: bool| -> BTreeMap<&ItemKey, &Value> {
         bulk_map(
             outcomes
@@ -477,20 +524,21 @@ fn judge_renames(
         )
     };
     let whole = diff::diff_item_maps_in(&side(true), &side(false), policy, context);
-    let mut by_item: BTreeMap<ItemKey, Judgement> = BTreeMap::new();
+    let items = whole.changes.iter().map(|c| c.item.clone());
+    let mut by_item: ByKey<ItemKey, Judgement> = ByKey::with_keys(
+        items
+            .chain(whole.notes.iter().map(|n| n.item.clone()))
+            .collect(),
+    );
     for change in whole.changes {
-        by_item
-            .entry(change.item.clone())
-            .or_default()
-            .changes
-            .push(change);
+        if let Some(judgement) = by_item.get_mut(&change.item) {
+            judgement.changes.push(change);
+        }
     }
     for note in whole.notes {
-        by_item
-            .entry(note.item.clone())
-            .or_default()
-            .notes
-            .push(note);
+        if let Some(judgement) = by_item.get_mut(&note.item) {
+            judgement.notes.push(note);
+        }
     }
     by_item
 }
@@ -499,8 +547,8 @@ fn judge_renames(
 /// refreshed.
 fn into_verdicts(
     outcomes: Vec<Examined<'_>>,
-    renamed: &mut BTreeMap<ItemKey, Judgement>,
-    findings_by_item: &mut BTreeMap<ItemKey, Vec<crate::lint::Finding>>,
+    renamed: &mut ByKey<ItemKey, Judgement>,
+    findings_by_item: &mut ByKey<ItemKey, Vec<crate::lint::Finding>>,
     judging: &Judging<'_>,
     policy: &Policy,
     first_recording: bool,
@@ -523,9 +571,7 @@ fn into_verdicts(
             State::Unchanged => Judgement::default(),
             // The first recording of a server has nothing to be judged against.
             State::New if key.kind == crate::surface::ItemKind::Server => Judgement::default(),
-            _ => judgement
-                .or_else(|| renamed.remove(key))
-                .unwrap_or_default(),
+            _ => judgement.or_else(|| renamed.take(key)).unwrap_or_default(),
         };
         let failing = judging
             .fail_on
@@ -541,7 +587,7 @@ fn into_verdicts(
             state,
             judgement,
             failing,
-            findings: findings_by_item.remove(key).unwrap_or_default(),
+            findings: findings_by_item.take(key).unwrap_or_default(),
             no_result: false,
         };
         verdict.failing |= verdict.lint_failing();

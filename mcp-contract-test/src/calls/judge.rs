@@ -6,16 +6,14 @@
 
 use super::CallRecord;
 use crate::change::{Judgement, Note};
-use crate::check::{Judging, Selection, State, Verdict};
+use crate::check::{self, ByKey, Judging, Selection, State, Verdict};
 use crate::diff;
 use crate::escape::escape;
 use crate::lint::{Finding, Level};
-use crate::ordered::CollectOrdered;
 use crate::prepare;
 use crate::snapshot::{self, contents_match, Accepted, Metadata, SnapshotFile};
 use crate::surface::{ItemKey, ItemKind};
 use serde_json::{json, Value};
-use std::collections::{BTreeMap, BTreeSet};
 
 /// The verdicts of the calls `select` picks: one per record, and one per accepted call
 /// snapshot whose case is gone (removed). Returns the verdicts in key order, the keys of
@@ -28,23 +26,29 @@ pub fn judge(
     first_recording: bool,
 ) -> (Vec<Verdict>, Vec<ItemKey>, Vec<String>) {
     let policy = judging.fail_on.apply(judging.policy);
-    let by_record: BTreeMap<&ItemKey, &CallRecord> =
-        records.iter().map(|r| (&r.key, r)).ordered_map();
-    let by_accepted: BTreeMap<&ItemKey, &Accepted> = accepted
+    // Lists sorted by key rather than B-trees: the crate's judging shares their code
+    // (`check::ByKey`). A key repeated keeps its last record, its last accepted file.
+    let mut by_record: ByKey<&ItemKey, Option<&CallRecord>> =
+        ByKey::with_keys(records.iter().map(|r| &r.key).collect());
+    for record in records {
+        if let Some(slot) = by_record.get_mut(&&record.key) {
+            *slot = Some(record);
+        }
+    }
+    let calls: Vec<&Accepted> = accepted
         .iter()
         .filter(|a| a.item.key.kind == ItemKind::Call)
-        .map(|a| (&a.item.key, a))
-        .ordered_map();
-    let keys: BTreeSet<&ItemKey> = by_record
-        .keys()
-        .copied()
-        .chain(
-            by_accepted
-                .iter()
-                .filter(|(_, a)| !a.item.removed)
-                .map(|(k, _)| *k),
-        )
-        .ordered_set();
+        .collect();
+    let by_accepted = check::accepted_by_key(&calls);
+    let mut keys: Vec<&ItemKey> = by_record.keys().copied().collect();
+    keys.extend(
+        by_accepted
+            .keys()
+            .copied()
+            .filter(|key| check::accepted_of(&by_accepted, key).is_some_and(|a| !a.item.removed)),
+    );
+    keys.sort();
+    keys.dedup();
     let mut verdicts = Vec::new();
     let mut unjudged = Vec::new();
     let mut notes = Vec::new();
@@ -53,8 +57,8 @@ pub fn judge(
             unjudged.push(key.clone());
             continue;
         }
-        let old = by_accepted.get(key).copied();
-        let mut verdict = match by_record.get(key) {
+        let old = check::accepted_of(&by_accepted, key);
+        let mut verdict = match by_record.get(&key).copied().flatten() {
             Some(record) => {
                 notes.extend(record.notes.iter().cloned());
                 verdict_of(key, record, old, judging, &policy, first_recording)
@@ -64,7 +68,7 @@ pub fn judge(
                 None => continue,
             },
         };
-        let record = by_record.get(key).copied();
+        let record = by_record.get(&key).copied().flatten();
         if !verdict.no_result {
             verdict.recorded.metadata = metadata(judging, &verdict, record);
         }
