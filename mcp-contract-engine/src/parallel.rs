@@ -36,9 +36,9 @@ pub fn map_in_order<'a, T: Sync, R: Send>(items: &'a [T], f: impl Fn(&'a T) -> R
     if threads < 2 || items.len() < PARALLEL_FROM {
         return items.iter().map(&f).collect();
     }
-    let slots: Vec<Mutex<Vec<R>>> = (0..items.len().div_ceil(BLOCK))
-        .map(|_| Mutex::new(Vec::new()))
-        .collect();
+    // Loops rather than iterator chains here: each chain is compiled again for every caller.
+    let mut slots: Vec<Mutex<Vec<R>>> = Vec::new();
+    slots.resize_with(items.len().div_ceil(BLOCK), Mutex::default);
     run_blocks(slots.len(), threads, &|block| {
         let start = block * BLOCK;
         let results: Vec<R> = items[start..items.len().min(start + BLOCK)]
@@ -48,10 +48,11 @@ pub fn map_in_order<'a, T: Sync, R: Send>(items: &'a [T], f: impl Fn(&'a T) -> R
         // Each slot is written once, after `f` ran: no lock is held while `f` may panic.
         *slots[block].lock().unwrap_or_else(PoisonError::into_inner) = results;
     });
-    slots
-        .into_iter()
-        .flat_map(|slot| slot.into_inner().unwrap_or_else(PoisonError::into_inner))
-        .collect()
+    let mut results = Vec::with_capacity(items.len());
+    for slot in slots {
+        results.append(&mut slot.into_inner().unwrap_or_else(PoisonError::into_inner));
+    }
+    results
 }
 
 /// The threads work is spread over: the machine's cores, up to 8.
