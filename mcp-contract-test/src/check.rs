@@ -87,16 +87,13 @@ pub type Selection<'a> = Option<&'a (dyn Fn(&ItemKey) -> bool + Sync)>;
 /// prepared key) and every accepted item that is not a tombstone, in item order. What
 /// `--list` prints.
 pub fn item_keys(live: &Surface, accepted: &[Accepted]) -> Vec<ItemKey> {
-    let mut keys: Vec<ItemKey> = live
-        .keys()
-        .map(|key| prepare::prepared_key(key).into_owned())
-        .chain(
-            accepted
-                .iter()
-                .filter(|a| !a.item.removed)
-                .map(|a| a.item.key.clone()),
-        )
-        .collect();
+    let mut keys: Vec<ItemKey> = Vec::new();
+    for key in live.keys() {
+        keys.push(prepare::prepared_key(key).into_owned());
+    }
+    for a in accepted.iter().filter(|a| !a.item.removed) {
+        keys.push(a.item.key.clone());
+    }
     keys.sort();
     keys.dedup();
     keys
@@ -182,7 +179,7 @@ pub fn evaluate(
 ) -> SuiteReport {
     if prepared.is_some() && select.is_some() {
         let mut report = evaluate(live, accepted, judging, None, prepared);
-        report.keep_selected(|key| select.is_none_or(|select| select(key)));
+        report.keep_selected(&|key| select.is_none_or(|select| select(key)));
         return report;
     }
     let policy = judging.fail_on.apply(judging.policy);
@@ -247,23 +244,26 @@ pub fn evaluate(
             ),
         }
     });
+    // Loops rather than iterator chains in this file: each chain's adapters are compiled for
+    // its own closure types, in every user's build (docs/performance.md §6).
     let mut outcomes: Vec<Examined> = outcomes.into_iter().flatten().collect();
     if let Some(memo) = memo {
-        let learned = outcomes
-            .iter()
-            .filter(|o| o.remembered.as_ref().is_some_and(|r| r.1))
-            .count();
-        let records = outcomes
-            .iter_mut()
-            .filter_map(|o| Some((o.key.clone(), o.remembered.take()?.0)))
-            .collect();
+        let mut learned = 0;
+        let mut records = Vec::new();
+        for outcome in &mut outcomes {
+            if let Some((remembered, new)) = outcome.remembered.take() {
+                learned += usize::from(new);
+                records.push((outcome.key.clone(), remembered));
+            }
+        }
         memo.set_next(records, learned);
     }
-    let lint_only: Vec<(&ItemKey, &ItemKey)> = plan
-        .lint_only
-        .iter()
-        .filter_map(|&key| Some((key, live_by_key.get(key)?)))
-        .collect();
+    let mut lint_only: Vec<(&ItemKey, &ItemKey)> = Vec::new();
+    for &key in &plan.lint_only {
+        if let Some(live_key) = live_by_key.get(key) {
+            lint_only.push((key, live_key));
+        }
+    }
     let (mut findings_by_item, mut notes) = findings_and_notes(
         live,
         &mut outcomes,
@@ -291,15 +291,16 @@ pub fn evaluate(
     // Findings on items without a verdict (no server item): said, and failing the first verdict.
     // Items judged only for their lints, or as rename partners, are another process's tests.
     let judged_elsewhere = |key: &ItemKey| select.is_some() && !selected(key);
-    for finding in findings_by_item
-        .into_pairs()
-        .filter(|(key, _)| !judged_elsewhere(key))
-        .flat_map(|(_, findings)| findings)
-    {
-        notes.push(format!("lint {}", finding.line()));
-        if let Some(first) = verdicts.first_mut() {
-            first.failing |= finding.fails();
-            first.findings.push(finding);
+    for (key, findings) in findings_by_item.into_pairs() {
+        if judged_elsewhere(&key) {
+            continue;
+        }
+        for finding in findings {
+            notes.push(format!("lint {}", finding.line()));
+            if let Some(first) = verdicts.first_mut() {
+                first.failing |= finding.fails();
+                first.findings.push(finding);
+            }
         }
     }
     let mut report = SuiteReport {
@@ -311,7 +312,7 @@ pub fn evaluate(
         ..SuiteReport::default()
     };
     // Rename partners were judged for the selected items' sake: their own tests run elsewhere.
-    report.keep_selected(selected);
+    report.keep_selected(&selected);
     report
 }
 
@@ -388,22 +389,21 @@ fn plan<'a>(
     let renames_possible = any_removed && any_added;
     let one_sided = |key: &ItemKey| promised(key) != live_by_key.contains_key(key);
     let partners_needed = renames_possible && keys.iter().any(|k| selected(k) && one_sided(k));
-    let (judged, rest): (Vec<&ItemKey>, Vec<&ItemKey>) = keys
-        .into_iter()
-        .partition(|&k| selected(k) || (partners_needed && one_sided(k)));
-    let lint_only: Vec<&ItemKey> = if selective && selected(&ItemKey::server()) {
-        rest.iter()
-            .copied()
-            .filter(|k| live_by_key.contains_key(k))
-            .collect()
-    } else {
-        Vec::new()
-    };
-    let unjudged = rest
-        .into_iter()
-        .filter(|&k| live_by_key.contains_key(k) || promised(k))
-        .cloned()
-        .collect();
+    let lints_all = selective && selected(&ItemKey::server());
+    let (mut judged, mut lint_only, mut unjudged) = (Vec::new(), Vec::new(), Vec::new());
+    for key in keys {
+        if selected(key) || (partners_needed && one_sided(key)) {
+            judged.push(key);
+            continue;
+        }
+        let is_live = live_by_key.contains_key(key);
+        if lints_all && is_live {
+            lint_only.push(key);
+        }
+        if is_live || promised(key) {
+            unjudged.push(key.clone());
+        }
+    }
     Plan {
         judged,
         lint_only,
@@ -432,22 +432,21 @@ fn findings_and_notes(
         }),
         None => gather_preparing_notes(live, outcomes, shadowed, judging),
     };
-    let mut item_findings: Vec<crate::lint::Finding> = outcomes
-        .iter_mut()
-        .flat_map(|o| std::mem::take(&mut o.findings))
-        .collect();
-    item_findings.extend(
-        crate::parallel::map_in_order(lint_only, |&(key, live_key)| {
-            let value = live.get(live_key).unwrap_or_default();
-            if prepared.is_some() {
-                return crate::lint::lint_item(key, &value, judging.lints);
-            }
-            let prepared = prepare::prepare_item_cow(live_key, &value, judging.redactions).1;
-            crate::lint::lint_item(key, &prepared, judging.lints)
-        })
-        .into_iter()
-        .flatten(),
-    );
+    let mut item_findings: Vec<crate::lint::Finding> = Vec::new();
+    for outcome in outcomes.iter_mut() {
+        item_findings.append(&mut outcome.findings);
+    }
+    let linted = crate::parallel::map_in_order(lint_only, |&(key, live_key)| {
+        let value = live.get(live_key).unwrap_or_default();
+        if prepared.is_some() {
+            return crate::lint::lint_item(key, &value, judging.lints);
+        }
+        let prepared = prepare::prepare_item_cow(live_key, &value, judging.redactions).1;
+        crate::lint::lint_item(key, &prepared, judging.lints)
+    });
+    for mut findings in linted {
+        item_findings.append(&mut findings);
+    }
     let findings = crate::lint::finish(
         live.duplicates(),
         item_findings,
