@@ -340,8 +340,11 @@ pub(crate) fn accepted_of<'a>(by_key: &AcceptedByKey<'a>, key: &ItemKey) -> Opti
 
 /// [`AcceptedByKey`] of `accepted`.
 pub(crate) fn accepted_by_key<'a>(accepted: &[&'a Accepted]) -> AcceptedByKey<'a> {
-    let mut by_key: AcceptedByKey<'a> =
-        ByKey::with_keys(accepted.iter().map(|a| &a.item.key).collect());
+    let mut keys = Vec::with_capacity(accepted.len());
+    for a in accepted {
+        keys.push(&a.item.key);
+    }
+    let mut by_key: AcceptedByKey<'a> = ByKey::with_keys(keys);
     for &a in accepted {
         if let Some(slot) = by_key.get_mut(&&a.item.key) {
             *slot = Some(a);
@@ -477,17 +480,13 @@ fn gather_preparing_notes(
     judging: &Judging<'_>,
 ) -> (Vec<prepare::ReplacedSecret>, Vec<Respelling>) {
     let mut prepared_notes: Vec<(&ItemKey, Vec<prepare::ReplacedSecret>, Vec<Respelling>)> =
-        outcomes
-            .iter_mut()
-            .filter_map(|o| {
-                let live_key = o.live_key?;
-                Some((
-                    live_key,
-                    std::mem::take(&mut o.secrets),
-                    std::mem::take(&mut o.respellings),
-                ))
-            })
-            .collect();
+        Vec::new();
+    for outcome in outcomes.iter_mut() {
+        if let Some(live_key) = outcome.live_key {
+            let secrets = std::mem::take(&mut outcome.secrets);
+            prepared_notes.push((live_key, secrets, std::mem::take(&mut outcome.respellings)));
+        }
+    }
     for &key in shadowed {
         if let Some(value) = live.get(key) {
             let (_, _, secrets, respellings) =
@@ -512,15 +511,15 @@ fn judge_renames(
     context: &diff::Context,
 ) -> ByKey<ItemKey, Judgement> {
     let side = |removed: bool| -> BTreeMap<&ItemKey, &Value> {
-        bulk_map(
-            outcomes
-                .iter()
-                .filter_map(|o| {
-                    let value = o.one_sided.as_ref()?;
-                    ((o.state == State::Removed) == removed).then_some((o.key, value))
-                })
-                .collect(),
-        )
+        let mut pairs = Vec::new();
+        for o in outcomes {
+            if let Some(value) = &o.one_sided {
+                if (o.state == State::Removed) == removed {
+                    pairs.push((o.key, value));
+                }
+            }
+        }
+        bulk_map(pairs)
     };
     let whole = diff::diff_item_maps_in(&side(true), &side(false), policy, context);
     let items = whole.changes.iter().map(|c| c.item.clone());

@@ -28,25 +28,29 @@ pub fn judge(
     let policy = judging.fail_on.apply(judging.policy);
     // Lists sorted by key rather than B-trees: the crate's judging shares their code
     // (`check::ByKey`). A key repeated keeps its last record, its last accepted file.
-    let mut by_record: ByKey<&ItemKey, Option<&CallRecord>> =
-        ByKey::with_keys(records.iter().map(|r| &r.key).collect());
+    // Loops, not iterator chains: each chain is compiled for its own closures.
+    let mut keys: Vec<&ItemKey> = Vec::new();
+    for record in records {
+        keys.push(&record.key);
+    }
+    let mut by_record: ByKey<&ItemKey, Option<&CallRecord>> = ByKey::with_keys(keys.clone());
     for record in records {
         if let Some(slot) = by_record.get_mut(&&record.key) {
             *slot = Some(record);
         }
     }
-    let calls: Vec<&Accepted> = accepted
-        .iter()
-        .filter(|a| a.item.key.kind == ItemKind::Call)
-        .collect();
+    let mut calls: Vec<&Accepted> = Vec::new();
+    for a in accepted {
+        if a.item.key.kind == ItemKind::Call {
+            calls.push(a);
+        }
+    }
     let by_accepted = check::accepted_by_key(&calls);
-    let mut keys: Vec<&ItemKey> = by_record.keys().copied().collect();
-    keys.extend(
-        by_accepted
-            .keys()
-            .copied()
-            .filter(|key| check::accepted_of(&by_accepted, key).is_some_and(|a| !a.item.removed)),
-    );
+    for &key in by_accepted.keys() {
+        if check::accepted_of(&by_accepted, key).is_some_and(|a| !a.item.removed) {
+            keys.push(key);
+        }
+    }
     keys.sort();
     keys.dedup();
     let mut verdicts = Vec::new();
@@ -80,16 +84,12 @@ pub fn judge(
 /// The keys of every call with a test: each record's, and each accepted call that is not a
 /// tombstone (its removal is a test too).
 pub fn keys(records: &[ItemKey], accepted: &[Accepted]) -> Vec<ItemKey> {
-    let mut keys: Vec<ItemKey> = records
-        .iter()
-        .cloned()
-        .chain(
-            accepted
-                .iter()
-                .filter(|a| a.item.key.kind == ItemKind::Call && !a.item.removed)
-                .map(|a| a.item.key.clone()),
-        )
-        .collect();
+    let mut keys: Vec<ItemKey> = records.to_vec();
+    for a in accepted {
+        if a.item.key.kind == ItemKind::Call && !a.item.removed {
+            keys.push(a.item.key.clone());
+        }
+    }
     keys.sort();
     keys.dedup();
     keys
