@@ -179,7 +179,7 @@
 //!
 //! ## Cargo features
 //!
-//! The default build tests stdio servers and is small (19 crates with your own, about 20 s of
+//! The default build tests stdio servers and is small (19 crates with your own, about 25 s of
 //! CPU to build clean: `docs/performance.md`); everything else is opt-in (crates counted by
 //! `cargo tree`, on top of the default build's):
 //!
