@@ -37,10 +37,24 @@ mod validate;
 pub use case::{read_cases, Cases};
 pub use error::{CallsError, CallsErrorKind};
 #[cfg(feature = "calls")]
-pub use execute::{folder_of, make_calls, planned_keys, probe_and_call, CallRecord, Calling};
+pub use execute::{folder_of, make_calls, planned_keys, probe_and_call, CallRecord};
 pub use judge::{judge, keys};
 #[cfg(not(feature = "calls"))]
-pub use off::{planned_keys, probe_and_call, read_cases, CallRecord, Calling, Cases};
+pub use off::{planned_keys, probe_and_call, read_cases, CallRecord, Cases};
+
+/// What making a suite's calls needs besides the session (its `budget` is in `execute.rs`,
+/// or `off.rs` without the feature).
+#[derive(Debug, Clone, Copy)]
+pub struct Calling<'a> {
+    /// The suite's cases.
+    pub cases: &'a Cases,
+    /// The suite's redactions and filters, applied to each result before it is kept.
+    pub redactions: &'a crate::prepare::Redactions,
+    /// The credentials of the suite's configuration, replaced in results and messages.
+    pub known: &'a [String],
+    /// The timeout of a case that sets none (the suite's probe timeout).
+    pub timeout: std::time::Duration,
+}
 
 /// A finding about one call, before the suite's lint levels apply (see
 /// [`crate::lint::Finding`]): a `call-…` rule of [`crate::lint`]'s catalogue.

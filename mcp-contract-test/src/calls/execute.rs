@@ -14,27 +14,14 @@
 
 use super::case::{Case, CaseSpec, Cases, Expect};
 use super::error::SchemaError;
-use super::CallFinding;
+use super::{CallFinding, Calling};
 use crate::escape::escape;
 use crate::ordered::CollectOrdered;
-use crate::prepare::{self, secrets, Redactions};
+use crate::prepare::{self, secrets};
 use crate::probe::{self, Answer, Probe, ProbeError, ProbeOptions, ServerSession, ServerSpec};
 use crate::surface::{ItemKey, ItemKind};
 use serde_json::{json, Map, Value};
 use std::time::Duration;
-
-/// What making a suite's calls needs besides the session.
-#[derive(Debug, Clone, Copy)]
-pub struct Calling<'a> {
-    /// The suite's cases.
-    pub cases: &'a Cases,
-    /// The suite's redactions and filters, applied to each result before it is kept.
-    pub redactions: &'a Redactions,
-    /// The credentials of the suite's configuration, replaced in results and messages.
-    pub known: &'a [String],
-    /// The timeout of a case that sets none (the suite's probe timeout).
-    pub timeout: Duration,
-}
 
 impl Calling<'_> {
     /// The longest all calls may take together: each case's timeout.

@@ -4,8 +4,7 @@
 //! value of these types exists; the road keeps its shape, and its calls branches are never
 //! taken. Accepted call snapshots whose cases are gone are still judged (`super::judge`).
 
-use super::{CallFinding, CallsError, CallsErrorKind};
-use crate::prepare::Redactions;
+use super::{CallFinding, Calling, CallsError, CallsErrorKind};
 use crate::probe::{self, Probe, ProbeError, ProbeOptions, ServerSpec};
 use crate::surface::ItemKey;
 use serde_json::Value;
@@ -19,19 +18,6 @@ pub struct Cases {
     /// Files and folders that are not cases.
     pub notes: Vec<String>,
     never: Infallible,
-}
-
-/// What making a suite's calls needs besides the session.
-#[derive(Debug, Clone, Copy)]
-pub struct Calling<'a> {
-    /// The suite's cases.
-    pub cases: &'a Cases,
-    /// The suite's redactions and filters.
-    pub redactions: &'a Redactions,
-    /// The credentials of the suite's configuration.
-    pub known: &'a [String],
-    /// The timeout of a case that sets none.
-    pub timeout: Duration,
 }
 
 impl Calling<'_> {
