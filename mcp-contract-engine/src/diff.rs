@@ -134,6 +134,7 @@ fn all_keys<'k>(
 /// probably renamed (`diff/rename.rs`), as the removal message words it: "probably renamed to
 /// `X`", with why (and for templates the variables that changed). For a caller that needs
 /// the pairing without a diff (the judgement of a consumer, `crate::consumer`).
+#[cfg(feature = "consumers")]
 pub(crate) fn probable_renames(
     old: &BTreeMap<&ItemKey, &Value>,
     new: &BTreeMap<&ItemKey, &Value>,

@@ -27,12 +27,20 @@
 //! catalogue, with [`poison`] reading every text of an item for text aimed at the model) →
 //! [`change`] (what was found).
 //! [`escape`] makes any server text safe to print; [`hash`] is the one stable hash;
-//! [`version`] holds a breaking release to a semver-major bump; [`consumer`] holds a live
-//! surface to what one consumer really uses (its usage file).
+//! [`version`] holds a breaking release to a semver-major bump; `consumer` (feature
+//! `consumers`) holds a live surface to what one consumer really uses (its usage file).
+//!
+//! # Features
+//!
+//! | feature | what it adds |
+//! |---|---|
+//! | `consumers` | `consumer`: consumer contracts, a live surface judged against one consumer's usage file (mcp-contract-test's `consumers` feature turns it on) |
+//! | `tooling` | not a promise: the poisoning detector's tuning corpus reader (`poison::corpus`) and the docs generator (`rules::markdown`), for the CLI, this crate's tests and examples |
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod change;
+#[cfg(feature = "consumers")]
 pub mod consumer;
 pub mod diff;
 pub mod escape;

@@ -7,6 +7,7 @@
 //! the result never depends on it.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 /// Below this many items, threads cost more than they save.
 const PARALLEL_FROM: usize = 64;
@@ -25,29 +26,60 @@ const BLOCK: usize = 16;
 /// counter, and the result is the same list in the same order whatever the number of threads;
 /// only the time taken depends on the machine. Kept here rather than in the callers because
 /// the engine's own `diff::surfaces` needs it as much as they do.
-#[expect(
-    clippy::disallowed_methods,
-    reason = "scoped compute-only threads; the result does not depend on them (see above)"
-)]
+///
+/// Only the loop over a block is compiled per caller: the threads, the blocks they take and
+/// the joins are [`run_blocks`], compiled once (a generic version cost every call site
+/// ~5,000 lines of LLVM IR in every user's build, docs/performance.md §6). Each block's
+/// results go to a slot of their own, so they are put in order without a sort.
 pub fn map_in_order<'a, T: Sync, R: Send>(items: &'a [T], f: impl Fn(&'a T) -> R + Sync) -> Vec<R> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+    let threads = threads();
     if threads < 2 || items.len() < PARALLEL_FROM {
         return items.iter().map(&f).collect();
     }
+    // Loops rather than iterator chains here: each chain is compiled again for every caller.
+    let mut slots: Vec<Mutex<Vec<R>>> = Vec::new();
+    slots.resize_with(items.len().div_ceil(BLOCK), Mutex::default);
+    run_blocks(slots.len(), threads, &|block| {
+        let start = block * BLOCK;
+        let results: Vec<R> = items[start..items.len().min(start + BLOCK)]
+            .iter()
+            .map(&f)
+            .collect();
+        // Each slot is written once, after `f` ran: no lock is held while `f` may panic.
+        *slots[block].lock().unwrap_or_else(PoisonError::into_inner) = results;
+    });
+    let mut results = Vec::with_capacity(items.len());
+    for slot in slots {
+        results.append(&mut slot.into_inner().unwrap_or_else(PoisonError::into_inner));
+    }
+    results
+}
+
+/// The threads work is spread over: the machine's cores, up to 8.
+#[expect(
+    clippy::disallowed_methods,
+    reason = "how many compute threads to start; the result does not depend on it"
+)]
+fn threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().min(8))
+}
+
+/// `block(0)` … `block(blocks - 1)`, each once, on up to `threads` threads (the calling one
+/// included), each thread taking the next block until none is left.
+#[expect(
+    clippy::disallowed_methods,
+    reason = "scoped compute-only threads; the result does not depend on them (see map_in_order)"
+)]
+fn run_blocks(blocks: usize, threads: usize, block: &(dyn Fn(usize) + Sync)) {
     let next = AtomicUsize::new(0);
-    // Each thread takes the next block until none is left; the calling thread works too.
-    let work = || {
-        let mut done: Vec<(usize, Vec<R>)> = Vec::new();
-        loop {
-            let start = next.fetch_add(BLOCK, Ordering::Relaxed);
-            if start >= items.len() {
-                return done;
-            }
-            let block = &items[start..items.len().min(start + BLOCK)];
-            done.push((start, block.iter().map(&f).collect()));
+    let work = || loop {
+        let at = next.fetch_add(1, Ordering::Relaxed);
+        if at >= blocks {
+            return;
         }
+        block(at);
     };
-    let mut blocks = std::thread::scope(|scope| {
+    std::thread::scope(|scope| {
         let handles: Vec<_> = (1..threads)
             .filter_map(|_| {
                 std::thread::Builder::new()
@@ -58,22 +90,14 @@ pub fn map_in_order<'a, T: Sync, R: Send>(items: &'a [T], f: impl Fn(&'a T) -> R
                     .ok()
             })
             .collect();
-        let mut blocks = work();
+        work();
         for handle in handles {
             // A panic is the caller's, as it would have been on its own thread.
-            blocks.extend(
-                handle
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-            );
+            if let Err(panic) = handle.join() {
+                std::panic::resume_unwind(panic);
+            }
         }
-        blocks
     });
-    blocks.sort_unstable_by_key(|(start, _)| *start);
-    blocks
-        .into_iter()
-        .flat_map(|(_, results)| results)
-        .collect()
 }
 
 #[cfg(test)]

@@ -808,7 +808,8 @@ pub fn directional(direction: Direction, base: &str) -> Option<&'static Rule> {
 }
 
 /// The catalogue as Markdown (the committed `docs/rules.md`): rules grouped by class, worst
-/// first, each with its id, class, title, explanation and example.
+/// first, each with its id, class, title, explanation and example. Feature `tooling`.
+#[cfg(feature = "tooling")]
 pub fn markdown() -> String {
     let mut out = String::new();
     out.push_str("# Rule catalogue\n\n");

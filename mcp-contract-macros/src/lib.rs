@@ -27,7 +27,7 @@ use syn::{LitInt, LitStr, Token};
 /// or safety change needs a semver-major bump of the package's version), `calls = "tests/calls"`
 /// (declared example calls, one test each; needs mcp-contract-test's `calls` feature),
 /// `consumers = "tests/consumers"` (consumers' usage files, `<name>.json` each its own test
-/// `consumers::<name>`), `usage_aware = true` (a breaking change no consumer is broken by passes).
+/// `consumers::<name>`; needs mcp-contract-test's `consumers` feature), `usage_aware = true` (a breaking change no consumer is broken by passes).
 ///
 /// `handler = my_server::Server::new()` tests an `rmcp::ServerHandler` in-process (no process,
 /// no port): the expression is evaluated for each probe. It needs mcp-contract-test's `rmcp`
@@ -847,8 +847,9 @@ impl Suite {
         if let Some(dir) = &self.calls {
             tokens.extend(quote_spanned! { dir.span() => .calls(#dir) });
         }
+        // `Suite::consumers` asks for the `consumers` feature: rustc says so at the key.
         if let Some(dir) = &self.consumers {
-            tokens.extend(quote! { .consumers(#dir) });
+            tokens.extend(quote_spanned! { dir.span() => .consumers(#dir) });
         }
         tokens
     }

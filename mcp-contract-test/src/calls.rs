@@ -20,19 +20,58 @@
 //! Under nextest the records are part of the probe the processes of a run share
 //! ([`crate::probe_cache`]): every call is made once per run.
 
+#[cfg(feature = "calls")]
 pub mod case;
 mod error;
+#[cfg(feature = "calls")]
 pub mod execute;
 pub mod judge;
+// Without the validator no suite can declare calls: the same types, with no value. What
+// stays is judging accepted call snapshots whose cases are gone (`judge`).
+#[cfg(not(feature = "calls"))]
+mod off;
 #[cfg(feature = "calls")]
 mod validate;
 
+#[cfg(feature = "calls")]
 pub use case::{read_cases, Cases};
 pub use error::{CallsError, CallsErrorKind};
-pub use execute::{folder_of, make_calls, planned_keys, probe_and_call, CallRecord, Calling};
+#[cfg(feature = "calls")]
+pub use execute::{folder_of, make_calls, planned_keys, probe_and_call, CallRecord};
 pub use judge::{judge, keys};
+#[cfg(not(feature = "calls"))]
+pub use off::{planned_keys, probe_and_call, read_cases, CallRecord, Cases};
+
+/// What making a suite's calls needs besides the session (its `budget` is in `execute.rs`,
+/// or `off.rs` without the feature).
+#[derive(Debug, Clone, Copy)]
+pub struct Calling<'a> {
+    /// The suite's cases.
+    pub cases: &'a Cases,
+    /// The suite's redactions and filters, applied to each result before it is kept.
+    pub redactions: &'a crate::prepare::Redactions,
+    /// The credentials of the suite's configuration, replaced in results and messages.
+    pub known: &'a [String],
+    /// The timeout of a case that sets none (the suite's probe timeout).
+    pub timeout: std::time::Duration,
+}
+
+/// A finding about one call, before the suite's lint levels apply (see
+/// [`crate::lint::Finding`]): a `call-…` rule of [`crate::lint`]'s catalogue.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallFinding {
+    /// The rule (`call-output-invalid`, …).
+    pub rule: &'static str,
+    /// Where: a JSON pointer into the call (`/arguments/query`, `/structuredContent/id`), or
+    /// empty for the call as a whole.
+    pub path: String,
+    /// What is wrong and what to do; server text in it is raw (escape it to show it), with
+    /// credentials replaced.
+    pub message: String,
+}
 
 /// One place where a value does not validate against a schema.
+#[cfg(feature = "calls")]
 #[derive(Debug, Clone, PartialEq)]
 pub struct Violation {
     /// The JSON pointer of the value (for `required`, of the missing member itself).

@@ -19,7 +19,9 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+mod by_key;
 mod memo;
+pub(crate) use by_key::ByKey;
 use memo::Recall;
 pub use memo::{Digest, DigestKey, Memo, Remembered};
 
@@ -85,16 +87,13 @@ pub type Selection<'a> = Option<&'a (dyn Fn(&ItemKey) -> bool + Sync)>;
 /// prepared key) and every accepted item that is not a tombstone, in item order. What
 /// `--list` prints.
 pub fn item_keys(live: &Surface, accepted: &[Accepted]) -> Vec<ItemKey> {
-    let mut keys: Vec<ItemKey> = live
-        .keys()
-        .map(|key| prepare::prepared_key(key).into_owned())
-        .chain(
-            accepted
-                .iter()
-                .filter(|a| !a.item.removed)
-                .map(|a| a.item.key.clone()),
-        )
-        .collect();
+    let mut keys: Vec<ItemKey> = Vec::new();
+    for key in live.keys() {
+        keys.push(prepare::prepared_key(key).into_owned());
+    }
+    for a in accepted.iter().filter(|a| !a.item.removed) {
+        keys.push(a.item.key.clone());
+    }
     keys.sort();
     keys.dedup();
     keys
@@ -180,34 +179,39 @@ pub fn evaluate(
 ) -> SuiteReport {
     if prepared.is_some() && select.is_some() {
         let mut report = evaluate(live, accepted, judging, None, prepared);
-        report.keep_selected(|key| select.is_none_or(|select| select(key)));
+        report.keep_selected(&|key| select.is_none_or(|select| select(key)));
         return report;
     }
     let policy = judging.fail_on.apply(judging.policy);
     // The key an item is judged under is its prepared key (a secret in a name is replaced),
     // which depends on the name alone. Two names that prepare alike: the later one wins, as
     // when a surface is prepared whole; the earlier one still has its secrets reported.
-    let mut live_by_key: BTreeMap<ItemKey, &ItemKey> = BTreeMap::new();
+    let prepared_keys: Vec<(ItemKey, &ItemKey)> = live
+        .keys()
+        .map(|key| (prepare::prepared_key(key).into_owned(), key))
+        .collect();
+    let mut live_by_key: ByKey<ItemKey, Option<&ItemKey>> =
+        ByKey::with_keys(prepared_keys.iter().map(|(k, _)| k.clone()).collect());
     let mut shadowed: Vec<&ItemKey> = Vec::new();
-    for key in live.keys() {
-        if let Some(earlier) = live_by_key.insert(prepare::prepared_key(key).into_owned(), key) {
+    for (prepared, key) in &prepared_keys {
+        let slot = live_by_key.get_mut(prepared);
+        if let Some(earlier) = slot.and_then(|slot| slot.replace(key)) {
             shadowed.push(earlier);
         }
     }
-    let accepted_by_key: BTreeMap<&ItemKey, &Accepted> =
-        bulk_map(accepted.iter().map(|a| (&a.item.key, a)).collect());
+    let live_by_key = LiveKeys(live_by_key);
+    let accepted_by_key = accepted_by_key(&accepted.iter().collect::<Vec<_>>());
     let selected = |key: &ItemKey| select.is_none_or(|select| select(key));
     let plan = plan(&live_by_key, &accepted_by_key, &selected, select.is_some());
     // What some rules need from around an item: the protocol versions of both sides.
     let server = ItemKey::server();
     let context = diff::Context::of_servers(
-        accepted_by_key
-            .get(&server)
+        accepted_of(&accepted_by_key, &server)
             .and_then(|a| a.definition())
             .as_ref(),
         live_by_key
             .get(&server)
-            .and_then(|&key| live.get(key))
+            .and_then(|key| live.get(key))
             .as_deref(),
     )
     // The accepted items are what the probe's listings returned when the contract was accepted.
@@ -227,8 +231,8 @@ pub fn evaluate(
     // A selective judgement judges a few items: it neither recalls nor leaves anything.
     let memo = judging.memo.filter(|_| select.is_none());
     let outcomes = crate::parallel::map_in_order(&plan.judged, |&key| {
-        let live_key = live_by_key.get(key).copied();
-        let old = accepted_by_key.get(key).copied();
+        let live_key = live_by_key.get(key);
+        let old = accepted_of(&accepted_by_key, key);
         match memo {
             Some(memo) => judge_remembering(memo, key, (live, live_key), old, judging, &around),
             None => judge_item(
@@ -240,23 +244,26 @@ pub fn evaluate(
             ),
         }
     });
+    // Loops rather than iterator chains in this file: each chain's adapters are compiled for
+    // its own closure types, in every user's build (docs/performance.md §6).
     let mut outcomes: Vec<Examined> = outcomes.into_iter().flatten().collect();
     if let Some(memo) = memo {
-        let learned = outcomes
-            .iter()
-            .filter(|o| o.remembered.as_ref().is_some_and(|r| r.1))
-            .count();
-        let records = outcomes
-            .iter_mut()
-            .filter_map(|o| Some((o.key.clone(), o.remembered.take()?.0)))
-            .collect();
+        let mut learned = 0;
+        let mut records = Vec::new();
+        for outcome in &mut outcomes {
+            if let Some((remembered, new)) = outcome.remembered.take() {
+                learned += usize::from(new);
+                records.push((outcome.key.clone(), remembered));
+            }
+        }
         memo.set_next(records, learned);
     }
-    let lint_only: Vec<(&ItemKey, &ItemKey)> = plan
-        .lint_only
-        .iter()
-        .map(|&key| (key, live_by_key[key]))
-        .collect();
+    let mut lint_only: Vec<(&ItemKey, &ItemKey)> = Vec::new();
+    for &key in &plan.lint_only {
+        if let Some(live_key) = live_by_key.get(key) {
+            lint_only.push((key, live_key));
+        }
+    }
     let (mut findings_by_item, mut notes) = findings_and_notes(
         live,
         &mut outcomes,
@@ -268,7 +275,7 @@ pub fn evaluate(
     let mut renamed = if plan.renames_possible {
         judge_renames(&outcomes, &policy, &context)
     } else {
-        BTreeMap::new()
+        ByKey::with_keys(Vec::new())
     };
     let (mut verdicts, refreshable) = into_verdicts(
         outcomes,
@@ -284,15 +291,16 @@ pub fn evaluate(
     // Findings on items without a verdict (no server item): said, and failing the first verdict.
     // Items judged only for their lints, or as rename partners, are another process's tests.
     let judged_elsewhere = |key: &ItemKey| select.is_some() && !selected(key);
-    for finding in findings_by_item
-        .into_iter()
-        .filter(|(key, _)| !judged_elsewhere(key))
-        .flat_map(|(_, findings)| findings)
-    {
-        notes.push(format!("lint {}", finding.line()));
-        if let Some(first) = verdicts.first_mut() {
-            first.failing |= finding.fails();
-            first.findings.push(finding);
+    for (key, findings) in findings_by_item.into_pairs() {
+        if judged_elsewhere(&key) {
+            continue;
+        }
+        for finding in findings {
+            notes.push(format!("lint {}", finding.line()));
+            if let Some(first) = verdicts.first_mut() {
+                first.failing |= finding.fails();
+                first.findings.push(finding);
+            }
         }
     }
     let mut report = SuiteReport {
@@ -304,7 +312,7 @@ pub fn evaluate(
         ..SuiteReport::default()
     };
     // Rename partners were judged for the selected items' sake: their own tests run elsewhere.
-    report.keep_selected(selected);
+    report.keep_selected(&selected);
     report
 }
 
@@ -322,9 +330,50 @@ struct Plan<'a> {
     renames_possible: bool,
 }
 
+/// The accepted items by key (a key accepted twice: the later one).
+pub(crate) type AcceptedByKey<'a> = ByKey<&'a ItemKey, Option<&'a Accepted>>;
+
+/// The accepted item of `key`.
+pub(crate) fn accepted_of<'a>(by_key: &AcceptedByKey<'a>, key: &ItemKey) -> Option<&'a Accepted> {
+    by_key.get(&key).copied().flatten()
+}
+
+/// [`AcceptedByKey`] of `accepted`.
+pub(crate) fn accepted_by_key<'a>(accepted: &[&'a Accepted]) -> AcceptedByKey<'a> {
+    let mut keys = Vec::with_capacity(accepted.len());
+    for a in accepted {
+        keys.push(&a.item.key);
+    }
+    let mut by_key: AcceptedByKey<'a> = ByKey::with_keys(keys);
+    for &a in accepted {
+        if let Some(slot) = by_key.get_mut(&&a.item.key) {
+            *slot = Some(a);
+        }
+    }
+    by_key
+}
+
+/// The live items by the key they are judged under.
+struct LiveKeys<'a>(ByKey<ItemKey, Option<&'a ItemKey>>);
+
+impl<'a> LiveKeys<'a> {
+    /// The live item judged under `key`.
+    fn get(&self, key: &ItemKey) -> Option<&'a ItemKey> {
+        self.0.get(key).copied().flatten()
+    }
+
+    fn contains_key(&self, key: &ItemKey) -> bool {
+        self.get(key).is_some()
+    }
+
+    fn keys(&self) -> impl Iterator<Item = &ItemKey> {
+        self.0.keys()
+    }
+}
+
 fn plan<'a>(
-    live_by_key: &'a BTreeMap<ItemKey, &'a ItemKey>,
-    accepted_by_key: &BTreeMap<&'a ItemKey, &'a Accepted>,
+    live_by_key: &'a LiveKeys<'a>,
+    accepted_by_key: &AcceptedByKey<'a>,
     selected: &dyn Fn(&ItemKey) -> bool,
     selective: bool,
 ) -> Plan<'a> {
@@ -332,32 +381,32 @@ fn plan<'a>(
     keys.extend(accepted_by_key.keys().copied());
     keys.sort();
     keys.dedup();
-    let promised = |key: &ItemKey| accepted_by_key.get(key).is_some_and(|a| !a.item.removed);
+    let promised =
+        |key: &ItemKey| accepted_of(accepted_by_key, key).is_some_and(|a| !a.item.removed);
     let any_removed = accepted_by_key
         .keys()
-        .any(|key| promised(key) && !live_by_key.contains_key(*key));
+        .any(|key| promised(key) && !live_by_key.contains_key(key));
     let any_added = live_by_key.keys().any(|key| !promised(key));
     // A removed item's judgement looks for the added item it was probably renamed to: only then
     // are one-sided items kept parsed and judged together.
     let renames_possible = any_removed && any_added;
     let one_sided = |key: &ItemKey| promised(key) != live_by_key.contains_key(key);
     let partners_needed = renames_possible && keys.iter().any(|k| selected(k) && one_sided(k));
-    let (judged, rest): (Vec<&ItemKey>, Vec<&ItemKey>) = keys
-        .into_iter()
-        .partition(|&k| selected(k) || (partners_needed && one_sided(k)));
-    let lint_only: Vec<&ItemKey> = if selective && selected(&ItemKey::server()) {
-        rest.iter()
-            .copied()
-            .filter(|k| live_by_key.contains_key(*k))
-            .collect()
-    } else {
-        Vec::new()
-    };
-    let unjudged = rest
-        .into_iter()
-        .filter(|&k| live_by_key.contains_key(k) || promised(k))
-        .cloned()
-        .collect();
+    let lints_all = selective && selected(&ItemKey::server());
+    let (mut judged, mut lint_only, mut unjudged) = (Vec::new(), Vec::new(), Vec::new());
+    for key in keys {
+        if selected(key) || (partners_needed && one_sided(key)) {
+            judged.push(key);
+            continue;
+        }
+        let is_live = live_by_key.contains_key(key);
+        if lints_all && is_live {
+            lint_only.push(key);
+        }
+        if is_live || promised(key) {
+            unjudged.push(key.clone());
+        }
+    }
     Plan {
         judged,
         lint_only,
@@ -376,7 +425,7 @@ fn findings_and_notes(
     lint_only: &[(&ItemKey, &ItemKey)],
     judging: &Judging<'_>,
     prepared: Option<&PreparedNotes>,
-) -> (BTreeMap<ItemKey, Vec<crate::lint::Finding>>, Vec<String>) {
+) -> (ByKey<ItemKey, Vec<crate::lint::Finding>>, Vec<String>) {
     let (secrets, respellings) = match prepared {
         // Said when the surface was prepared, in the order gathering them here would give.
         Some(notes) => (notes.secrets.clone(), {
@@ -386,35 +435,35 @@ fn findings_and_notes(
         }),
         None => gather_preparing_notes(live, outcomes, shadowed, judging),
     };
-    let mut item_findings: Vec<crate::lint::Finding> = outcomes
-        .iter_mut()
-        .flat_map(|o| std::mem::take(&mut o.findings))
-        .collect();
-    item_findings.extend(
-        crate::parallel::map_in_order(lint_only, |&(key, live_key)| {
-            let value = live.get(live_key).unwrap_or_default();
-            if prepared.is_some() {
-                return crate::lint::lint_item(key, &value, judging.lints);
-            }
-            let prepared = prepare::prepare_item_cow(live_key, &value, judging.redactions).1;
-            crate::lint::lint_item(key, &prepared, judging.lints)
-        })
-        .into_iter()
-        .flatten(),
-    );
-    let mut findings_by_item: BTreeMap<ItemKey, Vec<crate::lint::Finding>> = BTreeMap::new();
-    for finding in crate::lint::finish(
+    let mut item_findings: Vec<crate::lint::Finding> = Vec::new();
+    for outcome in outcomes.iter_mut() {
+        item_findings.append(&mut outcome.findings);
+    }
+    let linted = crate::parallel::map_in_order(lint_only, |&(key, live_key)| {
+        let value = live.get(live_key).unwrap_or_default();
+        if prepared.is_some() {
+            return crate::lint::lint_item(key, &value, judging.lints);
+        }
+        let prepared = prepare::prepare_item_cow(live_key, &value, judging.redactions).1;
+        crate::lint::lint_item(key, &prepared, judging.lints)
+    });
+    for mut findings in linted {
+        item_findings.append(&mut findings);
+    }
+    let findings = crate::lint::finish(
         live.duplicates(),
         item_findings,
         &secrets,
         &respellings,
         judging.lints,
         judging.today,
-    ) {
-        findings_by_item
-            .entry(finding.item.clone())
-            .or_default()
-            .push(finding);
+    );
+    let mut findings_by_item: ByKey<ItemKey, Vec<crate::lint::Finding>> =
+        ByKey::with_keys(findings.iter().map(|f| f.item.clone()).collect());
+    for finding in findings {
+        if let Some(item) = findings_by_item.get_mut(&finding.item) {
+            item.push(finding);
+        }
     }
     let mut notes: Vec<String> = Vec::new();
     notes.extend(crate::prepare::spelling::lint(&respellings));
@@ -431,17 +480,13 @@ fn gather_preparing_notes(
     judging: &Judging<'_>,
 ) -> (Vec<prepare::ReplacedSecret>, Vec<Respelling>) {
     let mut prepared_notes: Vec<(&ItemKey, Vec<prepare::ReplacedSecret>, Vec<Respelling>)> =
-        outcomes
-            .iter_mut()
-            .filter_map(|o| {
-                let live_key = o.live_key?;
-                Some((
-                    live_key,
-                    std::mem::take(&mut o.secrets),
-                    std::mem::take(&mut o.respellings),
-                ))
-            })
-            .collect();
+        Vec::new();
+    for outcome in outcomes.iter_mut() {
+        if let Some(live_key) = outcome.live_key {
+            let secrets = std::mem::take(&mut outcome.secrets);
+            prepared_notes.push((live_key, secrets, std::mem::take(&mut outcome.respellings)));
+        }
+    }
     for &key in shadowed {
         if let Some(value) = live.get(key) {
             let (_, _, secrets, respellings) =
@@ -464,33 +509,34 @@ fn judge_renames(
     outcomes: &[Examined<'_>],
     policy: &Policy,
     context: &diff::Context,
-) -> BTreeMap<ItemKey, Judgement> {
+) -> ByKey<ItemKey, Judgement> {
     let side = |removed: bool| -> BTreeMap<&ItemKey, &Value> {
-        bulk_map(
-            outcomes
-                .iter()
-                .filter_map(|o| {
-                    let value = o.one_sided.as_ref()?;
-                    ((o.state == State::Removed) == removed).then_some((o.key, value))
-                })
-                .collect(),
-        )
+        let mut pairs = Vec::new();
+        for o in outcomes {
+            if let Some(value) = &o.one_sided {
+                if (o.state == State::Removed) == removed {
+                    pairs.push((o.key, value));
+                }
+            }
+        }
+        bulk_map(pairs)
     };
     let whole = diff::diff_item_maps_in(&side(true), &side(false), policy, context);
-    let mut by_item: BTreeMap<ItemKey, Judgement> = BTreeMap::new();
+    let items = whole.changes.iter().map(|c| c.item.clone());
+    let mut by_item: ByKey<ItemKey, Judgement> = ByKey::with_keys(
+        items
+            .chain(whole.notes.iter().map(|n| n.item.clone()))
+            .collect(),
+    );
     for change in whole.changes {
-        by_item
-            .entry(change.item.clone())
-            .or_default()
-            .changes
-            .push(change);
+        if let Some(judgement) = by_item.get_mut(&change.item) {
+            judgement.changes.push(change);
+        }
     }
     for note in whole.notes {
-        by_item
-            .entry(note.item.clone())
-            .or_default()
-            .notes
-            .push(note);
+        if let Some(judgement) = by_item.get_mut(&note.item) {
+            judgement.notes.push(note);
+        }
     }
     by_item
 }
@@ -499,8 +545,8 @@ fn judge_renames(
 /// refreshed.
 fn into_verdicts(
     outcomes: Vec<Examined<'_>>,
-    renamed: &mut BTreeMap<ItemKey, Judgement>,
-    findings_by_item: &mut BTreeMap<ItemKey, Vec<crate::lint::Finding>>,
+    renamed: &mut ByKey<ItemKey, Judgement>,
+    findings_by_item: &mut ByKey<ItemKey, Vec<crate::lint::Finding>>,
     judging: &Judging<'_>,
     policy: &Policy,
     first_recording: bool,
@@ -523,9 +569,7 @@ fn into_verdicts(
             State::Unchanged => Judgement::default(),
             // The first recording of a server has nothing to be judged against.
             State::New if key.kind == crate::surface::ItemKind::Server => Judgement::default(),
-            _ => judgement
-                .or_else(|| renamed.remove(key))
-                .unwrap_or_default(),
+            _ => judgement.or_else(|| renamed.take(key)).unwrap_or_default(),
         };
         let failing = judging
             .fail_on
@@ -541,7 +585,7 @@ fn into_verdicts(
             state,
             judgement,
             failing,
-            findings: findings_by_item.remove(key).unwrap_or_default(),
+            findings: findings_by_item.take(key).unwrap_or_default(),
             no_result: false,
         };
         verdict.failing |= verdict.lint_failing();

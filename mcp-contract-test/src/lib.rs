@@ -97,7 +97,7 @@
 //! | `description_budget = 2048` | longest description before `description-too-long` (default 1024) |
 //! | `require_version_bump = true` | a breaking or safety change since the accepted contract fails (`version-bump-missing`) unless the package's version (`CARGO_PKG_VERSION`) has a semver-major bump since then (minor for 0.x); the version is recorded in the `server` snapshot's header when accepted, so a new version is drift of `server` until accepted |
 //! | `calls = "tests/calls"` | declared example calls, relative to the crate: each `<tool>/<case>.json` is one `tools/call`, its own test `calls::<tool>::<case>` (feature `calls`; without it the key is a compile error saying so). See [Declared calls](#declared-calls) |
-//! | `consumers = "tests/consumers"` | consumers' usage files, relative to the crate: each `<name>.json` is its own test `consumers::<name>`. See [Consumers](#consumers) |
+//! | `consumers = "tests/consumers"` | consumers' usage files, relative to the crate: each `<name>.json` is its own test `consumers::<name>` (feature `consumers`; without it the key is a compile error saying so). See [Consumers](#consumers) |
 //! | `usage_aware = true` | with `consumers`: a breaking change that breaks no consumer passes, marked `(passes: usage_aware, no known consumer)`, except where any drift fails (CI's default); the default stays fail-closed |
 //!
 //! Whatever the keys, anything shaped like a credential (private keys, JWTs, cloud and SaaS
@@ -179,7 +179,7 @@
 //!
 //! ## Cargo features
 //!
-//! The default build tests stdio servers and is small (19 crates with your own, about 20 s of
+//! The default build tests stdio servers and is small (19 crates with your own, about 25 s of
 //! CPU to build clean: `docs/performance.md`); everything else is opt-in (crates counted by
 //! `cargo tree`, on top of the default build's):
 //!
@@ -190,6 +190,7 @@
 //! | `system-roots` | `https` trusting the operating system's certificate store too | those of `https`, rustls-native-certs (+ openssl-probe on Linux) |
 //! | `rmcp` | in-process rmcp handlers: `handler = ...`, `Suite::in_process` | +54 crates: rmcp, tokio |
 //! | `calls` | declared example calls: `calls = ...`, [`Suite::calls`]; arguments and results checked against the tools' JSON Schemas | +56 crates: jsonschema (no default features: no HTTP, no TLS, no file access) and its dependencies |
+//! | `consumers` | consumer contracts: `consumers = ...`, [`Suite::consumers`]; each consumer's usage file its own test | +0 crates: the usage model of mcp-contract-engine (its `consumers` feature), ~1.7 s of CPU |
 //!
 //! The attribute is sugar over [`Contract`] and [`Suite`]:
 //!
@@ -280,7 +281,8 @@
 //! calls with the argument sets it sends, the result fields it reads, the prompts, resources and
 //! templates it uses. `mcp-contract record --out tests/consumers/nightly.json -- <server command>`
 //! records it between the consumer and the server (or a consumer team writes it by hand;
-//! `docs/usage.schema.json`). With `consumers = "tests/consumers"` ([`Suite::consumers`]) each
+//! `docs/usage.schema.json`). With the `consumers` feature and `consumers = "tests/consumers"`
+//! ([`Suite::consumers`]) each
 //! file there is its own test, `consumers::<name>`: it fails when the live server no longer
 //! serves what that consumer uses (the `consumer-…` rules of docs/rules.md), naming the item, the
 //! path and the rule, and passes when the server breaks something the consumer never used.
@@ -381,6 +383,11 @@ mod action;
 mod calls;
 mod check;
 mod config;
+#[cfg(feature = "consumers")]
+mod consumers;
+// Without the feature no suite can name consumers: the same types, with no value.
+#[cfg(not(feature = "consumers"))]
+#[path = "consumers/off.rs"]
 mod consumers;
 mod env;
 mod error;
@@ -461,6 +468,7 @@ pub mod _support {
         };
     }
     /// Declared calls: case files, making the calls, judging their results.
+    #[cfg(feature = "calls")]
     pub mod calls {
         pub use crate::calls::{
             folder_of, judge, make_calls, read_cases, CallRecord, Calling, Cases,

@@ -40,6 +40,20 @@ pub trait CallsFeature {}
 #[cfg(feature = "calls")]
 impl<T: ?Sized> CallsFeature for T {}
 
+/// What [`Suite::consumers`] asks of its argument: every type has it when the `consumers`
+/// feature is on, none without it, so that naming consumers in a build without consumer
+/// contracts is a compile error that says which feature to enable.
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "consumer contracts (`consumers = ...`, `Suite::consumers`) need the `consumers` feature of mcp-contract-test",
+    label = "naming consumers needs the `consumers` feature",
+    note = "in Cargo.toml: mcp-contract-test = {{ version = \"0.1\", features = [\"consumers\"] }}"
+)]
+pub trait ConsumersFeature {}
+
+#[cfg(feature = "consumers")]
+impl<T: ?Sized> ConsumersFeature for T {}
+
 /// One server under test with one configuration: its items become tests.
 #[derive(Debug, Clone)]
 pub struct Suite {
@@ -470,7 +484,9 @@ impl Suite {
     /// rules of docs/rules.md), naming the item, the path and the rule; it passes when the
     /// server breaks something this consumer never used. A consumer has no snapshot: its
     /// usage file is its contract. The attribute's `consumers = "tests/consumers"`.
-    pub fn consumers(mut self, dir: impl Into<PathBuf>) -> Suite {
+    ///
+    /// Needs the crate's `consumers` feature; without it, a call is a compile error saying so.
+    pub fn consumers<P: Into<PathBuf> + ConsumersFeature>(mut self, dir: P) -> Suite {
         self.consumers = Some(dir.into());
         self
     }

@@ -437,14 +437,20 @@ impl SuiteReport {
     /// Keeps the verdicts of the items `select` takes; the others, judged only for their sake
     /// (the whole release, rename partners), join [`SuiteReport::unjudged`]: their tests run
     /// in other processes.
-    pub(crate) fn keep_selected(&mut self, select: impl Fn(&ItemKey) -> bool) {
+    ///
+    /// `select` is a `dyn Fn` and the split a loop: this is compiled once, not per caller.
+    pub(crate) fn keep_selected(&mut self, select: &dyn Fn(&ItemKey) -> bool) {
         // A whole run keeps every verdict: not moved into a new list (10,000 verdicts).
         if !self.verdicts.iter().all(|v| select(&v.key)) {
-            let (kept, others): (Vec<Verdict>, Vec<Verdict>) = std::mem::take(&mut self.verdicts)
-                .into_iter()
-                .partition(|v| select(&v.key));
+            let mut kept = Vec::new();
+            for verdict in std::mem::take(&mut self.verdicts) {
+                if select(&verdict.key) {
+                    kept.push(verdict);
+                } else {
+                    self.unjudged.push(verdict.key);
+                }
+            }
             self.verdicts = kept;
-            self.unjudged.extend(others.into_iter().map(|v| v.key));
         }
         self.unjudged.sort();
         self.unjudged.dedup();

@@ -582,6 +582,41 @@ fn main() {}
     );
 }
 
+/// Consumer contracts without the `consumers` feature do not compile, and the error says which
+/// feature to enable, at the key.
+#[test]
+fn consumers_without_the_consumers_feature_are_a_compile_error_naming_it() {
+    let test = r#"#[mcp_contract_test::mcp_contract(server = "python3 server.py surface.json", consumers = "tests/consumers")]
+fn main() {}
+"#;
+    let consumer = support::require!(Consumer::with_test("noconsumers", test));
+    let run = consumer.cargo_test(&[]);
+    assert!(!run.ok, "{run:?}");
+    assert!(
+        run.stderr
+            .contains("consumer contracts (`consumers = ...`, `Suite::consumers`) need the `consumers` feature of mcp-contract-test")
+            && run.stderr.contains("features = [\"consumers\"]")
+            && run.stderr.contains("tests/contract.rs:1:"),
+        "{run:?}"
+    );
+}
+
+/// Turns on `features` (`"a\", \"b"` for two) of the consumer's mcp-contract-test.
+fn with_features(consumer: &Consumer, features: &str) {
+    let manifest = consumer.dir.join("Cargo.toml");
+    let text = fs::read_to_string(&manifest).unwrap();
+    let with = text.replacen(
+        "mcp-contract-test = { path",
+        &format!("mcp-contract-test = {{ features = [\"{features}\"], path"),
+        1,
+    );
+    assert_ne!(
+        text, with,
+        "the consumer's manifest names mcp-contract-test"
+    );
+    fs::write(&manifest, with).unwrap();
+}
+
 /// A server for declared calls: `search` conforms to its outputSchema, `lookup` does unless
 /// `$FIXTURE_CALLS` says otherwise, `delete_all` is neither read-only nor named by a case.
 fn calls_surface() -> Value {
@@ -785,6 +820,7 @@ fn a_consumer_fails_its_own_test_only_when_what_it_uses_breaks() {
 fn main() {}
 "#;
     let consumer = support::require!(Consumer::with_test("consumers", test));
+    with_features(&consumer, "consumers");
     let usage = consumer.dir.join("tests/consumers");
     fs::create_dir_all(&usage).unwrap();
     fs::write(

@@ -312,6 +312,7 @@ fn the_crate_counts_the_docs_give_are_cargo_trees() {
     let default = crates(&consumer, "");
     let count = |features: &str| crates(&consumer, features).len();
     let (http, https, calls, rmcp) = (count("http"), count("https"), count("calls"), count("rmcp"));
+    let consumers = count("consumers");
     let base = default.len();
     let mut failures = Vec::new();
     let mut check = |file: &str, what: &str, said: Option<usize>, real: usize| match said {
@@ -341,6 +342,7 @@ fn the_crate_counts_the_docs_give_are_cargo_trees() {
         ("https", https),
         ("calls", calls),
         ("rmcp", rmcp),
+        ("consumers", consumers),
     ] {
         let said = rows.get(feature).and_then(|cost| number_after(cost, "+"));
         check(

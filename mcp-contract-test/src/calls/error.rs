@@ -13,6 +13,8 @@ pub struct CallsError {
 }
 
 /// What kind of [`CallsError`] it is.
+// Only `Unsupported` is made without the `calls` feature.
+#[cfg_attr(not(feature = "calls"), allow(dead_code))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum CallsErrorKind {
@@ -34,6 +36,7 @@ impl CallsError {
     }
 
     /// What kind of error it is.
+    #[cfg_attr(not(feature = "calls"), allow(dead_code))]
     pub fn kind(&self) -> CallsErrorKind {
         self.kind
     }
@@ -52,8 +55,10 @@ impl std::error::Error for CallsError {
     }
 }
 
+// Case files and schemas are read only with the validator (feature `calls`).
 /// Why one case file cannot be used (its test fails with `call-case-invalid`): the message
 /// names the file, the line and column, and what to write.
+#[cfg(feature = "calls")]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CaseError {
     kind: CaseErrorKind,
@@ -62,6 +67,7 @@ pub struct CaseError {
 }
 
 /// What kind of [`CaseError`] it is.
+#[cfg(feature = "calls")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum CaseErrorKind {
@@ -75,6 +81,7 @@ pub enum CaseErrorKind {
     Field,
 }
 
+#[cfg(feature = "calls")]
 impl CaseError {
     pub(crate) fn new(kind: CaseErrorKind, message: String) -> CaseError {
         CaseError {
@@ -95,6 +102,7 @@ impl CaseError {
     }
 }
 
+#[cfg(feature = "calls")]
 impl fmt::Display for CaseError {
     /// `FILE:LINE:COLUMN: what is wrong; what to write` (`FILE: …` without a place).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -102,6 +110,7 @@ impl fmt::Display for CaseError {
     }
 }
 
+#[cfg(feature = "calls")]
 impl std::error::Error for CaseError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         self.cause.get()
@@ -111,17 +120,20 @@ impl std::error::Error for CaseError {
 /// A tool's schema that cannot check a value: it does not compile against its draft's
 /// meta-schema (a `type` that does not exist, a pattern that does not compile), refers to
 /// another document, or this build has no validator.
+#[cfg(feature = "calls")]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SchemaError {
     message: String,
 }
 
+#[cfg(feature = "calls")]
 impl SchemaError {
     pub(crate) fn new(message: String) -> SchemaError {
         SchemaError { message }
     }
 }
 
+#[cfg(feature = "calls")]
 impl fmt::Display for SchemaError {
     /// Why the schema cannot be used, and where in it.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -129,4 +141,5 @@ impl fmt::Display for SchemaError {
     }
 }
 
+#[cfg(feature = "calls")]
 impl std::error::Error for SchemaError {}

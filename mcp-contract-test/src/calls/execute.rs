@@ -14,26 +14,14 @@
 
 use super::case::{Case, CaseSpec, Cases, Expect};
 use super::error::SchemaError;
+use super::{CallFinding, Calling};
 use crate::escape::escape;
 use crate::ordered::CollectOrdered;
-use crate::prepare::{self, secrets, Redactions};
+use crate::prepare::{self, secrets};
 use crate::probe::{self, Answer, Probe, ProbeError, ProbeOptions, ServerSession, ServerSpec};
 use crate::surface::{ItemKey, ItemKind};
 use serde_json::{json, Map, Value};
 use std::time::Duration;
-
-/// What making a suite's calls needs besides the session.
-#[derive(Debug, Clone, Copy)]
-pub struct Calling<'a> {
-    /// The suite's cases.
-    pub cases: &'a Cases,
-    /// The suite's redactions and filters, applied to each result before it is kept.
-    pub redactions: &'a Redactions,
-    /// The credentials of the suite's configuration, replaced in results and messages.
-    pub known: &'a [String],
-    /// The timeout of a case that sets none (the suite's probe timeout).
-    pub timeout: Duration,
-}
 
 impl Calling<'_> {
     /// The longest all calls may take together: each case's timeout.
@@ -47,20 +35,6 @@ impl Calling<'_> {
             })
             .sum()
     }
-}
-
-/// A finding about one call, before the suite's lint levels apply (see
-/// [`crate::lint::Finding`]): a `call-…` rule of [`crate::lint`]'s catalogue.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CallFinding {
-    /// The rule (`call-output-invalid`, …).
-    pub rule: &'static str,
-    /// Where: a JSON pointer into the call (`/arguments/query`, `/structuredContent/id`), or
-    /// empty for the call as a whole.
-    pub path: String,
-    /// What is wrong and what to do; server text in it is raw (escape it to show it), with
-    /// credentials replaced.
-    pub message: String,
 }
 
 /// What one case came to: its key, what it recorded (if the call was made and answered), and
@@ -529,27 +503,12 @@ fn check_output(record: &mut CallRecord, tool: &Value, result: &Map<String, Valu
     }
 }
 
-/// Validates a value against a schema (feature `calls`).
-#[cfg(feature = "calls")]
+/// Validates a value against a schema.
 fn schema_check(
     schema: &Value,
     value: &Value,
 ) -> Result<(Vec<super::Violation>, usize), SchemaError> {
     super::validate::validate(schema, value)
-}
-
-/// Without the validator nothing can be checked, so nothing is called (the faces refuse
-/// declared calls in such a build before they get here).
-#[cfg(not(feature = "calls"))]
-fn schema_check(
-    _schema: &Value,
-    _value: &Value,
-) -> Result<(Vec<super::Violation>, usize), SchemaError> {
-    Err(SchemaError::new(
-        "this build of mcp-contract-test has no JSON Schema validator: enable its `calls` \
-         feature"
-            .to_owned(),
-    ))
 }
 
 /// A JSON pointer for people: `/` for the root.

@@ -4,18 +4,16 @@
 //! `fail_on` says; what the call itself found (a schema violation, an unexpected error, a
 //! refusal) fails at its lint level whatever the snapshot says.
 
-use super::execute::CallRecord;
+use super::CallRecord;
 use crate::change::{Judgement, Note};
-use crate::check::{Judging, Selection, State, Verdict};
+use crate::check::{self, ByKey, Judging, Selection, State, Verdict};
 use crate::diff;
 use crate::escape::escape;
 use crate::lint::{Finding, Level};
-use crate::ordered::CollectOrdered;
 use crate::prepare;
 use crate::snapshot::{self, contents_match, Accepted, Metadata, SnapshotFile};
 use crate::surface::{ItemKey, ItemKind};
 use serde_json::{json, Value};
-use std::collections::{BTreeMap, BTreeSet};
 
 /// The verdicts of the calls `select` picks: one per record, and one per accepted call
 /// snapshot whose case is gone (removed). Returns the verdicts in key order, the keys of
@@ -28,23 +26,33 @@ pub fn judge(
     first_recording: bool,
 ) -> (Vec<Verdict>, Vec<ItemKey>, Vec<String>) {
     let policy = judging.fail_on.apply(judging.policy);
-    let by_record: BTreeMap<&ItemKey, &CallRecord> =
-        records.iter().map(|r| (&r.key, r)).ordered_map();
-    let by_accepted: BTreeMap<&ItemKey, &Accepted> = accepted
-        .iter()
-        .filter(|a| a.item.key.kind == ItemKind::Call)
-        .map(|a| (&a.item.key, a))
-        .ordered_map();
-    let keys: BTreeSet<&ItemKey> = by_record
-        .keys()
-        .copied()
-        .chain(
-            by_accepted
-                .iter()
-                .filter(|(_, a)| !a.item.removed)
-                .map(|(k, _)| *k),
-        )
-        .ordered_set();
+    // Lists sorted by key rather than B-trees: the crate's judging shares their code
+    // (`check::ByKey`). A key repeated keeps its last record, its last accepted file.
+    // Loops, not iterator chains: each chain is compiled for its own closures.
+    let mut keys: Vec<&ItemKey> = Vec::new();
+    for record in records {
+        keys.push(&record.key);
+    }
+    let mut by_record: ByKey<&ItemKey, Option<&CallRecord>> = ByKey::with_keys(keys.clone());
+    for record in records {
+        if let Some(slot) = by_record.get_mut(&&record.key) {
+            *slot = Some(record);
+        }
+    }
+    let mut calls: Vec<&Accepted> = Vec::new();
+    for a in accepted {
+        if a.item.key.kind == ItemKind::Call {
+            calls.push(a);
+        }
+    }
+    let by_accepted = check::accepted_by_key(&calls);
+    for &key in by_accepted.keys() {
+        if check::accepted_of(&by_accepted, key).is_some_and(|a| !a.item.removed) {
+            keys.push(key);
+        }
+    }
+    keys.sort();
+    keys.dedup();
     let mut verdicts = Vec::new();
     let mut unjudged = Vec::new();
     let mut notes = Vec::new();
@@ -53,8 +61,8 @@ pub fn judge(
             unjudged.push(key.clone());
             continue;
         }
-        let old = by_accepted.get(key).copied();
-        let mut verdict = match by_record.get(key) {
+        let old = check::accepted_of(&by_accepted, key);
+        let mut verdict = match by_record.get(&key).copied().flatten() {
             Some(record) => {
                 notes.extend(record.notes.iter().cloned());
                 verdict_of(key, record, old, judging, &policy, first_recording)
@@ -64,7 +72,7 @@ pub fn judge(
                 None => continue,
             },
         };
-        let record = by_record.get(key).copied();
+        let record = by_record.get(&key).copied().flatten();
         if !verdict.no_result {
             verdict.recorded.metadata = metadata(judging, &verdict, record);
         }
@@ -76,16 +84,12 @@ pub fn judge(
 /// The keys of every call with a test: each record's, and each accepted call that is not a
 /// tombstone (its removal is a test too).
 pub fn keys(records: &[ItemKey], accepted: &[Accepted]) -> Vec<ItemKey> {
-    let mut keys: Vec<ItemKey> = records
-        .iter()
-        .cloned()
-        .chain(
-            accepted
-                .iter()
-                .filter(|a| a.item.key.kind == ItemKind::Call && !a.item.removed)
-                .map(|a| a.item.key.clone()),
-        )
-        .collect();
+    let mut keys: Vec<ItemKey> = records.to_vec();
+    for a in accepted {
+        if a.item.key.kind == ItemKind::Call && !a.item.removed {
+            keys.push(a.item.key.clone());
+        }
+    }
     keys.sort();
     keys.dedup();
     keys
