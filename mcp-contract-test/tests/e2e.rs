@@ -431,18 +431,7 @@ fn main() {{}}
 "#
     );
     let consumer = support::nested::Consumer::new("profiles", &test);
-    let manifest = consumer.dir.join("Cargo.toml");
-    let text = fs::read_to_string(&manifest).unwrap();
-    let with_http = text.replacen(
-        "mcp-contract-test = { path",
-        "mcp-contract-test = { features = [\"http\"], path",
-        1,
-    );
-    assert_ne!(
-        text, with_http,
-        "the consumer's manifest names mcp-contract-test"
-    );
-    fs::write(&manifest, with_http).unwrap();
+    consumer.enable_features(&["http"]);
 
     let record = Run::from(consumer.run(
         "cargo",
@@ -548,18 +537,10 @@ fn main() {}
 /// and the error says which feature to enable, at the URL.
 #[test]
 fn an_http_suite_without_the_http_feature_is_a_compile_error_naming_it() {
-    let test = r#"#[mcp_contract_test::mcp_contract(url = "http://127.0.0.1:9/mcp")]
-fn main() {}
-"#;
-    let consumer = support::require!(Consumer::with_test("nohttp", test));
-    let run = consumer.cargo_test(&[]);
-    assert!(!run.ok, "{run:?}");
-    assert!(
-        run.stderr
-            .contains("needs the `http` feature of mcp-contract-test")
-            && run.stderr.contains("features = [\"http\"]")
-            && run.stderr.contains("tests/contract.rs:1:"),
-        "{run:?}"
+    assert_compile_error_naming_feature(
+        r#"url = "http://127.0.0.1:9/mcp""#,
+        "needs the `http` feature of mcp-contract-test",
+        "http",
     );
 }
 
@@ -567,18 +548,10 @@ fn main() {}
 /// to enable, at the key.
 #[test]
 fn calls_without_the_calls_feature_are_a_compile_error_naming_it() {
-    let test = r#"#[mcp_contract_test::mcp_contract(server = "python3 server.py surface.json", calls = "tests/calls")]
-fn main() {}
-"#;
-    let consumer = support::require!(Consumer::with_test("nocalls", test));
-    let run = consumer.cargo_test(&[]);
-    assert!(!run.ok, "{run:?}");
-    assert!(
-        run.stderr
-            .contains("need the `calls` feature of mcp-contract-test")
-            && run.stderr.contains("features = [\"calls\"]")
-            && run.stderr.contains("tests/contract.rs:1:"),
-        "{run:?}"
+    assert_compile_error_naming_feature(
+        r#"server = "python3 server.py surface.json", calls = "tests/calls""#,
+        "need the `calls` feature of mcp-contract-test",
+        "calls",
     );
 }
 
@@ -586,35 +559,26 @@ fn main() {}
 /// feature to enable, at the key.
 #[test]
 fn consumers_without_the_consumers_feature_are_a_compile_error_naming_it() {
-    let test = r#"#[mcp_contract_test::mcp_contract(server = "python3 server.py surface.json", consumers = "tests/consumers")]
-fn main() {}
-"#;
-    let consumer = support::require!(Consumer::with_test("noconsumers", test));
-    let run = consumer.cargo_test(&[]);
-    assert!(!run.ok, "{run:?}");
-    assert!(
-        run.stderr
-            .contains("consumer contracts (`consumers = ...`, `Suite::consumers`) need the `consumers` feature of mcp-contract-test")
-            && run.stderr.contains("features = [\"consumers\"]")
-            && run.stderr.contains("tests/contract.rs:1:"),
-        "{run:?}"
+    assert_compile_error_naming_feature(
+        r#"server = "python3 server.py surface.json", consumers = "tests/consumers""#,
+        "consumer contracts (`consumers = ...`, `Suite::consumers`) need the `consumers` feature of mcp-contract-test",
+        "consumers",
     );
 }
 
-/// Turns on `features` (`"a\", \"b"` for two) of the consumer's mcp-contract-test.
-fn with_features(consumer: &Consumer, features: &str) {
-    let manifest = consumer.dir.join("Cargo.toml");
-    let text = fs::read_to_string(&manifest).unwrap();
-    let with = text.replacen(
-        "mcp-contract-test = { path",
-        &format!("mcp-contract-test = {{ features = [\"{features}\"], path"),
-        1,
+/// A suite whose attribute holds `keys`, built with default features, fails to compile with
+/// `message`, the manifest line that turns `feature` on, and the attribute's place.
+fn assert_compile_error_naming_feature(keys: &str, message: &str, feature: &str) {
+    let test = format!("#[mcp_contract_test::mcp_contract({keys})]\nfn main() {{}}\n");
+    let consumer = support::require!(Consumer::with_test(&format!("no{feature}"), &test));
+    let run = consumer.cargo_test(&[]);
+    assert!(!run.ok, "{run:?}");
+    assert!(
+        run.stderr.contains(message)
+            && run.stderr.contains(&format!("features = [\"{feature}\"]"))
+            && run.stderr.contains("tests/contract.rs:1:"),
+        "{run:?}"
     );
-    assert_ne!(
-        text, with,
-        "the consumer's manifest names mcp-contract-test"
-    );
-    fs::write(&manifest, with).unwrap();
 }
 
 /// A server for declared calls: `search` conforms to its outputSchema, `lookup` does unless
@@ -647,14 +611,7 @@ fn declared_calls_are_recorded_accepted_and_held() {
 fn main() {}
 "#;
     let consumer = support::require!(Consumer::with_test("calls", test));
-    let manifest = consumer.dir.join("Cargo.toml");
-    let text = fs::read_to_string(&manifest).unwrap();
-    let with_feature = text.replace(
-        "mcp-contract-test = { path = ",
-        "mcp-contract-test = { features = [\"calls\"], path = ",
-    );
-    assert_ne!(text, with_feature, "the consumer's dependency line moved");
-    fs::write(&manifest, with_feature).unwrap();
+    consumer.enable_features(&["calls"]);
     consumer.serve(&calls_surface());
     let case = |tool: &str, name: &str, text: &str| {
         let dir = consumer.dir.join("tests/calls").join(tool);
@@ -820,7 +777,7 @@ fn a_consumer_fails_its_own_test_only_when_what_it_uses_breaks() {
 fn main() {}
 "#;
     let consumer = support::require!(Consumer::with_test("consumers", test));
-    with_features(&consumer, "consumers");
+    consumer.enable_features(&["consumers"]);
     let usage = consumer.dir.join("tests/consumers");
     fs::create_dir_all(&usage).unwrap();
     fs::write(

@@ -113,6 +113,27 @@ impl Consumer {
         }
     }
 
+    /// Turns on `features` of the consumer's mcp-contract-test dependency (a feature-gated
+    /// suite: `http`, `calls`, `consumers`).
+    pub fn enable_features(&self, features: &[&str]) {
+        let manifest = self.dir.join("Cargo.toml");
+        let text = fs::read_to_string(&manifest).expect("the consumer's manifest");
+        let quoted: Vec<String> = features.iter().map(|f| format!("{f:?}")).collect();
+        let with = text.replacen(
+            "mcp-contract-test = { path",
+            &format!(
+                "mcp-contract-test = {{ features = [{}], path",
+                quoted.join(", ")
+            ),
+            1,
+        );
+        assert_ne!(
+            text, with,
+            "the consumer's manifest names mcp-contract-test"
+        );
+        fs::write(&manifest, with).expect("write the manifest");
+    }
+
     /// The committed `tests/consumer/tests/contract.rs`.
     pub fn committed_test() -> String {
         fs::read_to_string(repo_path("tests/consumer/tests/contract.rs"))
