@@ -297,7 +297,7 @@ fn text_sum(item: &Value) -> (u64, usize, usize) {
         sum.1 += 1;
         sum.2 += text.len();
     };
-    let mut stack: Vec<&Value> = Vec::new();
+    let mut stack: Vec<&Value> = Vec::with_capacity(32);
     match item {
         // What `comparable` leaves out is left out here too: top-level nulls and hints.
         Value::Object(map) => {
@@ -333,18 +333,43 @@ fn text_sum(item: &Value) -> (u64, usize, usize) {
 fn text_hash(text: &str) -> u64 {
     const K: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut hash = text.len() as u64;
-    let mut chunks = text.as_bytes().chunks_exact(8);
-    for chunk in &mut chunks {
+    for chunk in text.as_bytes().chunks_exact(8) {
         let mut word = [0u8; 8];
         word.copy_from_slice(chunk);
         hash = (hash.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(K);
     }
-    let mut last = [0u8; 8];
-    last[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
-    hash = (hash.rotate_left(5) ^ u64::from_le_bytes(last)).wrapping_mul(K);
+    hash = (hash.rotate_left(5) ^ tail_word(text.as_bytes())).wrapping_mul(K);
     hash ^= hash >> 33;
     hash = hash.wrapping_mul(0xff51_afd7_ed55_8ccd);
     hash ^ (hash >> 33)
+}
+
+/// The last `len % 8` bytes of `bytes` as a little-endian word padded with zeros, read with
+/// whole-word loads (a `copy_from_slice` of a length known only here is a call to `memcpy`
+/// for every text, most of them short keys).
+fn tail_word(bytes: &[u8]) -> u64 {
+    let (len, rest) = (bytes.len(), bytes.len() % 8);
+    let word = |at: usize| {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(&bytes[at..at + 8]);
+        u64::from_le_bytes(word)
+    };
+    let half = |at: usize| {
+        let mut half = [0u8; 4];
+        half.copy_from_slice(&bytes[at..at + 4]);
+        u64::from(u32::from_le_bytes(half))
+    };
+    match rest {
+        0 => 0,
+        // The word that ends the text, shifted so that only its last `rest` bytes are left.
+        _ if len >= 8 => word(len - 8) >> (8 * (8 - rest)),
+        // Two overlapping halves: the bytes they share land on the same bits.
+        4.. => half(0) | half(rest - 4) << (8 * (rest - 4)),
+        _ => {
+            let byte = |at: usize| u64::from(bytes[at]) << (8 * at);
+            byte(0) | byte(rest / 2) | byte(rest - 1)
+        }
+    }
 }
 
 /// An item as [`same_item`] compares it: in place, or a copy without its top-level nulls and
@@ -685,7 +710,12 @@ pub(crate) fn join(parent: &str, segment: &str) -> String {
     if parent.is_empty() {
         segment.to_owned()
     } else {
-        format!("{parent}.{segment}")
+        // Built directly rather than through `format!`: one per property compared.
+        let mut path = String::with_capacity(parent.len() + 1 + segment.len());
+        path.push_str(parent);
+        path.push('.');
+        path.push_str(segment);
+        path
     }
 }
 
@@ -811,6 +841,18 @@ mod tests {
     }
 
     /// What [`texts_differ`] tells apart is never one item in the canonical form.
+    #[test]
+    fn the_tail_word_is_the_last_bytes_padded() {
+        let text: Vec<u8> = (1..=40).collect();
+        for len in 0..text.len() {
+            let bytes = &text[..len];
+            let mut padded = [0u8; 8];
+            let rest = len % 8;
+            padded[..rest].copy_from_slice(&bytes[len - rest..]);
+            assert_eq!(tail_word(bytes), u64::from_le_bytes(padded), "length {len}");
+        }
+    }
+
     #[test]
     fn texts_differ_only_where_same_item_says_different() {
         let tool = json!({"name": "t", "description": "Reads a note.",

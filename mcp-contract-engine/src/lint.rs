@@ -583,6 +583,34 @@ const SUBSCHEMAS: [&str; 20] = [
     "oneOf",
     "prefixItems",
 ];
+/// The position of `key` in [`SUBSCHEMAS`]: one `match` (by length, then bytes) rather than
+/// comparing it with each of the twenty, for every key of every schema object linted.
+fn subschema_index(key: &str) -> Option<usize> {
+    Some(match key {
+        "properties" => 0,
+        "$defs" => 1,
+        "definitions" => 2,
+        "patternProperties" => 3,
+        "dependentSchemas" => 4,
+        "items" => 5,
+        "additionalProperties" => 6,
+        "not" => 7,
+        "if" => 8,
+        "then" => 9,
+        "else" => 10,
+        "contains" => 11,
+        "propertyNames" => 12,
+        "additionalItems" => 13,
+        "unevaluatedProperties" => 14,
+        "unevaluatedItems" => 15,
+        "allOf" => 16,
+        "anyOf" => 17,
+        "oneOf" => 18,
+        "prefixItems" => 19,
+        _ => return None,
+    })
+}
+
 /// Where the single schemas and the lists start in [`SUBSCHEMAS`].
 const SINGLE_SUBSCHEMAS: usize = 5;
 const SUBSCHEMA_LISTS: usize = 16;
@@ -597,7 +625,23 @@ fn schema_node(out: &mut Out<'_>, key: &ItemKey, node: &Value, path: &mut String
     if depth > 64 {
         return;
     }
-    if let Some(t) = map.get("type") {
+    // One pass over the keys rather than a lookup per keyword: most keys hold no subschema.
+    let mut found: [Option<&Value>; SUBSCHEMAS.len()] = [None; SUBSCHEMAS.len()];
+    let (mut types, mut required, mut open) = (None, None, false);
+    for (k, v) in map {
+        match k.as_str() {
+            "type" => types = Some(v),
+            "required" => required = Some(v),
+            "allOf" | "anyOf" | "oneOf" | "$ref" | "patternProperties" | "if"
+            | "dependentSchemas" => open = true,
+            "additionalProperties" => open |= v.is_object(),
+            _ => {}
+        }
+        if let Some(i) = subschema_index(k) {
+            found[i] = Some(v);
+        }
+    }
+    if let Some(t) = types {
         let names = match t {
             Value::Array(list) => list.as_slice(),
             other => std::slice::from_ref(other),
@@ -616,41 +660,18 @@ fn schema_node(out: &mut Out<'_>, key: &ItemKey, node: &Value, path: &mut String
             }
         }
     }
-    if let Some(Value::Array(required)) = map.get("required") {
-        let open = [
-            "allOf",
-            "anyOf",
-            "oneOf",
-            "$ref",
-            "patternProperties",
-            "if",
-            "dependentSchemas",
-        ]
-        .iter()
-        .any(|k| map.contains_key(*k))
-            || map
-                .get("additionalProperties")
-                .is_some_and(Value::is_object);
-        let properties = map.get("properties").and_then(Value::as_object);
-        if !open {
-            for name in required {
-                let Some(name) = name.as_str() else { continue };
-                if !properties.is_some_and(|p| p.contains_key(name)) {
-                    out.push(
-                        "schema-required-missing",
-                        key,
-                        &join(path, "required"),
-                        format!("`required` names `{name}`, which `properties` does not declare: agents cannot know its type, and calls fail until they guess it"),
-                    );
-                }
+    if let (Some(Value::Array(required)), false) = (required, open) {
+        let properties = found[0].and_then(Value::as_object);
+        for name in required {
+            let Some(name) = name.as_str() else { continue };
+            if !properties.is_some_and(|p| p.contains_key(name)) {
+                out.push(
+                    "schema-required-missing",
+                    key,
+                    &join(path, "required"),
+                    format!("`required` names `{name}`, which `properties` does not declare: agents cannot know its type, and calls fail until they guess it"),
+                );
             }
-        }
-    }
-    // One pass over the keys rather than a lookup per keyword: most keys hold no subschema.
-    let mut found: [Option<&Value>; SUBSCHEMAS.len()] = [None; SUBSCHEMAS.len()];
-    for (k, v) in map {
-        if let Some(i) = SUBSCHEMAS.iter().position(|s| s == k) {
-            found[i] = Some(v);
         }
     }
     for (i, (field, value)) in SUBSCHEMAS.iter().zip(found).enumerate() {
@@ -814,7 +835,29 @@ fn any_hidden(value: &Value, depth: usize) -> bool {
 
 /// Whether [`hidden_text`] reports `text`. Printable ASCII holds no hidden character.
 fn reported_hidden(text: &str) -> bool {
-    !text.bytes().all(|b| (0x20..0x7f).contains(&b)) && !hidden_in(text).is_empty()
+    !printable_ascii(text.as_bytes()) && !hidden_in(text).is_empty()
+}
+
+/// Whether every byte is printable ASCII (0x20 to 0x7e), eight bytes at a time: every text of
+/// every live item judged is read here.
+fn printable_ascii(bytes: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = bytes.chunks_exact(8);
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        // With no high bit set (ASCII), a byte below 0x20 borrows into its own high bit when
+        // 0x20 is taken from it, and only 0x7f becomes 0xff when one is added.
+        if w & HIGH != 0
+            || w.wrapping_sub(0x20 * ONES) & HIGH != 0
+            || w.wrapping_add(ONES) & HIGH != 0
+        {
+            return false;
+        }
+    }
+    chunks.remainder().iter().all(|b| (0x20..0x7f).contains(b))
 }
 
 fn hidden_text(out: &mut Out<'_>, key: &ItemKey, path: &str, text: &str) {
@@ -869,6 +912,24 @@ fn char_name(c: char) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn printable_ascii_is_every_byte_in_range() {
+        let naive = |bytes: &[u8]| bytes.iter().all(|b| (0x20..0x7f).contains(b));
+        let base = b"A plain line of text, long enough for two words!".to_vec();
+        assert!(printable_ascii(&base));
+        for at in 0..base.len() {
+            for byte in 0..=255u8 {
+                let mut text = base.clone();
+                text[at] = byte;
+                assert_eq!(printable_ascii(&text), naive(&text), "{byte:#x} at {at}");
+            }
+        }
+        for len in 0..20 {
+            let text = vec![b'~'; len];
+            assert!(printable_ascii(&text));
+        }
+    }
 
     #[test]
     fn any_hidden_agrees_with_hidden() {

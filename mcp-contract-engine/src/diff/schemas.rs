@@ -145,7 +145,7 @@ struct SchemaCx<'a, 'o, 'p> {
     /// Shared definitions already compared (see [`SharedKey`]): where first, and the changes
     /// that comparison reported, so another place that uses them is named on those changes
     /// instead of reporting them again.
-    shared: HashMap<SharedKey, (String, std::ops::Range<usize>)>,
+    shared: HashMap<SharedKey<'a>, (String, std::ops::Range<usize>)>,
     /// What the anyOf alternatives around the nodes being compared take over (see
     /// [`Absorbed`]).
     absorbed: Absorbed,

@@ -360,30 +360,32 @@ pub(crate) fn may_hold_secret(text: &str) -> bool {
     if text.len() < 8 {
         return false;
     }
-    let by_first = needles_by_first_byte();
+    let (starts, by_first) = needles_by_first_byte();
     let bytes = text.as_bytes();
+    // A byte that starts no needle (most of them) costs one lookup in a table of flags.
     (0..bytes.len()).any(|at| {
-        by_first[usize::from(bytes[at])]
-            .iter()
-            .any(|&(needle, blind)| {
-                let rest = &bytes[at..];
-                rest.len() >= needle.len()
-                    && if blind {
-                        rest[..needle.len()].eq_ignore_ascii_case(needle)
-                    } else {
-                        &rest[..needle.len()] == needle
-                    }
-            })
+        starts[usize::from(bytes[at])]
+            && by_first[usize::from(bytes[at])]
+                .iter()
+                .any(|&(needle, blind)| {
+                    let rest = &bytes[at..];
+                    rest.len() >= needle.len()
+                        && if blind {
+                            rest[..needle.len()].eq_ignore_ascii_case(needle)
+                        } else {
+                            &rest[..needle.len()] == needle
+                        }
+                })
     })
 }
 
 /// A needle's bytes, and whether it is compared case-blind.
 type Needle = (&'static [u8], bool);
 
-/// Every needle by its first byte (both cases for case-blind patterns), with whether it is
-/// case-blind: a byte that starts no needle costs one lookup.
-fn needles_by_first_byte() -> &'static [Vec<Needle>] {
-    static TABLE: OnceLock<Vec<Vec<Needle>>> = OnceLock::new();
+/// Whether a byte starts some needle, and every needle by its first byte (both cases for
+/// case-blind patterns), with whether it is case-blind.
+fn needles_by_first_byte() -> &'static ([bool; 256], Vec<Vec<Needle>>) {
+    static TABLE: OnceLock<([bool; 256], Vec<Vec<Needle>>)> = OnceLock::new();
     TABLE.get_or_init(|| {
         let mut table = vec![Vec::new(); 256];
         for pattern in patterns() {
@@ -402,7 +404,11 @@ fn needles_by_first_byte() -> &'static [Vec<Needle>] {
                 }
             }
         }
-        table
+        let mut starts = [false; 256];
+        for (flag, needles) in starts.iter_mut().zip(&table) {
+            *flag = !needles.is_empty();
+        }
+        (starts, table)
     })
 }
 

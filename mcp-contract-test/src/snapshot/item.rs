@@ -129,12 +129,15 @@ trait Sink: std::io::Write {
 
     /// A line break and `level` levels of two-space indentation.
     fn newline(&mut self, level: usize) {
-        const SPACES: &[u8] = b"                                                                ";
-        self.byte(b'\n');
+        // The break and the indentation in one piece: a line of every item's text.
+        const LINE: &[u8] = b"\n                                                                ";
         let mut left = 2 * level;
+        let first = left.min(LINE.len() - 1);
+        self.put(&LINE[..1 + first]);
+        left -= first;
         while left > 0 {
-            let n = left.min(SPACES.len());
-            self.put(&SPACES[..n]);
+            let n = left.min(LINE.len() - 1);
+            self.put(&LINE[1..1 + n]);
             left -= n;
         }
     }
@@ -492,7 +495,25 @@ fn write_sorted_array<S: Sink>(
 
 /// Whether JSON writes `text` as it is between two quotes (nothing to escape).
 fn is_plain(text: &str) -> bool {
-    !text.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\')
+    // Eight bytes at a time (every text of every item written is read here): a word holds a
+    // byte below 0x20, or equal to `"` or `\\` (a zero byte once xored with it), exactly when
+    // these borrow tests say so (the "has less" and "has zero" tests of Bit Twiddling Hacks).
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let below = |w: u64, n: u64| w.wrapping_sub(ONES * n) & !w & HIGH != 0;
+    let mut chunks = text.as_bytes().chunks_exact(8);
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        if below(w, 0x20) || below(w ^ (ONES * 0x22), 1) || below(w ^ (ONES * 0x5c), 1) {
+            return false;
+        }
+    }
+    !chunks
+        .remainder()
+        .iter()
+        .any(|&b| b < 0x20 || b == b'"' || b == b'\\')
 }
 
 // The comparisons of the sorts above, as functions rather than closures: a closure in a
@@ -995,6 +1016,26 @@ mod tests {
         let mut bytes = text.clone().into_bytes();
         bytes[text.len() / 2] ^= 1;
         assert!(render_unless(&key, &value, &String::from_utf8_lossy(&bytes)).is_some());
+    }
+
+    #[test]
+    fn plain_is_nothing_to_escape_at_any_place() {
+        let naive = |text: &[u8]| !text.iter().any(|&b| b < 0x20 || b == b'"' || b == b'\\');
+        let base = "A plain line, long enough for two words: é ünï"
+            .as_bytes()
+            .to_vec();
+        assert!(is_plain(std::str::from_utf8(&base).unwrap()));
+        for at in 0..base.len() {
+            for byte in 0..0x80u8 {
+                let mut text = base.clone();
+                if !text[at].is_ascii() {
+                    continue;
+                }
+                text[at] = byte;
+                let text = std::str::from_utf8(&text).unwrap();
+                assert_eq!(is_plain(text), naive(text.as_bytes()), "{byte:#x} at {at}");
+            }
+        }
     }
 
     #[test]

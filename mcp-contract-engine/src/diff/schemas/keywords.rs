@@ -419,6 +419,11 @@ impl<'a> SchemaCx<'a, '_, '_> {
     /// some were replaced by others the two sets are compared as the regular languages they
     /// are (`schema::regular`), and what that does not decide is for a person.
     fn patterns(&mut self, a: &BTreeSet<&str>, b: &BTreeSet<&str>, path: &str) {
+        // The same patterns (most nodes: none) report nothing, as `string_sets` below says;
+        // returned before the values and the wording are built for every node compared.
+        if a == b {
+            return;
+        }
         let replaced = a.difference(b).next().is_some() && b.difference(a).next().is_some();
         let decided = if replaced {
             pattern_verdict(a, b, self.dir)
@@ -494,14 +499,16 @@ impl<'a> SchemaCx<'a, '_, '_> {
     }
 
     fn properties(&mut self, so: &Shape<'a>, sn: &Shape<'a>, path: &str, depth: usize) {
-        let names: BTreeSet<&str> = so
-            .properties
-            .keys()
-            .chain(sn.properties.keys())
-            .chain(so.required.iter())
-            .chain(sn.required.iter())
-            .copied()
-            .ordered_set();
+        // Sorted and each once, as a set would give them, without building one per node.
+        let names = sorted_names(
+            so.properties
+                .keys()
+                .chain(sn.properties.keys())
+                .chain(so.required.iter())
+                .chain(sn.required.iter())
+                .copied()
+                .collect(),
+        );
         let noun = match self.dir {
             Direction::Input => "argument",
             Direction::Output => "output field",

@@ -5,10 +5,11 @@ use super::*;
 
 /// Two nodes that are each one bare same-document `$ref` (`{"$ref": "#/$defs/Geo"}`), with
 /// the nulls the caller adds: comparing them gives the same changes wherever they are used.
-pub(super) type SharedKey = (String, String, bool, bool);
+/// The pointers are borrowed from the two documents: no copy per node compared.
+pub(super) type SharedKey<'a> = (&'a str, &'a str, bool, bool);
 
-fn shared_key(old: &Node<'_>, new: &Node<'_>, nulls: (bool, bool)) -> Option<SharedKey> {
-    let bare = |node: &Node<'_>| -> Option<String> {
+fn shared_key<'a>(old: &Node<'a>, new: &Node<'a>, nulls: (bool, bool)) -> Option<SharedKey<'a>> {
+    let bare = |node: &Node<'a>| -> Option<&'a str> {
         let [part] = node.as_slice() else {
             return None;
         };
@@ -17,7 +18,7 @@ fn shared_key(old: &Node<'_>, new: &Node<'_>, nulls: (bool, bool)) -> Option<Sha
             .as_object()
             .filter(|m| m.len() == 1 && !part.skip_union)?;
         let text = map.get("$ref")?.as_str()?;
-        text.starts_with('#').then(|| text.to_owned())
+        text.starts_with('#').then_some(text)
     };
     Some((bare(old)?, bare(new)?, nulls.0, nulls.1))
 }
@@ -74,7 +75,11 @@ impl<'a> EqualWalk<'a> {
                         return None;
                     }
                     let (mut reference, mut union) = (None, None);
-                    for (key, v) in x {
+                    // Whether both hold the same keys in the same order (see
+                    // `schema::canonical_eq`), told in the same pass over the keys.
+                    let mut aligned = true;
+                    for ((key, v), other) in x.iter().zip(y.keys()) {
+                        aligned = aligned && key == other;
                         match key.as_str() {
                             "$ref" => reference = Some(v),
                             "allOf" => return None,
@@ -89,8 +94,7 @@ impl<'a> EqualWalk<'a> {
                     if let Some(reference) = reference {
                         self.follow(reference, y.get("$ref")?, depth)?;
                     }
-                    // Same order for the same keys (see `schema::canonical_eq`).
-                    if x.keys().eq(y.keys()) {
+                    if aligned {
                         let values = x.values().zip(y.values());
                         self.stack.extend(values.map(|(v, w)| (v, w, depth + 1)));
                     } else {
