@@ -154,6 +154,26 @@ fn canonical(value: &Value, sets: bool) -> String {
         Owned(String),
         Key(&'a str),
     }
+    // A scalar (an enum's or a const's value, most often) is written at once: no stack, and
+    // the text sized before it is written.
+    match value {
+        Value::String(text) => {
+            let mut out = String::with_capacity(text.len() + 2);
+            push_json_string(&mut out, text);
+            return out;
+        }
+        Value::Null | Value::Bool(_) | Value::Number(_) => {
+            let mut out = String::new();
+            match value {
+                Value::Number(n) => push_canonical_number(&mut out, n),
+                Value::Bool(true) => out.push_str("true"),
+                Value::Bool(false) => out.push_str("false"),
+                _ => out.push_str("null"),
+            }
+            return out;
+        }
+        Value::Array(_) | Value::Object(_) => {}
+    }
     let mut out = String::new();
     let mut stack = vec![Step::Value(value)];
     while let Some(step) = stack.pop() {
