@@ -40,6 +40,8 @@ const DEPTH_CAP: usize = 100;
 const CLIP: usize = 6;
 
 /// Judges every difference between an accepted surface and a live one.
+// Inline: compiled only by the crates that call it (the CLI), not in every suite's build.
+#[inline]
 pub fn diff_surfaces(old: &Surface, new: &Surface, policy: &Policy) -> Judgement {
     let old: Vec<(&ItemKey, Cow<Value>)> = old.items().collect();
     let new: Vec<(&ItemKey, Cow<Value>)> = new.items().collect();

@@ -488,6 +488,8 @@ fn judge(
 /// the version requirement, the handshake in the `server` header), for tests and benchmarks
 /// that hold a surface (its consumers' usage files are read). The probe's notes are shown as
 /// they are.
+// Inline: compiled only by the crates that call it (the CLI), not in every suite's build.
+#[inline]
 pub fn judge_probe(
     config: &SuiteConfig,
     context: &Context<'_>,
@@ -771,6 +773,8 @@ fn judge_items(
 /// # Errors
 ///
 /// The probe failed: its kind and message ([`SuiteFailure::keys`] is empty).
+// Inline: compiled only by the crates that call it (the CLI), not in every suite's build.
+#[inline]
 pub fn probe(config: &SuiteConfig, context: &Context<'_>) -> Result<Probe, SuiteFailure> {
     crate::probe::probe(&config.server, &probe_options(config, context)).map_err(|e| SuiteFailure {
         kind: probe_failure_kind(e.kind),

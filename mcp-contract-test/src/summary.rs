@@ -482,6 +482,8 @@ pub fn finding_counts<'a>(
 }
 
 /// Counts by class, worst first: `2 breaking, 1 routing`.
+// Inline: compiled only by the crates that call it (the CLI), not in every suite's build.
+#[inline]
 pub fn counts_line(judgement: &Judgement) -> String {
     counts_line_of(&judgement.counts())
 }

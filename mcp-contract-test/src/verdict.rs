@@ -457,6 +457,8 @@ impl SuiteReport {
     }
 
     /// All judged changes of the suite in one judgement (for reports).
+    // Inline: compiled only by the crates that call it (the CLI), not in every suite's build.
+    #[inline]
     pub fn judgement(&self) -> Judgement {
         let mut all = Judgement::default();
         for verdict in &self.verdicts {

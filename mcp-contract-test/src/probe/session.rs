@@ -256,14 +256,16 @@ pub(super) fn run(
     };
     let mut surface = Surface::new();
     let (capabilities, handshake) = session.open(&mut surface)?;
-    let mut unadvertised_noted = HashSet::new();
+    // A list, not a set: four listings at most, and no hash set of `&str` to compile.
+    let mut unadvertised_noted: Vec<&str> = Vec::new();
     for (kind, method, capability) in LISTINGS {
         let advertised = capabilities
             .as_ref()
             .and_then(|caps| caps.get(capability))
             .is_some_and(|value| !matches!(value, Value::Null | Value::Bool(false)));
         if !advertised {
-            if unadvertised_noted.insert(capability) {
+            if !unadvertised_noted.contains(&capability) {
+                unadvertised_noted.push(capability);
                 let methods = if capability == "resources" {
                     "resources/list and resources/templates/list were".to_owned()
                 } else {
@@ -864,9 +866,9 @@ fn key_as_sent(kind: ItemKind, text: &str) -> Option<ItemKey> {
     if !nests_within(text, 120) {
         return None;
     }
-    // Member names borrowed from the text; one written with escapes sends the item the long
-    // way (it cannot be borrowed), which is rare and still exact.
-    let members: BTreeMap<&str, &RawValue> = serde_json::from_str(text).ok()?;
+    // Member names as owned strings: the map type the page and message readers use already
+    // (one B-tree type less to compile in every user's build than borrowed names would be).
+    let members: BTreeMap<String, &RawValue> = serde_json::from_str(text).ok()?;
     let raw_name = [kind.name_field(), kind.name_field_spelling()]
         .into_iter()
         .flatten()

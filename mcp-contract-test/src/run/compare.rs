@@ -87,6 +87,8 @@ pub struct ComparedItem {
 }
 
 /// Compares two recordings; see the module docs.
+// Inline: compiled only by the crates that call it (the CLI), not in every suite's build.
+#[inline]
 pub fn compare(old: Recorded<'_>, new: Recorded<'_>, comparing: &Comparing) -> Comparison {
     let redactions = prepare::Redactions::default();
     let old_surface = prepare::prepare(old.surface, &redactions).surface;
