@@ -829,8 +829,8 @@ fn add_items(
         if let Some(key) = key_as_sent(kind, text) {
             return Ok((key, text.to_owned()));
         }
-        // The long way: a name written with escapes cannot be borrowed, and a too-deep item
-        // must be reported. The text is still recorded as sent.
+        // The long way: an item without a plain string name, or a too-deep item, must be
+        // reported. The text is still recorded as sent.
         let item: Value = serde_json::from_str(text)
             .map_err(|error| too_deep_failure(&error, method, Phase::List))?;
         let Some(name) = kind.name_of(&item) else {
@@ -930,11 +930,10 @@ mod tests {
         assert_eq!(key.name, "t");
         let template = key_as_sent(ItemKind::ResourceTemplate, r#"{"uri_template": "a/{b}"}"#);
         assert_eq!(template.unwrap().name, "a/{b}");
-        for long_way in [
-            r#"{"name": 7}"#,
-            r#"{"title": "no name"}"#,
-            r#"{"na\u006de": "t"}"#,
-        ] {
+        // A member name written with escapes is read as the long way reads it.
+        let escaped = key_as_sent(ItemKind::Tool, r#"{"na\u006de": "t"}"#).unwrap();
+        assert_eq!(escaped.name, "t");
+        for long_way in [r#"{"name": 7}"#, r#"{"title": "no name"}"#] {
             assert!(
                 key_as_sent(ItemKind::Tool, long_way).is_none(),
                 "{long_way}"
