@@ -143,6 +143,8 @@ impl Change {
 
     /// The change as the JSON report writes it.
     /// `places` is written only when the change has several.
+    // Inline: compiled only by the crates that call it (the CLI), not in every suite's build.
+    #[inline]
     pub fn to_json(&self) -> Value {
         let mut value = json!({
             "rule": self.rule,
@@ -184,6 +186,8 @@ impl Note {
     }
 
     /// The note as the JSON report writes it.
+    // Inline: compiled only by the crates that call it (the CLI), not in every suite's build.
+    #[inline]
     pub fn to_json(&self) -> Value {
         json!({
             "kind": self.item.kind.as_str(),
@@ -211,6 +215,8 @@ impl Judgement {
     }
 
     /// The changes and notes of one item.
+    // Inline: compiled only by the crates that call it (the CLI), not in every suite's build.
+    #[inline]
     pub fn for_item(&self, item: &ItemKey) -> Judgement {
         Judgement {
             changes: self
@@ -229,6 +235,8 @@ impl Judgement {
     }
 
     /// The JSON report body: `{"changes": [...], "notes": [...]}`.
+    // Inline: compiled only by the crates that call it (the CLI), not in every suite's build.
+    #[inline]
     pub fn to_json(&self) -> Value {
         json!({
             "changes": self.changes.iter().map(Change::to_json).collect::<Vec<_>>(),
@@ -237,6 +245,8 @@ impl Judgement {
     }
 
     /// How many changes each class has.
+    // Inline: compiled only by the crates that call it (the CLI), not in every suite's build.
+    #[inline]
     pub fn counts(&self) -> BTreeMap<Class, usize> {
         let mut counts = BTreeMap::new();
         for change in &self.changes {
@@ -246,6 +256,8 @@ impl Judgement {
     }
 
     /// Items that have at least one change or note.
+    // Inline: compiled only by the crates that call it (the CLI), not in every suite's build.
+    #[inline]
     pub fn items(&self) -> BTreeSet<ItemKey> {
         self.changes
             .iter()

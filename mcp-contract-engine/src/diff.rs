@@ -40,6 +40,8 @@ const DEPTH_CAP: usize = 100;
 const CLIP: usize = 6;
 
 /// Judges every difference between an accepted surface and a live one.
+// Inline: compiled only by the crates that call it (the CLI), not in every suite's build.
+#[inline]
 pub fn diff_surfaces(old: &Surface, new: &Surface, policy: &Policy) -> Judgement {
     let old: Vec<(&ItemKey, Cow<Value>)> = old.items().collect();
     let new: Vec<(&ItemKey, Cow<Value>)> = new.items().collect();
@@ -416,15 +418,16 @@ fn finish(mut judgement: Judgement) -> Judgement {
                 (b, a, c)
             })
             .collect();
-        keyed.sort_by(|x, y| (&x.0, &x.1).cmp(&(&y.0, &y.1)));
+        // Ties and notes are few: the shared stable sort, not one compiled for each.
+        crate::ordered::sort_by(&mut keyed, &|x, y| (&x.0, &x.1).cmp(&(&y.0, &y.1)));
         keyed.dedup_by(|x, y| x.0 == y.0 && x.1 == y.1);
         judgement
             .changes
             .extend(keyed.into_iter().map(|(_, _, c)| c));
     }
-    judgement
-        .notes
-        .sort_by(|x, y| (&x.item, &x.path, &x.message).cmp(&(&y.item, &y.path, &y.message)));
+    crate::ordered::sort_by(&mut judgement.notes, &|x, y| {
+        (&x.item, &x.path, &x.message).cmp(&(&y.item, &y.path, &y.message))
+    });
     judgement.notes.dedup();
     judgement
 }

@@ -55,6 +55,8 @@ pub fn escape(text: &str) -> String {
 
 /// Escapes a server-provided string that may span lines (a description in a report): like
 /// [`escape`], but newlines stay newlines.
+// Inline: compiled only by the crates that call it (the CLI), not in every suite's build.
+#[inline]
 pub fn escape_multiline(text: &str) -> String {
     text.split('\n').map(escape).collect::<Vec<_>>().join("\n")
 }
@@ -70,6 +72,8 @@ pub fn truncate(text: &str, max: usize) -> String {
 }
 
 /// Whether the text holds any hidden character (for lints and findings).
+// Inline: compiled only by the crates that call it (the CLI), not in every suite's build.
+#[inline]
 pub fn has_hidden(text: &str) -> bool {
     text.chars().any(|c| c != '\n' && c != '\t' && is_hidden(c))
 }

@@ -90,6 +90,8 @@ impl Finding {
     }
 
     /// The finding as the JSON reports write it.
+    // Inline: compiled only by the crates that call it (the CLI), not in every suite's build.
+    #[inline]
     pub fn to_json(&self) -> Value {
         json!({
             "rule": self.rule,
@@ -194,6 +196,8 @@ impl Lints {
     /// # Errors
     ///
     /// No `=`, a level other than deny, warn or allow, or an unknown rule id.
+    // Inline: compiled only by the crates that call it (the CLI), not in every suite's build.
+    #[inline]
     pub fn apply_setting(&mut self, setting: &str) -> Result<(), SettingError> {
         let (rule, level) = setting.split_once('=').ok_or_else(|| {
             SettingError::new(
@@ -252,6 +256,8 @@ impl std::error::Error for SettingError {}
 /// secret and one `non-spec-spelling` finding for the respellings found while preparing it,
 /// then the allow-list as of `today`. Findings at level allow are left out. Sorted by item,
 /// path and rule.
+// Inline: compiled only by the crates that call it (the CLI), not in every suite's build.
+#[inline]
 pub fn lint_at(
     surface: &Surface,
     secrets: &[crate::prepare::ReplacedSecret],

@@ -34,23 +34,30 @@ const BLOCK: usize = 16;
 pub fn map_in_order<'a, T: Sync, R: Send>(items: &'a [T], f: impl Fn(&'a T) -> R + Sync) -> Vec<R> {
     let threads = threads();
     if threads < 2 || items.len() < PARALLEL_FROM {
-        return items.iter().map(&f).collect();
+        return map_all(items, &f);
     }
     // Loops rather than iterator chains here: each chain is compiled again for every caller.
     let mut slots: Vec<Mutex<Vec<R>>> = Vec::new();
     slots.resize_with(items.len().div_ceil(BLOCK), Mutex::default);
     run_blocks(slots.len(), threads, &|block| {
         let start = block * BLOCK;
-        let results: Vec<R> = items[start..items.len().min(start + BLOCK)]
-            .iter()
-            .map(&f)
-            .collect();
+        let results = map_all(&items[start..items.len().min(start + BLOCK)], &f);
         // Each slot is written once, after `f` ran: no lock is held while `f` may panic.
         *slots[block].lock().unwrap_or_else(PoisonError::into_inner) = results;
     });
     let mut results = Vec::with_capacity(items.len());
     for slot in slots {
         results.append(&mut slot.into_inner().unwrap_or_else(PoisonError::into_inner));
+    }
+    results
+}
+
+/// `f` on each item, in order: one loop for both of [`map_in_order`]'s paths, where a
+/// `map(..).collect()` compiled an iterator chain for each.
+fn map_all<'a, T, R>(items: &'a [T], f: &impl Fn(&'a T) -> R) -> Vec<R> {
+    let mut results = Vec::with_capacity(items.len());
+    for item in items {
+        results.push(f(item));
     }
     results
 }

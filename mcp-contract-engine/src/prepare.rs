@@ -134,6 +134,8 @@ fn value_may_hold_secret(value: &Value) -> bool {
 /// The whole surface through [`prepare_item`]. Idempotent: preparing a prepared surface changes
 /// nothing and finds nothing. (The harness and the CLI prepare item by item instead, so that a large
 /// surface is never held parsed as a whole.)
+// Inline: compiled only by the crates that call it (the CLI), not in every suite's build.
+#[inline]
 pub fn prepare(surface: &Surface, redactions: &Redactions) -> Prepared {
     let mut prepared = Prepared::default();
     for (key, item) in surface.items() {

@@ -285,6 +285,8 @@ impl Item {
 }
 
 impl PartialEq for Surface {
+    // Inline: compiled only by the crates that call it (the CLI), not in every suite's build.
+    #[inline]
     fn eq(&self, other: &Surface) -> bool {
         // Repeats compare by item, each item's repeats in the order they came (a surface file
         // lists them after their item, in name order, not in the order of the listing).
@@ -325,6 +327,8 @@ impl Surface {
     /// Items are kept as advertised. An item without its name field is an error naming its
     /// position; an item whose name repeats an earlier one is kept out and remembered in
     /// [`Surface::duplicates`] (the first one wins, as most clients do).
+    // Inline: compiled only by the crates that call it (the CLI), not in every suite's build.
+    #[inline]
     pub fn from_json(document: &Value) -> Result<Surface, SurfaceError> {
         let object = document.as_object().ok_or_else(|| SurfaceError {
             pointer: String::new(),
@@ -375,6 +379,8 @@ impl Surface {
     /// The surface as a surface file: server fields at the top, then every list.
     /// Lists are in name order, so two recordings of one server are byte-identical; an item
     /// whose name was repeated is followed by its repeats, as the server sent them.
+    // Inline: compiled only by the crates that call it (the CLI), not in every suite's build.
+    #[inline]
     pub fn to_json(&self) -> Value {
         let mut out = Map::new();
         if let Some(server) = self.get(&ItemKey::server()) {
@@ -413,6 +419,8 @@ impl Surface {
     }
 
     /// Removes one item.
+    // Inline: compiled only by the crates that call it (the CLI), not in every suite's build.
+    #[inline]
     pub fn remove(&mut self, key: &ItemKey) -> Option<Value> {
         self.items.remove(key).map(Item::into_value)
     }

@@ -74,6 +74,8 @@ use std::time::{Duration, Instant};
 /// A [`ProbeError`] when the server cannot be started, exits, stays silent past the deadline,
 /// answers with a JSON-RPC error or a malformed result, paginates without end, or writes
 /// something on stdout that cannot be messages. Its [`ProbeErrorKind`] says which.
+// Inline: compiled only by the crates that call it (the CLI), not in every suite's build.
+#[inline]
 pub fn probe_stdio(command: &ServerCommand, options: &ProbeOptions) -> Result<Probe, ProbeError> {
     let (probe, session) = probe_stdio_session(command, options)?;
     session.stop();

@@ -30,7 +30,6 @@ mod shared;
 pub use accept::{accept, Acceptance, Refusal};
 pub use compare::{compare, ComparedItem, Comparing, Comparison, Recorded};
 use release::{version_discipline, Release};
-use std::collections::BTreeSet;
 use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -488,6 +487,8 @@ fn judge(
 /// the version requirement, the handshake in the `server` header), for tests and benchmarks
 /// that hold a surface (its consumers' usage files are read). The probe's notes are shown as
 /// they are.
+// Inline: compiled only by the crates that call it (the CLI), not in every suite's build.
+#[inline]
 pub fn judge_probe(
     config: &SuiteConfig,
     context: &Context<'_>,
@@ -623,29 +624,40 @@ fn leftovers(
     report: &SuiteReport,
     tombstones: Vec<(ItemKey, PathBuf)>,
 ) -> Leftovers {
-    let tested: BTreeSet<&ItemKey> = report
-        .verdicts
-        .iter()
-        .map(|v| &v.key)
-        .chain(&report.unjudged)
-        .collect();
+    // Sorted lists searched by halves rather than sets: the only B-tree sets of these types in
+    // the crate, ~8,000 lines of LLVM IR each in every user's build (docs/performance.md §6).
+    let mut tested: Vec<&ItemKey> = Vec::with_capacity(report.verdicts.len());
+    for verdict in &report.verdicts {
+        tested.push(&verdict.key);
+    }
+    tested.extend(&report.unjudged);
+    tested.sort();
     // A pending file under an item's former name stays with its item too (a run that writes
     // nothing reads such an item where it is).
-    let tested_files: BTreeSet<PathBuf> = tested
-        .iter()
-        .flat_map(|key| layout.snap_paths(key))
-        .collect();
-    let stale_pending =
+    let mut tested_files: Vec<PathBuf> = Vec::new();
+    for key in &tested {
+        tested_files.extend(layout.snap_paths(key));
+    }
+    tested_files.sort();
+    let mut stale_pending = Vec::new();
+    for pending in
         crate::snapshot::pending_files(&layout.dir, &layout.module, layout.suite.as_deref())
-            .into_iter()
-            .filter(|pending| !tested_files.contains(&pending.with_extension("")))
-            .collect();
+    {
+        if tested_files
+            .binary_search(&pending.with_extension(""))
+            .is_err()
+        {
+            stale_pending.push(pending);
+        }
+    }
+    let mut untested_tombstones = Vec::new();
+    for (key, path) in tombstones {
+        if tested.binary_search(&&key).is_err() {
+            untested_tombstones.push(path);
+        }
+    }
     Leftovers {
-        tombstones: tombstones
-            .into_iter()
-            .filter(|(key, _)| !tested.contains(key))
-            .map(|(_, path)| path)
-            .collect(),
+        tombstones: untested_tombstones,
         stale_pending,
     }
 }
@@ -771,6 +783,8 @@ fn judge_items(
 /// # Errors
 ///
 /// The probe failed: its kind and message ([`SuiteFailure::keys`] is empty).
+// Inline: compiled only by the crates that call it (the CLI), not in every suite's build.
+#[inline]
 pub fn probe(config: &SuiteConfig, context: &Context<'_>) -> Result<Probe, SuiteFailure> {
     crate::probe::probe(&config.server, &probe_options(config, context)).map_err(|e| SuiteFailure {
         kind: probe_failure_kind(e.kind),

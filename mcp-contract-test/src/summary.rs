@@ -35,6 +35,23 @@ fn shown(value: &Value) -> String {
 /// How many characters are shown before and after the place two long values differ.
 const CONTEXT: usize = 24;
 
+/// How many characters `a` and `b` share at their start, and then at their end after that
+/// start (the two never overlap).
+pub(crate) fn common_ends(a: &[char], b: &[char]) -> (usize, usize) {
+    let mut prefix = 0;
+    while prefix < a.len() && prefix < b.len() && a[prefix] == b[prefix] {
+        prefix += 1;
+    }
+    let mut suffix = 0;
+    while prefix + suffix < a.len()
+        && prefix + suffix < b.len()
+        && a[a.len() - 1 - suffix] == b[b.len() - 1 - suffix]
+    {
+        suffix += 1;
+    }
+    (prefix, suffix)
+}
+
 /// Two versions of a value, each on one line and shortened around the place where they
 /// differ: a long description changed in its middle shows the change on both sides, not the
 /// same first 80 characters twice. Values that fit are shown whole.
@@ -47,13 +64,7 @@ pub fn compact_pair(before: Option<&Value>, after: Option<&Value>) -> (String, S
     if old.len() <= VALUE_WIDTH && new.len() <= VALUE_WIDTH {
         return (old.iter().collect(), new.iter().collect());
     }
-    let common_prefix = old.iter().zip(&new).take_while(|(a, b)| a == b).count();
-    let common_suffix = old[common_prefix..]
-        .iter()
-        .rev()
-        .zip(new[common_prefix..].iter().rev())
-        .take_while(|(a, b)| a == b)
-        .count();
+    let (common_prefix, common_suffix) = common_ends(&old, &new);
     let start = common_prefix.saturating_sub(CONTEXT);
     let window = |side: &[char]| -> String {
         let changed_end = side.len() - common_suffix;
@@ -482,6 +493,8 @@ pub fn finding_counts<'a>(
 }
 
 /// Counts by class, worst first: `2 breaking, 1 routing`.
+// Inline: compiled only by the crates that call it (the CLI), not in every suite's build.
+#[inline]
 pub fn counts_line(judgement: &Judgement) -> String {
     counts_line_of(&judgement.counts())
 }
@@ -502,6 +515,38 @@ pub fn counts_line_of(counts: &BTreeMap<Class, usize>) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// The shared start and end, counted as the iterator chains they replace counted them.
+    #[test]
+    fn common_ends_are_what_zipping_from_both_ends_gives() {
+        let reference = |a: &[char], b: &[char]| {
+            let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+            let suffix = a[prefix..]
+                .iter()
+                .rev()
+                .zip(b[prefix..].iter().rev())
+                .take_while(|(x, y)| x == y)
+                .count();
+            (prefix, suffix)
+        };
+        let cases = [
+            ("", ""),
+            ("", "abc"),
+            ("abc", "abc"),
+            ("abc", "abcd"),
+            ("xabc", "abc"),
+            ("aXa", "aYa"),
+            ("aaa", "aa"),
+            ("2026-11-30", "2026-12-01"),
+            ("héllo wörld", "héllo world"),
+        ];
+        for (a, b) in cases {
+            let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+            assert_eq!(common_ends(&a, &b), reference(&a, &b), "{a:?} {b:?}");
+            assert_eq!(common_ends(&b, &a), reference(&b, &a), "{b:?} {a:?}");
+        }
+        assert_eq!(common_ends(&['a', 'a', 'a'], &['a', 'a']), (2, 0));
+    }
 
     #[test]
     fn a_long_text_changed_in_its_middle_shows_the_change_on_both_sides() {

@@ -318,10 +318,11 @@ impl Layout {
     /// Every name the snapshot of one item may have in this suite: [`Layout::snap_path`], and
     /// a named suite's former name.
     pub fn snap_paths(&self, key: &ItemKey) -> Vec<PathBuf> {
-        let former = snapshot::former_file_name(&self.module, self.suite.as_deref(), key);
-        std::iter::once(self.snap_path(key))
-            .chain(former.map(|name| self.dir.join(name)))
-            .collect()
+        let mut paths = vec![self.snap_path(key)];
+        if let Some(former) = snapshot::former_file_name(&self.module, self.suite.as_deref(), key) {
+            paths.push(self.dir.join(former));
+        }
+        paths
     }
 }
 
@@ -457,6 +458,8 @@ impl SuiteReport {
     }
 
     /// All judged changes of the suite in one judgement (for reports).
+    // Inline: compiled only by the crates that call it (the CLI), not in every suite's build.
+    #[inline]
     pub fn judgement(&self) -> Judgement {
         let mut all = Judgement::default();
         for verdict in &self.verdicts {

@@ -69,6 +69,8 @@ impl Message {
     }
 
     /// A message built from a value (a JSON object; anything else has no members).
+    // Inline: compiled only by the crates that call it (the CLI), not in every suite's build.
+    #[inline]
     pub fn from_value(value: Value) -> Message {
         let Value::Object(mut envelope) = value else {
             return Message {
@@ -93,6 +95,8 @@ impl Message {
     }
 
     /// The whole message as a value (parses the result: for small messages).
+    // Inline: compiled only by the crates that call it (the CLI), not in every suite's build.
+    #[inline]
     pub fn to_value(&self) -> Result<Value, serde_json::Error> {
         let mut map = self.envelope.clone();
         if let Some(result) = &self.result {

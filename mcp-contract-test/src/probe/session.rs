@@ -256,14 +256,16 @@ pub(super) fn run(
     };
     let mut surface = Surface::new();
     let (capabilities, handshake) = session.open(&mut surface)?;
-    let mut unadvertised_noted = HashSet::new();
+    // A list, not a set: four listings at most, and no hash set of `&str` to compile.
+    let mut unadvertised_noted: Vec<&str> = Vec::new();
     for (kind, method, capability) in LISTINGS {
         let advertised = capabilities
             .as_ref()
             .and_then(|caps| caps.get(capability))
             .is_some_and(|value| !matches!(value, Value::Null | Value::Bool(false)));
         if !advertised {
-            if unadvertised_noted.insert(capability) {
+            if !unadvertised_noted.contains(&capability) {
+                unadvertised_noted.push(capability);
                 let methods = if capability == "resources" {
                     "resources/list and resources/templates/list were".to_owned()
                 } else {
@@ -827,8 +829,8 @@ fn add_items(
         if let Some(key) = key_as_sent(kind, text) {
             return Ok((key, text.to_owned()));
         }
-        // The long way: a name written with escapes cannot be borrowed, and a too-deep item
-        // must be reported. The text is still recorded as sent.
+        // The long way: an item without a plain string name, or a too-deep item, must be
+        // reported. The text is still recorded as sent.
         let item: Value = serde_json::from_str(text)
             .map_err(|error| too_deep_failure(&error, method, Phase::List))?;
         let Some(name) = kind.name_of(&item) else {
@@ -864,9 +866,9 @@ fn key_as_sent(kind: ItemKind, text: &str) -> Option<ItemKey> {
     if !nests_within(text, 120) {
         return None;
     }
-    // Member names borrowed from the text; one written with escapes sends the item the long
-    // way (it cannot be borrowed), which is rare and still exact.
-    let members: BTreeMap<&str, &RawValue> = serde_json::from_str(text).ok()?;
+    // Member names as owned strings: the map type the page and message readers use already
+    // (one B-tree type less to compile in every user's build than borrowed names would be).
+    let members: BTreeMap<String, &RawValue> = serde_json::from_str(text).ok()?;
     let raw_name = [kind.name_field(), kind.name_field_spelling()]
         .into_iter()
         .flatten()
@@ -928,11 +930,10 @@ mod tests {
         assert_eq!(key.name, "t");
         let template = key_as_sent(ItemKind::ResourceTemplate, r#"{"uri_template": "a/{b}"}"#);
         assert_eq!(template.unwrap().name, "a/{b}");
-        for long_way in [
-            r#"{"name": 7}"#,
-            r#"{"title": "no name"}"#,
-            r#"{"na\u006de": "t"}"#,
-        ] {
+        // A member name written with escapes is read as the long way reads it.
+        let escaped = key_as_sent(ItemKind::Tool, r#"{"na\u006de": "t"}"#).unwrap();
+        assert_eq!(escaped.name, "t");
+        for long_way in [r#"{"name": 7}"#, r#"{"title": "no name"}"#] {
             assert!(
                 key_as_sent(ItemKind::Tool, long_way).is_none(),
                 "{long_way}"

@@ -69,10 +69,7 @@ impl ServerCommand {
     /// back.
     pub fn secrets(&self) -> Vec<String> {
         let running = self.expanded().unwrap_or_else(|_| self.clone());
-        let words: Vec<String> = std::iter::once(&running.program)
-            .chain(&running.args)
-            .cloned()
-            .collect();
+        let words = running.words();
         let mut found: Vec<String> = crate::prepare::secrets::scrub_command(&words)
             .1
             .into_iter()
@@ -107,20 +104,30 @@ impl ServerCommand {
     ///
     /// A variable it names is not set (or not Unicode): the message names it.
     pub fn expanded(&self) -> Result<ServerCommand, String> {
+        // Loops rather than `collect::<Result<…>>`, which compiles a shunting iterator per site.
+        let program = expand(&self.program)?;
+        let mut args = Vec::with_capacity(self.args.len());
+        for arg in &self.args {
+            args.push(expand(arg)?);
+        }
+        let mut env = Vec::with_capacity(self.env.len());
+        for (name, value) in &self.env {
+            env.push((name.clone(), expand(value)?));
+        }
         Ok(ServerCommand {
-            program: expand(&self.program)?,
-            args: self
-                .args
-                .iter()
-                .map(|arg| expand(arg))
-                .collect::<Result<_, _>>()?,
-            env: self
-                .env
-                .iter()
-                .map(|(name, value)| Ok((name.clone(), expand(value)?)))
-                .collect::<Result<_, String>>()?,
+            program,
+            args,
+            env,
             cwd: self.cwd.clone(),
         })
+    }
+
+    /// The program and its arguments, as words.
+    fn words(&self) -> Vec<String> {
+        let mut words = Vec::with_capacity(1 + self.args.len());
+        words.push(self.program.clone());
+        words.extend_from_slice(&self.args);
+        words
     }
 
     /// The command line as a user would type it, each word quoted when the shell needs it.
@@ -131,11 +138,7 @@ impl ServerCommand {
     /// [`crate::prepare::secrets::scrub_command`]): this string ends up in snapshot headers,
     /// reports, error messages and CI logs.
     pub fn display(&self) -> String {
-        let words: Vec<String> = std::iter::once(&self.program)
-            .chain(&self.args)
-            .cloned()
-            .collect();
-        crate::prepare::secrets::scrub_command(&words)
+        crate::prepare::secrets::scrub_command(&self.words())
             .0
             .iter()
             .map(|word| command::quote_word(word))

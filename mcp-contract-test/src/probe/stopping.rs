@@ -177,6 +177,8 @@ impl ServerSession {
     /// ([`ProbeErrorKind::Exited`]), an answer that is not one, or a transport failure (an
     /// HTTP status, a TLS error: its kind says which); a session that owns nothing
     /// ([`ProbeErrorKind::Exited`]).
+    // Inline: compiled only by the crates that call it (the CLI), not in every suite's build.
+    #[inline]
     pub fn request(
         &mut self,
         method: &str,

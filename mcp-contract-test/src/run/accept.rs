@@ -56,6 +56,8 @@ impl Refusal {
 /// # Errors
 ///
 /// The first snapshot file that could not be written or deleted.
+// Inline: compiled only by the crates that call it (the CLI), not in every suite's build.
+#[inline]
 pub fn accept(report: &mut SuiteReport) -> Result<Acceptance, crate::snapshot::SnapshotError> {
     let unbumped = report
         .verdicts

@@ -87,6 +87,8 @@ pub struct ComparedItem {
 }
 
 /// Compares two recordings; see the module docs.
+// Inline: compiled only by the crates that call it (the CLI), not in every suite's build.
+#[inline]
 pub fn compare(old: Recorded<'_>, new: Recorded<'_>, comparing: &Comparing) -> Comparison {
     let redactions = prepare::Redactions::default();
     let old_surface = prepare::prepare(old.surface, &redactions).surface;
@@ -142,6 +144,8 @@ pub fn compare(old: Recorded<'_>, new: Recorded<'_>, comparing: &Comparing) -> C
 }
 
 /// A recording's version as a note names it: `` `2.0.0` (recorded with the contract) ``.
+// Inline: compiled only by the crates that call it (the CLI), not in every suite's build.
+#[inline]
 fn shown_version(version: Option<&ReleaseVersion>) -> String {
     match version {
         Some(version) => format!("`{}` ({})", version.value, version.from.describe()),
@@ -152,6 +156,8 @@ fn shown_version(version: Option<&ReleaseVersion>) -> String {
 /// Every item of either side (and any the judgement names), with its state: compared in the
 /// engine's canonical form, so that a snapshot folder (set-like arrays sorted) and the surface
 /// file it was recorded from are the same surface.
+// Inline: compiled only by the crates that call it (the CLI), not in every suite's build.
+#[inline]
 fn item_states(old: &Surface, new: &Surface, judgement: &Judgement) -> Vec<(ItemKey, State)> {
     let mut keys: Vec<ItemKey> = judgement.items().into_iter().collect();
     keys.extend(old.keys().chain(new.keys()).cloned());

@@ -623,6 +623,8 @@ fn canonical(value: &Value, context: Context) -> Value {
 
 /// Reads snapshot contents written by [`render_item`]. Errors name `path` and the line
 /// (counted from the start of the contents; `parse_item_at` counts file lines).
+// Inline: compiled only by the crates that call it (the CLI), not in every suite's build.
+#[inline]
 pub fn parse_item(contents: &str, path: &Path) -> Result<ParsedItem, SnapshotError> {
     parse_item_at(contents, path, 1)
 }

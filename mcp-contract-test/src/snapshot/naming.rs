@@ -165,6 +165,8 @@ pub(crate) fn former_suite_prefix(module: &str, suite: Option<&str>) -> Option<S
 /// The module and suite parts (`safe_component`s) of a file named after `key` in either
 /// naming (`contract__fs.tools.x.snap`, `contract__fs__tools__x.snap`: `contract`, `fs`;
 /// `contract__tools__x.snap`: `contract`, none), or `None` when the name is not one of `key`'s.
+// Inline: compiled only by the crates that call it (the CLI), not in every suite's build.
+#[inline]
 pub fn suite_of_file(name: &str, key: &ItemKey) -> Option<(String, Option<String>)> {
     let part = |p: &str| !p.is_empty() && !p.contains("__") && !p.contains('.');
     // Named after the item in a named suite: `<module>__<suite>` before the item's part.

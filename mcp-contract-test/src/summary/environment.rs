@@ -121,13 +121,7 @@ fn in_token(c: char) -> bool {
 
 fn text_cause(before: &str, after: &str, user: Option<&str>) -> Option<Cause> {
     let (a, b): (Vec<char>, Vec<char>) = (before.chars().collect(), after.chars().collect());
-    let mut prefix = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
-    let mut suffix = a[prefix..]
-        .iter()
-        .rev()
-        .zip(b[prefix..].iter().rev())
-        .take_while(|(x, y)| x == y)
-        .count();
+    let (mut prefix, mut suffix) = super::common_ends(&a, &b);
     while prefix > 0 && in_token(a[prefix - 1]) {
         prefix -= 1;
     }
