@@ -575,10 +575,6 @@ pub(crate) const ANCHORS: Concepts = any(&[
     Concept::Environment,
     Concept::Files,
     Concept::Personal,
-    Concept::Destroy,
-    Concept::Pay,
-    Concept::Grant,
-    Concept::Publish,
     Concept::Misstate,
 ]);
 

@@ -976,9 +976,15 @@ fn named_kinds(
     anywhere: bool,
 ) -> Concepts {
     let mut out = 0;
+    // (Most sentences name no tool: no word is joined or turns case.)
+    let camel = visible
+        .as_bytes()
+        .windows(2)
+        .any(|p| p[0].is_ascii_lowercase() && p[1].is_ascii_uppercase());
     for (i, &(s, e)) in ws.iter().enumerate() {
         let w = &folded[s..e];
         if w.len() < 5
+            || !camel && !w.contains(['_', '-'])
             || !anywhere
                 && !found.iter().any(|m| {
                     m.directed && m.concepts & ACTIONS != 0 && m.start < i && i <= m.end + 2
@@ -1087,7 +1093,8 @@ fn sinks(
     if other_identifier(visible, scope) {
         out |= C::ToolName.bit();
     }
-    if fixed_id(visible) {
+    // (Read only where something is sent: it is what a copy goes to.)
+    if concepts & C::Send.bit() != 0 && fixed_id(visible) {
         out |= C::FixedId.bit();
     }
     out
