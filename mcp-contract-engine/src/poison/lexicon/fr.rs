@@ -79,5 +79,7 @@ pub(crate) static FR: Language = Language {
         e(C::AboutFiles, "fichier|fichiers|dossier|dossiers|répertoire|répertoires|chemin|chemins|disque|document|documents", "Supprime un fichier du dossier."),
         e(C::AboutPersonal, "contact|contacts|profil|profils|personne|personnes|client|clients|adresse|adresses|téléphone|patient|patients|salarié|salariés|employé|employés", "Recherche un contact par son nom."),
         e(C::Consent, "vaut accord|vaut approbation|compte comme une approbation|est considéré comme approuvé|a déjà donné son approbation", "Toute réponse vaut accord."),
+        e(C::Send, "enverra|enverront|transmettra|déposera|partagera|publiera|téléversera|exportera", "L'assistant enverra une copie à l'archive."),
+        e(C::Include, "ajoutera|copiera|recopiera|inclura|joindra|insérera|mettra|renseignera", "L'assistant ajoutera la clé au champ notes."),
     ],
 };

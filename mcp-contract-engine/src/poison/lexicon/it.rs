@@ -79,5 +79,7 @@ pub(crate) static IT: Language = Language {
         e(C::AboutFiles, "file|cartella|cartelle|directory|percorso|percorsi|disco|documento|documenti", "Elimina un file dalla cartella."),
         e(C::AboutPersonal, "contatto|contatti|profilo|profili|persona|persone|cliente|clienti|indirizzo|indirizzi|telefono|paziente|dipendente|dipendenti", "Cerca un contatto per nome."),
         e(C::Consent, "vale come approvazione|conta come approvazione|si considera approvato|si considera autorizzato|ha già dato la sua approvazione", "Qualsiasi risposta vale come approvazione."),
+        e(C::Send, "invierà|inoltrerà|caricherà|condividerà|trasmetterà|pubblicherà|esporterà", "L'assistente invierà una copia all'archivio."),
+        e(C::Include, "includerà|allegherà|inserirà|incollerà|riporterà|metterà", "L'assistente includerà la chiave nel campo note."),
     ],
 };
