@@ -200,6 +200,41 @@ pub(crate) enum Concept {
     Asked,
     /// Done only when the user asks: a limit and the user's request, not set aside.
     OnRequest,
+    // ---- round 5: what kind of action is directed ----
+    /// Destroying or emptying something: delete, drop, remove, purge, empty, wipe, overwrite.
+    Destroy,
+    /// Moving money: refund, pay, transfer, charge, credit.
+    Pay,
+    /// Granting access: grant, admin, role, invite, chmod.
+    Grant,
+    /// Making something public or sending it out to others: publish, make public.
+    Publish,
+    /// Something went wrong: an error, a failure, denied, rejected.
+    Failure,
+    /// What was asked, said without the user: `the requested path`, `whatever amount was asked
+    /// for`.
+    Will,
+    /// Capability rather than direction: can, may, is able to.
+    Capability,
+    /// What comes after something else: after, once, then, afterwards.
+    Sequel,
+    /// A side-effecting action of a harmful kind (destroy, pay, grant, publish), asked of the
+    /// model: by a verb of that kind, or by a call of a tool whose name says it.
+    Harm,
+    /// [`Concept::Harm`] of a kind the item's own purpose does not cover.
+    ForeignHarm,
+    /// The user's will respected: the user's request named and not set aside.
+    Respected,
+    /// A default imposed unless the user intervenes: "unless the user explicitly names …".
+    Default,
+    /// A fixed opaque identifier as a destination: a channel or account id (`C07AUDX1Q`).
+    FixedId,
+    /// What an action is for (`to delete one, call …`): guidance toward the user's goal.
+    Purpose,
+    /// The item's own result as an object: the returned balance, the results, the output.
+    Result,
+    /// How something is put to the user: `to the user as`, `as a success`.
+    ToldAs,
 }
 
 /// A set of concepts.
@@ -207,7 +242,7 @@ pub(crate) type Concepts = u128;
 
 impl Concept {
     /// Every concept, in order.
-    pub(crate) const ALL: [Concept; 71] = [
+    pub(crate) const ALL: [Concept; 87] = [
         Concept::Model,
         Concept::Directive,
         Concept::Imperative,
@@ -279,6 +314,22 @@ impl Concept {
         Concept::Value,
         Concept::Asked,
         Concept::OnRequest,
+        Concept::Destroy,
+        Concept::Pay,
+        Concept::Grant,
+        Concept::Publish,
+        Concept::Failure,
+        Concept::Will,
+        Concept::Capability,
+        Concept::Sequel,
+        Concept::Harm,
+        Concept::ForeignHarm,
+        Concept::Respected,
+        Concept::Default,
+        Concept::FixedId,
+        Concept::Purpose,
+        Concept::Result,
+        Concept::ToldAs,
     ];
 
     /// The concept as a one-member set.
@@ -287,7 +338,7 @@ impl Concept {
     }
 
     /// Their names, in order (the ids and `{:?}` are made from them).
-    const NAMES: [&'static str; 71] = [
+    const NAMES: [&'static str; 87] = [
         "Model",
         "Directive",
         "Imperative",
@@ -359,6 +410,22 @@ impl Concept {
         "Value",
         "Asked",
         "OnRequest",
+        "Destroy",
+        "Pay",
+        "Grant",
+        "Publish",
+        "Failure",
+        "Will",
+        "Capability",
+        "Sequel",
+        "Harm",
+        "ForeignHarm",
+        "Respected",
+        "Default",
+        "FixedId",
+        "Purpose",
+        "Result",
+        "ToldAs",
     ];
 
     /// How the documentation names it.
@@ -377,7 +444,7 @@ impl Concept {
 
 impl std::fmt::Debug for Concept {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        // (A table rather than the derive: seventy arms of generated code for a name.)
+        // (A table rather than the derive: eighty arms of generated code for a name.)
         f.write_str(Concept::NAMES[*self as usize])
     }
 }
@@ -516,6 +583,11 @@ pub(crate) const ANCHORS: Concepts = any(&[
     Concept::Environment,
     Concept::Files,
     Concept::Personal,
+    Concept::Destroy,
+    Concept::Pay,
+    Concept::Grant,
+    Concept::Publish,
+    Concept::Misstate,
 ]);
 
 /// The lexicons, folded and indexed for matching: one look-up per word of a text.
@@ -569,7 +641,13 @@ fn is_base(form: &str, forms: &[&str]) -> bool {
         "sent", "told", "said", "ran", "gave", "kept", "left", "stored", "got",
     ];
     let first = form.split_whitespace().next().unwrap_or("");
-    if PAST.contains(&first) || first.ends_with("ing") || first.ends_with("ed") {
+    // (Nouns of an action are no command either: `deletion`, `removal`.)
+    if PAST.contains(&first)
+        || first.ends_with("ing")
+        || first.ends_with("ed")
+        || first.ends_with("ion")
+        || first.ends_with("val")
+    {
         return false;
     }
     let stem_listed = |stem: &str| {
@@ -577,8 +655,13 @@ fn is_base(form: &str, forms: &[&str]) -> bool {
             .iter()
             .any(|f| f.split_whitespace().next() == Some(stem))
     };
+    // (`empties` is the third person of `empty`.)
+    let ies = first
+        .strip_suffix("ies")
+        .is_some_and(|stem| stem_listed(&format!("{stem}y")));
     !(first.ends_with('s')
-        && (stem_listed(&first[..first.len() - 1])
+        && (ies
+            || stem_listed(&first[..first.len() - 1])
             || first.ends_with("es") && stem_listed(&first[..first.len() - 2])))
 }
 
@@ -596,6 +679,10 @@ fn is_verb(concept: Concept) -> bool {
             | Concept::Tell
             | Concept::Act
             | Concept::Verb
+            | Concept::Destroy
+            | Concept::Pay
+            | Concept::Grant
+            | Concept::Publish
     )
 }
 

@@ -280,12 +280,18 @@ pub(crate) fn facts(
     concepts = qualified(concepts, &found, unspaced_found, folded, &ws);
     // Done when the user asks for it, not whatever the user asks: "should only be recorded
     // when the user explicitly asks you to remember it".
+    // (Not a default the user must undo: "unless the user explicitly names an image".)
     if concepts & C::Limit.bit() != 0
         && concepts & C::UserWill.bit() != 0
-        && concepts & C::Against.bit() == 0
+        && concepts & (C::Against.bit() | C::Default.bit()) == 0
     {
         concepts |= C::OnRequest.bit();
     }
+    // The user's will named and followed ("for each intent the user selects").
+    if concepts & C::UserWill.bit() != 0 && concepts & (C::Against.bit() | C::Default.bit()) == 0 {
+        concepts |= C::Respected.bit();
+    }
+    concepts |= harm(concepts, visible, folded, &ws, scope, &found);
     concepts |= outside(
         concepts,
         scope,
@@ -298,8 +304,97 @@ pub(crate) fn facts(
     Facts { concepts }
 }
 
+/// Actions of a harmful kind: asked of the model, [`Concept::Harm`].
+pub(crate) const HARMFUL: Concepts = any(&[C::Destroy, C::Pay, C::Grant, C::Publish]);
+
+/// Words after which `to` and a verb still ask for it (`need to delete`, `is expected to
+/// empty`); after any other word they say what an action is for (`use it to delete`).
+const INFINITIVE_AFTER: &[&str] = &[
+    "need",
+    "needs",
+    "have",
+    "has",
+    "had",
+    "ought",
+    "is",
+    "are",
+    "was",
+    "were",
+    "be",
+    "expected",
+    "required",
+    "asked",
+    "told",
+    "instructed",
+    "want",
+    "wants",
+    "going",
+    "sure",
+    "remember",
+    "forget",
+    "supposed",
+    "obliged",
+    "certain",
+    "careful",
+];
+
+/// Words after which a harmful word is a verb (`be emptied`, `and delete`, `must drop`).
+const VERB_AFTER: &[&str] = &[
+    "be",
+    "been",
+    "to",
+    "and",
+    "then",
+    "also",
+    "by",
+    "always",
+    "please",
+    "must",
+    "should",
+    "shall",
+    "will",
+    "now",
+    "first",
+    "immediately",
+    "just",
+    "simply",
+    "still",
+    "instead",
+    "next",
+];
+
+/// Words that open a verb's object: `remove every collection`, `empties the trash`.
+const OBJECT_OPENERS: &[&str] = &[
+    "every",
+    "all",
+    "each",
+    "any",
+    "the",
+    "its",
+    "their",
+    "it",
+    "them",
+    "this",
+    "that",
+    "these",
+    "those",
+    "everything",
+];
+
+/// Words before which a harmful word is an adjective or a noun (`empty for`, `empty body`).
+const ADJECTIVE_BEFORE: &[&str] = &[
+    "for", "if", "when", "of", "or", "is", "are", "was", "were", "means", "string", "strings",
+    "value", "values", "list", "lists", "field", "fields", "array", "body", "filter", "result",
+    "results", "amount", "id", "ids", "status", "after", "before", "once", "until", "in", "on",
+    "at", "from", "with", "as",
+];
+
 /// Actions a negation can forbid, and that a base form makes a command.
 const ACTIONS: Concepts = any(&[
+    C::Destroy,
+    C::Pay,
+    C::Grant,
+    C::Publish,
     C::Gather,
     C::Include,
     C::Send,
@@ -405,6 +500,10 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
     let mut conditions: Vec<usize> = Vec::new();
     let mut others: Vec<usize> = Vec::new();
     let mut contra: Vec<(usize, usize)> = Vec::new();
+    // Contra forms that set a clause against what was asked whatever their place (`regardless
+    // of the requested path`); `whatever` and `whichever` only after punctuation (`pass
+    // whatever amount was asked for` is what was asked).
+    let mut adverbial: Vec<usize> = Vec::new();
     for m in found {
         if m.concepts == C::Negation.bit()
             && ws.get(m.end).is_none_or(|&(s, e)| &folded[s..e] != "only")
@@ -419,13 +518,33 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         }
         if m.concepts & C::Contra.bit() != 0 {
             contra.push((m.end, clause_end(folded, ws, m.end, 10, &command_at)));
+            let w = word(m.start);
+            if !matches!(w, "whatever" | "whichever" | "over" | "ignore" | "ignoring")
+                || opens_clause(m.start)
+            {
+                adverbial.push(m.end);
+            }
         }
     }
     // Who asks: an obligation (`must`, `is to be`, `please`) or the model named before a verb
     // in its clause asks for it; so does another language's imperative form of it.
     let mut asking: Vec<(usize, usize)> = Vec::new();
     let mut imperative_at: Vec<usize> = Vec::new();
+    // `the assistant can query them`, `the agent may delete it`: what it is able to do, not
+    // what it is told to.
+    let mut capable_at: Vec<usize> = Vec::new();
     for m in found {
+        if m.concepts & C::Capability.bit() != 0 {
+            capable_at.push(m.start);
+        }
+    }
+    for m in found {
+        if m.concepts & C::Model.bit() != 0
+            && m.concepts & C::Directive.bit() == 0
+            && capable_at.iter().any(|&c| m.end <= c && c <= m.end + 2)
+        {
+            continue;
+        }
         if m.concepts & (C::Directive.bit() | C::Model.bit()) != 0 {
             // A modal that is negated forbids (`must not`, `should never`).
             let forbids = ws
@@ -439,6 +558,32 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
             imperative_at.push(m.start);
         }
     }
+    // Where a verb stands: a clause's first word, after the model named (`the assistant
+    // empties`), after `be`, `to`, `and`, a modal or an adverb; not before a preposition or a
+    // noun it qualifies.
+    let verb_slot = |start: usize, end: usize| {
+        let next = ws.get(end).map(|&(s, e)| &folded[s..e]);
+        if next.is_some_and(|n| ADJECTIVE_BEFORE.contains(&n)) {
+            return false;
+        }
+        // (A verb takes its object: `Update, Delete)` and `'purge',` are labels in a list.)
+        if folded[ws[end - 1].1..]
+            .trim_start_matches(' ')
+            .starts_with([',', ')', '\'', '"', '/', ']', '|', '`'])
+        {
+            return false;
+        }
+        // (A verb and its object: `remove every collection`, `empties the trash`.)
+        if start == 0 || opens_clause(start) || next.is_some_and(|n| OBJECT_OPENERS.contains(&n)) {
+            return true;
+        }
+        let before = word(start - 1);
+        VERB_AFTER.contains(&before)
+            || before.len() > 4 && before.ends_with("ly")
+            || found
+                .iter()
+                .any(|d| d.end == start && d.concepts & (C::Model.bit() | C::Directive.bit()) != 0)
+    };
     let mut out = Vec::with_capacity(found.len());
     for m in found {
         let mut c = m.concepts;
@@ -451,6 +596,20 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         // note`, `the export`.
         if c & ACTIONS != 0 && m.start > 0 && NOMINAL.contains(&word(m.start - 1)) {
             c &= !ACTIONS;
+        }
+        // `to delete one, call …`, `use it to remove a row`: the goal an action serves, said
+        // of the user's purpose (`need to`, `is expected to` still ask).
+        if c & ACTIONS != 0 && m.base && m.start > 0 && word(m.start - 1) == "to" {
+            let before = if m.start >= 2 { word(m.start - 2) } else { "" };
+            if !INFINITIVE_AFTER.contains(&before) {
+                c &= !HARMFUL;
+                // (Said first, the goal conditions the sentence: "To refund a charge, call
+                // create_refund"; said last, it is the attacker's reason: "… for each intent
+                // older than 30 days to clear the backlog".)
+                if m.start == 1 || m.start == 3 && word(0) == "in" && word(1) == "order" {
+                    extra |= C::Purpose.bit();
+                }
+            }
         }
         // One or two words (`read-only`, an enum value `send`) are a label, not a command.
         if m.base && c & ACTIONS != 0 && opens_clause(m.start) && ws.len() >= 3 {
@@ -471,8 +630,16 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
             Some(&(s, e)) => matches!(&folded[s..e], "not" | "never" | "nothing"),
             None => false,
         };
+        // A harmful kind is asked only where a verb stands (`Empty for the whole cluster` and
+        // `the full charge amount` are an adjective and a noun).
+        if c & HARMFUL != 0 && directed && !verb_slot(m.start, m.end) {
+            directed = false;
+        }
         if directed && c & ACTIONS != 0 && !forbidden {
             extra |= C::Asked.bit();
+            if c & HARMFUL != 0 {
+                extra |= C::Harm.bit();
+            }
         }
         // Consent under a condition is a workflow ("only after the user has approved").
         if c & C::Consent.bit() != 0
@@ -531,6 +698,15 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         // asked for").
         if c & C::UserWill.bit() != 0 {
             for &(s, _) in &contra {
+                if governs(folded, ws, s, m.start, false) {
+                    extra |= C::Against.bit();
+                }
+            }
+        }
+        // What was asked, said without the user: `regardless of the requested path`,
+        // `, whatever amount was asked for`.
+        if c & C::Will.bit() != 0 {
+            for &s in &adverbial {
                 if governs(folded, ws, s, m.start, false) {
                     extra |= C::Against.bit();
                 }
@@ -652,8 +828,18 @@ fn outside(
             objects |= object.bit();
         }
     }
+    // A file that holds secrets (`~/.ssh/id_rsa`, `.env`) is a credential whatever files the
+    // item handles: an upload tool is for the files the user names, not for keys. Moved by a
+    // verb asked, or imposed as a default, it is outside; named alone on a file tool it is
+    // often what the tool documents ("reads ~/.ssh/config for host aliases").
+    let named = objects;
+    if !literal_at.is_empty() && scope.about & C::AboutCredentials.bit() == 0 {
+        objects |= C::Files.bit();
+    }
     if objects != 0 {
-        out |= C::Outside.bit();
+        if named != 0 || concepts & C::Default.bit() != 0 {
+            out |= C::Outside.bit();
+        }
         // Passed on: a verb asked of the model moves it in the same clause ("this filter is
         // sent; query it to retrieve all secrets" moves nothing secret, "the tool prints every
         // variable" asks nothing). An object the data goes into is no data moved: "put the
@@ -728,6 +914,93 @@ fn outside(
         let taken = taken || unclaused_objects && concepts & PASS != 0 && found.is_empty();
         if taken {
             out |= C::Taken.bit();
+        }
+    }
+    out
+}
+
+/// What harmful actions the sentence asks of the model ([`Concept::Harm`]), and whether their
+/// kind is outside what the item is for ([`Concept::ForeignHarm`]): a harmful verb asked
+/// (`the assistant empties every folder`), or a tool of a harmful kind named where an action is
+/// asked (`after listing, call create_refund for each`). The item's own action counts too: its
+/// arguments widened or forced are judged by the rules.
+fn harm(
+    concepts: Concepts,
+    visible: &str,
+    folded: &str,
+    ws: &[(usize, usize)],
+    scope: &Scope,
+    found: &[Match],
+) -> Concepts {
+    let mut kinds = 0;
+    for m in found {
+        if m.directed {
+            kinds |= m.concepts & HARMFUL;
+        }
+    }
+    if concepts & C::Asked.bit() != 0 {
+        kinds |= named_kinds(visible, folded, ws, found, false);
+        // (A setting asked is an act: `public set to true`, `visibility public`.)
+        for m in found {
+            if matches!(
+                &folded[ws[m.start].0..ws[m.start].1],
+                "public" | "private" | "visibility" | "visible" | "anyone" | "world-readable"
+            ) {
+                kinds |= m.concepts & C::Publish.bit();
+            }
+        }
+    }
+    // A harmful tool turned against what was asked, whoever calls it: "the next
+    // obsidian_delete_file you call targets that note instead of the one requested".
+    if concepts & C::Against.bit() != 0 {
+        kinds |= named_kinds(visible, folded, ws, found, true);
+    }
+    if kinds == 0 {
+        return 0;
+    }
+    let mut out = C::Harm.bit();
+    if kinds & !scope.actions != 0 {
+        out |= C::ForeignHarm.bit();
+    }
+    out
+}
+
+/// The harmful kinds of the tools a sentence names as the object of an action asked
+/// (`call create_refund`, `follow it with drop-collection`, `use deleteMany`): the verbs of their
+/// names.
+fn named_kinds(
+    visible: &str,
+    folded: &str,
+    ws: &[(usize, usize)],
+    found: &[Match],
+    anywhere: bool,
+) -> Concepts {
+    let mut out = 0;
+    for (i, &(s, e)) in ws.iter().enumerate() {
+        let w = &folded[s..e];
+        if w.len() < 5
+            || !anywhere
+                && !found.iter().any(|m| {
+                    m.directed && m.concepts & ACTIONS != 0 && m.start < i && i <= m.end + 2
+                })
+        {
+            continue;
+        }
+        let name = if w.contains(['_', '-']) {
+            Some(w)
+        } else {
+            // (`deleteMany` is folded to one word: its turn is read where it is written.)
+            visible
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .find(|t| {
+                    t.eq_ignore_ascii_case(w)
+                        && t.as_bytes()
+                            .windows(2)
+                            .any(|p| p[0].is_ascii_lowercase() && p[1].is_ascii_uppercase())
+                })
+        };
+        if let Some(name) = name {
+            out |= lexicon_concepts(&super::intent::split_name(name)) & HARMFUL;
         }
     }
     out
@@ -814,7 +1087,64 @@ fn sinks(
     if other_identifier(visible, scope) {
         out |= C::ToolName.bit();
     }
+    if fixed_id(visible) {
+        out |= C::FixedId.bit();
+    }
     out
+}
+
+/// Nouns a destination's id follows: `channel C07AUDX1Q`, `account ACCT9921X`.
+const ID_SINKS: &[&str] = &[
+    "channel",
+    "account",
+    "room",
+    "chat",
+    "group",
+    "user",
+    "workspace",
+    "recipient",
+    "webhook",
+    "queue",
+    "topic",
+    "bucket",
+    "repo",
+    "repository",
+    "inbox",
+    "space",
+    "team",
+    "wallet",
+];
+
+/// An opaque id of a destination written into the text (`channel C07AUDX1Q`): capitals and
+/// digits, two of each at least, after a noun of where things go.
+fn fixed_id(visible: &str) -> bool {
+    let mut previous = "";
+    for raw in visible.split_whitespace() {
+        let token = raw.trim_matches(|c: char| !c.is_ascii_alphanumeric());
+        let (mut upper, mut digits, mut other) = (0, 0, 0);
+        for b in token.bytes() {
+            if b.is_ascii_uppercase() {
+                upper += 1;
+            } else if b.is_ascii_digit() {
+                digits += 1;
+            } else {
+                other += 1;
+            }
+        }
+        let noun = previous
+            .trim_matches(|c: char| !c.is_ascii_alphanumeric())
+            .to_ascii_lowercase();
+        if (7..=24).contains(&token.len())
+            && other == 0
+            && upper >= 2
+            && digits >= 2
+            && ID_SINKS.contains(&noun.as_str())
+        {
+            return true;
+        }
+        previous = raw;
+    }
+    false
 }
 
 /// An account number: an IBAN, or a run of at least six digits (grouped by `-` or spaces).
