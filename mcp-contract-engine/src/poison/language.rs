@@ -1,6 +1,6 @@
 //! Which language a sentence is in, as far as the detector can tell: whether the lexicons
-//! read it (a Latin-script sentence a quarter of whose words are a known language's commonest;
-//! Cyrillic, Chinese, Japanese and Korean by their scripts), and which languages' forms may
+//! read it (a Latin- or Arabic-script sentence a quarter of whose words are a known language's
+//! commonest; Cyrillic, Chinese, Japanese and Korean by their scripts), and which languages' forms may
 //! be matched in it.
 
 use super::lexicon::{WordEntry, INDEX};
@@ -60,7 +60,7 @@ const ENGLISH_SUFFIXES: &[&str] = &[
     "less", "ology", "ical", "ically", "ary", "ory",
 ];
 
-/// Whether a sentence is in a script or a language none of the lexicons reads .
+/// Whether a sentence is in a script or a language none of the lexicons reads.
 pub(crate) fn unreadable(visible: &str) -> bool {
     // A list of values ("Column, bar, waterfall, pareto: center, inside_end") is no prose.
     let tokens = visible.split_whitespace().count();
@@ -100,7 +100,18 @@ pub(crate) fn unreadable(visible: &str) -> bool {
     fold_into(&prose, &mut folded);
     let ws = words(&folded);
     let (hits, counted) = function_words(&folded, &ws);
-    text::unreadable(text::scripts(visible), counted, hits)
+    let mut scripts = text::scripts(visible);
+    // Arabic is read by its words, as a Latin-script language is: its letters count with the
+    // Latin ones (the script table knows only the scripts with no lexicon as "other").
+    let arabic = visible.chars().filter(|&c| is_arabic(c)).count();
+    scripts[5] -= arabic.min(scripts[5]);
+    scripts[0] += arabic;
+    text::unreadable(scripts, counted, hits)
+}
+
+/// A letter of the Arabic script (the Arabic lexicon reads it).
+fn is_arabic(c: char) -> bool {
+    matches!(c, '\u{620}'..='\u{64a}' | '\u{66e}'..='\u{6d3}' | '\u{6fa}'..='\u{6ff}' | '\u{750}'..='\u{77f}')
 }
 
 /// Whether a decoded text reads as prose of a language the lexicons read: at least three

@@ -25,6 +25,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::LazyLock;
 
+mod ar;
 mod de;
 mod en;
 mod es;
@@ -32,8 +33,11 @@ mod fr;
 mod it;
 mod ja;
 mod ko;
+mod nl;
+mod pl;
 mod pt;
 mod ru;
+mod tr;
 mod zh;
 
 /// What a word or phrase stands for. The ids are stable (the documentation and the tests
@@ -501,6 +505,10 @@ pub(crate) static LANGUAGES: &[&Language] = &[
     &zh::ZH,
     &ja::JA,
     &ko::KO,
+    &nl::NL,
+    &pl::PL,
+    &tr::TR,
+    &ar::AR,
 ];
 
 /// A small multiplicative hash: every word of every text is looked up, and the keys are fixed
