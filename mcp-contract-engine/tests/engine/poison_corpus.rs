@@ -1,5 +1,5 @@
 //! The poisoning detector over its tuning corpus (`fixtures/poisoning-tuning/authors/*.jsonl`:
-//! attacks and their honest twins by five authors, written by `scripts/poisoning/compact.py`):
+//! attacks and their honest twins by eight authors, three of them spent held-out sets, written by `scripts/poisoning/compact.py`):
 //! it does not fall below what it was measured to do there.
 //!
 //! These are tuning cases, so the floor guards against regressions and says nothing of how the
@@ -60,19 +60,23 @@ fn safety(case: &Case) -> bool {
 #[test]
 fn the_detector_keeps_its_measured_floor() {
     // (author, attacks caught at least, honest twins flagged at most), of 110, 74, 102, 88,
-    // 130 attacks and as many twins.
+    // 130, 163, 170, 162 attacks and as many twins. F, G and H are held-out sets #3, #4 and #5,
+    // each measured once apart from the round it judged (docs/lints.md) and only then added.
     const FLOOR: &[(&str, usize, usize)] = &[
-        ("A", 88, 7),
-        ("B", 51, 13),
-        ("C", 49, 1),
+        ("A", 90, 7),
+        ("B", 54, 13),
+        ("C", 67, 0),
         ("D", 50, 2),
-        ("E", 73, 4),
+        ("E", 79, 4),
+        ("F", 91, 12),
+        ("G", 107, 4),
+        ("H", 83, 12),
     ];
     let mut tally: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let cases = cases();
     assert_eq!(
         cases.len(),
-        2 * (110 + 74 + 102 + 88 + 130),
+        2 * (110 + 74 + 102 + 88 + 130 + 163 + 170 + 162),
         "cases in the corpus"
     );
     for case in cases {
