@@ -249,48 +249,13 @@ fn write_canonical<S: Sink>(out: &mut S, value: &Value, context: Context, indent
             }
             // serde_json's map keeps keys sorted unless some crate in the build turns on its
             // `preserve_order` feature: only then are the entries collected and sorted.
-            let sorted = map.keys().zip(map.keys().skip(1)).all(|(a, b)| a <= b);
-            let mut unsorted: Vec<(&String, &Value)> = Vec::new();
-            if !sorted {
-                unsorted = map.iter().collect();
-                unsorted.sort_by(by_key);
-            }
-            // Either the map's own order or the sorted copy, without a boxed iterator (an
-            // allocation per object of every item judged).
-            let (in_map, in_copy) = if sorted {
-                (Some(map.iter()), None)
+            if maps_keep_keys_sorted() || keys_sorted(map) {
+                write_object(out, map.iter(), context, indent);
             } else {
-                (None, Some(unsorted.into_iter()))
-            };
-            let entries = in_map
-                .into_iter()
-                .flatten()
-                .chain(in_copy.into_iter().flatten());
-            out.byte(b'{');
-            for (i, (key, child)) in entries.enumerate() {
-                if i > 0 {
-                    out.byte(b',');
-                }
-                if let Some(level) = indent {
-                    out.newline(level + 1);
-                }
-                write_str(out, key);
-                out.put(if indent.is_some() { b": " } else { b":" });
-                let child_indent = indent.map(|level| level + 1);
-                let context_of_child = child_context(context, key);
-                match child {
-                    Value::Array(items)
-                        if context == Context::Schema && SET_KEYS.contains(&key.as_str()) =>
-                    {
-                        write_sorted_array(out, items, context_of_child, child_indent);
-                    }
-                    _ => write_canonical(out, child, context_of_child, child_indent),
-                }
+                let mut sorted: Vec<(&String, &Value)> = map.iter().collect();
+                sorted.sort_by(by_key);
+                write_object(out, sorted.into_iter(), context, indent);
             }
-            if let Some(level) = indent {
-                out.newline(level);
-            }
-            out.byte(b'}');
         }
         Value::Array(items) => {
             let context = if context == Context::Names {
@@ -306,6 +271,71 @@ fn write_canonical<S: Sink>(out: &mut S, value: &Value, context: Context, indent
             let _ = serde_json::to_writer(&mut *out, other);
         }
     }
+}
+
+/// The members of a non-empty object, in the order given (sorted by key).
+fn write_object<'a, S: Sink>(
+    out: &mut S,
+    entries: impl Iterator<Item = (&'a String, &'a Value)>,
+    context: Context,
+    indent: Option<usize>,
+) {
+    out.byte(b'{');
+    let mut first = true;
+    for (key, child) in entries {
+        if !first {
+            out.byte(b',');
+        }
+        first = false;
+        if let Some(level) = indent {
+            out.newline(level + 1);
+        }
+        write_str(out, key);
+        out.put(if indent.is_some() { b": " } else { b":" });
+        let child_indent = indent.map(|level| level + 1);
+        let context_of_child = child_context(context, key);
+        match child {
+            Value::Array(items)
+                if context == Context::Schema && SET_KEYS.contains(&key.as_str()) =>
+            {
+                write_sorted_array(out, items, context_of_child, child_indent);
+            }
+            _ => write_canonical(out, child, context_of_child, child_indent),
+        }
+    }
+    if let Some(level) = indent {
+        out.newline(level);
+    }
+    out.byte(b'}');
+}
+
+/// Whether `map` iterates in key order.
+fn keys_sorted(map: &serde_json::Map<String, Value>) -> bool {
+    let mut keys = map.keys();
+    let Some(mut previous) = keys.next() else {
+        return true;
+    };
+    for key in keys {
+        if previous > key {
+            return false;
+        }
+        previous = key;
+    }
+    true
+}
+
+/// Whether every serde_json map of this build iterates in key order: its default B-tree map
+/// does; the `preserve_order` feature (which any crate in a build may turn on) keeps the order
+/// keys were inserted in. Asked once, so that a build with the default map never checks an
+/// object's keys (every object of every changed item is written).
+fn maps_keep_keys_sorted() -> bool {
+    static SORTED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *SORTED.get_or_init(|| {
+        let mut map = serde_json::Map::new();
+        map.insert("b".to_owned(), Value::Null);
+        map.insert("a".to_owned(), Value::Null);
+        keys_sorted(&map)
+    })
 }
 
 fn write_array<'a, S: Sink>(
@@ -893,6 +923,32 @@ fn read_definition<'a>(
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn keys_sorted_agrees_with_comparing_each_pair() {
+        // What `write_canonical` asked of every object before.
+        let pairwise = |map: &serde_json::Map<String, Value>| {
+            map.keys().zip(map.keys().skip(1)).all(|(a, b)| a <= b)
+        };
+        let samples = [
+            json!({}),
+            json!({"a": 1}),
+            json!({"a": 1, "b": 2}),
+            json!({"b": 1, "a": 2}),
+            json!({"B": 1, "a": 2, "é": 3, "$ref": 4, "": 5, "a\u{0}": 6}),
+        ];
+        for sample in samples {
+            let map = sample.as_object().expect("an object");
+            assert_eq!(keys_sorted(map), pairwise(map), "{sample}");
+        }
+        // Whatever map this build has: inserted out of order, asked alike.
+        let mut map = serde_json::Map::new();
+        for key in ["c", "a", "b"] {
+            map.insert(key.to_owned(), Value::Null);
+        }
+        assert_eq!(keys_sorted(&map), pairwise(&map));
+        assert_eq!(maps_keep_keys_sorted(), pairwise(&map));
+    }
 
     #[test]
     fn renders_equal_agrees_with_comparing_rendered_text() {
