@@ -39,6 +39,7 @@ mod message;
 mod options;
 mod output_tail;
 mod process_group;
+mod queue;
 mod session;
 mod spec;
 mod stdio;
