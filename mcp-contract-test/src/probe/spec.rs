@@ -619,7 +619,10 @@ mod tests {
                     .filter_map(|(name, value)| scrub_env(name, value).1)
                     .map(|(_, secret)| secret),
             );
-            assert!(chained.contains(&"s3cr3t-value-1234".to_owned()), "{chained:?}");
+            assert!(
+                chained.contains(&"s3cr3t-value-1234".to_owned()),
+                "{chained:?}"
+            );
             assert_eq!(with_env.secrets(), chained, "{line}");
         }
         assert!(ServerCommand::from_command_line("  ").is_err());

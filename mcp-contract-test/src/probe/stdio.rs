@@ -302,7 +302,7 @@ impl StdioServer {
         self.noise_lines += 1;
         if self.first_noise.is_none() {
             // Keep a bounded copy: the line may be megabytes long.
-            self.first_noise = Some(line.chars().take(300).collect());
+            self.first_noise = Some(super::first_chars(line, 300).0.to_owned());
         }
     }
 }
