@@ -153,12 +153,9 @@ impl SuiteConfig {
                     command_secrets(start);
                 }
                 found.extend(endpoint.proxy_secrets());
-                found.extend(
-                    secrets::scrub_command(std::slice::from_ref(&endpoint.url))
-                        .1
-                        .into_iter()
-                        .map(|(_, s)| s),
-                );
+                for (_, secret) in secrets::scrub_command(std::slice::from_ref(&endpoint.url)).1 {
+                    found.push(secret);
+                }
                 for (_, value) in &endpoint.headers {
                     let resolved = match value {
                         HeaderValue::Literal(text) => Some(text.clone()),
@@ -177,10 +174,17 @@ impl SuiteConfig {
             }
             ServerSpec::InProcess(_) => {}
         }
-        found.retain(|s| s.len() >= 4);
+        // Sorted, then the short ones left out as the list is copied: `retain` with a closure
+        // is a copy of its own.
         found.sort();
         found.dedup();
-        found
+        let mut kept = Vec::with_capacity(found.len());
+        for secret in found {
+            if secret.len() >= 4 {
+                kept.push(secret);
+            }
+        }
+        kept
     }
 }
 

@@ -103,7 +103,10 @@ impl Contract {
         let mut warnings = Vec::new();
         let mut trials = Vec::new();
         let mut filtered = 0;
-        let names: Vec<Option<&str>> = self.suites.iter().map(Suite::suite_name).collect();
+        let mut names: Vec<Option<&str>> = Vec::with_capacity(self.suites.len());
+        for suite in &self.suites {
+            names.push(suite.suite_name());
+        }
         for (i, suite) in self.suites.iter().enumerate() {
             // A test binary holds a few suites: looking back costs less to compile than a set.
             if names[..i].contains(&suite.suite_name()) {
@@ -286,18 +289,16 @@ fn trials(
     summary: &Arc<Mutex<Vec<Pending>>>,
     base: &Path,
 ) -> Vec<Trial> {
-    actions
-        .items
-        .into_iter()
-        .map(|action| {
-            let settings = Arc::clone(settings);
-            let summary = Arc::clone(summary);
-            let base = base.to_path_buf();
-            Trial::test(action.test_name().to_owned(), move || {
-                run_item(&action, &settings, &summary, &base)
-            })
-        })
-        .collect()
+    let mut trials = Vec::with_capacity(actions.items.len());
+    for action in actions.items {
+        let settings = Arc::clone(settings);
+        let summary = Arc::clone(summary);
+        let base = base.to_path_buf();
+        trials.push(Trial::test(action.test_name().to_owned(), move || {
+            run_item(&action, &settings, &summary, &base)
+        }));
+    }
+    trials
 }
 
 /// One item's test: the action's writes by insta's rules (and the suite's leftovers, for the

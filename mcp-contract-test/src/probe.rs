@@ -39,6 +39,7 @@ mod message;
 mod options;
 mod output_tail;
 mod process_group;
+mod queue;
 mod session;
 mod spec;
 mod stdio;
@@ -273,10 +274,12 @@ pub fn probe_session(
 
 /// Lines a server wrote, with the given credentials and anything shaped like one replaced.
 fn scrub_lines(lines: Vec<String>, secrets: &[String]) -> Vec<String> {
-    lines
-        .into_iter()
-        .map(|line| crate::prepare::secrets::scrub_known(&line, secrets))
-        .collect()
+    // A loop: an in-place `collect` compiles its own specialisation per closure.
+    let mut out = Vec::with_capacity(lines.len());
+    for line in &lines {
+        out.push(crate::prepare::secrets::scrub_known(line, secrets));
+    }
+    out
 }
 
 /// Longest piece of server text quoted in one message, in characters.
@@ -299,15 +302,40 @@ fn escape_untrusted(text: &str) -> String {
 
 /// Quotes server text for a message: escaped, and cut after [`QUOTE_LIMIT`] characters.
 fn quote_untrusted(text: &str) -> String {
-    let mut chars = text.chars();
-    let head: String = chars.by_ref().take(QUOTE_LIMIT).collect();
-    let more = if chars.next().is_some() { "…" } else { "" };
-    format!("'{}{more}'", escape_untrusted(&head))
+    let (head, cut) = first_chars(text, QUOTE_LIMIT);
+    let more = if cut { "…" } else { "" };
+    format!("'{}{more}'", escape_untrusted(head))
+}
+
+/// The first `limit` characters of `text`, and whether there were more: what
+/// `chars().take(limit).collect::<String>()` gives, borrowed, with no iterator chain compiled
+/// per call site.
+fn first_chars(text: &str, limit: usize) -> (&str, bool) {
+    match text.char_indices().nth(limit) {
+        Some((at, _)) => (&text[..at], true),
+        None => (text, false),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn first_chars_is_what_taking_chars_gives() {
+        for text in ["", "abc", "héllo wörld", "日本語のテキスト", "a\u{301}bc"] {
+            for limit in 0..12 {
+                let mut chars = text.chars();
+                let taken: String = chars.by_ref().take(limit).collect();
+                let more = chars.next().is_some();
+                assert_eq!(
+                    first_chars(text, limit),
+                    (taken.as_str(), more),
+                    "{text} {limit}"
+                );
+            }
+        }
+    }
 
     /// The default build is stdio only: an HTTP spec is refused with how to enable the feature.
     #[cfg(not(feature = "http"))]

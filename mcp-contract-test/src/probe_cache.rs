@@ -236,6 +236,34 @@ pub(crate) fn key_from(value: &Value) -> Option<ItemKey> {
     Some(ItemKey::new(kind, pair.get(1)?.as_str()?))
 }
 
+/// Each element of a JSON array read by `read`; `None` when `value` is absent or not an array,
+/// or `read` cannot read an element: what `value?.as_array()?.iter().map(read).collect()` into
+/// `Option<Vec<_>>` gives, with one copy of the loop per element type rather than one
+/// iterator chain per call site (docs/performance.md §6, sixth pass).
+pub(crate) fn each<T>(value: Option<&Value>, read: &dyn Fn(&Value) -> Option<T>) -> Option<Vec<T>> {
+    let array = value?.as_array()?;
+    let mut out = Vec::with_capacity(array.len());
+    for element in array {
+        out.push(read(element)?);
+    }
+    Some(out)
+}
+
+/// `items` written by `write` as a JSON array: what `items.iter().map(write).collect::<Vec<_>>()`
+/// gives inside `json!`, compiled once per item type (see [`each`]).
+pub(crate) fn array_of<T>(items: &[T], write: &dyn Fn(&T) -> Value) -> Value {
+    let mut out = Vec::with_capacity(items.len());
+    for item in items {
+        out.push(write(item));
+    }
+    Value::Array(out)
+}
+
+/// A JSON string as an owned `String`.
+pub(crate) fn string_from(value: &Value) -> Option<String> {
+    value.as_str().map(str::to_owned)
+}
+
 /// A lint finding as the shared files hold it.
 pub(crate) fn finding_json(finding: &Finding) -> Value {
     json!({
@@ -318,11 +346,11 @@ fn probe_file(
             };
             let header = json!({
                 "key": key.check(),
-                "notes": probe.notes.iter().map(|n| secrets::scrub_known(n, known)).collect::<Vec<_>>(),
+                "notes": array_of(&probe.notes, &|n| Value::String(secrets::scrub_known(n, known))),
                 "handshake": probe.handshake.method(),
-                "respellings": probe.respellings.iter().map(Respelling::to_json).collect::<Vec<_>>(),
-                "secrets": notes.secrets.iter().map(secret_json).collect::<Vec<_>>(),
-                "item_respellings": notes.respellings.iter().map(Respelling::to_json).collect::<Vec<_>>(),
+                "respellings": array_of(&probe.respellings, &Respelling::to_json),
+                "secrets": array_of(&notes.secrets, &secret_json),
+                "item_respellings": array_of(&notes.respellings, &Respelling::to_json),
             });
             out.extend_from_slice(header.to_string().as_bytes());
             out.push(b'\n');
@@ -368,33 +396,13 @@ fn read_probe(path: &Path, key: &Key) -> Option<Result<SharedProbe, SharedError>
         };
         return Some(Err((kind, error.to_owned())));
     }
-    let strings = |field: &str| -> Option<Vec<String>> {
-        header
-            .get(field)?
-            .as_array()?
-            .iter()
-            .map(|n| n.as_str().map(str::to_owned))
-            .collect()
-    };
-    let respellings = |field: &str| -> Option<Vec<Respelling>> {
-        header
-            .get(field)?
-            .as_array()?
-            .iter()
-            .map(Respelling::from_json)
-            .collect()
-    };
+    let respellings = |field: &str| each(header.get(field), &Respelling::from_json);
     let handshake = match header.get("handshake").and_then(Value::as_str) {
         Some("server/discover") => probe::Handshake::Discover,
         _ => probe::Handshake::Initialize,
     };
     let notes = PreparedNotes {
-        secrets: header
-            .get("secrets")?
-            .as_array()?
-            .iter()
-            .map(secret_from)
-            .collect::<Option<_>>()?,
+        secrets: each(header.get("secrets"), &secret_from)?,
         respellings: respellings("item_respellings")?,
     };
     let mut surface = Surface::new();
@@ -419,7 +427,7 @@ fn read_probe(path: &Path, key: &Key) -> Option<Result<SharedProbe, SharedError>
     Some(Ok(SharedProbe {
         probe: Probe {
             surface,
-            notes: strings("notes")?,
+            notes: each(header.get("notes"), &string_from)?,
             handshake,
             respellings: respellings("respellings")?,
         },
@@ -510,6 +518,45 @@ mod tests {
             prepared: None,
             calls: Vec::new(),
         })
+    }
+
+    /// `each` and `array_of` give what the iterator chains they replace gave, failures and
+    /// absent values included.
+    #[test]
+    fn each_and_array_of_are_the_collects_they_replace() {
+        let chained = |value: Option<&Value>| -> Option<Vec<String>> {
+            value?
+                .as_array()?
+                .iter()
+                .map(|v| v.as_str().map(str::to_owned))
+                .collect()
+        };
+        for value in [
+            json!(["a", "b", "c"]),
+            json!([]),
+            json!(["a", 1, "c"]),
+            json!("not an array"),
+            json!({"a": "b"}),
+        ] {
+            assert_eq!(
+                each(Some(&value), &string_from),
+                chained(Some(&value)),
+                "{value}"
+            );
+        }
+        assert_eq!(each(None, &string_from), chained(None));
+        let keys = vec![ItemKey::server(), ItemKey::new(ItemKind::Tool, "purge")];
+        let chained = json!({"keys": keys.iter().map(key_json).collect::<Vec<_>>()});
+        assert_eq!(json!({"keys": array_of(&keys, &key_json)}), chained);
+        assert_eq!(
+            json!({"keys": array_of(&keys, &key_json)}).to_string(),
+            chained.to_string()
+        );
+        assert_eq!(array_of::<ItemKey>(&[], &key_json), json!([]));
+        assert_eq!(
+            each(Some(&array_of(&keys, &key_json)), &key_from),
+            Some(keys)
+        );
     }
 
     /// A probe file is read only by a process whose key is the one it records: a file of

@@ -12,6 +12,7 @@ never called by that program: code a consumer's build pays for and never runs).
     scripts/perf/ir_by_module.py target/debug/deps/mcp_contract_test-*.ll --depth 2
     scripts/perf/ir_by_module.py FILE.ll --detail test::probe::stdio   # what one module makes
     scripts/perf/ir_by_module.py FILE.ll --binary path/to/linked/test/binary
+    scripts/perf/ir_by_module.py FILE.ll --impls   # std-trait impls (derived ones) on our types
 
 Lines are the function bodies' lines (debug records included, comments not), so totals are
 larger than `cargo llvm-lines`' but move with them. Needs `c++filt` (binutils ≥ 2.36) and `nm`.
@@ -66,6 +67,8 @@ def main():
     parser.add_argument("--top", type=int, default=40)
     parser.add_argument("--detail", help="list the functions given to modules starting with this")
     parser.add_argument("--binary", help="also count what this linked binary does not contain")
+    parser.add_argument("--impls", action="store_true",
+                        help="also count impls of std's derivable traits on our types (sixth pass)")
     args = parser.parse_args()
 
     lines, linkage, refs = read_ir(args.ir)
@@ -109,6 +112,18 @@ def main():
         print(f"--- given to {args.detail}*")
         for name, n in detail.most_common(args.top):
             print(f"{n:8d} {name}")
+    if args.impls:
+        impl = re.compile(r"^<(mcp_contract_\w+(?:::\w+)*) as core::(fmt::Debug|clone::Clone|"
+                          r"cmp::PartialEq|cmp::Eq|cmp::PartialOrd|cmp::Ord|hash::Hash|"
+                          r"default::Default)>::")
+        impls = collections.Counter()
+        for f, n in lines.items():
+            match = impl.match(names[f])
+            if match:
+                impls[(match.group(2), match.group(1))] += n
+        print(f"--- impls of derivable std traits on our types: {sum(impls.values())} lines")
+        for (trait, ty), n in impls.most_common(args.top):
+            print(f"{n:8d}  {trait:18s} {ty}")
     if args.binary:
         nm = subprocess.run(["nm", args.binary], capture_output=True, text=True, check=True).stdout
         present = {line.split()[-1] for line in nm.splitlines() if line.strip()}

@@ -14,6 +14,10 @@
 //!
 //! Tiers 2 and 3 pair one to one and only where the match is unambiguous on both sides: a
 //! wrong pair would put another item's changes on the added one.
+//!
+//! Built with loops and the engine's existing map types on purpose: each hash map type and
+//! each iterator chain here compiled its own copy of generic code into every user's build
+//! (docs/performance.md §6, sixth pass).
 
 use super::*;
 
@@ -26,14 +30,63 @@ pub(super) struct Successor<'v> {
     pub(super) predecessor: Option<(&'v ItemKey, &'v Value)>,
 }
 
+/// A value for some of a sorted list of keys (the items one side only has), found by halves:
+/// what a `HashMap` keyed by those keys gave (the last value set for a key kept), without
+/// compiling a hash table per value type.
+pub(super) struct ByKey<'v, V> {
+    keys: Vec<&'v ItemKey>,
+    values: Vec<Option<V>>,
+}
+
+impl<'v, V> ByKey<'v, V> {
+    /// Nothing set for any of `keys` (sorted, each once).
+    fn new(keys: Vec<&'v ItemKey>) -> Self {
+        let mut values = Vec::with_capacity(keys.len());
+        values.resize_with(keys.len(), || None);
+        ByKey { keys, values }
+    }
+
+    /// The value set for `key`.
+    pub(super) fn get(&self, key: &ItemKey) -> Option<&V> {
+        let at = self.keys.binary_search(&key).ok()?;
+        self.values[at].as_ref()
+    }
+
+    fn contains_key(&self, key: &ItemKey) -> bool {
+        self.get(key).is_some()
+    }
+
+    /// Sets `key`'s value (a key not in the list is not kept: every caller passes one).
+    fn insert(&mut self, key: &ItemKey, value: V) {
+        if let Ok(at) = self.keys.binary_search(&key) {
+            self.values[at] = Some(value);
+        }
+    }
+}
+
+impl<'v, V> IntoIterator for ByKey<'v, V> {
+    type Item = (&'v ItemKey, V);
+    type IntoIter = std::vec::IntoIter<(&'v ItemKey, V)>;
+
+    /// The keys with a value, in key order.
+    fn into_iter(self) -> Self::IntoIter {
+        let mut pairs = Vec::new();
+        for (key, value) in self.keys.into_iter().zip(self.values) {
+            if let Some(value) = value {
+                pairs.push((key, value));
+            }
+        }
+        pairs.into_iter()
+    }
+}
+
 /// Every probable rename between two sides.
-#[derive(Default)]
 pub(super) struct Renames<'v> {
     /// By removed item: what its removal message adds ("probably renamed to `X`", and for
     /// templates the variables).
-    pub(super) removed: HashMap<&'v ItemKey, String>,
+    pub(super) removed: ByKey<'v, String>,
     /// By added item.
-    pub(super) added: HashMap<&'v ItemKey, Successor<'v>>,
+    pub(super) added: ByKey<'v, Successor<'v>>,
 }
 
 /// Verbs that name how a tool is reached rather than what it is about.
@@ -45,46 +98,80 @@ const VERBS: &[&str] = &[
 /// Arguments shared, as a share of all argument names of the two items, for tier 3.
 const OVERLAP: f64 = 0.5;
 
+/// An item of one side: its key and value.
+type Item<'v> = (&'v ItemKey, &'v Value);
+
+/// The items of `side` that `other` does not have, but declared calls (a declared call is the
+/// suite's own case, named by its file: never a rename), in key order.
+fn only_in<'v>(
+    side: &BTreeMap<&'v ItemKey, &'v Value>,
+    other: &BTreeMap<&'v ItemKey, &'v Value>,
+) -> Vec<Item<'v>> {
+    let mut items = Vec::new();
+    for (key, value) in side {
+        if !other.contains_key(*key) && key.kind != ItemKind::Call {
+            items.push((*key, *value));
+        }
+    }
+    items
+}
+
+/// The tools and prompts of `items` that `paired` does not name.
+fn unpaired<'v, V>(items: &[Item<'v>], paired: &ByKey<'v, V>) -> Vec<Item<'v>> {
+    let mut out = Vec::new();
+    for &(key, value) in items {
+        if !paired.contains_key(key) && matches!(key.kind, ItemKind::Tool | ItemKind::Prompt) {
+            out.push((key, value));
+        }
+    }
+    out
+}
+
+/// The items of `items` whose position `used` does not mark.
+fn not_used<'v>(items: Vec<Item<'v>>, used: &[bool]) -> Vec<Item<'v>> {
+    let mut out = Vec::with_capacity(items.len());
+    for (i, item) in items.into_iter().enumerate() {
+        if !used[i] {
+            out.push(item);
+        }
+    }
+    out
+}
+
+/// The keys of `items`, in their order.
+fn keys_of<'v>(items: &[Item<'v>]) -> Vec<&'v ItemKey> {
+    let mut keys = Vec::with_capacity(items.len());
+    for (key, _) in items {
+        keys.push(*key);
+    }
+    keys
+}
+
 impl<'v> Renames<'v> {
     /// Pairs the items only `old` has with the items only `new` has.
     pub(super) fn find(
         old: &BTreeMap<&'v ItemKey, &'v Value>,
         new: &BTreeMap<&'v ItemKey, &'v Value>,
     ) -> Renames<'v> {
-        let mut renames = Renames::default();
-        // A declared call is the suite's own case, named by its file: never a rename.
-        let gone: Vec<(&ItemKey, &Value)> = old
-            .iter()
-            .filter(|(k, _)| !new.contains_key(*k) && k.kind != ItemKind::Call)
-            .map(|(k, v)| (*k, *v))
-            .collect();
-        let came: Vec<(&ItemKey, &Value)> = new
-            .iter()
-            .filter(|(k, _)| !old.contains_key(*k) && k.kind != ItemKind::Call)
-            .map(|(k, v)| (*k, *v))
-            .collect();
+        let gone = only_in(old, new);
+        let came = only_in(new, old);
+        let mut renames = Renames {
+            removed: ByKey::new(keys_of(&gone)),
+            added: ByKey::new(keys_of(&came)),
+        };
         if gone.is_empty() || came.is_empty() {
             return renames;
         }
         renames.same_content(&gone, &came);
-        let taken: HashSet<&ItemKey> = renames.removed.keys().copied().collect();
-        let mut left: Vec<(&ItemKey, &Value)> = gone
-            .into_iter()
-            .filter(|(k, _)| {
-                !taken.contains(k) && matches!(k.kind, ItemKind::Tool | ItemKind::Prompt)
-            })
-            .collect();
-        let mut open: Vec<(&ItemKey, &Value)> = came
-            .into_iter()
-            .filter(|(k, _)| {
-                !renames.added.contains_key(k)
-                    && matches!(k.kind, ItemKind::Tool | ItemKind::Prompt)
-            })
-            .collect();
+        let mut left = unpaired(&gone, &renames.removed);
+        let mut open = unpaired(&came, &renames.added);
         for tier in [Tier::Name, Tier::Arguments] {
             let pairs = unambiguous(&left, &open, tier);
-            for (i, j) in &pairs {
-                let ((from, old_value), (to, _)) = (left[*i], open[*j]);
+            let (mut used_left, mut used_open) = (vec![false; left.len()], vec![false; open.len()]);
+            for &(i, j) in &pairs {
+                used_left[i] = true;
+                used_open[j] = true;
+                let ((from, old_value), (to, _)) = (left[i], open[j]);
                 renames.added.insert(
                     to,
                     Successor {
@@ -107,51 +194,38 @@ impl<'v> Renames<'v> {
                     ),
                 );
             }
-            let (used_left, used_open): (HashSet<usize>, HashSet<usize>) =
-                pairs.iter().copied().unzip();
-            left = left
-                .into_iter()
-                .enumerate()
-                .filter(|(i, _)| !used_left.contains(i))
-                .map(|(_, x)| x)
-                .collect();
-            open = open
-                .into_iter()
-                .enumerate()
-                .filter(|(j, _)| !used_open.contains(j))
-                .map(|(_, x)| x)
-                .collect();
+            left = not_used(left, &used_left);
+            open = not_used(open, &used_open);
         }
         renames
     }
 
     /// Tier 1: the same content under another identity (the first such item is named).
-    fn same_content(
-        &mut self,
-        gone: &[(&'v ItemKey, &'v Value)],
-        came: &[(&'v ItemKey, &'v Value)],
-    ) {
-        let mut by_content: HashMap<(ItemKind, String), Vec<&'v ItemKey>> = HashMap::new();
-        let mut templates_by_name: HashMap<&str, Vec<&'v ItemKey>> = HashMap::new();
-        for (key, value) in came {
+    fn same_content(&mut self, gone: &[Item<'v>], came: &[Item<'v>]) {
+        // Positions in `came` by kind and content (the kind's name, a line break, the
+        // content: no kind's name holds a line break), and templates' by their `name`.
+        let mut by_content: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut templates_by_name: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (at, (key, value)) in came.iter().enumerate() {
             by_content
-                .entry((key.kind, content_without_identity(key.kind, value)))
+                .entry(content_of(key.kind, value))
                 .or_default()
-                .push(key);
+                .push(at);
             if key.kind == ItemKind::ResourceTemplate {
                 if let Some(name) = value.get("name").and_then(Value::as_str) {
-                    templates_by_name.entry(name).or_default().push(key);
+                    templates_by_name.entry(name).or_default().push(at);
                 }
             }
         }
         for (key, value) in gone {
-            let candidates = by_content.get(&(key.kind, content_without_identity(key.kind, value)));
-            let hint = match candidates.and_then(|keys| keys.first()) {
+            let candidates = by_content.get(&content_of(key.kind, value));
+            let first = candidates.and_then(|at| at.first()).map(|&at| came[at].0);
+            let hint = match first {
                 Some(to) if key.kind == ItemKind::ResourceTemplate => {
                     Some(template_replacement(&key.name, &to.name))
                 }
                 Some(to) => {
-                    if candidates.is_some_and(|keys| keys.len() == 1) {
+                    if candidates.is_some_and(|at| at.len() == 1) {
                         self.added.insert(
                             to,
                             Successor {
@@ -162,12 +236,12 @@ impl<'v> Renames<'v> {
                     }
                     Some(format!("probably renamed to `{}`", to.name))
                 }
-                None if key.kind == ItemKind::ResourceTemplate => value
-                    .get("name")
-                    .and_then(Value::as_str)
-                    .and_then(|n| templates_by_name.get(n))
-                    .and_then(|keys| keys.first())
-                    .map(|to| template_replacement(&key.name, &to.name)),
+                None if key.kind == ItemKind::ResourceTemplate => {
+                    let name = value.get("name").and_then(Value::as_str);
+                    let at = name.and_then(|n| templates_by_name.get_mut(n));
+                    at.and_then(|at| at.first())
+                        .map(|&at| template_replacement(&key.name, &came[at].0.name))
+                }
                 None => None,
             };
             if let Some(hint) = hint {
@@ -175,6 +249,14 @@ impl<'v> Renames<'v> {
             }
         }
     }
+}
+
+/// An item's kind and its content without its identity, as one key.
+fn content_of(kind: ItemKind, value: &Value) -> String {
+    let mut key = kind.as_str().to_owned();
+    key.push('\n');
+    key.push_str(&content_without_identity(kind, value));
+    key
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -190,16 +272,8 @@ fn unambiguous(
     open: &[(&ItemKey, &Value)],
     tier: Tier,
 ) -> Vec<(usize, usize)> {
-    let args_left: Vec<BTreeSet<String>> = left
-        .iter()
-        .map(|(k, v)| argument_names(k.kind, v))
-        .collect();
-    let args_open: Vec<BTreeSet<String>> = open
-        .iter()
-        .map(|(k, v)| argument_names(k.kind, v))
-        .collect();
-    let names_left: Vec<Option<String>> = left.iter().map(|(k, _)| name_key(&k.name)).collect();
-    let names_open: Vec<Option<String>> = open.iter().map(|(k, _)| name_key(&k.name)).collect();
+    let (args_left, names_left) = arguments_and_names(left);
+    let (args_open, names_open) = arguments_and_names(open);
     // Scores of every candidate pair (higher is better; `None`: no match).
     let score = |i: usize, j: usize| -> Option<f64> {
         if left[i].0.kind != open[j].0.kind {
@@ -232,9 +306,14 @@ fn unambiguous(
     if left.len().saturating_mul(open.len()) > 250_000 {
         return Vec::new();
     }
-    let scores: Vec<Vec<Option<f64>>> = (0..left.len())
-        .map(|i| (0..open.len()).map(|j| score(i, j)).collect())
-        .collect();
+    let mut scores: Vec<Vec<Option<f64>>> = Vec::with_capacity(left.len());
+    for i in 0..left.len() {
+        let mut row = Vec::with_capacity(open.len());
+        for j in 0..open.len() {
+            row.push(score(i, j));
+        }
+        scores.push(row);
+    }
     let best = |candidates: &mut dyn Iterator<Item = (usize, f64)>| -> Option<usize> {
         let mut top: Option<(usize, f64)> = None;
         let mut tie = false;
@@ -267,34 +346,58 @@ fn unambiguous(
 fn share_a_word(a: &Option<String>, b: &Option<String>) -> bool {
     match (a, b) {
         (Some(a), Some(b)) => {
-            let words: BTreeSet<&str> = a.split(' ').ordered_set();
-            b.split(' ').any(|w| words.contains(w))
+            // A few words each: compared pairwise.
+            for w in b.split(' ') {
+                for x in a.split(' ') {
+                    if x == w {
+                        return true;
+                    }
+                }
+            }
+            false
         }
         _ => false,
     }
 }
 
+/// Each item's [`argument_names`] and [`name_key`], in the items' order.
+#[allow(clippy::type_complexity)]
+fn arguments_and_names(items: &[Item<'_>]) -> (Vec<BTreeSet<String>>, Vec<Option<String>>) {
+    let (mut arguments, mut names) = (Vec::with_capacity(items.len()), Vec::new());
+    for (key, value) in items {
+        arguments.push(argument_names(key.kind, value));
+        names.push(name_key(&key.name));
+    }
+    (arguments, names)
+}
+
 /// The argument names of a tool (its input properties) or a prompt.
 fn argument_names(kind: ItemKind, value: &Value) -> BTreeSet<String> {
-    let names: Vec<&str> = match kind {
-        ItemKind::Tool => value
-            .get("inputSchema")
-            .and_then(|s| s.get("properties"))
-            .and_then(Value::as_object)
-            .map(|p| p.keys().map(String::as_str).collect())
-            .unwrap_or_default(),
-        ItemKind::Prompt => value
-            .get("arguments")
-            .and_then(Value::as_array)
-            .map(|list| {
-                list.iter()
-                    .filter_map(|a| a.get("name")?.as_str())
-                    .collect()
-            })
-            .unwrap_or_default(),
-        _ => Vec::new(),
-    };
-    names.into_iter().map(str::to_owned).ordered_set()
+    let mut names = BTreeSet::new();
+    match kind {
+        ItemKind::Tool => {
+            let properties = value
+                .get("inputSchema")
+                .and_then(|s| s.get("properties"))
+                .and_then(Value::as_object);
+            if let Some(properties) = properties {
+                for name in properties.keys() {
+                    names.insert(name.clone());
+                }
+            }
+        }
+        ItemKind::Prompt => {
+            if let Some(arguments) = value.get("arguments").and_then(Value::as_array) {
+                for argument in arguments {
+                    if let Some(name) = argument.get("name").and_then(Value::as_str) {
+                        names.insert(name.to_owned());
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+    names
 }
 
 /// The words of a name (`getResourceLinks`, `get-resource-links`, `GET_RESOURCE_LINKS` all
@@ -334,17 +437,17 @@ pub(super) fn name_words(name: &str) -> Vec<String> {
 /// A name with case, separators, common verbs and plural endings set aside; `None` when
 /// nothing is left (a tool called `get` is not renamed to one called `fetch`).
 pub(super) fn name_key(name: &str) -> Option<String> {
-    let mut words: Vec<String> = name_words(name)
-        .into_iter()
-        .filter(|w| !VERBS.contains(&w.as_str()))
-        .map(|w| {
-            if w.len() > 3 && w.ends_with('s') && !w.ends_with("ss") {
-                w[..w.len() - 1].to_owned()
-            } else {
-                w
-            }
-        })
-        .collect();
+    let mut words: Vec<String> = Vec::new();
+    for w in name_words(name) {
+        if VERBS.contains(&w.as_str()) {
+            continue;
+        }
+        words.push(if w.len() > 3 && w.ends_with('s') && !w.ends_with("ss") {
+            w[..w.len() - 1].to_owned()
+        } else {
+            w
+        });
+    }
     words.sort();
     words.dedup();
     (!words.is_empty()).then(|| words.join(" "))
@@ -380,8 +483,17 @@ pub(super) fn template_variables(template: &str) -> BTreeSet<String> {
 
 pub(super) fn template_replacement(old: &str, new: &str) -> String {
     let (a, b) = (template_variables(old), template_variables(new));
-    let gone: Vec<&String> = a.difference(&b).collect();
-    let added: Vec<&String> = b.difference(&a).collect();
+    let (mut gone, mut added) = (Vec::new(), Vec::new());
+    for var in &a {
+        if !b.contains(var) {
+            gone.push(var);
+        }
+    }
+    for var in &b {
+        if !a.contains(var) {
+            added.push(var);
+        }
+    }
     let mut text = format!("probably renamed to `{new}`");
     if !gone.is_empty() {
         text.push_str(&format!("; variables removed: {}", join_names(&gone)));
@@ -393,11 +505,16 @@ pub(super) fn template_replacement(old: &str, new: &str) -> String {
 }
 
 fn join_names(names: &[&String]) -> String {
-    names
-        .iter()
-        .map(|n| format!("`{n}`"))
-        .collect::<Vec<_>>()
-        .join(", ")
+    let mut text = String::new();
+    for (i, name) in names.iter().enumerate() {
+        if i > 0 {
+            text.push_str(", ");
+        }
+        text.push('`');
+        text.push_str(name);
+        text.push('`');
+    }
+    text
 }
 
 #[cfg(test)]
@@ -421,6 +538,96 @@ mod tests {
         }
         assert_ne!(name_key("add"), name_key("get_sum"));
         assert_eq!(name_key("get"), None);
+    }
+
+    #[test]
+    fn by_key_keeps_what_a_hash_map_kept() {
+        let keys: Vec<ItemKey> = (0..20)
+            .map(|i| ItemKey::new(ItemKind::Tool, format!("t{i:02}")))
+            .collect();
+        let sorted: Vec<&ItemKey> = keys.iter().collect();
+        let (mut by_key, mut map) = (ByKey::new(sorted.clone()), HashMap::new());
+        for (value, at) in [3, 7, 3, 19, 0, 7, 7].into_iter().enumerate() {
+            by_key.insert(sorted[at], value);
+            map.insert(sorted[at], value);
+        }
+        for key in &sorted {
+            assert_eq!(by_key.get(key), map.get(key));
+            assert_eq!(by_key.contains_key(key), map.contains_key(key));
+        }
+        assert_eq!(by_key.get(&ItemKey::new(ItemKind::Prompt, "t03")), None);
+        let mut pairs: Vec<(&ItemKey, usize)> = map.into_iter().collect();
+        pairs.sort();
+        assert_eq!(by_key.into_iter().collect::<Vec<_>>(), pairs);
+    }
+
+    #[test]
+    fn loops_give_what_the_iterator_chains_gave() {
+        let names = [
+            "getResourceLinks",
+            "get_sum",
+            "list-files",
+            "files",
+            "run",
+            "processes_status",
+            "class",
+        ];
+        for name in names {
+            let chained: Option<String> = {
+                let mut words: Vec<String> = name_words(name)
+                    .into_iter()
+                    .filter(|w| !VERBS.contains(&w.as_str()))
+                    .map(|w| {
+                        if w.len() > 3 && w.ends_with('s') && !w.ends_with("ss") {
+                            w[..w.len() - 1].to_owned()
+                        } else {
+                            w
+                        }
+                    })
+                    .collect();
+                words.sort();
+                words.dedup();
+                (!words.is_empty()).then(|| words.join(" "))
+            };
+            assert_eq!(name_key(name), chained, "{name}");
+            for other in names {
+                let (a, b) = (name_key(name), name_key(other));
+                let chained = match (&a, &b) {
+                    (Some(a), Some(b)) => {
+                        let words: BTreeSet<&str> = a.split(' ').collect();
+                        b.split(' ').any(|w| words.contains(w))
+                    }
+                    _ => false,
+                };
+                assert_eq!(share_a_word(&a, &b), chained, "{name} {other}");
+            }
+        }
+        let vars = [String::from("a"), String::from("b c")];
+        let refs: Vec<&String> = vars.iter().collect();
+        let chained = refs
+            .iter()
+            .map(|n| format!("`{n}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        assert_eq!(join_names(&refs), chained);
+        assert_eq!(join_names(&refs[..1]), "`a`");
+        assert_eq!(join_names(&[]), "");
+        assert_eq!(
+            template_replacement("file:///{path}{?lines}", "file:///{path}{?encoding,limit}"),
+            "probably renamed to `file:///{path}{?encoding,limit}`; \
+             variables removed: `lines`; variables added: `encoding`, `limit`"
+        );
+        let tool =
+            serde_json::json!({"name": "t", "inputSchema": {"properties": {"b": {}, "a": {}}}});
+        let prompt = serde_json::json!({"name": "p", "arguments": [{"name": "x"}, {"other": 1}, {"name": "w"}]});
+        let expected =
+            |names: &[&str]| names.iter().map(|n| n.to_string()).collect::<BTreeSet<_>>();
+        assert_eq!(argument_names(ItemKind::Tool, &tool), expected(&["a", "b"]));
+        assert_eq!(
+            argument_names(ItemKind::Prompt, &prompt),
+            expected(&["w", "x"])
+        );
+        assert_eq!(argument_names(ItemKind::Resource, &tool), expected(&[]));
     }
 
     #[test]

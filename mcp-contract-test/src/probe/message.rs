@@ -37,10 +37,12 @@ impl Message {
             Some(b'[') => {
                 let batch: Vec<&RawValue> =
                     serde_json::from_str(text).map_err(|_| MessageError::NotMessages)?;
-                batch
-                    .iter()
-                    .map(|raw| Message::parse_object(raw.get()))
-                    .collect()
+                // A loop rather than `collect::<Result<…>>` (a shunting iterator of its own).
+                let mut messages = Vec::with_capacity(batch.len());
+                for raw in batch {
+                    messages.push(Message::parse_object(raw.get())?);
+                }
+                Ok(messages)
             }
             _ => Err(MessageError::NotMessages),
         }

@@ -3,7 +3,6 @@
 
 use super::message::{is_too_deep, Message};
 use super::{quote_untrusted, Handshake, Lifecycle, Phase, Probe, ProbeErrorKind, ProbeOptions};
-use crate::ordered::CollectOrdered;
 use crate::surface::{
     json_type_name, ItemKey, ItemKind, Surface, SERVER_FIELDS, SERVER_FIELD_SPELLINGS,
 };
@@ -355,7 +354,14 @@ impl Session<'_> {
             Ok(result) => result,
             Err(failure) if auto => {
                 let legacy = match failure.kind {
-                    ProbeErrorKind::ServerError { code } => !MODERN_REJECTIONS.contains(&code),
+                    // A loop, not `[i64]::contains` (a copy of slice search for `i64`).
+                    ProbeErrorKind::ServerError { code } => {
+                        let mut modern = false;
+                        for rejection in &MODERN_REJECTIONS {
+                            modern |= *rejection == code;
+                        }
+                        !modern
+                    }
                     ProbeErrorKind::TimedOut => {
                         self.notes.push(format!(
                             "server/discover got no answer within {:.1} s: fell back to initialize",
@@ -442,11 +448,16 @@ impl Session<'_> {
         result: Map<String, Value>,
         surface: &mut Surface,
     ) -> Option<Map<String, Value>> {
-        let server: Map<String, Value> = SERVER_FIELDS
-            .iter()
-            .chain(&SERVER_FIELD_SPELLINGS)
-            .filter_map(|field| result.get(*field).map(|v| ((*field).to_owned(), v.clone())))
-            .json_object();
+        // Loops rather than a chain compiled for this one site; a later spelling's value
+        // replaces an earlier one's, as collecting did.
+        let mut server = Map::new();
+        for fields in [&SERVER_FIELDS[..], &SERVER_FIELD_SPELLINGS[..]] {
+            for field in fields {
+                if let Some(value) = result.get(*field) {
+                    server.insert((*field).to_owned(), value.clone());
+                }
+            }
+        }
         if !server.is_empty() {
             surface.insert(ItemKey::server(), Value::Object(server));
         }
@@ -846,7 +857,10 @@ fn add_items(
         };
         Ok((ItemKey::new(kind, name), text.to_owned()))
     };
-    let numbered: Vec<(usize, &RawValue)> = items.iter().copied().enumerate().collect();
+    let mut numbered: Vec<(usize, &RawValue)> = Vec::with_capacity(items.len());
+    for (index, item) in items.iter().enumerate() {
+        numbered.push((index, *item));
+    }
     for outcome in crate::parallel::map_in_order(&numbered, read) {
         let (key, text) = outcome?;
         if surface.contains(&key) {
@@ -869,10 +883,17 @@ fn key_as_sent(kind: ItemKind, text: &str) -> Option<ItemKey> {
     // Member names as owned strings: the map type the page and message readers use already
     // (one B-tree type less to compile in every user's build than borrowed names would be).
     let members: BTreeMap<String, &RawValue> = serde_json::from_str(text).ok()?;
-    let raw_name = [kind.name_field(), kind.name_field_spelling()]
-        .into_iter()
+    let mut raw_name = None;
+    for field in [kind.name_field(), kind.name_field_spelling()]
+        .iter()
         .flatten()
-        .find_map(|field| members.get(field))?;
+    {
+        if let Some(raw) = members.get(*field) {
+            raw_name = Some(raw);
+            break;
+        }
+    }
+    let raw_name = raw_name?;
     match serde_json::from_str::<Value>(raw_name.get()).ok()? {
         Value::String(name) => Some(ItemKey::new(kind, name)),
         _ => None,

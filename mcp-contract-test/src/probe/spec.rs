@@ -43,20 +43,21 @@ impl ServerCommand {
     /// The line is empty, or has an unbalanced quote or a trailing backslash
     /// ([`ConfigError::setting`] is `server`).
     pub fn from_command_line(line: &str) -> Result<ServerCommand, ConfigError> {
-        let mut words = command::split_command_line(line)
-            .map_err(|message| ConfigError::new("server", line, message))?
-            .into_iter();
-        let program = words.next().ok_or_else(|| {
-            ConfigError::new(
+        let mut args = command::split_command_line(line)
+            .map_err(|message| ConfigError::new("server", line, message))?;
+        if args.is_empty() {
+            return Err(ConfigError::new(
                 "server",
                 line,
                 "the server command line is empty: give the program to run, e.g. `npx -y \
                  @scope/server`",
-            )
-        })?;
+            ));
+        }
+        // A few words: shifting them costs less to compile than collecting an iterator.
+        let program = args.remove(0);
         Ok(ServerCommand {
             program,
-            args: words.collect(),
+            args,
             env: Vec::new(),
             cwd: None,
         })
@@ -70,21 +71,24 @@ impl ServerCommand {
     pub fn secrets(&self) -> Vec<String> {
         let running = self.expanded().unwrap_or_else(|_| self.clone());
         let words = running.words();
-        let mut found: Vec<String> = crate::prepare::secrets::scrub_command(&words)
-            .1
-            .into_iter()
-            .map(|(_, secret)| secret)
-            .collect();
-        found.extend(
-            running
-                .env
-                .iter()
-                .filter_map(|(name, value)| crate::prepare::secrets::scrub_env(name, value).1)
-                .map(|(_, secret)| secret),
-        );
-        let texts = std::iter::once(&self.program)
-            .chain(&self.args)
-            .chain(self.env.iter().map(|(_, value)| value));
+        // Loops rather than iterator chains, each compiled per call site.
+        let mut found = Vec::new();
+        for (_, secret) in crate::prepare::secrets::scrub_command(&words).1 {
+            found.push(secret);
+        }
+        for (name, value) in &running.env {
+            if let Some((_, secret)) = crate::prepare::secrets::scrub_env(name, value).1 {
+                found.push(secret);
+            }
+        }
+        let mut texts = Vec::with_capacity(1 + self.args.len() + self.env.len());
+        texts.push(self.program.as_str());
+        for arg in &self.args {
+            texts.push(arg);
+        }
+        for (_, value) in &self.env {
+            texts.push(value);
+        }
         for text in texts {
             for name in references(text) {
                 if crate::prepare::secrets::names_a_secret(name) {
@@ -138,12 +142,18 @@ impl ServerCommand {
     /// [`crate::prepare::secrets::scrub_command`]): this string ends up in snapshot headers,
     /// reports, error messages and CI logs.
     pub fn display(&self) -> String {
-        crate::prepare::secrets::scrub_command(&self.words())
+        let mut line = String::new();
+        for (i, word) in crate::prepare::secrets::scrub_command(&self.words())
             .0
             .iter()
-            .map(|word| command::quote_word(word))
-            .collect::<Vec<_>>()
-            .join(" ")
+            .enumerate()
+        {
+            if i > 0 {
+                line.push(' ');
+            }
+            line.push_str(&command::quote_word(word));
+        }
+        line
     }
 }
 
@@ -275,11 +285,10 @@ impl HttpEndpoint {
 
 impl fmt::Debug for HttpEndpoint {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let headers: Vec<String> = self
-            .headers
-            .iter()
-            .map(|(name, value)| format!("{name}: {}", value.describe(name)))
-            .collect();
+        let mut headers = Vec::with_capacity(self.headers.len());
+        for (name, value) in &self.headers {
+            headers.push(format!("{name}: {}", value.describe(name)));
+        }
         f.debug_struct("HttpEndpoint")
             .field("url", &display_url(&self.url))
             .field("headers", &headers)
@@ -300,8 +309,9 @@ impl HttpEndpoint {
         if let ProxySetting::Url(text) = &self.proxy {
             urls.push(match HeaderValue::parse(text) {
                 Ok(HeaderValue::Env(var)) => crate::env::var(&var).unwrap_or_default(),
+                // `&str` patterns: `replace::<&String>` would be one more copy of it.
                 Ok(HeaderValue::Template { template, var }) => template.replace(
-                    &format!("${{{var}}}"),
+                    format!("${{{var}}}").as_str(),
                     &crate::env::var(&var).unwrap_or_default(),
                 ),
                 _ => text.clone(),
@@ -570,6 +580,53 @@ pub(crate) fn display_url(url: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The loops of `from_command_line`, `secrets` and `display` give what the iterator
+    /// chains they replace gave.
+    #[test]
+    fn loops_give_what_the_chains_gave() {
+        use crate::prepare::secrets::{scrub_command, scrub_env};
+        for line in [
+            "npx -y @scope/server --api-key sk-abcdefabcdefabcdefabcdef",
+            "node 'a b' \"\" TOKEN=ghp_abcdefabcdefabcdefabcdefabcdefabcd",
+            "server",
+        ] {
+            let command = ServerCommand::from_command_line(line).unwrap();
+            let mut words = command::split_command_line(line).unwrap().into_iter();
+            assert_eq!(Some(command.program.clone()), words.next());
+            assert_eq!(command.args, words.collect::<Vec<_>>());
+            let chained = scrub_command(&command.words())
+                .0
+                .iter()
+                .map(|word| command::quote_word(word))
+                .collect::<Vec<_>>()
+                .join(" ");
+            assert_eq!(command.display(), chained);
+            let mut with_env = command.clone();
+            with_env
+                .env
+                .push(("API_TOKEN".to_owned(), "s3cr3t-value-1234".to_owned()));
+            with_env.env.push(("PLAIN".to_owned(), "x".to_owned()));
+            let mut chained: Vec<String> = scrub_command(&with_env.words())
+                .1
+                .into_iter()
+                .map(|(_, secret)| secret)
+                .collect();
+            chained.extend(
+                with_env
+                    .env
+                    .iter()
+                    .filter_map(|(name, value)| scrub_env(name, value).1)
+                    .map(|(_, secret)| secret),
+            );
+            assert!(
+                chained.contains(&"s3cr3t-value-1234".to_owned()),
+                "{chained:?}"
+            );
+            assert_eq!(with_env.secrets(), chained, "{line}");
+        }
+        assert!(ServerCommand::from_command_line("  ").is_err());
+    }
 
     /// `${NAME}` is read from the environment when the command runs, and shown as written.
     #[test]

@@ -4,13 +4,14 @@
 use super::message::{Message, MessageError};
 use super::output_tail::{self, OutputTail, Pipe};
 use super::process_group;
+use super::queue::{self, Receiver, Sender};
 use super::session::{Transport, TransportError};
 use super::{escape_untrusted, quote_untrusted, Phase, ProbeError, ProbeErrorKind, ServerCommand};
 use serde_json::Value;
 use std::collections::VecDeque;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};
+use std::sync::mpsc::RecvTimeoutError;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -26,10 +27,10 @@ const STOP_STEP: Duration = Duration::from_secs(1);
 /// How often a wait for exit looks again.
 const POLL: Duration = Duration::from_millis(10);
 
-/// What goes through the transport's channels: a line the stdout thread read or the writer
+/// What goes through the transport's queues: a line the stdout thread read or the writer
 /// thread is to write, or how a pipe ended (`Eof` from the stderr thread: it reached its end).
-/// One element type for all three channels: std compiles its channel code (three flavours) per
-/// element type, ~0.15 s of CPU each in every user's clean build.
+/// One element type for all three queues (`queue.rs`, not `std::sync::mpsc`, whose code is
+/// compiled in three flavours per element type).
 enum Event {
     Line(String),
     InvalidUtf8 { line: usize },
@@ -132,9 +133,9 @@ impl StdioServer {
         let stdin = child.stdin.take();
         let stdout = child.stdout.take();
         let stderr_pipe = child.stderr.take();
-        let (writer, to_write) = mpsc::channel();
-        let (event_sender, events) = mpsc::sync_channel(READ_AHEAD);
-        let (done_sender, stderr_done) = mpsc::channel();
+        let (writer, to_write) = queue::queue(None);
+        let (event_sender, events) = queue::queue(Some(READ_AHEAD));
+        let (done_sender, stderr_done) = queue::queue(None);
         let stderr = Arc::new(Mutex::new(OutputTail::default()));
         let mut server = StdioServer {
             child,
@@ -214,7 +215,7 @@ impl StdioServer {
             return;
         }
         self.stopped = true;
-        // The writer thread ends when its channel closes, dropping (closing) the server's stdin.
+        // The writer thread ends when its queue closes, dropping (closing) the server's stdin.
         self.writer = None;
         let exited = self.wait_for_exit(STOP_STEP);
         if exited && !process_group::alive(&self.child) {
@@ -301,7 +302,7 @@ impl StdioServer {
         self.noise_lines += 1;
         if self.first_noise.is_none() {
             // Keep a bounded copy: the line may be megabytes long.
-            self.first_noise = Some(line.chars().take(300).collect());
+            self.first_noise = Some(super::first_chars(line, 300).0.to_owned());
         }
     }
 }
@@ -415,7 +416,7 @@ fn spawn_thread(name: &str, body: Box<dyn FnOnce() + Send>) -> io::Result<()> {
 }
 
 fn write_messages(mut stdin: ChildStdin, messages: Receiver<Event>) {
-    for message in messages {
+    while let Some(message) = messages.recv() {
         let Event::Line(line) = message else {
             continue;
         };
@@ -440,7 +441,7 @@ fn widen_pipe(stdout: &ChildStdout) {
     let _ = stdout;
 }
 
-fn read_lines(stdout: ChildStdout, events: SyncSender<Event>) {
+fn read_lines(stdout: ChildStdout, events: Sender<Event>) {
     let mut reader = BufReader::with_capacity(1 << 20, stdout);
     let mut buffer = Vec::new();
     let mut line = 0;

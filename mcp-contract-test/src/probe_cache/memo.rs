@@ -18,7 +18,9 @@
 //! processes that judge the same suite at once each write a whole memo, and the last one stays.
 
 use super::outcome::{index_name, index_name_back};
-use super::{finding_from, finding_json, secret_from, secret_json, Key, KeyMaterial};
+use super::{
+    array_of, each, finding_from, finding_json, secret_from, secret_json, Key, KeyMaterial,
+};
 use crate::check::{Digest, DigestKey, Judging, Memo, Remembered};
 use crate::prepare::spelling::Respelling;
 use crate::surface::{ItemKey, ItemKind};
@@ -179,11 +181,11 @@ fn record_line((item, record): &(ItemKey, Remembered)) -> String {
             String::new()
         } else {
             json!({
-            "findings": record.findings.iter().map(finding_json).collect::<Vec<_>>(),
-            "secrets": record.secrets.iter().map(secret_json).collect::<Vec<_>>(),
-            "respellings": record.respellings.iter().map(Respelling::to_json).collect::<Vec<_>>(),
-        })
-        .to_string()
+                "findings": array_of(&record.findings, &finding_json),
+                "secrets": array_of(&record.secrets, &secret_json),
+                "respellings": array_of(&record.respellings, &Respelling::to_json),
+            })
+            .to_string()
         };
     let name = index_name(&item.name);
     let mut line = String::with_capacity(64 + name.len() + said.len());
@@ -223,9 +225,10 @@ fn read_memo(bytes: &[u8], key: &Key) -> Option<Memo> {
     // Read before judging, after the probe: on every core (10,000 records are ~33 M
     // instructions).
     let lines: Vec<&str> = body.lines().collect();
-    let records = crate::parallel::map_in_order(&lines, |line| record_from(line))
-        .into_iter()
-        .collect::<Option<Vec<_>>>()?;
+    let mut records = Vec::with_capacity(lines.len());
+    for record in crate::parallel::map_in_order(&lines, |line| record_from(line)) {
+        records.push(record?);
+    }
     if header.get("records")?.as_u64()? != records.len() as u64 {
         return None;
     }
@@ -270,19 +273,9 @@ fn record_from(line: &str) -> Option<(ItemKey, Remembered)> {
     };
     if !said.is_empty() {
         let said: Value = serde_json::from_str(said).ok()?;
-        let each = |field: &str| said.get(field)?.as_array();
-        record.findings = each("findings")?
-            .iter()
-            .map(finding_from)
-            .collect::<Option<_>>()?;
-        record.secrets = each("secrets")?
-            .iter()
-            .map(secret_from)
-            .collect::<Option<_>>()?;
-        record.respellings = each("respellings")?
-            .iter()
-            .map(Respelling::from_json)
-            .collect::<Option<_>>()?;
+        record.findings = each(said.get("findings"), &finding_from)?;
+        record.secrets = each(said.get("secrets"), &secret_from)?;
+        record.respellings = each(said.get("respellings"), &Respelling::from_json)?;
     }
     Some((item, record))
 }

@@ -1,7 +1,9 @@
 //! The shared outcome of one suite: one header line, then one record per verdict, so that a
 //! process running one test reads the header and one record (see the parent module).
 
-use super::{finding_from, finding_json, key_from, key_json, shared, Key};
+use super::{
+    array_of, each, finding_from, finding_json, key_from, key_json, shared, string_from, Key,
+};
 use crate::change::{Change, Class, Judgement, Note};
 use crate::check::{ReleaseVersion, Selection, State, SuiteReport, Verdict, VersionSource};
 use crate::escape::escape;
@@ -106,7 +108,7 @@ fn outcome_bytes(outcome: &Shared, key: &Key) -> Option<Vec<u8>> {
             let header = json!({"key": key.check(), "failure": {
                 "kind": failure.kind.as_str(),
                 "message": failure.message,
-                "keys": failure.keys.iter().map(key_json).collect::<Vec<_>>(),
+                "keys": array_of(&failure.keys, &key_json),
             }});
             let mut out = header.to_string().into_bytes();
             out.push(b'\n');
@@ -128,11 +130,12 @@ fn outcome_bytes(outcome: &Shared, key: &Key) -> Option<Vec<u8>> {
             body.len() - start
         ));
     }
-    let paths = |paths: &[PathBuf]| {
-        paths
-            .iter()
-            .map(|p| path_json(p))
-            .collect::<Option<Vec<_>>>()
+    let paths = |paths: &[PathBuf]| -> Option<Value> {
+        let mut out = Vec::with_capacity(paths.len());
+        for path in paths {
+            out.push(path_json(path)?);
+        }
+        Some(Value::Array(out))
     };
     let review = &report.review;
     let header = json!({
@@ -143,11 +146,11 @@ fn outcome_bytes(outcome: &Shared, key: &Key) -> Option<Vec<u8>> {
             "value": v.value,
             "from": v.from.as_str(),
         })),
-        "unjudged": report.unjudged.iter().map(key_json).collect::<Vec<_>>(),
+        "unjudged": array_of(&report.unjudged, &key_json),
         "tombstones": paths(&report.leftovers.tombstones)?,
         "stale_pending": paths(&report.leftovers.stale_pending)?,
-        "differ": review.differ.iter().map(|(name, state)| json!([name, state.as_str()])).collect::<Vec<_>>(),
-        "warnings": review.warnings.iter().map(|(line, allowed)| json!([line, allowed])).collect::<Vec<_>>(),
+        "differ": array_of(&review.differ, &|(name, state)| json!([name, state.as_str()])),
+        "warnings": array_of(&review.warnings, &|(line, allowed)| json!([line, allowed])),
         "warned_rules": review.warned_rules,
         "index_len": index.len(),
     });
@@ -172,24 +175,25 @@ fn read_outcome(
     if header.get("key").and_then(Value::as_str) != Some(key.check().as_str()) {
         return None;
     }
-    let keys = |value: &Value| -> Option<Vec<ItemKey>> {
-        value.as_array()?.iter().map(key_from).collect()
-    };
+    let keys = |value: Option<&Value>| each(value, &key_from);
     if let Some(failure) = header.get("failure") {
         return Some(Err(SuiteFailure {
             kind: FailureKind::parse(failure.get("kind")?.as_str()?)?,
             message: failure.get("message")?.as_str()?.to_owned(),
-            keys: keys(failure.get("keys")?)?,
+            keys: keys(failure.get("keys"))?,
         }));
     }
     let index_len = header.get("index_len")?.as_u64()?;
-    let mut index = String::new();
-    (&mut reader)
-        .take(index_len)
-        .read_to_string(&mut index)
-        .ok()?;
+    // Read whole, as the records are (no `Read::take` compiled for this one read); a length
+    // past the file's end is no index.
+    if index_len > reader.get_ref().metadata().ok()?.len() {
+        return None;
+    }
+    let mut index = vec![0; usize::try_from(index_len).ok()?];
+    reader.read_exact(&mut index).ok()?;
+    let index = String::from_utf8(index).ok()?;
     let body_start = header_len + index_len;
-    let mut unjudged = keys(header.get("unjudged")?)?;
+    let mut unjudged = keys(header.get("unjudged"))?;
     // The index is in item order: only unjudged items of the whole run need sorting in.
     let needs_sort = !unjudged.is_empty();
     let mut wanted: Vec<(ItemKey, u64, usize)> = Vec::new();
@@ -216,40 +220,39 @@ fn read_outcome(
         reader.seek(SeekFrom::Start(body_start + offset)).ok()?;
         let mut record = vec![0; len];
         reader.read_exact(&mut record).ok()?;
-        let record: Value = serde_json::from_slice(&record).ok()?;
+        // As text: `from_str` is the JSON reader every other file uses (no second one compiled).
+        let record: Value = serde_json::from_str(std::str::from_utf8(&record).ok()?).ok()?;
         verdicts.push(verdict_from(key, &record)?);
     }
     if needs_sort {
         unjudged.sort();
     }
-    let array = |field: &str| header.get(field).and_then(Value::as_array);
+    let strings = |field: &str| each(header.get(field), &string_from);
     let paths = |field: &str| -> Option<Vec<PathBuf>> {
-        array(field)?
-            .iter()
-            .map(|p| p.as_str().map(PathBuf::from))
-            .collect()
+        let mut paths = Vec::new();
+        for path in strings(field)? {
+            paths.push(PathBuf::from(path));
+        }
+        Some(paths)
     };
-    let differ = array("differ")?
-        .iter()
-        .map(|entry| match entry.as_array()?.as_slice() {
+    let differ = each(
+        header.get("differ"),
+        &|entry| match entry.as_array()?.as_slice() {
             [name, state] => Some((name.as_str()?.to_owned(), state_from(state.as_str()?)?)),
             _ => None,
-        })
-        .collect::<Option<_>>()?;
-    let warnings = array("warnings")?
-        .iter()
-        .map(|entry| match entry.as_array()?.as_slice() {
+        },
+    )?;
+    let warnings = each(
+        header.get("warnings"),
+        &|entry| match entry.as_array()?.as_slice() {
             [line, allowed] => Some((line.as_str()?.to_owned(), allowed.as_bool()?)),
             _ => None,
-        })
-        .collect::<Option<_>>()?;
+        },
+    )?;
     Some(Ok(SuiteReport {
         verdicts,
         unjudged,
-        notes: array("notes")?
-            .iter()
-            .map(|n| n.as_str().map(str::to_owned))
-            .collect::<Option<_>>()?,
+        notes: strings("notes")?,
         first_recording: header.get("first_recording")?.as_bool()?,
         version: match header.get("version").unwrap_or(&Value::Null) {
             Value::Null => None,
@@ -265,10 +268,7 @@ fn read_outcome(
         review: Review {
             differ,
             warnings,
-            warned_rules: array("warned_rules")?
-                .iter()
-                .map(|rule| rule.as_str().map(str::to_owned))
-                .collect::<Option<_>>()?,
+            warned_rules: strings("warned_rules")?,
         },
         ..SuiteReport::default()
     }))
@@ -290,7 +290,11 @@ fn path_json(path: &Path) -> Option<Value> {
 
 /// `[value]` or `[]`: an absent value and a JSON `null` stay apart.
 fn optional(value: Option<&Value>) -> Value {
-    Value::Array(value.cloned().into_iter().collect())
+    let mut out = Vec::new();
+    if let Some(value) = value {
+        out.push(value.clone());
+    }
+    Value::Array(out)
 }
 
 fn optional_from(value: &Value) -> Option<Option<Value>> {
@@ -325,7 +329,7 @@ fn verdict_json(verdict: &Verdict) -> Option<Value> {
         "state": verdict.state.as_str(),
         "failing": verdict.failing,
         "no_result": verdict.no_result,
-        "changes": verdict.judgement.changes.iter().map(|c| json!({
+        "changes": array_of(&verdict.judgement.changes, &|c| json!({
             "rule": c.rule,
             "class": c.class.as_str(),
             "item": key_json(&c.item),
@@ -334,13 +338,13 @@ fn verdict_json(verdict: &Verdict) -> Option<Value> {
             "after": optional(c.after.as_ref()),
             "places": c.places,
             "message": c.message,
-        })).collect::<Vec<_>>(),
-        "notes": verdict.judgement.notes.iter().map(|n| json!({
+        })),
+        "notes": array_of(&verdict.judgement.notes, &|n| json!({
             "item": key_json(&n.item),
             "path": n.path,
             "message": n.message,
-        })).collect::<Vec<_>>(),
-        "findings": verdict.findings.iter().map(finding_json).collect::<Vec<_>>(),
+        })),
+        "findings": array_of(&verdict.findings, &finding_json),
     }))
 }
 
@@ -357,7 +361,6 @@ fn verdict_from(key: ItemKey, record: &Value) -> Option<Verdict> {
             _ => None,
         }
     };
-    let array = |field: &str| record.get(field).and_then(Value::as_array);
     let snap_path = PathBuf::from(record.get("snap")?.as_str()?);
     let accepted = match record.get("accepted")? {
         Value::Null => None,
@@ -380,45 +383,31 @@ fn verdict_from(key: ItemKey, record: &Value) -> Option<Verdict> {
         input_file: maybe_text(meta, "input_file")?,
     };
     let state = state_from(record.get("state")?.as_str()?)?;
-    let changes = array("changes")?
-        .iter()
-        .map(|c| {
-            let places = c
-                .get("places")?
-                .as_array()?
-                .iter()
-                .map(|p| p.as_str().map(str::to_owned))
-                .collect::<Option<Vec<_>>>()?;
-            Some(
-                Change::new(
-                    mcp_contract_engine::rules::rule(c.get("rule")?.as_str()?)?.id,
-                    Class::parse(c.get("class")?.as_str()?)?,
-                    key_from(c.get("item")?)?,
-                    text(c, "path")?,
-                    (
-                        optional_from(c.get("before")?)?,
-                        optional_from(c.get("after")?)?,
-                    ),
-                    text(c, "message")?,
-                )
-                .at_places(places),
+    let changes = each(record.get("changes"), &|c| {
+        let places = each(c.get("places"), &string_from)?;
+        Some(
+            Change::new(
+                mcp_contract_engine::rules::rule(c.get("rule")?.as_str()?)?.id,
+                Class::parse(c.get("class")?.as_str()?)?,
+                key_from(c.get("item")?)?,
+                text(c, "path")?,
+                (
+                    optional_from(c.get("before")?)?,
+                    optional_from(c.get("after")?)?,
+                ),
+                text(c, "message")?,
             )
-        })
-        .collect::<Option<Vec<_>>>()?;
-    let notes = array("notes")?
-        .iter()
-        .map(|n| {
-            Some(Note::new(
-                key_from(n.get("item")?)?,
-                text(n, "path")?,
-                text(n, "message")?,
-            ))
-        })
-        .collect::<Option<Vec<_>>>()?;
-    let findings = array("findings")?
-        .iter()
-        .map(finding_from)
-        .collect::<Option<Vec<_>>>()?;
+            .at_places(places),
+        )
+    })?;
+    let notes = each(record.get("notes"), &|n| {
+        Some(Note::new(
+            key_from(n.get("item")?)?,
+            text(n, "path")?,
+            text(n, "message")?,
+        ))
+    })?;
+    let findings = each(record.get("findings"), &finding_from)?;
     Some(Verdict {
         key,
         snap_path,
