@@ -710,8 +710,8 @@ pub(crate) fn unspaced_concepts(folded: &str) -> Concepts {
     ]);
     let mut out = 0;
     // Where forms of other concepts stand, and where negations do.
-    let (mut covered, mut negations): (Vec<(usize, usize)>, Vec<(usize, usize)>) =
-        (Vec::new(), Vec::new());
+    let mut covered: Vec<(usize, usize)> = Vec::new();
+    let mut negations: Vec<(usize, usize)> = Vec::new();
     for (form, concepts) in &INDEX.unspaced {
         for (at, _) in folded.match_indices(&**form) {
             let span = (at, at + form.len());
