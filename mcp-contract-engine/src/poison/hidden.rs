@@ -17,6 +17,33 @@ pub(crate) fn hidden(text: &str, sink: &mut Sink<'_>) {
         return;
     }
     let chars: Vec<char> = text.chars().collect();
+    // Many of them, or many words broken up, is no layout either.
+    let systematic = found.len() >= SYSTEMATIC
+        || found
+            .iter()
+            .filter(|&&(at, _)| splits_word(&chars, at).is_some())
+            .count()
+            >= SYSTEMATIC;
+    // Next to another hidden character (not an emoji's joiner or selector, which `hidden_in`
+    // leaves out): layout needs one break hint or mark, a run of them carries something.
+    let in_run = |i: usize| {
+        let at = found[i].0;
+        (i > 0 && found[i - 1].0 + 1 == at) || found.get(i + 1).is_some_and(|n| n.0 == at + 1)
+    };
+    let found: Vec<(usize, char)> = (0..found.len())
+        .filter(|&i| {
+            let (at, c) = found[i];
+            !formatting(c)
+                || systematic
+                || in_run(i)
+                || disguises(&chars, at)
+                || !(wraps_url(&chars, at) || quoted(&chars, at))
+        })
+        .map(|i| found[i])
+        .collect();
+    if found.is_empty() {
+        return;
+    }
     let mut counts: Vec<(char, usize, usize)> = Vec::new(); // (char, count, first offset)
                                                             // Unicode tag characters spell one text together: one hit for all of them.
     const TAG: char = '\u{e0000}';
@@ -74,6 +101,131 @@ pub(crate) fn hidden(text: &str, sink: &mut Sink<'_>) {
     }
 }
 
+/// This many invisible characters in one text (or words broken up by them) are there on
+/// purpose: layout needs one here and there.
+const SYSTEMATIC: usize = 6;
+/// Characters with a layout job in ordinary text: zero-width space and joiners, direction
+/// marks, the soft hyphen, the word joiner, the byte-order mark, line and paragraph
+/// separators. Where that job is plain they hide nothing: a URL split for line breaking
+/// (`https://meet.example.com/\u{200b}abc`), a field name quoted with its zero-width space, a
+/// Hebrew subject quoted with its direction marks are text, not evidence; loose in prose, they
+/// are. What reorders what is shown
+/// (bidi embeddings, overrides, isolates), spells text (Unicode tags), hides an annotation
+/// (U+FFF9–FFFB), drives a terminal (controls), or has no job outside its own script or an
+/// emoji (fillers, invisible operators, variation selectors after a plain letter) always is.
+fn formatting(c: char) -> bool {
+    matches!(
+        c,
+        '\u{ad}' | '\u{61c}' | '\u{200b}'
+            ..='\u{200f}' | '\u{2028}' | '\u{2029}' | '\u{2060}' | '\u{feff}'
+    )
+}
+
+/// Whether `at` is a wrap hint in a URL's path or query: right after a `/`, `?`, `&`, `=` or
+/// `#` past the host (`https://meet.example.com/\u{200b}abc`). In the host
+/// (`exfil\u{200b}.example.com`) it changes which host a reader or a link filter sees.
+fn wraps_url(chars: &[char], at: usize) -> bool {
+    let start = chars[..at]
+        .iter()
+        .rposition(|c| c.is_whitespace())
+        .map_or(0, |i| i + 1);
+    let before: String = chars[start..at].iter().collect();
+    let Some(scheme) = before.find("://") else {
+        return false;
+    };
+    let past_host = before[scheme + 3..].contains('/');
+    past_host && matches!(chars[at - 1], '/' | '?' | '&' | '=' | '#')
+}
+
+/// Whether `at` is inside a short quotation or code span on its line (`'na\u{200b}me'`,
+/// `"Long\u{200b}Name"`): an example of the characters themselves, shown as data.
+fn quoted(chars: &[char], at: usize) -> bool {
+    const QUOTES: &[char] = &[
+        '\'', '"', '`', '\u{2018}', '\u{2019}', '\u{201c}', '\u{201d}', '\u{ab}', '\u{bb}',
+    ];
+    let within = |it: &mut dyn Iterator<Item = &char>| {
+        it.take(40)
+            .take_while(|c| **c != '\n')
+            .any(|c| QUOTES.contains(c))
+    };
+    within(&mut chars[..at].iter().rev()) && within(&mut chars[at + 1..].iter())
+}
+
+/// Whether the layout character at `at` splits a word the lexicons read (`s\u{200b}end`,
+/// `upl\u{ad}oad`) or glues one to its neighbour in place of a space (`forward\u{200b}them`),
+/// so that a reader or a filter no longer sees that word.
+fn disguises(chars: &[char], at: usize) -> bool {
+    if splits_word(chars, at).is_some_and(|word| names_a_concept(&word)) {
+        return true;
+    }
+    let before: String = {
+        let mut word: Vec<char> = chars[..at]
+            .iter()
+            .rev()
+            .take_while(|c| c.is_alphabetic())
+            .copied()
+            .collect();
+        word.reverse();
+        super::text::fold_word(&word.into_iter().collect::<String>())
+    };
+    // (Not at a capital: `Quarter\u{200b}Report\u{200b}Draft` is a label broken for wrapping.)
+    if chars.get(at + 1).is_none_or(|c| c.is_uppercase()) {
+        return false;
+    }
+    let after: String = chars[at + 1..]
+        .iter()
+        .take_while(|c| c.is_alphabetic())
+        .collect();
+    let after = super::text::fold_word(&after);
+    !before.is_empty() && !after.is_empty() && (names_a_concept(&before) || names_a_concept(&after))
+}
+
+/// A hidden character that is not whitespace.
+fn invisible(c: char) -> bool {
+    crate::escape::is_hidden(c) && !c.is_whitespace()
+}
+
+/// The word a character inside it would read as without it (letters on both sides), folded.
+fn splits_word(chars: &[char], at: usize) -> Option<String> {
+    let letter_or_hidden = |c: &&char| c.is_alphabetic() || invisible(**c);
+    let prev = chars[..at].iter().rev().find(|c| !invisible(**c))?;
+    let next = chars[at + 1..].iter().find(|c| !invisible(**c))?;
+    if !prev.is_alphabetic() || !next.is_alphabetic() {
+        return None;
+    }
+    let start = at
+        - chars[..at]
+            .iter()
+            .rev()
+            .take_while(letter_or_hidden)
+            .count();
+    let end = at + 1 + chars[at + 1..].iter().take_while(letter_or_hidden).count();
+    let word: String = chars[start..end]
+        .iter()
+        .filter(|c| c.is_alphabetic())
+        .collect();
+    Some(super::text::fold_word(&word))
+}
+
+/// Whether a folded word is, alone, a form (or starts with a stem) of a concept every rule
+/// needs one of ([`super::lexicon::ANCHORS`]: an action, something outside the item, a voice):
+/// `send`, `upload`, `password`; not `name` or `product`.
+fn names_a_concept(word: &str) -> bool {
+    let index = &*super::lexicon::INDEX;
+    if index.words.get(word).is_some_and(|e| e.anchor) {
+        return true;
+    }
+    index.stem_lengths.iter().any(|&len| {
+        len <= word.len()
+            && word.is_char_boundary(len)
+            && index.stems.get(&word[..len]).is_some_and(|forms| {
+                forms
+                    .iter()
+                    .any(|f| f.rest.is_empty() && f.concepts & super::lexicon::ANCHORS != 0)
+            })
+    })
+}
+
 fn is_pad(c: char) -> bool {
     c.is_whitespace()
         || matches!(
@@ -125,4 +277,57 @@ pub(crate) fn padding(text: &str, sink: &mut Sink<'_>) -> Vec<usize> {
         }
     }
     tails
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hits(text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        hidden(
+            text,
+            &mut Sink {
+                out: &mut out,
+                start: 0,
+            },
+        );
+        out.into_iter().map(|h| h.what).collect()
+    }
+
+    #[test]
+    fn layout_characters_that_hide_nothing_are_text() {
+        // A line-break hint in a URL, a field name shown with its zero-width space, a product
+        // name split for wrapping, direction marks around digits after Hebrew.
+        assert!(
+            hits("Long links like https://docs.example.org/\u{200b}guides/setup wrap here.")
+                .is_empty()
+        );
+        assert!(hits("Keys are compared exactly: 'us\u{200b}er' is not 'user'.").is_empty());
+        assert!(
+            hits("Labels such as \"Quarter\u{200b}Report\u{200b}Draft\" keep their breaks.")
+                .is_empty()
+        );
+        assert!(hits("Titles like 'שלום 42\u{200f}' keep their marks.").is_empty());
+    }
+
+    #[test]
+    fn hidden_characters_that_disguise_are_evidence() {
+        // A word the lexicons read, split so that neither a reader nor a filter sees it.
+        assert_eq!(hits("Then s\u{200b}end the notes to the team."), ["U+200B"]);
+        assert_eq!(hits("Also up\u{ad}load the sheet afterwards."), ["U+00AD"]);
+        // A hidden character in place of a space glues a word to its neighbour.
+        assert_eq!(hits("Then forward\u{200b}them to the desk."), ["U+200B"]);
+        // Words split throughout, whatever they are.
+        assert_eq!(
+            hits("P\u{200c}l\u{200c}e\u{200c}a\u{200c}s\u{200c}e r\u{200c}e\u{200c}p\u{200c}l\u{200c}y"),
+            ["U+200C ×9"]
+        );
+        // A run that can carry data, an override that reorders what is shown.
+        assert_eq!(
+            hits("ok\u{fe01}\u{fe02}\u{fe03}\u{fe04} done"),
+            ["U+FE01", "U+FE02", "U+FE03", "U+FE04"]
+        );
+        assert_eq!(hits("name \u{202e}txt.exe"), ["U+202E"]);
+    }
 }

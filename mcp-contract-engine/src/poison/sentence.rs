@@ -57,11 +57,7 @@ fn unspaced(folded: &str) -> Concepts {
     if !folded.chars().any(is_unspaced) {
         return 0;
     }
-    INDEX
-        .unspaced
-        .iter()
-        .filter(|(form, _)| folded.contains(&**form))
-        .fold(0, |acc, (_, c)| acc | c)
+    super::lexicon::unspaced_concepts(folded)
 }
 
 fn matches(folded: &str, ws: &[(usize, usize)]) -> Vec<Match> {

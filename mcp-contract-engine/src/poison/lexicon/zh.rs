@@ -79,5 +79,9 @@ pub(crate) static ZH: Language = Language {
         e(C::Capability, "可以|能够|可能|允许", "助手可以按名称查找。"),
         e(C::Sequel, "之后|然后|随后|接着|一旦|之前", "列出之后，逐一退款。"),
         e(C::Default, "除非用户|除非另有说明|除非用户指定", "除非用户指定其他目录，否则使用主目录。"),
+        // `不` in words that negate nothing: "has to", "different".
+        e(C::Directive, "不得不|不能不", "助手不得不把聊天记录放进 notes 字段。"),
+        e(C::Other, "不同", "不同的工具返回不同的格式。"),
+        e(C::Negation, "永远不要", "永远不要在日志中记录密码。"),
     ],
 };
