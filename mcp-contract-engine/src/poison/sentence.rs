@@ -1084,7 +1084,7 @@ fn sinks(
     if flag || assignment(visible) {
         out |= C::Value.bit();
     }
-    if folded.contains(" / ") || folded.ends_with(" /") || folded.contains("rm -rf") {
+    if root_path(folded) || folded.contains("rm -rf") {
         out |= C::Wipe.bit();
     }
     if ws.iter().any(|&(s, e)| scope.own.contains(&folded[s..e])) {
@@ -1098,6 +1098,42 @@ fn sinks(
         out |= C::FixedId.bit();
     }
     out
+}
+
+/// The root directory written alone (`path / and recursive true`, `set the path to /`); not a
+/// slash between two alternatives (`get_custom_field / list_custom_fields`, `start / end`),
+/// which a real server (paperless-mcp 2.1.0) writes to name where a value comes from.
+fn root_path(folded: &str) -> bool {
+    if folded.ends_with(" /") {
+        return true;
+    }
+    folded.match_indices(" / ").any(|(at, _)| {
+        let before = folded[..at]
+            .rsplit(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .next()
+            .unwrap_or("");
+        // (No word right before it — a quote, `=`, `:` — or a word that introduces a path.)
+        before.is_empty()
+            || matches!(
+                before,
+                "path"
+                    | "to"
+                    | "at"
+                    | "in"
+                    | "into"
+                    | "under"
+                    | "from"
+                    | "on"
+                    | "of"
+                    | "is"
+                    | "be"
+                    | "root"
+                    | "directory"
+                    | "dir"
+                    | "folder"
+                    | "with"
+            )
+    })
 }
 
 /// Nouns a destination's id follows: `channel C07AUDX1Q`, `account ACCT9921X`.
