@@ -597,6 +597,17 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         if c & ACTIONS != 0 && m.start > 0 && NOMINAL.contains(&word(m.start - 1)) {
             c &= !ACTIONS;
         }
+        // `including` lists what something holds ("to get full information including reviews,
+        // phone number, website", @cablate/mcp-google-map 0.0.55): a preposition, not a move,
+        // unless what follows says where it goes ("including the user's address in the query").
+        if c & ACTIONS != 0
+            && m.end == m.start + 1
+            && word(m.start) == "including"
+            && !(m.end..ws.len().min(m.end + 15))
+                .any(|i| matches!(word(i), "in" | "into" | "inside" | "within" | "to"))
+        {
+            c &= !ACTIONS;
+        }
         // `to delete one, call …`, `use it to remove a row`: the goal an action serves, said
         // of the user's purpose (`need to`, `is expected to` still ask).
         if c & ACTIONS != 0 && m.base && m.start > 0 && word(m.start - 1) == "to" {
