@@ -839,6 +839,32 @@ fn outside(
             objects |= object.bit();
         }
     }
+    // An environment variable that is set is the operator's configuration, not data taken
+    // from it: "set PAPERLESS_MCP_UPLOAD_PATHS environment variable to restrict uploads"
+    // (@baruchiro/paperless-mcp 2.1.0). Only as the object of the verb: "set the title to
+    // the … environment variable" still reads one.
+    if objects & C::Environment.bit() != 0 {
+        let mut named_env = found
+            .iter()
+            .filter(|o| o.concepts & C::Environment.bit() != 0)
+            .peekable();
+        let set_object = |o: &Match| {
+            found.iter().any(|v| {
+                v.concepts & C::Set.bit() != 0
+                    && v.end <= o.start
+                    && o.start <= v.end + 3
+                    && (v.end..o.start).all(|i| {
+                        !matches!(
+                            &folded[ws[i].0..ws[i].1],
+                            "to" | "from" | "of" | "with" | "into" | "in" | "as"
+                        )
+                    })
+            })
+        };
+        if named_env.peek().is_some() && named_env.all(set_object) {
+            objects &= !C::Environment.bit();
+        }
+    }
     // A file that holds secrets (`~/.ssh/id_rsa`, `.env`) is a credential whatever files the
     // item handles: an upload tool is for the files the user names, not for keys. Moved by a
     // verb asked, or imposed as a default, it is outside; named alone on a file tool it is
