@@ -301,8 +301,24 @@ pub(crate) fn facts(
         &literal_at,
         unspaced_found,
     );
+    // A property named for what the item itself says it is for is its own, not a request for
+    // something outside it: `passwordManager` on "Update the organization's current
+    // subscription for Password Manager" (@bitwarden/mcp-server 2026.7.0).
+    if place == Place::Name && concepts & SENSITIVE & !scope.named == 0 {
+        concepts &= !C::Outside.bit();
+    }
     Facts { concepts }
 }
+
+/// What can be outside an item's purpose: the objects [`outside`] weighs.
+pub(crate) const SENSITIVE: Concepts = any(&[
+    C::Conversation,
+    C::Instructions,
+    C::Credentials,
+    C::Environment,
+    C::Files,
+    C::Personal,
+]);
 
 /// Actions of a harmful kind: asked of the model, [`Concept::Harm`].
 pub(crate) const HARMFUL: Concepts = any(&[C::Destroy, C::Pay, C::Grant, C::Publish]);
