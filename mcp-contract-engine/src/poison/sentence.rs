@@ -613,6 +613,17 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         if c & ACTIONS != 0 && m.start > 0 && NOMINAL.contains(&word(m.start - 1)) {
             c &= !ACTIONS;
         }
+        // `email addresses`, `mail address`: a noun compound, not a verb sending anything ("Do
+        // NOT include any personally identifiable information (PII) such as names, email
+        // addresses, phone numbers", @mondaydotcomorg/monday-api-mcp 3.3.0).
+        if c & ACTIONS != 0
+            && matches!(word(m.start), "email" | "e-mail" | "mail")
+            && ws
+                .get(m.end)
+                .is_some_and(|&(s, e)| matches!(&folded[s..e], "address" | "addresses"))
+        {
+            c &= !ACTIONS;
+        }
         // `including` lists what something holds ("to get full information including reviews,
         // phone number, website", @cablate/mcp-google-map 0.0.55): a preposition, not a move,
         // unless what follows says where it goes ("including the user's address in the query").
