@@ -601,12 +601,26 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
                 .any(|d| d.end == start && d.concepts & (C::Model.bit() | C::Directive.bit()) != 0)
     };
     let mut out = Vec::with_capacity(found.len());
+    // Where leaving out was forbidden (`never omit`), for the verbs joined to it.
+    let mut unomitted: Vec<usize> = Vec::new();
     for m in found {
         let mut c = m.concepts;
         let mut directed = false;
         // `never include`, `do not send`, `no data is sent`: forbidden or denied, not asked.
         if c & ACTIONS != 0 && negated.iter().any(|&(s, e)| s <= m.start && m.start < e) {
             c &= !(ACTIONS | C::Imperative.bit());
+        }
+        // `never omit or hide "legacyAutomations"` asks for everything to be shown: leaving out
+        // forbidden is no concealment (@mondaydotcomorg/monday-api-mcp 3.3.0); the verbs
+        // joined by `or` share the negation (a clause ends before a second command otherwise).
+        if c & C::Omit.bit() != 0
+            && (negated.iter().any(|&(s, e)| s <= m.start && m.start < e)
+                || m.start >= 2
+                    && matches!(word(m.start - 1), "or" | "nor")
+                    && unomitted.contains(&(m.start - 2)))
+        {
+            c &= !C::Omit.bit();
+            unomitted.push(m.start);
         }
         // After a determiner a verb's form is a noun or an adjective: `a copy`, `each saved
         // note`, `the export`.
