@@ -799,10 +799,30 @@ fn qualified(
     // Leaving something out is concealment when it is left out of what the person sees: "omit
     // to use the current tab" and "hide the formula on a protected sheet" hide nothing from
     // anyone.
-    // (A `user agent` or a `user id` is no person.)
+    // (A `user agent` or a `user id` is no person; nor is a user who gives a value rather than
+    // sees one: "Omit unless the user explicitly names a valid monday-supported model",
+    // @mondaydotcomorg/monday-api-mcp 3.3.0.)
     let person = found.iter().any(|m| {
         m.concepts & any(&[C::Audience, C::User]) != 0
-            && !folded_next_is(m, &["agent", "agents", "id", "ids", "name", "names"])
+            && !folded_next_is(
+                m,
+                &[
+                    "agent",
+                    "agents",
+                    "id",
+                    "ids",
+                    "name",
+                    "names",
+                    "explicitly",
+                    "asks",
+                    "specifies",
+                    "provides",
+                    "chooses",
+                    "picks",
+                    "selects",
+                    "requests",
+                ],
+            )
     });
     if concepts & C::Omit.bit() != 0 && (person || unspaced && concepts & C::User.bit() != 0) {
         concepts |= C::Conceal.bit();
