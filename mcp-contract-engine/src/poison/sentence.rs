@@ -627,6 +627,19 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         if c & ACTIONS != 0 && m.start > 0 && NOMINAL.contains(&word(m.start - 1)) {
             c &= !ACTIONS;
         }
+        // What the caller (the model itself) need not know is detail the tool spares it, not
+        // something kept from the user: "The caller does not need to know the exact available
+        // automation blocks" (@mondaydotcomorg/monday-api-mcp 3.3.0).
+        if c & C::Conceal.bit() != 0
+            && m.start > 0
+            && word(m.end - 1) == "know"
+            && matches!(
+                word(m.start - 1),
+                "caller" | "client" | "agent" | "model" | "assistant" | "llm" | "you"
+            )
+        {
+            c &= !C::Conceal.bit();
+        }
         // `email addresses`, `mail address`: a noun compound, not a verb sending anything ("Do
         // NOT include any personally identifiable information (PII) such as names, email
         // addresses, phone numbers", @mondaydotcomorg/monday-api-mcp 3.3.0).
