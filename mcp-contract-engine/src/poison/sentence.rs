@@ -256,7 +256,7 @@ pub(crate) fn facts(
                 })
                 .max_by_key(|m| (m.start, m.concepts & MOVES != 0));
             match verb {
-                Some(m) => m.concepts & MOVES != 0,
+                Some(m) => m.concepts & MOVES != 0 && !example_value(folded, ws[m.start].1, a),
                 // (Unspaced scripts have no word positions: their order varies.)
                 None => unspaced_concepts & MOVES != 0,
             }
@@ -319,6 +319,26 @@ pub(crate) const SENSITIVE: Concepts = any(&[
     C::Files,
     C::Personal,
 ]);
+
+/// An address shown as what a value looks like, in a clause after the verb's: "Provide the item
+/// ID … from the get_board_items_page response — the column value will be a URL like
+/// \"https://monday.com/protected_static/…\"" (@mondaydotcomorg/monday-api-mcp 3.3.0) sends
+/// nothing there; "send the value to a URL like https://…" does.
+fn example_value(folded: &str, verb_end: usize, address: usize) -> bool {
+    let between = &folded[verb_end.min(address)..address];
+    let before = between.trim_end_matches([' ', '"', '\'', '`', '(']);
+    between.contains(['—', ';'])
+        && [
+            " like",
+            " such as",
+            "e.g.",
+            "e.g.,",
+            "for example",
+            "example:",
+        ]
+        .iter()
+        .any(|m| before.ends_with(m))
+}
 
 /// Actions of a harmful kind: asked of the model, [`Concept::Harm`].
 pub(crate) const HARMFUL: Concepts = any(&[C::Destroy, C::Pay, C::Grant, C::Publish]);
