@@ -660,6 +660,17 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         {
             c &= !C::Conceal.bit();
         }
+        // `as` opening a clause of its own (`as you walk the user through it`) is a conjunction,
+        // not what something is presented as: "… to present the form naturally as you walk
+        // the user through it" (@mondaydotcomorg/monday-api-mcp 3.3.0).
+        if c & C::Misstate.bit() != 0
+            && word(m.end - 1) == "as"
+            && ws
+                .get(m.end)
+                .is_some_and(|&(s, e)| matches!(&folded[s..e], "you" | "we" | "they" | "i"))
+        {
+            c &= !C::Misstate.bit();
+        }
         // `email addresses`, `mail address`: a noun compound, not a verb sending anything ("Do
         // NOT include any personally identifiable information (PII) such as names, email
         // addresses, phone numbers", @mondaydotcomorg/monday-api-mcp 3.3.0).
@@ -847,13 +858,11 @@ fn qualified(
                     "name",
                     "names",
                     "explicitly",
-                    "asks",
                     "specifies",
                     "provides",
                     "chooses",
                     "picks",
                     "selects",
-                    "requests",
                 ],
             )
     });
