@@ -660,6 +660,17 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         {
             c &= !C::Conceal.bit();
         }
+        // `only include …` limits what goes into a value, not which tools the model may use:
+        // "Only include monday.com MCP tool names — do not reference tools from other connected
+        // services." (@mondaydotcomorg/monday-api-mcp 3.3.0, a `tool_name` argument).
+        if c & C::Exclusive.bit() != 0
+            && word(m.start) == "only"
+            && found
+                .iter()
+                .any(|n| n.start == m.end && n.concepts & C::Include.bit() != 0)
+        {
+            c &= !C::Exclusive.bit();
+        }
         // `as` opening a clause of its own (`as you walk the user through it`) is a conjunction,
         // not what something is presented as: "… to present the form naturally as you walk
         // the user through it" (@mondaydotcomorg/monday-api-mcp 3.3.0).
