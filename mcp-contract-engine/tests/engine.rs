@@ -21,6 +21,9 @@ mod poison;
 /// Poisoning's floor on the four authors' tuning corpus.
 #[path = "engine/poison_corpus.rs"]
 mod poison_corpus;
+/// Poisoning's precision: real servers' sentences once misread, each beside an attack twin.
+#[path = "engine/poison_precision.rs"]
+mod poison_precision;
 /// Properties: generated schemas against the judgement's invariants.
 #[path = "engine/properties.rs"]
 mod properties;

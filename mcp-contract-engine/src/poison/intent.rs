@@ -59,6 +59,10 @@ pub(crate) struct Scope {
     pub about: Concepts,
     /// Its name and its arguments' names, folded.
     pub own: std::collections::HashSet<String>,
+    /// The sensitive things its name, title and summary sentence name themselves
+    /// (`Conversation`, `Credentials`, `Files`, …): an argument named for one is the item's
+    /// own ("Update the organization's subscription for Password Manager" has `passwordManager`).
+    pub named: Concepts,
     /// The harmful kinds of action it is for (`delete_file` deletes, `create_refund` pays):
     /// its own action asked is no other action.
     pub actions: Concepts,
@@ -103,6 +107,7 @@ impl Scope {
         }
         let about = lexicon_concepts(&summary);
         scope.about = about & ABOUT;
+        scope.named = about & super::sentence::SENSITIVE;
         scope.actions = about & super::sentence::HARMFUL;
         for schema in ["inputSchema", "outputSchema"] {
             if let Some(Value::Object(props)) = item.pointer(&format!("/{schema}/properties")) {
@@ -179,6 +184,7 @@ impl<'a> LazyScope<'a> {
                 Scope {
                     about: accepted.about,
                     actions: accepted.actions,
+                    named: accepted.named,
                     ..Scope::of(new).union(&accepted)
                 }
             }

@@ -252,7 +252,7 @@ pub(crate) fn facts(
                 })
                 .max_by_key(|m| (m.start, m.concepts & MOVES != 0));
             match verb {
-                Some(m) => m.concepts & MOVES != 0,
+                Some(m) => m.concepts & MOVES != 0 && !example_value(folded, ws[m.start].1, a),
                 // (Unspaced scripts have no word positions: their order varies.)
                 None => unspaced_concepts & MOVES != 0,
             }
@@ -297,7 +297,43 @@ pub(crate) fn facts(
         &literal_at,
         unspaced_found,
     );
+    // A property named for what the item itself says it is for is its own, not a request for
+    // something outside it: `passwordManager` on "Update the organization's current
+    // subscription for Password Manager" (@bitwarden/mcp-server 2026.7.0).
+    if place == Place::Name && concepts & SENSITIVE & !scope.named == 0 {
+        concepts &= !C::Outside.bit();
+    }
     Facts { concepts }
+}
+
+/// What can be outside an item's purpose: the objects [`outside`] weighs.
+pub(crate) const SENSITIVE: Concepts = any(&[
+    C::Conversation,
+    C::Instructions,
+    C::Credentials,
+    C::Environment,
+    C::Files,
+    C::Personal,
+]);
+
+/// An address shown as what a value looks like, in a clause after the verb's: "Provide the item
+/// ID … from the get_board_items_page response — the column value will be a URL like
+/// \"https://monday.com/protected_static/…\"" (@mondaydotcomorg/monday-api-mcp 3.3.0) sends
+/// nothing there; "send the value to a URL like https://…" does.
+fn example_value(folded: &str, verb_end: usize, address: usize) -> bool {
+    let between = &folded[verb_end.min(address)..address];
+    let before = between.trim_end_matches([' ', '"', '\'', '`', '(']);
+    between.contains(['—', ';'])
+        && [
+            " like",
+            " such as",
+            "e.g.",
+            "e.g.,",
+            "for example",
+            "example:",
+        ]
+        .iter()
+        .any(|m| before.ends_with(m))
 }
 
 /// Actions of a harmful kind: asked of the model, [`Concept::Harm`].
@@ -581,6 +617,8 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
                 .any(|d| d.end == start && d.concepts & (C::Model.bit() | C::Directive.bit()) != 0)
     };
     let mut out = Vec::with_capacity(found.len());
+    // Where leaving out was forbidden (`never omit`), for the verbs joined to it.
+    let mut unomitted: Vec<usize> = Vec::new();
     for m in found {
         let mut c = m.concepts;
         let mut directed = false;
@@ -588,9 +626,78 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         if c & ACTIONS != 0 && negated.iter().any(|&(s, e)| s <= m.start && m.start < e) {
             c &= !(ACTIONS | C::Imperative.bit());
         }
+        // `never omit or hide "legacyAutomations"` asks for everything to be shown: leaving out
+        // forbidden is no concealment (@mondaydotcomorg/monday-api-mcp 3.3.0); the verbs
+        // joined by `or` share the negation (a clause ends before a second command otherwise).
+        if c & C::Omit.bit() != 0
+            && (negated.iter().any(|&(s, e)| s <= m.start && m.start < e)
+                || m.start >= 2
+                    && matches!(word(m.start - 1), "or" | "nor")
+                    && unomitted.contains(&(m.start - 2)))
+        {
+            c &= !C::Omit.bit();
+            unomitted.push(m.start);
+        }
         // After a determiner a verb's form is a noun or an adjective: `a copy`, `each saved
         // note`, `the export`.
         if c & ACTIONS != 0 && m.start > 0 && NOMINAL.contains(&word(m.start - 1)) {
+            c &= !ACTIONS;
+        }
+        // What the caller (the model itself) need not know is detail the tool spares it, not
+        // something kept from the user: "The caller does not need to know the exact available
+        // automation blocks" (@mondaydotcomorg/monday-api-mcp 3.3.0).
+        if c & C::Conceal.bit() != 0
+            && m.start > 0
+            && word(m.end - 1) == "know"
+            && matches!(
+                word(m.start - 1),
+                "caller" | "client" | "agent" | "model" | "assistant" | "llm" | "you"
+            )
+        {
+            c &= !C::Conceal.bit();
+        }
+        // `only include …` limits what goes into a value, not which tools the model may use:
+        // "Only include monday.com MCP tool names — do not reference tools from other connected
+        // services." (@mondaydotcomorg/monday-api-mcp 3.3.0, a `tool_name` argument).
+        if c & C::Exclusive.bit() != 0
+            && word(m.start) == "only"
+            && found
+                .iter()
+                .any(|n| n.start == m.end && n.concepts & C::Include.bit() != 0)
+        {
+            c &= !C::Exclusive.bit();
+        }
+        // `as` opening a clause of its own (`as you walk the user through it`) is a conjunction,
+        // not what something is presented as: "… to present the form naturally as you walk
+        // the user through it" (@mondaydotcomorg/monday-api-mcp 3.3.0).
+        if c & C::Misstate.bit() != 0
+            && word(m.end - 1) == "as"
+            && ws
+                .get(m.end)
+                .is_some_and(|&(s, e)| matches!(&folded[s..e], "you" | "we" | "they" | "i"))
+        {
+            c &= !C::Misstate.bit();
+        }
+        // `email addresses`, `mail address`: a noun compound, not a verb sending anything ("Do
+        // NOT include any personally identifiable information (PII) such as names, email
+        // addresses, phone numbers", @mondaydotcomorg/monday-api-mcp 3.3.0).
+        if c & ACTIONS != 0
+            && matches!(word(m.start), "email" | "e-mail" | "mail")
+            && ws
+                .get(m.end)
+                .is_some_and(|&(s, e)| matches!(&folded[s..e], "address" | "addresses"))
+        {
+            c &= !ACTIONS;
+        }
+        // `including` lists what something holds ("to get full information including reviews,
+        // phone number, website", @cablate/mcp-google-map 0.0.55): a preposition, not a move,
+        // unless what follows says where it goes ("including the user's address in the query").
+        if c & ACTIONS != 0
+            && m.end == m.start + 1
+            && word(m.start) == "including"
+            && !(m.end..ws.len().min(m.end + 15))
+                .any(|i| matches!(word(i), "in" | "into" | "inside" | "within" | "to"))
+        {
             c &= !ACTIONS;
         }
         // `to delete one, call …`, `use it to remove a row`: the goal an action serves, said
@@ -743,10 +850,28 @@ fn qualified(
     // Leaving something out is concealment when it is left out of what the person sees: "omit
     // to use the current tab" and "hide the formula on a protected sheet" hide nothing from
     // anyone.
-    // (A `user agent` or a `user id` is no person.)
+    // (A `user agent` or a `user id` is no person; nor is a user who gives a value rather than
+    // sees one: "Omit unless the user explicitly names a valid monday-supported model",
+    // @mondaydotcomorg/monday-api-mcp 3.3.0.)
     let person = found.iter().any(|m| {
         m.concepts & any(&[C::Audience, C::User]) != 0
-            && !folded_next_is(m, &["agent", "agents", "id", "ids", "name", "names"])
+            && !folded_next_is(
+                m,
+                &[
+                    "agent",
+                    "agents",
+                    "id",
+                    "ids",
+                    "name",
+                    "names",
+                    "explicitly",
+                    "specifies",
+                    "provides",
+                    "chooses",
+                    "picks",
+                    "selects",
+                ],
+            )
     });
     if concepts & C::Omit.bit() != 0 && (person || unspaced && concepts & C::User.bit() != 0) {
         concepts |= C::Conceal.bit();
@@ -822,6 +947,32 @@ fn outside(
     ] {
         if outside(object, about) {
             objects |= object.bit();
+        }
+    }
+    // An environment variable that is set is the operator's configuration, not data taken
+    // from it: "set PAPERLESS_MCP_UPLOAD_PATHS environment variable to restrict uploads"
+    // (@baruchiro/paperless-mcp 2.1.0). Only as the object of the verb: "set the title to
+    // the … environment variable" still reads one.
+    if objects & C::Environment.bit() != 0 {
+        let mut named_env = found
+            .iter()
+            .filter(|o| o.concepts & C::Environment.bit() != 0)
+            .peekable();
+        let set_object = |o: &Match| {
+            found.iter().any(|v| {
+                v.concepts & C::Set.bit() != 0
+                    && v.end <= o.start
+                    && o.start <= v.end + 3
+                    && (v.end..o.start).all(|i| {
+                        !matches!(
+                            &folded[ws[i].0..ws[i].1],
+                            "to" | "from" | "of" | "with" | "into" | "in" | "as"
+                        )
+                    })
+            })
+        };
+        if named_env.peek().is_some() && named_env.all(set_object) {
+            objects &= !C::Environment.bit();
         }
     }
     // A file that holds secrets (`~/.ssh/id_rsa`, `.env`) is a credential whatever files the
@@ -1080,7 +1231,7 @@ fn sinks(
     if flag || assignment(visible) {
         out |= C::Value.bit();
     }
-    if folded.contains(" / ") || folded.ends_with(" /") || folded.contains("rm -rf") {
+    if root_path(folded) || folded.contains("rm -rf") {
         out |= C::Wipe.bit();
     }
     if ws.iter().any(|&(s, e)| scope.own.contains(&folded[s..e])) {
@@ -1094,6 +1245,42 @@ fn sinks(
         out |= C::FixedId.bit();
     }
     out
+}
+
+/// The root directory written alone (`path / and recursive true`, `set the path to /`); not a
+/// slash between two alternatives (`get_custom_field / list_custom_fields`, `start / end`),
+/// which a real server (paperless-mcp 2.1.0) writes to name where a value comes from.
+fn root_path(folded: &str) -> bool {
+    if folded.ends_with(" /") {
+        return true;
+    }
+    folded.match_indices(" / ").any(|(at, _)| {
+        let before = folded[..at]
+            .rsplit(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .next()
+            .unwrap_or("");
+        // (No word right before it — a quote, `=`, `:` — or a word that introduces a path.)
+        before.is_empty()
+            || matches!(
+                before,
+                "path"
+                    | "to"
+                    | "at"
+                    | "in"
+                    | "into"
+                    | "under"
+                    | "from"
+                    | "on"
+                    | "of"
+                    | "is"
+                    | "be"
+                    | "root"
+                    | "directory"
+                    | "dir"
+                    | "folder"
+                    | "with"
+            )
+    })
 }
 
 /// Nouns a destination's id follows: `channel C07AUDX1Q`, `account ACCT9921X`.
