@@ -63,14 +63,14 @@ fn the_detector_keeps_its_measured_floor() {
     // 130, 163, 170, 162 attacks and as many twins. F, G and H are held-out sets #3, #4 and #5,
     // each measured once apart from the round it judged (docs/lints.md) and only then added.
     const FLOOR: &[(&str, usize, usize)] = &[
-        ("A", 91, 7),
+        ("A", 92, 7),
         ("B", 55, 13),
         ("C", 67, 0),
         ("D", 50, 2),
-        ("E", 80, 4),
+        ("E", 81, 4),
         ("F", 95, 12),
         ("G", 108, 4),
-        ("H", 83, 12),
+        ("H", 84, 12),
     ];
     let mut tally: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let cases = cases();
