@@ -529,6 +529,7 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
     }
     let command_at = |i: usize| commands.contains(&i);
     let mut negated: Vec<(usize, usize)> = Vec::new();
+    let mut prohibited: Vec<(usize, usize)> = Vec::new();
     let mut conditions: Vec<usize> = Vec::new();
     let mut others: Vec<usize> = Vec::new();
     let mut contra: Vec<(usize, usize)> = Vec::new();
@@ -541,6 +542,21 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
             && ws.get(m.end).is_none_or(|&(s, e)| &folded[s..e] != "only")
         {
             negated.push((m.end, clause_end(folded, ws, m.end, 10, &command_at)));
+            // A negation that forbids rather than describes: an imperative opens its clause
+            // (`don't bring it up`; not `no identifiers are written`), follows a modal (`should not`, `must never`) or is an obligation
+            // (`is not to be notified`). Telling forbidden so is keeping something from
+            // someone; the tool that "does not notify" anyone only says what it does.
+            let before = m.start.checked_sub(1).map(word);
+            let after = ws.get(m.end).map(|&(s, e)| &folded[s..e]);
+            let forbids = opens_clause(m.start)
+                && matches!(word(m.start), "don't" | "dont" | "do" | "never")
+                || found.iter().any(|d| {
+                    d.end == m.start && d.concepts & (C::Directive.bit() | C::Model.bit()) != 0
+                })
+                || matches!(before, Some("is" | "are" | "was" | "were")) && after == Some("to");
+            if forbids {
+                prohibited.push((m.end, clause_end(folded, ws, m.end, 10, &command_at)));
+            }
         }
         if m.concepts & C::Conditional.bit() != 0 {
             conditions.push(m.end);
@@ -616,6 +632,8 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
                 .iter()
                 .any(|d| d.end == start && d.concepts & (C::Model.bit() | C::Directive.bit()) != 0)
     };
+    const SECRETS: Concepts = any(&[C::Credentials, C::AboutCredentials, C::AboutPersonal]);
+    let secret = found.iter().any(|m| m.concepts & SECRETS != 0);
     let mut out = Vec::with_capacity(found.len());
     // Where leaving out was forbidden (`never omit`), for the verbs joined to it.
     let mut unomitted: Vec<usize> = Vec::new();
@@ -624,6 +642,13 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         let mut directed = false;
         // `never include`, `do not send`, `no data is sent`: forbidden or denied, not asked.
         if c & ACTIONS != 0 && negated.iter().any(|&(s, e)| s <= m.start && m.start < e) {
+            // (Not a secret kept out of what is told: "never report the API key" protects.)
+            if c & C::Tell.bit() != 0
+                && !secret
+                && prohibited.iter().any(|&(s, e)| s <= m.start && m.start < e)
+            {
+                extra |= C::Conceal.bit();
+            }
             c &= !(ACTIONS | C::Imperative.bit());
         }
         // `never omit or hide "legacyAutomations"` asks for everything to be shown: leaving out

@@ -298,3 +298,14 @@ fn place_of(segs: &[Seg<'_>]) -> Place {
         None => Place::Prose,
     }
 }
+
+/// The argument or output field a text belongs to (`inputSchema.properties.body.description`
+/// → `body`, a prompt argument's description → its name): the name other fields of the item
+/// use when they point at it. `None` for the item's own texts.
+pub(super) fn field_of<'v>(segs: &[Seg<'v>]) -> Option<&'v str> {
+    match segs {
+        [Seg::Key("inputSchema" | "outputSchema"), Seg::Key("properties"), Seg::Key(name), ..]
+        | [Seg::Key("arguments"), Seg::Key(name), ..] => Some(name),
+        _ => None,
+    }
+}

@@ -63,13 +63,13 @@ fn the_detector_keeps_its_measured_floor() {
     // 130, 163, 170, 162 attacks and as many twins. F, G and H are held-out sets #3, #4 and #5,
     // each measured once apart from the round it judged (docs/lints.md) and only then added.
     const FLOOR: &[(&str, usize, usize)] = &[
-        ("A", 90, 5),
-        ("B", 54, 12),
+        ("A", 90, 7),
+        ("B", 54, 13),
         ("C", 67, 0),
         ("D", 50, 2),
-        ("E", 79, 3),
+        ("E", 79, 4),
         ("F", 91, 12),
-        ("G", 107, 3),
+        ("G", 107, 4),
         ("H", 83, 12),
     ];
     let mut tally: BTreeMap<String, (usize, usize)> = BTreeMap::new();

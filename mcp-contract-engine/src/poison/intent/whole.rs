@@ -37,6 +37,36 @@ pub(crate) fn judge(added: &[(usize, &Read)], places: &[Place]) -> Option<(usize
     None
 }
 
+/// Two added sentences of different fields of one item, the first naming the field the second
+/// is in ("see `query` for the format", "the footer described under body"): the reference
+/// makes them one instruction, read as if written as one sentence (a joined rule, or any
+/// sentence rule on what the two name together). The hit is reported on the second.
+/// (`place`: where the second sits; the two are read as prose and there.)
+pub(crate) fn judge_referenced(pointer: &Read, target: &Read, place: Place) -> Option<Hit> {
+    let (what, id, signal) = match joined_rule(pointer.concepts, target.concepts) {
+        Some(rule) => (rule.what, rule.id, rule.signal),
+        None => {
+            let facts = super::Facts {
+                concepts: pointer.concepts | target.concepts,
+            };
+            let rule = super::rules_for(&facts, Place::Prose)
+                .first()
+                .copied()
+                .or_else(|| super::rules_for(&facts, place).first().copied())?;
+            (rule.what, rule.id, rule.signal)
+        }
+    };
+    let span = format!("{} … {}", pointer.sentence, target.sentence);
+    Some(Hit {
+        signal,
+        what: format!("{what}, over two fields"),
+        span: truncate(&escape(&span), super::super::scan::SPAN),
+        key: format!("referenced:{id}:{span}"),
+        count: 1,
+        high: false,
+    })
+}
+
 /// Whether a sentence holds the distinctive part of some joined rule (cheap: most sentences
 /// do not, and then no pair needs to be formed).
 pub(crate) fn may_start(concepts: Concepts) -> bool {
