@@ -124,11 +124,18 @@ pub(super) fn walk<'v>(
                         Value::Object(named),
                     ) => {
                         // Names are read as hints of what to put there; pattern keys are regexes.
+                        // An output's names label what the server returns: the model puts
+                        // nothing there, so they are values like an `enum`'s, not requests
+                        // (`postal_address` of a place found is no address to send to).
                         let names = key != "patternProperties";
+                        let place = match segs.first() {
+                            Some(Seg::Key("outputSchema")) => Place::Data,
+                            _ => Place::Name,
+                        };
                         for (name, schema) in named {
                             segs.push(Seg::Key(name));
                             if names {
-                                f(segs, name, Place::Name);
+                                f(segs, name, place);
                             }
                             walk(schema, Ctx::Schema, segs, depth + 2, f);
                             segs.pop();
