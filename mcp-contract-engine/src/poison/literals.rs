@@ -220,6 +220,11 @@ pub(crate) const EXAMPLE_DOMAINS: &[&str] = &[
     ".localhost",
 ];
 
+/// Builds the table by first byte now rather than on the first text scanned.
+pub(crate) fn build() {
+    std::sync::LazyLock::force(&BY_BYTE);
+}
+
 /// Literals by first byte: the text is read once, and only positions whose byte starts some
 /// literal are compared.
 static BY_BYTE: std::sync::LazyLock<Vec<Vec<&'static Literal>>> = std::sync::LazyLock::new(|| {
