@@ -95,7 +95,9 @@ fn matches_in(folded: &str, ws: &[(usize, usize)], languages: Option<u32>) -> Ve
                     }
                     let next = &folded[s..e];
                     let last = k + 1 == form.rest.len();
-                    let fits = &**rest == "?"
+                    // A `?` stands for an ordinary word ("from the fifth on"), not for a
+                    // snake_case name of a tool or field ("from list_emails on Drafts").
+                    let fits = (&**rest == "?" && !next.contains('_'))
                         || next == &**rest
                         || (last && form.stem_last && next.starts_with(&**rest));
                     if !fits {
@@ -813,9 +815,19 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
                 c &= !C::Conversation.bit();
             }
         }
-        // `other search tools`, `another tool`, `third-party servers`.
+        // `other search tools`, `another tool`, `third-party servers`; not what a result is
+        // for ("account names for use with other tools": those tools are not told anything).
+        // (`o` is where the one-word `other`/`another` ends.)
+        let for_use = |o: usize| {
+            o >= 4
+                && word(o - 4) == "for"
+                && word(o - 3) == "use"
+                && matches!(word(o - 2), "with" | "in" | "by")
+        };
         if c & C::Tool.bit() != 0
-            && others.iter().any(|&o| o <= m.start && m.start <= o + 3)
+            && others
+                .iter()
+                .any(|&o| o <= m.start && m.start <= o + 3 && !for_use(o))
             && !own_server(folded, ws, m.end)
         {
             c |= C::OtherTools.bit();
