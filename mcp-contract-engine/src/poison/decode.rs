@@ -252,15 +252,7 @@ fn asks_something(text: &str) -> bool {
     super::text::fold_into(text, &mut lower);
     let concepts = super::intent::lexicon_concepts(text) | super::literals::concepts(&lower);
     let moves = any(&[C::Gather, C::Include, C::Send, C::Call, C::Fetch]);
-    let outside = any(&[
-        C::Conversation,
-        C::Instructions,
-        C::Credentials,
-        C::Environment,
-        C::Files,
-        C::Personal,
-    ]);
-    if concepts & moves != 0 && concepts & outside != 0 {
+    if concepts & moves != 0 && concepts & super::sentence::SENSITIVE != 0 {
         return true;
     }
     let nothing = serde_json::Value::Null;
