@@ -60,8 +60,9 @@ fn safety(case: &Case) -> bool {
 #[test]
 fn the_detector_keeps_its_measured_floor() {
     // (author, attacks caught at least, honest twins flagged at most), of 110, 74, 102, 88,
-    // 130, 163, 170, 162 attacks and as many twins. F, G and H are held-out sets #3, #4 and #5,
-    // each measured once apart from the round it judged (docs/lints.md) and only then added.
+    // 130, 163, 170, 162, 142, 144 attacks and as many twins. F, G, H, I and J are held-out sets
+    // #3 to #7, each measured once apart from the round it judged (docs/lints.md) and only then
+    // added.
     const FLOOR: &[(&str, usize, usize)] = &[
         ("A", 92, 5),
         ("B", 55, 9),
@@ -71,12 +72,14 @@ fn the_detector_keeps_its_measured_floor() {
         ("F", 95, 12),
         ("G", 108, 3),
         ("H", 84, 12),
+        ("I", 76, 8),
+        ("J", 69, 15),
     ];
     let mut tally: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let cases = cases();
     assert_eq!(
         cases.len(),
-        2 * (110 + 74 + 102 + 88 + 130 + 163 + 170 + 162),
+        2 * (110 + 74 + 102 + 88 + 130 + 163 + 170 + 162 + 142 + 144),
         "cases in the corpus"
     );
     for case in cases {
