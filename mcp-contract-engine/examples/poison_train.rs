@@ -2,8 +2,15 @@
 //! leave-one-author-out against the hand-written rules.
 //!
 //! ```sh
-//! cargo run --release -p mcp-contract-engine --example poison_train -- [--write] [--no-loao] [-v]
+//! cargo run --release -p mcp-contract-engine --example poison_train -- [--write] [--no-loao] [--curve] [-v]
+//! cargo run --release -p mcp-contract-engine --example poison_train -- --score SET.jsonl...
 //! ```
+//!
+//! `--curve` adds the trade-off at fixed scores and the real items left out that score
+//! highest; `-v` lists each fold's misses, flagged twins and flagged real items; `--score`
+//! judges labelled sets with the committed model (read from its file) and the rules, and
+//! times the model per change. `TRAIN_SETTINGS=l2=0.003,gate=1,…` overrides settings for
+//! exploration (docs/lints.md lists the variants measured).
 //!
 //! Training material: the tuning authors' attacks (positive) and honest twins (negative,
 //! weighed heavily) of `fixtures/poisoning-tuning/authors/*.jsonl`, and real servers' ordinary
@@ -856,6 +863,8 @@ fn main() {
         // Held-out scores of every fold: (score, attack, rules) per case, and per real item.
         let mut held: Vec<(f32, bool, bool)> = Vec::new();
         let mut held_real: Vec<f32> = Vec::new();
+        // The real items a fold's model scores highest, with the sentence that scored.
+        let mut worst_real: Vec<(f32, String, String)> = Vec::new();
         for x in 0..n_authors {
             let authors: Vec<bool> = (0..n_authors).map(|a| a != x).collect();
             let servers: Vec<bool> = (0..data.servers.len())
@@ -916,6 +925,16 @@ fn main() {
                 t.real += 1;
                 let score = max_score(&model, &data.store, &unit.sentences);
                 held_real.push(score);
+                if curve && score > 2.0 {
+                    let best = unit.sentences.iter().copied().max_by(|&a, &b| {
+                        let f = &data.store.features;
+                        model.score(&f[a]).total_cmp(&model.score(&f[b]))
+                    });
+                    let text = best
+                        .map(|j| data.store.texts[j].clone())
+                        .unwrap_or_default();
+                    worst_real.push((score, unit.label.clone(), text));
+                }
                 if score > twin_only {
                     t.real_unbounded += 1;
                 }
@@ -962,6 +981,11 @@ fn main() {
                     held_real.iter().filter(|&&x| x > t).count(),
                     held_real.len()
                 );
+            }
+            worst_real.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+            println!("real items left out scoring above 2.0:");
+            for (score, label, text) in &worst_real {
+                println!("  {score:5.2} {label}: {text:?}");
             }
         }
     }
