@@ -60,6 +60,9 @@ struct Settings {
     attack_weight: f32,
     /// The real sentences' total weight, as a multiple of the attacks'.
     real_share: f32,
+    /// How much more a real sentence the concept gate lets through weighs (a hard negative:
+    /// guidance addressed to the model).
+    hard_weight: f32,
     /// Twins allowed above the threshold (training folds).
     twin_rate: f64,
     /// Weights kept in the stored model.
@@ -79,6 +82,7 @@ const SETTINGS: Settings = Settings {
     twin_weight: 3.0,
     attack_weight: 1.0,
     real_share: 2.0,
+    hard_weight: 1.0,
     twin_rate: 0.04,
     keep: 10_000,
     gate: false,
@@ -89,13 +93,14 @@ const SETTINGS: Settings = Settings {
 impl Settings {
     fn line(&self) -> String {
         format!(
-            "epochs={} rate={} l2={} twin_weight={} attack_weight={} real_share={} twin_rate={} keep={} gate={} inner={} seed={} pooling=log-sum-exp {}",
+            "epochs={} rate={} l2={} twin_weight={} attack_weight={} real_share={} hard_weight={} twin_rate={} keep={} gate={} inner={} seed={} pooling=log-sum-exp {}",
             self.epochs,
             self.rate,
             self.l2,
             self.twin_weight,
             self.attack_weight,
             self.real_share,
+            self.hard_weight,
             self.twin_rate,
             self.keep,
             u8::from(self.gate),
@@ -116,12 +121,15 @@ const MODEL: &str = "mcp-contract-engine/src/poison/learned/model.txt";
 struct Store {
     features: Vec<Vec<u32>>,
     texts: Vec<String>,
+    /// Whether the concept gate lets the sentence through: a real one is a hard negative.
+    gated: Vec<bool>,
 }
 
 impl Store {
-    fn add(&mut self, features: Vec<u32>, text: String) -> usize {
-        self.features.push(features);
-        self.texts.push(text);
+    fn add(&mut self, unit: learned::Unit) -> usize {
+        self.features.push(unit.features);
+        self.texts.push(unit.sentence);
+        self.gated.push(unit.gated);
         self.features.len() - 1
     }
 }
@@ -361,6 +369,7 @@ fn train(store: &Store, examples: &[Example<'_>], s: &Settings) -> Dense {
 
 /// Training examples from the cases of `authors` and the real sentences of `servers`.
 fn examples<'a>(
+    store: &Store,
     bags: &'a [Bag],
     authors: &[bool],
     real_sentences: &'a [(usize, Vec<usize>)],
@@ -390,12 +399,22 @@ fn examples<'a>(
         .iter()
         .filter(|(server, _)| servers[*server])
         .collect();
-    let each = s.real_share * attacks as f32 * s.attack_weight / real.len().max(1) as f32;
+    let hard = |one: &[usize]| one.iter().any(|&j| store.gated[j]);
+    let units: f32 = real
+        .iter()
+        .map(|(_, one)| if hard(one) { s.hard_weight } else { 1.0 })
+        .sum();
+    let each = s.real_share * attacks as f32 * s.attack_weight / units.max(1.0);
     for (_, one) in real {
+        let weight = if hard(one) {
+            each * s.hard_weight
+        } else {
+            each
+        };
         out.push(Example {
             sentences: one.as_slice(),
             positive: false,
-            weight: each,
+            weight,
         });
     }
     out
@@ -447,6 +466,7 @@ fn inner_threshold(data: &Data, authors: &[bool], servers: &[bool], s: &Settings
             .map(|v| servers[v] && server_group(v, GROUPS) != g)
             .collect();
         let ex = examples(
+            &data.store,
             &data.bags,
             &train_authors,
             &data.real_sentences,
@@ -490,7 +510,14 @@ fn inner_threshold(data: &Data, authors: &[bool], servers: &[bool], s: &Settings
 
 /// The threshold from the training folds' own scores under the model trained on them.
 fn own_threshold(data: &Data, authors: &[bool], servers: &[bool], s: &Settings) -> (f32, f32) {
-    let ex = examples(&data.bags, authors, &data.real_sentences, servers, s);
+    let ex = examples(
+        &data.store,
+        &data.bags,
+        authors,
+        &data.real_sentences,
+        servers,
+        s,
+    );
     let model = train(&data.store, &ex, s).pruned(s.keep);
     let mut twins: Vec<f32> = data
         .bags
@@ -539,7 +566,7 @@ fn load(gate: bool) -> Data {
             let sentences = change_units(Some(&old), &new, gate)
                 .into_iter()
                 .flat_map(|(_, units)| units)
-                .map(|u| store.add(u.features, u.sentence))
+                .map(|u| store.add(u))
                 .collect();
             bags.push(Bag {
                 author,
@@ -579,7 +606,7 @@ fn load(gate: bool) -> Data {
                 let mut sentences = Vec::new();
                 for unit in units {
                     let id = *seen.entry(unit.features.clone()).or_insert_with(|| {
-                        let id = store.add(unit.features, unit.sentence.clone());
+                        let id = store.add(unit);
                         real_sentences.push((server, vec![id]));
                         id
                     });
@@ -823,6 +850,7 @@ fn main() {
                 "l2" => s.l2 = f,
                 "twin_weight" => s.twin_weight = f,
                 "real_share" => s.real_share = f,
+                "hard_weight" => s.hard_weight = f,
                 "keep" => s.keep = f as usize,
                 "gate" => s.gate = f != 0.0,
                 "inner" => s.inner = f != 0.0,
@@ -871,7 +899,14 @@ fn main() {
                 .map(|v| server_group(v, n_authors) != x)
                 .collect();
             let (cut, twin_only) = inner_threshold(&data, &authors, &servers, &s);
-            let ex = examples(&data.bags, &authors, &data.real_sentences, &servers, &s);
+            let ex = examples(
+                &data.store,
+                &data.bags,
+                &authors,
+                &data.real_sentences,
+                &servers,
+                &s,
+            );
             let model = train(&data.store, &ex, &s).pruned(s.keep);
             let mut t = Tally::default();
             for bag in data.bags.iter().filter(|b| b.author == x) {
@@ -993,7 +1028,14 @@ fn main() {
         let all = vec![true; n_authors];
         let servers = vec![true; data.servers.len()];
         let (cut, _) = inner_threshold(&data, &all, &servers, &s);
-        let ex = examples(&data.bags, &all, &data.real_sentences, &servers, &s);
+        let ex = examples(
+            &data.store,
+            &data.bags,
+            &all,
+            &data.real_sentences,
+            &servers,
+            &s,
+        );
         let mut model = train(&data.store, &ex, &s).pruned(s.keep);
         model.threshold = (cut * 10_000.0).round() / 10_000.0;
         model.settings = s.line();
