@@ -43,7 +43,7 @@
 )]
 
 use mcp_contract_engine::diff::diff_surfaces;
-use mcp_contract_engine::poison::{corpus, learned};
+use mcp_contract_engine::poison::{self, corpus, learned};
 use mcp_contract_engine::prepare::{prepare, Redactions};
 use mcp_contract_engine::surface::ItemKind;
 use mcp_contract_engine::{Class, Policy, Surface};
@@ -760,6 +760,7 @@ fn score(sets: &[PathBuf]) {
     );
     let mut total = Tally::default();
     let mut spent = std::time::Duration::ZERO;
+    let mut readings = std::time::Duration::ZERO;
     let mut judged = 0u32;
     for path in sets {
         let cases = read_cases(path);
@@ -775,6 +776,17 @@ fn score(sets: &[PathBuf]) {
                 }
             }
             spent += started.elapsed();
+            // The readings' own judgement of the same items, timed alike.
+            let started = std::time::Instant::now();
+            for (key, value) in new.items() {
+                let before = old.get(key);
+                match before.as_deref() {
+                    Some(b) if b == &*value => {}
+                    Some(b) => drop(std::hint::black_box(poison::changed(b, &value))),
+                    None => drop(std::hint::black_box(poison::arrived(&value))),
+                }
+            }
+            readings += started.elapsed();
             judged += 1;
             let slot = usize::from(!case.attack);
             if case.attack {
@@ -804,9 +816,11 @@ fn score(sets: &[PathBuf]) {
         total.add(&t);
     }
     println!("{}", total.short("all"));
+    let per = |d: std::time::Duration| d.as_secs_f64() * 1e6 / f64::from(judged.max(1));
     println!(
-        "the model: {:.1} µs per changed item (mean over {judged} changes, release build)",
-        spent.as_secs_f64() * 1e6 / f64::from(judged.max(1))
+        "per changed item (mean over {judged} changes, release build): the model {:.1} µs, the readings' judgement (poison::changed / arrived) {:.1} µs",
+        per(spent),
+        per(readings)
     );
 }
 
