@@ -21,6 +21,9 @@ mod poison;
 /// Poisoning's floor on the four authors' tuning corpus.
 #[path = "engine/poison_corpus.rs"]
 mod poison_corpus;
+/// Poisoning's learned scorer (an experiment): its model current, small, reading added text.
+#[path = "engine/poison_learned.rs"]
+mod poison_learned;
 /// Poisoning's precision: real servers' sentences once misread, each beside an attack twin.
 #[path = "engine/poison_precision.rs"]
 mod poison_precision;

@@ -14,13 +14,14 @@ use serde_json::Value;
 use std::collections::HashMap;
 
 /// One text of an item, with its path (rendered only for what is reported).
-struct Text<'v> {
-    segs: Vec<Seg<'v>>,
-    text: &'v str,
-    place: super::intent::Place,
+pub(super) struct Text<'v> {
+    pub(super) segs: Vec<Seg<'v>>,
+    pub(super) text: &'v str,
+    pub(super) place: super::intent::Place,
 }
 
-fn texts(value: &Value) -> Vec<Text<'_>> {
+/// Every text of an item, in the walk's order (the learned scorer reads the same).
+pub(super) fn texts(value: &Value) -> Vec<Text<'_>> {
     let mut out = Vec::new();
     walk::walk(
         value,
