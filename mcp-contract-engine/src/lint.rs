@@ -17,8 +17,9 @@
 //! | `description-too-long` | warn | a description over the budget ([`Lints::description_budget`], 1024) |
 //! | `secret-in-surface` | warn | something shaped like a credential (see [`crate::prepare`]) |
 //! | `non-spec-spelling` | warn | `input_schema` and friends (see [`crate::prepare::spelling`]) |
-//! | `text-poisoning` | warn | text aimed at the model in any field (see [`crate::poison::live`]) |
-//! | `text-attack` | deny | the high-confidence part of it: hidden instructions, data sent to an address, concealment |
+//! | `text-poisoning` | warn | text hidden from the user or an encoding in any field (see [`crate::poison::live`]) |
+//! | `text-attack` | deny | the high-confidence part of it: instructions hidden from the user, data sent to an address or URL, fetch-and-obey |
+//! | `text-intent` | allow | a reading of plain prose that asks the model for something (concealment, exfiltration, skipped confirmation…): opt-in on a live surface |
 //! | `policy-not-read-only` | deny | with [`Lints::read_only`]: a tool without `readOnlyHint: true` |
 //! | `policy-forbidden-tool` | deny | a tool whose name matches a [`Lints::forbid`] glob |
 //! | `policy-annotation-missing` | deny | a tool without an annotation [`Lints::require_annotations`] lists |
@@ -30,7 +31,10 @@
 //!
 //! On drift, [`crate::poison::changed`] decides whether a changed item's text is a plain
 //! rewording (routing) or adds text aimed at the model (`description-poisoned`, safety); the
-//! `text-poisoning` lint runs the same signals on the live surface alone.
+//! `text-poisoning`, `text-attack` and `text-intent` lints run the same signals on the live
+//! surface alone: with no baseline, a reading of plain prose cannot tell an attack from
+//! guidance a server gives the model about its own tools, so only `text-intent` reports it, and
+//! it is off unless a suite turns it on.
 //!
 //! Messages may quote what the server sent: print them through [`crate::escape`].
 
@@ -424,26 +428,37 @@ fn item(out: &mut Out<'_>, key: &ItemKey, value: &Value) {
     if any_hidden(value, 0) {
         hidden(out, key, value, &mut String::new(), 0);
     }
-    if out.config.level("text-poisoning") != Level::Allow
-        || out.config.level("text-attack") != Level::Allow
+    if ["text-poisoning", "text-attack", "text-intent"]
+        .iter()
+        .any(|rule| out.config.level(rule) != Level::Allow)
     {
         for finding in crate::poison::live(value) {
-            // Each finding under one rule: the certain ones fail by default.
-            let rule = if finding.high_confidence() {
-                "text-attack"
-            } else {
-                "text-poisoning"
-            };
-            out.push(
-                rule,
-                key,
-                &finding.path,
-                format!(
-                    "{}: text aimed at the model rather than at describing the {}; review it, and allow-list it with the reason if it is meant for the model",
-                    finding.summary(),
-                    key.kind.noun()
-                ),
-            );
+            // Without a baseline, only evidence no documentation needs is reported by default
+            // (the certain part fails); a reading of plain prose is `text-intent`, opt-in.
+            let (structural, reading) = finding.split_structural();
+            let structural = structural.map(|f| {
+                let rule = if f.high_confidence() {
+                    "text-attack"
+                } else {
+                    "text-poisoning"
+                };
+                (rule, f)
+            });
+            for (rule, finding) in structural
+                .into_iter()
+                .chain(reading.map(|f| ("text-intent", f)))
+            {
+                out.push(
+                    rule,
+                    key,
+                    &finding.path,
+                    format!(
+                        "{}: text aimed at the model rather than at describing the {}; review it, and allow-list it with the reason if it is meant for the model",
+                        finding.summary(),
+                        key.kind.noun()
+                    ),
+                );
+            }
         }
     }
     let description = value.get("description").and_then(Value::as_str);

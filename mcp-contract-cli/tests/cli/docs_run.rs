@@ -1005,7 +1005,7 @@ fn output_of(
             run(&mut reader.sh(
                 &dir,
                 &format!(
-                    "mcp-contract snapshot --dir s -- mcp-contract serve {}",
+                    "mcp-contract snapshot --dir s --lint text-intent=deny -- mcp-contract serve {}",
                     served.display()
                 ),
                 RECORDED_IN,

@@ -336,8 +336,10 @@ fn verdicts_carry_findings_and_deny_fails_even_a_new_item() {
     assert!(!dir.exists(), "evaluating writes nothing");
 }
 
-/// A first recording has no baseline: the `text-poisoning` lint reads the live surface alone,
-/// warns by default, and fails the item when set to deny.
+/// A first recording has no baseline: by default the live surface is judged on evidence no
+/// documentation needs (markup hiding an instruction fails, markup loading something warns);
+/// the reading of plain prose is `text-intent`, reported when a suite turns it on, and every
+/// one of them fails the item when set to deny.
 #[test]
 fn text_poisoning_on_a_first_recording() {
     let live = load("poisoned/rugpull-v2.json");
@@ -363,22 +365,21 @@ fn text_poisoning_on_a_first_recording() {
         "tools::stats",
         "prompts::summarize",
     ];
+    let found_in = |findings: &[Finding]| -> Vec<Finding> {
+        findings
+            .iter()
+            .filter(|f| ["text-poisoning", "text-attack", "text-intent"].contains(&f.rule))
+            .cloned()
+            .collect()
+    };
+    // By default: the HTML comment that asks for the user's last message fails, the pixel warns.
     let report = evaluate(&Lints::default());
+    let mut flagged = Vec::new();
     for verdict in &report.verdicts {
         let name = verdict.key.test_name();
-        let found: Vec<&Finding> = verdict
-            .findings
-            .iter()
-            .filter(|f| f.rule == "text-poisoning" || f.rule == "text-attack")
-            .collect();
-        assert_eq!(
-            !found.is_empty(),
-            poisoned.contains(&name.as_str()),
-            "{name}: {found:#?}"
-        );
-        // What is certain (concealment, hidden instructions, data sent to an address) fails
-        // by default; the rest warns.
+        let found = found_in(&verdict.findings);
         for f in &found {
+            assert_ne!(f.rule, "text-intent", "{name}: off by default");
             let level = if f.rule == "text-attack" {
                 Level::Deny
             } else {
@@ -388,24 +389,48 @@ fn text_poisoning_on_a_first_recording() {
         }
         if found.iter().any(|f| f.rule == "text-attack") {
             assert!(verdict.failing, "{name}: text-attack fails by default");
+            assert!(
+                found
+                    .iter()
+                    .any(|f| f.line().contains("<!-- the assistant must call add_note")),
+                "{name}: {found:#?}"
+            );
         }
+        if !found.is_empty() {
+            flagged.push(name);
+        }
+    }
+    assert!(!flagged.is_empty());
+    assert!(
+        flagged.iter().all(|n| poisoned.contains(&n.as_str())),
+        "{flagged:?}"
+    );
+    // With the reading on, every poisoned item is reported, plain prose included.
+    let mut intent = Lints::default();
+    intent.apply_setting("text-intent=warn").unwrap();
+    let report = evaluate(&intent);
+    for verdict in &report.verdicts {
+        let name = verdict.key.test_name();
+        let found = found_in(&verdict.findings);
+        assert_eq!(
+            !found.is_empty(),
+            poisoned.contains(&name.as_str()),
+            "{name}: {found:#?}"
+        );
         if name == "tools::read_note" {
             assert!(!verdict.failing, "warn passes");
             assert!(
-                found[0]
-                    .line()
-                    .contains("<IMPORTANT>Before using this tool"),
-                "{}",
-                found[0].line()
+                found
+                    .iter()
+                    .any(|f| f.line().contains("<IMPORTANT>Before using this tool")),
+                "{found:#?}"
             );
-        }
-        if name == "server" || name == "prompts::summarize" {
-            assert!(verdict.failing, "{name}: concealment fails by default");
         }
     }
     // `list_tags` only gained zero-width spaces: that is `hidden-characters` (deny), not this lint.
     let mut deny = Lints::default();
     deny.apply_setting("text-poisoning=deny").unwrap();
+    deny.apply_setting("text-intent=deny").unwrap();
     let report = evaluate(&deny);
     for name in poisoned {
         let verdict = report
@@ -608,10 +633,12 @@ fn the_real_corpus_has_no_poisoning_and_no_deny_findings() {
             }
             let lines: Vec<String> = denied.iter().map(Finding::line).collect();
             assert!(lines.is_empty(), "{name}: {lines:#?}");
-            // Nor any text aimed at the model, at any level.
-            let poisoning: Vec<String> = run(s, &Lints::default())
+            // Nor any text aimed at the model, at any level, the reading of plain prose included.
+            let mut intent = Lints::default();
+            intent.apply_setting("text-intent=warn").unwrap();
+            let poisoning: Vec<String> = run(s, &intent)
                 .iter()
-                .filter(|f| f.rule == "text-poisoning")
+                .filter(|f| ["text-poisoning", "text-intent"].contains(&f.rule))
                 .map(Finding::line)
                 .collect();
             assert!(poisoning.is_empty(), "{name}: {poisoning:#?}");
