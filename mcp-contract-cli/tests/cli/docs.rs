@@ -253,12 +253,26 @@ fn check_allow_list(block: &Block) -> Result<(), String> {
         .ok_or_else(|| format!("item `{}` is not KIND::NAME", entry.item))?;
     let lint = mcp_contract_engine::rules::lint(&entry.rule)
         .ok_or_else(|| format!("`{}` is not a lint", entry.rule))?;
-    if !lint.config.is_empty() {
-        return Err(format!(
-            "the example of `{}` needs configuration ({:?}), which this test does not apply: allow \
-             another lint in the example, or teach this test the configuration",
-            lint.id, lint.config
-        ));
+    // The lint levels the example needs (an opt-in lint turned on); any other configuration
+    // is not applied here.
+    let mut lints = Lints::default();
+    for line in lint.config.lines() {
+        let levels = line
+            .strip_prefix("lints = ")
+            .and_then(|list| toml::from_str::<toml::Table>(&format!("levels = {list}")).ok())
+            .ok_or_else(|| {
+                format!(
+                    "the example of `{}` needs configuration ({:?}), which this test does not \
+                     apply: allow another lint in the example, or teach this test the \
+                     configuration",
+                    lint.id, lint.config
+                )
+            })?;
+        for level in levels["levels"].as_array().into_iter().flatten() {
+            lints
+                .apply_setting(level.as_str().unwrap_or_default())
+                .map_err(|e| e.to_string())?;
+        }
     }
     let mut example: serde_json::Value =
         serde_json::from_str(lint.example).map_err(|e| e.to_string())?;
@@ -276,7 +290,6 @@ fn check_allow_list(block: &Block) -> Result<(), String> {
     })?;
     items[0]["name"] = json!(name);
     let surface = Surface::from_json(&example).map_err(|e| e.to_string())?;
-    let mut lints = Lints::default();
     lints.allow = Some(list.clone());
     let before_expiry = entry
         .expires
