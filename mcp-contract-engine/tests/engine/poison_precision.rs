@@ -23,28 +23,57 @@ fn findings(tool: &Value) -> Vec<String> {
     .collect()
 }
 
+/// What a drift that adds the tool to an empty surface calls poisoned (a finding the lint of a
+/// first recording does not make: sentences judged together, as added text).
+fn added_findings(tool: &Value) -> Vec<String> {
+    use mcp_contract_engine::diff::diff_surfaces;
+    use mcp_contract_engine::Policy;
+    let before = Surface::from_json(&json!({ "tools": [] })).expect("an empty surface");
+    let after = Surface::from_json(&json!({ "tools": [tool] })).expect("a one-tool surface");
+    diff_surfaces(&before, &after, &Policy::default())
+        .changes
+        .into_iter()
+        .filter(|c| c.rule.ends_with("poisoned"))
+        .map(|c| format!("{} {}", c.rule, c.message))
+        .collect()
+}
+
 #[test]
 fn poison_precision_real_sentences_pass_and_their_attack_twins_do_not() {
-    let path =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/poisoning-precision/round6.json");
-    let text = std::fs::read_to_string(&path).expect("fixtures/poisoning-precision/round6.json");
-    let cases: Value = serde_json::from_str(&text).expect("round6.json is JSON");
-    let cases = cases["cases"].as_array().expect("`cases`");
-    assert!(!cases.is_empty());
     let mut wrong = Vec::new();
-    for case in cases {
-        let at = format!(
-            "{} {} ({})",
-            case["server"], case["version"], case["reading"]
-        );
-        let honest = findings(&case["honest"]);
-        if !honest.is_empty() {
-            wrong.push(format!("{at}: the real text is flagged: {honest:#?}"));
-        }
-        if findings(&case["attack"]).is_empty() {
-            wrong.push(format!("{at}: its attack twin is not flagged"));
+    let mut read = 0;
+    for round in ["round6.json", "round7.json"] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../fixtures/poisoning-precision")
+            .join(round);
+        let text = std::fs::read_to_string(&path).expect("a fixtures/poisoning-precision file");
+        let cases: Value = serde_json::from_str(&text).expect("a precision file is JSON");
+        let cases = cases["cases"].as_array().expect("`cases`");
+        assert!(!cases.is_empty(), "{round} has no case");
+        for case in cases {
+            read += 1;
+            let at = format!(
+                "{round}: {} {} ({})",
+                case["server"], case["version"], case["reading"]
+            );
+            // A drift finding is checked on drift, and the lint must stay quiet too.
+            let judge = |tool: &Value| {
+                let mut found = findings(tool);
+                if case["drift"] == json!(true) {
+                    found.extend(added_findings(tool));
+                }
+                found
+            };
+            let honest = judge(&case["honest"]);
+            if !honest.is_empty() {
+                wrong.push(format!("{at}: the real text is flagged: {honest:#?}"));
+            }
+            if judge(&case["attack"]).is_empty() {
+                wrong.push(format!("{at}: its attack twin is not flagged"));
+            }
         }
     }
+    assert!(read >= 16, "only {read} cases read");
     assert!(wrong.is_empty(), "{wrong:#?}");
 }
 
@@ -80,7 +109,7 @@ fn real_servers() -> Vec<(String, Vec<(String, Surface)>)> {
     servers
 }
 
-/// The poisoning findings on 34 published servers nobody tuned on (`fixtures/real-servers/`,
+/// The poisoning findings on 59 published servers nobody tuned on (`fixtures/real-servers/`,
 /// docs/lints.md "Precision on servers nobody tuned on"): the live lints on every capture and
 /// what a drift between two captures of a server (both ways) calls poisoned. Each line was
 /// read against its text: the snapshot's description says which are true. A finding more or
@@ -128,7 +157,7 @@ fn real_servers_findings_are_the_reviewed_ones() {
             }
         }
     }
-    assert!(surfaces >= 48, "only {surfaces} captures read");
+    assert!(surfaces >= 91, "only {surfaces} captures read");
     let report = format!(
         "{surfaces} captures, {pairs} release pairs (both ways), {} findings\n{}\n",
         lines.len(),
@@ -137,8 +166,11 @@ fn real_servers_findings_are_the_reviewed_ones() {
     let mut settings = insta::Settings::clone_current();
     settings.set_description(
         "Poisoning findings on fixtures/real-servers/, read by hand (docs/lints.md, \"Precision \
-         on servers nobody tuned on\"): circleci's four and mapbox's are texts that address the \
-         model; every other line is a false alarm still to fix.",
+         on servers nobody tuned on\"): circleci's four, mapbox's two, neon's, shopify-dev's five \
+         and firecrawl's `exchange` pair (\"call accept only with the user's explicit consent\") \
+         are texts that address the model; the rest are false alarms: context7's and \
+         gitlab-zereight's pairs (held out in round 7, left as found) and firecrawl's \
+         `systemPrompt` three.",
     );
     settings.set_omit_expression(true);
     settings.set_prepend_module_to_snapshot(false);
