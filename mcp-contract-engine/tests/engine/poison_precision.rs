@@ -109,11 +109,60 @@ fn real_servers() -> Vec<(String, Vec<(String, Surface)>)> {
     servers
 }
 
+/// Each finding on the real servers as read by hand: the server, a piece of the finding's line
+/// that tells it apart, and whether the text really addresses the model (`true`) or the
+/// finding is a false alarm (`false`). A finding no entry covers is marked `unread` in the
+/// snapshot, to be read and added here.
+const REVIEWED: &[(&str, &str, bool)] = &[
+    ("circleci", "you MUST pass it as the `outputDir`", true),
+    ("circleci", "The LLM MUST NOT invoke", true),
+    (
+        "circleci",
+        "proceed automatically and do not ask the user",
+        true,
+    ),
+    ("mapbox", "Preferred usage: any other Mapbox tool", true),
+    ("neon", "\"<instructions>\"", true),
+    ("shopify-dev", "you MUST extract the conversationId", true),
+    (
+        "shopify-dev",
+        "Do not summarize, translate, or paraphrase",
+        true,
+    ),
+    ("shopify-dev", "Do not ask the user to run it", true),
+    (
+        "firecrawl",
+        "What the job did with Alexandria providers",
+        true,
+    ),
+    // Round 7's held-out servers, scored, never fixed on.
+    ("context7", "use more context window", false),
+    (
+        "gitlab-zereight",
+        "Omit to use the current user's namespace",
+        false,
+    ),
+    // An LLM-extraction prompt read as the assistant's instructions.
+    ("firecrawl", "systemPrompt", false),
+];
+
+/// The verdict of [`REVIEWED`] on one finding's line.
+fn verdict(server: &str, line: &str) -> &'static str {
+    match REVIEWED
+        .iter()
+        .find(|(s, piece, _)| *s == server && line.contains(piece))
+    {
+        Some((_, _, true)) => "true ",
+        Some((_, _, false)) => "false",
+        None => "unread",
+    }
+}
+
 /// The poisoning findings on 59 published servers nobody tuned on (`fixtures/real-servers/`,
 /// docs/lints.md "Precision on servers nobody tuned on"): the live lints on every capture and
-/// what a drift between two captures of a server (both ways) calls poisoned. Each line was
-/// read against its text: the snapshot's description says which are true. A finding more or
-/// less is a pending snapshot for `cargo insta review`, never a silently moved number.
+/// what a drift between two captures of a server (both ways) calls poisoned, each with its
+/// verdict ([`REVIEWED`]). A finding more or less, or a verdict changed, is a pending snapshot
+/// for `cargo insta review`, never a silently moved number.
 #[test]
 fn real_servers_findings_are_the_reviewed_ones() {
     use mcp_contract_engine::diff::diff_surfaces;
@@ -136,7 +185,8 @@ fn real_servers_findings_are_the_reviewed_ones() {
             {
                 let line = f.line();
                 let short: String = line.chars().take(240).collect();
-                lines.push(format!("lint  {server} {version}: {short}"));
+                let verdict = verdict(&server, &line);
+                lines.push(format!("{verdict} lint  {server} {version}: {short}"));
             }
         }
         for w in releases.windows(2) {
@@ -144,9 +194,10 @@ fn real_servers_findings_are_the_reviewed_ones() {
                 pairs += 1;
                 for c in diff_surfaces(&a.1, &b.1, &Policy::default()).changes {
                     if c.rule.ends_with("poisoned") {
+                        let verdict = verdict(&server, &c.message);
                         let message: String = c.message.chars().take(200).collect();
                         lines.push(format!(
-                            "drift {server} {} -> {}: {} {}: {message}",
+                            "{verdict} drift {server} {} -> {}: {} {}: {message}",
                             a.0,
                             b.0,
                             c.item.test_name(),
@@ -158,19 +209,21 @@ fn real_servers_findings_are_the_reviewed_ones() {
         }
     }
     assert!(surfaces >= 91, "only {surfaces} captures read");
+    let count = |v: &str| lines.iter().filter(|l| l.starts_with(v)).count();
     let report = format!(
-        "{surfaces} captures, {pairs} release pairs (both ways), {} findings\n{}\n",
+        "{surfaces} captures, {pairs} release pairs (both ways), {} findings: {} true, {} false, \
+         {} unread\n{}\n",
         lines.len(),
+        count("true "),
+        count("false"),
+        count("unread"),
         lines.join("\n")
     );
     let mut settings = insta::Settings::clone_current();
     settings.set_description(
-        "Poisoning findings on fixtures/real-servers/, read by hand (docs/lints.md, \"Precision \
-         on servers nobody tuned on\"): circleci's four, mapbox's two, neon's, shopify-dev's five \
-         and firecrawl's `exchange` pair (\"call accept only with the user's explicit consent\") \
-         are texts that address the model; the rest are false alarms: context7's and \
-         gitlab-zereight's pairs (held out in round 7, left as found) and firecrawl's \
-         `systemPrompt` three.",
+        "Poisoning findings on fixtures/real-servers/, each read by hand (docs/lints.md, \
+         \"Precision on servers nobody tuned on\"): `true` when the text really addresses the \
+         model, `false` for a false alarm (REVIEWED in poison_precision.rs).",
     );
     settings.set_omit_expression(true);
     settings.set_prepend_module_to_snapshot(false);
