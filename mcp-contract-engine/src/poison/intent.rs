@@ -66,6 +66,11 @@ pub(crate) struct Scope {
     /// The harmful kinds of action it is for (`delete_file` deletes, `create_refund` pays):
     /// its own action asked is no other action.
     pub actions: Concepts,
+    /// Its properties (at any depth, folded, without separators) named for instructions whose
+    /// own description says they are for a model the item runs: "System prompt for LLM
+    /// extraction" (`systemPrompt` of firecrawl-mcp 1.3.0's `extract`). That model's
+    /// instructions are the item's input, not the assistant's.
+    pub model_inputs: std::collections::HashSet<String>,
 }
 
 impl Scope {
@@ -126,6 +131,9 @@ impl Scope {
                 }
             }
         }
+        if let Some(Value::Object(props)) = item.pointer("/inputSchema/properties") {
+            scope.model_inputs_in(props, 0);
+        }
         if let Some(Value::Array(args)) = item.get("arguments") {
             for name in args
                 .iter()
@@ -142,7 +150,32 @@ impl Scope {
         self.about |= other.about;
         self.actions |= other.actions;
         self.own.extend(other.own.iter().cloned());
+        self.model_inputs.extend(other.model_inputs.iter().cloned());
         self
+    }
+
+    /// Collects [`Scope::model_inputs`] among `props` and the properties nested in them.
+    fn model_inputs_in(&mut self, props: &serde_json::Map<String, Value>, depth: usize) {
+        // (The data the description would have to name as taken from where the model is.)
+        const TAKEN: Concepts = any(&[C::Deictic, C::Bulk, C::Copy, C::User]);
+        if depth > 6 {
+            return;
+        }
+        for (name, schema) in props {
+            if lexicon_concepts(&split_name(name)) & C::Instructions.bit() != 0 {
+                let about = schema
+                    .get("description")
+                    .and_then(Value::as_str)
+                    .map_or(0, lexicon_concepts);
+                if about & C::AboutInstructions.bit() != 0 && about & TAKEN == 0 {
+                    self.model_inputs
+                        .insert(text::fold_word(name).replace(['_', '-'], ""));
+                }
+            }
+            if let Some(Value::Object(nested)) = schema.get("properties") {
+                self.model_inputs_in(nested, depth + 1);
+            }
+        }
     }
 
     fn own_name(&mut self, name: &str) {

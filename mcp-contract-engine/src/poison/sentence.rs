@@ -272,6 +272,13 @@ pub(crate) fn facts(
         {
             concepts &= !(C::Conversation.bit() | C::Instructions.bit());
         }
+        // A prompt for a model the item runs, so described: the item's own input.
+        if concepts & C::Instructions.bit() != 0
+            && !scope.model_inputs.is_empty()
+            && scope.model_inputs.contains(&folded.replace(' ', ""))
+        {
+            concepts &= !C::Instructions.bit();
+        }
         concepts &= !C::Field.bit();
     }
     concepts = qualified(concepts, &found, unspaced_found, folded, &ws);

@@ -142,8 +142,6 @@ const REVIEWED: &[(&str, &str, bool)] = &[
         "Omit to use the current user's namespace",
         false,
     ),
-    // An LLM-extraction prompt read as the assistant's instructions.
-    ("firecrawl", "systemPrompt", false),
 ];
 
 /// The verdict of [`REVIEWED`] on one finding's line.
