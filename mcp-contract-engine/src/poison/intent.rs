@@ -66,11 +66,6 @@ pub(crate) struct Scope {
     /// The harmful kinds of action it is for (`delete_file` deletes, `create_refund` pays):
     /// its own action asked is no other action.
     pub actions: Concepts,
-    /// Its properties (at any depth, folded, without separators) named for instructions whose
-    /// own description says they are for a model the item runs: "System prompt for LLM
-    /// extraction" (`systemPrompt` of firecrawl-mcp 1.3.0's `extract`). That model's
-    /// instructions are the item's input, not the assistant's.
-    pub model_inputs: std::collections::HashSet<String>,
 }
 
 impl Scope {
@@ -131,9 +126,6 @@ impl Scope {
                 }
             }
         }
-        if let Some(Value::Object(props)) = item.pointer("/inputSchema/properties") {
-            scope.model_inputs_in(props, 0);
-        }
         if let Some(Value::Array(args)) = item.get("arguments") {
             for name in args
                 .iter()
@@ -150,32 +142,7 @@ impl Scope {
         self.about |= other.about;
         self.actions |= other.actions;
         self.own.extend(other.own.iter().cloned());
-        self.model_inputs.extend(other.model_inputs.iter().cloned());
         self
-    }
-
-    /// Collects [`Scope::model_inputs`] among `props` and the properties nested in them.
-    fn model_inputs_in(&mut self, props: &serde_json::Map<String, Value>, depth: usize) {
-        // (The data the description would have to name as taken from where the model is.)
-        const TAKEN: Concepts = any(&[C::Deictic, C::Bulk, C::Copy, C::User]);
-        if depth > 6 {
-            return;
-        }
-        for (name, schema) in props {
-            if lexicon_concepts(&split_name(name)) & C::Instructions.bit() != 0 {
-                let about = schema
-                    .get("description")
-                    .and_then(Value::as_str)
-                    .map_or(0, lexicon_concepts);
-                if about & C::AboutInstructions.bit() != 0 && about & TAKEN == 0 {
-                    self.model_inputs
-                        .insert(text::fold_word(name).replace(['_', '-'], ""));
-                }
-            }
-            if let Some(Value::Object(nested)) = schema.get("properties") {
-                self.model_inputs_in(nested, depth + 1);
-            }
-        }
     }
 
     fn own_name(&mut self, name: &str) {
@@ -218,6 +185,37 @@ impl<'a> LazyScope<'a> {
     /// No scope: the item's own purpose covers nothing.
     pub(crate) fn none() -> LazyScope<'static> {
         LazyScope::ready(Scope::default())
+    }
+
+    /// Whether a property of the item (at any depth; `folded`: its name folded, without
+    /// separators) is named for instructions its own description says are for a model the item
+    /// runs, and names nothing taken from where the model is: "System prompt for LLM
+    /// extraction" (`systemPrompt` of firecrawl-mcp 1.3.0's `extract`). That model's
+    /// instructions are the item's input, not the assistant's. (Looked up only when a name
+    /// reads as instructions: most items never get here.)
+    pub(crate) fn model_input(&self, folded: &str) -> bool {
+        fn within(props: &serde_json::Map<String, Value>, folded: &str, depth: usize) -> bool {
+            // (What the description would name as taken from where the model is.)
+            const TAKEN: Concepts = any(&[C::Deictic, C::Bulk, C::Copy, C::User]);
+            depth <= 6
+                && props.iter().any(|(name, schema)| {
+                    let named = text::fold_word(name).replace(['_', '-', ' '], "") == folded
+                        && schema
+                            .get("description")
+                            .and_then(Value::as_str)
+                            .map(lexicon_concepts)
+                            .is_some_and(|about| {
+                                about & C::AboutInstructions.bit() != 0 && about & TAKEN == 0
+                            });
+                    named
+                        || matches!(schema.get("properties"), Some(Value::Object(nested))
+                            if within(nested, folded, depth + 1))
+                })
+        }
+        [self.new, self.old].into_iter().flatten().any(|item| {
+            matches!(item.pointer("/inputSchema/properties"), Some(Value::Object(props))
+                if within(props, folded, 0))
+        })
     }
 
     pub(crate) fn get(&self) -> &Scope {

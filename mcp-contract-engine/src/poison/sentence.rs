@@ -226,6 +226,7 @@ pub(crate) fn facts(
         return Facts { concepts: 0 };
     }
     // What the item is about is needed from here on only (most items never get here).
+    let lazy = scope;
     let scope = scope.get();
     let (found, mut extra) = positional(folded, &ws, &found);
     // (Unspaced scripts have no word positions: the sentence is one clause.)
@@ -273,10 +274,7 @@ pub(crate) fn facts(
             concepts &= !(C::Conversation.bit() | C::Instructions.bit());
         }
         // A prompt for a model the item runs, so described: the item's own input.
-        if concepts & C::Instructions.bit() != 0
-            && !scope.model_inputs.is_empty()
-            && scope.model_inputs.contains(&folded.replace(' ', ""))
-        {
+        if concepts & C::Instructions.bit() != 0 && lazy.model_input(&folded.replace(' ', "")) {
             concepts &= !C::Instructions.bit();
         }
         concepts &= !C::Field.bit();
