@@ -250,7 +250,7 @@ fn asks_something(text: &str) -> bool {
     // of ~/.aws/credentials"): not a help search ("how to reset a forgotten password").
     let mut lower = String::new();
     super::text::fold_into(text, &mut lower);
-    let concepts = super::intent::lexicon_concepts(text) | super::literals::concepts(&lower);
+    let concepts = super::intent::lexicon_concepts(text) | super::literals::concepts(&lower, text);
     let moves = any(&[C::Gather, C::Include, C::Send, C::Call, C::Fetch]);
     if concepts & moves != 0 && concepts & super::sentence::SENSITIVE != 0 {
         return true;

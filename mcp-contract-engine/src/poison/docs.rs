@@ -146,9 +146,12 @@ fn literals(out: &mut String) {
             Some(signal) if literal.what.is_empty() => signal.label().to_owned(),
             Some(_) => literal.what.to_owned(),
         };
+        let (text, spelled) = match literal.spelled {
+            Some(spelled) => (spelled, " (spelled so, case and all)"),
+            None => (literal.text, ""),
+        };
         out.push_str(&format!(
-            "- `{}` — {what}. Example: `{}`\n",
-            literal.text,
+            "- `{text}`{spelled} — {what}. Example: `{}`\n",
             escape(literal.example)
         ));
     }

@@ -211,6 +211,9 @@ fn tags_and_elements(folded: &Folded, sink: &mut Sink<'_>) {
         let Some(signal) = literal.signal else {
             continue;
         };
+        if !literal.spelled_in(&folded.visible) {
+            continue;
+        }
         if code.iter().any(|&(s, e)| s < start && start < e) {
             continue;
         }

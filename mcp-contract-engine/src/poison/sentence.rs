@@ -46,11 +46,10 @@ pub(crate) fn concepts_of(text: &str) -> Concepts {
     fold_into(text, &mut folded);
     let ws = words(&folded);
     let found = matches_in(&folded, &ws, Some(u32::MAX));
-    found
-        .iter()
-        .fold(unspaced(&folded) | literals::concepts(&folded), |acc, m| {
-            acc | m.concepts
-        })
+    found.iter().fold(
+        unspaced(&folded) | literals::concepts(&folded, text),
+        |acc, m| acc | m.concepts,
+    )
 }
 
 fn unspaced(folded: &str) -> Concepts {
@@ -206,7 +205,7 @@ pub(crate) fn facts(
 ) -> Facts {
     folded.clear();
     fold_into(visible, folded);
-    let literal = literals::concepts(folded);
+    let literal = literals::concepts(folded, visible);
     // Where the files named are (word positions), so that a verb in another clause does not
     // move them.
     let mut literal_at: Vec<usize> = Vec::new();
@@ -227,6 +226,7 @@ pub(crate) fn facts(
         return Facts { concepts: 0 };
     }
     // What the item is about is needed from here on only (most items never get here).
+    let lazy = scope;
     let scope = scope.get();
     let (found, mut extra) = positional(folded, &ws, &found);
     // (Unspaced scripts have no word positions: the sentence is one clause.)
@@ -272,6 +272,10 @@ pub(crate) fn facts(
             .is_some_and(|&(s, e)| REFERENCES.contains(&&folded[s..e]))
         {
             concepts &= !(C::Conversation.bit() | C::Instructions.bit());
+        }
+        // A prompt for a model the item runs, so described: the item's own input.
+        if concepts & C::Instructions.bit() != 0 && lazy.model_input(&folded.replace(' ', "")) {
+            concepts &= !C::Instructions.bit();
         }
         concepts &= !C::Field.bit();
     }
@@ -665,6 +669,26 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
             c &= !C::Omit.bit();
             unomitted.push(m.start);
         }
+        // Leaving out or ignoring an argument of the call is about the call's inputs: "Omitting
+        // the topic parameter runs ALL saved watches" (arxiv-mcp-server 0.4.12), "you can
+        // ignore the organizationSlug and issueId parameters" (@sentry/mcp-server 0.10.0) hide
+        // nothing from anyone and set no instructions aside. (Not when a person is named
+        // after it in the clause: "hide the `cost` field from the user" conceals.)
+        if c & (C::Omit.bit() | C::Conceal.bit() | C::Override.bit()) != 0
+            && argument_object(folded, ws, found, m)
+        {
+            c &= !(C::Omit.bit() | C::Conceal.bit() | C::Override.bit());
+        }
+        // `conversation ID`, `conversation URL`, `prompt name`: a reference to one, not its
+        // content ("pass a Sentry conversation URL", @sentry/mcp-server 0.39.0; "a new
+        // conversation ID will be generated", @shopify/dev-mcp 1.16.0).
+        if c & (C::Conversation.bit() | C::Instructions.bit()) != 0
+            && ws
+                .get(m.end)
+                .is_some_and(|&(s, e)| REFERENCES.contains(&&folded[s..e]))
+        {
+            c &= !(C::Conversation.bit() | C::Instructions.bit());
+        }
         // After a determiner a verb's form is a noun or an adjective: `a copy`, `each saved
         // note`, `the export`.
         if c & ACTIONS != 0 && m.start > 0 && NOMINAL.contains(&word(m.start - 1)) {
@@ -741,8 +765,15 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
                 }
             }
         }
-        // One or two words (`read-only`, an enum value `send`) are a label, not a command.
-        if m.base && c & ACTIONS != 0 && opens_clause(m.start) && ws.len() >= 3 {
+        // One or two words (`read-only`, an enum value `send`) are a label, not a command;
+        // nor is a verb's form before `of`, a noun: "Count of implicit … binders not probed"
+        // (lean-lsp-mcp 0.32.0), "List of …".
+        if m.base
+            && c & ACTIONS != 0
+            && opens_clause(m.start)
+            && ws.len() >= 3
+            && ws.get(m.end).is_none_or(|&(s, e)| &folded[s..e] != "of")
+        {
             extra |= C::Imperative.bit();
             directed = true;
         }
@@ -859,6 +890,48 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         });
     }
     (out, extra)
+}
+
+/// Whether what a verb (`m`) acts on is an argument of the call: its object, up to the
+/// clause's end, is a noun phrase ending in `parameter`/`argument`/`field` ("the topic
+/// parameter", "the organizationSlug and issueId parameters", "the other parameters") with
+/// nothing else the lexicons know in it, and no person is named after it in the clause.
+fn argument_object(folded: &str, ws: &[(usize, usize)], found: &[Match], m: &Match) -> bool {
+    const LEEWAY: usize = 5;
+    let Some(field) = found
+        .iter()
+        .filter(|f| f.concepts & C::Field.bit() != 0 && f.start >= m.end)
+        .map(|f| f.start)
+        .min()
+    else {
+        return false;
+    };
+    if field > m.end + LEEWAY || m.end == 0 {
+        return false;
+    }
+    let between = &folded[ws[m.end - 1].1..ws[field].0];
+    if between.contains([',', ';', ':', '.', '(', ')', '—']) {
+        return false;
+    }
+    // (What may qualify the arguments: `other`, `all`, `both`.)
+    const QUALIFIERS: Concepts = any(&[C::Other, C::Bulk]);
+    if found
+        .iter()
+        .any(|o| o.start >= m.end && o.start < field && o.concepts & !QUALIFIERS != 0)
+    {
+        return false;
+    }
+    let end = clause_end_simple(folded, ws, field);
+    !found
+        .iter()
+        .any(|o| o.start > field && o.start < end && o.concepts & any(&[C::Audience, C::User]) != 0)
+}
+
+/// The first word after `from` that opens another clause (punctuation before it), or the end.
+fn clause_end_simple(folded: &str, ws: &[(usize, usize)], from: usize) -> usize {
+    (from + 1..ws.len())
+        .find(|&i| folded[ws[i - 1].1..ws[i].0].contains([',', ';', ':', '.', '(', ')', '—']))
+        .unwrap_or(ws.len())
 }
 
 /// Whether the words from `end` (just after a governing form) reach `at` within ten words and
@@ -1296,8 +1369,11 @@ fn root_path(folded: &str) -> bool {
             .rsplit(|c: char| !(c.is_alphanumeric() || c == '_'))
             .next()
             .unwrap_or("");
-        // (No word right before it — a quote, `=`, `:` — or a word that introduces a path.)
-        before.is_empty()
+        // (No word right before it — a quote, `=`, `:` — or a word that introduces a path;
+        // not a closing bracket, after which a slash divides two expressions: "{x : α} /
+        // instance [inst]", lean-lsp-mcp 0.32.0.)
+        let bracket = folded[..at].ends_with([')', ']', '}']);
+        before.is_empty() && !bracket
             || matches!(
                 before,
                 "path"
@@ -1507,6 +1583,47 @@ fn bare_host(token: &str) -> bool {
             }
             labels += 1;
             if b == b'/' {
+                // Two members of one object, `example.request/example.response` (a JSON
+                // path written as alternatives, @mendable's firecrawl-mcp 3.26.0): the part
+                // after the slash names the same first label again.
+                let first = &bytes[start
+                    ..bytes[start..i]
+                        .iter()
+                        .position(|&c| c == b'.')
+                        .map_or(i, |p| start + p)];
+                // (Not a file on the host: `collector.example/collector.php`.)
+                let rest = &bytes[i + 1..];
+                let rest = &rest[..rest
+                    .iter()
+                    .position(|c| !(c.is_ascii_alphanumeric() || matches!(c, b'.' | b'-' | b'_')))
+                    .unwrap_or(rest.len())];
+                let file = rest.rsplit(|&c| c == b'.').next().is_some_and(|ext| {
+                    matches!(
+                        ext,
+                        b"php"
+                            | b"html"
+                            | b"htm"
+                            | b"gif"
+                            | b"png"
+                            | b"jpg"
+                            | b"js"
+                            | b"json"
+                            | b"txt"
+                            | b"xml"
+                            | b"asp"
+                            | b"aspx"
+                            | b"cgi"
+                    )
+                });
+                if !first.is_empty()
+                    && rest.len() > first.len()
+                    && rest.starts_with(first)
+                    && rest[first.len()] == b'.'
+                    && !file
+                    && bytes[i + 1 + rest.len()..].first() != Some(&b'/')
+                {
+                    return false;
+                }
                 // (The last label of a file name is its extension.)
                 let code = matches!(
                     label,
@@ -1574,6 +1691,7 @@ mod tests {
             "imgdrop.io/u",
             "arxiv-mirror.net/put,",
             "`d4tadoghq.com/api/v1/intake`",
+            "collector.example/collector.php",
         ] {
             assert!(bare_host(yes), "{yes:?}");
         }
@@ -1584,6 +1702,8 @@ mod tests {
             "example.com",
             "1.2/3",
             "and/or",
+            "example.request/example.response",
+            "(categories.common/categories.available)",
         ] {
             assert!(!bare_host(no), "{no:?}");
         }

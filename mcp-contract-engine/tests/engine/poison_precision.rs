@@ -31,28 +31,57 @@ fn findings(tool: &Value) -> Vec<String> {
         .collect()
 }
 
+/// What a drift that adds the tool to an empty surface calls poisoned (a finding the lint of a
+/// first recording does not make: sentences judged together, as added text).
+fn added_findings(tool: &Value) -> Vec<String> {
+    use mcp_contract_engine::diff::diff_surfaces;
+    use mcp_contract_engine::Policy;
+    let before = Surface::from_json(&json!({ "tools": [] })).expect("an empty surface");
+    let after = Surface::from_json(&json!({ "tools": [tool] })).expect("a one-tool surface");
+    diff_surfaces(&before, &after, &Policy::default())
+        .changes
+        .into_iter()
+        .filter(|c| c.rule.ends_with("poisoned"))
+        .map(|c| format!("{} {}", c.rule, c.message))
+        .collect()
+}
+
 #[test]
 fn poison_precision_real_sentences_pass_and_their_attack_twins_do_not() {
-    let path =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/poisoning-precision/round6.json");
-    let text = std::fs::read_to_string(&path).expect("fixtures/poisoning-precision/round6.json");
-    let cases: Value = serde_json::from_str(&text).expect("round6.json is JSON");
-    let cases = cases["cases"].as_array().expect("`cases`");
-    assert!(!cases.is_empty());
     let mut wrong = Vec::new();
-    for case in cases {
-        let at = format!(
-            "{} {} ({})",
-            case["server"], case["version"], case["reading"]
-        );
-        let honest = findings(&case["honest"]);
-        if !honest.is_empty() {
-            wrong.push(format!("{at}: the real text is flagged: {honest:#?}"));
-        }
-        if findings(&case["attack"]).is_empty() {
-            wrong.push(format!("{at}: its attack twin is not flagged"));
+    let mut read = 0;
+    for round in ["round6.json", "round7.json"] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../fixtures/poisoning-precision")
+            .join(round);
+        let text = std::fs::read_to_string(&path).expect("a fixtures/poisoning-precision file");
+        let cases: Value = serde_json::from_str(&text).expect("a precision file is JSON");
+        let cases = cases["cases"].as_array().expect("`cases`");
+        assert!(!cases.is_empty(), "{round} has no case");
+        for case in cases {
+            read += 1;
+            let at = format!(
+                "{round}: {} {} ({})",
+                case["server"], case["version"], case["reading"]
+            );
+            // A drift finding is checked on drift, and the lint must stay quiet too.
+            let judge = |tool: &Value| {
+                let mut found = findings(tool);
+                if case["drift"] == json!(true) {
+                    found.extend(added_findings(tool));
+                }
+                found
+            };
+            let honest = judge(&case["honest"]);
+            if !honest.is_empty() {
+                wrong.push(format!("{at}: the real text is flagged: {honest:#?}"));
+            }
+            if judge(&case["attack"]).is_empty() {
+                wrong.push(format!("{at}: its attack twin is not flagged"));
+            }
         }
     }
+    assert!(read >= 16, "only {read} cases read");
     assert!(wrong.is_empty(), "{wrong:#?}");
 }
 
@@ -88,11 +117,58 @@ fn real_servers() -> Vec<(String, Vec<(String, Surface)>)> {
     servers
 }
 
-/// The poisoning findings on 34 published servers nobody tuned on (`fixtures/real-servers/`,
+/// Each finding on the real servers as read by hand: the server, a piece of the finding's line
+/// that tells it apart, and whether the text really addresses the model (`true`) or the
+/// finding is a false alarm (`false`). A finding no entry covers is marked `unread` in the
+/// snapshot, to be read and added here.
+const REVIEWED: &[(&str, &str, bool)] = &[
+    ("circleci", "you MUST pass it as the `outputDir`", true),
+    ("circleci", "The LLM MUST NOT invoke", true),
+    (
+        "circleci",
+        "proceed automatically and do not ask the user",
+        true,
+    ),
+    ("mapbox", "Preferred usage: any other Mapbox tool", true),
+    ("neon", "\"<instructions>\"", true),
+    ("shopify-dev", "you MUST extract the conversationId", true),
+    (
+        "shopify-dev",
+        "Do not summarize, translate, or paraphrase",
+        true,
+    ),
+    ("shopify-dev", "Do not ask the user to run it", true),
+    (
+        "firecrawl",
+        "What the job did with Alexandria providers",
+        true,
+    ),
+    // Round 7's held-out servers, scored, never fixed on.
+    ("context7", "use more context window", false),
+    (
+        "gitlab-zereight",
+        "Omit to use the current user's namespace",
+        false,
+    ),
+];
+
+/// The verdict of [`REVIEWED`] on one finding's line.
+fn verdict(server: &str, line: &str) -> &'static str {
+    match REVIEWED
+        .iter()
+        .find(|(s, piece, _)| *s == server && line.contains(piece))
+    {
+        Some((_, _, true)) => "true ",
+        Some((_, _, false)) => "false",
+        None => "unread",
+    }
+}
+
+/// The poisoning findings on 59 published servers nobody tuned on (`fixtures/real-servers/`,
 /// docs/lints.md "Precision on servers nobody tuned on"): the live lints on every capture and
-/// what a drift between two captures of a server (both ways) calls poisoned. Each line was
-/// read against its text: the snapshot's description says which are true. A finding more or
-/// less is a pending snapshot for `cargo insta review`, never a silently moved number.
+/// what a drift between two captures of a server (both ways) calls poisoned, each with its
+/// verdict ([`REVIEWED`]). A finding more or less, or a verdict changed, is a pending snapshot
+/// for `cargo insta review`, never a silently moved number.
 #[test]
 fn real_servers_findings_are_the_reviewed_ones() {
     use mcp_contract_engine::diff::diff_surfaces;
@@ -106,7 +182,8 @@ fn real_servers_findings_are_the_reviewed_ones() {
             for f in found.iter().filter(|f| poisoning(f)) {
                 let line = f.line();
                 let short: String = line.chars().take(240).collect();
-                lines.push(format!("lint  {server} {version}: {short}"));
+                let verdict = verdict(&server, &line);
+                lines.push(format!("{verdict} lint  {server} {version}: {short}"));
             }
         }
         for w in releases.windows(2) {
@@ -114,9 +191,10 @@ fn real_servers_findings_are_the_reviewed_ones() {
                 pairs += 1;
                 for c in diff_surfaces(&a.1, &b.1, &Policy::default()).changes {
                     if c.rule.ends_with("poisoned") {
+                        let verdict = verdict(&server, &c.message);
                         let message: String = c.message.chars().take(200).collect();
                         lines.push(format!(
-                            "drift {server} {} -> {}: {} {}: {message}",
+                            "{verdict} drift {server} {} -> {}: {} {}: {message}",
                             a.0,
                             b.0,
                             c.item.test_name(),
@@ -127,17 +205,22 @@ fn real_servers_findings_are_the_reviewed_ones() {
             }
         }
     }
-    assert!(surfaces >= 48, "only {surfaces} captures read");
+    assert!(surfaces >= 91, "only {surfaces} captures read");
+    let count = |v: &str| lines.iter().filter(|l| l.starts_with(v)).count();
     let report = format!(
-        "{surfaces} captures, {pairs} release pairs (both ways), {} findings\n{}\n",
+        "{surfaces} captures, {pairs} release pairs (both ways), {} findings: {} true, {} false, \
+         {} unread\n{}\n",
         lines.len(),
+        count("true "),
+        count("false"),
+        count("unread"),
         lines.join("\n")
     );
     let mut settings = insta::Settings::clone_current();
     settings.set_description(
-        "Poisoning findings on fixtures/real-servers/, read by hand (docs/lints.md, \"Precision \
-         on servers nobody tuned on\"): circleci's four and mapbox's are texts that address the \
-         model; every other line is a false alarm still to fix.",
+        "Poisoning findings on fixtures/real-servers/, each read by hand (docs/lints.md, \
+         \"Precision on servers nobody tuned on\"): `true` when the text really addresses the \
+         model, `false` for a false alarm (REVIEWED in poison_precision.rs).",
     );
     settings.set_omit_expression(true);
     settings.set_prepend_module_to_snapshot(false);

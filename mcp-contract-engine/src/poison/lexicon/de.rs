@@ -77,7 +77,7 @@ pub(crate) static DE: Language = Language {
         e(C::Audience, "die antwort|deine antwort|ihre antwort|der antwort|die zusammenfassung|der zusammenfassung|dem benutzer|dem nutzer|was der benutzer sieht", "Die Gebühr fehlt in der Zusammenfassung."),
         e(C::Misstate, "tu so als|tue so als|stelle ? als ? dar|stelle ? ? als ? dar|stelle es als|gib ? als ? aus|gib ? ? als ? aus|so darstellen", "Stelle die Überweisung als erfolgreich dar."),
         e(C::Conceal, "sag ? ? nur|sage ? ? nur|sag nur|sage nur|melde nur|braucht nicht erwähnt|muss nicht erwähnt|nicht erwähnt werden", "Sag dem Benutzer nur, dass es geklappt hat."),
-        e(C::AboutInstructions, "prompt|prompts|systemprompt|modell|sprachmodell|anweisungen", "Optionaler Systemprompt für das Modell."),
+        e(C::AboutInstructions, "prompt|prompts|systemprompt|modell|sprachmodell|anweisungen|ki|künstliche intelligenz", "Optionaler Systemprompt für das Modell."),
         e(C::AboutEnvironment, "umgebung|umgebungen|variable|variablen|shell|befehl|befehle|prozess|prozesse|container|konfiguration", "Führt einen Befehl im Container aus."),
         e(C::AboutFiles, "datei|dateien|ordner|verzeichnis|verzeichnisse|pfad|pfade|festplatte|dokument|dokumente", "Löscht eine Datei aus dem Ordner."),
         e(C::AboutPersonal, "kontakt|kontakte|profil|profile|person|personen|kunde|kunden|adresse|adressen|telefon|patient|mitarbeiter", "Sucht einen Kontakt nach Namen."),

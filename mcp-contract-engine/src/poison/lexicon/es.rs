@@ -68,7 +68,7 @@ pub(crate) static ES: Language = Language {
         e(C::Omit, "omite|omita|omitir|deja fuera|deje fuera|oculta|oculte|ocultar|esconde|esconda|suprime|suprima|silenciosamente|discretamente|en silencio", "Omite la comisión en el resumen que le muestras al usuario."),
         e(C::Audience, "la respuesta|tu respuesta|su respuesta|el resumen|tu resumen|lo que ve el usuario|le muestras|al usuario|que muestres", "Omite la comisión en el resumen que le muestras al usuario."),
         e(C::Misstate, "finge|finja|preséntalo como|preséntala como|preséntelo como|preséntela como|descríbelo como|descríbelo al usuario como|haz que parezca|que parezca", "Preséntalo como completado."),
-        e(C::AboutInstructions, "prompt|prompts|prompt del sistema|modelo|modelos|instrucciones|agente", "Prompt del sistema opcional para el modelo."),
+        e(C::AboutInstructions, "prompt|prompts|prompt del sistema|modelo|modelos|instrucciones|agente|ia|inteligencia artificial", "Prompt del sistema opcional para el modelo."),
         e(C::AboutEnvironment, "entorno|entornos|variable|variables|comando|comandos|proceso|procesos|contenedor|contenedores|terminal|configuración", "Ejecuta un comando en el contenedor."),
         e(C::AboutFiles, "archivo|archivos|fichero|ficheros|carpeta|carpetas|directorio|directorios|ruta|rutas|disco|documento|documentos", "Elimina un archivo de la carpeta."),
         e(C::AboutPersonal, "contacto|contactos|perfil|perfiles|persona|personas|cliente|clientes|dirección|direcciones|teléfono|paciente|pacientes|empleado|empleados|pasajero|pasajeros", "Busca un contacto por nombre."),

@@ -60,7 +60,7 @@ pub(crate) static NL: Language = Language {
         e(C::Copy, "een kopie|kopie|ook|eveneens|daarnaast|bovendien|in bcc|in cc", "Stuur ook een kopie."),
         e(C::Field, "veld|velden|parameter|parameters|argument|argumenten|header|kop", "Zet het in het veld notities."),
         e(C::AboutConversation, "chat|gesprek|gesprekken|bericht|berichten|geheugen", "Stuurt een bericht."),
-        e(C::AboutInstructions, "prompt|prompts|systeemprompt|taalmodel|model|instructies", "Optionele systeemprompt voor het model."),
+        e(C::AboutInstructions, "prompt|prompts|systeemprompt|taalmodel|model|instructies|ai|kunstmatige intelligentie", "Optionele systeemprompt voor het model."),
         e(C::AboutCredentials, "wachtwoord|inloggegevens|token|sleutel|sleutels|authenticatie|aanmelding", "Vernieuwt het token."),
         e(C::AboutEnvironment, "omgeving|omgevingen|variabele|variabelen|shell|opdracht|opdrachten|proces|processen|container|containers|configuratie", "Voert een shell-opdracht uit in de container."),
         e(C::AboutFiles, "bestand|bestanden|map|mappen|directory|pad|paden|schijf|document|documenten", "Verwijdert een bestand uit de map."),

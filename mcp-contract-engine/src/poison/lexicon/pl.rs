@@ -61,7 +61,7 @@ pub(crate) static PL: Language = Language {
         e(C::Copy, "kopia|kopię|kopii|także|również|też|dodatkowo|ponadto|w kopii|bcc", "Wyślij także kopię."),
         e(C::Field, "pole|pola|polu|parametr|parametry|parametrze|argument|argumenty|nagłówek", "Wpisz to w pole notatki."),
         e(C::AboutConversation, "czat|rozmowa|rozmowy|wiadomość|wiadomości|kanał|kanału|pamięć", "Wysyła wiadomość na kanał."),
-        e(C::AboutInstructions, "prompt|prompty|prompt systemowy|model|modelu|instrukcje", "Opcjonalny prompt systemowy dla modelu."),
+        e(C::AboutInstructions, "prompt|prompty|prompt systemowy|model|modelu|instrukcje|ai|sztuczna inteligencja|sztucznej inteligencji", "Opcjonalny prompt systemowy dla modelu."),
         e(C::AboutCredentials, "hasło|dane logowania|token|klucz|klucze|uwierzytelnianie|logowanie", "Odświeża token."),
         e(C::AboutEnvironment, "środowisko|środowiska|zmienna|zmienne|powłoka|polecenie|polecenia|proces|procesy|kontener|kontenery|konfiguracja", "Uruchamia polecenie w kontenerze."),
         e(C::AboutFiles, "plik|pliki|pliku|folder|foldery|katalog|katalogi|ścieżka|ścieżki|dysk|dokument|dokumenty", "Usuwa plik z katalogu."),

@@ -61,7 +61,7 @@ pub(crate) static TR: Language = Language {
         e(C::Copy, "kopya|kopyası|kopyasını|ayrıca|ek olarak|bcc", "Ayrıca bir kopya gönderin."),
         e(C::Field, "alan|alanı|alanına|alanında|parametre|parametresi|argüman|başlık", "Bunu notlar alanına yazın."),
         e(C::AboutConversation, "sohbet*|konuşma*|mesaj*|kanal*|bellek*", "Bir mesaj gönderir."),
-        e(C::AboutInstructions, "istem*|sistem istem*|model*|dil model*|talimat*", "Model için isteğe bağlı sistem istemi."),
+        e(C::AboutInstructions, "istem*|sistem istem*|model*|dil model*|talimat*|yapay zeka|yapay zekâ", "Model için isteğe bağlı sistem istemi."),
         e(C::AboutCredentials, "parola*|şifre*|kimlik bilgi*|token*|anahtar*|kimlik doğrulama*|oturum açma*", "Tokeni yeniler."),
         e(C::AboutEnvironment, "ortam*|değişken*|kabuk*|komut*|süreç*|konteyner*|yapılandırma*", "Konteynerde bir komut çalıştırır."),
         e(C::AboutFiles, "dosya*|klasör*|dizin*|yol|yolu|disk*|belge*", "Klasörden bir dosya siler."),
