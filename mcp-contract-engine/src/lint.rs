@@ -433,32 +433,28 @@ fn item(out: &mut Out<'_>, key: &ItemKey, value: &Value) {
         .any(|rule| out.config.level(rule) != Level::Allow)
     {
         for finding in crate::poison::live(value) {
-            // Without a baseline, only evidence no documentation needs is reported by default
-            // (the certain part fails); a reading of plain prose is `text-intent`, opt-in.
-            let (structural, reading) = finding.split_structural();
-            let structural = structural.map(|f| {
-                let rule = if f.high_confidence() {
-                    "text-attack"
-                } else {
-                    "text-poisoning"
-                };
-                (rule, f)
-            });
-            for (rule, finding) in structural
-                .into_iter()
-                .chain(reading.map(|f| ("text-intent", f)))
-            {
-                out.push(
-                    rule,
-                    key,
-                    &finding.path,
-                    format!(
-                        "{}: text aimed at the model rather than at describing the {}; review it, and allow-list it with the reason if it is meant for the model",
-                        finding.summary(),
-                        key.kind.noun()
-                    ),
-                );
-            }
+            // Without a baseline, a text is reported by default only on evidence no
+            // documentation needs, and fails only when that evidence is certain; what the
+            // sentences around it ask is said beside it. A text with nothing but a reading of
+            // plain prose is `text-intent`, opt-in.
+            let structural = || finding.hits.iter().filter(|h| h.structural());
+            let rule = if structural().any(crate::poison::Hit::high_confidence) {
+                "text-attack"
+            } else if structural().next().is_some() {
+                "text-poisoning"
+            } else {
+                "text-intent"
+            };
+            out.push(
+                rule,
+                key,
+                &finding.path,
+                format!(
+                    "{}: text aimed at the model rather than at describing the {}; review it, and allow-list it with the reason if it is meant for the model",
+                    finding.summary(),
+                    key.kind.noun()
+                ),
+            );
         }
     }
     let description = value.get("description").and_then(Value::as_str);

@@ -144,22 +144,28 @@ pub struct Hit {
 impl Hit {
     /// Whether the hit stands on evidence no documentation needs, so that it holds on a surface
     /// with no baseline: text hidden from the user (markup that renders as nothing, padding,
-    /// invisible tags, an encoding), or a reading whose rule requires hidden text or a literal
-    /// sink (a URL, an address, a destination). A reading of plain prose alone is not: on a
-    /// live surface it cannot tell an attack from guidance a server gives the model about its
-    /// own tools (docs/lints.md, "What the live surface is judged on").
+    /// invisible tags, an encoding), text posing as the system (a tag such as `<IMPORTANT>` or
+    /// `[INST]`, a voice claiming to be the operator), a literal sink (a URL left for the model
+    /// to fill, a bare IP), or a reading whose rule requires one of these. A reading of plain
+    /// prose alone is not: on a live surface it cannot tell an attack from guidance a server
+    /// gives the model about its own tools (docs/lints.md, "The lints").
     pub(crate) fn structural(&self) -> bool {
         use lexicon::Concept as C;
         match self.signal {
             Signal::Markup | Signal::Hidden | Signal::Padding | Signal::Encoded => true,
             Signal::Unreadable => false,
             Signal::Instruction | Signal::Exfiltration => {
-                let sink = C::Hidden.bit() | C::Url.bit() | C::Address.bit() | C::Destination.bit();
+                let evidence = C::Hidden.bit()
+                    | C::Url.bit()
+                    | C::Address.bit()
+                    | C::Destination.bit()
+                    | C::Authority.bit();
                 let id = self.key.split(':').next().unwrap_or_default();
-                intent::RULES
-                    .iter()
-                    .find(|r| r.id == id)
-                    .is_some_and(|r| r.all.iter().any(|set| set & !sink == 0))
+                matches!(id, "tag" | "sink")
+                    || intent::RULES
+                        .iter()
+                        .find(|r| r.id == id)
+                        .is_some_and(|r| r.all.iter().any(|set| set & !evidence == 0))
             }
         }
     }
@@ -216,20 +222,6 @@ impl Finding {
     /// Whether any hit is high-confidence ([`Hit::high_confidence`]).
     pub fn high_confidence(&self) -> bool {
         self.hits.iter().any(Hit::high_confidence)
-    }
-
-    /// The finding's structural evidence ([`Hit::structural`]) and its readings of plain
-    /// prose, apart; either may be empty.
-    pub(crate) fn split_structural(self) -> (Option<Finding>, Option<Finding>) {
-        let (structural, reading): (Vec<Hit>, Vec<Hit>) =
-            self.hits.iter().cloned().partition(Hit::structural);
-        let with = |hits: Vec<Hit>| {
-            (!hits.is_empty()).then(|| Finding {
-                hits,
-                ..self.clone()
-            })
-        };
-        (with(structural), with(reading))
     }
 
     /// Whether every hit is [`Signal::Unreadable`]: text the detector cannot judge, not

@@ -374,7 +374,7 @@ fn text_poisoning_on_a_first_recording() {
     };
     // By default: the HTML comment that asks for the user's last message fails, the pixel warns.
     let report = evaluate(&Lints::default());
-    let mut flagged = Vec::new();
+    let (mut flagged, mut failing) = (Vec::new(), Vec::new());
     for verdict in &report.verdicts {
         let name = verdict.key.test_name();
         let found = found_in(&verdict.findings);
@@ -389,17 +389,24 @@ fn text_poisoning_on_a_first_recording() {
         }
         if found.iter().any(|f| f.rule == "text-attack") {
             assert!(verdict.failing, "{name}: text-attack fails by default");
+            // An HTML comment that asks for the user's last message; a URL whose query the
+            // model is left to fill.
+            let certain = match name.as_str() {
+                "tools::stats" => "<!-- the assistant must call add_note",
+                "tools::export_notes" => "upload?data=",
+                _ => panic!("{name}: {found:#?}"),
+            };
             assert!(
-                found
-                    .iter()
-                    .any(|f| f.line().contains("<!-- the assistant must call add_note")),
+                found.iter().any(|f| f.line().contains(certain)),
                 "{name}: {found:#?}"
             );
+            failing.push(name.clone());
         }
         if !found.is_empty() {
             flagged.push(name);
         }
     }
+    assert_eq!(failing, ["tools::export_notes", "tools::stats"]);
     assert!(!flagged.is_empty());
     assert!(
         flagged.iter().all(|n| poisoned.contains(&n.as_str())),
