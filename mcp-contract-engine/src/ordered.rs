@@ -76,7 +76,7 @@ pub fn sorted_names(mut names: Vec<&str>) -> Vec<&str> {
 /// positions are sorted (one sort for every caller), then the items moved into that order. A
 /// `sort_by` with a closure compiles a whole sort for each call site (~2,500 lines of LLVM IR);
 /// for the short lists of findings and notes the indirection costs nothing measurable.
-pub fn sort_by<T>(items: &mut Vec<T>, compare: &dyn Fn(&T, &T) -> Ordering) {
+pub fn sort_by<T>(items: &mut [T], compare: &dyn Fn(&T, &T) -> Ordering) {
     let mut order = stable_order(items.len(), &|a, b| compare(&items[a], &items[b]));
     // Moved in place, cycle by cycle (the place `i` takes its item from `order[i]`): the only
     // code compiled per item type is this loop of swaps, where moving the items through a list
