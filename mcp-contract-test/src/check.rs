@@ -9,7 +9,7 @@ use crate::error::{Cause, ConfigError};
 use crate::ordered::bulk_map;
 use crate::prepare::spelling::Respelling;
 use crate::prepare::{self, Redactions};
-use crate::snapshot::{self, contents_match, Accepted, Metadata, SnapshotFile};
+use crate::snapshot::{self, Accepted, Metadata, SnapshotFile};
 use crate::surface::{ItemKey, Surface};
 pub use crate::verdict::{
     FailOn, Layout, ReleaseVersion, State, SuiteReport, Verdict, VersionSource,
@@ -683,7 +683,9 @@ fn judge_item<'a>(
         (None, Some(_)) if old.is_none() => (State::New, None),
         (None, Some(_)) => (State::Changed, None), // re-added after an accepted removal
         (Some(a), None) => (State::Removed, accepted_definition(key, a, redactions)),
-        (Some(a), Some(_)) if same_text || contents_match(&a.file.contents, &contents) => {
+        (Some(a), Some(_))
+            if same_text || snapshot::differing_rendering_matches(&a.file.contents, &contents) =>
+        {
             (State::Unchanged, None)
         }
         (Some(a), Some(new)) => {

@@ -21,6 +21,7 @@ mod settings;
 mod store;
 mod yaml;
 
+pub(crate) use file::differing_rendering_matches;
 pub use file::{contents_match, normalize_contents, Metadata, SnapshotFile};
 pub use former::{rename_former, FormerNames};
 pub(crate) use item::render_unless;

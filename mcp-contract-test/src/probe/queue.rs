@@ -1,4 +1,5 @@
-//! A queue between the stdio transport's threads: one sender, one receiver, optionally bounded,
+//! A queue between the probe's threads (the stdio transport's pipe readers, the HTTP
+//! transport's event-stream reader): one sender, one receiver, optionally bounded,
 //! with what the transport used of `std::sync::mpsc` (send, receive with a timeout, receive
 //! until the sender is gone; either side's drop seen by the other).
 //!

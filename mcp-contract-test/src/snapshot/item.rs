@@ -1,6 +1,7 @@
 //! The contents of one item's snapshot: canonical, diff-friendly JSON.
 
 use super::{ErrorKind, SnapshotError};
+use crate::ordered::stable_order;
 use crate::surface::{ItemKey, ItemKind};
 use serde_json::Value;
 use std::path::Path;
@@ -252,9 +253,14 @@ fn write_canonical<S: Sink>(out: &mut S, value: &Value, context: Context, indent
             if maps_keep_keys_sorted() || keys_sorted(map) {
                 write_object(out, map.iter(), context, indent);
             } else {
-                let mut sorted: Vec<(&String, &Value)> = map.iter().collect();
-                sorted.sort_by(by_key);
-                write_object(out, sorted.into_iter(), context, indent);
+                let entries: Vec<(&String, &Value)> = map.iter().collect();
+                let order = stable_order(entries.len(), &|a, b| entries[a].0.cmp(entries[b].0));
+                write_object(
+                    out,
+                    order.into_iter().map(|at| entries[at]),
+                    context,
+                    indent,
+                );
             }
         }
         Value::Array(items) => {
@@ -436,10 +442,12 @@ fn same_multiset(xs: &[Value], ys: &[Value], context: Context) -> bool {
             .map(|item| item.as_str().filter(|s| is_plain(s)))
             .collect()
     }
-    if let (Some(mut a), Some(mut b)) = (plain(xs), plain(ys)) {
-        a.sort_unstable();
-        b.sort_unstable();
-        return a == b;
+    // Compared in sorted order through positions: one sort compiled for every caller
+    // (`ordered::stable_order`), none per element type.
+    if let (Some(a), Some(b)) = (plain(xs), plain(ys)) {
+        let a_order = stable_order(a.len(), &|i, j| a[i].cmp(a[j]));
+        let b_order = stable_order(b.len(), &|i, j| b[i].cmp(b[j]));
+        return a_order.iter().zip(&b_order).all(|(&i, &j)| a[i] == b[j]);
     }
     let context = if context == Context::Names {
         Context::Schema
@@ -447,7 +455,7 @@ fn same_multiset(xs: &[Value], ys: &[Value], context: Context) -> bool {
         context
     };
     let texts = |items: &[Value]| {
-        let mut texts: Vec<Vec<u8>> = items
+        let texts: Vec<Vec<u8>> = items
             .iter()
             .map(|item| {
                 let mut compact = Vec::new();
@@ -455,10 +463,11 @@ fn same_multiset(xs: &[Value], ys: &[Value], context: Context) -> bool {
                 compact
             })
             .collect();
-        texts.sort_unstable();
-        texts
+        let order = stable_order(texts.len(), &|i, j| texts[i].cmp(&texts[j]));
+        (texts, order)
     };
-    texts(xs) == texts(ys)
+    let ((a, a_order), (b, b_order)) = (texts(xs), texts(ys));
+    a_order.iter().zip(&b_order).all(|(&i, &j)| a[i] == b[j])
 }
 
 /// A set-like array: its elements in the order of their compact canonical text.
@@ -475,52 +484,77 @@ fn write_sorted_array<S: Sink>(
     };
     // The common case, an array of plain strings (`required`, `type`, most enums): ordered by
     // their JSON text without writing it (see `plain_text_order`).
-    if let Some(mut strings) = items
+    if let Some(strings) = items
         .iter()
         .map(|item| item.as_str().filter(|s| is_plain(s)))
         .collect::<Option<Vec<&str>>>()
     {
-        if !strings
+        if strings
             .windows(2)
             .all(|w| plain_text_order(w[0], w[1]).is_le())
         {
-            strings.sort_by(by_plain_text);
+            write_strings(out, &strings, indent);
+        } else {
+            write_strings(out, &sorted_plain(strings), indent);
         }
-        write_strings(out, &strings, indent);
         return;
     }
-    let mut keyed: Vec<(Vec<u8>, &Value)> = items
+    let compact: Vec<Vec<u8>> = items
         .iter()
         .map(|item| {
             let mut compact = Vec::new();
             write_canonical(&mut compact, item, context, None);
-            (compact, item)
+            compact
         })
         .collect();
     // Byte order of UTF-8 is the order of the strings `sort_by_cached_key` compared.
-    keyed.sort_by(by_compact_text);
+    let order = stable_order(compact.len(), &|a, b| compact[a].cmp(&compact[b]));
     if indent.is_none() {
-        if keyed.is_empty() {
+        if order.is_empty() {
             out.put(b"[]");
             return;
         }
         out.byte(b'[');
-        for (i, (compact, _)) in keyed.iter().enumerate() {
+        for (i, &at) in order.iter().enumerate() {
             if i > 0 {
                 out.byte(b',');
             }
-            out.put(compact);
+            out.put(&compact[at]);
         }
         out.byte(b']');
         return;
     }
     write_array(
         out,
-        keyed.iter().map(|(_, v)| *v),
-        keyed.len(),
+        order.iter().map(|&at| &items[at]),
+        order.len(),
         context,
         indent,
     );
+}
+
+/// Plain strings in the order of their JSON texts, ties kept in place (a stable sort): a short
+/// list (`required`, `type`) by insertion, a long one through positions
+/// ([`stable_order`]); neither compiles a sort of its own.
+fn sorted_plain(mut strings: Vec<&str>) -> Vec<&str> {
+    if strings.len() <= 16 {
+        for i in 1..strings.len() {
+            let mut j = i;
+            while j > 0 && plain_text_order(strings[j - 1], strings[j]).is_gt() {
+                strings.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+        return strings;
+    }
+    let order = stable_order(strings.len(), &|a, b| {
+        plain_text_order(strings[a], strings[b])
+    });
+    let mut sorted = Vec::with_capacity(strings.len());
+    for at in order {
+        sorted.push(strings[at]);
+    }
+    sorted
 }
 
 /// Whether JSON writes `text` as it is between two quotes (nothing to escape).
@@ -548,18 +582,6 @@ fn is_plain(text: &str) -> bool {
 
 // The comparisons of the sorts above, as functions rather than closures: a closure in a
 // function generic over its sink is a new type for each sink, and each compiled its own sort.
-
-fn by_key(a: &(&String, &Value), b: &(&String, &Value)) -> std::cmp::Ordering {
-    a.0.cmp(b.0)
-}
-
-fn by_plain_text(a: &&str, b: &&str) -> std::cmp::Ordering {
-    plain_text_order(a, b)
-}
-
-fn by_compact_text(a: &(Vec<u8>, &Value), b: &(Vec<u8>, &Value)) -> std::cmp::Ordering {
-    a.0.cmp(&b.0)
-}
 
 /// The order of two plain strings' JSON texts (`"a"` and `"a b"`), which is not the order of
 /// the strings themselves: the closing quote (0x22) sorts after a space or `!`.
@@ -923,6 +945,29 @@ fn read_definition<'a>(
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn plain_strings_sort_as_a_stable_sort_by_their_json_text() {
+        // Ties (equal strings) and the texts whose JSON order is not their own ("a" and "a!").
+        let words = ["b", "a!", "a", "a b", "", "a", "zz", "a!", "Z", "b"];
+        for len in [0, 1, 2, 5, 10, 16, 17, 40, 100] {
+            let strings: Vec<&str> = (0..len).map(|i| words[(i * 7) % words.len()]).collect();
+            let mut expected = strings.clone();
+            expected.sort_by(|a, b| plain_text_order(a, b));
+            assert_eq!(sorted_plain(strings), expected, "{len} strings");
+        }
+        // The array written is the one the reference canonical form gives.
+        let value = json!({"required": ["b", "a!", "a", "a b", "a!"], "enum": [3, "x", 1, [2]]});
+        assert_eq!(
+            render_item(&ItemKey::new(ItemKind::Tool, "t"), Some(&value)),
+            format!(
+                "{{\n  \"contract\": {FORMAT},\n  \"kind\": \"tool\",\n  \"name\": \"t\",\n  \"definition\": {}\n}}",
+                serde_json::to_string_pretty(&canonical(&value, Context::Schema))
+                    .expect("json")
+                    .replace('\n', "\n  ")
+            )
+        );
+    }
 
     #[test]
     fn keys_sorted_agrees_with_comparing_each_pair() {

@@ -3,12 +3,14 @@
 //! A request's read timeout is fixed when ureq sends it, but the session waits for each answer
 //! with a deadline of its own (shorter for `server/discover` in `auto`), and a missed deadline
 //! must not break the stream. So a thread reads the stream (bounded by the probe's deadline,
-//! given to the request) and hands each event's data over a channel, which the transport waits
-//! on for as long as the session asks. Reading to the end lets ureq keep the connection for the
-//! next request.
+//! given to the request) and hands each event's data over a bounded queue (`probe/queue.rs`,
+//! the stdio transport's: `mpsc` would compile std's channel code again for this element type),
+//! which the transport waits on for as long as the session asks. Reading to the end lets ureq
+//! keep the connection for the next request.
 
+use crate::probe::queue::{queue, Receiver, Sender};
 use std::io::{self, BufRead, BufReader, Read};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
+use std::sync::mpsc::RecvTimeoutError;
 use std::thread;
 use std::time::Duration;
 
@@ -46,7 +48,7 @@ impl EventStream {
         method: String,
         limit: usize,
     ) -> io::Result<EventStream> {
-        let (sender, events) = mpsc::sync_channel(READ_AHEAD);
+        let (sender, events) = queue(Some(READ_AHEAD));
         let reader = body.into_reader();
         // Detached: it ends with the stream, at the probe's deadline (the request's timeout),
         // or when the client shuts down; a send to a dropped receiver ends it too.
@@ -67,7 +69,7 @@ impl EventStream {
 }
 
 /// Reads events until the stream ends (or fails) or the receiver is gone.
-fn read_events(mut reader: impl BufRead, events: &SyncSender<Event>, limit: usize) {
+fn read_events(mut reader: impl BufRead, events: &Sender<Event>, limit: usize) {
     let mut data = String::new();
     let mut line = Vec::new();
     loop {
@@ -121,18 +123,19 @@ mod tests {
     use super::*;
 
     fn events_of(text: &str, limit: usize) -> Vec<String> {
-        let (sender, receiver) = mpsc::sync_channel(100);
+        let (sender, receiver) = queue(Some(100));
         read_events(text.as_bytes(), &sender, limit);
         drop(sender);
-        receiver
-            .iter()
-            .map(|event| match event {
+        let mut events = Vec::new();
+        while let Some(event) = receiver.recv() {
+            events.push(match event {
                 Event::Data(data) => format!("data {data}"),
                 Event::End => "end".to_owned(),
                 Event::TooLarge(n) => format!("too large {n}"),
                 Event::Failed(error) => format!("failed {error}"),
-            })
-            .collect()
+            });
+        }
+        events
     }
 
     #[test]
