@@ -649,10 +649,7 @@ fn tuning_cases_per_family() {
     let mut failures = Vec::new();
     for case in &cases {
         let (class, lines) = tuning_verdict(case);
-        let lint: Vec<Finding> = lint_of(&case.new)
-            .into_iter()
-            .filter(|f| poisoning(f))
-            .collect();
+        let lint: Vec<Finding> = lint_of(&case.new).into_iter().filter(poisoning).collect();
         let row = families.entry(&case.family).or_default();
         let ok = if case.attack {
             row[0] += 1;
