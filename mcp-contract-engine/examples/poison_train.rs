@@ -15,9 +15,9 @@
 //! Training material: the tuning authors' attacks (positive) and honest twins (negative,
 //! weighed heavily) of `fixtures/poisoning-tuning/authors/*.jsonl`, and real servers' ordinary
 //! texts (negative): every item of every release as an arriving item, and what each
-//! consecutive release pair added, both ways, from `fixtures/surfaces` (not `poisoned/`),
-//! `fixtures/real-servers`, `/work/shared/corpus/surfaces` and `/work/corpus/tuning` (those
-//! two when present). Run from the workspace root.
+//! consecutive release pair added, both ways, from `fixtures/surfaces` (not `poisoned/`) and
+//! `fixtures/real-servers` — nothing outside the repository, so that a clone retrains the
+//! committed model byte for byte. Run from the workspace root.
 //!
 //! The model: logistic regression over each change's added sentences, a change's score the
 //! log-sum-exp of its sentences' (the scorer takes the highest), trained by AdaGrad with L2,
@@ -113,7 +113,6 @@ impl Settings {
 
 const AUTHORS: &str = "fixtures/poisoning-tuning/authors";
 const COMMITTED_NEGATIVES: &[&str] = &["fixtures/surfaces", "fixtures/real-servers"];
-const EXTERNAL_NEGATIVES: &[&str] = &["/work/shared/corpus/surfaces", "/work/corpus/tuning"];
 const MODEL: &str = "mcp-contract-engine/src/poison/learned/model.txt";
 
 /// Sentences, each a sorted list of buckets, stored once.
@@ -579,7 +578,8 @@ fn load(gate: bool) -> Data {
     }
     // Real servers, grouped by folder name across the corpora.
     let mut groups: Vec<(String, Vec<PathBuf>)> = Vec::new();
-    for dir in COMMITTED_NEGATIVES.iter().chain(EXTERNAL_NEGATIVES) {
+    // Only what the repository holds: the committed model is reproducible from a clone.
+    for dir in COMMITTED_NEGATIVES {
         if !Path::new(dir).is_dir() {
             eprintln!("note: {dir} is absent: trained without it");
         }
