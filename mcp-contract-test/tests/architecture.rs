@@ -14,7 +14,7 @@ const ENGINE: &[(&str, &[&str])] = &[
     ("schema", &["ordered"]),
     ("surface", &["escape", "ordered"]),
     ("change", &["surface", "ordered"]),
-    ("poison", &["escape", "change"]),
+    ("poison", &["escape", "change", "hash"]),
     ("rules", &["change", "surface", "poison"]),
     ("prepare", &["surface", "hash", "escape", "ordered"]),
     ("version", &["change", "surface"]),

@@ -342,6 +342,8 @@ fn every_toml_example_is_read_by_its_reader() {
             check_allow_list(block)
         } else if block.text.contains("[dev-dependencies]") || block.text.contains("[[test]]") {
             check_manifest(block, &consumer, &version)
+        } else if block.text.contains("[profile.") {
+            check_profile(block)
         } else {
             config::parse(&block.text, repo_path(""))
                 .map(|_| ())
@@ -357,6 +359,41 @@ fn every_toml_example_is_read_by_its_reader() {
 
 /// A `Cargo.toml` snippet: valid TOML, a dev-dependency on this version of mcp-contract-test,
 /// and the consumer crate's test target (which the end-to-end tests build and run).
+/// A manifest's profile section: valid TOML, only `[profile.*]` tables, per-package settings
+/// naming crates of this workspace, and `debug` one of the values Cargo takes.
+fn check_profile(block: &Block) -> Result<(), String> {
+    let snippet: toml::Table = toml::from_str(&block.text).map_err(|e| e.to_string())?;
+    if snippet.keys().any(|k| k != "profile") {
+        let keys: Vec<&String> = snippet.keys().collect();
+        return Err(format!("not only [profile.*]: {keys:?}"));
+    }
+    for (name, profile) in snippet["profile"]
+        .as_table()
+        .ok_or("`profile` is no table")?
+    {
+        let packages = profile
+            .get("package")
+            .and_then(|p| p.as_table())
+            .ok_or_else(|| format!("profile `{name}` sets no package"))?;
+        for (package, settings) in packages {
+            if !repo_path(package).join("Cargo.toml").is_file() {
+                return Err(format!("`{package}` is no crate of this workspace"));
+            }
+            if let Some(debug) = settings.get("debug") {
+                let known = matches!(
+                    debug.as_str(),
+                    Some("none" | "line-directives-only" | "line-tables-only" | "limited" | "full")
+                ) || debug.as_bool().is_some()
+                    || debug.as_integer().is_some_and(|d| (0..=2).contains(&d));
+                if !known {
+                    return Err(format!("`debug = {debug:?}` is not a value Cargo takes"));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 fn check_manifest(block: &Block, consumer: &toml::Table, version: &str) -> Result<(), String> {
     let snippet: toml::Table = toml::from_str(&block.text).map_err(|e| e.to_string())?;
     let dependency = &snippet["dev-dependencies"]["mcp-contract-test"];

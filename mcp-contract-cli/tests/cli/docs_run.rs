@@ -532,7 +532,8 @@ fn every_documented_command_runs_with_the_exit_status_the_docs_give() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
-/// The `toml` blocks that are `mcp-contract.toml` files (not allow-lists, not manifests).
+/// The `toml` blocks that are `mcp-contract.toml` files (not allow-lists, not manifests or
+/// their profiles).
 pub(super) fn config_blocks() -> Vec<Block> {
     all_blocks()
         .into_iter()
@@ -541,6 +542,7 @@ pub(super) fn config_blocks() -> Vec<Block> {
                 && !b.text.contains("[[allow]]")
                 && !b.text.contains("[dev-dependencies]")
                 && !b.text.contains("[[test]]")
+                && !b.text.contains("[profile.")
         })
         .collect()
 }
