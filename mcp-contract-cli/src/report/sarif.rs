@@ -142,7 +142,16 @@ fn rules() -> (Vec<Value>, BTreeMap<&'static str, usize>) {
     }
     for lint in LINTS {
         index.insert(lint.id, out.len());
-        let security = matches!(lint.id, "hidden-characters" | "secret-in-surface");
+        // What a server's text could do to the agent or leak is a security finding, the
+        // poisoning lints included.
+        let security = matches!(
+            lint.id,
+            "hidden-characters"
+                | "secret-in-surface"
+                | "text-attack"
+                | "text-poisoning"
+                | "text-intent"
+        );
         let tags: &[&str] = if security {
             &["mcp", "lint", "security"]
         } else {
@@ -405,4 +414,33 @@ pub fn render_with(report: &Report, locator: &mut Locator) -> Value {
         "version": "2.1.0",
         "runs": [Value::Object(run)],
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a server's text could do to the agent or leak is a security finding for code
+    /// scanning: the poisoning lints carry the tag and a severity, a style lint does not.
+    #[test]
+    fn the_poisoning_lints_are_security_findings() {
+        let (descriptors, index) = rules();
+        let of = |id: &str| &descriptors[index[id]]["properties"];
+        for id in [
+            "text-attack",
+            "text-poisoning",
+            "text-intent",
+            "hidden-characters",
+        ] {
+            assert!(
+                of(id)["tags"]
+                    .as_array()
+                    .is_some_and(|tags| tags.contains(&json!("security"))),
+                "{id}: {}",
+                of(id)
+            );
+            assert_eq!(of(id)["security-severity"], "8.0", "{id}");
+        }
+        assert!(of("description-missing").get("security-severity").is_none());
+    }
 }
