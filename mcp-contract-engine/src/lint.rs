@@ -17,7 +17,7 @@
 //! | `description-too-long` | warn | a description over the budget ([`Lints::description_budget`], 1024) |
 //! | `secret-in-surface` | warn | something shaped like a credential (see [`crate::prepare`]) |
 //! | `non-spec-spelling` | warn | `input_schema` and friends (see [`crate::prepare::spelling`]) |
-//! | `text-poisoning` | warn | text hidden from the user or an encoding in any field (see [`crate::poison::live`]) |
+//! | `text-poisoning` | warn | evidence no documentation needs, in any field: hidden or loading markup, padding, an encoding, text posing as the system (see [`crate::poison::live`]) |
 //! | `text-attack` | deny | the high-confidence part of it: instructions hidden from the user, data sent to an address or URL, fetch-and-obey |
 //! | `text-intent` | allow | a reading of plain prose that asks the model for something (concealment, exfiltration, skipped confirmation…): opt-in on a live surface |
 //! | `policy-not-read-only` | deny | with [`Lints::read_only`]: a tool without `readOnlyHint: true` |

@@ -28,7 +28,7 @@ const BLOCK: usize = 16;
 /// the engine's own `diff::surfaces` needs it as much as they do.
 ///
 /// Only the loop over a block is compiled per caller: the threads, the blocks they take and
-/// the joins are [`run_blocks`], compiled once (a generic version cost every call site
+/// the joins are `run_blocks`, compiled once (a generic version cost every call site
 /// ~5,000 lines of LLVM IR in every user's build, docs/performance.md §6). Each block's
 /// results go to a slot of their own, so they are put in order without a sort.
 pub fn map_in_order<'a, T: Sync, R: Send>(items: &'a [T], f: impl Fn(&'a T) -> R + Sync) -> Vec<R> {

@@ -2,8 +2,8 @@
 //!
 //! Item rules judge whole items and their non-schema fields. Schema rules come in pairs, one
 //! for tool inputs (`input-…`) and its mirror for outputs (`output-…`): what narrows an input
-//! breaks callers, what widens an output breaks consumers. [`markdown`] renders this list as
-//! `docs/rules.md`.
+//! breaks callers, what widens an output breaks consumers. `markdown` (feature `tooling`)
+//! renders this list as `docs/rules.md`.
 
 use crate::change::Class;
 use crate::surface::ItemKind;
@@ -39,9 +39,9 @@ pub struct Rule {
     /// For schema rules: `Some(true)` when the change narrows the set of valid values,
     /// `Some(false)` when it widens it, `None` when it is neither (then both sides share a class).
     pub narrows: Option<bool>,
-    /// A consumer rule (`consumer-…`): judged by [`crate::consumer::judge`] for one consumer's
-    /// usage file against the live surface, not between two versions of an item. Its example
-    /// is that pair: `before` the usage file, `after` the live surface.
+    /// A consumer rule (`consumer-…`): judged by `consumer::judge` (feature `consumers`) for
+    /// one consumer's usage file against the live surface, not between two versions of an
+    /// item. Its example is that pair: `before` the usage file, `after` the live surface.
     pub consumer: bool,
 }
 

@@ -29,9 +29,9 @@ pub enum ItemKind {
     /// held to the accepted one. Named `TOOL::CASE` (see [`ItemKey::call`]); never listed by a
     /// server, so never part of a surface file.
     Call,
-    /// A consumer of the server (its usage file, see [`crate::consumer`]): what it uses, held
-    /// to the live surface. Named by its usage file; never listed by a server, so never part
-    /// of a surface file.
+    /// A consumer of the server (its usage file, see `consumer`, feature `consumers`): what it
+    /// uses, held to the live surface. Named by its usage file; never listed by a server, so
+    /// never part of a surface file.
     Consumer,
 }
 

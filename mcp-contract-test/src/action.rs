@@ -59,7 +59,7 @@ pub struct Showing {
     pub listing: bool,
     /// The runner hides a passing test's output (nextest): what a passing run leaves to look
     /// at (pending snapshots, lint warnings, notes) gets a test of its own, whose name says it
-    /// ([`summary::review_test_name`]).
+    /// (`summary::review_test_name`).
     pub output_hidden: bool,
 }
 

@@ -342,9 +342,9 @@ pub struct SuiteReport {
     /// for the version requirement), and where it came from; `None` when none was given or
     /// required.
     pub version: Option<ReleaseVersion>,
-    /// The suite's snapshot files that no item's test writes or reads (see [`Leftovers`]).
+    /// The suite's snapshot files that no item's test writes or reads (see `Leftovers`).
     pub leftovers: Leftovers,
-    /// What the judged items leave to look at even when their tests pass (see [`Review`]).
+    /// What the judged items leave to look at even when their tests pass (see `Review`).
     pub review: Review,
     /// What this run's circumstances add to how a failure reads (set for this process by the
     /// road, never shared between processes).

@@ -55,7 +55,7 @@ pub struct Model {
     pub inputs: String,
     /// The trainer's settings, as it printed them.
     pub settings: String,
-    /// Whether only sentences [`GATE`] lets through are scored.
+    /// Whether only sentences `GATE` lets through are scored.
     pub gated: bool,
     /// The score above which a change is reported.
     pub threshold: f32,
@@ -137,7 +137,7 @@ pub struct Unit {
     /// Its features' buckets, sorted, each once.
     pub features: Vec<u32>,
     /// Whether the reader found in it something that can make guidance harmful
-    /// ([`GATE`]): only such a sentence is scored.
+    /// (`GATE`): only such a sentence is scored.
     pub gated: bool,
 }
 
@@ -267,7 +267,7 @@ pub fn bucket(feature: &str) -> u32 {
 type Named = (String, u32);
 
 /// What [`each_added`] calls with each sentence: its text's path, the sentence, its features,
-/// and whether [`GATE`] lets it through.
+/// and whether `GATE` lets it through.
 type OnSentence<'f> = dyn FnMut(&str, &str, &[Named], bool) + 'f;
 
 /// Calls `f` with each added sentence (its text's path, the sentence, its named features).
