@@ -26,13 +26,14 @@
 // judged, as the engine's callers do.
 #![allow(clippy::disallowed_methods, clippy::disallowed_macros)]
 
-use mcp_contract_engine::diff::diff_surfaces;
 use mcp_contract_engine::poison::corpus;
-use mcp_contract_engine::prepare::{prepare, Redactions};
-use mcp_contract_engine::{Class, Policy, Surface};
+use mcp_contract_engine::Surface;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+
+#[path = "support/mod.rs"]
+mod support;
 
 /// A labelled case, its surfaces read.
 struct Case {
@@ -46,13 +47,8 @@ struct Case {
 
 /// How `mcp-contract diff` judges a case: its changes of class safety, one line each.
 fn safety(old: &Surface, new: &Surface) -> Vec<String> {
-    let redactions = Redactions::default();
-    let old = prepare(old, &redactions).surface;
-    let new = prepare(new, &redactions).surface;
-    diff_surfaces(&old, &new, &Policy::default())
-        .changes
+    support::safety_changes(old, new)
         .iter()
-        .filter(|c| c.class == Class::Safety)
         .map(|c| {
             format!(
                 "{} {} {}: {}",

@@ -16,43 +16,21 @@
 use mcp_contract_engine::diff::diff_surfaces;
 use mcp_contract_engine::lint::{self, allow::Date, Lints};
 use mcp_contract_engine::{Policy, Surface};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 
-fn servers(dir: &Path, out: &mut Vec<Vec<PathBuf>>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        eprintln!("{}: not a folder", dir.display());
-        return;
-    };
-    let mut files = Vec::new();
-    let mut dirs = Vec::new();
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            dirs.push(path);
-        } else if path.extension().is_some_and(|e| e == "json")
-            && path.file_name().is_some_and(|n| n != "SOURCE.json")
-        {
-            files.push(path);
-        }
-    }
-    files.sort();
-    dirs.sort();
-    if !files.is_empty() {
-        out.push(files);
-    }
-    for d in dirs {
-        servers(&d, out);
-    }
-}
+#[path = "support/mod.rs"]
+mod support;
 
 fn main() -> ExitCode {
     let mut groups = Vec::new();
     for arg in std::env::args().skip(1) {
-        servers(Path::new(&arg), &mut groups);
+        if !support::server_folders(Path::new(&arg), &[], &mut groups) {
+            eprintln!("{arg}: not a folder");
+        }
     }
     let (mut surfaces, mut pairs, mut lints, mut changes) = (0, 0, 0, 0);
-    for files in &groups {
+    for (_, files) in &groups {
         let mut loaded = Vec::new();
         for path in files {
             let text = match std::fs::read_to_string(path) {

@@ -42,13 +42,14 @@
     clippy::disallowed_types
 )]
 
-use mcp_contract_engine::diff::diff_surfaces;
 use mcp_contract_engine::poison::{self, corpus, learned};
-use mcp_contract_engine::prepare::{prepare, Redactions};
 use mcp_contract_engine::surface::ItemKind;
-use mcp_contract_engine::{Class, Policy, Surface};
+use mcp_contract_engine::Surface;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
+
+#[path = "support/mod.rs"]
+mod support;
 
 /// The trainer's settings: printed into the model file and its digest.
 #[derive(Clone, Copy)]
@@ -177,48 +178,9 @@ fn change_units(
     out
 }
 
-/// Whether the rules class a change safety (the learned rule itself left out).
+/// Whether the rules class a change safety.
 fn rules_safety(old: &Surface, new: &Surface) -> bool {
-    let redactions = Redactions::default();
-    let old = prepare(old, &redactions).surface;
-    let new = prepare(new, &redactions).surface;
-    diff_surfaces(&old, &new, &Policy::default())
-        .changes
-        .iter()
-        .any(|c| c.class == Class::Safety && c.rule != "learned-model-directed-text")
-}
-
-/// Surface files, one list per server folder (releases sorted by name).
-fn servers(dir: &Path, out: &mut Vec<(String, Vec<PathBuf>)>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut files = Vec::new();
-    let mut dirs = Vec::new();
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            if path.file_name().is_some_and(|n| n != "poisoned") {
-                dirs.push(path);
-            }
-        } else if path.extension().is_some_and(|e| e == "json")
-            && path.file_name().is_some_and(|n| n != "SOURCE.json")
-        {
-            files.push(path);
-        }
-    }
-    files.sort();
-    dirs.sort();
-    if !files.is_empty() {
-        let name = dir
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        out.push((name, files));
-    }
-    for d in dirs {
-        servers(&d, out);
-    }
+    !support::safety_changes(old, new).is_empty()
 }
 
 fn load_surface(path: &Path) -> Option<Surface> {
@@ -583,7 +545,7 @@ fn load(gate: bool) -> Data {
         if !Path::new(dir).is_dir() {
             eprintln!("note: {dir} is absent: trained without it");
         }
-        servers(Path::new(dir), &mut groups);
+        support::server_folders(Path::new(dir), &["poisoned"], &mut groups);
     }
     let mut by_server: BTreeMap<String, Vec<Vec<PathBuf>>> = BTreeMap::new();
     for (name, files) in groups {
