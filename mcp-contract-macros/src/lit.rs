@@ -39,15 +39,12 @@ fn cooked_string(mut s: &str) -> Option<String> {
                 s = chars.as_str();
                 match escape {
                     'x' => {
-                        let hex = s
-                            .get(..2)
-                            .filter(|h| h.bytes().all(|b| b.is_ascii_hexdigit()))?;
-                        let byte = u8::from_str_radix(hex, 16).ok()?;
+                        let byte = hex_value(s.get(..2)?)?;
                         s = &s[2..];
                         if byte > 0x7F {
                             return None;
                         }
-                        char::from(byte)
+                        char::from(byte as u8)
                     }
                     'u' => {
                         let (ch, rest) = unicode_escape(s)?;
@@ -92,8 +89,18 @@ fn unicode_escape(s: &str) -> Option<(char, &str)> {
     if s.starts_with('_') || digits.is_empty() || digits.len() > 6 {
         return None;
     }
-    let ch = char::from_u32(u32::from_str_radix(&digits, 16).ok()?)?;
+    let ch = char::from_u32(hex_value(&digits)?)?;
     Some((ch, &s[end + 1..]))
+}
+
+/// The value of hex digits (at most six: `\x` has two, `\u{…}` up to six); `None` if one
+/// is not a hex digit.
+fn hex_value(digits: &str) -> Option<u32> {
+    let mut value = 0;
+    for c in digits.chars() {
+        value = value * 16 + c.to_digit(16)?;
+    }
+    Some(value)
 }
 
 /// The contents of `#…#"…"#…#` (after the `r`): as written, nothing unescaped.

@@ -631,14 +631,15 @@ fn fail_on(input: &mut Input<'_>) -> Result<Vec<Tree>> {
             classes.push(variant);
         }
     }
-    let list: Vec<String> = classes
-        .iter()
-        .map(|class| format!("::mcp_contract_test::Class::{class}"))
-        .collect();
-    let text = format!(
-        "::mcp_contract_test::FailOn::Classes(::std::vec![{}])",
-        list.join(", ")
-    );
+    let mut text = String::from("::mcp_contract_test::FailOn::Classes(::std::vec![");
+    for (i, class) in classes.iter().enumerate() {
+        if i > 0 {
+            text.push_str(", ");
+        }
+        text.push_str("::mcp_contract_test::Class::");
+        text.push_str(class);
+    }
+    text.push_str("])");
     Ok(code(&text, Span::CALL_SITE, &[]))
 }
 
