@@ -22,11 +22,12 @@ pub(crate) fn expand_or_error(args: &[Tree], item: &[Tree]) -> Vec<Tree> {
 
 /// `::core::compile_error! { "message" }`, every token at the error's span, as syn's
 /// `Error::to_compile_error` wrote it: that is where rustc points.
-pub(crate) fn compile_error(error: &Error) -> Vec<Tree> {
+fn compile_error(error: &Error) -> Vec<Tree> {
     let message = [Tree::string(&error.message, error.span)];
     code("::core::compile_error!{$0}", error.span, &[&message])
 }
 
+/// The contract's `main`: the body of the user's, then one `.suite(..)` per attribute.
 fn expand(args: &[Tree], item: &[Tree]) -> Result<Vec<Tree>> {
     let mut suites = vec![parse_suite(args, Span::CALL_SITE)?];
     let (more, body) = split_item(item)?;
