@@ -158,7 +158,30 @@ pub(crate) fn code(text: &str, span: Span, args: &[&[Tree]]) -> Vec<Tree> {
 
 /// A character `proc_macro::Punct` takes (`$` excepted: it marks an argument here).
 fn is_punct(c: char) -> bool {
-    "=<>!~+-*/%^&|@.,;:#?'".contains(c)
+    // `matches!` rather than `str::contains`: the latter compiles a substring searcher here.
+    matches!(
+        c,
+        '=' | '<'
+            | '>'
+            | '!'
+            | '~'
+            | '+'
+            | '-'
+            | '*'
+            | '/'
+            | '%'
+            | '^'
+            | '&'
+            | '|'
+            | '@'
+            | '.'
+            | ','
+            | ';'
+            | ':'
+            | '#'
+            | '?'
+            | '\''
+    )
 }
 
 #[cfg(test)]

@@ -243,9 +243,7 @@ fn http_key(suite: &mut Suite, key: &str, meta: &mut Meta<'_, '_>) -> Result<boo
             once(meta, key, suite.proxy.is_some())?;
             let proxy = string(meta.value()?, "proxy", "\"http://proxy.example:3128\"")?;
             let text = &proxy.value;
-            let scheme = text
-                .split_once("://")
-                .map(|(scheme, _)| scheme.to_ascii_lowercase());
+            let scheme = split_at(text, "://", true).map(|(scheme, _)| scheme.to_ascii_lowercase());
             if text.trim().is_empty() || scheme.is_some_and(|s| s != "http" && s != "https") {
                 return Err(Error::new(
                     proxy.span(),
@@ -362,9 +360,9 @@ fn lint_key(suite: &mut Suite, key: &str, meta: &mut Meta<'_, '_>) -> Result<boo
         }
         "description_budget" => {
             let (digits, span) = meta.value()?.lit_int()?;
-            let chars: usize = digits
-                .parse()
-                .map_err(|e: std::num::ParseIntError| Error::new(span, e.to_string()))?;
+            // What `base10_parse::<usize>` said, a 32-bit host's overflow included.
+            let chars = usize::try_from(base10_u64(&digits, span)?)
+                .map_err(|_| Error::new(span, "number too large to fit in target type"))?;
             let chars = Tree::new(Kind::Literal(Lit::Usize(chars)), Span::CALL_SITE);
             suite
                 .lints
@@ -506,11 +504,7 @@ fn expression(input: &mut Input<'_>) -> Result<Vec<Tree>> {
 /// there is no arrow. Both sides are literals at the string's span.
 fn arrow_pair(lit: &LitStr, first: bool, default: Option<&str>) -> Result<(Tree, Tree)> {
     let text = &lit.value;
-    let split = if first {
-        text.split_once(" => ")
-    } else {
-        text.rsplit_once(" => ")
-    };
+    let split = split_at(text, " => ", first);
     let span = lit.span();
     match (split, default) {
         (Some((a, b)), _) => Ok((Tree::string(a.trim(), span), Tree::string(b, span))),
@@ -520,6 +514,29 @@ fn arrow_pair(lit: &LitStr, first: bool, default: Option<&str>) -> Result<(Tree,
             "expected \"REGEX => REPLACEMENT\", e.g. \"\\\\d{4}-\\\\d\\\\d-\\\\d\\\\d => [date]\"",
         )),
     }
+}
+
+/// `text` split around the first (`first`) or the last `separator`, as `split_once` and
+/// `rsplit_once` split it; written out because those compile a substring searcher into the
+/// crate (~1,500 lines of LLVM IR, every user's build).
+fn split_at<'t>(text: &'t str, separator: &str, first: bool) -> Option<(&'t str, &'t str)> {
+    let (bytes, needle) = (text.as_bytes(), separator.as_bytes());
+    let mut places =
+        (0..=bytes.len().saturating_sub(needle.len())).filter(|&i| bytes[i..].starts_with(needle));
+    let at = if first {
+        places.next()
+    } else {
+        places.next_back()
+    }?;
+    Some((&text[..at], &text[at + needle.len()..]))
+}
+
+/// `LitInt::base10_parse::<u64>` of the digits: `str::parse`'s message at `span` if they do
+/// not fit.
+fn base10_u64(digits: &str, span: Span) -> Result<u64> {
+    digits
+        .parse()
+        .map_err(|e: std::num::ParseIntError| Error::new(span, e.to_string()))
 }
 
 /// A string literal, or "`key` takes a string literal, e.g. key = example" at the token.
@@ -559,9 +576,7 @@ fn strings(input: &mut Input<'_>, key: &str) -> Result<Vec<LitStr>> {
 fn timeout(input: &mut Input<'_>) -> Result<u64> {
     if input.peek_lit_int() {
         let (digits, span) = input.lit_int()?;
-        let value: u64 = digits
-            .parse()
-            .map_err(|e: std::num::ParseIntError| Error::new(span, e.to_string()))?;
+        let value = base10_u64(&digits, span)?;
         if value == 0 {
             return Err(Error::new(span, "the timeout must be positive"));
         }
@@ -1011,6 +1026,36 @@ mod tests {
         );
         // More `>` than `<` stay at depth 0.
         assert_eq!(handler("handler = x >> y, lints = []"), "x > > y");
+    }
+
+    #[test]
+    fn split_at_splits_as_split_once_and_rsplit_once() {
+        for text in [
+            "",
+            " => ",
+            "a => b",
+            "a => b => c",
+            " =>  => ",
+            " => => ",
+            "a=>b",
+            "é => ☃ => x",
+            "http://h://p",
+            "://",
+            ":/",
+        ] {
+            for separator in [" => ", "://"] {
+                assert_eq!(
+                    split_at(text, separator, true),
+                    text.split_once(separator),
+                    "{text:?}"
+                );
+                assert_eq!(
+                    split_at(text, separator, false),
+                    text.rsplit_once(separator),
+                    "{text:?}"
+                );
+            }
+        }
     }
 
     #[test]
