@@ -179,7 +179,7 @@
 //!
 //! ## Cargo features
 //!
-//! The default build tests stdio servers and is small (19 crates with your own, about 25 s of
+//! The default build tests stdio servers and is small (15 crates with your own, about 25 s of
 //! CPU to build clean: `docs/performance.md`); everything else is opt-in (crates counted by
 //! `cargo tree`, on top of the default build's):
 //!
@@ -188,8 +188,8 @@
 //! | `http` | Streamable HTTP endpoints: `url = ...`, [`Suite::url`]; keep-alive, redirects, proxies | +9 crates: ureq (no default features) and its parts |
 //! | `https` | `https://` endpoints (implies `http`) | +23 crates: those of `http`, rustls, ring, webpki-root-certs |
 //! | `system-roots` | `https` trusting the operating system's certificate store too | those of `https`, rustls-native-certs (+ openssl-probe on Linux) |
-//! | `rmcp` | in-process rmcp handlers: `handler = ...`, `Suite::in_process` | +54 crates: rmcp, tokio |
-//! | `calls` | declared example calls: `calls = ...`, [`Suite::calls`]; arguments and results checked against the tools' JSON Schemas | +56 crates: jsonschema (no default features: no HTTP, no TLS, no file access) and its dependencies |
+//! | `rmcp` | in-process rmcp handlers: `handler = ...`, `Suite::in_process` | +58 crates: rmcp, tokio (and the proc-macro crates they need) |
+//! | `calls` | declared example calls: `calls = ...`, [`Suite::calls`]; arguments and results checked against the tools' JSON Schemas | +60 crates: jsonschema (no default features: no HTTP, no TLS, no file access) and its dependencies |
 //! | `consumers` | consumer contracts: `consumers = ...`, [`Suite::consumers`]; each consumer's usage file its own test | +0 crates: the usage model of mcp-contract-engine (its `consumers` feature), ~1.7 s of CPU |
 //!
 //! The attribute is sugar over [`Contract`] and [`Suite`]:
