@@ -184,33 +184,36 @@ pub fn evaluate(
     }
     let policy = judging.fail_on.apply(judging.policy);
     // The key an item is judged under is its prepared key (a secret in a name is replaced),
-    // which depends on the name alone. Two names that prepare alike: the later one wins, as
-    // when a surface is prepared whole; the earlier one still has its secrets reported.
-    let prepared_keys: Vec<(ItemKey, &ItemKey)> = live
-        .keys()
-        .map(|key| (prepare::prepared_key(key).into_owned(), key))
-        .collect();
-    let mut live_by_key: ByKey<ItemKey, Option<&ItemKey>> =
-        ByKey::with_keys(prepared_keys.iter().map(|(k, _)| k.clone()).collect());
-    let mut shadowed: Vec<&ItemKey> = Vec::new();
-    for (prepared, key) in &prepared_keys {
-        let slot = live_by_key.get_mut(prepared);
-        if let Some(earlier) = slot.and_then(|slot| slot.replace(key)) {
-            shadowed.push(earlier);
-        }
+    // which depends on the name alone (borrowed, not copied, when it is the name itself). Two
+    // names that prepare alike: the later one wins, as when a surface is prepared whole; the
+    // earlier one still has its secrets reported.
+    let mut prepared_keys: Vec<Cow<'_, ItemKey>> = Vec::with_capacity(live.len());
+    for key in live.keys() {
+        prepared_keys.push(prepare::prepared_key(key));
     }
-    let live_by_key = LiveKeys(live_by_key);
+    let mut live_pairs: Vec<(&ItemKey, &ItemKey)> = Vec::with_capacity(prepared_keys.len());
+    for (prepared, key) in prepared_keys.iter().zip(live.keys()) {
+        live_pairs.push((prepared, key));
+    }
+    let mut shadowed: Vec<&ItemKey> = Vec::new();
+    let live_by_key = ByKey::last_of(live_pairs, &mut |earlier| shadowed.push(earlier));
     let accepted_by_key = accepted_by_key(&accepted.iter().collect::<Vec<_>>());
+    let items = both_sides(live_by_key.pairs(), accepted_by_key.pairs());
     let selected = |key: &ItemKey| select.is_none_or(|select| select(key));
-    let plan = plan(&live_by_key, &accepted_by_key, &selected, select.is_some());
+    let plan = plan(&items, &selected, select.is_some());
     // What some rules need from around an item: the protocol versions of both sides.
     let server = ItemKey::server();
+    let server_item = items
+        .binary_search_by(|item| item.key.cmp(&server))
+        .ok()
+        .map(|at| items[at]);
     let context = diff::Context::of_servers(
-        accepted_of(&accepted_by_key, &server)
+        server_item
+            .and_then(|item| item.accepted)
             .and_then(|a| a.definition())
             .as_ref(),
-        live_by_key
-            .get(&server)
+        server_item
+            .and_then(|item| item.live)
             .and_then(|key| live.get(key))
             .as_deref(),
     )
@@ -230,9 +233,12 @@ pub fn evaluate(
     };
     // A selective judgement judges a few items: it neither recalls nor leaves anything.
     let memo = judging.memo.filter(|_| select.is_none());
-    let outcomes = crate::parallel::map_in_order(&plan.judged, |&key| {
-        let live_key = live_by_key.get(key);
-        let old = accepted_of(&accepted_by_key, key);
+    let outcomes = crate::parallel::map_in_order(&plan.judged, |item| {
+        let Both {
+            key,
+            live: live_key,
+            accepted: old,
+        } = *item;
         match memo {
             Some(memo) => judge_remembering(memo, key, (live, live_key), old, judging, &around),
             None => judge_item(
@@ -258,17 +264,11 @@ pub fn evaluate(
         }
         memo.set_next(records, learned);
     }
-    let mut lint_only: Vec<(&ItemKey, &ItemKey)> = Vec::new();
-    for &key in &plan.lint_only {
-        if let Some(live_key) = live_by_key.get(key) {
-            lint_only.push((key, live_key));
-        }
-    }
     let (mut findings_by_item, mut notes) = findings_and_notes(
         live,
         &mut outcomes,
         &shadowed,
-        &lint_only,
+        &plan.lint_only,
         judging,
         prepared,
     );
@@ -320,10 +320,10 @@ pub fn evaluate(
 struct Plan<'a> {
     /// Judged: the selected items, and for a selected one-sided item every one-sided item (its
     /// rename partners).
-    judged: Vec<&'a ItemKey>,
-    /// Not judged but linted: every live item, when the `server` test (which carries the
-    /// suite-wide lints) runs in a selective process.
-    lint_only: Vec<&'a ItemKey>,
+    judged: Vec<Both<'a>>,
+    /// Not judged but linted (by key, and the live item's own key): every live item, when the
+    /// `server` test (which carries the suite-wide lints) runs in a selective process.
+    lint_only: Vec<(&'a ItemKey, &'a ItemKey)>,
     /// Items with a test that are not judged here.
     unjudged: Vec<ItemKey>,
     /// Items were both removed and added: removals are judged with the additions for renames.
@@ -340,71 +340,101 @@ pub(crate) fn accepted_of<'a>(by_key: &AcceptedByKey<'a>, key: &ItemKey) -> Opti
 
 /// [`AcceptedByKey`] of `accepted`.
 pub(crate) fn accepted_by_key<'a>(accepted: &[&'a Accepted]) -> AcceptedByKey<'a> {
-    let mut keys = Vec::with_capacity(accepted.len());
-    for a in accepted {
-        keys.push(&a.item.key);
-    }
-    let mut by_key: AcceptedByKey<'a> = ByKey::with_keys(keys);
+    let mut pairs = Vec::with_capacity(accepted.len());
     for &a in accepted {
-        if let Some(slot) = by_key.get_mut(&&a.item.key) {
-            *slot = Some(a);
+        pairs.push((&a.item.key, Some(a)));
+    }
+    ByKey::last_of(pairs, &mut drop)
+}
+
+/// One key of a judgement: the live item judged under it and its accepted item, either
+/// possibly absent.
+#[derive(Clone, Copy)]
+struct Both<'a> {
+    key: &'a ItemKey,
+    /// The live item's own key (differs from `key` when its name held a secret).
+    live: Option<&'a ItemKey>,
+    accepted: Option<&'a Accepted>,
+}
+
+impl Both<'_> {
+    /// An accepted item that is not a tombstone: the contract promises it.
+    fn promised(&self) -> bool {
+        self.accepted.is_some_and(|a| !a.item.removed)
+    }
+
+    /// On one side only (a removal or an addition): a rename's possible partner.
+    fn one_sided(&self) -> bool {
+        self.promised() != self.live.is_some()
+    }
+}
+
+/// Every key of either side, in key order, with what each side has under it: one merge of the
+/// two sorted lists, where asking both lists about every key took two look-ups a key.
+fn both_sides<'a>(
+    live: &[(&'a ItemKey, &'a ItemKey)],
+    accepted: &[(&'a ItemKey, Option<&'a Accepted>)],
+) -> Vec<Both<'a>> {
+    let mut both = Vec::with_capacity(live.len().max(accepted.len()));
+    let (mut l, mut a) = (0, 0);
+    while l < live.len() || a < accepted.len() {
+        let order = match (live.get(l), accepted.get(a)) {
+            (Some(lk), Some(ak)) => lk.0.cmp(ak.0),
+            (Some(_), None) => std::cmp::Ordering::Less,
+            (None, _) => std::cmp::Ordering::Greater,
+        };
+        let mut item = Both {
+            key: if order.is_gt() {
+                accepted[a].0
+            } else {
+                live[l].0
+            },
+            live: None,
+            accepted: None,
+        };
+        if order.is_le() {
+            item.live = Some(live[l].1);
+            l += 1;
         }
+        if order.is_ge() {
+            item.accepted = accepted[a].1;
+            a += 1;
+        }
+        both.push(item);
     }
-    by_key
+    both
 }
 
-/// The live items by the key they are judged under.
-struct LiveKeys<'a>(ByKey<ItemKey, Option<&'a ItemKey>>);
-
-impl<'a> LiveKeys<'a> {
-    /// The live item judged under `key`.
-    fn get(&self, key: &ItemKey) -> Option<&'a ItemKey> {
-        self.0.get(key).copied().flatten()
+fn plan<'a>(items: &[Both<'a>], selected: &dyn Fn(&ItemKey) -> bool, selective: bool) -> Plan<'a> {
+    let (mut any_removed, mut any_added) = (false, false);
+    for item in items {
+        any_removed |= item.promised() && item.live.is_none();
+        any_added |= item.live.is_some() && !item.promised();
     }
-
-    fn contains_key(&self, key: &ItemKey) -> bool {
-        self.get(key).is_some()
-    }
-
-    fn keys(&self) -> impl Iterator<Item = &ItemKey> {
-        self.0.keys()
-    }
-}
-
-fn plan<'a>(
-    live_by_key: &'a LiveKeys<'a>,
-    accepted_by_key: &AcceptedByKey<'a>,
-    selected: &dyn Fn(&ItemKey) -> bool,
-    selective: bool,
-) -> Plan<'a> {
-    let mut keys: Vec<&ItemKey> = live_by_key.keys().collect();
-    keys.extend(accepted_by_key.keys().copied());
-    keys.sort();
-    keys.dedup();
-    let promised =
-        |key: &ItemKey| accepted_of(accepted_by_key, key).is_some_and(|a| !a.item.removed);
-    let any_removed = accepted_by_key
-        .keys()
-        .any(|key| promised(key) && !live_by_key.contains_key(key));
-    let any_added = live_by_key.keys().any(|key| !promised(key));
     // A removed item's judgement looks for the added item it was probably renamed to: only then
     // are one-sided items kept parsed and judged together.
     let renames_possible = any_removed && any_added;
-    let one_sided = |key: &ItemKey| promised(key) != live_by_key.contains_key(key);
-    let partners_needed = renames_possible && keys.iter().any(|k| selected(k) && one_sided(k));
+    let mut partners_needed = false;
+    if renames_possible {
+        for item in items {
+            if item.one_sided() && selected(item.key) {
+                partners_needed = true;
+                break;
+            }
+        }
+    }
     let lints_all = selective && selected(&ItemKey::server());
     let (mut judged, mut lint_only, mut unjudged) = (Vec::new(), Vec::new(), Vec::new());
-    for key in keys {
-        if selected(key) || (partners_needed && one_sided(key)) {
-            judged.push(key);
+    for item in items {
+        if selected(item.key) || (partners_needed && item.one_sided()) {
+            judged.push(*item);
             continue;
         }
-        let is_live = live_by_key.contains_key(key);
-        if lints_all && is_live {
-            lint_only.push(key);
+        if let (true, Some(live_key)) = (lints_all, item.live) {
+            lint_only.push((item.key, live_key));
         }
-        if is_live || promised(key) {
-            unjudged.push(key.clone());
+        if item.live.is_some() || item.promised() {
+            unjudged.push(item.key.clone());
         }
     }
     Plan {
@@ -1107,6 +1137,47 @@ pub fn load_allow_list(path: &Path) -> Result<crate::lint::allow::AllowList, Con
 mod tests {
     use super::*;
     use crate::surface::ItemKind;
+
+    /// `both_sides` against what it replaces: the sorted union of both sides' keys, each side
+    /// asked about every key.
+    #[test]
+    fn both_sides_is_the_union_of_the_keys_with_each_side_looked_up() {
+        let key = |name: &str| ItemKey::new(ItemKind::Tool, name);
+        let accepted_item = |name: &str| {
+            let contents = snapshot::render_item(&key(name), Some(&json!({ "name": name })));
+            Accepted {
+                path: PathBuf::from(name),
+                item: snapshot::read_head_at(&contents, Path::new(name), 1).expect("an item"),
+                file: std::sync::Arc::new(SnapshotFile::new(Metadata::default(), contents)),
+            }
+        };
+        let cases: [(&[&str], &[&str]); 5] = [
+            (&[], &[]),
+            (&["a", "c", "d"], &["b", "c", "e"]),
+            (&["a", "b"], &[]),
+            (&[], &["a", "b"]),
+            (&["x"], &["a", "b", "x", "y"]),
+        ];
+        for (live, accepted) in cases {
+            let live_keys: Vec<ItemKey> = live.iter().map(|n| key(n)).collect();
+            let accepted: Vec<Accepted> = accepted.iter().map(|n| accepted_item(n)).collect();
+            let live_pairs: Vec<(&ItemKey, &ItemKey)> = live_keys.iter().map(|k| (k, k)).collect();
+            let by_key = accepted_by_key(&accepted.iter().collect::<Vec<_>>());
+            let both = both_sides(&live_pairs, by_key.pairs());
+            let mut union: Vec<&ItemKey> = live_keys.iter().collect();
+            union.extend(accepted.iter().map(|a| &a.item.key));
+            union.sort();
+            union.dedup();
+            assert_eq!(both.iter().map(|b| b.key).collect::<Vec<_>>(), union);
+            for b in &both {
+                assert_eq!(b.live, live_keys.iter().find(|k| *k == b.key));
+                assert_eq!(
+                    b.accepted.map(|a| &a.path),
+                    accepted_of(&by_key, b.key).map(|a| &a.path)
+                );
+            }
+        }
+    }
 
     #[test]
     fn probing_and_loading_side_by_side_returns_both_results_as_they_came() {

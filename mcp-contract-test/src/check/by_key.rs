@@ -47,6 +47,43 @@ impl<K: Ord, V: Default> ByKey<K, V> {
     }
 }
 
+impl<K: Ord, V> ByKey<K, V> {
+    /// The pairs by key, in any order: a key given twice keeps its last value, and each value
+    /// it replaced goes to `replaced` (what [`ByKey::with_keys`] and one `get_mut` per pair
+    /// give, without the look-ups). Pairs already in strictly increasing key order (a live
+    /// surface's keys, a folder's snapshots) are taken as they are.
+    pub(crate) fn last_of(mut pairs: Vec<(K, V)>, replaced: &mut dyn FnMut(V)) -> ByKey<K, V> {
+        if strictly_increasing(&pairs) {
+            return ByKey(pairs);
+        }
+        // Stable, so that equal keys keep the order they came in and the last one wins.
+        crate::ordered::sort_by(&mut pairs, &|a, b| a.0.cmp(&b.0));
+        let mut by_key: Vec<(K, V)> = Vec::with_capacity(pairs.len());
+        for (key, value) in pairs {
+            match by_key.last_mut() {
+                Some(last) if last.0 == key => replaced(std::mem::replace(&mut last.1, value)),
+                _ => by_key.push((key, value)),
+            }
+        }
+        ByKey(by_key)
+    }
+
+    /// Every key and value, in key order.
+    pub(crate) fn pairs(&self) -> &[(K, V)] {
+        &self.0
+    }
+}
+
+/// Whether each key is below the next (a loop: `windows(..).all(..)` compiles its own chain).
+fn strictly_increasing<K: Ord, V>(pairs: &[(K, V)]) -> bool {
+    for at in 1..pairs.len() {
+        if pairs[at - 1].0 >= pairs[at].0 {
+            return false;
+        }
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -86,5 +123,44 @@ mod tests {
             .filter(|(_, values)| !values.is_empty())
             .collect();
         assert_eq!(rest, map.into_iter().collect::<Vec<_>>());
+    }
+
+    /// `last_of` against what it replaces: `with_keys` and one `get_mut` per pair, in order.
+    #[test]
+    fn last_of_keeps_the_last_value_of_a_key_as_setting_each_in_turn_does() {
+        let cases: [&[(&str, u32)]; 5] = [
+            &[],
+            &[("a", 1), ("b", 2), ("c", 3)],
+            &[("b", 1), ("a", 2), ("c", 3), ("a", 4), ("b", 5), ("a", 6)],
+            &[("a", 1), ("a", 2)],
+            &[("c", 1), ("b", 2), ("a", 3)],
+        ];
+        for pairs in cases {
+            let mut expected: ByKey<ItemKey, Option<u32>> =
+                ByKey::with_keys(pairs.iter().map(|(name, _)| key(name)).collect());
+            let mut expected_replaced = Vec::new();
+            for (name, value) in pairs {
+                let slot = expected.get_mut(&key(name)).expect("each key set");
+                if let Some(earlier) = slot.replace(*value) {
+                    expected_replaced.push(earlier);
+                }
+            }
+            let mut replaced = Vec::new();
+            let ours = ByKey::last_of(
+                pairs
+                    .iter()
+                    .map(|(name, value)| (key(name), *value))
+                    .collect(),
+                &mut |value| replaced.push(value),
+            );
+            let expected: Vec<(ItemKey, u32)> = expected
+                .into_pairs()
+                .map(|(k, v)| (k, v.expect("set")))
+                .collect();
+            assert_eq!(ours.pairs(), &expected[..]);
+            replaced.sort_unstable();
+            expected_replaced.sort_unstable();
+            assert_eq!(replaced, expected_replaced);
+        }
     }
 }
