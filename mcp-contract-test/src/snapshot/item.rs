@@ -65,10 +65,11 @@ pub struct ParsedItem {
 /// other array keeps its order. Instance data (`default`, `const`, `examples`, `enum` values,
 /// `_meta`) only has its keys sorted.
 pub fn render_item(key: &ItemKey, value: Option<&Value>) -> String {
-    let mut out = Vec::with_capacity(256);
+    let mut out = Sink::buffer(256);
     write_item(&mut out, key, value);
     // Only text and serde_json's output were written: always UTF-8.
-    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    String::from_utf8(out.into_bytes())
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 /// [`render_item`] of this item, unless it gives exactly `expected`: `None` then, decided in
@@ -76,7 +77,7 @@ pub fn render_item(key: &ItemKey, value: Option<&Value>) -> String {
 /// builds the text (what matched copied from `expected`). What judging asks of every item:
 /// an unchanged one is never built, a changed one is written once.
 pub(crate) fn render_unless(key: &ItemKey, value: &Value, expected: &str) -> Option<String> {
-    let mut out = Diverges {
+    let mut out = Sink {
         expected: expected.as_bytes(),
         at: 0,
         built: None,
@@ -101,7 +102,7 @@ pub(crate) fn render_unless(key: &ItemKey, value: &Value, expected: &str) -> Opt
     )
 }
 
-fn write_item<S: Sink>(out: &mut S, key: &ItemKey, value: Option<&Value>) {
+fn write_item(out: &mut Sink<'_>, key: &ItemKey, value: Option<&Value>) {
     out.put(b"{\n  \"contract\": ");
     out.put(FORMAT.to_string().as_bytes());
     out.put(b",\n  \"kind\": ");
@@ -120,9 +121,54 @@ fn write_item<S: Sink>(out: &mut S, key: &ItemKey, value: Option<&Value>) {
     out.put(b"\n}");
 }
 
-/// Where canonical JSON goes: a buffer, or a comparison with text written before.
-trait Sink: std::io::Write {
-    fn put(&mut self, bytes: &[u8]);
+/// Where canonical JSON goes: a buffer (`built` from the start), or a comparison with text
+/// written before (`expected`) that builds the text from the first chunk that differs.
+///
+/// One type for both, not a trait with two implementations: every writing function below was
+/// compiled once per implementation (and serde_json's writer with them), ~10,000 emitted lines
+/// of LLVM IR in every user's build (docs/performance.md §6). Writing into a buffer costs the
+/// one test of `built` per chunk.
+struct Sink<'a> {
+    expected: &'a [u8],
+    /// How much of `expected` matched.
+    at: usize,
+    /// The text, once it differs (or from the start, for a buffer).
+    built: Option<Vec<u8>>,
+}
+
+impl Sink<'static> {
+    /// A buffer of this much room to start with.
+    fn buffer(capacity: usize) -> Sink<'static> {
+        Sink {
+            expected: &[],
+            at: 0,
+            built: Some(Vec::with_capacity(capacity)),
+        }
+    }
+}
+
+impl Sink<'_> {
+    /// What a buffer holds.
+    fn into_bytes(self) -> Vec<u8> {
+        self.built.unwrap_or_default()
+    }
+
+    // Called for every token, most of them a byte or two: the matching path stays small enough
+    // to inline, the switch to building is out of line.
+    #[inline]
+    fn put(&mut self, bytes: &[u8]) {
+        match &mut self.built {
+            Some(built) => built.extend_from_slice(bytes),
+            None => {
+                let end = self.at + bytes.len();
+                if self.expected.get(self.at..end) == Some(bytes) {
+                    self.at = end;
+                } else {
+                    self.diverge(bytes);
+                }
+            }
+        }
+    }
 
     fn byte(&mut self, byte: u8) {
         self.put(&[byte]);
@@ -142,55 +188,7 @@ trait Sink: std::io::Write {
             left -= n;
         }
     }
-}
 
-impl Sink for Vec<u8> {
-    fn put(&mut self, bytes: &[u8]) {
-        self.extend_from_slice(bytes);
-    }
-}
-
-/// Compares what is written with `expected` until the first chunk that differs, then builds
-/// the whole text instead.
-struct Diverges<'a> {
-    expected: &'a [u8],
-    /// How much of `expected` matched.
-    at: usize,
-    /// The text, once it differs.
-    built: Option<Vec<u8>>,
-}
-
-impl std::io::Write for Diverges<'_> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.put(buf);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-impl Sink for Diverges<'_> {
-    // Called for every token, most of them a byte or two: the matching path stays small enough
-    // to inline, the switch to building is out of line.
-    #[inline]
-    fn put(&mut self, bytes: &[u8]) {
-        match &mut self.built {
-            Some(built) => built.extend_from_slice(bytes),
-            None => {
-                let end = self.at + bytes.len();
-                if self.expected.get(self.at..end) == Some(bytes) {
-                    self.at = end;
-                } else {
-                    self.diverge(bytes);
-                }
-            }
-        }
-    }
-}
-
-impl Diverges<'_> {
     #[cold]
     fn diverge(&mut self, bytes: &[u8]) {
         // A changed item's text is about as long as its accepted one.
@@ -199,6 +197,17 @@ impl Diverges<'_> {
         built.extend_from_slice(&self.expected[..self.at]);
         built.extend_from_slice(bytes);
         self.built = Some(built);
+    }
+}
+
+impl std::io::Write for Sink<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.put(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 
@@ -241,7 +250,7 @@ fn child_context(context: Context, key: &str) -> Context {
 /// `indent` (the bytes of `serde_json::to_string_pretty(&canonical(value))` with every line
 /// after the first indented by `indent` levels). Keys sorted; set-like arrays sorted by their
 /// compact canonical text, as [`render_item`] documents.
-fn write_canonical<S: Sink>(out: &mut S, value: &Value, context: Context, indent: Option<usize>) {
+fn write_canonical(out: &mut Sink<'_>, value: &Value, context: Context, indent: Option<usize>) {
     match value {
         Value::Object(map) => {
             if map.is_empty() {
@@ -280,8 +289,8 @@ fn write_canonical<S: Sink>(out: &mut S, value: &Value, context: Context, indent
 }
 
 /// The members of a non-empty object, in the order given (sorted by key).
-fn write_object<'a, S: Sink>(
-    out: &mut S,
+fn write_object<'a>(
+    out: &mut Sink<'_>,
     entries: impl Iterator<Item = (&'a String, &'a Value)>,
     context: Context,
     indent: Option<usize>,
@@ -344,8 +353,8 @@ fn maps_keep_keys_sorted() -> bool {
     })
 }
 
-fn write_array<'a, S: Sink>(
-    out: &mut S,
+fn write_array<'a>(
+    out: &mut Sink<'_>,
     items: impl Iterator<Item = &'a Value>,
     len: usize,
     context: Context,
@@ -458,9 +467,9 @@ fn same_multiset(xs: &[Value], ys: &[Value], context: Context) -> bool {
         let texts: Vec<Vec<u8>> = items
             .iter()
             .map(|item| {
-                let mut compact = Vec::new();
+                let mut compact = Sink::buffer(0);
                 write_canonical(&mut compact, item, context, None);
-                compact
+                compact.into_bytes()
             })
             .collect();
         let order = stable_order(texts.len(), &|i, j| texts[i].cmp(&texts[j]));
@@ -471,8 +480,8 @@ fn same_multiset(xs: &[Value], ys: &[Value], context: Context) -> bool {
 }
 
 /// A set-like array: its elements in the order of their compact canonical text.
-fn write_sorted_array<S: Sink>(
-    out: &mut S,
+fn write_sorted_array(
+    out: &mut Sink<'_>,
     items: &[Value],
     context: Context,
     indent: Option<usize>,
@@ -502,9 +511,9 @@ fn write_sorted_array<S: Sink>(
     let compact: Vec<Vec<u8>> = items
         .iter()
         .map(|item| {
-            let mut compact = Vec::new();
+            let mut compact = Sink::buffer(0);
             write_canonical(&mut compact, item, context, None);
-            compact
+            compact.into_bytes()
         })
         .collect();
     // Byte order of UTF-8 is the order of the strings `sort_by_cached_key` compared.
@@ -598,7 +607,7 @@ fn plain_text_order(a: &str, b: &str) -> std::cmp::Ordering {
 }
 
 /// An array of plain strings in the given order, as [`write_array`] writes one.
-fn write_strings<S: Sink>(out: &mut S, strings: &[&str], indent: Option<usize>) {
+fn write_strings(out: &mut Sink<'_>, strings: &[&str], indent: Option<usize>) {
     if strings.is_empty() {
         out.put(b"[]");
         return;
@@ -621,7 +630,7 @@ fn write_strings<S: Sink>(out: &mut S, strings: &[&str], indent: Option<usize>) 
     out.byte(b']');
 }
 
-fn write_str<S: Sink>(out: &mut S, text: &str) {
+fn write_str(out: &mut Sink<'_>, text: &str) {
     // Most texts need no escape: written between quotes as they are, which is what
     // serde_json writes for them too.
     if is_plain(text) {
