@@ -2,7 +2,8 @@
 //! process running one test reads the header and one record (see the parent module).
 
 use super::{
-    array_of, each, finding_from, finding_json, key_from, key_json, shared, string_from, Key,
+    array_of, each, finding_from, finding_json, key_from, key_json, object, shared, string_from,
+    strings_json, Key,
 };
 use crate::change::{Change, Class, Judgement, Note};
 use crate::check::{ReleaseVersion, Selection, State, SuiteReport, Verdict, VersionSource};
@@ -10,7 +11,7 @@ use crate::escape::escape;
 use crate::snapshot::{self, Metadata, SnapshotFile};
 use crate::surface::{ItemKey, ItemKind};
 use crate::verdict::{FailureKind, Leftovers, Review, SuiteFailure};
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::fs;
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
@@ -105,11 +106,12 @@ pub(super) fn index_name_back(text: &str) -> Option<String> {
 fn outcome_bytes(outcome: &Shared, key: &Key) -> Option<Vec<u8>> {
     let report = match outcome {
         Err(failure) => {
-            let header = json!({"key": key.check(), "failure": {
-                "kind": failure.kind.as_str(),
-                "message": failure.message,
-                "keys": array_of(&failure.keys, &key_json),
-            }});
+            let failure = object(&mut [
+                ("kind", Value::from(failure.kind.as_str())),
+                ("message", Value::from(failure.message.as_str())),
+                ("keys", array_of(&failure.keys, &key_json)),
+            ]);
+            let header = object(&mut [("key", Value::from(key.check())), ("failure", failure)]);
             let mut out = header.to_string().into_bytes();
             out.push(b'\n');
             return Some(out);
@@ -138,22 +140,36 @@ fn outcome_bytes(outcome: &Shared, key: &Key) -> Option<Vec<u8>> {
         Some(Value::Array(out))
     };
     let review = &report.review;
-    let header = json!({
-        "key": key.check(),
-        "notes": report.notes,
-        "first_recording": report.first_recording,
-        "version": report.version.as_ref().map(|v| json!({
-            "value": v.value,
-            "from": v.from.as_str(),
-        })),
-        "unjudged": array_of(&report.unjudged, &key_json),
-        "tombstones": paths(&report.leftovers.tombstones)?,
-        "stale_pending": paths(&report.leftovers.stale_pending)?,
-        "differ": array_of(&review.differ, &|(name, state)| json!([name, state.as_str()])),
-        "warnings": array_of(&review.warnings, &|(line, allowed)| json!([line, allowed])),
-        "warned_rules": review.warned_rules,
-        "index_len": index.len(),
+    let version = report.version.as_ref().map_or(Value::Null, |v| {
+        object(&mut [
+            ("value", Value::from(v.value.as_str())),
+            ("from", Value::from(v.from.as_str())),
+        ])
     });
+    let pair = |first: &str, second: Value| Value::Array(vec![Value::from(first), second]);
+    let header = object(&mut [
+        ("key", Value::from(key.check())),
+        ("notes", strings_json(&report.notes)),
+        ("first_recording", Value::from(report.first_recording)),
+        ("version", version),
+        ("unjudged", array_of(&report.unjudged, &key_json)),
+        ("tombstones", paths(&report.leftovers.tombstones)?),
+        ("stale_pending", paths(&report.leftovers.stale_pending)?),
+        (
+            "differ",
+            array_of(&review.differ, &|(name, state)| {
+                pair(name, Value::from(state.as_str()))
+            }),
+        ),
+        (
+            "warnings",
+            array_of(&review.warnings, &|(line, allowed)| {
+                pair(line, Value::from(*allowed))
+            }),
+        ),
+        ("warned_rules", strings_json(&review.warned_rules)),
+        ("index_len", Value::from(index.len())),
+    ]);
     let mut out = header.to_string().into_bytes();
     out.push(b'\n');
     out.extend_from_slice(index.as_bytes());
@@ -314,38 +330,46 @@ fn verdict_json(verdict: &Verdict) -> Option<Value> {
         None => Value::Null,
     };
     let metadata = &verdict.recorded.metadata;
-    Some(json!({
-        "snap": path_json(&verdict.snap_path)?,
-        "accepted": accepted,
-        "metadata": {
-            "source": metadata.source,
-            "assertion_line": metadata.assertion_line,
-            "description": metadata.description,
-            "expression": metadata.expression,
-            "info": optional(metadata.info.as_ref()),
-            "input_file": metadata.input_file,
-        },
-        "contents": verdict.recorded.contents,
-        "state": verdict.state.as_str(),
-        "failing": verdict.failing,
-        "no_result": verdict.no_result,
-        "changes": array_of(&verdict.judgement.changes, &|c| json!({
-            "rule": c.rule,
-            "class": c.class.as_str(),
-            "item": key_json(&c.item),
-            "path": c.path,
-            "before": optional(c.before.as_ref()),
-            "after": optional(c.after.as_ref()),
-            "places": c.places,
-            "message": c.message,
-        })),
-        "notes": array_of(&verdict.judgement.notes, &|n| json!({
-            "item": key_json(&n.item),
-            "path": n.path,
-            "message": n.message,
-        })),
-        "findings": array_of(&verdict.findings, &finding_json),
-    }))
+    let text = |text: &Option<String>| Value::from(text.as_deref());
+    let metadata = object(&mut [
+        ("source", text(&metadata.source)),
+        ("assertion_line", Value::from(metadata.assertion_line)),
+        ("description", text(&metadata.description)),
+        ("expression", text(&metadata.expression)),
+        ("info", optional(metadata.info.as_ref())),
+        ("input_file", text(&metadata.input_file)),
+    ]);
+    let change = |c: &Change| {
+        object(&mut [
+            ("rule", Value::from(c.rule)),
+            ("class", Value::from(c.class.as_str())),
+            ("item", key_json(&c.item)),
+            ("path", Value::from(c.path.as_str())),
+            ("before", optional(c.before.as_ref())),
+            ("after", optional(c.after.as_ref())),
+            ("places", strings_json(&c.places)),
+            ("message", Value::from(c.message.as_str())),
+        ])
+    };
+    let note = |n: &Note| {
+        object(&mut [
+            ("item", key_json(&n.item)),
+            ("path", Value::from(n.path.as_str())),
+            ("message", Value::from(n.message.as_str())),
+        ])
+    };
+    Some(object(&mut [
+        ("snap", path_json(&verdict.snap_path)?),
+        ("accepted", accepted),
+        ("metadata", metadata),
+        ("contents", Value::from(verdict.recorded.contents.as_str())),
+        ("state", Value::from(verdict.state.as_str())),
+        ("failing", Value::from(verdict.failing)),
+        ("no_result", Value::from(verdict.no_result)),
+        ("changes", array_of(&verdict.judgement.changes, &change)),
+        ("notes", array_of(&verdict.judgement.notes, &note)),
+        ("findings", array_of(&verdict.findings, &finding_json)),
+    ]))
 }
 
 // Long on purpose (~105 lines): one field of the record after another, mirroring
