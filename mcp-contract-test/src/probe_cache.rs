@@ -361,9 +361,15 @@ fn probe_file(
         }
         Ok(shared) => {
             let probe = &shared.probe;
+            // Written from the probe itself when it is prepared already: no copy of the surface
+            // (a whole surface's items, and a B-tree clone compiled for this one call).
+            let prepared_now;
             let (surface, notes) = match &shared.prepared {
-                Some(notes) => (probe.surface.clone(), notes.clone()),
-                None => check::prepare_for_sharing(&probe.surface, redactions),
+                Some(notes) => (&probe.surface, notes),
+                None => {
+                    prepared_now = check::prepare_for_sharing(&probe.surface, redactions);
+                    (&prepared_now.0, &prepared_now.1)
+                }
             };
             let scrubbed = |n: &String| Value::String(secrets::scrub_known(n, known));
             let header = object(&mut [
