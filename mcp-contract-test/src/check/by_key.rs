@@ -12,7 +12,12 @@ impl<K: Ord, V: Default> ByKey<K, V> {
     pub(crate) fn with_keys(mut keys: Vec<K>) -> ByKey<K, V> {
         keys.sort();
         keys.dedup();
-        ByKey(keys.into_iter().map(|key| (key, V::default())).collect())
+        // A loop: a `map(..).collect()` compiled its chain for every key and value type.
+        let mut pairs = Vec::with_capacity(keys.len());
+        for key in keys {
+            pairs.push((key, V::default()));
+        }
+        ByKey(pairs)
     }
 
     /// The value of `key`, if it has one.
@@ -43,7 +48,7 @@ impl<K: Ord, V: Default> ByKey<K, V> {
     }
 
     fn position(&self, key: &K) -> Option<usize> {
-        self.0.binary_search_by(|(k, _)| k.cmp(key)).ok()
+        find_sorted(self.0.len(), &|at| self.0[at].0.cmp(key))
     }
 }
 
@@ -72,6 +77,23 @@ impl<K: Ord, V> ByKey<K, V> {
     pub(crate) fn pairs(&self) -> &[(K, V)] {
         &self.0
     }
+}
+
+/// The position whose element `compare` finds equal to what is looked for, among `len`
+/// elements in increasing order (`compare(at)` orders the element at `at` against it): what
+/// `binary_search_by(..).ok()` gives when keys are unique, compiled once rather than for every
+/// key and value type.
+fn find_sorted(len: usize, compare: &dyn Fn(usize) -> std::cmp::Ordering) -> Option<usize> {
+    let (mut low, mut high) = (0, len);
+    while low < high {
+        let middle = low + (high - low) / 2;
+        match compare(middle) {
+            std::cmp::Ordering::Less => low = middle + 1,
+            std::cmp::Ordering::Greater => high = middle,
+            std::cmp::Ordering::Equal => return Some(middle),
+        }
+    }
+    None
 }
 
 /// Whether each key is below the next (a loop: `windows(..).all(..)` compiles its own chain).
@@ -123,6 +145,20 @@ mod tests {
             .filter(|(_, values)| !values.is_empty())
             .collect();
         assert_eq!(rest, map.into_iter().collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn find_sorted_finds_what_binary_search_finds() {
+        for len in 0..40usize {
+            let items: Vec<usize> = (0..len).map(|i| i * 3 + 1).collect();
+            for wanted in 0..len * 3 + 3 {
+                assert_eq!(
+                    find_sorted(items.len(), &|at| items[at].cmp(&wanted)),
+                    items.binary_search(&wanted).ok(),
+                    "{wanted} in {len}"
+                );
+            }
+        }
     }
 
     /// `last_of` against what it replaces: `with_keys` and one `get_mut` per pair, in order.
