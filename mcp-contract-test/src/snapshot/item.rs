@@ -257,20 +257,7 @@ fn write_canonical(out: &mut Sink<'_>, value: &Value, context: Context, indent: 
                 out.put(b"{}");
                 return;
             }
-            // serde_json's map keeps keys sorted unless some crate in the build turns on its
-            // `preserve_order` feature: only then are the entries collected and sorted.
-            if maps_keep_keys_sorted() || keys_sorted(map) {
-                write_object(out, map.iter(), context, indent);
-            } else {
-                let entries: Vec<(&String, &Value)> = map.iter().collect();
-                let order = stable_order(entries.len(), &|a, b| entries[a].0.cmp(entries[b].0));
-                write_object(
-                    out,
-                    order.into_iter().map(|at| entries[at]),
-                    context,
-                    indent,
-                );
-            }
+            write_object(out, map, context, indent);
         }
         Value::Array(items) => {
             let context = if context == Context::Names {
@@ -278,7 +265,7 @@ fn write_canonical(out: &mut Sink<'_>, value: &Value, context: Context, indent: 
             } else {
                 context
             };
-            write_array(out, items.iter(), items.len(), context, indent);
+            write_array(out, items, None, context, indent);
         }
         Value::String(text) => write_str(out, text),
         // Numbers, booleans and null print as serde_json prints them.
@@ -288,40 +275,63 @@ fn write_canonical(out: &mut Sink<'_>, value: &Value, context: Context, indent: 
     }
 }
 
-/// The members of a non-empty object, in the order given (sorted by key).
-fn write_object<'a>(
+/// The members of a non-empty object, sorted by key. One function for both orders (and
+/// [`write_member`] for each member), where an iterator for each compiled the writing twice.
+fn write_object(
     out: &mut Sink<'_>,
-    entries: impl Iterator<Item = (&'a String, &'a Value)>,
+    map: &serde_json::Map<String, Value>,
     context: Context,
     indent: Option<usize>,
 ) {
     out.byte(b'{');
-    let mut first = true;
-    for (key, child) in entries {
-        if !first {
-            out.byte(b',');
+    // serde_json's map keeps keys sorted unless some crate in the build turns on its
+    // `preserve_order` feature: only then are the entries collected and sorted.
+    if maps_keep_keys_sorted() || keys_sorted(map) {
+        let mut first = true;
+        for (key, child) in map {
+            write_member(out, first, (key, child), context, indent);
+            first = false;
         }
-        first = false;
-        if let Some(level) = indent {
-            out.newline(level + 1);
+    } else {
+        let mut entries: Vec<(&String, &Value)> = Vec::with_capacity(map.len());
+        for entry in map {
+            entries.push(entry);
         }
-        write_str(out, key);
-        out.put(if indent.is_some() { b": " } else { b":" });
-        let child_indent = indent.map(|level| level + 1);
-        let context_of_child = child_context(context, key);
-        match child {
-            Value::Array(items)
-                if context == Context::Schema && SET_KEYS.contains(&key.as_str()) =>
-            {
-                write_sorted_array(out, items, context_of_child, child_indent);
-            }
-            _ => write_canonical(out, child, context_of_child, child_indent),
+        let order = stable_order(entries.len(), &|a, b| entries[a].0.cmp(entries[b].0));
+        for (i, &at) in order.iter().enumerate() {
+            write_member(out, i == 0, entries[at], context, indent);
         }
     }
     if let Some(level) = indent {
         out.newline(level);
     }
     out.byte(b'}');
+}
+
+/// One member of an object [`write_object`] writes (`first`: no comma before it).
+fn write_member(
+    out: &mut Sink<'_>,
+    first: bool,
+    (key, child): (&String, &Value),
+    context: Context,
+    indent: Option<usize>,
+) {
+    if !first {
+        out.byte(b',');
+    }
+    if let Some(level) = indent {
+        out.newline(level + 1);
+    }
+    write_str(out, key);
+    out.put(if indent.is_some() { b": " } else { b":" });
+    let child_indent = indent.map(|level| level + 1);
+    let context_of_child = child_context(context, key);
+    match child {
+        Value::Array(items) if context == Context::Schema && SET_KEYS.contains(&key.as_str()) => {
+            write_sorted_array(out, items, context_of_child, child_indent);
+        }
+        _ => write_canonical(out, child, context_of_child, child_indent),
+    }
 }
 
 /// Whether `map` iterates in key order.
@@ -353,25 +363,29 @@ fn maps_keep_keys_sorted() -> bool {
     })
 }
 
-fn write_array<'a>(
+/// The elements of `items`, in the order `order` gives their positions (all of them in
+/// place when `None`): one function for an array and a sorted one.
+fn write_array(
     out: &mut Sink<'_>,
-    items: impl Iterator<Item = &'a Value>,
-    len: usize,
+    items: &[Value],
+    order: Option<&[usize]>,
     context: Context,
     indent: Option<usize>,
 ) {
+    let len = order.map_or(items.len(), <[usize]>::len);
     if len == 0 {
         out.put(b"[]");
         return;
     }
     out.byte(b'[');
-    for (i, item) in items.enumerate() {
+    for i in 0..len {
         if i > 0 {
             out.byte(b',');
         }
         if let Some(level) = indent {
             out.newline(level + 1);
         }
+        let item = &items[order.map_or(i, |order| order[i])];
         write_canonical(out, item, context, indent.map(|level| level + 1));
     }
     if let Some(level) = indent {
@@ -445,18 +459,12 @@ fn same_multiset(xs: &[Value], ys: &[Value], context: Context) -> bool {
     if xs.len() != ys.len() {
         return false;
     }
-    fn plain(items: &[Value]) -> Option<Vec<&str>> {
-        items
-            .iter()
-            .map(|item| item.as_str().filter(|s| is_plain(s)))
-            .collect()
-    }
     // Compared in sorted order through positions: one sort compiled for every caller
     // (`ordered::stable_order`), none per element type.
-    if let (Some(a), Some(b)) = (plain(xs), plain(ys)) {
+    if let (Some(a), Some(b)) = (plain_strings(xs), plain_strings(ys)) {
         let a_order = stable_order(a.len(), &|i, j| a[i].cmp(a[j]));
         let b_order = stable_order(b.len(), &|i, j| b[i].cmp(b[j]));
-        return a_order.iter().zip(&b_order).all(|(&i, &j)| a[i] == b[j]);
+        return same_in_order(&a_order, &b_order, &|i, j| a[i] == b[j]);
     }
     let context = if context == Context::Names {
         Context::Schema
@@ -464,19 +472,44 @@ fn same_multiset(xs: &[Value], ys: &[Value], context: Context) -> bool {
         context
     };
     let texts = |items: &[Value]| {
-        let texts: Vec<Vec<u8>> = items
-            .iter()
-            .map(|item| {
-                let mut compact = Sink::buffer(0);
-                write_canonical(&mut compact, item, context, None);
-                compact.into_bytes()
-            })
-            .collect();
+        let texts = compact_texts(items, context);
         let order = stable_order(texts.len(), &|i, j| texts[i].cmp(&texts[j]));
         (texts, order)
     };
     let ((a, a_order), (b, b_order)) = (texts(xs), texts(ys));
-    a_order.iter().zip(&b_order).all(|(&i, &j)| a[i] == b[j])
+    same_in_order(&a_order, &b_order, &|i, j| a[i] == b[j])
+}
+
+/// Whether `same` holds for each pair of positions the two orders hold at the same place
+/// (orders of equal length): a loop, where `zip(..).all(..)` compiled a chain per caller.
+fn same_in_order(a: &[usize], b: &[usize], same: &dyn Fn(usize, usize) -> bool) -> bool {
+    for (at, &i) in a.iter().enumerate() {
+        if !same(i, b[at]) {
+            return false;
+        }
+    }
+    true
+}
+
+/// The elements as plain strings (nothing to escape), or `None` if one is not: what
+/// `map(..).collect::<Option<Vec<_>>>()` gives, by a loop.
+fn plain_strings(items: &[Value]) -> Option<Vec<&str>> {
+    let mut strings = Vec::with_capacity(items.len());
+    for item in items {
+        strings.push(item.as_str().filter(|s| is_plain(s))?);
+    }
+    Some(strings)
+}
+
+/// Each element's compact canonical text.
+fn compact_texts(items: &[Value], context: Context) -> Vec<Vec<u8>> {
+    let mut texts = Vec::with_capacity(items.len());
+    for item in items {
+        let mut compact = Sink::buffer(0);
+        write_canonical(&mut compact, item, context, None);
+        texts.push(compact.into_bytes());
+    }
+    texts
 }
 
 /// A set-like array: its elements in the order of their compact canonical text.
@@ -493,29 +526,19 @@ fn write_sorted_array(
     };
     // The common case, an array of plain strings (`required`, `type`, most enums): ordered by
     // their JSON text without writing it (see `plain_text_order`).
-    if let Some(strings) = items
-        .iter()
-        .map(|item| item.as_str().filter(|s| is_plain(s)))
-        .collect::<Option<Vec<&str>>>()
-    {
-        if strings
-            .windows(2)
-            .all(|w| plain_text_order(w[0], w[1]).is_le())
-        {
+    if let Some(strings) = plain_strings(items) {
+        let mut in_order = true;
+        for at in 1..strings.len() {
+            in_order &= plain_text_order(strings[at - 1], strings[at]).is_le();
+        }
+        if in_order {
             write_strings(out, &strings, indent);
         } else {
             write_strings(out, &sorted_plain(strings), indent);
         }
         return;
     }
-    let compact: Vec<Vec<u8>> = items
-        .iter()
-        .map(|item| {
-            let mut compact = Sink::buffer(0);
-            write_canonical(&mut compact, item, context, None);
-            compact.into_bytes()
-        })
-        .collect();
+    let compact = compact_texts(items, context);
     // Byte order of UTF-8 is the order of the strings `sort_by_cached_key` compared.
     let order = stable_order(compact.len(), &|a, b| compact[a].cmp(&compact[b]));
     if indent.is_none() {
@@ -533,13 +556,7 @@ fn write_sorted_array(
         out.byte(b']');
         return;
     }
-    write_array(
-        out,
-        order.iter().map(|&at| &items[at]),
-        order.len(),
-        context,
-        indent,
-    );
+    write_array(out, items, Some(&order), context, indent);
 }
 
 /// Plain strings in the order of their JSON texts, ties kept in place (a stable sort): a short
@@ -954,6 +971,37 @@ fn read_definition<'a>(
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn the_loops_give_what_the_chains_they_replace_gave() {
+        let lists = [
+            json!([]),
+            json!(["a", "b b", "c"]),
+            json!(["a", "quo\"te", "c"]),
+            json!(["a", 1, {"x": [2, 1]}]),
+        ];
+        for list in &lists {
+            let items = list.as_array().expect("an array");
+            let chained: Option<Vec<&str>> = items
+                .iter()
+                .map(|item| item.as_str().filter(|s| is_plain(s)))
+                .collect();
+            assert_eq!(plain_strings(items), chained);
+            let chained: Vec<Vec<u8>> = items
+                .iter()
+                .map(|item| canonical(item, Context::Schema).to_string().into_bytes())
+                .collect();
+            assert_eq!(compact_texts(items, Context::Schema), chained);
+        }
+        let (a, b) = ([2, 0, 1], [1, 0, 2]);
+        for same in [
+            |i: usize, j: usize| i + j == 3 || i == j,
+            |i: usize, j: usize| i == j,
+        ] {
+            let chained = a.iter().zip(&b).all(|(&i, &j)| same(i, j));
+            assert_eq!(same_in_order(&a, &b, &same), chained);
+        }
+    }
 
     #[test]
     fn plain_strings_sort_as_a_stable_sort_by_their_json_text() {
