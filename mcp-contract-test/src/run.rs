@@ -207,7 +207,11 @@ pub fn run(config: &SuiteConfig, context: &Context<'_>) -> SuiteOutcome {
         if let Ok(report) = &mut result {
             report.circumstances = circumstances.clone();
             if !context.listing {
-                report.notes.splice(0..0, former.iter().cloned());
+                // The former names' notes first (a loop: `splice` compiled a drain and a fill
+                // of its own for one call).
+                let mut notes = former.clone();
+                notes.append(&mut report.notes);
+                report.notes = notes;
             }
         }
         SuiteOutcome {
@@ -305,7 +309,10 @@ pub fn unusable(layout: &check::Layout, message: String) -> SuiteFailure {
 
 /// What a suite with configuration errors says: each error on a line of its own.
 pub fn misconfigured(errors: &[ConfigError]) -> String {
-    let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
+    let mut lines: Vec<String> = Vec::with_capacity(errors.len());
+    for error in errors {
+        lines.push(error.to_string());
+    }
     format!(
         "the contract suite is misconfigured:\n  {}",
         lines.join("\n  ")
@@ -472,11 +479,10 @@ fn judge(
         }
         (Err((kind, message)), Ok(accepted)) => {
             let message = format!("{message}\nNo snapshot was written, changed or deleted.");
-            let keys = accepted
-                .iter()
-                .filter(|a| !a.item.removed)
-                .map(|a| a.item.key.clone())
-                .collect();
+            let mut keys = Vec::new();
+            for a in accepted.iter().filter(|a| !a.item.removed) {
+                keys.push(a.item.key.clone());
+            }
             Err(judge.failure(probe_failure_kind(kind), &message, keys))
         }
     }
@@ -557,11 +563,10 @@ fn judge_probed(
     }
     // Declared calls are judged on their own (`calls::judge`), beside the items.
     let first_recording = accepted.is_empty();
-    let tombstones: Vec<(ItemKey, PathBuf)> = accepted
-        .iter()
-        .filter(|a| a.item.removed)
-        .map(|a| (a.item.key.clone(), a.path.clone()))
-        .collect();
+    let mut tombstones: Vec<(ItemKey, PathBuf)> = Vec::new();
+    for a in accepted.iter().filter(|a| a.item.removed) {
+        tombstones.push((a.item.key.clone(), a.path.clone()));
+    }
     let (accepted_calls, accepted): (Vec<_>, Vec<_>) = accepted
         .into_iter()
         .partition(|a| a.item.key.kind == ItemKind::Call);
@@ -606,11 +611,10 @@ fn judge_probed(
         probe.handshake,
         &judge.options.protocol_version,
     );
-    let mut notes: Vec<String> = probe
-        .notes
-        .iter()
-        .map(|note| secrets::scrub_known(note, &judge.known))
-        .collect();
+    let mut notes: Vec<String> = Vec::with_capacity(probe.notes.len() + report.notes.len());
+    for note in &probe.notes {
+        notes.push(secrets::scrub_known(note, &judge.known));
+    }
     notes.append(&mut report.notes);
     report.notes = notes;
     Ok(report)
