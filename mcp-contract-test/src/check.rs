@@ -202,10 +202,8 @@ pub fn evaluate(
     let plan = plan(&items, &selected, select.is_some());
     // What some rules need from around an item: the protocol versions of both sides.
     let server = ItemKey::server();
-    let server_item = items
-        .binary_search_by(|item| item.key.cmp(&server))
-        .ok()
-        .map(|at| items[at]);
+    let server_item =
+        by_key::find_sorted(items.len(), &|at| items[at].key.cmp(&server)).map(|at| items[at]);
     let context = diff::Context::of_servers(
         server_item
             .and_then(|item| item.accepted)
@@ -523,12 +521,17 @@ fn gather_preparing_notes(
             prepared_notes.push((key, secrets, respellings));
         }
     }
-    crate::ordered::sort_by(&mut prepared_notes, &|a, b| a.0.cmp(b.0));
+    // Taken in the live surface's order through sorted positions: no sort or move compiled
+    // for this one element type.
+    let order = crate::ordered::stable_order(prepared_notes.len(), &|a, b| {
+        prepared_notes[a].0.cmp(prepared_notes[b].0)
+    });
     let mut secrets = Vec::new();
     let mut respellings = judging.envelope.to_vec();
-    for (_, s, r) in prepared_notes {
-        secrets.extend(s);
-        respellings.extend(r);
+    for at in order {
+        let (_, s, r) = &mut prepared_notes[at];
+        secrets.append(s);
+        respellings.append(r);
     }
     (secrets, respellings)
 }
@@ -553,12 +556,14 @@ fn judge_renames(
         map
     };
     let whole = diff::diff_item_maps_in(&side(true), &side(false), policy, context);
-    let items = whole.changes.iter().map(|c| c.item.clone());
-    let mut by_item: ByKey<ItemKey, Judgement> = ByKey::with_keys(
-        items
-            .chain(whole.notes.iter().map(|n| n.item.clone()))
-            .collect(),
-    );
+    let mut items = Vec::with_capacity(whole.changes.len() + whole.notes.len());
+    for change in &whole.changes {
+        items.push(change.item.clone());
+    }
+    for note in &whole.notes {
+        items.push(note.item.clone());
+    }
+    let mut by_item: ByKey<ItemKey, Judgement> = ByKey::with_keys(items);
     for change in whole.changes {
         if let Some(judgement) = by_item.get_mut(&change.item) {
             judgement.changes.push(change);

@@ -574,8 +574,14 @@ mod tests {
             Class::ALL.map(Class::as_str).join(", ")
         );
         let parsed = FailOn::parse(" breaking, ,safety ,").expect("two classes");
-        assert_eq!(parsed, FailOn::Classes(vec![Class::Breaking, Class::Safety]));
+        assert_eq!(
+            parsed,
+            FailOn::Classes(vec![Class::Breaking, Class::Safety])
+        );
         let error = FailOn::parse("breaking,nope").expect_err("an unknown class");
-        assert!(error.to_string().contains("unknown class `nope`"), "{error}");
+        assert!(
+            error.to_string().contains("unknown class `nope`"),
+            "{error}"
+        );
     }
 }

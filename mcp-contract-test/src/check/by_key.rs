@@ -83,7 +83,10 @@ impl<K: Ord, V> ByKey<K, V> {
 /// elements in increasing order (`compare(at)` orders the element at `at` against it): what
 /// `binary_search_by(..).ok()` gives when keys are unique, compiled once rather than for every
 /// key and value type.
-fn find_sorted(len: usize, compare: &dyn Fn(usize) -> std::cmp::Ordering) -> Option<usize> {
+pub(crate) fn find_sorted(
+    len: usize,
+    compare: &dyn Fn(usize) -> std::cmp::Ordering,
+) -> Option<usize> {
     let (mut low, mut high) = (0, len);
     while low < high {
         let middle = low + (high - low) / 2;
