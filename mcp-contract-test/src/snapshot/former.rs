@@ -54,12 +54,12 @@ impl FormerNames {
                 file(to)
             ));
         }
-        let unwritable: Vec<&PathBuf> = self
-            .kept
-            .iter()
-            .filter(|(_, why)| why.is_none())
-            .map(|(path, _)| path)
-            .collect();
+        let mut unwritable: Vec<&PathBuf> = Vec::new();
+        for (path, why) in &self.kept {
+            if why.is_none() {
+                unwritable.push(path);
+            }
+        }
         if let Some(first) = unwritable.first() {
             let more = match unwritable.len() {
                 1 => String::new(),
