@@ -143,18 +143,22 @@ pub fn change_summary(verdict: &Verdict) -> String {
 /// description: …`; what a declared call found reads `check deny  call-output-invalid …`),
 /// allowed ones marked; empty when there are none.
 pub fn findings_summary(findings: &[mcp_contract_engine::lint::Finding]) -> String {
-    findings
-        .iter()
-        .map(|f| {
-            let what = if f.item.kind == mcp_contract_engine::ItemKind::Call {
-                "check"
-            } else {
-                "lint"
-            };
-            format!("{what} {}", f.line())
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+    // A loop: a `map(..).collect()` compiled a chain of its own.
+    let mut out = String::new();
+    for (i, f) in findings.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let what = if f.item.kind == mcp_contract_engine::ItemKind::Call {
+            "check"
+        } else {
+            "lint"
+        };
+        out.push_str(what);
+        out.push(' ');
+        out.push_str(&f.line());
+    }
+    out
 }
 
 /// A path shown relative to a base folder when it lies inside it.
@@ -238,7 +242,10 @@ pub fn forced_pass(difference: &str) -> String {
 /// lints, or what a declared call found.
 pub fn findings_failure(test_name: &str, verdict: &Verdict) -> String {
     if verdict.key.kind == mcp_contract_engine::ItemKind::Call {
-        let lines: Vec<String> = verdict.findings.iter().map(|f| f.line()).collect();
+        let mut lines: Vec<String> = Vec::with_capacity(verdict.findings.len());
+        for finding in &verdict.findings {
+            lines.push(finding.line());
+        }
         return format!(
             "{test_name} breaks its declared call:\n{}\n\nFix the server, or the case if it is the case that is wrong; a kind of finding can be set to warn per suite (`lints = [\"RULE=warn\"]`).",
             lines.join("\n")
@@ -504,17 +511,72 @@ pub fn counts_line_of(counts: &BTreeMap<Class, usize>) -> String {
     if counts.is_empty() {
         return "no changes".to_owned();
     }
-    Class::ALL
-        .into_iter()
-        .filter_map(|c| counts.get(&c).map(|n| format!("{n} {c}")))
-        .collect::<Vec<_>>()
-        .join(", ")
+    let mut line = String::new();
+    for class in Class::ALL {
+        if let Some(n) = counts.get(&class) {
+            if !line.is_empty() {
+                line.push_str(", ");
+            }
+            line.push_str(&format!("{n} {class}"));
+        }
+    }
+    line
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// The loops against the chains they replace: findings one line each, counts worst first.
+    #[test]
+    fn findings_and_counts_read_as_the_chains_wrote_them() {
+        use mcp_contract_engine::lint::{Finding, Level};
+        use mcp_contract_engine::{ItemKey, ItemKind};
+        let findings = [
+            Finding::new(
+                "r1",
+                Level::Deny,
+                ItemKey::new(ItemKind::Tool, "t"),
+                "p",
+                "m",
+                None,
+            ),
+            Finding::new(
+                "r2",
+                Level::Warn,
+                ItemKey::call("t", "c"),
+                "",
+                "n",
+                Some("x".into()),
+            ),
+        ];
+        for findings in [&findings[..], &findings[..1], &[]] {
+            let chained = findings
+                .iter()
+                .map(|f| {
+                    let what = if f.item.kind == ItemKind::Call {
+                        "check"
+                    } else {
+                        "lint"
+                    };
+                    format!("{what} {}", f.line())
+                })
+                .collect::<Vec<_>>()
+                .join("\n");
+            assert_eq!(findings_summary(findings), chained);
+        }
+        let mut counts = BTreeMap::new();
+        counts.insert(Class::Routing, 1);
+        counts.insert(Class::Breaking, 2);
+        let chained = Class::ALL
+            .into_iter()
+            .filter_map(|c| counts.get(&c).map(|n| format!("{n} {c}")))
+            .collect::<Vec<_>>()
+            .join(", ");
+        assert_eq!(counts_line_of(&counts), chained);
+        assert_eq!(counts_line_of(&counts), "2 breaking, 1 routing");
+    }
 
     /// The shared start and end, counted as the iterator chains they replace counted them.
     #[test]
