@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 
 mod by_key;
 mod memo;
-pub(crate) use by_key::ByKey;
+pub(crate) use by_key::{find_sorted, ByKey};
 use memo::Recall;
 pub use memo::{Digest, DigestKey, Memo, Remembered};
 

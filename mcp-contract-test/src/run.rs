@@ -567,9 +567,15 @@ fn judge_probed(
     for a in accepted.iter().filter(|a| a.item.removed) {
         tombstones.push((a.item.key.clone(), a.path.clone()));
     }
-    let (accepted_calls, accepted): (Vec<_>, Vec<_>) = accepted
-        .into_iter()
-        .partition(|a| a.item.key.kind == ItemKind::Call);
+    let (mut accepted_calls, mut items) = (Vec::new(), Vec::with_capacity(accepted.len()));
+    for a in accepted {
+        if a.item.key.kind == ItemKind::Call {
+            accepted_calls.push(a);
+        } else {
+            items.push(a);
+        }
+    }
+    let accepted = items;
     let mut report = if context.listing {
         let planned = judge
             .cases
@@ -604,7 +610,9 @@ fn judge_probed(
         && probed.calls.iter().all(|r| r.result.is_none())
     {
         let unmatched = config.redactions.unmatched(probe.surface.items());
-        report.notes.extend(unmatched.iter().map(|u| u.note()));
+        for u in &unmatched {
+            report.notes.push(u.note());
+        }
     }
     record_handshake(
         &mut report,
@@ -647,16 +655,14 @@ fn leftovers(
     for pending in
         crate::snapshot::pending_files(&layout.dir, &layout.module, layout.suite.as_deref())
     {
-        if tested_files
-            .binary_search(&pending.with_extension(""))
-            .is_err()
-        {
+        let snap = pending.with_extension("");
+        if check::find_sorted(tested_files.len(), &|at| tested_files[at].cmp(&snap)).is_none() {
             stale_pending.push(pending);
         }
     }
     let mut untested_tombstones = Vec::new();
     for (key, path) in tombstones {
-        if tested.binary_search(&&key).is_err() {
+        if check::find_sorted(tested.len(), &|at| tested[at].cmp(&key)).is_none() {
             untested_tombstones.push(path);
         }
     }
