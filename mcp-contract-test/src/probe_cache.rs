@@ -51,7 +51,6 @@ use crate::surface::{ItemKey, ItemKind, Surface};
 use mcp_contract_engine::hash::fnv1a64;
 use serde_json::Value;
 use std::fs;
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
@@ -419,10 +418,11 @@ fn probe_file(
 }
 
 fn read_probe(path: &Path, key: &Key) -> Option<Result<SharedProbe, SharedError>> {
-    let mut reader = BufReader::new(fs::File::open(path).ok()?);
-    let mut line = String::new();
-    reader.read_line(&mut line).ok()?;
-    let header: Value = serde_json::from_str(&line).ok()?;
+    // Read whole (it is read whole anyway), split at its first line break: no `BufReader` of a
+    // file compiled for this one reader.
+    let text = fs::read_to_string(path).ok()?;
+    let (header, rest) = text.split_once('\n').unwrap_or((&text, ""));
+    let header: Value = serde_json::from_str(header).ok()?;
     // Written for another key (or by an older build): not this suite's probe.
     if header.get("key").and_then(Value::as_str) != Some(key.check().as_str()) {
         return None;
@@ -446,8 +446,7 @@ fn read_probe(path: &Path, key: &Key) -> Option<Result<SharedProbe, SharedError>
     };
     let mut surface = Surface::new();
     let mut calls = Vec::new();
-    for line in reader.lines() {
-        let line = line.ok()?;
+    for line in rest.lines() {
         let (tag, item) = line.split_once('\t')?;
         // Checked, so that the surface's promise (its text parses) holds for any file.
         serde_json::from_str::<&serde_json::value::RawValue>(item).ok()?;

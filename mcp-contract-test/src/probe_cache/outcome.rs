@@ -13,7 +13,7 @@ use crate::surface::{ItemKey, ItemKind};
 use crate::verdict::{FailureKind, Leftovers, Review, SuiteFailure};
 use serde_json::Value;
 use std::fs;
-use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -183,9 +183,11 @@ fn read_outcome(
     select: Selection<'_>,
     only: Option<&str>,
 ) -> Option<Shared> {
-    let mut reader = BufReader::new(fs::File::open(path).ok()?);
-    let mut line = String::new();
-    let header_len = reader.read_line(&mut line).ok()? as u64;
+    // The file itself, read where it is needed (no `BufReader` of a file compiled for this one
+    // reader): the header line, then the index, then each record wanted.
+    let mut file = fs::File::open(path).ok()?;
+    let line = first_line(&mut file)?;
+    let header_len = line.len() as u64;
     let header: Value = serde_json::from_str(&line).ok()?;
     // Written for another key (or by an older build): not this suite's outcome.
     if header.get("key").and_then(Value::as_str) != Some(key.check().as_str()) {
@@ -202,11 +204,12 @@ fn read_outcome(
     let index_len = header.get("index_len")?.as_u64()?;
     // Read whole, as the records are (no `Read::take` compiled for this one read); a length
     // past the file's end is no index.
-    if index_len > reader.get_ref().metadata().ok()?.len() {
+    if index_len > file.metadata().ok()?.len() {
         return None;
     }
     let mut index = vec![0; usize::try_from(index_len).ok()?];
-    reader.read_exact(&mut index).ok()?;
+    file.seek(SeekFrom::Start(header_len)).ok()?;
+    file.read_exact(&mut index).ok()?;
     let index = String::from_utf8(index).ok()?;
     let body_start = header_len + index_len;
     let mut unjudged = keys(header.get("unjudged"))?;
@@ -233,9 +236,9 @@ fn read_outcome(
     }
     let mut verdicts = Vec::with_capacity(wanted.len());
     for (key, offset, len) in wanted {
-        reader.seek(SeekFrom::Start(body_start + offset)).ok()?;
+        file.seek(SeekFrom::Start(body_start + offset)).ok()?;
         let mut record = vec![0; len];
-        reader.read_exact(&mut record).ok()?;
+        file.read_exact(&mut record).ok()?;
         // As text: `from_str` is the JSON reader every other file uses (no second one compiled).
         let record: Value = serde_json::from_str(std::str::from_utf8(&record).ok()?).ok()?;
         verdicts.push(verdict_from(key, &record)?);
@@ -288,6 +291,32 @@ fn read_outcome(
         },
         ..SuiteReport::default()
     }))
+}
+
+/// The file's first line, its line break included, as `BufRead::read_line` reads it (`None`
+/// when it cannot be read or is not UTF-8), read a block at a time.
+fn first_line(file: &mut impl Read) -> Option<String> {
+    let mut bytes = Vec::new();
+    let mut block = [0u8; 8192];
+    loop {
+        let n = match file.read(&mut block) {
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return None,
+        };
+        let read = &block[..n];
+        let mut end = None;
+        for (at, &byte) in read.iter().enumerate() {
+            if byte == b'\n' {
+                end = Some(at + 1);
+                break;
+            }
+        }
+        bytes.extend_from_slice(&read[..end.unwrap_or(n)]);
+        if n == 0 || end.is_some() {
+            return String::from_utf8(bytes).ok();
+        }
+    }
 }
 
 fn state_from(word: &str) -> Option<State> {
@@ -456,6 +485,36 @@ fn verdict_from(key: ItemKey, record: &Value) -> Option<Verdict> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `first_line` against what it replaces: `BufRead::read_line` on the same bytes.
+    #[test]
+    fn first_line_reads_what_read_line_read() {
+        use std::io::BufRead;
+        let long = format!("{}\nrest", "x".repeat(20_000));
+        let cases: [&[u8]; 7] = [
+            b"",
+            b"no break",
+            b"one\ntwo\n",
+            b"\n",
+            b"crlf\r\nnext",
+            long.as_bytes(),
+            b"bad \xff utf8\nnext",
+        ];
+        for bytes in cases {
+            let mut line = String::new();
+            let expected = std::io::BufReader::new(bytes)
+                .read_line(&mut line)
+                .ok()
+                .map(|_| line);
+            let mut reader = bytes;
+            assert_eq!(
+                first_line(&mut reader),
+                expected,
+                "{:?}",
+                String::from_utf8_lossy(bytes)
+            );
+        }
+    }
     use crate::probe_cache::KeyMaterial;
 
     fn key(name: &str) -> Key {
