@@ -249,7 +249,11 @@ pub fn evaluate(
     });
     // Loops rather than iterator chains in this file: each chain's adapters are compiled for
     // its own closure types, in every user's build (docs/performance.md §6).
-    let mut outcomes: Vec<Examined> = outcomes.into_iter().flatten().collect();
+    let mut examined: Vec<Examined> = Vec::with_capacity(outcomes.len());
+    for outcome in outcomes.into_iter().flatten() {
+        examined.push(outcome);
+    }
+    let mut outcomes = examined;
     if let Some(memo) = memo {
         let mut learned = 0;
         let mut records = Vec::new();
@@ -485,8 +489,13 @@ fn findings_and_notes(
         judging.lints,
         judging.today,
     );
-    let mut findings_by_item: ByKey<ItemKey, Vec<crate::lint::Finding>> =
-        ByKey::with_keys(findings.iter().map(|f| f.item.clone()).collect());
+    let mut findings_by_item: ByKey<ItemKey, Vec<crate::lint::Finding>> = ByKey::with_keys({
+        let mut items = Vec::with_capacity(findings.len());
+        for finding in &findings {
+            items.push(finding.item.clone());
+        }
+        items
+    });
     for finding in findings {
         if let Some(item) = findings_by_item.get_mut(&finding.item) {
             item.push(finding);
@@ -494,7 +503,9 @@ fn findings_and_notes(
     }
     let mut notes: Vec<String> = Vec::new();
     notes.extend(crate::prepare::spelling::lint(&respellings));
-    notes.extend(secrets.iter().map(ToString::to_string));
+    for secret in &secrets {
+        notes.push(secret.to_string());
+    }
     (findings_by_item, notes)
 }
 
@@ -958,23 +969,26 @@ fn redactions_changed(key: &ItemKey, old: &Accepted, redactions: &Redactions) ->
 /// The one note for accepted snapshots that are unchanged on their definition but were
 /// written differently (an older format, raw spellings, values now redacted or scrubbed).
 fn refresh_note(files: &[(String, Refresh)], program: &str) -> String {
-    let oldest = files
-        .iter()
-        .filter_map(|f| match f.1 {
-            Refresh::Format(format) => Some(format),
-            _ => None,
-        })
-        .min();
+    let mut oldest: Option<u32> = None;
+    let mut all_redactions = true;
+    for (_, why) in files {
+        if let Refresh::Format(format) = *why {
+            oldest = Some(oldest.map_or(format, |o| o.min(format)));
+        }
+        all_redactions &= *why == Refresh::Redactions;
+    }
     let why = match oldest {
         Some(format) => format!("recorded by an older mcp-contract-test (format {format})"),
-        None if files.iter().all(|f| f.1 == Refresh::Redactions) => {
+        None if all_redactions => {
             "recorded before the suite's filters or redactions replaced what they hold".to_owned()
         }
         None => "recorded by an older build of mcp-contract-test (raw spellings, values now redacted or secrets now replaced)".to_owned(),
     };
-    let mut names: Vec<&str> = files.iter().map(|f| f.0.as_str()).collect();
-    let more = names.len().saturating_sub(3);
-    names.truncate(3);
+    let more = files.len().saturating_sub(3);
+    let mut names: Vec<&str> = Vec::with_capacity(3);
+    for (name, _) in files.iter().take(3) {
+        names.push(name);
+    }
     let more = if more > 0 {
         format!(" and {more} more")
     } else {
@@ -1143,6 +1157,42 @@ pub fn load_allow_list(path: &Path) -> Result<crate::lint::allow::AllowList, Con
 mod tests {
     use super::*;
     use crate::surface::ItemKind;
+
+    /// The refresh note's loops: the oldest format, all-redactions, three names and the rest.
+    #[test]
+    fn the_refresh_note_names_the_oldest_format_and_three_files() {
+        let file = |name: &str, why| (name.to_owned(), why);
+        let files = [
+            file("a", Refresh::Build),
+            file("b", Refresh::Format(3)),
+            file("c", Refresh::Format(2)),
+            file("d", Refresh::Redactions),
+            file("e", Refresh::Format(4)),
+        ];
+        let note = refresh_note(&files, "p");
+        assert!(
+            note.starts_with(
+                "5 accepted snapshot(s) were recorded by an older mcp-contract-test (format 2) "
+            ),
+            "{note}"
+        );
+        assert!(note.contains("(a, b, c and 2 more)"), "{note}");
+        let redactions = [
+            file("x", Refresh::Redactions),
+            file("y", Refresh::Redactions),
+        ];
+        let note = refresh_note(&redactions, "p");
+        assert!(
+            note.contains("recorded before the suite's filters or redactions"),
+            "{note}"
+        );
+        assert!(note.contains("(x, y); no drift"), "{note}");
+        let note = refresh_note(&[file("z", Refresh::Build)], "p");
+        assert!(
+            note.contains("recorded by an older build of mcp-contract-test"),
+            "{note}"
+        );
+    }
 
     /// `both_sides` against what it replaces: the sorted union of both sides' keys, each side
     /// asked about every key.

@@ -154,7 +154,11 @@ fn memo_bytes(digest_key: DigestKey, records: &[(ItemKey, Remembered)], key: &Ke
     // Written after judging, before the run ends: on every core (10,000 records are ~25 M
     // instructions), each line in one piece.
     let lines = crate::parallel::map_in_order(records, record_line);
-    let mut body = String::with_capacity(lines.iter().map(String::len).sum());
+    let mut len = 0;
+    for line in &lines {
+        len += line.len();
+    }
+    let mut body = String::with_capacity(len);
     for line in &lines {
         body.push_str(line);
     }
@@ -236,7 +240,10 @@ fn read_memo(bytes: &[u8], key: &Key) -> Option<Memo> {
     }
     // Read before judging, after the probe: on every core (10,000 records are ~33 M
     // instructions).
-    let lines: Vec<&str> = body.lines().collect();
+    let mut lines: Vec<&str> = Vec::new();
+    for line in body.lines() {
+        lines.push(line);
+    }
     let mut records = Vec::with_capacity(lines.len());
     for record in crate::parallel::map_in_order(&lines, |line| record_from(line)) {
         records.push(record?);
