@@ -13,7 +13,7 @@ use crate::surface::{ItemKey, Surface};
 pub use crate::verdict::{
     FailOn, Layout, ReleaseVersion, State, SuiteReport, Verdict, VersionSource,
 };
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -1063,12 +1063,14 @@ pub fn accepted_surface(accepted: &[Accepted]) -> Surface {
 /// `description`, so `cargo insta review` shows it above the diff.
 fn metadata(layout: &Layout, verdict: &Verdict) -> Metadata {
     let key = &verdict.key;
+    // Every verdict's header, recalled items' too: values made directly, not through `json!`'s
+    // serializer.
     let mut info = serde_json::Map::new();
-    info.insert("server".into(), json!(layout.server_label));
-    info.insert("kind".into(), json!(key.kind.as_str()));
-    info.insert("name".into(), json!(key.name));
+    info.insert("server".into(), Value::from(layout.server_label.as_str()));
+    info.insert("kind".into(), Value::from(key.kind.as_str()));
+    info.insert("name".into(), Value::from(key.name.as_str()));
     if let Some(suite) = &layout.suite {
-        info.insert("suite".into(), json!(suite));
+        info.insert("suite".into(), Value::from(suite.as_str()));
     }
     let description = if verdict.state == State::Unchanged {
         None
@@ -1089,7 +1091,15 @@ fn metadata(layout: &Layout, verdict: &Verdict) -> Metadata {
 /// written by [`crate::calls`]).
 fn expression(key: &ItemKey) -> String {
     match key.kind.list_method() {
-        Some(listing) => format!("{listing}: {}", crate::escape::escape(&key.name)),
+        Some(listing) => {
+            // Pieces pushed, not `format!`: every verdict's header has one.
+            let name = crate::escape::escape(&key.name);
+            let mut expression = String::with_capacity(listing.len() + 2 + name.len());
+            expression.push_str(listing);
+            expression.push_str(": ");
+            expression.push_str(&name);
+            expression
+        }
         None => "initialize".to_owned(),
     }
 }
@@ -1157,6 +1167,7 @@ pub fn load_allow_list(path: &Path) -> Result<crate::lint::allow::AllowList, Con
 mod tests {
     use super::*;
     use crate::surface::ItemKind;
+    use serde_json::json;
 
     /// The refresh note's loops: the oldest format, all-redactions, three names and the rest.
     #[test]
