@@ -59,10 +59,9 @@ pub fn compact_pair(before: Option<&Value>, after: Option<&Value>) -> (String, S
     let (Some(old), Some(new)) = (before, after) else {
         return (compact(before), compact(after));
     };
-    let (old, new): (Vec<char>, Vec<char>) =
-        (shown(old).chars().collect(), shown(new).chars().collect());
+    let (old, new) = (chars_of(&shown(old)), chars_of(&shown(new)));
     if old.len() <= VALUE_WIDTH && new.len() <= VALUE_WIDTH {
-        return (old.iter().collect(), new.iter().collect());
+        return (text_of(&old), text_of(&new));
     }
     let (common_prefix, common_suffix) = common_ends(&old, &new);
     let start = common_prefix.saturating_sub(CONTEXT);
@@ -82,6 +81,25 @@ pub fn compact_pair(before: Option<&Value>, after: Option<&Value>) -> (String, S
         out
     };
     (window(&old), window(&new))
+}
+
+/// The characters of a text (a loop: the collects of `chars()` and back compiled a chain at
+/// each of their places).
+pub(crate) fn chars_of(text: &str) -> Vec<char> {
+    let mut chars = Vec::with_capacity(text.len());
+    for c in text.chars() {
+        chars.push(c);
+    }
+    chars
+}
+
+/// The text of these characters.
+pub(crate) fn text_of(chars: &[char]) -> String {
+    let mut text = String::with_capacity(chars.len());
+    for &c in chars {
+        text.push(c);
+    }
+    text
 }
 
 /// One change on one line: class, rule, path, before → after.
@@ -117,7 +135,10 @@ pub fn change_summary(verdict: &Verdict) -> String {
         state => state.as_str(),
     };
     let _ = write!(out, "{}: {state}", escape(&verdict.key.test_name()));
-    let mut changes: Vec<&Change> = verdict.judgement.changes.iter().collect();
+    let mut changes: Vec<&Change> = Vec::with_capacity(verdict.judgement.changes.len());
+    for change in &verdict.judgement.changes {
+        changes.push(change);
+    }
     crate::ordered::sort_by(&mut changes, &|a, b| a.class.cmp(&b.class));
     for change in changes {
         let _ = write!(out, "\n{}", change_line(change));
@@ -267,7 +288,10 @@ pub fn consumer_failure(test_name: &str, verdict: &Verdict, base: &Path) -> Stri
         escape(&verdict.key.name),
         escape(&display_path(&verdict.snap_path, base))
     );
-    let mut changes: Vec<&Change> = verdict.judgement.changes.iter().collect();
+    let mut changes: Vec<&Change> = Vec::with_capacity(verdict.judgement.changes.len());
+    for change in &verdict.judgement.changes {
+        changes.push(change);
+    }
     crate::ordered::sort_by(&mut changes, &|a, b| a.class.cmp(&b.class));
     for change in changes {
         let _ = write!(out, "\n{}", change_line(change));
@@ -527,6 +551,16 @@ pub fn counts_line_of(counts: &BTreeMap<Class, usize>) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn chars_and_texts_are_what_collecting_gives() {
+        for text in ["", "abc", "héllo wörld …", "2026-12-01T10:00:00Z"] {
+            let chained: Vec<char> = text.chars().collect();
+            assert_eq!(chars_of(text), chained);
+            assert_eq!(text_of(&chained), chained.iter().collect::<String>());
+            assert_eq!(text_of(&chars_of(text)), text);
+        }
+    }
 
     /// The loops against the chains they replace: findings one line each, counts worst first.
     #[test]
