@@ -93,7 +93,7 @@ pub fn item_keys(live: &Surface, accepted: &[Accepted]) -> Vec<ItemKey> {
     for a in accepted.iter().filter(|a| !a.item.removed) {
         keys.push(a.item.key.clone());
     }
-    keys.sort();
+    crate::ordered::sort_by(&mut keys, &|a, b| a.cmp(b));
     keys.dedup();
     keys
 }

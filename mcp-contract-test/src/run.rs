@@ -584,7 +584,7 @@ fn judge_probed(
         let mut unjudged = check::item_keys(&probe.surface, &accepted);
         unjudged.extend(calls::keys(&planned, &accepted_calls));
         unjudged.extend(judge.consumers.map(Consumers::keys).unwrap_or_default());
-        unjudged.sort();
+        crate::ordered::sort_by(&mut unjudged, &|a, b| a.cmp(b));
         unjudged.dedup();
         SuiteReport {
             unjudged,
@@ -643,14 +643,14 @@ fn leftovers(
         tested.push(&verdict.key);
     }
     tested.extend(&report.unjudged);
-    tested.sort();
+    crate::ordered::sort_by(&mut tested, &|a, b| a.cmp(b));
     // A pending file under an item's former name stays with its item too (a run that writes
     // nothing reads such an item where it is).
     let mut tested_files: Vec<PathBuf> = Vec::new();
     for key in &tested {
         tested_files.extend(layout.snap_paths(key));
     }
-    tested_files.sort();
+    crate::ordered::sort_by(&mut tested_files, &|a, b| a.cmp(b));
     let mut stale_pending = Vec::new();
     for pending in
         crate::snapshot::pending_files(&layout.dir, &layout.module, layout.suite.as_deref())
@@ -737,7 +737,7 @@ fn judge_items(
         );
         report.verdicts.extend(verdicts);
         report.unjudged.extend(unjudged);
-        report.unjudged.sort();
+        crate::ordered::sort_by(&mut report.unjudged, &|a, b| a.cmp(b));
         report.notes.extend(notes);
         report.first_recording = accepted.first_recording;
     }
@@ -757,7 +757,7 @@ fn judge_items(
         let (verdicts, unjudged) = judged.verdicts(select);
         report.verdicts.extend(verdicts);
         report.unjudged.extend(unjudged);
-        report.unjudged.sort();
+        crate::ordered::sort_by(&mut report.unjudged, &|a, b| a.cmp(b));
     }
     // A version given to the suite is recorded whenever it is; the requirement also takes the
     // live `serverInfo.version` when none is given.

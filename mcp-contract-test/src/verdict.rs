@@ -431,7 +431,7 @@ impl Review {
                 }
             }
         }
-        review.warned_rules.sort();
+        crate::ordered::sort_by(&mut review.warned_rules, &|a, b| a.cmp(b));
         review.warned_rules.dedup();
         review
     }
@@ -470,7 +470,7 @@ impl SuiteReport {
             }
             self.verdicts = kept;
         }
-        self.unjudged.sort();
+        crate::ordered::sort_by(&mut self.unjudged, &|a, b| a.cmp(b));
         self.unjudged.dedup();
     }
 

@@ -10,7 +10,9 @@ pub(crate) struct ByKey<K, V>(Vec<(K, V)>);
 impl<K: Ord, V: Default> ByKey<K, V> {
     /// Each of `keys` once (in any order, repeats allowed), with the default value.
     pub(crate) fn with_keys(mut keys: Vec<K>) -> ByKey<K, V> {
-        keys.sort();
+        // Through the one compiled sort (`ordered::sort_by`), as every sort of keys and paths
+        // on the suite road is: a `sort()` compiles a stable sort per element type.
+        crate::ordered::sort_by(&mut keys, &|a, b| a.cmp(b));
         keys.dedup();
         // A loop: a `map(..).collect()` compiled its chain for every key and value type.
         let mut pairs = Vec::with_capacity(keys.len());

@@ -244,7 +244,7 @@ fn read_outcome(
         verdicts.push(verdict_from(key, &record)?);
     }
     if needs_sort {
-        unjudged.sort();
+        crate::ordered::sort_by(&mut unjudged, &|a, b| a.cmp(b));
     }
     let strings = |field: &str| each(header.get(field), &string_from);
     let paths = |field: &str| -> Option<Vec<PathBuf>> {
