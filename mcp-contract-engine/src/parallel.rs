@@ -36,18 +36,23 @@ pub fn map_in_order<'a, T: Sync, R: Send>(items: &'a [T], f: impl Fn(&'a T) -> R
     if threads < 2 || items.len() < PARALLEL_FROM {
         return map_all(items, &f);
     }
-    // Loops rather than iterator chains here: each chain is compiled again for every caller.
-    let mut slots: Vec<Mutex<Vec<R>>> = Vec::new();
-    slots.resize_with(items.len().div_ceil(BLOCK), Mutex::default);
-    run_blocks(slots.len(), threads, &|block| {
+    // Loops rather than iterator chains here, and the fewest std calls on the slots' type
+    // (`push`, `get_mut`, `append`): each is compiled again for every caller's result type
+    // (`resize_with` and a consuming loop over the slots compiled five iterator adapters each).
+    let blocks = items.len().div_ceil(BLOCK);
+    let mut slots: Vec<Mutex<Vec<R>>> = Vec::with_capacity(blocks);
+    for _ in 0..blocks {
+        slots.push(Mutex::new(Vec::new()));
+    }
+    run_blocks(blocks, threads, &|block| {
         let start = block * BLOCK;
         let results = map_all(&items[start..items.len().min(start + BLOCK)], &f);
         // Each slot is written once, after `f` ran: no lock is held while `f` may panic.
         *slots[block].lock().unwrap_or_else(PoisonError::into_inner) = results;
     });
     let mut results = Vec::with_capacity(items.len());
-    for slot in slots {
-        results.append(&mut slot.into_inner().unwrap_or_else(PoisonError::into_inner));
+    for slot in &mut slots {
+        results.append(slot.get_mut().unwrap_or_else(PoisonError::into_inner));
     }
     results
 }

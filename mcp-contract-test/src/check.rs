@@ -6,7 +6,6 @@
 use crate::change::{Judgement, Policy};
 use crate::diff;
 use crate::error::{Cause, ConfigError};
-use crate::ordered::bulk_map;
 use crate::prepare::spelling::Respelling;
 use crate::prepare::{self, Redactions};
 use crate::snapshot::{self, Accepted, Metadata, SnapshotFile};
@@ -14,14 +13,14 @@ use crate::surface::{ItemKey, Surface};
 pub use crate::verdict::{
     FailOn, Layout, ReleaseVersion, State, SuiteReport, Verdict, VersionSource,
 };
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 mod by_key;
 mod memo;
-pub(crate) use by_key::ByKey;
+pub(crate) use by_key::{find_sorted, ByKey};
 use memo::Recall;
 pub use memo::{Digest, DigestKey, Memo, Remembered};
 
@@ -94,7 +93,7 @@ pub fn item_keys(live: &Surface, accepted: &[Accepted]) -> Vec<ItemKey> {
     for a in accepted.iter().filter(|a| !a.item.removed) {
         keys.push(a.item.key.clone());
     }
-    keys.sort();
+    crate::ordered::sort_by(&mut keys, &|a, b| a.cmp(b));
     keys.dedup();
     keys
 }
@@ -184,33 +183,34 @@ pub fn evaluate(
     }
     let policy = judging.fail_on.apply(judging.policy);
     // The key an item is judged under is its prepared key (a secret in a name is replaced),
-    // which depends on the name alone. Two names that prepare alike: the later one wins, as
-    // when a surface is prepared whole; the earlier one still has its secrets reported.
-    let prepared_keys: Vec<(ItemKey, &ItemKey)> = live
-        .keys()
-        .map(|key| (prepare::prepared_key(key).into_owned(), key))
-        .collect();
-    let mut live_by_key: ByKey<ItemKey, Option<&ItemKey>> =
-        ByKey::with_keys(prepared_keys.iter().map(|(k, _)| k.clone()).collect());
-    let mut shadowed: Vec<&ItemKey> = Vec::new();
-    for (prepared, key) in &prepared_keys {
-        let slot = live_by_key.get_mut(prepared);
-        if let Some(earlier) = slot.and_then(|slot| slot.replace(key)) {
-            shadowed.push(earlier);
-        }
+    // which depends on the name alone (borrowed, not copied, when it is the name itself). Two
+    // names that prepare alike: the later one wins, as when a surface is prepared whole; the
+    // earlier one still has its secrets reported.
+    let mut prepared_keys: Vec<Cow<'_, ItemKey>> = Vec::with_capacity(live.len());
+    for key in live.keys() {
+        prepared_keys.push(prepare::prepared_key(key));
     }
-    let live_by_key = LiveKeys(live_by_key);
+    let mut live_pairs: Vec<(&ItemKey, &ItemKey)> = Vec::with_capacity(prepared_keys.len());
+    for (prepared, key) in prepared_keys.iter().zip(live.keys()) {
+        live_pairs.push((prepared, key));
+    }
+    let mut shadowed: Vec<&ItemKey> = Vec::new();
+    let live_by_key = ByKey::last_of(live_pairs, &mut |earlier| shadowed.push(earlier));
     let accepted_by_key = accepted_by_key(&accepted.iter().collect::<Vec<_>>());
+    let items = both_sides(live_by_key.pairs(), accepted_by_key.pairs());
     let selected = |key: &ItemKey| select.is_none_or(|select| select(key));
-    let plan = plan(&live_by_key, &accepted_by_key, &selected, select.is_some());
+    let plan = plan(&items, &selected, select.is_some());
     // What some rules need from around an item: the protocol versions of both sides.
     let server = ItemKey::server();
+    let server_item =
+        by_key::find_sorted(items.len(), &|at| items[at].key.cmp(&server)).map(|at| items[at]);
     let context = diff::Context::of_servers(
-        accepted_of(&accepted_by_key, &server)
+        server_item
+            .and_then(|item| item.accepted)
             .and_then(|a| a.definition())
             .as_ref(),
-        live_by_key
-            .get(&server)
+        server_item
+            .and_then(|item| item.live)
             .and_then(|key| live.get(key))
             .as_deref(),
     )
@@ -230,9 +230,12 @@ pub fn evaluate(
     };
     // A selective judgement judges a few items: it neither recalls nor leaves anything.
     let memo = judging.memo.filter(|_| select.is_none());
-    let outcomes = crate::parallel::map_in_order(&plan.judged, |&key| {
-        let live_key = live_by_key.get(key);
-        let old = accepted_of(&accepted_by_key, key);
+    let outcomes = crate::parallel::map_in_order(&plan.judged, |item| {
+        let Both {
+            key,
+            live: live_key,
+            accepted: old,
+        } = *item;
         match memo {
             Some(memo) => judge_remembering(memo, key, (live, live_key), old, judging, &around),
             None => judge_item(
@@ -246,7 +249,11 @@ pub fn evaluate(
     });
     // Loops rather than iterator chains in this file: each chain's adapters are compiled for
     // its own closure types, in every user's build (docs/performance.md §6).
-    let mut outcomes: Vec<Examined> = outcomes.into_iter().flatten().collect();
+    let mut examined: Vec<Examined> = Vec::with_capacity(outcomes.len());
+    for outcome in outcomes.into_iter().flatten() {
+        examined.push(outcome);
+    }
+    let mut outcomes = examined;
     if let Some(memo) = memo {
         let mut learned = 0;
         let mut records = Vec::new();
@@ -258,17 +265,11 @@ pub fn evaluate(
         }
         memo.set_next(records, learned);
     }
-    let mut lint_only: Vec<(&ItemKey, &ItemKey)> = Vec::new();
-    for &key in &plan.lint_only {
-        if let Some(live_key) = live_by_key.get(key) {
-            lint_only.push((key, live_key));
-        }
-    }
     let (mut findings_by_item, mut notes) = findings_and_notes(
         live,
         &mut outcomes,
         &shadowed,
-        &lint_only,
+        &plan.lint_only,
         judging,
         prepared,
     );
@@ -320,10 +321,10 @@ pub fn evaluate(
 struct Plan<'a> {
     /// Judged: the selected items, and for a selected one-sided item every one-sided item (its
     /// rename partners).
-    judged: Vec<&'a ItemKey>,
-    /// Not judged but linted: every live item, when the `server` test (which carries the
-    /// suite-wide lints) runs in a selective process.
-    lint_only: Vec<&'a ItemKey>,
+    judged: Vec<Both<'a>>,
+    /// Not judged but linted (by key, and the live item's own key): every live item, when the
+    /// `server` test (which carries the suite-wide lints) runs in a selective process.
+    lint_only: Vec<(&'a ItemKey, &'a ItemKey)>,
     /// Items with a test that are not judged here.
     unjudged: Vec<ItemKey>,
     /// Items were both removed and added: removals are judged with the additions for renames.
@@ -340,71 +341,101 @@ pub(crate) fn accepted_of<'a>(by_key: &AcceptedByKey<'a>, key: &ItemKey) -> Opti
 
 /// [`AcceptedByKey`] of `accepted`.
 pub(crate) fn accepted_by_key<'a>(accepted: &[&'a Accepted]) -> AcceptedByKey<'a> {
-    let mut keys = Vec::with_capacity(accepted.len());
-    for a in accepted {
-        keys.push(&a.item.key);
-    }
-    let mut by_key: AcceptedByKey<'a> = ByKey::with_keys(keys);
+    let mut pairs = Vec::with_capacity(accepted.len());
     for &a in accepted {
-        if let Some(slot) = by_key.get_mut(&&a.item.key) {
-            *slot = Some(a);
+        pairs.push((&a.item.key, Some(a)));
+    }
+    ByKey::last_of(pairs, &mut drop)
+}
+
+/// One key of a judgement: the live item judged under it and its accepted item, either
+/// possibly absent.
+#[derive(Clone, Copy)]
+struct Both<'a> {
+    key: &'a ItemKey,
+    /// The live item's own key (differs from `key` when its name held a secret).
+    live: Option<&'a ItemKey>,
+    accepted: Option<&'a Accepted>,
+}
+
+impl Both<'_> {
+    /// An accepted item that is not a tombstone: the contract promises it.
+    fn promised(&self) -> bool {
+        self.accepted.is_some_and(|a| !a.item.removed)
+    }
+
+    /// On one side only (a removal or an addition): a rename's possible partner.
+    fn one_sided(&self) -> bool {
+        self.promised() != self.live.is_some()
+    }
+}
+
+/// Every key of either side, in key order, with what each side has under it: one merge of the
+/// two sorted lists, where asking both lists about every key took two look-ups a key.
+fn both_sides<'a>(
+    live: &[(&'a ItemKey, &'a ItemKey)],
+    accepted: &[(&'a ItemKey, Option<&'a Accepted>)],
+) -> Vec<Both<'a>> {
+    let mut both = Vec::with_capacity(live.len().max(accepted.len()));
+    let (mut l, mut a) = (0, 0);
+    while l < live.len() || a < accepted.len() {
+        let order = match (live.get(l), accepted.get(a)) {
+            (Some(lk), Some(ak)) => lk.0.cmp(ak.0),
+            (Some(_), None) => std::cmp::Ordering::Less,
+            (None, _) => std::cmp::Ordering::Greater,
+        };
+        let mut item = Both {
+            key: if order.is_gt() {
+                accepted[a].0
+            } else {
+                live[l].0
+            },
+            live: None,
+            accepted: None,
+        };
+        if order.is_le() {
+            item.live = Some(live[l].1);
+            l += 1;
         }
+        if order.is_ge() {
+            item.accepted = accepted[a].1;
+            a += 1;
+        }
+        both.push(item);
     }
-    by_key
+    both
 }
 
-/// The live items by the key they are judged under.
-struct LiveKeys<'a>(ByKey<ItemKey, Option<&'a ItemKey>>);
-
-impl<'a> LiveKeys<'a> {
-    /// The live item judged under `key`.
-    fn get(&self, key: &ItemKey) -> Option<&'a ItemKey> {
-        self.0.get(key).copied().flatten()
+fn plan<'a>(items: &[Both<'a>], selected: &dyn Fn(&ItemKey) -> bool, selective: bool) -> Plan<'a> {
+    let (mut any_removed, mut any_added) = (false, false);
+    for item in items {
+        any_removed |= item.promised() && item.live.is_none();
+        any_added |= item.live.is_some() && !item.promised();
     }
-
-    fn contains_key(&self, key: &ItemKey) -> bool {
-        self.get(key).is_some()
-    }
-
-    fn keys(&self) -> impl Iterator<Item = &ItemKey> {
-        self.0.keys()
-    }
-}
-
-fn plan<'a>(
-    live_by_key: &'a LiveKeys<'a>,
-    accepted_by_key: &AcceptedByKey<'a>,
-    selected: &dyn Fn(&ItemKey) -> bool,
-    selective: bool,
-) -> Plan<'a> {
-    let mut keys: Vec<&ItemKey> = live_by_key.keys().collect();
-    keys.extend(accepted_by_key.keys().copied());
-    keys.sort();
-    keys.dedup();
-    let promised =
-        |key: &ItemKey| accepted_of(accepted_by_key, key).is_some_and(|a| !a.item.removed);
-    let any_removed = accepted_by_key
-        .keys()
-        .any(|key| promised(key) && !live_by_key.contains_key(key));
-    let any_added = live_by_key.keys().any(|key| !promised(key));
     // A removed item's judgement looks for the added item it was probably renamed to: only then
     // are one-sided items kept parsed and judged together.
     let renames_possible = any_removed && any_added;
-    let one_sided = |key: &ItemKey| promised(key) != live_by_key.contains_key(key);
-    let partners_needed = renames_possible && keys.iter().any(|k| selected(k) && one_sided(k));
+    let mut partners_needed = false;
+    if renames_possible {
+        for item in items {
+            if item.one_sided() && selected(item.key) {
+                partners_needed = true;
+                break;
+            }
+        }
+    }
     let lints_all = selective && selected(&ItemKey::server());
     let (mut judged, mut lint_only, mut unjudged) = (Vec::new(), Vec::new(), Vec::new());
-    for key in keys {
-        if selected(key) || (partners_needed && one_sided(key)) {
-            judged.push(key);
+    for item in items {
+        if selected(item.key) || (partners_needed && item.one_sided()) {
+            judged.push(*item);
             continue;
         }
-        let is_live = live_by_key.contains_key(key);
-        if lints_all && is_live {
-            lint_only.push(key);
+        if let (true, Some(live_key)) = (lints_all, item.live) {
+            lint_only.push((item.key, live_key));
         }
-        if is_live || promised(key) {
-            unjudged.push(key.clone());
+        if item.live.is_some() || item.promised() {
+            unjudged.push(item.key.clone());
         }
     }
     Plan {
@@ -458,8 +489,13 @@ fn findings_and_notes(
         judging.lints,
         judging.today,
     );
-    let mut findings_by_item: ByKey<ItemKey, Vec<crate::lint::Finding>> =
-        ByKey::with_keys(findings.iter().map(|f| f.item.clone()).collect());
+    let mut findings_by_item: ByKey<ItemKey, Vec<crate::lint::Finding>> = ByKey::with_keys({
+        let mut items = Vec::with_capacity(findings.len());
+        for finding in &findings {
+            items.push(finding.item.clone());
+        }
+        items
+    });
     for finding in findings {
         if let Some(item) = findings_by_item.get_mut(&finding.item) {
             item.push(finding);
@@ -467,7 +503,9 @@ fn findings_and_notes(
     }
     let mut notes: Vec<String> = Vec::new();
     notes.extend(crate::prepare::spelling::lint(&respellings));
-    notes.extend(secrets.iter().map(ToString::to_string));
+    for secret in &secrets {
+        notes.push(secret.to_string());
+    }
     (findings_by_item, notes)
 }
 
@@ -494,12 +532,17 @@ fn gather_preparing_notes(
             prepared_notes.push((key, secrets, respellings));
         }
     }
-    crate::ordered::sort_by(&mut prepared_notes, &|a, b| a.0.cmp(b.0));
+    // Taken in the live surface's order through sorted positions: no sort or move compiled
+    // for this one element type.
+    let order = crate::ordered::stable_order(prepared_notes.len(), &|a, b| {
+        prepared_notes[a].0.cmp(prepared_notes[b].0)
+    });
     let mut secrets = Vec::new();
     let mut respellings = judging.envelope.to_vec();
-    for (_, s, r) in prepared_notes {
-        secrets.extend(s);
-        respellings.extend(r);
+    for at in order {
+        let (_, s, r) = &mut prepared_notes[at];
+        secrets.append(s);
+        respellings.append(r);
     }
     (secrets, respellings)
 }
@@ -510,24 +553,28 @@ fn judge_renames(
     policy: &Policy,
     context: &diff::Context,
 ) -> ByKey<ItemKey, Judgement> {
+    // One insert at a time: `bulk_map` compiled a stable sort and a bulk build of this map
+    // type into every user's build (~9,000 emitted lines), for the few one-sided items.
     let side = |removed: bool| -> BTreeMap<&ItemKey, &Value> {
-        let mut pairs = Vec::new();
+        let mut map = BTreeMap::new();
         for o in outcomes {
             if let Some(value) = &o.one_sided {
                 if (o.state == State::Removed) == removed {
-                    pairs.push((o.key, value));
+                    map.insert(o.key, value);
                 }
             }
         }
-        bulk_map(pairs)
+        map
     };
     let whole = diff::diff_item_maps_in(&side(true), &side(false), policy, context);
-    let items = whole.changes.iter().map(|c| c.item.clone());
-    let mut by_item: ByKey<ItemKey, Judgement> = ByKey::with_keys(
-        items
-            .chain(whole.notes.iter().map(|n| n.item.clone()))
-            .collect(),
-    );
+    let mut items = Vec::with_capacity(whole.changes.len() + whole.notes.len());
+    for change in &whole.changes {
+        items.push(change.item.clone());
+    }
+    for note in &whole.notes {
+        items.push(note.item.clone());
+    }
+    let mut by_item: ByKey<ItemKey, Judgement> = ByKey::with_keys(items);
     for change in whole.changes {
         if let Some(judgement) = by_item.get_mut(&change.item) {
             judgement.changes.push(change);
@@ -922,23 +969,26 @@ fn redactions_changed(key: &ItemKey, old: &Accepted, redactions: &Redactions) ->
 /// The one note for accepted snapshots that are unchanged on their definition but were
 /// written differently (an older format, raw spellings, values now redacted or scrubbed).
 fn refresh_note(files: &[(String, Refresh)], program: &str) -> String {
-    let oldest = files
-        .iter()
-        .filter_map(|f| match f.1 {
-            Refresh::Format(format) => Some(format),
-            _ => None,
-        })
-        .min();
+    let mut oldest: Option<u32> = None;
+    let mut all_redactions = true;
+    for (_, why) in files {
+        if let Refresh::Format(format) = *why {
+            oldest = Some(oldest.map_or(format, |o| o.min(format)));
+        }
+        all_redactions &= *why == Refresh::Redactions;
+    }
     let why = match oldest {
         Some(format) => format!("recorded by an older mcp-contract-test (format {format})"),
-        None if files.iter().all(|f| f.1 == Refresh::Redactions) => {
+        None if all_redactions => {
             "recorded before the suite's filters or redactions replaced what they hold".to_owned()
         }
         None => "recorded by an older build of mcp-contract-test (raw spellings, values now redacted or secrets now replaced)".to_owned(),
     };
-    let mut names: Vec<&str> = files.iter().map(|f| f.0.as_str()).collect();
-    let more = names.len().saturating_sub(3);
-    names.truncate(3);
+    let more = files.len().saturating_sub(3);
+    let mut names: Vec<&str> = Vec::with_capacity(3);
+    for (name, _) in files.iter().take(3) {
+        names.push(name);
+    }
     let more = if more > 0 {
         format!(" and {more} more")
     } else {
@@ -1013,12 +1063,14 @@ pub fn accepted_surface(accepted: &[Accepted]) -> Surface {
 /// `description`, so `cargo insta review` shows it above the diff.
 fn metadata(layout: &Layout, verdict: &Verdict) -> Metadata {
     let key = &verdict.key;
+    // Every verdict's header, recalled items' too: values made directly, not through `json!`'s
+    // serializer.
     let mut info = serde_json::Map::new();
-    info.insert("server".into(), json!(layout.server_label));
-    info.insert("kind".into(), json!(key.kind.as_str()));
-    info.insert("name".into(), json!(key.name));
+    info.insert("server".into(), Value::from(layout.server_label.as_str()));
+    info.insert("kind".into(), Value::from(key.kind.as_str()));
+    info.insert("name".into(), Value::from(key.name.as_str()));
     if let Some(suite) = &layout.suite {
-        info.insert("suite".into(), json!(suite));
+        info.insert("suite".into(), Value::from(suite.as_str()));
     }
     let description = if verdict.state == State::Unchanged {
         None
@@ -1039,7 +1091,15 @@ fn metadata(layout: &Layout, verdict: &Verdict) -> Metadata {
 /// written by [`crate::calls`]).
 fn expression(key: &ItemKey) -> String {
     match key.kind.list_method() {
-        Some(listing) => format!("{listing}: {}", crate::escape::escape(&key.name)),
+        Some(listing) => {
+            // Pieces pushed, not `format!`: every verdict's header has one.
+            let name = crate::escape::escape(&key.name);
+            let mut expression = String::with_capacity(listing.len() + 2 + name.len());
+            expression.push_str(listing);
+            expression.push_str(": ");
+            expression.push_str(&name);
+            expression
+        }
         None => "initialize".to_owned(),
     }
 }
@@ -1107,6 +1167,84 @@ pub fn load_allow_list(path: &Path) -> Result<crate::lint::allow::AllowList, Con
 mod tests {
     use super::*;
     use crate::surface::ItemKind;
+    use serde_json::json;
+
+    /// The refresh note's loops: the oldest format, all-redactions, three names and the rest.
+    #[test]
+    fn the_refresh_note_names_the_oldest_format_and_three_files() {
+        let file = |name: &str, why| (name.to_owned(), why);
+        let files = [
+            file("a", Refresh::Build),
+            file("b", Refresh::Format(3)),
+            file("c", Refresh::Format(2)),
+            file("d", Refresh::Redactions),
+            file("e", Refresh::Format(4)),
+        ];
+        let note = refresh_note(&files, "p");
+        assert!(
+            note.starts_with(
+                "5 accepted snapshot(s) were recorded by an older mcp-contract-test (format 2) "
+            ),
+            "{note}"
+        );
+        assert!(note.contains("(a, b, c and 2 more)"), "{note}");
+        let redactions = [
+            file("x", Refresh::Redactions),
+            file("y", Refresh::Redactions),
+        ];
+        let note = refresh_note(&redactions, "p");
+        assert!(
+            note.contains("recorded before the suite's filters or redactions"),
+            "{note}"
+        );
+        assert!(note.contains("(x, y); no drift"), "{note}");
+        let note = refresh_note(&[file("z", Refresh::Build)], "p");
+        assert!(
+            note.contains("recorded by an older build of mcp-contract-test"),
+            "{note}"
+        );
+    }
+
+    /// `both_sides` against what it replaces: the sorted union of both sides' keys, each side
+    /// asked about every key.
+    #[test]
+    fn both_sides_is_the_union_of_the_keys_with_each_side_looked_up() {
+        let key = |name: &str| ItemKey::new(ItemKind::Tool, name);
+        let accepted_item = |name: &str| {
+            let contents = snapshot::render_item(&key(name), Some(&json!({ "name": name })));
+            Accepted {
+                path: PathBuf::from(name),
+                item: snapshot::read_head_at(&contents, Path::new(name), 1).expect("an item"),
+                file: std::sync::Arc::new(SnapshotFile::new(Metadata::default(), contents)),
+            }
+        };
+        let cases: [(&[&str], &[&str]); 5] = [
+            (&[], &[]),
+            (&["a", "c", "d"], &["b", "c", "e"]),
+            (&["a", "b"], &[]),
+            (&[], &["a", "b"]),
+            (&["x"], &["a", "b", "x", "y"]),
+        ];
+        for (live, accepted) in cases {
+            let live_keys: Vec<ItemKey> = live.iter().map(|n| key(n)).collect();
+            let accepted: Vec<Accepted> = accepted.iter().map(|n| accepted_item(n)).collect();
+            let live_pairs: Vec<(&ItemKey, &ItemKey)> = live_keys.iter().map(|k| (k, k)).collect();
+            let by_key = accepted_by_key(&accepted.iter().collect::<Vec<_>>());
+            let both = both_sides(&live_pairs, by_key.pairs());
+            let mut union: Vec<&ItemKey> = live_keys.iter().collect();
+            union.extend(accepted.iter().map(|a| &a.item.key));
+            union.sort();
+            union.dedup();
+            assert_eq!(both.iter().map(|b| b.key).collect::<Vec<_>>(), union);
+            for b in &both {
+                assert_eq!(b.live, live_keys.iter().find(|k| *k == b.key));
+                assert_eq!(
+                    b.accepted.map(|a| &a.path),
+                    accepted_of(&by_key, b.key).map(|a| &a.path)
+                );
+            }
+        }
+    }
 
     #[test]
     fn probing_and_loading_side_by_side_returns_both_results_as_they_came() {

@@ -49,9 +49,8 @@ use crate::prepare::Redactions;
 use crate::probe::{self, Probe, ProbeErrorKind, ProbeOptions, ServerSpec};
 use crate::surface::{ItemKey, ItemKind, Surface};
 use mcp_contract_engine::hash::fnv1a64;
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::fs;
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
@@ -227,7 +226,28 @@ fn stale(lock: &Path, patience: Duration) -> bool {
 const CALL_RECORD: &str = "call-record";
 
 pub(crate) fn key_json(key: &ItemKey) -> Value {
-    json!([key.kind.as_str(), key.name])
+    Value::Array(vec![
+        Value::from(key.kind.as_str()),
+        Value::from(key.name.as_str()),
+    ])
+}
+
+/// A JSON object of these members: what `json!({..})` gives, one call for the object where
+/// `json!` expanded every member inline (the key's `String`, `to_value` and its `unwrap`, the
+/// insert, and the unwinding of each), ~100 lines of LLVM IR a member in every user's build.
+/// The members are taken out of the slice (`null` left behind): a slice, not an array by value,
+/// so that this is compiled once, not once per number of members.
+pub(crate) fn object(members: &mut [(&str, Value)]) -> Value {
+    let mut map = serde_json::Map::new();
+    for (key, value) in members {
+        map.insert((*key).to_owned(), value.take());
+    }
+    Value::Object(map)
+}
+
+/// Texts as a JSON array of strings.
+pub(crate) fn strings_json(texts: &[String]) -> Value {
+    array_of(texts, &|text| Value::from(text.as_str()))
 }
 
 pub(crate) fn key_from(value: &Value) -> Option<ItemKey> {
@@ -266,14 +286,14 @@ pub(crate) fn string_from(value: &Value) -> Option<String> {
 
 /// A lint finding as the shared files hold it.
 pub(crate) fn finding_json(finding: &Finding) -> Value {
-    json!({
-        "rule": finding.rule,
-        "level": finding.level.as_str(),
-        "item": key_json(&finding.item),
-        "path": finding.path,
-        "message": finding.message,
-        "allowed": finding.allowed,
-    })
+    object(&mut [
+        ("rule", Value::from(finding.rule)),
+        ("level", Value::from(finding.level.as_str())),
+        ("item", key_json(&finding.item)),
+        ("path", Value::from(finding.path.as_str())),
+        ("message", Value::from(finding.message.as_str())),
+        ("allowed", Value::from(finding.allowed.as_deref())),
+    ])
 }
 
 /// A lint finding back from [`finding_json`]; `None` for anything else (a rule this build
@@ -296,12 +316,12 @@ pub(crate) fn finding_from(value: &Value) -> Option<Finding> {
 }
 
 pub(crate) fn secret_json(finding: &secrets::ReplacedSecret) -> Value {
-    json!({
-        "item": key_json(&finding.item),
-        "path": finding.path,
-        "kind": finding.kind,
-        "placeholder": finding.placeholder,
-    })
+    object(&mut [
+        ("item", key_json(&finding.item)),
+        ("path", Value::from(finding.path.as_str())),
+        ("kind", Value::from(finding.kind)),
+        ("placeholder", Value::from(finding.placeholder.as_str())),
+    ])
 }
 
 pub(crate) fn secret_from(value: &Value) -> Option<secrets::ReplacedSecret> {
@@ -330,28 +350,41 @@ fn probe_file(
                 ProbeErrorKind::Configuration => "config",
                 _ => "other",
             };
-            let header = json!({
-                "key": key.check(),
-                "error": secrets::scrub_known(message, known),
-                "kind": kind,
-            });
+            let header = object(&mut [
+                ("key", Value::from(key.check())),
+                ("error", Value::from(secrets::scrub_known(message, known))),
+                ("kind", Value::from(kind)),
+            ]);
             out.extend_from_slice(header.to_string().as_bytes());
             out.push(b'\n');
         }
         Ok(shared) => {
             let probe = &shared.probe;
+            // Written from the probe itself when it is prepared already: no copy of the surface
+            // (a whole surface's items, and a B-tree clone compiled for this one call).
+            let prepared_now;
             let (surface, notes) = match &shared.prepared {
-                Some(notes) => (probe.surface.clone(), notes.clone()),
-                None => check::prepare_for_sharing(&probe.surface, redactions),
+                Some(notes) => (&probe.surface, notes),
+                None => {
+                    prepared_now = check::prepare_for_sharing(&probe.surface, redactions);
+                    (&prepared_now.0, &prepared_now.1)
+                }
             };
-            let header = json!({
-                "key": key.check(),
-                "notes": array_of(&probe.notes, &|n| Value::String(secrets::scrub_known(n, known))),
-                "handshake": probe.handshake.method(),
-                "respellings": array_of(&probe.respellings, &Respelling::to_json),
-                "secrets": array_of(&notes.secrets, &secret_json),
-                "item_respellings": array_of(&notes.respellings, &Respelling::to_json),
-            });
+            let scrubbed = |n: &String| Value::String(secrets::scrub_known(n, known));
+            let header = object(&mut [
+                ("key", Value::from(key.check())),
+                ("notes", array_of(&probe.notes, &scrubbed)),
+                ("handshake", Value::from(probe.handshake.method())),
+                (
+                    "respellings",
+                    array_of(&probe.respellings, &Respelling::to_json),
+                ),
+                ("secrets", array_of(&notes.secrets, &secret_json)),
+                (
+                    "item_respellings",
+                    array_of(&notes.respellings, &Respelling::to_json),
+                ),
+            ]);
             out.extend_from_slice(header.to_string().as_bytes());
             out.push(b'\n');
             for (key, item) in surface.items() {
@@ -361,7 +394,11 @@ fn probe_file(
                 out.push(b'\n');
             }
             for (key, item) in surface.duplicate_items() {
-                let tag = json!(["dup", key.kind.as_str(), key.name]);
+                let tag = Value::Array(vec![
+                    Value::from("dup"),
+                    Value::from(key.kind.as_str()),
+                    Value::from(key.name.as_str()),
+                ]);
                 out.extend_from_slice(tag.to_string().as_bytes());
                 out.push(b'\t');
                 out.extend_from_slice(item.to_string().as_bytes());
@@ -369,7 +406,8 @@ fn probe_file(
             }
             // Records hold prepared results and scrubbed messages already.
             for record in &shared.calls {
-                out.extend_from_slice(json!([CALL_RECORD]).to_string().as_bytes());
+                let tag = Value::Array(vec![Value::from(CALL_RECORD)]);
+                out.extend_from_slice(tag.to_string().as_bytes());
                 out.push(b'\t');
                 out.extend_from_slice(record.to_json().to_string().as_bytes());
                 out.push(b'\n');
@@ -380,10 +418,11 @@ fn probe_file(
 }
 
 fn read_probe(path: &Path, key: &Key) -> Option<Result<SharedProbe, SharedError>> {
-    let mut reader = BufReader::new(fs::File::open(path).ok()?);
-    let mut line = String::new();
-    reader.read_line(&mut line).ok()?;
-    let header: Value = serde_json::from_str(&line).ok()?;
+    // Read whole (it is read whole anyway), split at its first line break: no `BufReader` of a
+    // file compiled for this one reader.
+    let text = fs::read_to_string(path).ok()?;
+    let (header, rest) = text.split_once('\n').unwrap_or((&text, ""));
+    let header: Value = serde_json::from_str(header).ok()?;
     // Written for another key (or by an older build): not this suite's probe.
     if header.get("key").and_then(Value::as_str) != Some(key.check().as_str()) {
         return None;
@@ -407,8 +446,7 @@ fn read_probe(path: &Path, key: &Key) -> Option<Result<SharedProbe, SharedError>
     };
     let mut surface = Surface::new();
     let mut calls = Vec::new();
-    for line in reader.lines() {
-        let line = line.ok()?;
+    for line in rest.lines() {
         let (tag, item) = line.split_once('\t')?;
         // Checked, so that the surface's promise (its text parses) holds for any file.
         serde_json::from_str::<&serde_json::value::RawValue>(item).ok()?;
@@ -418,7 +456,7 @@ fn read_probe(path: &Path, key: &Key) -> Option<Result<SharedProbe, SharedError>
                 calls.push(CallRecord::from_json(&serde_json::from_str(item).ok()?)?);
             }
             Some([dup, kind, name]) if dup == "dup" => {
-                let key = key_from(&json!([kind, name]))?;
+                let key = key_from(&Value::Array(vec![kind.clone(), name.clone()]))?;
                 surface.insert_duplicate_text(key, item.to_owned());
             }
             _ => surface.insert_text(key_from(&tag)?, item.to_owned()),
@@ -491,6 +529,7 @@ fn parent_identity() -> Option<String> {
 mod tests {
     use super::*;
     use crate::probe::HttpEndpoint;
+    use serde_json::json;
 
     fn key_of(url: &str) -> Key {
         let spec = ServerSpec::Http(HttpEndpoint::new(url));
@@ -522,6 +561,48 @@ mod tests {
 
     /// `each` and `array_of` give what the iterator chains they replace gave, failures and
     /// absent values included.
+    #[test]
+    fn object_and_the_conversions_write_what_json_wrote() {
+        // Every kind of member the records hold, as `json!` wrote them before.
+        let (text, none, some, line, count) = (
+            "a \"quoted\" text".to_owned(),
+            None::<String>,
+            Some("s".to_owned()),
+            Some(7u32),
+            12usize,
+        );
+        let places = vec!["p".to_owned(), "q".to_owned()];
+        let ours = object(&mut [
+            ("text", Value::from(text.as_str())),
+            ("none", Value::from(none.as_deref())),
+            ("some", Value::from(some.as_deref())),
+            ("line", Value::from(line)),
+            ("no_line", Value::from(None::<u32>)),
+            ("count", Value::from(count)),
+            ("flag", Value::from(true)),
+            ("places", strings_json(&places)),
+            (
+                "nested",
+                object(&mut [("z", Value::Null), ("a", Value::from(1u32))]),
+            ),
+        ]);
+        let expected = json!({
+            "text": text,
+            "none": none,
+            "some": some,
+            "line": line,
+            "no_line": None::<u32>,
+            "count": count,
+            "flag": true,
+            "places": places,
+            "nested": {"z": null, "a": 1},
+        });
+        assert_eq!(ours, expected);
+        assert_eq!(ours.to_string(), expected.to_string());
+        let key = ItemKey::new(ItemKind::Tool, "t");
+        assert_eq!(key_json(&key), json!([key.kind.as_str(), key.name]));
+    }
+
     #[test]
     fn each_and_array_of_are_the_collects_they_replace() {
         let chained = |value: Option<&Value>| -> Option<Vec<String>> {

@@ -207,7 +207,11 @@ pub fn run(config: &SuiteConfig, context: &Context<'_>) -> SuiteOutcome {
         if let Ok(report) = &mut result {
             report.circumstances = circumstances.clone();
             if !context.listing {
-                report.notes.splice(0..0, former.iter().cloned());
+                // The former names' notes first (a loop: `splice` compiled a drain and a fill
+                // of its own for one call).
+                let mut notes = former.clone();
+                notes.append(&mut report.notes);
+                report.notes = notes;
             }
         }
         SuiteOutcome {
@@ -305,7 +309,10 @@ pub fn unusable(layout: &check::Layout, message: String) -> SuiteFailure {
 
 /// What a suite with configuration errors says: each error on a line of its own.
 pub fn misconfigured(errors: &[ConfigError]) -> String {
-    let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
+    let mut lines: Vec<String> = Vec::with_capacity(errors.len());
+    for error in errors {
+        lines.push(error.to_string());
+    }
     format!(
         "the contract suite is misconfigured:\n  {}",
         lines.join("\n  ")
@@ -472,11 +479,10 @@ fn judge(
         }
         (Err((kind, message)), Ok(accepted)) => {
             let message = format!("{message}\nNo snapshot was written, changed or deleted.");
-            let keys = accepted
-                .iter()
-                .filter(|a| !a.item.removed)
-                .map(|a| a.item.key.clone())
-                .collect();
+            let mut keys = Vec::new();
+            for a in accepted.iter().filter(|a| !a.item.removed) {
+                keys.push(a.item.key.clone());
+            }
             Err(judge.failure(probe_failure_kind(kind), &message, keys))
         }
     }
@@ -557,14 +563,19 @@ fn judge_probed(
     }
     // Declared calls are judged on their own (`calls::judge`), beside the items.
     let first_recording = accepted.is_empty();
-    let tombstones: Vec<(ItemKey, PathBuf)> = accepted
-        .iter()
-        .filter(|a| a.item.removed)
-        .map(|a| (a.item.key.clone(), a.path.clone()))
-        .collect();
-    let (accepted_calls, accepted): (Vec<_>, Vec<_>) = accepted
-        .into_iter()
-        .partition(|a| a.item.key.kind == ItemKind::Call);
+    let mut tombstones: Vec<(ItemKey, PathBuf)> = Vec::new();
+    for a in accepted.iter().filter(|a| a.item.removed) {
+        tombstones.push((a.item.key.clone(), a.path.clone()));
+    }
+    let (mut accepted_calls, mut items) = (Vec::new(), Vec::with_capacity(accepted.len()));
+    for a in accepted {
+        if a.item.key.kind == ItemKind::Call {
+            accepted_calls.push(a);
+        } else {
+            items.push(a);
+        }
+    }
+    let accepted = items;
     let mut report = if context.listing {
         let planned = judge
             .cases
@@ -573,7 +584,7 @@ fn judge_probed(
         let mut unjudged = check::item_keys(&probe.surface, &accepted);
         unjudged.extend(calls::keys(&planned, &accepted_calls));
         unjudged.extend(judge.consumers.map(Consumers::keys).unwrap_or_default());
-        unjudged.sort();
+        crate::ordered::sort_by(&mut unjudged, &|a, b| a.cmp(b));
         unjudged.dedup();
         SuiteReport {
             unjudged,
@@ -599,18 +610,19 @@ fn judge_probed(
         && probed.calls.iter().all(|r| r.result.is_none())
     {
         let unmatched = config.redactions.unmatched(probe.surface.items());
-        report.notes.extend(unmatched.iter().map(|u| u.note()));
+        for u in &unmatched {
+            report.notes.push(u.note());
+        }
     }
     record_handshake(
         &mut report,
         probe.handshake,
         &judge.options.protocol_version,
     );
-    let mut notes: Vec<String> = probe
-        .notes
-        .iter()
-        .map(|note| secrets::scrub_known(note, &judge.known))
-        .collect();
+    let mut notes: Vec<String> = Vec::with_capacity(probe.notes.len() + report.notes.len());
+    for note in &probe.notes {
+        notes.push(secrets::scrub_known(note, &judge.known));
+    }
     notes.append(&mut report.notes);
     report.notes = notes;
     Ok(report)
@@ -631,28 +643,26 @@ fn leftovers(
         tested.push(&verdict.key);
     }
     tested.extend(&report.unjudged);
-    tested.sort();
+    crate::ordered::sort_by(&mut tested, &|a, b| a.cmp(b));
     // A pending file under an item's former name stays with its item too (a run that writes
     // nothing reads such an item where it is).
     let mut tested_files: Vec<PathBuf> = Vec::new();
     for key in &tested {
         tested_files.extend(layout.snap_paths(key));
     }
-    tested_files.sort();
+    crate::ordered::sort_by(&mut tested_files, &|a, b| a.cmp(b));
     let mut stale_pending = Vec::new();
     for pending in
         crate::snapshot::pending_files(&layout.dir, &layout.module, layout.suite.as_deref())
     {
-        if tested_files
-            .binary_search(&pending.with_extension(""))
-            .is_err()
-        {
+        let snap = pending.with_extension("");
+        if check::find_sorted(tested_files.len(), &|at| tested_files[at].cmp(&snap)).is_none() {
             stale_pending.push(pending);
         }
     }
     let mut untested_tombstones = Vec::new();
     for (key, path) in tombstones {
-        if tested.binary_search(&&key).is_err() {
+        if check::find_sorted(tested.len(), &|at| tested[at].cmp(&key)).is_none() {
             untested_tombstones.push(path);
         }
     }
@@ -727,7 +737,7 @@ fn judge_items(
         );
         report.verdicts.extend(verdicts);
         report.unjudged.extend(unjudged);
-        report.unjudged.sort();
+        crate::ordered::sort_by(&mut report.unjudged, &|a, b| a.cmp(b));
         report.notes.extend(notes);
         report.first_recording = accepted.first_recording;
     }
@@ -747,7 +757,7 @@ fn judge_items(
         let (verdicts, unjudged) = judged.verdicts(select);
         report.verdicts.extend(verdicts);
         report.unjudged.extend(unjudged);
-        report.unjudged.sort();
+        crate::ordered::sort_by(&mut report.unjudged, &|a, b| a.cmp(b));
     }
     // A version given to the suite is recorded whenever it is; the requirement also takes the
     // live `serverInfo.version` when none is given.

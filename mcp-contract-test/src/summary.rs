@@ -59,10 +59,9 @@ pub fn compact_pair(before: Option<&Value>, after: Option<&Value>) -> (String, S
     let (Some(old), Some(new)) = (before, after) else {
         return (compact(before), compact(after));
     };
-    let (old, new): (Vec<char>, Vec<char>) =
-        (shown(old).chars().collect(), shown(new).chars().collect());
+    let (old, new) = (chars_of(&shown(old)), chars_of(&shown(new)));
     if old.len() <= VALUE_WIDTH && new.len() <= VALUE_WIDTH {
-        return (old.iter().collect(), new.iter().collect());
+        return (text_of(&old), text_of(&new));
     }
     let (common_prefix, common_suffix) = common_ends(&old, &new);
     let start = common_prefix.saturating_sub(CONTEXT);
@@ -82,6 +81,25 @@ pub fn compact_pair(before: Option<&Value>, after: Option<&Value>) -> (String, S
         out
     };
     (window(&old), window(&new))
+}
+
+/// The characters of a text (a loop: the collects of `chars()` and back compiled a chain at
+/// each of their places).
+pub(crate) fn chars_of(text: &str) -> Vec<char> {
+    let mut chars = Vec::with_capacity(text.len());
+    for c in text.chars() {
+        chars.push(c);
+    }
+    chars
+}
+
+/// The text of these characters.
+pub(crate) fn text_of(chars: &[char]) -> String {
+    let mut text = String::with_capacity(chars.len());
+    for &c in chars {
+        text.push(c);
+    }
+    text
 }
 
 /// One change on one line: class, rule, path, before → after.
@@ -117,7 +135,10 @@ pub fn change_summary(verdict: &Verdict) -> String {
         state => state.as_str(),
     };
     let _ = write!(out, "{}: {state}", escape(&verdict.key.test_name()));
-    let mut changes: Vec<&Change> = verdict.judgement.changes.iter().collect();
+    let mut changes: Vec<&Change> = Vec::with_capacity(verdict.judgement.changes.len());
+    for change in &verdict.judgement.changes {
+        changes.push(change);
+    }
     crate::ordered::sort_by(&mut changes, &|a, b| a.class.cmp(&b.class));
     for change in changes {
         let _ = write!(out, "\n{}", change_line(change));
@@ -143,18 +164,22 @@ pub fn change_summary(verdict: &Verdict) -> String {
 /// description: …`; what a declared call found reads `check deny  call-output-invalid …`),
 /// allowed ones marked; empty when there are none.
 pub fn findings_summary(findings: &[mcp_contract_engine::lint::Finding]) -> String {
-    findings
-        .iter()
-        .map(|f| {
-            let what = if f.item.kind == mcp_contract_engine::ItemKind::Call {
-                "check"
-            } else {
-                "lint"
-            };
-            format!("{what} {}", f.line())
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+    // A loop: a `map(..).collect()` compiled a chain of its own.
+    let mut out = String::new();
+    for (i, f) in findings.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let what = if f.item.kind == mcp_contract_engine::ItemKind::Call {
+            "check"
+        } else {
+            "lint"
+        };
+        out.push_str(what);
+        out.push(' ');
+        out.push_str(&f.line());
+    }
+    out
 }
 
 /// A path shown relative to a base folder when it lies inside it.
@@ -238,7 +263,10 @@ pub fn forced_pass(difference: &str) -> String {
 /// lints, or what a declared call found.
 pub fn findings_failure(test_name: &str, verdict: &Verdict) -> String {
     if verdict.key.kind == mcp_contract_engine::ItemKind::Call {
-        let lines: Vec<String> = verdict.findings.iter().map(|f| f.line()).collect();
+        let mut lines: Vec<String> = Vec::with_capacity(verdict.findings.len());
+        for finding in &verdict.findings {
+            lines.push(finding.line());
+        }
         return format!(
             "{test_name} breaks its declared call:\n{}\n\nFix the server, or the case if it is the case that is wrong; a kind of finding can be set to warn per suite (`lints = [\"RULE=warn\"]`).",
             lines.join("\n")
@@ -260,7 +288,10 @@ pub fn consumer_failure(test_name: &str, verdict: &Verdict, base: &Path) -> Stri
         escape(&verdict.key.name),
         escape(&display_path(&verdict.snap_path, base))
     );
-    let mut changes: Vec<&Change> = verdict.judgement.changes.iter().collect();
+    let mut changes: Vec<&Change> = Vec::with_capacity(verdict.judgement.changes.len());
+    for change in &verdict.judgement.changes {
+        changes.push(change);
+    }
     crate::ordered::sort_by(&mut changes, &|a, b| a.class.cmp(&b.class));
     for change in changes {
         let _ = write!(out, "\n{}", change_line(change));
@@ -504,17 +535,82 @@ pub fn counts_line_of(counts: &BTreeMap<Class, usize>) -> String {
     if counts.is_empty() {
         return "no changes".to_owned();
     }
-    Class::ALL
-        .into_iter()
-        .filter_map(|c| counts.get(&c).map(|n| format!("{n} {c}")))
-        .collect::<Vec<_>>()
-        .join(", ")
+    let mut line = String::new();
+    for class in Class::ALL {
+        if let Some(n) = counts.get(&class) {
+            if !line.is_empty() {
+                line.push_str(", ");
+            }
+            line.push_str(&format!("{n} {class}"));
+        }
+    }
+    line
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn chars_and_texts_are_what_collecting_gives() {
+        for text in ["", "abc", "héllo wörld …", "2026-12-01T10:00:00Z"] {
+            let chained: Vec<char> = text.chars().collect();
+            assert_eq!(chars_of(text), chained);
+            assert_eq!(text_of(&chained), chained.iter().collect::<String>());
+            assert_eq!(text_of(&chars_of(text)), text);
+        }
+    }
+
+    /// The loops against the chains they replace: findings one line each, counts worst first.
+    #[test]
+    fn findings_and_counts_read_as_the_chains_wrote_them() {
+        use mcp_contract_engine::lint::{Finding, Level};
+        use mcp_contract_engine::{ItemKey, ItemKind};
+        let findings = [
+            Finding::new(
+                "r1",
+                Level::Deny,
+                ItemKey::new(ItemKind::Tool, "t"),
+                "p",
+                "m",
+                None,
+            ),
+            Finding::new(
+                "r2",
+                Level::Warn,
+                ItemKey::call("t", "c"),
+                "",
+                "n",
+                Some("x".into()),
+            ),
+        ];
+        for findings in [&findings[..], &findings[..1], &[]] {
+            let chained = findings
+                .iter()
+                .map(|f| {
+                    let what = if f.item.kind == ItemKind::Call {
+                        "check"
+                    } else {
+                        "lint"
+                    };
+                    format!("{what} {}", f.line())
+                })
+                .collect::<Vec<_>>()
+                .join("\n");
+            assert_eq!(findings_summary(findings), chained);
+        }
+        let mut counts = BTreeMap::new();
+        counts.insert(Class::Routing, 1);
+        counts.insert(Class::Breaking, 2);
+        let chained = Class::ALL
+            .into_iter()
+            .filter_map(|c| counts.get(&c).map(|n| format!("{n} {c}")))
+            .collect::<Vec<_>>()
+            .join(", ");
+        assert_eq!(counts_line_of(&counts), chained);
+        assert_eq!(counts_line_of(&counts), "2 breaking, 1 routing");
+    }
 
     /// The shared start and end, counted as the iterator chains they replace counted them.
     #[test]

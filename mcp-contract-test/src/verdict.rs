@@ -30,12 +30,13 @@ pub enum FailOn {
 impl FailOn {
     /// The default outside CI.
     pub fn local_default() -> FailOn {
-        FailOn::Classes(
-            Class::ALL
-                .into_iter()
-                .filter(|c| c.fails_by_default())
-                .collect(),
-        )
+        let mut classes = Vec::new();
+        for class in Class::ALL {
+            if class.fails_by_default() {
+                classes.push(class);
+            }
+        }
+        FailOn::Classes(classes)
     }
 
     /// Parses `drift`, `any`, or a comma-separated list of classes (`breaking,safety`).
@@ -49,7 +50,11 @@ impl FailOn {
             return Ok(FailOn::Drift);
         }
         let mut classes = Vec::new();
-        for word in text.split(',').map(str::trim).filter(|w| !w.is_empty()) {
+        for word in text.split(',') {
+            let word = word.trim();
+            if word.is_empty() {
+                continue;
+            }
             match Class::parse(word) {
                 Some(class) => classes.push(class),
                 None => {
@@ -59,7 +64,7 @@ impl FailOn {
                         format!(
                             "unknown class `{}` (expected drift, any, or a list of: {})",
                             crate::escape::escape(word),
-                            Class::ALL.map(Class::as_str).join(", ")
+                            class_list(&Class::ALL, ", ")
                         ),
                     ))
                 }
@@ -112,15 +117,29 @@ impl FailOn {
         let mut policy = policy.clone();
         policy.failing = match self {
             FailOn::Classes(classes) => classes.iter().copied().ordered_set(),
-            FailOn::Drift => Class::ALL.into_iter().ordered_set(),
+            FailOn::Drift => Class::ALL.iter().copied().ordered_set(),
             // The class the policy gives the version rule, so that the missing bump fails
             // where a policy is asked (the version requirement on the suite road).
             FailOn::VersionBump => [policy.class_of(crate::version::RULE, Class::Breaking)]
-                .into_iter()
+                .iter()
+                .copied()
                 .ordered_set(),
         };
         policy
     }
+}
+
+/// The classes' names joined by `separator` (a loop: a `map(..).collect()` compiled a chain
+/// for each caller).
+fn class_list(classes: &[Class], separator: &str) -> String {
+    let mut list = String::new();
+    for (i, class) in classes.iter().enumerate() {
+        if i > 0 {
+            list.push_str(separator);
+        }
+        list.push_str(class.as_str());
+    }
+    list
 }
 
 impl fmt::Display for FailOn {
@@ -128,13 +147,7 @@ impl fmt::Display for FailOn {
         match self {
             FailOn::Drift => f.write_str("drift"),
             FailOn::VersionBump => f.write_str(crate::version::RULE),
-            FailOn::Classes(classes) => f.write_str(
-                &classes
-                    .iter()
-                    .map(|c| c.as_str())
-                    .collect::<Vec<_>>()
-                    .join(","),
-            ),
+            FailOn::Classes(classes) => f.write_str(&class_list(classes, ",")),
         }
     }
 }
@@ -418,14 +431,18 @@ impl Review {
                 }
             }
         }
-        review.warned_rules.sort();
+        crate::ordered::sort_by(&mut review.warned_rules, &|a, b| a.cmp(b));
         review.warned_rules.dedup();
         review
     }
 
     /// The findings that ask for a look: not accepted by the allow-list.
     pub fn open_warnings(&self) -> usize {
-        self.warnings.iter().filter(|(_, allowed)| !allowed).count()
+        let mut open = 0;
+        for (_, allowed) in &self.warnings {
+            open += usize::from(!allowed);
+        }
+        open
     }
 
     /// Whether there is anything to look at.
@@ -453,7 +470,7 @@ impl SuiteReport {
             }
             self.verdicts = kept;
         }
-        self.unjudged.sort();
+        crate::ordered::sort_by(&mut self.unjudged, &|a, b| a.cmp(b));
         self.unjudged.dedup();
     }
 
@@ -532,4 +549,43 @@ pub struct SuiteFailure {
     pub message: String,
     /// The items known anyway (accepted or live), so that each still gets a failing test.
     pub keys: Vec<ItemKey>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The loops against the chains they replace: the default classes, the list of names, and
+    /// a parse that skips empty words and trims the others.
+    #[test]
+    fn fail_on_reads_and_writes_as_the_chains_did() {
+        let chained: Vec<Class> = Class::ALL
+            .into_iter()
+            .filter(|c| c.fails_by_default())
+            .collect();
+        assert_eq!(FailOn::local_default(), FailOn::Classes(chained.clone()));
+        for classes in [&Class::ALL[..], &chained[..], &[]] {
+            let joined = classes
+                .iter()
+                .map(|c| c.as_str())
+                .collect::<Vec<_>>()
+                .join(",");
+            assert_eq!(class_list(classes, ","), joined);
+            assert_eq!(FailOn::Classes(classes.to_vec()).to_string(), joined);
+        }
+        assert_eq!(
+            class_list(&Class::ALL, ", "),
+            Class::ALL.map(Class::as_str).join(", ")
+        );
+        let parsed = FailOn::parse(" breaking, ,safety ,").expect("two classes");
+        assert_eq!(
+            parsed,
+            FailOn::Classes(vec![Class::Breaking, Class::Safety])
+        );
+        let error = FailOn::parse("breaking,nope").expect_err("an unknown class");
+        assert!(
+            error.to_string().contains("unknown class `nope`"),
+            "{error}"
+        );
+    }
 }

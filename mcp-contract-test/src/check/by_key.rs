@@ -10,9 +10,16 @@ pub(crate) struct ByKey<K, V>(Vec<(K, V)>);
 impl<K: Ord, V: Default> ByKey<K, V> {
     /// Each of `keys` once (in any order, repeats allowed), with the default value.
     pub(crate) fn with_keys(mut keys: Vec<K>) -> ByKey<K, V> {
-        keys.sort();
+        // Through the one compiled sort (`ordered::sort_by`), as every sort of keys and paths
+        // on the suite road is: a `sort()` compiles a stable sort per element type.
+        crate::ordered::sort_by(&mut keys, &|a, b| a.cmp(b));
         keys.dedup();
-        ByKey(keys.into_iter().map(|key| (key, V::default())).collect())
+        // A loop: a `map(..).collect()` compiled its chain for every key and value type.
+        let mut pairs = Vec::with_capacity(keys.len());
+        for key in keys {
+            pairs.push((key, V::default()));
+        }
+        ByKey(pairs)
     }
 
     /// The value of `key`, if it has one.
@@ -43,8 +50,65 @@ impl<K: Ord, V: Default> ByKey<K, V> {
     }
 
     fn position(&self, key: &K) -> Option<usize> {
-        self.0.binary_search_by(|(k, _)| k.cmp(key)).ok()
+        find_sorted(self.0.len(), &|at| self.0[at].0.cmp(key))
     }
+}
+
+impl<K: Ord, V> ByKey<K, V> {
+    /// The pairs by key, in any order: a key given twice keeps its last value, and each value
+    /// it replaced goes to `replaced` (what [`ByKey::with_keys`] and one `get_mut` per pair
+    /// give, without the look-ups). Pairs already in strictly increasing key order (a live
+    /// surface's keys, a folder's snapshots) are taken as they are.
+    pub(crate) fn last_of(mut pairs: Vec<(K, V)>, replaced: &mut dyn FnMut(V)) -> ByKey<K, V> {
+        if strictly_increasing(&pairs) {
+            return ByKey(pairs);
+        }
+        // Stable, so that equal keys keep the order they came in and the last one wins.
+        crate::ordered::sort_by(&mut pairs, &|a, b| a.0.cmp(&b.0));
+        let mut by_key: Vec<(K, V)> = Vec::with_capacity(pairs.len());
+        for (key, value) in pairs {
+            match by_key.last_mut() {
+                Some(last) if last.0 == key => replaced(std::mem::replace(&mut last.1, value)),
+                _ => by_key.push((key, value)),
+            }
+        }
+        ByKey(by_key)
+    }
+
+    /// Every key and value, in key order.
+    pub(crate) fn pairs(&self) -> &[(K, V)] {
+        &self.0
+    }
+}
+
+/// The position whose element `compare` finds equal to what is looked for, among `len`
+/// elements in increasing order (`compare(at)` orders the element at `at` against it): what
+/// `binary_search_by(..).ok()` gives when keys are unique, compiled once rather than for every
+/// key and value type.
+pub(crate) fn find_sorted(
+    len: usize,
+    compare: &dyn Fn(usize) -> std::cmp::Ordering,
+) -> Option<usize> {
+    let (mut low, mut high) = (0, len);
+    while low < high {
+        let middle = low + (high - low) / 2;
+        match compare(middle) {
+            std::cmp::Ordering::Less => low = middle + 1,
+            std::cmp::Ordering::Greater => high = middle,
+            std::cmp::Ordering::Equal => return Some(middle),
+        }
+    }
+    None
+}
+
+/// Whether each key is below the next (a loop: `windows(..).all(..)` compiles its own chain).
+fn strictly_increasing<K: Ord, V>(pairs: &[(K, V)]) -> bool {
+    for at in 1..pairs.len() {
+        if pairs[at - 1].0 >= pairs[at].0 {
+            return false;
+        }
+    }
+    true
 }
 
 #[cfg(test)]
@@ -86,5 +150,58 @@ mod tests {
             .filter(|(_, values)| !values.is_empty())
             .collect();
         assert_eq!(rest, map.into_iter().collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn find_sorted_finds_what_binary_search_finds() {
+        for len in 0..40usize {
+            let items: Vec<usize> = (0..len).map(|i| i * 3 + 1).collect();
+            for wanted in 0..len * 3 + 3 {
+                assert_eq!(
+                    find_sorted(items.len(), &|at| items[at].cmp(&wanted)),
+                    items.binary_search(&wanted).ok(),
+                    "{wanted} in {len}"
+                );
+            }
+        }
+    }
+
+    /// `last_of` against what it replaces: `with_keys` and one `get_mut` per pair, in order.
+    #[test]
+    fn last_of_keeps_the_last_value_of_a_key_as_setting_each_in_turn_does() {
+        let cases: [&[(&str, u32)]; 5] = [
+            &[],
+            &[("a", 1), ("b", 2), ("c", 3)],
+            &[("b", 1), ("a", 2), ("c", 3), ("a", 4), ("b", 5), ("a", 6)],
+            &[("a", 1), ("a", 2)],
+            &[("c", 1), ("b", 2), ("a", 3)],
+        ];
+        for pairs in cases {
+            let mut expected: ByKey<ItemKey, Option<u32>> =
+                ByKey::with_keys(pairs.iter().map(|(name, _)| key(name)).collect());
+            let mut expected_replaced = Vec::new();
+            for (name, value) in pairs {
+                let slot = expected.get_mut(&key(name)).expect("each key set");
+                if let Some(earlier) = slot.replace(*value) {
+                    expected_replaced.push(earlier);
+                }
+            }
+            let mut replaced = Vec::new();
+            let ours = ByKey::last_of(
+                pairs
+                    .iter()
+                    .map(|(name, value)| (key(name), *value))
+                    .collect(),
+                &mut |value| replaced.push(value),
+            );
+            let expected: Vec<(ItemKey, u32)> = expected
+                .into_pairs()
+                .map(|(k, v)| (k, v.expect("set")))
+                .collect();
+            assert_eq!(ours.pairs(), &expected[..]);
+            replaced.sort_unstable();
+            expected_replaced.sort_unstable();
+            assert_eq!(replaced, expected_replaced);
+        }
     }
 }

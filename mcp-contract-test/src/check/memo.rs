@@ -174,7 +174,9 @@ impl Memo {
         text: &str,
         old: &Accepted,
     ) -> Recall<'_> {
-        let Ok(at) = self.records.binary_search_by(|(k, _)| k.cmp(key)) else {
+        let records = &self.records;
+        let Some(at) = super::by_key::find_sorted(records.len(), &|at| records[at].0.cmp(key))
+        else {
             return Recall::Miss(None);
         };
         let record = &self.records[at].1;

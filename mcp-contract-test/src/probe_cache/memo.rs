@@ -19,12 +19,12 @@
 
 use super::outcome::{index_name, index_name_back};
 use super::{
-    array_of, each, finding_from, finding_json, secret_from, secret_json, Key, KeyMaterial,
+    array_of, each, finding_from, finding_json, object, secret_from, secret_json, Key, KeyMaterial,
 };
 use crate::check::{Digest, DigestKey, Judging, Memo, Remembered};
 use crate::prepare::spelling::Respelling;
 use crate::surface::{ItemKey, ItemKind};
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::path::PathBuf;
 
 /// The kind and version of a memo file: a new format is a new kind.
@@ -154,18 +154,31 @@ fn memo_bytes(digest_key: DigestKey, records: &[(ItemKey, Remembered)], key: &Ke
     // Written after judging, before the run ends: on every core (10,000 records are ~25 M
     // instructions), each line in one piece.
     let lines = crate::parallel::map_in_order(records, record_line);
-    let mut body = String::with_capacity(lines.iter().map(String::len).sum());
+    let mut len = 0;
+    for line in &lines {
+        len += line.len();
+    }
+    let mut body = String::with_capacity(len);
     for line in &lines {
         body.push_str(line);
     }
     let [k0, k1] = digest_key.parts();
-    let header = json!({
-        "key": key.check(),
-        "digest_key": [format!("{k0:016x}"), format!("{k1:016x}")],
-        "records": records.len(),
-        "body": body.len(),
-        "sum": format!("{:016x}", digest_key.hash(body.as_bytes())),
-    });
+    let header = object(&mut [
+        ("key", Value::from(key.check())),
+        (
+            "digest_key",
+            Value::Array(vec![
+                Value::from(format!("{k0:016x}")),
+                Value::from(format!("{k1:016x}")),
+            ]),
+        ),
+        ("records", Value::from(records.len())),
+        ("body", Value::from(body.len())),
+        (
+            "sum",
+            Value::from(format!("{:016x}", digest_key.hash(body.as_bytes()))),
+        ),
+    ]);
     let mut out = header.to_string().into_bytes();
     out.push(b'\n');
     out.extend_from_slice(body.as_bytes());
@@ -180,11 +193,14 @@ fn record_line((item, record): &(ItemKey, Remembered)) -> String {
         {
             String::new()
         } else {
-            json!({
-                "findings": array_of(&record.findings, &finding_json),
-                "secrets": array_of(&record.secrets, &secret_json),
-                "respellings": array_of(&record.respellings, &Respelling::to_json),
-            })
+            object(&mut [
+                ("findings", array_of(&record.findings, &finding_json)),
+                ("secrets", array_of(&record.secrets, &secret_json)),
+                (
+                    "respellings",
+                    array_of(&record.respellings, &Respelling::to_json),
+                ),
+            ])
             .to_string()
         };
     let name = index_name(&item.name);
@@ -224,7 +240,10 @@ fn read_memo(bytes: &[u8], key: &Key) -> Option<Memo> {
     }
     // Read before judging, after the probe: on every core (10,000 records are ~33 M
     // instructions).
-    let lines: Vec<&str> = body.lines().collect();
+    let mut lines: Vec<&str> = Vec::new();
+    for line in body.lines() {
+        lines.push(line);
+    }
     let mut records = Vec::with_capacity(lines.len());
     for record in crate::parallel::map_in_order(&lines, |line| record_from(line)) {
         records.push(record?);

@@ -2,7 +2,8 @@
 //! process running one test reads the header and one record (see the parent module).
 
 use super::{
-    array_of, each, finding_from, finding_json, key_from, key_json, shared, string_from, Key,
+    array_of, each, finding_from, finding_json, key_from, key_json, object, shared, string_from,
+    strings_json, Key,
 };
 use crate::change::{Change, Class, Judgement, Note};
 use crate::check::{ReleaseVersion, Selection, State, SuiteReport, Verdict, VersionSource};
@@ -10,9 +11,9 @@ use crate::escape::escape;
 use crate::snapshot::{self, Metadata, SnapshotFile};
 use crate::surface::{ItemKey, ItemKind};
 use crate::verdict::{FailureKind, Leftovers, Review, SuiteFailure};
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::fs;
-use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -105,11 +106,12 @@ pub(super) fn index_name_back(text: &str) -> Option<String> {
 fn outcome_bytes(outcome: &Shared, key: &Key) -> Option<Vec<u8>> {
     let report = match outcome {
         Err(failure) => {
-            let header = json!({"key": key.check(), "failure": {
-                "kind": failure.kind.as_str(),
-                "message": failure.message,
-                "keys": array_of(&failure.keys, &key_json),
-            }});
+            let failure = object(&mut [
+                ("kind", Value::from(failure.kind.as_str())),
+                ("message", Value::from(failure.message.as_str())),
+                ("keys", array_of(&failure.keys, &key_json)),
+            ]);
+            let header = object(&mut [("key", Value::from(key.check())), ("failure", failure)]);
             let mut out = header.to_string().into_bytes();
             out.push(b'\n');
             return Some(out);
@@ -138,22 +140,36 @@ fn outcome_bytes(outcome: &Shared, key: &Key) -> Option<Vec<u8>> {
         Some(Value::Array(out))
     };
     let review = &report.review;
-    let header = json!({
-        "key": key.check(),
-        "notes": report.notes,
-        "first_recording": report.first_recording,
-        "version": report.version.as_ref().map(|v| json!({
-            "value": v.value,
-            "from": v.from.as_str(),
-        })),
-        "unjudged": array_of(&report.unjudged, &key_json),
-        "tombstones": paths(&report.leftovers.tombstones)?,
-        "stale_pending": paths(&report.leftovers.stale_pending)?,
-        "differ": array_of(&review.differ, &|(name, state)| json!([name, state.as_str()])),
-        "warnings": array_of(&review.warnings, &|(line, allowed)| json!([line, allowed])),
-        "warned_rules": review.warned_rules,
-        "index_len": index.len(),
+    let version = report.version.as_ref().map_or(Value::Null, |v| {
+        object(&mut [
+            ("value", Value::from(v.value.as_str())),
+            ("from", Value::from(v.from.as_str())),
+        ])
     });
+    let pair = |first: &str, second: Value| Value::Array(vec![Value::from(first), second]);
+    let header = object(&mut [
+        ("key", Value::from(key.check())),
+        ("notes", strings_json(&report.notes)),
+        ("first_recording", Value::from(report.first_recording)),
+        ("version", version),
+        ("unjudged", array_of(&report.unjudged, &key_json)),
+        ("tombstones", paths(&report.leftovers.tombstones)?),
+        ("stale_pending", paths(&report.leftovers.stale_pending)?),
+        (
+            "differ",
+            array_of(&review.differ, &|(name, state)| {
+                pair(name, Value::from(state.as_str()))
+            }),
+        ),
+        (
+            "warnings",
+            array_of(&review.warnings, &|(line, allowed)| {
+                pair(line, Value::from(*allowed))
+            }),
+        ),
+        ("warned_rules", strings_json(&review.warned_rules)),
+        ("index_len", Value::from(index.len())),
+    ]);
     let mut out = header.to_string().into_bytes();
     out.push(b'\n');
     out.extend_from_slice(index.as_bytes());
@@ -167,9 +183,11 @@ fn read_outcome(
     select: Selection<'_>,
     only: Option<&str>,
 ) -> Option<Shared> {
-    let mut reader = BufReader::new(fs::File::open(path).ok()?);
-    let mut line = String::new();
-    let header_len = reader.read_line(&mut line).ok()? as u64;
+    // The file itself, read where it is needed (no `BufReader` of a file compiled for this one
+    // reader): the header line, then the index, then each record wanted.
+    let mut file = fs::File::open(path).ok()?;
+    let line = first_line(&mut file)?;
+    let header_len = line.len() as u64;
     let header: Value = serde_json::from_str(&line).ok()?;
     // Written for another key (or by an older build): not this suite's outcome.
     if header.get("key").and_then(Value::as_str) != Some(key.check().as_str()) {
@@ -186,11 +204,12 @@ fn read_outcome(
     let index_len = header.get("index_len")?.as_u64()?;
     // Read whole, as the records are (no `Read::take` compiled for this one read); a length
     // past the file's end is no index.
-    if index_len > reader.get_ref().metadata().ok()?.len() {
+    if index_len > file.metadata().ok()?.len() {
         return None;
     }
     let mut index = vec![0; usize::try_from(index_len).ok()?];
-    reader.read_exact(&mut index).ok()?;
+    file.seek(SeekFrom::Start(header_len)).ok()?;
+    file.read_exact(&mut index).ok()?;
     let index = String::from_utf8(index).ok()?;
     let body_start = header_len + index_len;
     let mut unjudged = keys(header.get("unjudged"))?;
@@ -217,15 +236,15 @@ fn read_outcome(
     }
     let mut verdicts = Vec::with_capacity(wanted.len());
     for (key, offset, len) in wanted {
-        reader.seek(SeekFrom::Start(body_start + offset)).ok()?;
+        file.seek(SeekFrom::Start(body_start + offset)).ok()?;
         let mut record = vec![0; len];
-        reader.read_exact(&mut record).ok()?;
+        file.read_exact(&mut record).ok()?;
         // As text: `from_str` is the JSON reader every other file uses (no second one compiled).
         let record: Value = serde_json::from_str(std::str::from_utf8(&record).ok()?).ok()?;
         verdicts.push(verdict_from(key, &record)?);
     }
     if needs_sort {
-        unjudged.sort();
+        crate::ordered::sort_by(&mut unjudged, &|a, b| a.cmp(b));
     }
     let strings = |field: &str| each(header.get(field), &string_from);
     let paths = |field: &str| -> Option<Vec<PathBuf>> {
@@ -274,6 +293,32 @@ fn read_outcome(
     }))
 }
 
+/// The file's first line, its line break included, as `BufRead::read_line` reads it (`None`
+/// when it cannot be read or is not UTF-8), read a block at a time.
+fn first_line(file: &mut impl Read) -> Option<String> {
+    let mut bytes = Vec::new();
+    let mut block = [0u8; 8192];
+    loop {
+        let n = match file.read(&mut block) {
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return None,
+        };
+        let read = &block[..n];
+        let mut end = None;
+        for (at, &byte) in read.iter().enumerate() {
+            if byte == b'\n' {
+                end = Some(at + 1);
+                break;
+            }
+        }
+        bytes.extend_from_slice(&read[..end.unwrap_or(n)]);
+        if n == 0 || end.is_some() {
+            return String::from_utf8(bytes).ok();
+        }
+    }
+}
+
 fn state_from(word: &str) -> Option<State> {
     Some(match word {
         "unchanged" => State::Unchanged,
@@ -314,38 +359,46 @@ fn verdict_json(verdict: &Verdict) -> Option<Value> {
         None => Value::Null,
     };
     let metadata = &verdict.recorded.metadata;
-    Some(json!({
-        "snap": path_json(&verdict.snap_path)?,
-        "accepted": accepted,
-        "metadata": {
-            "source": metadata.source,
-            "assertion_line": metadata.assertion_line,
-            "description": metadata.description,
-            "expression": metadata.expression,
-            "info": optional(metadata.info.as_ref()),
-            "input_file": metadata.input_file,
-        },
-        "contents": verdict.recorded.contents,
-        "state": verdict.state.as_str(),
-        "failing": verdict.failing,
-        "no_result": verdict.no_result,
-        "changes": array_of(&verdict.judgement.changes, &|c| json!({
-            "rule": c.rule,
-            "class": c.class.as_str(),
-            "item": key_json(&c.item),
-            "path": c.path,
-            "before": optional(c.before.as_ref()),
-            "after": optional(c.after.as_ref()),
-            "places": c.places,
-            "message": c.message,
-        })),
-        "notes": array_of(&verdict.judgement.notes, &|n| json!({
-            "item": key_json(&n.item),
-            "path": n.path,
-            "message": n.message,
-        })),
-        "findings": array_of(&verdict.findings, &finding_json),
-    }))
+    let text = |text: &Option<String>| Value::from(text.as_deref());
+    let metadata = object(&mut [
+        ("source", text(&metadata.source)),
+        ("assertion_line", Value::from(metadata.assertion_line)),
+        ("description", text(&metadata.description)),
+        ("expression", text(&metadata.expression)),
+        ("info", optional(metadata.info.as_ref())),
+        ("input_file", text(&metadata.input_file)),
+    ]);
+    let change = |c: &Change| {
+        object(&mut [
+            ("rule", Value::from(c.rule)),
+            ("class", Value::from(c.class.as_str())),
+            ("item", key_json(&c.item)),
+            ("path", Value::from(c.path.as_str())),
+            ("before", optional(c.before.as_ref())),
+            ("after", optional(c.after.as_ref())),
+            ("places", strings_json(&c.places)),
+            ("message", Value::from(c.message.as_str())),
+        ])
+    };
+    let note = |n: &Note| {
+        object(&mut [
+            ("item", key_json(&n.item)),
+            ("path", Value::from(n.path.as_str())),
+            ("message", Value::from(n.message.as_str())),
+        ])
+    };
+    Some(object(&mut [
+        ("snap", path_json(&verdict.snap_path)?),
+        ("accepted", accepted),
+        ("metadata", metadata),
+        ("contents", Value::from(verdict.recorded.contents.as_str())),
+        ("state", Value::from(verdict.state.as_str())),
+        ("failing", Value::from(verdict.failing)),
+        ("no_result", Value::from(verdict.no_result)),
+        ("changes", array_of(&verdict.judgement.changes, &change)),
+        ("notes", array_of(&verdict.judgement.notes, &note)),
+        ("findings", array_of(&verdict.findings, &finding_json)),
+    ]))
 }
 
 // Long on purpose (~105 lines): one field of the record after another, mirroring
@@ -432,6 +485,36 @@ fn verdict_from(key: ItemKey, record: &Value) -> Option<Verdict> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `first_line` against what it replaces: `BufRead::read_line` on the same bytes.
+    #[test]
+    fn first_line_reads_what_read_line_read() {
+        use std::io::BufRead;
+        let long = format!("{}\nrest", "x".repeat(20_000));
+        let cases: [&[u8]; 7] = [
+            b"",
+            b"no break",
+            b"one\ntwo\n",
+            b"\n",
+            b"crlf\r\nnext",
+            long.as_bytes(),
+            b"bad \xff utf8\nnext",
+        ];
+        for bytes in cases {
+            let mut line = String::new();
+            let expected = std::io::BufReader::new(bytes)
+                .read_line(&mut line)
+                .ok()
+                .map(|_| line);
+            let mut reader = bytes;
+            assert_eq!(
+                first_line(&mut reader),
+                expected,
+                "{:?}",
+                String::from_utf8_lossy(bytes)
+            );
+        }
+    }
     use crate::probe_cache::KeyMaterial;
 
     fn key(name: &str) -> Key {

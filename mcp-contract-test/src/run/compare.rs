@@ -161,7 +161,7 @@ fn shown_version(version: Option<&ReleaseVersion>) -> String {
 fn item_states(old: &Surface, new: &Surface, judgement: &Judgement) -> Vec<(ItemKey, State)> {
     let mut keys: Vec<ItemKey> = judgement.items().into_iter().collect();
     keys.extend(old.keys().chain(new.keys()).cloned());
-    keys.sort();
+    crate::ordered::sort_by(&mut keys, &|a, b| a.cmp(b));
     keys.dedup();
     keys.into_iter()
         .map(|key| {

@@ -44,11 +44,10 @@ pub(super) fn version_discipline(report: &mut SuiteReport, release: &Release<'_>
             .and_then(|a| a.definition())
             .and_then(|server| version::server_info_version(&server))
     });
-    let changes: Vec<crate::change::Change> = report
-        .verdicts
-        .iter()
-        .flat_map(|v| v.judgement.changes.iter().cloned())
-        .collect();
+    let mut changes: Vec<crate::change::Change> = Vec::new();
+    for verdict in &report.verdicts {
+        changes.extend_from_slice(&verdict.judgement.changes);
+    }
     let Some(server) = report
         .verdicts
         .iter_mut()

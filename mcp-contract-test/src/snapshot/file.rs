@@ -110,10 +110,12 @@ impl SnapshotFile {
             ("info", m.info.clone().filter(|v| !v.is_null())),
             ("input_file", strings(&m.input_file)),
         ];
-        let entries: Vec<(&str, &Value)> = fields
-            .iter()
-            .filter_map(|(k, v)| v.as_ref().map(|v| (*k, v)))
-            .collect();
+        let mut entries: Vec<(&str, &Value)> = Vec::with_capacity(fields.len());
+        for (key, value) in &fields {
+            if let Some(value) = value {
+                entries.push((key, value));
+            }
+        }
         let mut out = emit_document(&entries);
         if !out.ends_with('\n') {
             out.push('\n');
@@ -146,7 +148,10 @@ pub(crate) fn read_with_offset(path: &Path) -> Result<(SnapshotFile, usize), Sna
         std::fs::read(path).map_err(|e| SnapshotError::io(path, "read the snapshot", &e))?;
     let text = String::from_utf8(bytes).map_err(|e| {
         let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
-        let line = 1 + valid.iter().filter(|b| **b == b'\n').count();
+        let mut line = 1;
+        for &byte in valid {
+            line += usize::from(byte == b'\n');
+        }
         SnapshotError::at(
             ErrorKind::InvalidUtf8,
             path,
@@ -186,7 +191,7 @@ pub(crate) fn parse_with_offset(
             offset += line.len();
         }
         let Some((close, header_end, body_at)) = close else {
-            let count = text.split_inclusive('\n').count();
+            let count = split_lines(text).len();
             return Err(SnapshotError::at(
                 ErrorKind::Truncated,
                 path,
@@ -197,27 +202,37 @@ pub(crate) fn parse_with_offset(
         let header = &text[first.len()..header_end];
         (parse_header(header, path)?, close + 1, &text[body_at..])
     } else {
-        let all: Vec<&str> = text.split_inclusive('\n').collect();
+        let all = split_lines(text);
         let (metadata, body_start) = legacy_header(&all);
-        let at: usize = all[..body_start.min(all.len())]
-            .iter()
-            .map(|l| l.len())
-            .sum();
+        let mut at = 0;
+        for line in &all[..body_start.min(all.len())] {
+            at += line.len();
+        }
         (metadata, body_start, &text[at..])
     };
     // The lines joined by `\n`, without their `\r`: the body itself when it has no `\r`.
     let contents = if body.contains('\r') {
-        body.split_inclusive('\n')
-            .map(|l| match l.strip_suffix('\n') {
-                Some(l) => l.strip_suffix('\r').unwrap_or(l),
-                None => l,
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
+        let mut lines = split_lines(body);
+        for line in &mut lines {
+            if let Some(l) = line.strip_suffix('\n') {
+                *line = l.strip_suffix('\r').unwrap_or(l);
+            }
+        }
+        lines.join("\n")
     } else {
         body.strip_suffix('\n').unwrap_or(body).to_owned()
     };
     Ok((SnapshotFile { metadata, contents }, body_start + 1))
+}
+
+/// The lines of `text` as insta's reader sees them, each with its `\n` (a loop: a collect of
+/// `split_inclusive` compiled a chain at each of three places).
+fn split_lines(text: &str) -> Vec<&str> {
+    let mut lines = Vec::new();
+    for line in text.split_inclusive('\n') {
+        lines.push(line);
+    }
+    lines
 }
 
 /// Insta's legacy format: a first line (dropped), `Key: value` lines up to a blank line.
@@ -244,24 +259,31 @@ fn legacy_header(lines: &[&str]) -> (Metadata, usize) {
 
 fn check_conflict_markers(text: &str, path: &Path) -> Result<(), SnapshotError> {
     let is_side = |l: &str| {
-        ["<<<<<<<", ">>>>>>>", "|||||||"].iter().any(|m| {
-            l.strip_prefix(m)
-                .is_some_and(|rest| rest.is_empty() || rest.starts_with(' '))
-        })
+        let mut side = false;
+        for marker in ["<<<<<<<", ">>>>>>>", "|||||||"] {
+            side |= l
+                .strip_prefix(marker)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with(' '));
+        }
+        side
     };
     // A file without any marker's first character is the common case: one scan, no lines.
     if !text.contains(['<', '>', '|']) {
         return Ok(());
     }
-    let lines: Vec<&str> = text.lines().collect();
     // A lone `=======` can be content (a setext heading); with a side marker it is a conflict.
-    if !lines.iter().any(|l| is_side(l)) {
+    let (mut any_side, mut first) = (false, None);
+    for (at, line) in text.lines().enumerate() {
+        let side = is_side(line);
+        any_side |= side;
+        if first.is_none() && (side || line == "=======") {
+            first = Some(at);
+        }
+    }
+    if !any_side {
         return Ok(());
     }
-    let first = lines
-        .iter()
-        .position(|l| is_side(l) || *l == "=======")
-        .unwrap_or(0);
+    let first = first.unwrap_or(0);
     Err(SnapshotError::at(
         ErrorKind::MergeConflict,
         path,
@@ -326,6 +348,26 @@ fn parse_header(header: &str, path: &Path) -> Result<Metadata, SnapshotError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The loops against the chains they replace: the lines with their breaks, and the line
+    /// of a conflict marker (the first side or `=======` line, only with a side marker).
+    #[test]
+    fn lines_and_markers_are_what_the_chains_gave() {
+        for text in ["", "a", "a\n", "a\r\nb\n\nc", "\n\n"] {
+            let chained: Vec<&str> = text.split_inclusive('\n').collect();
+            assert_eq!(split_lines(text), chained);
+        }
+        let path = Path::new("x.snap");
+        let line_of = |text: &str| {
+            check_conflict_markers(text, path)
+                .err()
+                .and_then(|e| e.line)
+        };
+        assert_eq!(line_of("a\n=======\nb\n<<<<<<< HEAD\n"), Some(2));
+        assert_eq!(line_of("a\n>>>>>>> branch\n"), Some(2));
+        assert_eq!(line_of("a <b> | c\n=======\n"), None);
+        assert_eq!(line_of("<<<<<<<x\n"), None);
+    }
     use serde_json::json;
 
     #[test]

@@ -54,12 +54,12 @@ impl FormerNames {
                 file(to)
             ));
         }
-        let unwritable: Vec<&PathBuf> = self
-            .kept
-            .iter()
-            .filter(|(_, why)| why.is_none())
-            .map(|(path, _)| path)
-            .collect();
+        let mut unwritable: Vec<&PathBuf> = Vec::new();
+        for (path, why) in &self.kept {
+            if why.is_none() {
+                unwritable.push(path);
+            }
+        }
         if let Some(first) = unwritable.first() {
             let more = match unwritable.len() {
                 1 => String::new(),
@@ -110,8 +110,8 @@ pub fn rename_former(dir: &Path, module: &str, suite: Option<&str>, rename: bool
             _ => {}
         }
     }
-    accepted.sort();
-    pending.sort();
+    crate::ordered::sort_by(&mut accepted, &|a, b| a.cmp(b));
+    crate::ordered::sort_by(&mut pending, &|a, b| a.cmp(b));
     // An item accepted under both names with different bytes fails its suite with a message
     // that says nothing of it was renamed or deleted: its pending file stays where it is too.
     let mut conflicted: Vec<PathBuf> = Vec::new();

@@ -65,10 +65,11 @@ pub struct ParsedItem {
 /// other array keeps its order. Instance data (`default`, `const`, `examples`, `enum` values,
 /// `_meta`) only has its keys sorted.
 pub fn render_item(key: &ItemKey, value: Option<&Value>) -> String {
-    let mut out = Vec::with_capacity(256);
+    let mut out = Sink::buffer(256);
     write_item(&mut out, key, value);
     // Only text and serde_json's output were written: always UTF-8.
-    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    String::from_utf8(out.into_bytes())
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 /// [`render_item`] of this item, unless it gives exactly `expected`: `None` then, decided in
@@ -76,7 +77,7 @@ pub fn render_item(key: &ItemKey, value: Option<&Value>) -> String {
 /// builds the text (what matched copied from `expected`). What judging asks of every item:
 /// an unchanged one is never built, a changed one is written once.
 pub(crate) fn render_unless(key: &ItemKey, value: &Value, expected: &str) -> Option<String> {
-    let mut out = Diverges {
+    let mut out = Sink {
         expected: expected.as_bytes(),
         at: 0,
         built: None,
@@ -101,7 +102,7 @@ pub(crate) fn render_unless(key: &ItemKey, value: &Value, expected: &str) -> Opt
     )
 }
 
-fn write_item<S: Sink>(out: &mut S, key: &ItemKey, value: Option<&Value>) {
+fn write_item(out: &mut Sink<'_>, key: &ItemKey, value: Option<&Value>) {
     out.put(b"{\n  \"contract\": ");
     out.put(FORMAT.to_string().as_bytes());
     out.put(b",\n  \"kind\": ");
@@ -120,9 +121,54 @@ fn write_item<S: Sink>(out: &mut S, key: &ItemKey, value: Option<&Value>) {
     out.put(b"\n}");
 }
 
-/// Where canonical JSON goes: a buffer, or a comparison with text written before.
-trait Sink: std::io::Write {
-    fn put(&mut self, bytes: &[u8]);
+/// Where canonical JSON goes: a buffer (`built` from the start), or a comparison with text
+/// written before (`expected`) that builds the text from the first chunk that differs.
+///
+/// One type for both, not a trait with two implementations: every writing function below was
+/// compiled once per implementation (and serde_json's writer with them), ~10,000 emitted lines
+/// of LLVM IR in every user's build (docs/performance.md §6). Writing into a buffer costs the
+/// one test of `built` per chunk.
+struct Sink<'a> {
+    expected: &'a [u8],
+    /// How much of `expected` matched.
+    at: usize,
+    /// The text, once it differs (or from the start, for a buffer).
+    built: Option<Vec<u8>>,
+}
+
+impl Sink<'static> {
+    /// A buffer of this much room to start with.
+    fn buffer(capacity: usize) -> Sink<'static> {
+        Sink {
+            expected: &[],
+            at: 0,
+            built: Some(Vec::with_capacity(capacity)),
+        }
+    }
+}
+
+impl Sink<'_> {
+    /// What a buffer holds.
+    fn into_bytes(self) -> Vec<u8> {
+        self.built.unwrap_or_default()
+    }
+
+    // Called for every token, most of them a byte or two: the matching path stays small enough
+    // to inline, the switch to building is out of line.
+    #[inline]
+    fn put(&mut self, bytes: &[u8]) {
+        match &mut self.built {
+            Some(built) => built.extend_from_slice(bytes),
+            None => {
+                let end = self.at + bytes.len();
+                if self.expected.get(self.at..end) == Some(bytes) {
+                    self.at = end;
+                } else {
+                    self.diverge(bytes);
+                }
+            }
+        }
+    }
 
     fn byte(&mut self, byte: u8) {
         self.put(&[byte]);
@@ -142,55 +188,7 @@ trait Sink: std::io::Write {
             left -= n;
         }
     }
-}
 
-impl Sink for Vec<u8> {
-    fn put(&mut self, bytes: &[u8]) {
-        self.extend_from_slice(bytes);
-    }
-}
-
-/// Compares what is written with `expected` until the first chunk that differs, then builds
-/// the whole text instead.
-struct Diverges<'a> {
-    expected: &'a [u8],
-    /// How much of `expected` matched.
-    at: usize,
-    /// The text, once it differs.
-    built: Option<Vec<u8>>,
-}
-
-impl std::io::Write for Diverges<'_> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.put(buf);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-impl Sink for Diverges<'_> {
-    // Called for every token, most of them a byte or two: the matching path stays small enough
-    // to inline, the switch to building is out of line.
-    #[inline]
-    fn put(&mut self, bytes: &[u8]) {
-        match &mut self.built {
-            Some(built) => built.extend_from_slice(bytes),
-            None => {
-                let end = self.at + bytes.len();
-                if self.expected.get(self.at..end) == Some(bytes) {
-                    self.at = end;
-                } else {
-                    self.diverge(bytes);
-                }
-            }
-        }
-    }
-}
-
-impl Diverges<'_> {
     #[cold]
     fn diverge(&mut self, bytes: &[u8]) {
         // A changed item's text is about as long as its accepted one.
@@ -199,6 +197,17 @@ impl Diverges<'_> {
         built.extend_from_slice(&self.expected[..self.at]);
         built.extend_from_slice(bytes);
         self.built = Some(built);
+    }
+}
+
+impl std::io::Write for Sink<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.put(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 
@@ -241,27 +250,14 @@ fn child_context(context: Context, key: &str) -> Context {
 /// `indent` (the bytes of `serde_json::to_string_pretty(&canonical(value))` with every line
 /// after the first indented by `indent` levels). Keys sorted; set-like arrays sorted by their
 /// compact canonical text, as [`render_item`] documents.
-fn write_canonical<S: Sink>(out: &mut S, value: &Value, context: Context, indent: Option<usize>) {
+fn write_canonical(out: &mut Sink<'_>, value: &Value, context: Context, indent: Option<usize>) {
     match value {
         Value::Object(map) => {
             if map.is_empty() {
                 out.put(b"{}");
                 return;
             }
-            // serde_json's map keeps keys sorted unless some crate in the build turns on its
-            // `preserve_order` feature: only then are the entries collected and sorted.
-            if maps_keep_keys_sorted() || keys_sorted(map) {
-                write_object(out, map.iter(), context, indent);
-            } else {
-                let entries: Vec<(&String, &Value)> = map.iter().collect();
-                let order = stable_order(entries.len(), &|a, b| entries[a].0.cmp(entries[b].0));
-                write_object(
-                    out,
-                    order.into_iter().map(|at| entries[at]),
-                    context,
-                    indent,
-                );
-            }
+            write_object(out, map, context, indent);
         }
         Value::Array(items) => {
             let context = if context == Context::Names {
@@ -269,7 +265,7 @@ fn write_canonical<S: Sink>(out: &mut S, value: &Value, context: Context, indent
             } else {
                 context
             };
-            write_array(out, items.iter(), items.len(), context, indent);
+            write_array(out, items, None, context, indent);
         }
         Value::String(text) => write_str(out, text),
         // Numbers, booleans and null print as serde_json prints them.
@@ -279,9 +275,32 @@ fn write_canonical<S: Sink>(out: &mut S, value: &Value, context: Context, indent
     }
 }
 
-/// The members of a non-empty object, in the order given (sorted by key).
-fn write_object<'a, S: Sink>(
-    out: &mut S,
+/// The members of a non-empty object, sorted by key.
+fn write_object(
+    out: &mut Sink<'_>,
+    map: &serde_json::Map<String, Value>,
+    context: Context,
+    indent: Option<usize>,
+) {
+    // serde_json's map keeps keys sorted unless some crate in the build turns on its
+    // `preserve_order` feature: only then are the entries collected and sorted.
+    if maps_keep_keys_sorted() || keys_sorted(map) {
+        write_members(out, map.iter(), context, indent);
+    } else {
+        let mut entries: Vec<(&String, &Value)> = Vec::with_capacity(map.len());
+        for entry in map {
+            entries.push(entry);
+        }
+        let order = stable_order(entries.len(), &|a, b| entries[a].0.cmp(entries[b].0));
+        write_members(out, order.iter().map(|&at| entries[at]), context, indent);
+    }
+}
+
+/// The members, in the order given, between braces. Generic over the order (two copies): one
+/// function for both, with a branch or a call per member, cost judging ~2 k instructions a
+/// rendered item.
+fn write_members<'a>(
+    out: &mut Sink<'_>,
     entries: impl Iterator<Item = (&'a String, &'a Value)>,
     context: Context,
     indent: Option<usize>,
@@ -344,25 +363,29 @@ fn maps_keep_keys_sorted() -> bool {
     })
 }
 
-fn write_array<'a, S: Sink>(
-    out: &mut S,
-    items: impl Iterator<Item = &'a Value>,
-    len: usize,
+/// The elements of `items`, in the order `order` gives their positions (all of them in
+/// place when `None`): one function for an array and a sorted one.
+fn write_array(
+    out: &mut Sink<'_>,
+    items: &[Value],
+    order: Option<&[usize]>,
     context: Context,
     indent: Option<usize>,
 ) {
+    let len = order.map_or(items.len(), <[usize]>::len);
     if len == 0 {
         out.put(b"[]");
         return;
     }
     out.byte(b'[');
-    for (i, item) in items.enumerate() {
+    for i in 0..len {
         if i > 0 {
             out.byte(b',');
         }
         if let Some(level) = indent {
             out.newline(level + 1);
         }
+        let item = &items[order.map_or(i, |order| order[i])];
         write_canonical(out, item, context, indent.map(|level| level + 1));
     }
     if let Some(level) = indent {
@@ -436,18 +459,12 @@ fn same_multiset(xs: &[Value], ys: &[Value], context: Context) -> bool {
     if xs.len() != ys.len() {
         return false;
     }
-    fn plain(items: &[Value]) -> Option<Vec<&str>> {
-        items
-            .iter()
-            .map(|item| item.as_str().filter(|s| is_plain(s)))
-            .collect()
-    }
     // Compared in sorted order through positions: one sort compiled for every caller
     // (`ordered::stable_order`), none per element type.
-    if let (Some(a), Some(b)) = (plain(xs), plain(ys)) {
+    if let (Some(a), Some(b)) = (plain_strings(xs), plain_strings(ys)) {
         let a_order = stable_order(a.len(), &|i, j| a[i].cmp(a[j]));
         let b_order = stable_order(b.len(), &|i, j| b[i].cmp(b[j]));
-        return a_order.iter().zip(&b_order).all(|(&i, &j)| a[i] == b[j]);
+        return same_in_order(&a_order, &b_order, &|i, j| a[i] == b[j]);
     }
     let context = if context == Context::Names {
         Context::Schema
@@ -455,24 +472,54 @@ fn same_multiset(xs: &[Value], ys: &[Value], context: Context) -> bool {
         context
     };
     let texts = |items: &[Value]| {
-        let texts: Vec<Vec<u8>> = items
-            .iter()
-            .map(|item| {
-                let mut compact = Vec::new();
-                write_canonical(&mut compact, item, context, None);
-                compact
-            })
-            .collect();
+        let texts = compact_texts(items, context);
         let order = stable_order(texts.len(), &|i, j| texts[i].cmp(&texts[j]));
         (texts, order)
     };
     let ((a, a_order), (b, b_order)) = (texts(xs), texts(ys));
-    a_order.iter().zip(&b_order).all(|(&i, &j)| a[i] == b[j])
+    same_in_order(&a_order, &b_order, &|i, j| a[i] == b[j])
+}
+
+/// Whether `same` holds for each pair of positions the two orders hold at the same place
+/// (orders of equal length): a loop, where `zip(..).all(..)` compiled a chain per caller.
+fn same_in_order(a: &[usize], b: &[usize], same: &dyn Fn(usize, usize) -> bool) -> bool {
+    for (at, &i) in a.iter().enumerate() {
+        if !same(i, b[at]) {
+            return false;
+        }
+    }
+    true
+}
+
+/// The elements as plain strings (nothing to escape), or `None` if one is not: what
+/// `map(..).collect::<Option<Vec<_>>>()` gives, by a loop.
+fn plain_strings(items: &[Value]) -> Option<Vec<&str>> {
+    let mut strings = Vec::new();
+    for item in items {
+        let text = item.as_str().filter(|s| is_plain(s))?;
+        // Room for all once the first is one: an array of anything else allocates nothing.
+        if strings.is_empty() {
+            strings.reserve_exact(items.len());
+        }
+        strings.push(text);
+    }
+    Some(strings)
+}
+
+/// Each element's compact canonical text.
+fn compact_texts(items: &[Value], context: Context) -> Vec<Vec<u8>> {
+    let mut texts = Vec::with_capacity(items.len());
+    for item in items {
+        let mut compact = Sink::buffer(0);
+        write_canonical(&mut compact, item, context, None);
+        texts.push(compact.into_bytes());
+    }
+    texts
 }
 
 /// A set-like array: its elements in the order of their compact canonical text.
-fn write_sorted_array<S: Sink>(
-    out: &mut S,
+fn write_sorted_array(
+    out: &mut Sink<'_>,
     items: &[Value],
     context: Context,
     indent: Option<usize>,
@@ -484,29 +531,19 @@ fn write_sorted_array<S: Sink>(
     };
     // The common case, an array of plain strings (`required`, `type`, most enums): ordered by
     // their JSON text without writing it (see `plain_text_order`).
-    if let Some(strings) = items
-        .iter()
-        .map(|item| item.as_str().filter(|s| is_plain(s)))
-        .collect::<Option<Vec<&str>>>()
-    {
-        if strings
-            .windows(2)
-            .all(|w| plain_text_order(w[0], w[1]).is_le())
-        {
+    if let Some(strings) = plain_strings(items) {
+        let mut in_order = true;
+        for at in 1..strings.len() {
+            in_order &= plain_text_order(strings[at - 1], strings[at]).is_le();
+        }
+        if in_order {
             write_strings(out, &strings, indent);
         } else {
             write_strings(out, &sorted_plain(strings), indent);
         }
         return;
     }
-    let compact: Vec<Vec<u8>> = items
-        .iter()
-        .map(|item| {
-            let mut compact = Vec::new();
-            write_canonical(&mut compact, item, context, None);
-            compact
-        })
-        .collect();
+    let compact = compact_texts(items, context);
     // Byte order of UTF-8 is the order of the strings `sort_by_cached_key` compared.
     let order = stable_order(compact.len(), &|a, b| compact[a].cmp(&compact[b]));
     if indent.is_none() {
@@ -524,13 +561,7 @@ fn write_sorted_array<S: Sink>(
         out.byte(b']');
         return;
     }
-    write_array(
-        out,
-        order.iter().map(|&at| &items[at]),
-        order.len(),
-        context,
-        indent,
-    );
+    write_array(out, items, Some(&order), context, indent);
 }
 
 /// Plain strings in the order of their JSON texts, ties kept in place (a stable sort): a short
@@ -598,7 +629,7 @@ fn plain_text_order(a: &str, b: &str) -> std::cmp::Ordering {
 }
 
 /// An array of plain strings in the given order, as [`write_array`] writes one.
-fn write_strings<S: Sink>(out: &mut S, strings: &[&str], indent: Option<usize>) {
+fn write_strings(out: &mut Sink<'_>, strings: &[&str], indent: Option<usize>) {
     if strings.is_empty() {
         out.put(b"[]");
         return;
@@ -621,7 +652,7 @@ fn write_strings<S: Sink>(out: &mut S, strings: &[&str], indent: Option<usize>) 
     out.byte(b']');
 }
 
-fn write_str<S: Sink>(out: &mut S, text: &str) {
+fn write_str(out: &mut Sink<'_>, text: &str) {
     // Most texts need no escape: written between quotes as they are, which is what
     // serde_json writes for them too.
     if is_plain(text) {
@@ -945,6 +976,37 @@ fn read_definition<'a>(
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn the_loops_give_what_the_chains_they_replace_gave() {
+        let lists = [
+            json!([]),
+            json!(["a", "b b", "c"]),
+            json!(["a", "quo\"te", "c"]),
+            json!(["a", 1, {"x": [2, 1]}]),
+        ];
+        for list in &lists {
+            let items = list.as_array().expect("an array");
+            let chained: Option<Vec<&str>> = items
+                .iter()
+                .map(|item| item.as_str().filter(|s| is_plain(s)))
+                .collect();
+            assert_eq!(plain_strings(items), chained);
+            let chained: Vec<Vec<u8>> = items
+                .iter()
+                .map(|item| canonical(item, Context::Schema).to_string().into_bytes())
+                .collect();
+            assert_eq!(compact_texts(items, Context::Schema), chained);
+        }
+        let (a, b) = ([2, 0, 1], [1, 0, 2]);
+        for same in [
+            |i: usize, j: usize| i + j == 3 || i == j,
+            |i: usize, j: usize| i == j,
+        ] {
+            let chained = a.iter().zip(&b).all(|(&i, &j)| same(i, j));
+            assert_eq!(same_in_order(&a, &b, &same), chained);
+        }
+    }
 
     #[test]
     fn plain_strings_sort_as_a_stable_sort_by_their_json_text() {

@@ -198,14 +198,12 @@ impl Config {
                 }
                 match value {
                     Value::Object(map) => {
-                        behavior = map
-                            .into_iter()
-                            .map(|(k, v)| {
-                                let key_line = key_line(text, line - first_line + 1, &k)
-                                    .map_or(line, |l| l + first_line - 1);
-                                (k, v, key_line)
-                            })
-                            .collect();
+                        behavior = Vec::with_capacity(map.len());
+                        for (k, v) in map {
+                            let key_line = key_line(text, line - first_line + 1, &k)
+                                .map_or(line, |l| l + first_line - 1);
+                            behavior.push((k, v, key_line));
+                        }
                     }
                     Value::Null => {}
                     _ => {

@@ -11,7 +11,6 @@ use super::{ErrorKind, SnapshotError};
 use crate::surface::ItemKey;
 use mcp_contract_engine::hash::fnv1a64;
 use serde_json::Value;
-use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -76,58 +75,121 @@ pub fn load_dir(
             }
         }
     }
-    names.sort_by(|a, b| a.0.cmp(&b.0));
-    let (names, namings): (Vec<String>, Vec<Naming>) = names.into_iter().unzip();
-    let mut by_key: BTreeMap<ItemKey, (Accepted, Naming)> = BTreeMap::new();
-    for ((name, naming), read) in names.iter().zip(namings).zip(read_all(dir, &names)) {
-        let (path, file, item) = read?;
-        let expected = file_name(module, suite, &item.key);
-        let named_as = match naming {
-            Naming::Current => Some(expected.clone()),
-            Naming::Former => former_file_name(module, suite, &item.key),
-        };
-        if named_as.as_deref() != Some(name.as_str()) {
-            // 0.1.0's names could collide: a suite named `tools` had its server file named as
-            // the unnamed suite's tool `server`. Such a file is the other suite's, not this one's.
-            if naming == Naming::Former {
-                continue;
-            }
-            return Err(SnapshotError::at(
-                ErrorKind::Duplicate,
-                &path,
-                None,
-                format!(
-                    "this file holds {} `{}`, whose snapshot is {expected}; the file was renamed or copied by hand: rename it back or delete it",
-                    item.key.kind, item.key.name
-                ),
-            ));
+    // One compiled sort for every caller (`ordered::sort_by`), not one for this element type.
+    crate::ordered::sort_by(&mut names, &|a, b| a.0.cmp(&b.0));
+    // The files' items in file-name order, each with its naming and its position in that
+    // order, up to the first file that cannot be used.
+    let mut found: Vec<(Accepted, Naming, usize)> = Vec::with_capacity(names.len());
+    let mut failed = None;
+    for ((name, naming), read) in names.iter().zip(read_all(dir, &names)) {
+        match read {
+            Err(e) => failed = Some(e),
+            Ok((path, file, item)) => match belongs(module, suite, name, *naming, &path, &item) {
+                Err(e) => failed = Some(e),
+                Ok(false) => continue,
+                Ok(true) => {
+                    let at = found.len();
+                    found.push((
+                        Accepted {
+                            path,
+                            file: Arc::new(file),
+                            item,
+                        },
+                        *naming,
+                        at,
+                    ));
+                    continue;
+                }
+            },
         }
-        if let Some((first, first_naming)) = by_key.get(&item.key) {
-            let message = if naming == *first_naming {
-                format!(
-                    "{} `{}` is also accepted in {}; delete one of the two files",
-                    item.key.kind,
-                    item.key.name,
-                    first.path.display()
-                )
-            } else {
-                let (former, current) = match naming {
-                    Naming::Former => (&path, &first.path),
-                    Naming::Current => (&first.path, &path),
-                };
-                both_names(&item.key, suite, former, current)
-            };
-            return Err(SnapshotError::at(
-                ErrorKind::Duplicate,
-                &path,
-                None,
-                message,
-            ));
-        }
-        let file = Arc::new(file);
-        by_key.insert(item.key.clone(), (Accepted { path, file, item }, naming));
+        break;
     }
-    Ok(by_key.into_values().map(|(accepted, _)| accepted).collect())
+    // Sorted by item (stably: a key's files stay in file-name order), not kept in a map by
+    // item: a B-tree of this one key and value type compiled ~6,000 lines of LLVM IR
+    // (docs/performance.md §6).
+    crate::ordered::sort_by(&mut found, &|a, b| a.0.item.key.cmp(&b.0.item.key));
+    // Files are judged in file-name order: the first file whose item an earlier one already
+    // holds is the error, before a file after it that could not be read.
+    let mut first_twice: Option<(usize, usize)> = None;
+    for at in 1..found.len() {
+        let (earlier, later) = (&found[at - 1], &found[at]);
+        let starts_group = at < 2 || found[at - 2].0.item.key != earlier.0.item.key;
+        if starts_group
+            && earlier.0.item.key == later.0.item.key
+            && first_twice.is_none_or(|(_, second)| later.2 < found[second].2)
+        {
+            first_twice = Some((at - 1, at));
+        }
+    }
+    if let Some((first, second)) = first_twice {
+        return Err(twice(suite, &found[first], &found[second]));
+    }
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    let mut accepted = Vec::with_capacity(found.len());
+    for (a, _, _) in found {
+        accepted.push(a);
+    }
+    Ok(accepted)
+}
+
+/// Whether the file `name` (named as `naming` says) holds the item its name says: `Ok(false)`
+/// for a former name that is another suite's file, an error for a file renamed or copied.
+fn belongs(
+    module: &str,
+    suite: Option<&str>,
+    name: &str,
+    naming: Naming,
+    path: &Path,
+    item: &ItemHead,
+) -> Result<bool, SnapshotError> {
+    let expected = file_name(module, suite, &item.key);
+    let named_as = match naming {
+        Naming::Current => Some(expected.clone()),
+        Naming::Former => former_file_name(module, suite, &item.key),
+    };
+    if named_as.as_deref() == Some(name) {
+        return Ok(true);
+    }
+    // 0.1.0's names could collide: a suite named `tools` had its server file named as the
+    // unnamed suite's tool `server`. Such a file is the other suite's, not this one's.
+    if naming == Naming::Former {
+        return Ok(false);
+    }
+    Err(SnapshotError::at(
+        ErrorKind::Duplicate,
+        path,
+        None,
+        format!(
+            "this file holds {} `{}`, whose snapshot is {expected}; the file was renamed or copied by hand: rename it back or delete it",
+            item.key.kind, item.key.name
+        ),
+    ))
+}
+
+/// The error for an item accepted in two files: `first` read before `second`.
+fn twice(
+    suite: Option<&str>,
+    (first, first_naming, _): &(Accepted, Naming, usize),
+    (second, naming, _): &(Accepted, Naming, usize),
+) -> SnapshotError {
+    let key = &second.item.key;
+    let message = if naming == first_naming {
+        format!(
+            "{} `{}` is also accepted in {}; delete one of the two files",
+            key.kind,
+            key.name,
+            first.path.display()
+        )
+    } else {
+        let (former, current) = match naming {
+            Naming::Former => (&second.path, &first.path),
+            Naming::Current => (&first.path, &second.path),
+        };
+        both_names(key, suite, former, current)
+    };
+    SnapshotError::at(ErrorKind::Duplicate, &second.path, None, message)
 }
 
 /// What to do when an item is accepted under its former name and its name now, which hold
@@ -250,8 +312,8 @@ type Read = Result<(PathBuf, SnapshotFile, ItemHead), SnapshotError>;
 /// Reads and parses `names` in `dir`, in order; on several threads when there are many (reading
 /// and parsing thousands of files is most of a large suite's start-up: see
 /// [`crate::parallel`]). Every file is only read.
-fn read_all(dir: &Path, names: &[String]) -> Vec<Read> {
-    let read_one = |name: &String| -> Read {
+fn read_all(dir: &Path, names: &[(String, Naming)]) -> Vec<Read> {
+    let read_one = |(name, _): &(String, Naming)| -> Read {
         let path = dir.join(name);
         let (file, body_line) = read_with_offset(&path)?;
         let item = read_head_at(&file.contents, &path, body_line)?;
@@ -267,17 +329,15 @@ pub fn pending_files(dir: &Path, module: &str, suite: Option<&str>) -> Vec<PathB
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
-    let mut found: Vec<PathBuf> = entries
-        .flatten()
-        .filter(|entry| {
-            entry.file_name().to_str().is_some_and(|name| {
-                name.strip_suffix(".new")
-                    .is_some_and(|snap| is_suite_file(snap, module, suite))
-            })
-        })
-        .map(|entry| entry.path())
-        .collect();
-    found.sort();
+    let mut found: Vec<PathBuf> = Vec::new();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let pending = name.to_str().and_then(|name| name.strip_suffix(".new"));
+        if pending.is_some_and(|snap| is_suite_file(snap, module, suite)) {
+            found.push(entry.path());
+        }
+    }
+    crate::ordered::sort_by(&mut found, &|a, b| a.cmp(b));
     found
 }
 
@@ -438,4 +498,47 @@ pub fn add_reference(settings: &Settings, snap_path: &Path) -> Result<(), Snapsh
         .open(references)
         .and_then(|mut f| f.write_all(line.as_bytes()))
         .map_err(|e| SnapshotError::io(references, "append to the snapshot references file", &e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::snapshot::{render_item, Metadata};
+    use crate::surface::ItemKind;
+
+    fn item_file(dir: &Path, file: &str, name: &str, description: &str) {
+        let key = ItemKey::new(ItemKind::Tool, name);
+        let definition = serde_json::json!({ "name": name, "description": description });
+        let contents = render_item(&key, Some(&definition));
+        let bytes = SnapshotFile::new(Metadata::default(), contents).render();
+        std::fs::write(dir.join(file), bytes).expect("write");
+    }
+
+    /// What the map by item this replaced gave: files taken in name order, the first that
+    /// repeats an item already read (or cannot be read) the error; the items sorted by key.
+    #[test]
+    fn the_first_file_in_name_order_that_fails_is_the_error() {
+        let dir = std::env::temp_dir().join(format!("mcp-store-order-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a temporary folder");
+        item_file(&dir, "m__s__tools__b.snap", "b", "one");
+        item_file(&dir, "m__s.tools.c.snap", "c", "one");
+        let loaded = load_dir(&dir, "m", Some("s")).expect("readable");
+        let names: Vec<&str> = loaded.iter().map(|a| a.item.key.name.as_str()).collect();
+        assert_eq!(names, ["b", "c"]);
+        // `x` under its former name and its name now: the second of the two (in name order,
+        // `.` before `_`) is the error, before a broken file after it.
+        item_file(&dir, "m__s.tools.x.snap", "x", "former");
+        item_file(&dir, "m__s__tools__x.snap", "x", "now");
+        std::fs::write(dir.join("m__s__tools__z.snap"), "---\nbroken").expect("write");
+        let error = load_dir(&dir, "m", Some("s")).expect_err("x twice");
+        assert_eq!(error.kind, ErrorKind::Duplicate);
+        assert!(error.to_string().contains("is in two files"), "{error}");
+        // A broken file before the second file of `x` is the error instead.
+        std::fs::write(dir.join("m__s__tools__a.snap"), "---\nbroken").expect("write");
+        let error = load_dir(&dir, "m", Some("s")).expect_err("a broken file first");
+        assert_ne!(error.kind, ErrorKind::Duplicate);
+        assert!(error.to_string().contains("m__s__tools__a.snap"), "{error}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

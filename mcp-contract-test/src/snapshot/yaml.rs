@@ -18,7 +18,7 @@ pub(crate) fn emit_document(entries: &[(&str, &Value)]) -> String {
         out: String::from("---\n"),
         level: -1,
     };
-    emitter.emit_hash(entries.iter().map(|(k, v)| (*k, *v)).collect());
+    emitter.emit_hash(entries);
     emitter.out
 }
 
@@ -48,7 +48,12 @@ impl Emitter {
             Value::Null => self.out.push('~'),
             Value::Array(items) => self.emit_array(items),
             Value::Object(map) => {
-                self.emit_hash(map.iter().map(|(k, v)| (k.as_str(), v)).collect())
+                // A loop: a collect compiled a chain of its own.
+                let mut entries: Vec<(&str, &Value)> = Vec::with_capacity(map.len());
+                for (key, value) in map {
+                    entries.push((key, value));
+                }
+                self.emit_hash(&entries);
             }
         }
     }
@@ -70,13 +75,13 @@ impl Emitter {
         self.level -= 1;
     }
 
-    fn emit_hash(&mut self, entries: Vec<(&str, &Value)>) {
+    fn emit_hash(&mut self, entries: &[(&str, &Value)]) {
         if entries.is_empty() {
             self.out.push_str("{}");
             return;
         }
         self.level += 1;
-        for (i, (key, value)) in entries.into_iter().enumerate() {
+        for (i, &(key, value)) in entries.iter().enumerate() {
             if i > 0 {
                 self.out.push('\n');
                 self.write_indent();
@@ -180,7 +185,13 @@ pub(crate) fn parse_mapping_document(
         Some(line) if line.text().starts_with('{') => {
             let no = line.no;
             match parser.parse_node(0)? {
-                Value::Object(map) => map.into_iter().map(|(k, v)| (k, v, no)).collect(),
+                Value::Object(map) => {
+                    let mut entries = Vec::with_capacity(map.len());
+                    for (key, value) in map {
+                        entries.push((key, value, no));
+                    }
+                    entries
+                }
                 _ => {
                     return Err(YamlError {
                         line: no,

@@ -63,11 +63,11 @@ pub(crate) struct Cause {
 
 impl fmt::Display for Cause {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let quoted: Vec<String> = self
-            .filters
-            .iter()
-            .map(|filter| format!("\"{}\"", filter.replace('\\', "\\\\").replace('"', "\\\"")))
-            .collect();
+        let mut quoted: Vec<String> = Vec::with_capacity(self.filters.len());
+        for filter in &self.filters {
+            let escaped = filter.replace('\\', "\\\\").replace('"', "\\\"");
+            quoted.push(format!("\"{escaped}\""));
+        }
         write!(
             f,
             "The texts differ only where {} appears (`{}` accepted, `{}` now): the server writes \
@@ -120,7 +120,7 @@ fn in_token(c: char) -> bool {
 }
 
 fn text_cause(before: &str, after: &str, user: Option<&str>) -> Option<Cause> {
-    let (a, b): (Vec<char>, Vec<char>) = (before.chars().collect(), after.chars().collect());
+    let (a, b) = (super::chars_of(before), super::chars_of(after));
     let (mut prefix, mut suffix) = super::common_ends(&a, &b);
     while prefix > 0 && in_token(a[prefix - 1]) {
         prefix -= 1;
@@ -129,13 +129,17 @@ fn text_cause(before: &str, after: &str, user: Option<&str>) -> Option<Cause> {
         suffix -= 1;
     }
     let (old, new): (String, String) = (
-        a[prefix..a.len() - suffix].iter().collect(),
-        b[prefix..b.len() - suffix].iter().collect(),
+        super::text_of(&a[prefix..a.len() - suffix]),
+        super::text_of(&b[prefix..b.len() - suffix]),
     );
-    let (old_words, new_words): (Vec<&str>, Vec<&str>) = (
-        old.split_whitespace().collect(),
-        new.split_whitespace().collect(),
-    );
+    fn words(text: &str) -> Vec<&str> {
+        let mut words = Vec::new();
+        for word in text.split_whitespace() {
+            words.push(word);
+        }
+        words
+    }
+    let (old_words, new_words) = (words(&old), words(&new));
     if old_words.is_empty() || old_words.len() != new_words.len() {
         return None;
     }
@@ -196,7 +200,7 @@ fn context_before(text: &[char]) -> String {
         }
         start -= 1;
     }
-    text[start..].iter().collect()
+    super::text_of(&text[start..])
 }
 
 /// Up to three words after a value (and the punctuation that closes it), as they appear in
@@ -213,7 +217,7 @@ fn context_after(text: &[char]) -> String {
         }
         end += 1;
     }
-    text[..end].iter().collect()
+    super::text_of(&text[..end])
 }
 
 /// `LEFT VALUE RIGHT => LEFT [placeholder] RIGHT`: keyed on the server's own words around the
@@ -320,6 +324,16 @@ fn is_timezone(text: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '+' | '-' | '/'))
 }
 
+/// The parts of `text` between each `separator` (a loop: a collect at each place compiled its
+/// own chain).
+fn split_on(text: &str, separator: char) -> Vec<&str> {
+    let mut parts = Vec::new();
+    for part in text.split(separator) {
+        parts.push(part);
+    }
+    parts
+}
+
 fn is_date(text: &str) -> bool {
     let digits = |s: &str, n: usize| s.len() == n && s.bytes().all(|b| b.is_ascii_digit());
     let (date, time) = match text.split_once(['T', ' ']) {
@@ -327,13 +341,13 @@ fn is_date(text: &str) -> bool {
         None => (text, None),
     };
     let is_day = |d: &str| {
-        let parts: Vec<&str> = d.split('-').collect();
+        let parts = split_on(d, '-');
         matches!(parts.as_slice(), [y, m, d] if digits(y, 4) && digits(m, 2) && digits(d, 2))
     };
     let is_time = |t: &str| {
         let t = t.trim_end_matches('Z');
         let t = t.split(['+']).next().unwrap_or(t);
-        let parts: Vec<&str> = t.split(':').collect();
+        let parts = split_on(t, ':');
         parts.len() >= 2
             && parts.len() <= 4
             && parts.iter().all(|p| {
@@ -367,6 +381,16 @@ fn is_word(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn split_on_is_what_collecting_split_gives() {
+        for text in ["", "2026-12-01", "-a--b-", "10:00", "x"] {
+            for separator in ['-', ':'] {
+                let chained: Vec<&str> = text.split(separator).collect();
+                assert_eq!(split_on(text, separator), chained);
+            }
+        }
+    }
 
     fn cause(before: &str, after: &str) -> Option<Cause> {
         text_cause(before, after, Some("runner"))
