@@ -176,7 +176,7 @@ impl SuiteConfig {
         }
         // Sorted, then the short ones left out as the list is copied: `retain` with a closure
         // is a copy of its own.
-        found.sort();
+        crate::ordered::sort_by(&mut found, &|a, b| a.cmp(b));
         found.dedup();
         let mut kept = Vec::with_capacity(found.len());
         for secret in found {

@@ -51,7 +51,7 @@ impl Consumers {
             .map(|entry| entry.path())
             .filter(|path| path.is_file() && path.extension().is_some_and(|e| e == "json"))
             .collect();
-        files.sort();
+        crate::ordered::sort_by(&mut files, &|a, b| a.cmp(b));
         if files.is_empty() {
             return Err(error(format!(
                 "the consumers folder {shown} holds no usage file: record one with \

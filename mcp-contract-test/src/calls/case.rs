@@ -133,7 +133,7 @@ pub fn read_cases(dir: &Path) -> Result<Cases, CallsError> {
             let name = entry.file_name().to_string_lossy().into_owned();
             out.push((name, entry.path(), is_dir));
         }
-        out.sort();
+        crate::ordered::sort_by(&mut out, &|a, b| a.cmp(b));
         Ok(out)
     };
     let mut cases = Vec::new();

@@ -51,7 +51,7 @@ pub fn judge(
             keys.push(key);
         }
     }
-    keys.sort();
+    crate::ordered::sort_by(&mut keys, &|a, b| a.cmp(b));
     keys.dedup();
     let mut verdicts = Vec::new();
     let mut unjudged = Vec::new();
@@ -90,7 +90,7 @@ pub fn keys(records: &[ItemKey], accepted: &[Accepted]) -> Vec<ItemKey> {
             keys.push(a.item.key.clone());
         }
     }
-    keys.sort();
+    crate::ordered::sort_by(&mut keys, &|a, b| a.cmp(b));
     keys.dedup();
     keys
 }
