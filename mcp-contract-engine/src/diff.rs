@@ -12,7 +12,7 @@ use crate::rules::{self, Direction};
 use crate::schema::{
     self, any_node, bound_tighter, canonical_eq, canonical_schema_eq, canonical_schema_string,
     canonical_string, clip, is_multiple, normalize_text, type_names, Additional, Atoms, Node, Part,
-    Shape, NULL,
+    Shape, SortedMap, SortedSet, NULL,
 };
 use crate::surface::{ItemKey, ItemKind, Surface};
 use serde_json::{json, Map, Value};

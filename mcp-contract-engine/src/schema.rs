@@ -11,13 +11,16 @@
 use crate::ordered::CollectOrdered;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::HashSet;
 use std::fmt::Write as _;
 
 pub mod accepted;
 pub mod format;
 pub mod pattern;
 pub mod regular;
+pub mod sorted;
+
+pub use sorted::{SortedMap, SortedSet};
 
 /// A canonical text for a JSON value: object keys sorted, numbers spelled so that equal
 /// numbers are equal (`1` and `1.0` both give `1`), no whitespace. Two values are the same
@@ -481,7 +484,7 @@ pub struct Shape<'a> {
     /// Accepted JSON types (intersected over every part, narrowed by the enum).
     pub types: Atoms,
     /// The enum/const value set by canonical string (`None`: no enum).
-    pub enumeration: Option<BTreeMap<String, &'a Value>>,
+    pub enumeration: Option<SortedMap<String, &'a Value>>,
     /// Lower numeric bound.
     pub lower: Option<Bound>,
     /// Upper numeric bound.
@@ -493,9 +496,9 @@ pub struct Shape<'a> {
     /// `maxLength`.
     pub max_length: Option<f64>,
     /// Every `pattern` that applies.
-    pub patterns: BTreeSet<&'a str>,
+    pub patterns: SortedSet<&'a str>,
     /// Every `format` that applies.
-    pub formats: BTreeSet<&'a str>,
+    pub formats: SortedSet<&'a str>,
     /// `minItems`.
     pub min_items: Option<f64>,
     /// `maxItems`.
@@ -507,9 +510,9 @@ pub struct Shape<'a> {
     /// `maxProperties`.
     pub max_properties: Option<f64>,
     /// Declared properties, each the node of every part that declares it.
-    pub properties: BTreeMap<&'a str, Node<'a>>,
+    pub properties: SortedMap<&'a str, Node<'a>>,
     /// Required property names.
-    pub required: BTreeSet<&'a str>,
+    pub required: SortedSet<&'a str>,
     /// `additionalProperties`.
     pub additional: Additional<'a>,
     /// `propertyNames` (empty: none).
@@ -530,9 +533,9 @@ pub struct Shape<'a> {
     pub deprecated: bool,
     /// `$schema`, `$id`, `$comment`, `$anchor` and vendor extensions (`x-…`): no effect on
     /// validation.
-    pub meta: BTreeMap<&'a str, &'a Value>,
+    pub meta: SortedMap<&'a str, &'a Value>,
     /// Keywords the engine does not model, by keyword, canonical values joined.
-    pub unknown: BTreeMap<String, Vec<&'a Value>>,
+    pub unknown: SortedMap<String, Vec<&'a Value>>,
     /// Branches of a non-nullable `anyOf`/`oneOf` (at least two), each a single value.
     pub union: Option<Vec<&'a Value>>,
     /// Whether the union keyword was `oneOf` (`anyOf` otherwise).
@@ -555,15 +558,15 @@ impl<'a> Shape<'a> {
             multiple_of: None,
             min_length: None,
             max_length: None,
-            patterns: BTreeSet::new(),
-            formats: BTreeSet::new(),
+            patterns: SortedSet::new(),
+            formats: SortedSet::new(),
             min_items: None,
             max_items: None,
             unique_items: false,
             min_properties: None,
             max_properties: None,
-            properties: BTreeMap::new(),
-            required: BTreeSet::new(),
+            properties: SortedMap::new(),
+            required: SortedSet::new(),
             additional: Additional::Any,
             property_names: Vec::new(),
             items: Vec::new(),
@@ -573,8 +576,8 @@ impl<'a> Shape<'a> {
             title: None,
             examples: None,
             deprecated: false,
-            meta: BTreeMap::new(),
-            unknown: BTreeMap::new(),
+            meta: SortedMap::new(),
+            unknown: SortedMap::new(),
             union: None,
             union_is_one_of: false,
             nullable: false,
@@ -705,12 +708,12 @@ impl<'a> Builder<'a> {
         hops < self.max_hops && self.expansions < self.max_hops.saturating_mul(64)
     }
 
+    /// Appended; gathered by keyword when the shape is finished.
     fn unknown(&mut self, keyword: &str, value: &'a Value) {
-        self.shape
-            .unknown
-            .entry(keyword.to_owned())
-            .or_default()
-            .push(value);
+        match self.shape.unknown.last_value_of(keyword) {
+            Some(values) => values.push(value),
+            None => self.shape.unknown.append(keyword.to_owned(), vec![value]),
+        }
     }
 
     /// Reads one part of the node: its identity, `$ref`, `allOf`, its union, its keywords.
@@ -848,24 +851,27 @@ impl<'a> Builder<'a> {
                 None => self.unknown("type", v),
             },
             "enum" | "const" => {
-                let values: Vec<&'a Value> = match (key, v) {
-                    ("enum", Value::Array(items)) => items.iter().collect(),
-                    ("const", v) => vec![v],
+                let values: &'a [Value] = match (key, v) {
+                    ("enum", Value::Array(items)) => items,
+                    ("const", v) => std::slice::from_ref(v),
                     _ => {
                         self.unknown(key, v);
                         return;
                     }
                 };
-                let set: BTreeMap<String, &'a Value> = values
-                    .into_iter()
-                    .map(|x| (canonical_string(x), x))
-                    .ordered_map();
+                let mut set = SortedMap::new();
+                set.reserve(values.len());
+                for x in values {
+                    set.append(canonical_string(x), x);
+                }
+                // The last of equal values is the one kept, as a map filled in order keeps it.
+                set.sort_merging(&|kept, later| *kept = later);
                 self.shape.enumeration = Some(match self.shape.enumeration.take() {
                     None => set,
-                    Some(prev) => prev
-                        .into_iter()
-                        .filter(|(k, _)| set.contains_key(k))
-                        .ordered_map(),
+                    Some(mut prev) => {
+                        prev.retain(&|k, _| set.contains_key(k));
+                        prev
+                    }
                 });
             }
             _ => self.unknown(key, v),
@@ -967,15 +973,12 @@ impl<'a> Builder<'a> {
         match key {
             "properties" => match v {
                 Value::Object(props) => {
+                    // Parts that declare one name are gathered when the shape is finished.
+                    self.shape.properties.reserve(props.len());
                     for (name, schema) in props {
                         self.shape
                             .properties
-                            .entry(name.as_str())
-                            .or_default()
-                            .push(Part {
-                                value: schema,
-                                skip_union: false,
-                            });
+                            .append(name.as_str(), vec![Part::new(schema)]);
                     }
                 }
                 _ => self.unknown(key, v),
@@ -984,7 +987,7 @@ impl<'a> Builder<'a> {
                 Value::Array(names) if names.iter().all(Value::is_string) => {
                     self.shape
                         .required
-                        .extend(names.iter().filter_map(Value::as_str));
+                        .extend_names(names.iter().filter_map(Value::as_str));
                 }
                 // Draft-3 `required: true` on a property, or garbage: not modelled.
                 _ => self.unknown(key, v),
@@ -1046,12 +1049,12 @@ impl<'a> Builder<'a> {
             "examples" => self.shape.examples = self.shape.examples.or(Some(v)),
             "deprecated" => self.shape.deprecated |= v.as_bool().unwrap_or(false),
             "$schema" | "$id" | "$comment" | "$anchor" => {
-                self.shape.meta.insert(key, v);
+                self.shape.meta.append(key, v);
             }
             // Vendor extensions (`x-fastmcp-wrap-result`, …): validators ignore them.
             // The one the protocol gives a meaning is judged with the tool.
             k if k.starts_with("x-") && k != HEADER_KEYWORD => {
-                self.shape.meta.insert(key, v);
+                self.shape.meta.append(key, v);
             }
             "nullable" => self.shape.nullable |= v.as_bool().unwrap_or(false),
             k if MODELLED.contains(&k) => {}
@@ -1063,6 +1066,13 @@ impl<'a> Builder<'a> {
     /// inclusive).
     fn finish(self, extra_null: bool) -> Shape<'a> {
         let mut shape = self.shape;
+        // What was appended, in key order: the values of a keyword or property declared by
+        // several parts gathered in reading order, a later meta value replacing an earlier.
+        shape
+            .properties
+            .sort_merging(&|node, more| node.extend(more));
+        shape.unknown.sort_merging(&|all, more| all.extend(more));
+        shape.meta.sort_merging(&|kept, later| *kept = later);
         if extra_null {
             shape.nullable = true;
         }

@@ -86,7 +86,7 @@ pub(super) fn tool(
 /// clients mirror each annotated argument into an `Mcp-Param-{name}` header.
 struct Headers<'v> {
     /// The annotation of each top-level property that has one.
-    by_property: BTreeMap<&'v str, &'v Value>,
+    by_property: SortedMap<&'v str, &'v Value>,
     /// Why the annotations are invalid (a conformant client then drops the whole tool).
     invalid: Option<String>,
 }
@@ -96,7 +96,7 @@ const HEADER_WALK: usize = 20_000;
 
 fn header_annotations(schema: &Value) -> Headers<'_> {
     let mut headers = Headers {
-        by_property: BTreeMap::new(),
+        by_property: SortedMap::new(),
         invalid: None,
     };
     let properties = schema.get("properties").and_then(Value::as_object);
@@ -114,7 +114,7 @@ fn header_annotations(schema: &Value) -> Headers<'_> {
         else {
             continue;
         };
-        headers.by_property.insert(name.as_str(), value);
+        headers.by_property.append(name.as_str(), value);
         let problem = match value.as_str() {
             None => Some("its value is not a string".to_owned()),
             Some("") => Some("its value is empty".to_owned()),
@@ -138,6 +138,10 @@ fn header_annotations(schema: &Value) -> Headers<'_> {
             ));
         }
     }
+    // An object's names come sorted and once: this only checks it.
+    headers
+        .by_property
+        .sort_merging(&|kept, later| *kept = later);
     if headers.invalid.is_none() {
         headers.invalid = nested_header(schema);
     }
@@ -238,13 +242,14 @@ fn headers(out: &mut Out<'_>, old: &Value, new: &Value) {
             |schema: &Value| schema.get("properties").and_then(|p| p.get(name)).is_some();
         declared(old) && declared(new)
     };
-    let names: BTreeSet<&str> = a
-        .by_property
-        .keys()
-        .chain(b.by_property.keys())
-        .copied()
-        .ordered_set();
-    for name in names.into_iter().filter(|n| in_both(n)) {
+    let mut names = Vec::with_capacity(a.by_property.len() + b.by_property.len());
+    for side in [&a, &b] {
+        names.extend(side.by_property.keys().copied());
+    }
+    for name in sorted_names(names) {
+        if !in_both(name) {
+            continue;
+        }
         let (before, after) = (a.by_property.get(name), b.by_property.get(name));
         let text = |v: Option<&&Value>| v.and_then(|v| v.as_str()).map(str::to_ascii_lowercase);
         match (before, after) {

@@ -256,7 +256,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
     }
 
     fn enumeration(&mut self, so: &Shape<'a>, sn: &Shape<'a>, path: &str) {
-        let as_array = |set: &BTreeMap<String, &Value>| {
+        let as_array = |set: &SortedMap<String, &Value>| {
             Value::Array(set.values().map(|v| clip(v, CLIP)).collect())
         };
         match (&so.enumeration, &sn.enumeration) {
@@ -297,23 +297,14 @@ impl<'a> SchemaCx<'a, '_, '_> {
     /// alternatives that are all literals).
     pub(super) fn value_lists(
         &mut self,
-        a: &BTreeMap<String, &Value>,
-        b: &BTreeMap<String, &Value>,
+        a: &SortedMap<String, &Value>,
+        b: &SortedMap<String, &Value>,
         path: &str,
     ) {
-        let as_array = |set: &BTreeMap<String, &Value>| {
+        let as_array = |set: &SortedMap<String, &Value>| {
             Value::Array(set.values().map(|v| clip(v, CLIP)).collect())
         };
-        let gone: Vec<&Value> = a
-            .iter()
-            .filter(|(k, _)| !b.contains_key(*k))
-            .map(|(_, v)| *v)
-            .collect();
-        let added: Vec<&Value> = b
-            .iter()
-            .filter(|(k, _)| !a.contains_key(*k))
-            .map(|(_, v)| *v)
-            .collect();
+        let (gone, added) = (only_in(a, b), only_in(b, a));
         if gone.is_empty() && added.is_empty() {
             return;
         }
@@ -418,7 +409,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
     /// The patterns of a node (all apply). One added is narrowing, one dropped widening; when
     /// some were replaced by others the two sets are compared as the regular languages they
     /// are (`schema::regular`), and what that does not decide is for a person.
-    fn patterns(&mut self, a: &BTreeSet<&str>, b: &BTreeSet<&str>, path: &str) {
+    fn patterns(&mut self, a: &SortedSet<&str>, b: &SortedSet<&str>, path: &str) {
         // The same patterns (most nodes: none) report nothing, as `string_sets` below says;
         // returned before the values and the wording are built for every node compared.
         if a == b {
@@ -430,7 +421,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
         } else {
             None
         };
-        let listed = |set: &BTreeSet<&str>| match set.len() {
+        let listed = |set: &SortedSet<&str>| match set.len() {
             1 => set.iter().next().map_or(json!(null), |s| json!(s)),
             _ => json!(set.iter().collect::<Vec<_>>()),
         };
@@ -463,8 +454,8 @@ impl<'a> SchemaCx<'a, '_, '_> {
 
     fn string_sets(
         &mut self,
-        a: &BTreeSet<&str>,
-        b: &BTreeSet<&str>,
+        a: &SortedSet<&str>,
+        b: &SortedSet<&str>,
         ids: [&'static str; 3],
         word: &str,
         path: &str,
@@ -480,7 +471,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
             (_, 0) => ids[1],
             _ => ids[2],
         };
-        let to_json = |set: &BTreeSet<&str>| match set.len() {
+        let to_json = |set: &SortedSet<&str>| match set.len() {
             0 => None,
             1 => set.iter().next().map(|s| json!(s)),
             _ => Some(json!(set.iter().collect::<Vec<_>>())),
@@ -779,8 +770,22 @@ impl<'a> SchemaCx<'a, '_, '_> {
     }
 }
 
+/// The values of `a` whose keys `b` does not hold, in order.
+fn only_in<'v>(
+    a: &SortedMap<String, &'v Value>,
+    b: &SortedMap<String, &'v Value>,
+) -> Vec<&'v Value> {
+    let mut only = Vec::new();
+    for (key, value) in a {
+        if !b.contains_key(key) {
+            only.push(*value);
+        }
+    }
+    only
+}
+
 /// Whether an enum lists every value of its types (only possible for booleans and null).
-fn is_exhaustive(types: Atoms, values: &BTreeMap<String, &Value>) -> bool {
+fn is_exhaustive(types: Atoms, values: &SortedMap<String, &Value>) -> bool {
     let mut covered: Atoms = 0;
     let has = |v: &Value| values.contains_key(&canonical_string(v));
     if has(&Value::Null) {
@@ -798,15 +803,12 @@ struct Listed<'a> {
     values: BTreeMap<String, Value>,
     /// Whether a pattern lists values (not the enum alone).
     by_pattern: bool,
-    other_patterns: BTreeSet<&'a str>,
+    other_patterns: SortedSet<&'a str>,
 }
 
 impl Listed<'_> {
-    fn borrowed(&self) -> BTreeMap<String, &Value> {
-        self.values
-            .iter()
-            .map(|(k, v)| (k.clone(), v))
-            .ordered_map()
+    fn borrowed(&self) -> SortedMap<String, &Value> {
+        super::values::borrowed(&self.values)
     }
 }
 
@@ -854,7 +856,7 @@ fn listed_strings<'a>(shape: &Shape<'a>) -> Option<Listed<'a>> {
     Some(Listed {
         values,
         by_pattern,
-        other_patterns: others.into_iter().map(|(source, _)| source).ordered_set(),
+        other_patterns: SortedSet::of_names(others.iter().map(|(source, _)| *source).collect()),
     })
 }
 
@@ -862,8 +864,8 @@ fn listed_strings<'a>(shape: &Shape<'a>) -> Option<Listed<'a>> {
 /// `Some(Some((rule, what shows it)))`, `Some(None)` for the same strings, `None` when the
 /// side that hurts (an input refusing, an output producing, strings it did not) is not decided.
 fn pattern_verdict(
-    a: &BTreeSet<&str>,
-    b: &BTreeSet<&str>,
+    a: &SortedSet<&str>,
+    b: &SortedSet<&str>,
     dir: Direction,
 ) -> Option<Option<(&'static str, String)>> {
     use schema::pattern::Pattern;
@@ -919,7 +921,7 @@ fn pattern_verdict(
 
 /// Why two sets of patterns were not compared: a pattern the engine does not read, or a
 /// comparison beyond what it explores.
-fn undecided_why(a: &BTreeSet<&str>, b: &BTreeSet<&str>) -> String {
+fn undecided_why(a: &SortedSet<&str>, b: &SortedSet<&str>) -> String {
     let unread = a
         .iter()
         .chain(b)

@@ -339,9 +339,14 @@ impl<'a> SchemaCx<'a, '_, '_> {
             (!values.is_empty() && values.len() <= DISCRIMINATOR_VALUES)
                 .then(|| values.into_keys().ordered_set())
         };
+        // No value in two sets (a set holds each once): all of them, sorted, each once.
         let disjoint = |sets: &[BTreeSet<String>]| {
-            let mut seen = BTreeSet::new();
-            sets.iter().flatten().all(|v| seen.insert(v.as_str()))
+            let mut all = Vec::new();
+            for set in sets {
+                all.extend(set.iter().map(String::as_str));
+            }
+            let count = all.len();
+            sorted_names(all).len() == count
         };
         'candidates: for name in first.properties.keys() {
             let mut old_sets = Vec::new();
@@ -550,19 +555,26 @@ fn without_annotations(value: &Value, depth: usize) -> Value {
         .into()
 }
 
+/// The names two maps share over all the names they hold (each once), as a fraction.
+fn names_shared<V>(a: &SortedMap<&str, V>, b: &SortedMap<&str, V>) -> f64 {
+    let shared = a.keys().filter(|name| b.contains_key(*name)).count();
+    // The union holds each name of both once: both counts less the shared ones.
+    shared as f64 / (a.len() + b.len() - shared) as f64
+}
+
 /// Pairs object branches among `gone` (old) and `added` (new) by their property names.
-fn match_by_structure<'a>(
+fn match_by_structure<'s, 'a>(
     gone: &[usize],
     added: &[usize],
-    (os, ns): (&[Shape<'a>], &[Shape<'a>]),
+    (os, ns): (&'s [Shape<'a>], &'s [Shape<'a>]),
 ) -> Vec<(usize, usize)> {
-    let names = |s: &Shape<'a>| -> Option<BTreeSet<&'a str>> {
+    // The property names of an object branch: its map's keys, sorted and each once already.
+    let names = |s: &'s Shape<'a>| -> Option<&'s SortedMap<&'a str, Node<'a>>> {
         (s.effective_types() & !NULL == schema::OBJECT && !s.properties.is_empty())
-            .then(|| s.properties.keys().copied().ordered_set())
+            .then_some(&s.properties)
     };
     let score = |i: usize, j: usize| -> Option<f64> {
-        let (a, b) = (names(&os[i])?, names(&ns[j])?);
-        let share = a.intersection(&b).count() as f64 / a.union(&b).count() as f64;
+        let share = names_shared(names(&os[i])?, names(&ns[j])?);
         (share >= STRUCTURE_OVERLAP).then_some(share)
     };
     // The best partner of each branch, when there is exactly one.
@@ -637,4 +649,36 @@ fn match_by_type(os: &[Shape<'_>], ns: &[Shape<'_>]) -> Option<Matching> {
     }
     let added = (0..ns.len()).filter(|j| !used[*j]).collect();
     Some((pairs, gone, added))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The share of names is what the sets' intersection over their union gives.
+    #[test]
+    fn names_shared_is_the_intersection_over_the_union() {
+        let lists: [&[&str]; 5] = [
+            &["a"],
+            &["a", "b"],
+            &["b", "c", "d"],
+            &["a", "c", "e", "f"],
+            &["x"],
+        ];
+        for a in lists {
+            for b in lists {
+                let map = |names: &[&'static str]| {
+                    let mut map = SortedMap::new();
+                    for name in names {
+                        map.insert(*name, ());
+                    }
+                    map
+                };
+                let (sa, sb): (BTreeSet<&str>, BTreeSet<&str>) =
+                    (a.iter().copied().collect(), b.iter().copied().collect());
+                let expected = sa.intersection(&sb).count() as f64 / sa.union(&sb).count() as f64;
+                assert_eq!(names_shared(&map(a), &map(b)), expected, "{a:?} {b:?}");
+            }
+        }
+    }
 }

@@ -340,8 +340,14 @@ impl<'a> SchemaCx<'a, '_, '_> {
     }
 }
 
-fn borrowed(map: &BTreeMap<String, Value>) -> BTreeMap<String, &Value> {
-    map.iter().map(|(k, v)| (k.clone(), v)).ordered_map()
+/// The values of `map` borrowed, by the same keys (in order already: appended as they come).
+pub(super) fn borrowed(map: &BTreeMap<String, Value>) -> SortedMap<String, &Value> {
+    let mut borrowed = SortedMap::new();
+    borrowed.reserve(map.len());
+    for (key, value) in map {
+        borrowed.append(key.clone(), value);
+    }
+    borrowed
 }
 
 /// A branch's own text (through a bare `$ref`), normalised.

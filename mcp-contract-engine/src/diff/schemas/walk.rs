@@ -273,8 +273,8 @@ impl<'a> SchemaCx<'a, '_, '_> {
         {
             self.note(path, note);
         }
-        let cost = so.enumeration.as_ref().map_or(0, BTreeMap::len)
-            + sn.enumeration.as_ref().map_or(0, BTreeMap::len);
+        let cost = so.enumeration.as_ref().map_or(0, SortedMap::len)
+            + sn.enumeration.as_ref().map_or(0, SortedMap::len);
         if self.skip_equal && !self.afford(cost / 64) && !self.stop_skipping() {
             return;
         }
