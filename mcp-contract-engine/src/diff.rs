@@ -18,7 +18,7 @@ use crate::surface::{ItemKey, ItemKind, Surface};
 use serde_json::{json, Map, Value};
 use std::borrow::Cow;
 use std::cell::Cell;
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 mod call;
 mod poisoning;

@@ -11,7 +11,6 @@
 use crate::ordered::CollectOrdered;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
-use std::collections::HashSet;
 use std::fmt::Write as _;
 
 pub mod accepted;
@@ -305,7 +304,8 @@ pub fn resolve_pointer<'a>(root: &'a Value, reference: &str) -> Option<&'a Value
     let mut node = root;
     for raw in pointer.split('/') {
         // Borrowed unless escaped: `$ref`s are resolved at every schema node compared.
-        let token: Cow<'_, str> = if raw.contains('~') {
+        // A byte search: `str::contains(char)` runs a general searcher for one byte.
+        let token: Cow<'_, str> = if raw.as_bytes().contains(&b'~') {
             Cow::Owned(raw.replace("~1", "/").replace("~0", "~"))
         } else {
             Cow::Borrowed(raw)
@@ -320,7 +320,7 @@ pub fn resolve_pointer<'a>(root: &'a Value, reference: &str) -> Option<&'a Value
 }
 
 fn percent_decode(text: &str) -> Option<Cow<'_, str>> {
-    if !text.contains('%') {
+    if !text.as_bytes().contains(&b'%') {
         return Some(Cow::Borrowed(text));
     }
     let bytes = text.as_bytes();
@@ -463,8 +463,20 @@ pub struct Bound {
     pub value: f64,
     /// Whether the limit itself is excluded.
     pub exclusive: bool,
-    /// The keyword and value as written, for reports.
-    pub written: Value,
+    /// The keyword as written, for reports (see [`Bound::written`]).
+    pub keyword: &'static str,
+    /// Its number as written.
+    pub limit: serde_json::Number,
+}
+
+impl Bound {
+    /// The keyword and value as written (`{"minimum": 1}`), for reports: built when a report
+    /// asks, not for every bound of every node compared.
+    pub fn written(&self) -> Value {
+        let mut written = Map::new();
+        written.insert(self.keyword.to_owned(), Value::Number(self.limit.clone()));
+        Value::Object(written)
+    }
 }
 
 /// What `additionalProperties` allows.
@@ -658,12 +670,19 @@ pub fn build<'a>(
     max_hops: usize,
     extra_null: bool,
 ) -> Shape<'a> {
+    // Room for the parts and a few `$ref` targets: most nodes read one to three values.
+    let mut work = Vec::with_capacity(node.len() + 2);
+    for part in node.iter().rev() {
+        work.push((*part, 0));
+    }
+    let mut shape = Shape::empty();
+    shape.identity.reserve(node.len() + 2);
     let mut builder = Builder {
         root,
         max_hops,
-        shape: Shape::empty(),
-        work: node.iter().rev().map(|p| (*p, 0)).collect(),
-        seen: HashSet::new(),
+        shape,
+        work,
+        seen: SortedSet::new(),
         lower_parts: Vec::new(),
         upper_parts: Vec::new(),
         pending_union: None,
@@ -693,8 +712,8 @@ struct Builder<'a> {
     shape: Shape<'a>,
     /// Parts still to read, with how many `$ref`/`allOf` hops led to each.
     work: Vec<(Part<'a>, usize)>,
-    /// `$ref` targets already expanded (a cycle is read once).
-    seen: HashSet<usize>,
+    /// `$ref` targets already expanded (a cycle is read once): a handful, searched by halves.
+    seen: SortedSet<usize>,
     lower_parts: Vec<Bound>,
     upper_parts: Vec<Bound>,
     /// The one union of this node, folded in once everything else is read.
@@ -894,10 +913,17 @@ impl<'a> Builder<'a> {
                                 })
                                 .and_then(Value::as_bool)
                                 .unwrap_or(false);
+                        let keyword = match key {
+                            "minimum" => "minimum",
+                            "exclusiveMinimum" => "exclusiveMinimum",
+                            "maximum" => "maximum",
+                            _ => "exclusiveMaximum",
+                        };
                         let bound = Bound {
                             value: n.as_f64().unwrap_or(0.0),
                             exclusive: key.starts_with('e') || draft4_exclusive,
-                            written: serde_json::json!({ key.to_owned(): v }),
+                            keyword,
+                            limit: n.clone(),
                         };
                         if is_lower {
                             self.lower_parts.push(bound);
@@ -1095,7 +1121,8 @@ impl<'a> Builder<'a> {
                 *b = Bound {
                     value: v,
                     exclusive: false,
-                    written: b.written.clone(),
+                    keyword: b.keyword,
+                    limit: b.limit.clone(),
                 };
             }
             if let Some(b) = &mut shape.upper {
@@ -1107,7 +1134,8 @@ impl<'a> Builder<'a> {
                 *b = Bound {
                     value: v,
                     exclusive: false,
-                    written: b.written.clone(),
+                    keyword: b.keyword,
+                    limit: b.limit.clone(),
                 };
             }
         }
@@ -1464,6 +1492,24 @@ mod tests {
         let ld = build(&root, &[Part::new(&d)], 8, false).lower;
         let le = build(&root, &[Part::new(&e)], 8, false).lower;
         assert_eq!(bound_tighter(ld.as_ref(), le.as_ref(), true), Some(false));
+    }
+
+    /// A bound's written form, built when asked, is what `json!` made of the keyword and its
+    /// value while the shape was built.
+    #[test]
+    fn bounds_are_written_as_they_were_read() {
+        let root = json!({});
+        for (keyword, value) in [
+            ("minimum", json!(1)),
+            ("exclusiveMinimum", json!(-2.5)),
+            ("maximum", json!(u64::MAX)),
+            ("exclusiveMaximum", json!(1e300)),
+        ] {
+            let schema = json!({ keyword: value });
+            let shape = build(&root, &[Part::new(&schema)], 8, false);
+            let bound = shape.lower.or(shape.upper).expect(keyword);
+            assert_eq!(bound.written(), json!({ keyword: value }), "{keyword}");
+        }
     }
 
     #[test]

@@ -9,7 +9,7 @@ mod unions;
 mod values;
 mod walk;
 
-use walk::SharedKey;
+use walk::{SharedKey, WalkBuffers};
 
 /// Other places a message names for a change in a shared definition (the report's `places`
 /// lists them all).
@@ -86,6 +86,7 @@ fn compare_pass(
         ancestors: Vec::new(),
         shared: HashMap::new(),
         absorbed: Absorbed::default(),
+        walk_buffers: WalkBuffers::default(),
     };
     if !skip_equal {
         cx.budget += size.get() / 4;
@@ -149,6 +150,8 @@ struct SchemaCx<'a, 'o, 'p> {
     /// What the anyOf alternatives around the nodes being compared take over (see
     /// [`Absorbed`]).
     absorbed: Absorbed,
+    /// The lists every equality walk works in (see `walk.rs`).
+    walk_buffers: WalkBuffers<'a>,
 }
 
 /// Inside a paired anyOf alternative, the values a change inside it loses or gains that

@@ -186,10 +186,15 @@ impl<T: Ord> SortedSet<T> {
             .is_ok()
     }
 
-    /// Adds `item` unless an equal one is there (which stays, as in `BTreeSet::insert`).
-    pub fn insert(&mut self, item: T) {
-        if let Err(at) = self.items.binary_search(&item) {
-            self.items.insert(at, item);
+    /// Adds `item` unless an equal one is there (which stays, as in `BTreeSet::insert`):
+    /// whether it was added.
+    pub fn insert(&mut self, item: T) -> bool {
+        match self.items.binary_search(&item) {
+            Ok(_) => false,
+            Err(at) => {
+                self.items.insert(at, item);
+                true
+            }
         }
     }
 

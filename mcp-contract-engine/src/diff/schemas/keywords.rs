@@ -155,8 +155,9 @@ impl<'a> SchemaCx<'a, '_, '_> {
             } else {
                 (&so.upper, &sn.upper)
             };
-            let before = a.as_ref().map(|x| x.written.clone());
-            let after = b.as_ref().map(|x| x.written.clone());
+            // Written out only for a report: most nodes compared report no bound.
+            let before = || a.as_ref().map(schema::Bound::written);
+            let after = || b.as_ref().map(schema::Bound::written);
             // A bound at the limit of how numbers are represented bounds nothing a caller
             // can send (or a consumer receive) and have survive: compare without it.
             let (ra, rb) = (schema::real_bound(a, lower), schema::real_bound(b, lower));
@@ -165,8 +166,8 @@ impl<'a> SchemaCx<'a, '_, '_> {
                     self.emit(
                         "range-at-type-limit",
                         path,
-                        before,
-                        after,
+                        before(),
+                        after(),
                         format!(
                             "{} {word} restates a representation limit (int32, uint32, JavaScript's safe integers or beyond): no value that survives transport is newly accepted or rejected",
                             self.what(path)
@@ -185,8 +186,8 @@ impl<'a> SchemaCx<'a, '_, '_> {
                 self.emit(
                     base,
                     path,
-                    before,
-                    after,
+                    before(),
+                    after(),
                     format!("{} {word} {verb}", self.what(path)),
                 );
             }

@@ -453,8 +453,17 @@ pub(super) fn pair_by_text(sides: &Sides<'_, '_>) -> Matching {
             None => gone.push(i),
         }
     }
-    let paired: HashSet<usize> = pairs.iter().map(|p| p.1).collect();
-    let added: Vec<usize> = (0..b.len()).filter(|j| !paired.contains(j)).collect();
+    // The new branches no pair took, in order (positions as flags: no set type for them).
+    let mut paired = vec![false; b.len()];
+    for &(_, j) in &pairs {
+        paired[j] = true;
+    }
+    let mut added = Vec::new();
+    for (j, taken) in paired.into_iter().enumerate() {
+        if !taken {
+            added.push(j);
+        }
+    }
     (pairs, gone, added)
 }
 

@@ -40,21 +40,36 @@ const EQUAL_WALK_REFS: usize = 64;
 /// bound); the caller checks the deepest level against the depth limit. It counts the values
 /// read: a node-by-node comparison visits at most one node per value and charges enums at most
 /// one per value, so twice the count bounds what it takes from the budget.
-struct EqualWalk<'a> {
+struct EqualWalk<'a, 's> {
     roots: (&'a Value, &'a Value),
-    stack: Vec<(&'a Value, &'a Value, usize)>,
+    /// The pairs still to read, with their depth: [`WalkBuffers`], lent for this walk.
+    stack: &'s mut Vec<(&'a Value, &'a Value, usize)>,
     /// Addresses of the `$ref` targets followed, old and new.
-    targets: Vec<(usize, usize)>,
+    targets: &'s mut Vec<(usize, usize)>,
     values: usize,
     deepest: usize,
 }
 
-impl<'a> EqualWalk<'a> {
-    fn new(old_root: &'a Value, new_root: &'a Value) -> EqualWalk<'a> {
+/// The two lists an [`EqualWalk`] works in, kept by the comparison from one walk to the next:
+/// a walk runs at every node compared (~14 per changed tool), and most read a few values.
+#[derive(Default)]
+pub(super) struct WalkBuffers<'a> {
+    stack: Vec<(&'a Value, &'a Value, usize)>,
+    targets: Vec<(usize, usize)>,
+}
+
+impl<'a, 's> EqualWalk<'a, 's> {
+    fn new(
+        old_root: &'a Value,
+        new_root: &'a Value,
+        buffers: &'s mut WalkBuffers<'a>,
+    ) -> EqualWalk<'a, 's> {
+        buffers.stack.clear();
+        buffers.targets.clear();
         EqualWalk {
             roots: (old_root, new_root),
-            stack: Vec::new(),
-            targets: Vec::new(),
+            stack: &mut buffers.stack,
+            targets: &mut buffers.targets,
             values: 0,
             deepest: 0,
         }
@@ -95,8 +110,9 @@ impl<'a> EqualWalk<'a> {
                         self.follow(reference, y.get("$ref")?, depth)?;
                     }
                     if aligned {
-                        let values = x.values().zip(y.values());
-                        self.stack.extend(values.map(|(v, w)| (v, w, depth + 1)));
+                        for (v, w) in x.values().zip(y.values()) {
+                            self.stack.push((v, w, depth + 1));
+                        }
                     } else {
                         for (key, v) in x {
                             self.stack.push((v, y.get(key)?, depth + 1));
@@ -107,8 +123,9 @@ impl<'a> EqualWalk<'a> {
                     if x.len() != y.len() {
                         return None;
                     }
-                    self.stack
-                        .extend(x.iter().zip(y).map(|(v, w)| (v, w, depth + 1)));
+                    for (v, w) in x.iter().zip(y) {
+                        self.stack.push((v, w, depth + 1));
+                    }
                 }
                 _ => {
                     if a != b {
@@ -308,7 +325,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
     /// comparing them node by node would find and note nothing (see [`EqualWalk`]) and stay
     /// within the depth limit.
     fn equal_cost(
-        &self,
+        &mut self,
         old: &Node<'a>,
         new: &Node<'a>,
         depth: usize,
@@ -317,7 +334,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
         if nulls.0 != nulls.1 || old.len() != new.len() {
             return None;
         }
-        let mut walk = EqualWalk::new(self.old_root, self.new_root);
+        let walk = EqualWalk::new(self.old_root, self.new_root, &mut self.walk_buffers);
         for (a, b) in old.iter().zip(new) {
             if a.skip_union != b.skip_union {
                 return None;
