@@ -45,7 +45,6 @@ pub use crate::rules::Level;
 use crate::surface::{ItemKey, ItemKind, Surface};
 use allow::{AllowList, Date};
 use serde_json::{json, Value};
-use std::collections::BTreeMap;
 use std::fmt;
 
 /// One lint finding on one item.
@@ -132,7 +131,7 @@ impl Finding {
 /// The lint configuration of one suite: levels, budgets, policies and the allow-list.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Lints {
-    levels: BTreeMap<&'static str, Level>,
+    levels: crate::schema::SortedMap<&'static str, Level>,
     /// The longest description, in characters, before `description-too-long` (default 1024).
     pub description_budget: usize,
     /// Every tool must declare `readOnlyHint: true` (`policy-not-read-only`).
@@ -148,7 +147,7 @@ pub struct Lints {
 impl Default for Lints {
     fn default() -> Lints {
         Lints {
-            levels: BTreeMap::new(),
+            levels: crate::schema::SortedMap::new(),
             description_budget: 1024,
             read_only: false,
             forbid: Vec::new(),

@@ -84,7 +84,7 @@ fn compare_pass(
         skipped: false,
         aborted: false,
         ancestors: Vec::new(),
-        shared: HashMap::new(),
+        shared: SortedMap::new(),
         absorbed: Absorbed::default(),
         walk_buffers: WalkBuffers::default(),
     };
@@ -146,7 +146,7 @@ struct SchemaCx<'a, 'o, 'p> {
     /// Shared definitions already compared (see [`SharedKey`]): where first, and the changes
     /// that comparison reported, so another place that uses them is named on those changes
     /// instead of reporting them again.
-    shared: HashMap<SharedKey<'a>, (String, std::ops::Range<usize>)>,
+    shared: SortedMap<SharedKey<'a>, (String, std::ops::Range<usize>)>,
     /// What the anyOf alternatives around the nodes being compared take over (see
     /// [`Absorbed`]).
     absorbed: Absorbed,

@@ -13,9 +13,12 @@
 //! than inserted into one key at a time.
 
 use std::borrow::Borrow;
+use std::fmt;
 
 /// A map kept as a vector of entries sorted by key, each key once (see the module's text).
-#[derive(Debug, Clone, PartialEq)]
+/// Its `Debug` text and equality are the B-tree's: a type that derives them over one (a
+/// suite's `Lints`, whose `Debug` text keys the memo) reads the same.
+#[derive(Clone)]
 pub struct SortedMap<K, V> {
     entries: Vec<(K, V)>,
     /// Whether `entries` may be out of order or hold a key twice (appended to since the last
@@ -31,6 +34,24 @@ impl<K, V> Default for SortedMap<K, V> {
         }
     }
 }
+
+impl<K: fmt::Debug, V: fmt::Debug> fmt::Debug for SortedMap<K, V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut map = f.debug_map();
+        for (k, v) in &self.entries {
+            map.entry(k, v);
+        }
+        map.finish()
+    }
+}
+
+impl<K: PartialEq, V: PartialEq> PartialEq for SortedMap<K, V> {
+    fn eq(&self, other: &Self) -> bool {
+        self.entries == other.entries
+    }
+}
+
+impl<K: Eq, V: Eq> Eq for SortedMap<K, V> {}
 
 impl<K: Ord, V> SortedMap<K, V> {
     /// An empty map.
@@ -164,10 +185,21 @@ impl<'m, K, V> IntoIterator for &'m SortedMap<K, V> {
     }
 }
 
-/// A set kept as a sorted vector, each element once (see the module's text).
-#[derive(Debug, Clone, PartialEq, Default)]
+/// A set kept as a sorted vector, each element once (see the module's text). Its `Debug`
+/// text is the B-tree set's.
+#[derive(Clone, PartialEq, Eq, Default)]
 pub struct SortedSet<T> {
     items: Vec<T>,
+}
+
+impl<T: fmt::Debug> fmt::Debug for SortedSet<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut set = f.debug_set();
+        for item in &self.items {
+            set.entry(item);
+        }
+        set.finish()
+    }
 }
 
 impl<T: Ord> SortedSet<T> {
@@ -322,6 +354,33 @@ mod tests {
         assert_eq!(
             ours.iter().map(|(k, v)| (*k, *v)).collect::<Vec<_>>(),
             theirs.into_iter().collect::<Vec<_>>()
+        );
+    }
+
+    /// A type deriving `Debug` and `PartialEq` over one reads as it did over the B-tree.
+    #[test]
+    fn debug_text_and_equality_are_the_b_trees() {
+        let mut ours = SortedMap::new();
+        let mut theirs = BTreeMap::new();
+        for (k, v) in [("b", 1), ("a", 2), ("c", 3)] {
+            ours.insert(k, v);
+            theirs.insert(k, v);
+        }
+        assert_eq!(format!("{ours:?}"), format!("{theirs:?}"));
+        assert_eq!(format!("{ours:#?}"), format!("{theirs:#?}"));
+        let mut appended = SortedMap::new();
+        for (k, v) in [("c", 3), ("a", 2), ("b", 1)] {
+            appended.append(k, v);
+        }
+        appended.sort_merging(&|kept, later| *kept = later);
+        assert!(appended == ours);
+        ours.insert("a", 5);
+        assert!(appended != ours);
+        let names = vec!["b", "a"];
+        let set: BTreeSet<&str> = names.iter().copied().collect();
+        assert_eq!(
+            format!("{:?}", SortedSet::of_names(names)),
+            format!("{set:?}")
         );
     }
 
