@@ -402,38 +402,46 @@ fn finish(mut judgement: Judgement) -> Judgement {
     crate::ordered::sort_by(&mut sorted, &|x, y| {
         (&x.item, &x.path, x.rule).cmp(&(&y.item, &y.path, y.rule))
     });
-    let mut rest = sorted.into_iter().peekable();
-    while let Some(first) = rest.next() {
-        let mut ties = vec![first];
-        while let Some(next) = rest
-            .next_if(|c| c.item == ties[0].item && c.path == ties[0].path && c.rule == ties[0].rule)
-        {
-            ties.push(next);
+    let tied = |a: &Change, b: &Change| a.item == b.item && a.path == b.path && a.rule == b.rule;
+    let mut ties: Vec<Change> = Vec::new();
+    for change in sorted {
+        if ties.last().is_some_and(|last| !tied(last, &change)) {
+            push_ties(&mut judgement.changes, std::mem::take(&mut ties));
         }
-        if ties.len() == 1 {
-            judgement.changes.append(&mut ties);
-            continue;
-        }
-        let mut keyed: Vec<(String, String, Change)> = ties
-            .into_iter()
-            .map(|c| {
-                let b = c.before.as_ref().map(canonical_string).unwrap_or_default();
-                let a = c.after.as_ref().map(canonical_string).unwrap_or_default();
-                (b, a, c)
-            })
-            .collect();
-        // Ties and notes are few: the shared stable sort, not one compiled for each.
-        crate::ordered::sort_by(&mut keyed, &|x, y| (&x.0, &x.1).cmp(&(&y.0, &y.1)));
-        keyed.dedup_by(|x, y| x.0 == y.0 && x.1 == y.1);
-        judgement
-            .changes
-            .extend(keyed.into_iter().map(|(_, _, c)| c));
+        ties.push(change);
     }
+    push_ties(&mut judgement.changes, ties);
     crate::ordered::sort_by(&mut judgement.notes, &|x, y| {
         (&x.item, &x.path, &x.message).cmp(&(&y.item, &y.path, &y.message))
     });
     judgement.notes.dedup();
     judgement
+}
+
+/// Appends a run of changes of one item, path and rule: ordered by their values' canonical
+/// texts (built only for ties, which few changes have), a repeat of the same values dropped.
+fn push_ties(changes: &mut Vec<Change>, ties: Vec<Change>) {
+    if ties.len() < 2 {
+        changes.extend(ties);
+        return;
+    }
+    let mut keyed: Vec<(String, String, Change)> = Vec::with_capacity(ties.len());
+    for c in ties {
+        let b = c.before.as_ref().map(canonical_string).unwrap_or_default();
+        let a = c.after.as_ref().map(canonical_string).unwrap_or_default();
+        keyed.push((b, a, c));
+    }
+    // Ties and notes are few: the shared stable sort, not one compiled for each.
+    crate::ordered::sort_by(&mut keyed, &|x, y| (&x.0, &x.1).cmp(&(&y.0, &y.1)));
+    let mut last: Option<(String, String)> = None;
+    for (b, a, c) in keyed {
+        // `dedup_by` keeps the first of a run of equal values.
+        if last.as_ref().is_some_and(|(lb, la)| *lb == b && *la == a) {
+            continue;
+        }
+        changes.push(c);
+        last = Some((b, a));
+    }
 }
 
 /// Collects the changes and notes of one item.
@@ -640,16 +648,17 @@ fn differing_fields<'v>(old: &'v Value, new: &'v Value) -> Option<Vec<&'v str>> 
     let (Value::Object(o), Value::Object(n)) = (old, new) else {
         return None;
     };
-    let mut differing: Vec<&str> = o
-        .iter()
-        .filter(|(key, value)| n.get(*key).is_none_or(|other| !canonical_eq(value, other)))
-        .map(|(key, _)| key.as_str())
-        .collect();
-    differing.extend(
-        n.keys()
-            .filter(|key| !o.contains_key(*key))
-            .map(String::as_str),
-    );
+    let mut differing: Vec<&str> = Vec::new();
+    for (key, value) in o {
+        if n.get(key).is_none_or(|other| !canonical_eq(value, other)) {
+            differing.push(key);
+        }
+    }
+    for key in n.keys() {
+        if !o.contains_key(key) {
+            differing.push(key);
+        }
+    }
     Some(differing)
 }
 
@@ -799,6 +808,57 @@ mod tests {
                 expected.into_iter().collect::<Vec<_>>()
             );
         }
+    }
+
+    /// `finish` orders and drops repeats as the chain it replaced did: one stable sort by
+    /// item, path and rule, runs of ties by their values' texts, a tie of the same values once.
+    #[test]
+    fn finish_orders_ties_and_drops_repeats_as_before() {
+        fn reference(mut changes: Vec<Change>) -> Vec<Change> {
+            changes.sort_by(|x, y| (&x.item, &x.path, x.rule).cmp(&(&y.item, &y.path, y.rule)));
+            let mut out = Vec::new();
+            let mut rest = changes.into_iter().peekable();
+            while let Some(first) = rest.next() {
+                let mut ties = vec![first];
+                while let Some(next) = rest.next_if(|c| {
+                    c.item == ties[0].item && c.path == ties[0].path && c.rule == ties[0].rule
+                }) {
+                    ties.push(next);
+                }
+                let mut keyed: Vec<(String, String, Change)> = ties
+                    .into_iter()
+                    .map(|c| {
+                        let b = c.before.as_ref().map(canonical_string).unwrap_or_default();
+                        let a = c.after.as_ref().map(canonical_string).unwrap_or_default();
+                        (b, a, c)
+                    })
+                    .collect();
+                keyed.sort_by(|x, y| (&x.0, &x.1).cmp(&(&y.0, &y.1)));
+                keyed.dedup_by(|x, y| x.0 == y.0 && x.1 == y.1);
+                out.extend(keyed.into_iter().map(|(_, _, c)| c));
+            }
+            out
+        }
+        let mut changes = Vec::new();
+        for i in 0..60u32 {
+            let item = ItemKey::new(ItemKind::Tool, format!("t{}", i % 3));
+            changes.push(Change {
+                rule: ["type-narrowed", "enum-widened"][(i % 2) as usize],
+                class: Class::Breaking,
+                item,
+                path: format!("p{}", (i * 7) % 4),
+                before: (i % 5 != 0).then(|| json!((i * 13) % 3)),
+                after: (i % 7 != 0).then(|| json!([(i * 11) % 2])),
+                message: format!("change {i}"),
+                places: Vec::new(),
+            });
+        }
+        let ours = finish(Judgement {
+            changes: changes.clone(),
+            notes: Vec::new(),
+        });
+        assert_eq!(ours.changes, reference(changes));
+        assert!(ours.changes.len() < 60);
     }
 
     /// Every release of every server of the corpus (the poisoned fixtures included).

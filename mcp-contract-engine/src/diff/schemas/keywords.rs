@@ -816,12 +816,15 @@ impl Listed<'_> {
 /// What a node lists (see [`Listed`]); `None` when it lists nothing, lists values other than
 /// strings, or has a pattern that cannot be read.
 fn listed_strings<'a>(shape: &Shape<'a>) -> Option<Listed<'a>> {
+    // Filled by loops, not `collect`s: each of those compiled its own insertion code.
     let mut values: Option<BTreeMap<String, Value>> = match &shape.enumeration {
-        Some(set) if set.values().all(|v| v.is_string()) => Some(
-            set.iter()
-                .map(|(k, v)| (k.clone(), (*v).clone()))
-                .ordered_map(),
-        ),
+        Some(set) if set.values().all(|v| v.is_string()) => {
+            let mut values = BTreeMap::new();
+            for (key, value) in set {
+                values.insert(key.clone(), (*value).clone());
+            }
+            Some(values)
+        }
         Some(_) => return None,
         None => None,
     };
@@ -831,16 +834,22 @@ fn listed_strings<'a>(shape: &Shape<'a>) -> Option<Listed<'a>> {
         match schema::pattern::Pattern::literals_of(source) {
             Some(texts) => {
                 by_pattern = true;
-                let listed: BTreeMap<String, Value> = texts
-                    .into_iter()
-                    .map(|t| (canonical_string(&json!(t)), json!(t)))
-                    .ordered_map();
+                let mut listed = BTreeMap::new();
+                for text in texts {
+                    let value = Value::String(text);
+                    listed.insert(canonical_string(&value), value);
+                }
                 values = Some(match values {
                     None => listed,
-                    Some(v) => v
-                        .into_iter()
-                        .filter(|(k, _)| listed.contains_key(k))
-                        .ordered_map(),
+                    Some(before) => {
+                        let mut both = BTreeMap::new();
+                        for (key, value) in before {
+                            if listed.contains_key(&key) {
+                                both.insert(key, value);
+                            }
+                        }
+                        both
+                    }
                 });
             }
             None => others.push((*source, schema::pattern::Pattern::new(source))),
@@ -857,7 +866,13 @@ fn listed_strings<'a>(shape: &Shape<'a>) -> Option<Listed<'a>> {
     Some(Listed {
         values,
         by_pattern,
-        other_patterns: SortedSet::of_names(others.iter().map(|(source, _)| *source).collect()),
+        other_patterns: {
+            let mut sources = Vec::with_capacity(others.len());
+            for (source, _) in &others {
+                sources.push(*source);
+            }
+            SortedSet::of_names(sources)
+        },
     })
 }
 

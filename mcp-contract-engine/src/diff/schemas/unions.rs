@@ -94,14 +94,8 @@ impl<'a> SchemaCx<'a, '_, '_> {
             so.union.is_some() && so.nullable,
             sn.union.is_some() && sn.nullable,
         );
-        let os: Vec<Shape<'a>> = ob
-            .iter()
-            .map(|n| schema::build(self.old_root, n, self.max_depth, extra.0))
-            .collect();
-        let ns: Vec<Shape<'a>> = nb
-            .iter()
-            .map(|n| schema::build(self.new_root, n, self.max_depth, extra.1))
-            .collect();
+        let os = shapes_of(self.old_root, &ob, self.max_depth, extra.0);
+        let ns = shapes_of(self.new_root, &nb, self.max_depth, extra.1);
         Sides {
             so,
             sn,
@@ -132,7 +126,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
                 depth + 1,
                 (false, sides.extra.1),
             );
-            for k in (0..sides.nb.len()).filter(|k| *k != j) {
+            for k in positions(sides.nb.len(), &|k| k != j) {
                 self.branch_added(sides, k, path);
             }
             return true;
@@ -145,7 +139,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
                 depth + 1,
                 (sides.extra.0, false),
             );
-            for k in (0..sides.ob.len()).filter(|k| *k != i) {
+            for k in positions(sides.ob.len(), &|k| k != i) {
                 self.branch_removed(sides, k, path);
             }
             return true;
@@ -332,18 +326,19 @@ impl<'a> SchemaCx<'a, '_, '_> {
     /// that became a union of objects pairs with the branch that kept its values.
     fn match_by_discriminator(&mut self, os: &[Shape<'a>], ns: &[Shape<'a>]) -> Option<Matching> {
         let first = os.first()?;
-        let values = |root: &'a Value, s: &Shape<'a>, name: &str| -> Option<BTreeSet<String>> {
+        // The values a branch pins the property to: its enum, by canonical text.
+        type Pinned<'v> = SortedMap<String, &'v Value>;
+        let values = |root: &'a Value, s: &Shape<'a>, name: &str| -> Option<Pinned<'a>> {
             let node = s.properties.get(name)?;
             let shape = schema::build(root, node, self.max_depth, false);
             let values = shape.enumeration?;
-            (!values.is_empty() && values.len() <= DISCRIMINATOR_VALUES)
-                .then(|| values.into_keys().ordered_set())
+            (!values.is_empty() && values.len() <= DISCRIMINATOR_VALUES).then_some(values)
         };
         // No value in two sets (a set holds each once): all of them, sorted, each once.
-        let disjoint = |sets: &[BTreeSet<String>]| {
+        let disjoint = |sets: &[Pinned<'a>]| {
             let mut all = Vec::new();
             for set in sets {
-                all.extend(set.iter().map(String::as_str));
+                all.extend(set.keys().map(String::as_str));
             }
             let count = all.len();
             sorted_names(all).len() == count
@@ -370,16 +365,20 @@ impl<'a> SchemaCx<'a, '_, '_> {
             let mut gone = Vec::new();
             let mut taken = vec![false; ns.len()];
             // The new sets are disjoint: each value names at most one new branch.
-            let branch_of: HashMap<&str, usize> = new_sets
-                .iter()
-                .enumerate()
-                .flat_map(|(j, set)| set.iter().map(move |v| (v.as_str(), j)))
-                .collect();
+            let mut branch_of = SortedMap::new();
+            for (j, set) in new_sets.iter().enumerate() {
+                for value in set.keys() {
+                    branch_of.append(value.as_str(), j);
+                }
+            }
+            branch_of.sort_merging(&|kept, later| *kept = later);
             for (i, a) in old_sets.iter().enumerate() {
-                let mut partners: Vec<usize> = a
-                    .iter()
-                    .filter_map(|v| branch_of.get(v.as_str()).copied())
-                    .collect();
+                let mut partners = Vec::new();
+                for value in a.keys() {
+                    if let Some(&j) = branch_of.get(value.as_str()) {
+                        partners.push(j);
+                    }
+                }
                 partners.sort_unstable();
                 partners.dedup();
                 match partners.as_slice() {
@@ -391,10 +390,54 @@ impl<'a> SchemaCx<'a, '_, '_> {
                     _ => continue 'candidates,
                 }
             }
-            let added = (0..ns.len()).filter(|j| !taken[*j]).collect();
-            return Some((pairs, gone, added));
+            return Some((pairs, gone, untaken(&taken)));
         }
         None
+    }
+}
+
+/// The shape of each branch.
+pub(super) fn shapes_of<'a>(
+    root: &'a Value,
+    branches: &[Node<'a>],
+    max_depth: usize,
+    extra_null: bool,
+) -> Vec<Shape<'a>> {
+    let mut shapes = Vec::with_capacity(branches.len());
+    for branch in branches {
+        shapes.push(schema::build(root, branch, max_depth, extra_null));
+    }
+    shapes
+}
+
+/// The positions below `len` that `keep` takes, in order: one compiled loop for every place
+/// that filtered a range of branch positions (each `filter().collect()` compiled its own).
+pub(super) fn positions(len: usize, keep: &dyn Fn(usize) -> bool) -> Vec<usize> {
+    let mut kept = Vec::new();
+    for at in 0..len {
+        if keep(at) {
+            kept.push(at);
+        }
+    }
+    kept
+}
+
+/// The positions whose flag is not set: the branches no pair took.
+pub(super) fn untaken(taken: &[bool]) -> Vec<usize> {
+    positions(taken.len(), &|at| !taken[at])
+}
+
+/// Moves the pairs `found` into `pairs`, taking their branches off `gone` and `added`.
+pub(super) fn take_pairs(
+    found: Vec<(usize, usize)>,
+    pairs: &mut Vec<(usize, usize)>,
+    gone: &mut Vec<usize>,
+    added: &mut Vec<usize>,
+) {
+    for (i, j) in found {
+        pairs.push((i, j));
+        gone.retain(|x| *x != i);
+        added.retain(|x| *x != j);
     }
 }
 
@@ -415,12 +458,7 @@ pub(super) type Matching = (Vec<(usize, usize)>, Vec<usize>, Vec<usize>);
 fn wrapped_in(shape: &Shape<'_>, node: &Node<'_>) -> Option<usize> {
     let list = shape.union.as_ref()?;
     let text = node_text(node);
-    let found: Vec<usize> = list
-        .iter()
-        .enumerate()
-        .filter(|(_, b)| canonical_schema_string(b) == text)
-        .map(|(i, _)| i)
-        .collect();
+    let found = positions(list.len(), &|i| canonical_schema_string(list[i]) == text);
     match found.as_slice() {
         [one] => Some(*one),
         _ => None,
@@ -458,12 +496,7 @@ pub(super) fn pair_by_text(sides: &Sides<'_, '_>) -> Matching {
     for &(_, j) in &pairs {
         paired[j] = true;
     }
-    let mut added = Vec::new();
-    for (j, taken) in paired.into_iter().enumerate() {
-        if !taken {
-            added.push(j);
-        }
-    }
+    let added = untaken(&paired);
     (pairs, gone, added)
 }
 
@@ -473,11 +506,8 @@ pub(super) fn pair_by_text(sides: &Sides<'_, '_>) -> Matching {
 /// then nothing says which replaced which.
 fn match_by_content(sides: &Sides<'_, '_>) -> Option<Matching> {
     let (mut pairs, mut gone, mut added) = pair_by_text(sides);
-    for (i, j) in pair_leftovers_by_structure(sides, &gone, &added) {
-        pairs.push((i, j));
-        gone.retain(|x| *x != i);
-        added.retain(|x| *x != j);
-    }
+    let found = pair_leftovers_by_structure(sides, &gone, &added);
+    take_pairs(found, &mut pairs, &mut gone, &mut added);
     if pairs.is_empty() || (!gone.is_empty() && !added.is_empty()) {
         return None;
     }
@@ -641,12 +671,7 @@ fn match_by_type(os: &[Shape<'_>], ns: &[Shape<'_>]) -> Option<Matching> {
     let mut gone = Vec::new();
     let mut used = vec![false; ns.len()];
     for (i, s) in os.iter().enumerate() {
-        let partners: Vec<usize> = ns
-            .iter()
-            .enumerate()
-            .filter(|(_, t)| atoms(t) & atoms(s) != 0)
-            .map(|(j, _)| j)
-            .collect();
+        let partners = positions(ns.len(), &|j| atoms(&ns[j]) & atoms(s) != 0);
         match partners.as_slice() {
             [] => gone.push(i),
             [j] if !used[*j] => {
@@ -656,8 +681,7 @@ fn match_by_type(os: &[Shape<'_>], ns: &[Shape<'_>]) -> Option<Matching> {
             _ => return None,
         }
     }
-    let added = (0..ns.len()).filter(|j| !used[*j]).collect();
-    Some((pairs, gone, added))
+    Some((pairs, gone, untaken(&used)))
 }
 
 #[cfg(test)]
