@@ -8,7 +8,6 @@
 //! than lost. Everything here is iterative or bounded, because schemas come from servers and
 //! can be hostile (10,000-deep, self-referencing, megabytes of enum).
 
-use crate::ordered::CollectOrdered;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::fmt::Write as _;
@@ -141,12 +140,17 @@ fn same_set_texts(a: &[Value], b: &[Value]) -> bool {
     if a.iter().zip(b).all(|(x, y)| canonical_eq(x, y)) {
         return true;
     }
-    let texts = |items: &[Value]| {
-        let mut texts: Vec<String> = items.iter().map(|x| canonical(x, true)).collect();
-        texts.sort_unstable();
-        texts
-    };
-    texts(a) == texts(b)
+    sorted_texts(a) == sorted_texts(b)
+}
+
+/// The canonical texts (sets sorted) of a set keyword's members, sorted.
+fn sorted_texts(items: &[Value]) -> Vec<String> {
+    let mut texts = Vec::with_capacity(items.len());
+    for item in items {
+        texts.push(canonical(item, true));
+    }
+    texts.sort_unstable();
+    texts
 }
 
 fn canonical(value: &Value, sets: bool) -> String {
@@ -205,17 +209,19 @@ fn canonical(value: &Value, sets: bool) -> String {
                 stack.push(Step::Text("}"));
                 // Sorted here rather than trusting the map: a dependency enabling serde_json's
                 // `preserve_order` would otherwise make key order significant.
-                let mut keys: Vec<(&String, &Value)> = map.iter().collect();
-                // A map's keys are distinct: an unstable sort orders them the same way.
-                keys.sort_unstable_by(|a, b| a.0.cmp(b.0));
+                let mut keys: Vec<(&String, &Value)> = Vec::with_capacity(map.len());
+                for entry in map {
+                    keys.push(entry);
+                }
+                // A map's keys are distinct: any sort orders them the same way; the shared
+                // one (`ordered`) compiles nothing for this type.
+                crate::ordered::sort_by(&mut keys, &|a, b| a.0.cmp(b.0));
                 for (i, (k, v)) in keys.into_iter().enumerate().rev() {
                     match v {
                         Value::Array(items)
                             if sets && matches!(k.as_str(), "required" | "enum" | "type") =>
                         {
-                            let mut texts: Vec<String> =
-                                items.iter().map(|x| canonical(x, true)).collect();
-                            texts.sort_unstable();
+                            let texts = sorted_texts(items);
                             stack.push(Step::Owned(format!("[{}]", texts.join(","))));
                         }
                         _ => stack.push(Step::Value(v)),
@@ -412,16 +418,14 @@ pub fn type_names(atoms: Atoms) -> Value {
         FRACTION => names.push("number (non-integer)"),
         _ => names.push("number"),
     }
-    names.sort_unstable();
     if atoms == ANY {
         return Value::String("any".to_owned());
     }
-    Value::Array(
-        names
-            .into_iter()
-            .map(|n| Value::String(n.to_owned()))
-            .collect(),
-    )
+    let mut listed = Vec::with_capacity(names.len());
+    for name in crate::ordered::sorted_names(names) {
+        listed.push(Value::String(name.to_owned()));
+    }
+    Value::Array(listed)
 }
 
 /// One value taking part in a schema node. `skip_union` hides `anyOf`/`oneOf` of this value
@@ -1308,12 +1312,20 @@ pub fn clip(value: &Value, depth: usize) -> Value {
     match value {
         Value::Array(items) if depth == 0 && !items.is_empty() => Value::String("…".to_owned()),
         Value::Object(map) if depth == 0 && !map.is_empty() => Value::String("…".to_owned()),
-        Value::Array(items) => Value::Array(items.iter().map(|v| clip(v, depth - 1)).collect()),
-        Value::Object(map) => Value::Object(
-            map.iter()
-                .map(|(k, v)| (k.clone(), clip(v, depth - 1)))
-                .json_object(),
-        ),
+        Value::Array(items) => {
+            let mut clipped = Vec::with_capacity(items.len());
+            for item in items {
+                clipped.push(clip(item, depth - 1));
+            }
+            Value::Array(clipped)
+        }
+        Value::Object(map) => {
+            let mut clipped = Map::new();
+            for (k, v) in map {
+                clipped.insert(k.clone(), clip(v, depth - 1));
+            }
+            Value::Object(clipped)
+        }
         other => other.clone(),
     }
 }

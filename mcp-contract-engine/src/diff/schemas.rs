@@ -196,19 +196,31 @@ impl Absorbed {
 }
 
 fn node_text(node: &[Part<'_>]) -> String {
-    node.iter()
-        .map(|p| canonical_schema_string(p.value))
-        .collect::<Vec<_>>()
-        .join("&")
+    let mut text = String::new();
+    for (i, p) in node.iter().enumerate() {
+        if i > 0 {
+            text.push('&');
+        }
+        text.push_str(&canonical_schema_string(p.value));
+    }
+    text
+}
+
+/// Values clipped for a report, as a JSON array: one compiled loop for every place that
+/// mapped and collected them.
+fn clipped(values: &mut dyn Iterator<Item = &Value>) -> Value {
+    let mut out = Vec::new();
+    for value in values {
+        out.push(clip(value, CLIP));
+    }
+    Value::Array(out)
 }
 
 fn first_value(node: &[Part<'_>]) -> Option<Value> {
     match node {
         [] => None,
         [one] => Some(clip(one.value, CLIP)),
-        many => Some(Value::Array(
-            many.iter().map(|p| clip(p.value, CLIP)).collect(),
-        )),
+        many => Some(clipped(&mut many.iter().map(|p| p.value))),
     }
 }
 
@@ -248,11 +260,17 @@ fn what_in(dir: Direction, path: &str) -> String {
 }
 
 fn sample(values: &[&Value]) -> String {
-    let mut shown: Vec<String> = values.iter().take(5).map(|v| canonical_string(v)).collect();
-    if values.len() > 5 {
-        shown.push(format!("… ({} in all)", values.len()));
+    let mut shown = String::new();
+    for (i, value) in values.iter().take(5).enumerate() {
+        if i > 0 {
+            shown.push_str(", ");
+        }
+        shown.push_str(&canonical_string(value));
     }
-    shown.join(", ")
+    if values.len() > 5 {
+        shown.push_str(&format!(", … ({} in all)", values.len()));
+    }
+    shown
 }
 
 impl<'a> SchemaCx<'a, '_, '_> {

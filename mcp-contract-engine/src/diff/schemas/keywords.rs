@@ -257,9 +257,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
     }
 
     fn enumeration(&mut self, so: &Shape<'a>, sn: &Shape<'a>, path: &str) {
-        let as_array = |set: &SortedMap<String, &Value>| {
-            Value::Array(set.values().map(|v| clip(v, CLIP)).collect())
-        };
+        let as_array = |set: &SortedMap<String, &Value>| clipped(&mut set.values().copied());
         match (&so.enumeration, &sn.enumeration) {
             (None, None) => {}
             (None, Some(b)) => {
@@ -302,9 +300,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
         b: &SortedMap<String, &Value>,
         path: &str,
     ) {
-        let as_array = |set: &SortedMap<String, &Value>| {
-            Value::Array(set.values().map(|v| clip(v, CLIP)).collect())
-        };
+        let as_array = |set: &SortedMap<String, &Value>| clipped(&mut set.values().copied());
         let (gone, added) = (only_in(a, b), only_in(b, a));
         if gone.is_empty() && added.is_empty() {
             return;
@@ -416,7 +412,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
         if a == b {
             return;
         }
-        let replaced = a.difference(b).next().is_some() && b.difference(a).next().is_some();
+        let replaced = !a.difference_of(b).is_empty() && !b.difference_of(a).is_empty();
         let decided = if replaced {
             pattern_verdict(a, b, self.dir)
         } else {
@@ -465,8 +461,8 @@ impl<'a> SchemaCx<'a, '_, '_> {
             return;
         }
         let what = self.what(path);
-        let gone = a.difference(b).count();
-        let added = b.difference(a).count();
+        let gone = a.difference_of(b).len();
+        let added = b.difference_of(a).len();
         let id = match (gone, added) {
             (0, _) => ids[0],
             (_, 0) => ids[1],
@@ -725,11 +721,20 @@ impl<'a> SchemaCx<'a, '_, '_> {
     fn unknown_keywords(&mut self, so: &Shape<'a>, sn: &Shape<'a>, path: &str) {
         let dir = self.dir;
         let what = || what_in(dir, path);
-        let keys = so.unknown.keys().chain(sn.unknown.keys());
-        for key in sorted_names(keys.map(String::as_str).collect()) {
+        if so.unknown.is_empty() && sn.unknown.is_empty() {
+            return;
+        }
+        let mut keys = Vec::with_capacity(so.unknown.len() + sn.unknown.len());
+        for side in [so, sn] {
+            keys.extend(side.unknown.keys().map(String::as_str));
+        }
+        for key in sorted_names(keys) {
             let text = |s: &Shape<'a>| {
                 s.unknown.get(key).map(|vs| {
-                    let mut all: Vec<String> = vs.iter().map(|v| canonical_string(v)).collect();
+                    let mut all: Vec<String> = Vec::with_capacity(vs.len());
+                    for v in vs {
+                        all.push(canonical_string(v));
+                    }
                     all.sort_unstable();
                     all
                 })
@@ -955,8 +960,14 @@ fn undecided_why(a: &SortedSet<&str>, b: &SortedSet<&str>) -> String {
 /// the new enum's values all match them (an enum replaced a pattern it fits), or added while
 /// they match every value the new enum lists. The enum comparison then says it all.
 fn patterns_change_nothing_listed(so: &Shape<'_>, sn: &Shape<'_>) -> bool {
-    let gone: Vec<&str> = so.patterns.difference(&sn.patterns).copied().collect();
-    let came: Vec<&str> = sn.patterns.difference(&so.patterns).copied().collect();
+    // The same patterns (most nodes: none) changed nothing to restate.
+    if so.patterns == sn.patterns {
+        return false;
+    }
+    let (gone, came) = (
+        so.patterns.difference_of(&sn.patterns),
+        sn.patterns.difference_of(&so.patterns),
+    );
     let (changed, listed) = match (gone.is_empty(), came.is_empty()) {
         (false, true) => (gone, &sn.enumeration),
         (true, false) => (came, &sn.enumeration),
@@ -965,10 +976,10 @@ fn patterns_change_nothing_listed(so: &Shape<'_>, sn: &Shape<'_>) -> bool {
     let Some(values) = listed else {
         return false;
     };
-    let patterns: Vec<schema::pattern::Pattern> = changed
-        .iter()
-        .map(|p| schema::pattern::Pattern::new(p))
-        .collect();
+    let mut patterns = Vec::with_capacity(changed.len());
+    for p in &changed {
+        patterns.push(schema::pattern::Pattern::new(p));
+    }
     !values.is_empty()
         && values.values().all(|v| {
             v.as_str()

@@ -8,23 +8,22 @@ use std::cell::OnceCell;
 
 impl<'a> SchemaCx<'a, '_, '_> {
     fn branches(shape: &Shape<'a>, node: &Node<'a>) -> Vec<Node<'a>> {
-        match &shape.union {
-            Some(list) => list
-                .iter()
-                .map(|branch| {
-                    let mut parts: Node<'a> = node
-                        .iter()
-                        .map(|p| Part {
-                            value: p.value,
-                            skip_union: true,
-                        })
-                        .collect();
-                    parts.push(Part::new(branch));
-                    parts
-                })
-                .collect(),
-            None => vec![node.clone()],
+        let Some(list) = &shape.union else {
+            return vec![node.clone()];
+        };
+        let mut branches = Vec::with_capacity(list.len());
+        for branch in list {
+            let mut parts: Node<'a> = Vec::with_capacity(node.len() + 1);
+            for p in node {
+                parts.push(Part {
+                    value: p.value,
+                    skip_union: true,
+                });
+            }
+            parts.push(Part::new(branch));
+            branches.push(parts);
         }
+        branches
     }
 
     /// Two nodes of which at least one is a union. Branches are paired, in this order, by
@@ -396,6 +395,28 @@ impl<'a> SchemaCx<'a, '_, '_> {
     }
 }
 
+/// The best scored of `candidates`, when exactly one has the top score (unscored ones left out).
+fn best_scored(candidates: &[usize], score: &dyn Fn(usize) -> Option<f64>) -> Option<usize> {
+    let mut scored = Vec::with_capacity(candidates.len());
+    let mut top = f64::NEG_INFINITY;
+    for &candidate in candidates {
+        if let Some(s) = score(candidate) {
+            top = top.max(s);
+            scored.push((candidate, s));
+        }
+    }
+    let mut at_top = None;
+    for (candidate, s) in scored {
+        if s == top {
+            if at_top.is_some() {
+                return None;
+            }
+            at_top = Some(candidate);
+        }
+    }
+    at_top
+}
+
 /// The shape of each branch.
 pub(super) fn shapes_of<'a>(
     root: &'a Value,
@@ -469,14 +490,25 @@ fn wrapped_in(shape: &Shape<'_>, node: &Node<'_>) -> Option<usize> {
 /// in any order: the pairs, the old branches left, the new branches left.
 pub(super) fn pair_by_text(sides: &Sides<'_, '_>) -> Matching {
     let texts = |s: &Shape<'_>, node: &Node<'_>| -> Vec<String> {
+        let mut texts = Vec::new();
         match &s.union {
-            Some(list) => list.iter().map(|v| structural_text(v)).collect(),
-            None => vec![node
-                .iter()
-                .map(|p| structural_text(p.value))
-                .collect::<Vec<_>>()
-                .join("&")],
+            Some(list) => {
+                for v in list {
+                    texts.push(structural_text(v));
+                }
+            }
+            None => {
+                let mut whole = String::new();
+                for (i, p) in node.iter().enumerate() {
+                    if i > 0 {
+                        whole.push('&');
+                    }
+                    whole.push_str(&structural_text(p.value));
+                }
+                texts.push(whole);
+            }
         }
+        texts
     };
     let (a, b) = (texts(sides.so, sides.old), texts(sides.sn, sides.new));
     let mut index: HashMap<&str, Vec<usize>> = HashMap::new();
@@ -567,31 +599,42 @@ fn without_annotations(value: &Value, depth: usize) -> Value {
         return text(value);
     }
     let schema = |v: &Value| without_annotations(v, depth + 1);
-    map.iter()
-        .filter(|(k, _)| !ANNOTATIONS.contains(&k.as_str()) && !k.starts_with("x-"))
-        .map(|(k, v)| {
-            let v = match (k.as_str(), v) {
-                (k, Value::Object(m)) if SCHEMA_MAPS.contains(&k) => {
-                    Value::Object(m.iter().map(|(n, s)| (n.clone(), schema(s))).json_object())
+    let mut kept = Map::new();
+    for (k, v) in map {
+        if ANNOTATIONS.contains(&k.as_str()) || k.starts_with("x-") {
+            continue;
+        }
+        let v = match (k.as_str(), v) {
+            (k, Value::Object(m)) if SCHEMA_MAPS.contains(&k) => {
+                let mut schemas = Map::new();
+                for (n, s) in m {
+                    schemas.insert(n.clone(), schema(s));
                 }
-                // Sets: their order is no difference.
-                ("enum" | "required" | "type", Value::Array(items)) => {
-                    let mut texts: Vec<String> =
-                        items.iter().map(canonical_schema_string).collect();
-                    texts.sort_unstable();
-                    Value::String(texts.join(","))
+                Value::Object(schemas)
+            }
+            // Sets: their order is no difference.
+            ("enum" | "required" | "type", Value::Array(items)) => {
+                let mut texts: Vec<String> = Vec::with_capacity(items.len());
+                for item in items {
+                    texts.push(canonical_schema_string(item));
                 }
-                ("const", _) => text(v),
-                (_, Value::Object(_)) => schema(v),
-                ("anyOf" | "oneOf" | "allOf" | "prefixItems" | "items", Value::Array(list)) => {
-                    Value::Array(list.iter().map(schema).collect())
+                texts.sort_unstable();
+                Value::String(texts.join(","))
+            }
+            ("const", _) => text(v),
+            (_, Value::Object(_)) => schema(v),
+            ("anyOf" | "oneOf" | "allOf" | "prefixItems" | "items", Value::Array(list)) => {
+                let mut schemas = Vec::with_capacity(list.len());
+                for item in list {
+                    schemas.push(schema(item));
                 }
-                _ => text(v),
-            };
-            (k.clone(), v)
-        })
-        .json_object()
-        .into()
+                Value::Array(schemas)
+            }
+            _ => text(v),
+        };
+        kept.insert(k.clone(), v);
+    }
+    Value::Object(kept)
 }
 
 /// The names two maps share over all the names they hold (each once), as a fraction.
@@ -616,34 +659,12 @@ fn match_by_structure<'s, 'a>(
         let share = names_shared(names(&os[i])?, names(&ns[j])?);
         (share >= STRUCTURE_OVERLAP).then_some(share)
     };
-    // The best partner of each branch, when there is exactly one.
-    let best = |candidates: Vec<(usize, f64)>| -> Option<usize> {
-        let top = candidates
-            .iter()
-            .map(|c| c.1)
-            .fold(f64::NEG_INFINITY, f64::max);
-        let mut at_top = candidates.iter().filter(|c| c.1 == top);
-        match (at_top.next(), at_top.next()) {
-            (Some(one), None) => Some(one.0),
-            _ => None,
-        }
-    };
     let mut pairs = Vec::new();
     for &i in gone {
-        let Some(j) = best(
-            added
-                .iter()
-                .filter_map(|&j| Some((j, score(i, j)?)))
-                .collect(),
-        ) else {
+        let Some(j) = best_scored(added, &|j| score(i, j)) else {
             continue;
         };
-        if best(
-            gone.iter()
-                .filter_map(|&k| Some((k, score(k, j)?)))
-                .collect(),
-        ) == Some(i)
-        {
+        if best_scored(gone, &|k| score(k, j)) == Some(i) {
             pairs.push((i, j));
         }
     }
@@ -687,6 +708,39 @@ fn match_by_type(os: &[Shape<'_>], ns: &[Shape<'_>]) -> Option<Matching> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The best candidate is what the chain gave: the one at the top score, when only one is.
+    #[test]
+    fn best_scored_is_the_chain_it_replaced() {
+        let chain = |candidates: Vec<(usize, f64)>| -> Option<usize> {
+            let top = candidates
+                .iter()
+                .map(|c| c.1)
+                .fold(f64::NEG_INFINITY, f64::max);
+            let mut at_top = candidates.iter().filter(|c| c.1 == top);
+            match (at_top.next(), at_top.next()) {
+                (Some(one), None) => Some(one.0),
+                _ => None,
+            }
+        };
+        let scores: [&[Option<f64>]; 6] = [
+            &[],
+            &[None, None],
+            &[Some(0.5)],
+            &[Some(0.5), Some(0.75), None],
+            &[Some(0.75), None, Some(0.75)],
+            &[Some(0.6), Some(0.5), Some(1.0), Some(0.9)],
+        ];
+        for list in scores {
+            let candidates: Vec<usize> = (10..10 + list.len()).collect();
+            let score = |c: usize| list[c - 10];
+            let scored = candidates
+                .iter()
+                .filter_map(|&c| Some((c, score(c)?)))
+                .collect();
+            assert_eq!(best_scored(&candidates, &score), chain(scored), "{list:?}");
+        }
+    }
 
     /// The share of names is what the sets' intersection over their union gives.
     #[test]

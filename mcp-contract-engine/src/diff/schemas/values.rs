@@ -55,7 +55,7 @@ impl<'a> Sides<'a, '_> {
 
 fn side_value(shape: &Shape<'_>, node: &Node<'_>) -> Value {
     match &shape.union {
-        Some(list) => Value::Array(list.iter().map(|v| clip(v, CLIP)).collect()),
+        Some(list) => clipped(&mut list.iter().copied()),
         None => first_value(node).unwrap_or(Value::Null),
     }
 }
