@@ -881,6 +881,15 @@ fn listed_strings<'a>(shape: &Shape<'a>) -> Option<Listed<'a>> {
     })
 }
 
+/// Each pattern read.
+fn read_patterns(sources: &[&str]) -> Vec<schema::pattern::Pattern> {
+    let mut patterns = Vec::with_capacity(sources.len());
+    for source in sources {
+        patterns.push(schema::pattern::Pattern::new(source));
+    }
+    patterns
+}
+
 /// Two sets of patterns (each set: strings that match all of it), compared as languages:
 /// `Some(Some((rule, what shows it)))`, `Some(None)` for the same strings, `None` when the
 /// side that hurts (an input refusing, an output producing, strings it did not) is not decided.
@@ -890,10 +899,7 @@ fn pattern_verdict(
     dir: Direction,
 ) -> Option<Option<(&'static str, String)>> {
     use schema::pattern::Pattern;
-    let (old, new): (Vec<Pattern>, Vec<Pattern>) = (
-        a.iter().map(|p| Pattern::new(p)).collect(),
-        b.iter().map(|p| Pattern::new(p)).collect(),
-    );
+    let (old, new) = (read_patterns(a.as_slice()), read_patterns(b.as_slice()));
     use schema::regular::Inclusion::{self, Escapes, Included};
     // Every string of `from` is one of `to`, or a string of `from` that is not.
     let within = |from: &[Pattern], to: &[Pattern]| -> Option<Inclusion> {
@@ -976,10 +982,7 @@ fn patterns_change_nothing_listed(so: &Shape<'_>, sn: &Shape<'_>) -> bool {
     let Some(values) = listed else {
         return false;
     };
-    let mut patterns = Vec::with_capacity(changed.len());
-    for p in &changed {
-        patterns.push(schema::pattern::Pattern::new(p));
-    }
+    let patterns = read_patterns(&changed);
     !values.is_empty()
         && values.values().all(|v| {
             v.as_str()
