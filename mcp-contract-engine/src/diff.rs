@@ -10,7 +10,7 @@ use crate::change::{Change, Class, Judgement, Note, Policy};
 use crate::ordered::{bulk_map, sorted_names, CollectOrdered};
 use crate::rules::{self, Direction};
 use crate::schema::{
-    self, any_node, bound_tighter, canonical_eq, canonical_schema_eq, canonical_schema_string,
+    self, bound_tighter, canonical_eq, canonical_schema_eq, canonical_schema_string,
     canonical_string, clip, is_multiple, normalize_text, type_names, Additional, Atoms, Node, Part,
     Shape, SortedMap, SortedSet, NULL,
 };

@@ -455,9 +455,20 @@ pub type Node<'a> = Vec<Part<'a>>;
 static TRUE_SCHEMA: Value = Value::Bool(true);
 static NULL_VALUE: Value = Value::Null;
 
-/// The node that accepts anything.
+/// The node that accepts anything (the consumer judgement's; the diff borrows [`any_parts`]).
+#[cfg(feature = "consumers")]
 pub fn any_node<'a>() -> Node<'a> {
     vec![Part::new(&TRUE_SCHEMA)]
+}
+
+static ANY_PARTS: [Part<'static>; 1] = [Part {
+    value: &TRUE_SCHEMA,
+    skip_union: false,
+}];
+
+/// [`any_node`], borrowed: for a comparison that reads a node without keeping it.
+pub fn any_parts<'a>() -> &'a [Part<'a>] {
+    &ANY_PARTS
 }
 
 /// A numeric bound after unifying spellings.

@@ -93,13 +93,7 @@ fn compare_pass(
         cx.size = None;
     }
     // Callers compare schemas that differ: the root needs no equality walk.
-    cx.visit(
-        vec![Part::new(old)],
-        vec![Part::new(new)],
-        "",
-        0,
-        (false, false),
-    );
+    cx.visit(&[Part::new(old)], &[Part::new(new)], "", 0, (false, false));
     let aborted = cx.aborted;
     if aborted {
         out.changes.truncate(changes);
@@ -316,7 +310,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
 
     /// Where the engine stops comparing: a difference it did not look at fails closed (review),
     /// an unexamined part that may still differ through a `$ref` is noted.
-    fn not_compared(&mut self, old: &Node<'a>, new: &Node<'a>, path: &str, why: String) {
+    fn not_compared(&mut self, old: &[Part<'a>], new: &[Part<'a>], path: &str, why: String) {
         let (a, b) = (node_text(old), node_text(new));
         if a != b {
             self.emit(

@@ -354,17 +354,20 @@ fn is_placeholder(secret: &str) -> bool {
 
 /// Whether any secret pattern could match `text` (a cheap literal check before the regexes):
 /// whether some pattern's needle occurs in it. One pass over the bytes: only positions holding
-/// a needle's first byte (either case for case-blind patterns) are looked at closer.
+/// a needle's first two bytes (either case for case-blind patterns) are looked at closer.
 pub(crate) fn may_hold_secret(text: &str) -> bool {
     // The shortest match of any pattern (`a://b:c@`) has 8 bytes; most keys are shorter.
     if text.len() < 8 {
         return false;
     }
-    let (starts, by_first) = needles_by_first_byte();
+    let (pairs, by_first) = needles_by_first_byte();
     let bytes = text.as_bytes();
-    // A byte that starts no needle (most of them) costs one lookup in a table of flags.
-    (0..bytes.len()).any(|at| {
-        starts[usize::from(bytes[at])]
+    // Every needle has two bytes or more: a position whose two bytes start none (most of
+    // them; single letters such as `e` or `s` start needles and are everywhere in text) costs
+    // one look-up in a table of flags.
+    (0..bytes.len() - 1).any(|at| {
+        let pair = usize::from(bytes[at]) << 8 | usize::from(bytes[at + 1]);
+        pairs[pair / 64] & (1 << (pair % 64)) != 0
             && by_first[usize::from(bytes[at])]
                 .iter()
                 .any(|&(needle, blind)| {
@@ -382,33 +385,44 @@ pub(crate) fn may_hold_secret(text: &str) -> bool {
 /// A needle's bytes, and whether it is compared case-blind.
 type Needle = (&'static [u8], bool);
 
-/// Whether a byte starts some needle, and every needle by its first byte (both cases for
-/// case-blind patterns), with whether it is case-blind.
-fn needles_by_first_byte() -> &'static ([bool; 256], Vec<Vec<Needle>>) {
-    static TABLE: OnceLock<([bool; 256], Vec<Vec<Needle>>)> = OnceLock::new();
+/// The two bytes that start some needle, as flags (bit `first << 8 | second`, both cases of
+/// case-blind needles), and every needle by its first byte (both cases for case-blind
+/// patterns), with whether it is case-blind.
+fn needles_by_first_byte() -> &'static (Vec<u64>, Vec<Vec<Needle>>) {
+    static TABLE: OnceLock<(Vec<u64>, Vec<Vec<Needle>>)> = OnceLock::new();
     TABLE.get_or_init(|| {
         let mut table = vec![Vec::new(); 256];
+        let mut pairs = vec![0u64; 65536 / 64];
         for pattern in patterns() {
+            let blind = pattern.case_blind();
             for needle in pattern.needles {
-                let Some(&b) = needle.as_bytes().first() else {
-                    continue;
+                let &[first, second, ..] = needle.as_bytes() else {
+                    // Two bytes at least, or the pair table would miss the needle.
+                    unreachable!("a needle of fewer than two bytes: {needle:?}");
                 };
-                let mut firsts = vec![b];
-                if pattern.case_blind() {
-                    firsts = vec![b.to_ascii_lowercase(), b.to_ascii_uppercase()];
-                    firsts.dedup();
+                let cases = |b: u8| {
+                    if blind {
+                        [b.to_ascii_lowercase(), b.to_ascii_uppercase()]
+                    } else {
+                        [b, b]
+                    }
+                };
+                let firsts = cases(first);
+                for f in firsts {
+                    for s in cases(second) {
+                        let pair = usize::from(f) << 8 | usize::from(s);
+                        pairs[pair / 64] |= 1 << (pair % 64);
+                    }
                 }
-                for first in firsts {
-                    let entry: &mut Vec<Needle> = &mut table[usize::from(first)];
-                    entry.push((needle.as_bytes(), pattern.case_blind()));
+                let mut firsts = firsts.to_vec();
+                firsts.dedup();
+                for f in firsts {
+                    let entry: &mut Vec<Needle> = &mut table[usize::from(f)];
+                    entry.push((needle.as_bytes(), blind));
                 }
             }
         }
-        let mut starts = [false; 256];
-        for (flag, needles) in starts.iter_mut().zip(&table) {
-            *flag = !needles.is_empty();
-        }
-        (starts, table)
+        (pairs, table)
     })
 }
 
@@ -558,10 +572,36 @@ mod tests {
             "ASIA……ünïcode",
             "1234567",
             "",
+            "bEaReR xyz and more",
+            "xxxxxxxxeyj lower",
+            "akia lower is no key",
+            "github_pat_ and ghp_x",
+            "gh_ almost, gho_ yes",
+            "scheme://user:pass@host",
+            "every letter: the quick brown fox jumps over the lazy dog, sk",
+            "ends with x",
         ];
         for text in texts {
             let slow = text.len() >= 8 && patterns().iter().any(|p| p.may_match(text));
             assert_eq!(may_hold_secret(text), slow, "{text}");
+        }
+        // Every needle, in its cases, at every position of a text of ordinary letters.
+        for pattern in patterns() {
+            for needle in pattern.needles {
+                let cased = [
+                    needle.to_string(),
+                    needle.to_ascii_lowercase(),
+                    needle.to_ascii_uppercase(),
+                ];
+                for needle in cased {
+                    for at in 0..10 {
+                        let text =
+                            format!("{}{needle}{}", "se".repeat(at), "ba".repeat(4 - at % 4));
+                        let slow = text.len() >= 8 && patterns().iter().any(|p| p.may_match(&text));
+                        assert_eq!(may_hold_secret(&text), slow, "{text}");
+                    }
+                }
+            }
         }
     }
 

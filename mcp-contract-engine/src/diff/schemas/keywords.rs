@@ -136,8 +136,8 @@ impl<'a> SchemaCx<'a, '_, '_> {
                 ),
             ),
             (false, false) => self.compare(
-                so.property_names.clone(),
-                sn.property_names.clone(),
+                &so.property_names,
+                &sn.property_names,
                 &join(path, "<propertyNames>"),
                 depth + 1,
                 (false, false),
@@ -197,7 +197,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
     /// Whether a `propertyNames` schema lets every key through. Keys are always strings, so
     /// `{"type": "string"}` (what Zod 4 writes for every record) constrains nothing, like no
     /// `propertyNames` at all.
-    fn names_unconstrained(&self, node: &Node<'a>, root: &'a Value) -> bool {
+    fn names_unconstrained(&self, node: &[Part<'a>], root: &'a Value) -> bool {
         if node.is_empty() {
             return true;
         }
@@ -488,26 +488,26 @@ impl<'a> SchemaCx<'a, '_, '_> {
 
     fn properties(&mut self, so: &Shape<'a>, sn: &Shape<'a>, path: &str, depth: usize) {
         // Sorted and each once, as a set would give them, without building one per node.
-        let names = sorted_names(
-            so.properties
-                .keys()
-                .chain(sn.properties.keys())
-                .chain(so.required.iter())
-                .chain(sn.required.iter())
-                .copied()
-                .collect(),
+        let mut names = Vec::with_capacity(
+            so.properties.len() + sn.properties.len() + so.required.len() + sn.required.len(),
         );
+        for side in [so, sn] {
+            names.extend(side.properties.keys().copied());
+            names.extend(side.required.iter().copied());
+        }
         let noun = match self.dir {
             Direction::Input => "argument",
             Direction::Output => "output field",
         };
-        for name in names {
+        for name in sorted_names(names) {
             let child = join(path, name);
-            let in_old = so.properties.contains_key(name) || so.required.contains(name);
-            let in_new = sn.properties.contains_key(name) || sn.required.contains(name);
+            let (declared_old, declared_new) = (so.properties.get(name), sn.properties.get(name));
             let (req_old, req_new) = (so.required.contains(name), sn.required.contains(name));
-            let old_node = so.properties.get(name).cloned().unwrap_or_else(any_node);
-            let new_node = sn.properties.get(name).cloned().unwrap_or_else(any_node);
+            let in_old = declared_old.is_some() || req_old;
+            let in_new = declared_new.is_some() || req_new;
+            // Borrowed: the comparison reads the nodes without keeping them.
+            let old_node = declared_old.map_or(schema::any_parts(), Vec::as_slice);
+            let new_node = declared_new.map_or(schema::any_parts(), Vec::as_slice);
             match (in_old, in_new) {
                 (true, false) => {
                     let message = match self.dir {
@@ -517,7 +517,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
                     self.emit(
                         "property-removed",
                         &child,
-                        first_value(&old_node),
+                        first_value(old_node),
                         None,
                         message,
                     );
@@ -533,7 +533,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
                         base,
                         &child,
                         None,
-                        first_value(&new_node),
+                        first_value(new_node),
                         format!("{kind} {noun} `{child}` added"),
                     );
                 }
@@ -568,13 +568,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
         let base = match (&so.additional, &sn.additional) {
             (Additional::Any, Additional::Any) | (Additional::Never, Additional::Never) => return,
             (Additional::Schema(a), Additional::Schema(b)) => {
-                self.compare(
-                    a.clone(),
-                    b.clone(),
-                    &join(path, "*"),
-                    depth + 1,
-                    (false, false),
-                );
+                self.compare(a, b, &join(path, "*"), depth + 1, (false, false));
                 return;
             }
             (Additional::Any, _) | (Additional::Schema(_), Additional::Never) => {
@@ -597,17 +591,17 @@ impl<'a> SchemaCx<'a, '_, '_> {
     }
 
     fn arrays(&mut self, so: &Shape<'a>, sn: &Shape<'a>, path: &str, depth: usize) {
-        let rest = |s: &Shape<'a>| {
+        fn rest<'s, 'a>(s: &'s Shape<'a>) -> &'s [Part<'a>] {
             if s.items.is_empty() {
-                any_node()
+                schema::any_parts()
             } else {
-                s.items.clone()
+                &s.items
             }
-        };
+        }
         let positions = so.prefix.len().max(sn.prefix.len());
         for i in 0..positions {
-            let a = so.prefix.get(i).cloned().unwrap_or_else(|| rest(so));
-            let b = sn.prefix.get(i).cloned().unwrap_or_else(|| rest(sn));
+            let a = so.prefix.get(i).map_or_else(|| rest(so), Vec::as_slice);
+            let b = sn.prefix.get(i).map_or_else(|| rest(sn), Vec::as_slice);
             self.compare(a, b, &format!("{path}[{i}]"), depth + 1, (false, false));
         }
         if !(so.items.is_empty() && sn.items.is_empty()) {
@@ -701,7 +695,11 @@ impl<'a> SchemaCx<'a, '_, '_> {
                 format!("{} {text}", what()),
             );
         }
-        for key in sorted_names(so.meta.keys().chain(sn.meta.keys()).copied().collect()) {
+        let mut keys = Vec::with_capacity(so.meta.len() + sn.meta.len());
+        for side in [so, sn] {
+            keys.extend(side.meta.keys().copied());
+        }
+        for key in sorted_names(keys) {
             let (a, b) = (so.meta.get(key).copied(), sn.meta.get(key).copied());
             if !same(a, b) {
                 self.emit(

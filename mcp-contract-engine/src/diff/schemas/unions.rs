@@ -7,9 +7,9 @@ use crate::schema::accepted::Undecided;
 use std::cell::OnceCell;
 
 impl<'a> SchemaCx<'a, '_, '_> {
-    fn branches(shape: &Shape<'a>, node: &Node<'a>) -> Vec<Node<'a>> {
+    fn branches(shape: &Shape<'a>, node: &[Part<'a>]) -> Vec<Node<'a>> {
         let Some(list) = &shape.union else {
-            return vec![node.clone()];
+            return vec![node.to_vec()];
         };
         let mut branches = Vec::with_capacity(list.len());
         for branch in list {
@@ -35,8 +35,8 @@ impl<'a> SchemaCx<'a, '_, '_> {
         &mut self,
         so: &Shape<'a>,
         sn: &Shape<'a>,
-        old: &Node<'a>,
-        new: &Node<'a>,
+        old: &[Part<'a>],
+        new: &[Part<'a>],
         path: &str,
         depth: usize,
     ) {
@@ -82,8 +82,8 @@ impl<'a> SchemaCx<'a, '_, '_> {
         &self,
         so: &'s Shape<'a>,
         sn: &'s Shape<'a>,
-        old: &'s Node<'a>,
-        new: &'s Node<'a>,
+        old: &'s [Part<'a>],
+        new: &'s [Part<'a>],
     ) -> Sides<'a, 's> {
         let ob = Self::branches(so, old);
         let nb = Self::branches(sn, new);
@@ -118,26 +118,14 @@ impl<'a> SchemaCx<'a, '_, '_> {
             so, sn, old, new, ..
         } = *sides;
         if let Some(j) = wrapped_in(sn, old).filter(|_| sides.may_grow(self)) {
-            self.compare(
-                old.clone(),
-                sides.nb[j].clone(),
-                path,
-                depth + 1,
-                (false, sides.extra.1),
-            );
+            self.compare(old, &sides.nb[j], path, depth + 1, (false, sides.extra.1));
             for k in positions(sides.nb.len(), &|k| k != j) {
                 self.branch_added(sides, k, path);
             }
             return true;
         }
         if let Some(i) = wrapped_in(so, new) {
-            self.compare(
-                sides.ob[i].clone(),
-                new.clone(),
-                path,
-                depth + 1,
-                (sides.extra.0, false),
-            );
+            self.compare(&sides.ob[i], new, path, depth + 1, (sides.extra.0, false));
             for k in positions(sides.ob.len(), &|k| k != i) {
                 self.branch_removed(sides, k, path);
             }
@@ -157,13 +145,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
         for (i, j) in pairs {
             let around = self.absorbed;
             self.absorbed = around.with(self.absorbed_by_siblings(sides, (i, j)));
-            self.compare(
-                sides.ob[i].clone(),
-                sides.nb[j].clone(),
-                path,
-                depth + 1,
-                sides.extra,
-            );
+            self.compare(&sides.ob[i], &sides.nb[j], path, depth + 1, sides.extra);
             self.absorbed = around;
             self.branch_texts(sides, (i, j), path);
         }
@@ -476,7 +458,7 @@ const STRUCTURE_OVERLAP: f64 = 0.5;
 pub(super) type Matching = (Vec<(usize, usize)>, Vec<usize>, Vec<usize>);
 
 /// The branch of `shape`'s union written exactly like the whole `node` on the other side.
-fn wrapped_in(shape: &Shape<'_>, node: &Node<'_>) -> Option<usize> {
+fn wrapped_in(shape: &Shape<'_>, node: &[Part<'_>]) -> Option<usize> {
     let list = shape.union.as_ref()?;
     let text = node_text(node);
     let found = positions(list.len(), &|i| canonical_schema_string(list[i]) == text);
@@ -489,7 +471,7 @@ fn wrapped_in(shape: &Shape<'_>, node: &Node<'_>) -> Option<usize> {
 /// Branches written alike once their texts are set aside (a non-union side is one branch),
 /// in any order: the pairs, the old branches left, the new branches left.
 pub(super) fn pair_by_text(sides: &Sides<'_, '_>) -> Matching {
-    let texts = |s: &Shape<'_>, node: &Node<'_>| -> Vec<String> {
+    let texts = |s: &Shape<'_>, node: &[Part<'_>]| -> Vec<String> {
         let mut texts = Vec::new();
         match &s.union {
             Some(list) => {

@@ -13,8 +13,8 @@ use std::cell::OnceCell;
 pub(super) struct Sides<'a, 's> {
     pub(super) so: &'s Shape<'a>,
     pub(super) sn: &'s Shape<'a>,
-    pub(super) old: &'s Node<'a>,
-    pub(super) new: &'s Node<'a>,
+    pub(super) old: &'s [Part<'a>],
+    pub(super) new: &'s [Part<'a>],
     /// Each side's branches (one, the node itself, on a side that is not a union).
     pub(super) ob: Vec<Node<'a>>,
     pub(super) nb: Vec<Node<'a>>,
@@ -53,7 +53,7 @@ impl<'a> Sides<'a, '_> {
     }
 }
 
-fn side_value(shape: &Shape<'_>, node: &Node<'_>) -> Value {
+fn side_value(shape: &Shape<'_>, node: &[Part<'_>]) -> Value {
     match &shape.union {
         Some(list) => clipped(&mut list.iter().copied()),
         None => first_value(node).unwrap_or(Value::Null),

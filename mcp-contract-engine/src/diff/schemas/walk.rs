@@ -8,9 +8,13 @@ use super::*;
 /// The pointers are borrowed from the two documents: no copy per node compared.
 pub(super) type SharedKey<'a> = (&'a str, &'a str, bool, bool);
 
-fn shared_key<'a>(old: &Node<'a>, new: &Node<'a>, nulls: (bool, bool)) -> Option<SharedKey<'a>> {
-    let bare = |node: &Node<'a>| -> Option<&'a str> {
-        let [part] = node.as_slice() else {
+fn shared_key<'a>(
+    old: &[Part<'a>],
+    new: &[Part<'a>],
+    nulls: (bool, bool),
+) -> Option<SharedKey<'a>> {
+    let bare = |node: &[Part<'a>]| -> Option<&'a str> {
+        let [part] = node else {
             return None;
         };
         let map = part
@@ -188,8 +192,8 @@ fn has_keyword(schema: &Value, keywords: &[&str]) -> bool {
 impl<'a> SchemaCx<'a, '_, '_> {
     pub(super) fn compare(
         &mut self,
-        old: Node<'a>,
-        new: Node<'a>,
+        old: &[Part<'a>],
+        new: &[Part<'a>],
         path: &str,
         depth: usize,
         nulls: (bool, bool),
@@ -200,7 +204,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
         // Where an alternative absorbs changes, a shared definition's changes are not those
         // of its other places: it is compared here on its own, and not recorded for them.
         let shared = (!self.absorbed.any())
-            .then(|| shared_key(&old, &new, nulls))
+            .then(|| shared_key(old, new, nulls))
             .flatten();
         if let Some(first) = shared.as_ref().and_then(|key| self.shared.get(key)) {
             let (first, range) = (first.0.clone(), first.1.clone());
@@ -236,14 +240,14 @@ impl<'a> SchemaCx<'a, '_, '_> {
     /// [`Self::compare`] of nodes not already compared elsewhere.
     fn compare_unshared(
         &mut self,
-        old: Node<'a>,
-        new: Node<'a>,
+        old: &[Part<'a>],
+        new: &[Part<'a>],
         path: &str,
         depth: usize,
         nulls: (bool, bool),
     ) {
         if self.skip_equal {
-            if let Some(cost) = self.equal_cost(&old, &new, depth, nulls) {
+            if let Some(cost) = self.equal_cost(old, new, depth, nulls) {
                 if self.afford(cost) {
                     self.budget -= cost;
                     self.skipped = true;
@@ -257,8 +261,8 @@ impl<'a> SchemaCx<'a, '_, '_> {
     /// [`Self::compare`] without looking for equality first.
     pub(super) fn visit(
         &mut self,
-        old: Node<'a>,
-        new: Node<'a>,
+        old: &[Part<'a>],
+        new: &[Part<'a>],
         path: &str,
         depth: usize,
         nulls: (bool, bool),
@@ -269,7 +273,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
         self.budget -= 1;
         if self.budget == 0 {
             let why = "comparison budget exhausted (the schema expands too much through $ref): the rest of this schema was not compared";
-            self.not_compared(&old, &new, path, why.to_owned());
+            self.not_compared(old, new, path, why.to_owned());
             return;
         }
         if depth > self.max_depth {
@@ -277,18 +281,15 @@ impl<'a> SchemaCx<'a, '_, '_> {
                 "schema nested deeper than {} levels: not compared below here",
                 self.max_depth
             );
-            self.not_compared(&old, &new, path, why);
+            self.not_compared(old, new, path, why);
             return;
         }
-        let mut so = schema::build(self.old_root, &old, self.max_depth, nulls.0);
-        let mut sn = schema::build(self.new_root, &new, self.max_depth, nulls.1);
-        for note in so
-            .notes
-            .iter()
-            .map(|n| format!("before: {n}"))
-            .chain(sn.notes.iter().map(|n| format!("after: {n}")))
-        {
-            self.note(path, note);
+        let mut so = schema::build(self.old_root, old, self.max_depth, nulls.0);
+        let mut sn = schema::build(self.new_root, new, self.max_depth, nulls.1);
+        for (side, notes) in [("before", &so.notes), ("after", &sn.notes)] {
+            for note in notes {
+                self.note(path, format!("{side}: {note}"));
+            }
         }
         let cost = so.enumeration.as_ref().map_or(0, SortedMap::len)
             + sn.enumeration.as_ref().map_or(0, SortedMap::len);
@@ -314,7 +315,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
         }
         self.ancestors.push(key);
         if so.union.is_some() || sn.union.is_some() {
-            self.union(&so, &sn, &old, &new, path, depth);
+            self.union(&so, &sn, old, new, path, depth);
         } else {
             self.shapes(&so, &sn, path, depth);
         }
@@ -326,8 +327,8 @@ impl<'a> SchemaCx<'a, '_, '_> {
     /// within the depth limit.
     fn equal_cost(
         &mut self,
-        old: &Node<'a>,
-        new: &Node<'a>,
+        old: &[Part<'a>],
+        new: &[Part<'a>],
         depth: usize,
         nulls: (bool, bool),
     ) -> Option<usize> {
