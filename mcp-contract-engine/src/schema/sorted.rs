@@ -126,8 +126,19 @@ impl<K: Ord, V> SortedMap<K, V> {
         if !std::mem::take(&mut self.unsorted) {
             return;
         }
-        // Stable: equal keys stay in the order they came, for `merge`.
-        crate::ordered::sort_by(&mut self.entries, &|a, b| a.0.cmp(&b.0));
+        // Stable: equal keys stay in the order they came, for `merge`. A few entries (an
+        // enum's values, most often) by insertion in place; more through the shared sort.
+        if self.entries.len() <= 16 {
+            for i in 1..self.entries.len() {
+                let mut at = i;
+                while at > 0 && self.entries[at - 1].0 > self.entries[at].0 {
+                    self.entries.swap(at - 1, at);
+                    at -= 1;
+                }
+            }
+        } else {
+            crate::ordered::sort_by(&mut self.entries, &|a, b| a.0.cmp(&b.0));
+        }
         let mut merged: Vec<(K, V)> = Vec::with_capacity(self.entries.len());
         for (key, value) in self.entries.drain(..) {
             match merged.last_mut() {
