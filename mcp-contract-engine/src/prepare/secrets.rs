@@ -365,34 +365,42 @@ pub(crate) fn may_hold_secret(text: &str) -> bool {
     // Every needle has two bytes or more: a position whose two bytes start none (most of
     // them; single letters such as `e` or `s` start needles and are everywhere in text) costs
     // one look-up in a table of flags.
-    (0..bytes.len() - 1).any(|at| {
-        let pair = usize::from(bytes[at]) << 8 | usize::from(bytes[at + 1]);
-        pairs[pair / 64] & (1 << (pair % 64)) != 0
-            && by_first[usize::from(bytes[at])]
-                .iter()
-                .any(|&(needle, blind)| {
-                    let rest = &bytes[at..];
-                    rest.len() >= needle.len()
-                        && if blind {
-                            rest[..needle.len()].eq_ignore_ascii_case(needle)
-                        } else {
-                            &rest[..needle.len()] == needle
-                        }
-                })
-    })
+    let mut first = bytes[0];
+    for (at, &second) in bytes.iter().enumerate().skip(1) {
+        let pair = usize::from(first) << 8 | usize::from(second);
+        if pairs[pair / 64] & (1 << (pair % 64)) != 0
+            && by_first[usize::from(first)].iter().any(|&(needle, blind)| {
+                let rest = &bytes[at - 1..];
+                rest.len() >= needle.len()
+                    && if blind {
+                        rest[..needle.len()].eq_ignore_ascii_case(needle)
+                    } else {
+                        &rest[..needle.len()] == needle
+                    }
+            })
+        {
+            return true;
+        }
+        first = second;
+    }
+    false
 }
 
 /// A needle's bytes, and whether it is compared case-blind.
 type Needle = (&'static [u8], bool);
 
+/// The pairs of bytes that start a needle (flags) and the needles by their first byte.
+type NeedleTable = (Box<[u64; 1024]>, Vec<Vec<Needle>>);
+
 /// The two bytes that start some needle, as flags (bit `first << 8 | second`, both cases of
 /// case-blind needles), and every needle by its first byte (both cases for case-blind
 /// patterns), with whether it is case-blind.
-fn needles_by_first_byte() -> &'static (Vec<u64>, Vec<Vec<Needle>>) {
-    static TABLE: OnceLock<(Vec<u64>, Vec<Vec<Needle>>)> = OnceLock::new();
+fn needles_by_first_byte() -> &'static NeedleTable {
+    static TABLE: OnceLock<NeedleTable> = OnceLock::new();
     TABLE.get_or_init(|| {
         let mut table = vec![Vec::new(); 256];
-        let mut pairs = vec![0u64; 65536 / 64];
+        // A fixed size, so that indexing it by a pair needs no bounds check.
+        let mut pairs = Box::new([0u64; 1024]);
         for pattern in patterns() {
             let blind = pattern.case_blind();
             for needle in pattern.needles {
