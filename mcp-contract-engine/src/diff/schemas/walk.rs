@@ -95,10 +95,15 @@ impl<'a, 's> EqualWalk<'a, 's> {
                     }
                     let (mut reference, mut union) = (None, None);
                     // Whether both hold the same keys in the same order (see
-                    // `schema::canonical_eq`), told in the same pass over the keys.
+                    // `schema::canonical_eq`), told in the same pass over the keys that pairs
+                    // their values (the order values are read in changes nothing a walk finds).
                     let mut aligned = true;
-                    for ((key, v), other) in x.iter().zip(y.keys()) {
+                    let mark = self.stack.len();
+                    for ((key, v), (other, w)) in x.iter().zip(y.iter()) {
                         aligned = aligned && key == other;
+                        if aligned {
+                            self.stack.push((v, w, depth + 1));
+                        }
                         match key.as_str() {
                             "$ref" => reference = Some(v),
                             "allOf" => return None,
@@ -110,17 +115,16 @@ impl<'a, 's> EqualWalk<'a, 's> {
                     if union.is_some_and(|u| !nullable_union(u)) {
                         return None;
                     }
-                    if let Some(reference) = reference {
-                        self.follow(reference, y.get("$ref")?, depth)?;
-                    }
-                    if aligned {
-                        for (v, w) in x.values().zip(y.values()) {
-                            self.stack.push((v, w, depth + 1));
-                        }
-                    } else {
+                    // Paired by look-up when the keys are not in the same order; before the
+                    // `$ref` target goes on the list, which this would take off again.
+                    if !aligned {
+                        self.stack.truncate(mark);
                         for (key, v) in x {
                             self.stack.push((v, y.get(key)?, depth + 1));
                         }
+                    }
+                    if let Some(reference) = reference {
+                        self.follow(reference, y.get("$ref")?, depth)?;
                     }
                 }
                 (Value::Array(x), Value::Array(y)) => {
