@@ -129,20 +129,21 @@ fn patterns() -> &'static [Pattern] {
             ("basic-auth", r"(?i)\bbasic\s+([A-Za-z0-9+/]{16,}=*)", 1, &["basic"]),
             ("url-password", r"\b[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@<>]+:([^\s/@]+)@", 1, &["://"]),
         ];
-        table
-            .into_iter()
-            .filter_map(|(kind, pattern, group, needles)| {
-                // The table is constant and tested; a pattern that failed to compile would only
-                // weaken detection, never panic on a user's machine.
-                Regex::new(pattern).ok().map(|regex| Pattern {
+        let mut compiled = Vec::with_capacity(table.len());
+        for (kind, pattern, group, needles) in table {
+            // The table is constant and tested; a pattern that failed to compile would only
+            // weaken detection, never panic on a user's machine.
+            if let Ok(regex) = Regex::new(pattern) {
+                compiled.push(Pattern {
                     kind,
                     case_blind: pattern.starts_with("(?i)"),
                     regex,
                     group,
                     needles,
-                })
-            })
-            .collect()
+                });
+            }
+        }
+        compiled
     })
 }
 
@@ -172,13 +173,22 @@ pub fn names_a_secret(name: &str) -> bool {
     const ENDINGS: [&str; 5] = ["key", "token", "secret", "password", "passwd"];
     const NOT_SECRET: [&str; 6] = ["monkey", "turkey", "hockey", "whiskey", "jockey", "donkey"];
     let lower = name.to_ascii_lowercase();
-    lower
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|part| !part.is_empty())
-        .any(|part| {
-            WHOLE.contains(&part)
-                || (ENDINGS.iter().any(|end| part.ends_with(end)) && !NOT_SECRET.contains(&part))
-        })
+    // The runs of ASCII letters and digits (what splitting at every other character leaves),
+    // found by a loop over the bytes rather than a splitter compiled for its closure.
+    let secret = |part: &str| {
+        WHOLE.contains(&part)
+            || (ENDINGS.iter().any(|end| part.ends_with(end)) && !NOT_SECRET.contains(&part))
+    };
+    let mut start = 0;
+    for (at, byte) in lower.bytes().enumerate() {
+        if !byte.is_ascii_alphanumeric() {
+            if at > start && secret(&lower[start..at]) {
+                return true;
+            }
+            start = at + 1;
+        }
+    }
+    lower.len() > start && secret(&lower[start..])
 }
 
 /// A command line (program and arguments) as it may be shown or stored: every credential in it
@@ -562,6 +572,64 @@ fn join(path: &str, key: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The byte loop finds the parts `split` found.
+    #[test]
+    fn secret_names_read_as_split_read_them() {
+        fn split(name: &str) -> bool {
+            let lower = name.to_ascii_lowercase();
+            lower
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .filter(|part| !part.is_empty())
+                .any(|part| {
+                    const WHOLE: [&str; 16] = [
+                        "key",
+                        "token",
+                        "secret",
+                        "password",
+                        "passwd",
+                        "pwd",
+                        "auth",
+                        "authorization",
+                        "credential",
+                        "credentials",
+                        "cookie",
+                        "session",
+                        "signature",
+                        "apikey",
+                        "pat",
+                        "bearer",
+                    ];
+                    const ENDINGS: [&str; 5] = ["key", "token", "secret", "password", "passwd"];
+                    const NOT_SECRET: [&str; 6] =
+                        ["monkey", "turkey", "hockey", "whiskey", "jockey", "donkey"];
+                    WHOLE.contains(&part)
+                        || (ENDINGS.iter().any(|end| part.ends_with(end))
+                            && !NOT_SECRET.contains(&part))
+                })
+        }
+        for name in [
+            "",
+            "KEY",
+            "api_key",
+            "x-api-key",
+            "monkey",
+            "my-monkey",
+            "éKEY",
+            "keyé",
+            "é-key-é",
+            "pat",
+            "PATH",
+            "--auth",
+            "a__b",
+            "tokens",
+            "x-Auth-",
+            "ümonkey",
+            "donkey_key",
+        ] {
+            assert_eq!(names_a_secret(name), split(name), "{name:?}");
+        }
+    }
 
     #[test]
     fn the_one_pass_needle_check_agrees_with_every_pattern() {

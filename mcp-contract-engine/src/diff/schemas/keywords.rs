@@ -301,6 +301,10 @@ impl<'a> SchemaCx<'a, '_, '_> {
         path: &str,
     ) {
         let as_array = |set: &SortedMap<String, &Value>| clipped(&mut set.values().copied());
+        // The same values (most enums compared): nothing gone, nothing added.
+        if a.len() == b.len() && a.keys().zip(b.keys()).all(|(x, y)| x == y) {
+            return;
+        }
         let (gone, added) = (only_in(a, b), only_in(b, a));
         if gone.is_empty() && added.is_empty() {
             return;
