@@ -705,8 +705,8 @@ pub fn build<'a>(
         shape,
         work,
         seen: SortedSet::new(),
-        lower_parts: Vec::new(),
-        upper_parts: Vec::new(),
+        lower: None,
+        upper: None,
         pending_union: None,
         expansions: 0,
     };
@@ -736,8 +736,9 @@ struct Builder<'a> {
     work: Vec<(Part<'a>, usize)>,
     /// `$ref` targets already expanded (a cycle is read once): a handful, searched by halves.
     seen: SortedSet<usize>,
-    lower_parts: Vec<Bound>,
-    upper_parts: Vec<Bound>,
+    /// The tightest lower and upper bounds read so far (kept as they come: no list of them).
+    lower: Option<Bound>,
+    upper: Option<Bound>,
     /// The one union of this node, folded in once everything else is read.
     pending_union: Option<(bool, &'a Value)>,
     expansions: usize,
@@ -948,9 +949,9 @@ impl<'a> Builder<'a> {
                             limit: n.clone(),
                         };
                         if is_lower {
-                            self.lower_parts.push(bound);
+                            tighten(&mut self.lower, bound, true);
                         } else {
-                            self.upper_parts.push(bound);
+                            tighten(&mut self.upper, bound, false);
                         }
                     }
                     // Draft-4 boolean form: read together with `minimum`/`maximum` above.
@@ -1130,8 +1131,8 @@ impl<'a> Builder<'a> {
                 values.insert("null".to_owned(), &NULL_VALUE);
             }
         }
-        shape.lower = tightest(self.lower_parts, true);
-        shape.upper = tightest(self.upper_parts, false);
+        shape.lower = self.lower;
+        shape.upper = self.upper;
         if shape.types & !NULL == INTEGER {
             // On integers `exclusiveMinimum: 0` and `minimum: 1` accept the same values.
             if let Some(b) = &mut shape.lower {
@@ -1261,19 +1262,19 @@ pub fn is_multiple(a: f64, b: f64) -> bool {
     (q - q.round()).abs() < 1e-9 && q.round() >= 1.0
 }
 
-fn tightest(parts: Vec<Bound>, lower: bool) -> Option<Bound> {
-    parts.into_iter().reduce(|a, b| {
-        let b_tighter = if lower {
+/// Keeps in `kept` the tighter of it and `b` (the earlier of two as tight): folded as the
+/// bounds are read, what reducing the list of them in reading order gives.
+fn tighten(kept: &mut Option<Bound>, b: Bound, lower: bool) {
+    let b_tighter = match kept {
+        None => true,
+        Some(a) if lower => {
             b.value > a.value || (b.value == a.value && b.exclusive && !a.exclusive)
-        } else {
-            b.value < a.value || (b.value == a.value && b.exclusive && !a.exclusive)
-        };
-        if b_tighter {
-            b
-        } else {
-            a
         }
-    })
+        Some(a) => b.value < a.value || (b.value == a.value && b.exclusive && !a.exclusive),
+    };
+    if b_tighter {
+        *kept = Some(b);
+    }
 }
 
 /// Compares two bounds of the same side: `Some(true)` when `new` is tighter than `old`,
@@ -1572,6 +1573,63 @@ mod tests {
             let shape = build(&root, &[Part::new(&schema)], 8, false);
             let bound = shape.lower.or(shape.upper).expect(keyword);
             assert_eq!(bound.written(), json!({ keyword: value }), "{keyword}");
+        }
+    }
+
+    /// Folding the bounds as they come keeps the bound reducing the list of them kept.
+    #[test]
+    fn bounds_fold_as_the_list_reduced() {
+        fn reduced(parts: Vec<Bound>, lower: bool) -> Option<Bound> {
+            parts.into_iter().reduce(|a, b| {
+                let b_tighter = if lower {
+                    b.value > a.value || (b.value == a.value && b.exclusive && !a.exclusive)
+                } else {
+                    b.value < a.value || (b.value == a.value && b.exclusive && !a.exclusive)
+                };
+                if b_tighter {
+                    b
+                } else {
+                    a
+                }
+            })
+        }
+        let bound = |value: f64, exclusive: bool, keyword: &'static str| Bound {
+            value,
+            exclusive,
+            keyword,
+            limit: serde_json::Number::from_f64(value).expect("finite"),
+        };
+        let lists = [
+            vec![],
+            vec![bound(1.0, false, "minimum")],
+            vec![
+                bound(1.0, false, "minimum"),
+                bound(1.0, true, "exclusiveMinimum"),
+            ],
+            vec![
+                bound(1.0, true, "exclusiveMinimum"),
+                bound(1.0, false, "minimum"),
+            ],
+            vec![bound(1.0, false, "minimum"), bound(1.0, false, "maximum")],
+            vec![
+                bound(3.0, false, "a"),
+                bound(-2.0, false, "b"),
+                bound(3.0, true, "c"),
+            ],
+            vec![
+                bound(0.5, false, "a"),
+                bound(7.0, false, "b"),
+                bound(-7.0, true, "c"),
+            ],
+        ];
+        for list in lists {
+            for lower in [true, false] {
+                let mut kept = None;
+                for b in list.clone() {
+                    tighten(&mut kept, b, lower);
+                }
+                assert_eq!(kept, reduced(list.clone(), lower), "{list:?} {lower}");
+            }
         }
     }
 
