@@ -712,13 +712,27 @@ fn text_field(
 /// The top-level fields of an item that its own comparison does not read (`known`): the
 /// response hints as `response-hint-changed`, everything else as `field-changed`, each once.
 fn rest(out: &mut Out<'_>, old: &Map<String, Value>, new: &Map<String, Value>, known: &[&str]) {
+    rest_of(out, old, new, known, None);
+}
+
+/// [`rest`] knowing which fields differ (see [`differing_fields`]): only those can report.
+fn rest_of(
+    out: &mut Out<'_>,
+    old: &Map<String, Value>,
+    new: &Map<String, Value>,
+    known: &[&str],
+    differing: Option<&[&str]>,
+) {
     server::response_hints(out, old, new);
-    let skip: Vec<&str> = known
-        .iter()
-        .copied()
-        .chain(server::RESPONSE_HINTS)
-        .collect();
-    other_fields(out, "", old, new, &skip);
+    let mut skip = Vec::with_capacity(known.len() + server::RESPONSE_HINTS.len());
+    skip.extend_from_slice(known);
+    skip.extend_from_slice(&server::RESPONSE_HINTS);
+    let keys = match differing {
+        // Fields equal on both sides report nothing: the differing ones are the candidates.
+        Some(fields) => sorted_names(fields.to_vec()),
+        None => sorted_names(old.keys().chain(new.keys()).map(String::as_str).collect()),
+    };
+    other_fields_of(out, "", old, new, &skip, keys);
 }
 
 /// A dotted path one segment deeper (`a.b`); the segment alone under the root.
@@ -744,6 +758,18 @@ fn other_fields(
     known: &[&str],
 ) {
     let keys = sorted_names(old.keys().chain(new.keys()).map(String::as_str).collect());
+    other_fields_of(out, prefix, old, new, known, keys);
+}
+
+/// [`other_fields`] of the fields `keys` (sorted, each once).
+fn other_fields_of(
+    out: &mut Out<'_>,
+    prefix: &str,
+    old: &Map<String, Value>,
+    new: &Map<String, Value>,
+    known: &[&str],
+    keys: Vec<&str>,
+) {
     for key in keys {
         if known.contains(&key) {
             continue;
@@ -963,6 +989,29 @@ mod tests {
         let mut bound = tool.clone();
         bound["inputSchema"]["properties"]["n"]["maximum"] = json!(9);
         assert!(!texts_differ(&tool, &bound) && !same_item(&tool, &bound));
+    }
+
+    /// The fields `rest` reports are among those `differing_fields` names: told them, it
+    /// reports the same changes, in the same order, on every pair of items of the corpus.
+    #[test]
+    fn rest_told_the_differing_fields_reports_the_same() {
+        let policy = Policy::default();
+        let mut compared = 0;
+        corpus_pairs(|key, x, y| {
+            let (Some(differing), Value::Object(o), Value::Object(n)) =
+                (differing_fields(x, y), x, y)
+            else {
+                return;
+            };
+            let known = ["name", "description"];
+            let mut all = Out::new(key, &policy, &Context::default());
+            rest_of(&mut all, o, n, &known, None);
+            let mut told = Out::new(key, &policy, &Context::default());
+            rest_of(&mut told, o, n, &known, Some(&differing));
+            assert_eq!(all.changes, told.changes, "{key:?}");
+            compared += usize::from(!all.changes.is_empty());
+        });
+        assert!(compared > 10, "{compared}");
     }
 
     /// On every pair of versions of an item in the corpus, sums that differ mean `same_item`

@@ -76,7 +76,7 @@ pub(super) fn tool(
     if differs("icons") {
         icons(out, o, n);
     }
-    rest(
+    rest_of(
         out,
         o,
         n,
@@ -90,6 +90,7 @@ pub(super) fn tool(
             "execution",
             "icons",
         ],
+        differing,
     );
 }
 
