@@ -147,31 +147,35 @@ fn patterns() -> &'static [Pattern] {
     })
 }
 
+/// Word parts that name a credential whole (`names_a_secret`).
+const WHOLE: [&str; 16] = [
+    "key",
+    "token",
+    "secret",
+    "password",
+    "passwd",
+    "pwd",
+    "auth",
+    "authorization",
+    "credential",
+    "credentials",
+    "cookie",
+    "session",
+    "signature",
+    "apikey",
+    "pat",
+    "bearer",
+];
+/// Word-part endings that name one (`apikey`, `accesstoken`).
+const ENDINGS: [&str; 5] = ["key", "token", "secret", "password", "passwd"];
+/// Words that end so and name none (`monkey`).
+const NOT_SECRET: [&str; 6] = ["monkey", "turkey", "hockey", "whiskey", "jockey", "donkey"];
+
 /// Whether a name (a command-line flag, an environment variable, an HTTP header, a URL query
 /// parameter) says its value is a credential: it contains `key`, `token`, `secret`, `password`,
 /// `passwd`, `pwd`, `auth`, `credential`, `cookie`, `session` or `signature` as a word part
 /// (`--api-key`, `GITHUB_TOKEN`, `X-Auth`, `access_token`). `--keyboard` or `MONKEY` do not.
 pub fn names_a_secret(name: &str) -> bool {
-    const WHOLE: [&str; 16] = [
-        "key",
-        "token",
-        "secret",
-        "password",
-        "passwd",
-        "pwd",
-        "auth",
-        "authorization",
-        "credential",
-        "credentials",
-        "cookie",
-        "session",
-        "signature",
-        "apikey",
-        "pat",
-        "bearer",
-    ];
-    const ENDINGS: [&str; 5] = ["key", "token", "secret", "password", "passwd"];
-    const NOT_SECRET: [&str; 6] = ["monkey", "turkey", "hockey", "whiskey", "jockey", "donkey"];
     let lower = name.to_ascii_lowercase();
     // The runs of ASCII letters and digits (what splitting at every other character leaves),
     // found by a loop over the bytes rather than a splitter compiled for its closure.
@@ -582,27 +586,6 @@ mod tests {
                 .split(|c: char| !c.is_ascii_alphanumeric())
                 .filter(|part| !part.is_empty())
                 .any(|part| {
-                    const WHOLE: [&str; 16] = [
-                        "key",
-                        "token",
-                        "secret",
-                        "password",
-                        "passwd",
-                        "pwd",
-                        "auth",
-                        "authorization",
-                        "credential",
-                        "credentials",
-                        "cookie",
-                        "session",
-                        "signature",
-                        "apikey",
-                        "pat",
-                        "bearer",
-                    ];
-                    const ENDINGS: [&str; 5] = ["key", "token", "secret", "password", "passwd"];
-                    const NOT_SECRET: [&str; 6] =
-                        ["monkey", "turkey", "hockey", "whiskey", "jockey", "donkey"];
                     WHOLE.contains(&part)
                         || (ENDINGS.iter().any(|end| part.ends_with(end))
                             && !NOT_SECRET.contains(&part))
