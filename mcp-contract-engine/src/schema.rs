@@ -1001,10 +1001,11 @@ impl<'a> Builder<'a> {
         match key {
             "pattern" | "format" => match v.as_str() {
                 Some(text) => {
+                    // Put in order once the shape is read (a node can gather thousands).
                     if key == "pattern" {
-                        self.shape.patterns.insert(text);
+                        self.shape.patterns.append_name(text);
                     } else {
-                        self.shape.formats.insert(text);
+                        self.shape.formats.append_name(text);
                     }
                 }
                 None => self.unknown(key, v),
@@ -1034,9 +1035,9 @@ impl<'a> Builder<'a> {
             },
             "required" => match v {
                 Value::Array(names) if names.iter().all(Value::is_string) => {
-                    self.shape
-                        .required
-                        .extend_names(names.iter().filter_map(Value::as_str));
+                    for name in names.iter().filter_map(Value::as_str) {
+                        self.shape.required.append_name(name);
+                    }
                 }
                 // Draft-3 `required: true` on a property, or garbage: not modelled.
                 _ => self.unknown(key, v),
@@ -1122,6 +1123,9 @@ impl<'a> Builder<'a> {
             .sort_merging(&|node, more| node.extend(more));
         shape.unknown.sort_merging(&|all, more| all.extend(more));
         shape.meta.sort_merging(&|kept, later| *kept = later);
+        for set in [&mut shape.patterns, &mut shape.formats, &mut shape.required] {
+            set.sort_names();
+        }
         if extra_null {
             shape.nullable = true;
         }

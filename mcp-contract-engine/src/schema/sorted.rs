@@ -286,11 +286,19 @@ impl<'a> SortedSet<&'a str> {
         }
     }
 
-    /// Adds every name of `more`.
-    pub fn extend_names(&mut self, more: impl Iterator<Item = &'a str>) {
-        let mut items = std::mem::take(&mut self.items);
-        items.extend(more);
-        self.items = crate::ordered::sorted_names(items);
+    /// Adds a name while the set is being filled: [`SortedSet::sort_names`] must run before
+    /// the set is read (one sort for all the names a shape's parts give, however many).
+    pub fn append_name(&mut self, name: &'a str) {
+        self.items.push(name);
+    }
+
+    /// Puts the appended names in order, each once.
+    pub fn sort_names(&mut self) {
+        // None or one (most sets of most nodes) are in order already.
+        if self.items.len() > 1 {
+            let items = std::mem::take(&mut self.items);
+            self.items = crate::ordered::sorted_names(items);
+        }
     }
 }
 
@@ -414,7 +422,10 @@ mod tests {
         }
         assert_eq!(inserted, ours);
         let mut extended = SortedSet::of_names(vec!["d"]);
-        extended.extend_names(names.iter().copied());
+        for name in names {
+            extended.append_name(name);
+        }
+        extended.sort_names();
         let other: BTreeSet<&str> = ["a", "d", "f"].into_iter().collect();
         let ours_other = SortedSet::of_names(vec!["f", "a", "d"]);
         assert_eq!(
