@@ -45,7 +45,6 @@ pub use crate::rules::Level;
 use crate::surface::{ItemKey, ItemKind, Surface};
 use allow::{AllowList, Date};
 use serde_json::{json, Value};
-use std::collections::BTreeMap;
 use std::fmt;
 
 /// One lint finding on one item.
@@ -132,7 +131,7 @@ impl Finding {
 /// The lint configuration of one suite: levels, budgets, policies and the allow-list.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Lints {
-    levels: BTreeMap<&'static str, Level>,
+    levels: crate::schema::SortedMap<&'static str, Level>,
     /// The longest description, in characters, before `description-too-long` (default 1024).
     pub description_budget: usize,
     /// Every tool must declare `readOnlyHint: true` (`policy-not-read-only`).
@@ -148,7 +147,7 @@ pub struct Lints {
 impl Default for Lints {
     fn default() -> Lints {
         Lints {
-            levels: BTreeMap::new(),
+            levels: crate::schema::SortedMap::new(),
             description_budget: 1024,
             read_only: false,
             forbid: Vec::new(),
@@ -503,41 +502,46 @@ fn item(out: &mut Out<'_>, key: &ItemKey, value: &Value) {
 
 /// `tool-name-invalid`: the spec's charset and length.
 fn tool_name(out: &mut Out<'_>, key: &ItemKey) {
-    let name = &key.name;
-    let length = name.chars().count();
-    let bad: Vec<char> = name
-        .chars()
-        .filter(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')))
-        .collect();
-    let problem = if length == 0 {
-        Some("is empty".to_owned())
-    } else if length > 128 {
-        Some(format!("is {length} characters long (at most 128)"))
-    } else if !bad.is_empty() {
-        let mut shown: Vec<String> = bad
-            .iter()
-            // Messages hold raw text (escaped once, where printed): an invisible character is
-            // named by its code point alone.
-            .map(|c| match c {
-                c if crate::escape::is_hidden(*c) || c.is_whitespace() => {
-                    format!("U+{:04X}", *c as u32)
-                }
-                c => format!("`{c}` (U+{:04X})", *c as u32),
-            })
-            .collect();
-        shown.dedup();
-        shown.truncate(5);
-        Some(format!("contains {}", shown.join(", ")))
-    } else {
-        None
-    };
-    if let Some(problem) = problem {
+    if let Some(problem) = name_problem(&key.name) {
         out.push(
             "tool-name-invalid",
             key,
             "name",
             format!("the tool name {problem}: the spec allows A–Z a–z 0–9 _ - . and 1–128 characters; clients may reject or mangle it"),
         );
+    }
+}
+
+/// What is wrong with a tool name, if anything (see [`tool_name`]).
+fn name_problem(name: &str) -> Option<String> {
+    // One pass: the length, and the first five characters the spec does not allow (a run of
+    // one character shown once).
+    let mut length = 0;
+    let mut shown: Vec<String> = Vec::new();
+    for c in name.chars() {
+        length += 1;
+        if c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.') || shown.len() == 5 {
+            continue;
+        }
+        // Messages hold raw text (escaped once, where printed): an invisible character is
+        // named by its code point alone.
+        let text = if crate::escape::is_hidden(c) || c.is_whitespace() {
+            format!("U+{:04X}", c as u32)
+        } else {
+            format!("`{c}` (U+{:04X})", c as u32)
+        };
+        if shown.last() != Some(&text) {
+            shown.push(text);
+        }
+    }
+    if length == 0 {
+        Some("is empty".to_owned())
+    } else if length > 128 {
+        Some(format!("is {length} characters long (at most 128)"))
+    } else if !shown.is_empty() {
+        Some(format!("contains {}", shown.join(", ")))
+    } else {
+        None
     }
 }
 
@@ -929,6 +933,55 @@ fn char_name(c: char) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The one-pass name check says what the chain it replaced said.
+    #[test]
+    fn name_problems_are_worded_as_before() {
+        fn chain(name: &str) -> Option<String> {
+            let length = name.chars().count();
+            let bad: Vec<char> = name
+                .chars()
+                .filter(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')))
+                .collect();
+            if length == 0 {
+                Some("is empty".to_owned())
+            } else if length > 128 {
+                Some(format!("is {length} characters long (at most 128)"))
+            } else if !bad.is_empty() {
+                let mut shown: Vec<String> = bad
+                    .iter()
+                    .map(|c| match c {
+                        c if crate::escape::is_hidden(*c) || c.is_whitespace() => {
+                            format!("U+{:04X}", *c as u32)
+                        }
+                        c => format!("`{c}` (U+{:04X})", *c as u32),
+                    })
+                    .collect();
+                shown.dedup();
+                shown.truncate(5);
+                Some(format!("contains {}", shown.join(", ")))
+            } else {
+                None
+            }
+        }
+        let long = "a".repeat(129);
+        let names = [
+            "",
+            "ok_name-1.2",
+            "a b",
+            "a  b",
+            "x/y/z",
+            "é\u{200b}ü",
+            "a!b@c#d$e%f^g&",
+            "a!!b!!c!!d!!e!!f!!",
+            "¡¡¡¡¡¡",
+            long.as_str(),
+            "tab\there",
+        ];
+        for name in names {
+            assert_eq!(name_problem(name), chain(name), "{name:?}");
+        }
+    }
 
     #[test]
     fn printable_ascii_is_every_byte_in_range() {

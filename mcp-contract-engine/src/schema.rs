@@ -8,16 +8,17 @@
 //! than lost. Everything here is iterative or bounded, because schemas come from servers and
 //! can be hostile (10,000-deep, self-referencing, megabytes of enum).
 
-use crate::ordered::CollectOrdered;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
-use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::fmt::Write as _;
 
 pub mod accepted;
 pub mod format;
 pub mod pattern;
 pub mod regular;
+pub mod sorted;
+
+pub use sorted::{SortedMap, SortedSet};
 
 /// A canonical text for a JSON value: object keys sorted, numbers spelled so that equal
 /// numbers are equal (`1` and `1.0` both give `1`), no whitespace. Two values are the same
@@ -139,12 +140,17 @@ fn same_set_texts(a: &[Value], b: &[Value]) -> bool {
     if a.iter().zip(b).all(|(x, y)| canonical_eq(x, y)) {
         return true;
     }
-    let texts = |items: &[Value]| {
-        let mut texts: Vec<String> = items.iter().map(|x| canonical(x, true)).collect();
-        texts.sort_unstable();
-        texts
-    };
-    texts(a) == texts(b)
+    sorted_texts(a) == sorted_texts(b)
+}
+
+/// The canonical texts (sets sorted) of a set keyword's members, sorted.
+fn sorted_texts(items: &[Value]) -> Vec<String> {
+    let mut texts = Vec::with_capacity(items.len());
+    for item in items {
+        texts.push(canonical(item, true));
+    }
+    texts.sort_unstable();
+    texts
 }
 
 fn canonical(value: &Value, sets: bool) -> String {
@@ -203,17 +209,19 @@ fn canonical(value: &Value, sets: bool) -> String {
                 stack.push(Step::Text("}"));
                 // Sorted here rather than trusting the map: a dependency enabling serde_json's
                 // `preserve_order` would otherwise make key order significant.
-                let mut keys: Vec<(&String, &Value)> = map.iter().collect();
-                // A map's keys are distinct: an unstable sort orders them the same way.
-                keys.sort_unstable_by(|a, b| a.0.cmp(b.0));
+                let mut keys: Vec<(&String, &Value)> = Vec::with_capacity(map.len());
+                for entry in map {
+                    keys.push(entry);
+                }
+                // A map's keys are distinct: any sort orders them the same way; the shared
+                // one (`ordered`) compiles nothing for this type.
+                crate::ordered::sort_by(&mut keys, &|a, b| a.0.cmp(b.0));
                 for (i, (k, v)) in keys.into_iter().enumerate().rev() {
                     match v {
                         Value::Array(items)
                             if sets && matches!(k.as_str(), "required" | "enum" | "type") =>
                         {
-                            let mut texts: Vec<String> =
-                                items.iter().map(|x| canonical(x, true)).collect();
-                            texts.sort_unstable();
+                            let texts = sorted_texts(items);
                             stack.push(Step::Owned(format!("[{}]", texts.join(","))));
                         }
                         _ => stack.push(Step::Value(v)),
@@ -298,11 +306,19 @@ pub fn resolve_pointer<'a>(root: &'a Value, reference: &str) -> Option<&'a Value
         return Some(root);
     }
     let fragment = percent_decode(fragment)?;
-    let pointer = fragment.strip_prefix('/')?;
+    let mut rest = Some(fragment.strip_prefix('/')?);
     let mut node = root;
-    for raw in pointer.split('/') {
+    // The tokens between `/`s, as `split('/')` gives them, found by a byte search (the
+    // general `char` searcher cost more than the look-ups, at every `$ref` compared).
+    while let Some(pointer) = rest {
+        let (raw, next) = match pointer.as_bytes().iter().position(|&b| b == b'/') {
+            Some(at) => (&pointer[..at], Some(&pointer[at + 1..])),
+            None => (pointer, None),
+        };
+        rest = next;
         // Borrowed unless escaped: `$ref`s are resolved at every schema node compared.
-        let token: Cow<'_, str> = if raw.contains('~') {
+        // A byte search: `str::contains(char)` runs a general searcher for one byte.
+        let token: Cow<'_, str> = if raw.as_bytes().contains(&b'~') {
             Cow::Owned(raw.replace("~1", "/").replace("~0", "~"))
         } else {
             Cow::Borrowed(raw)
@@ -317,7 +333,7 @@ pub fn resolve_pointer<'a>(root: &'a Value, reference: &str) -> Option<&'a Value
 }
 
 fn percent_decode(text: &str) -> Option<Cow<'_, str>> {
-    if !text.contains('%') {
+    if !text.as_bytes().contains(&b'%') {
         return Some(Cow::Borrowed(text));
     }
     let bytes = text.as_bytes();
@@ -409,16 +425,14 @@ pub fn type_names(atoms: Atoms) -> Value {
         FRACTION => names.push("number (non-integer)"),
         _ => names.push("number"),
     }
-    names.sort_unstable();
     if atoms == ANY {
         return Value::String("any".to_owned());
     }
-    Value::Array(
-        names
-            .into_iter()
-            .map(|n| Value::String(n.to_owned()))
-            .collect(),
-    )
+    let mut listed = Vec::with_capacity(names.len());
+    for name in crate::ordered::sorted_names(names) {
+        listed.push(Value::String(name.to_owned()));
+    }
+    Value::Array(listed)
 }
 
 /// One value taking part in a schema node. `skip_union` hides `anyOf`/`oneOf` of this value
@@ -448,9 +462,20 @@ pub type Node<'a> = Vec<Part<'a>>;
 static TRUE_SCHEMA: Value = Value::Bool(true);
 static NULL_VALUE: Value = Value::Null;
 
-/// The node that accepts anything.
+/// The node that accepts anything (the consumer judgement's; the diff borrows [`any_parts`]).
+#[cfg(feature = "consumers")]
 pub fn any_node<'a>() -> Node<'a> {
     vec![Part::new(&TRUE_SCHEMA)]
+}
+
+static ANY_PARTS: [Part<'static>; 1] = [Part {
+    value: &TRUE_SCHEMA,
+    skip_union: false,
+}];
+
+/// [`any_node`], borrowed: for a comparison that reads a node without keeping it.
+pub fn any_parts<'a>() -> &'a [Part<'a>] {
+    &ANY_PARTS
 }
 
 /// A numeric bound after unifying spellings.
@@ -460,8 +485,20 @@ pub struct Bound {
     pub value: f64,
     /// Whether the limit itself is excluded.
     pub exclusive: bool,
-    /// The keyword and value as written, for reports.
-    pub written: Value,
+    /// The keyword as written, for reports (see [`Bound::written`]).
+    pub keyword: &'static str,
+    /// Its number as written.
+    pub limit: serde_json::Number,
+}
+
+impl Bound {
+    /// The keyword and value as written (`{"minimum": 1}`), for reports: built when a report
+    /// asks, not for every bound of every node compared.
+    pub fn written(&self) -> Value {
+        let mut written = Map::new();
+        written.insert(self.keyword.to_owned(), Value::Number(self.limit.clone()));
+        Value::Object(written)
+    }
 }
 
 /// What `additionalProperties` allows.
@@ -481,7 +518,7 @@ pub struct Shape<'a> {
     /// Accepted JSON types (intersected over every part, narrowed by the enum).
     pub types: Atoms,
     /// The enum/const value set by canonical string (`None`: no enum).
-    pub enumeration: Option<BTreeMap<String, &'a Value>>,
+    pub enumeration: Option<SortedMap<String, &'a Value>>,
     /// Lower numeric bound.
     pub lower: Option<Bound>,
     /// Upper numeric bound.
@@ -493,9 +530,9 @@ pub struct Shape<'a> {
     /// `maxLength`.
     pub max_length: Option<f64>,
     /// Every `pattern` that applies.
-    pub patterns: BTreeSet<&'a str>,
+    pub patterns: SortedSet<&'a str>,
     /// Every `format` that applies.
-    pub formats: BTreeSet<&'a str>,
+    pub formats: SortedSet<&'a str>,
     /// `minItems`.
     pub min_items: Option<f64>,
     /// `maxItems`.
@@ -507,9 +544,9 @@ pub struct Shape<'a> {
     /// `maxProperties`.
     pub max_properties: Option<f64>,
     /// Declared properties, each the node of every part that declares it.
-    pub properties: BTreeMap<&'a str, Node<'a>>,
+    pub properties: SortedMap<&'a str, Node<'a>>,
     /// Required property names.
-    pub required: BTreeSet<&'a str>,
+    pub required: SortedSet<&'a str>,
     /// `additionalProperties`.
     pub additional: Additional<'a>,
     /// `propertyNames` (empty: none).
@@ -530,9 +567,9 @@ pub struct Shape<'a> {
     pub deprecated: bool,
     /// `$schema`, `$id`, `$comment`, `$anchor` and vendor extensions (`x-…`): no effect on
     /// validation.
-    pub meta: BTreeMap<&'a str, &'a Value>,
+    pub meta: SortedMap<&'a str, &'a Value>,
     /// Keywords the engine does not model, by keyword, canonical values joined.
-    pub unknown: BTreeMap<String, Vec<&'a Value>>,
+    pub unknown: SortedMap<String, Vec<&'a Value>>,
     /// Branches of a non-nullable `anyOf`/`oneOf` (at least two), each a single value.
     pub union: Option<Vec<&'a Value>>,
     /// Whether the union keyword was `oneOf` (`anyOf` otherwise).
@@ -555,15 +592,15 @@ impl<'a> Shape<'a> {
             multiple_of: None,
             min_length: None,
             max_length: None,
-            patterns: BTreeSet::new(),
-            formats: BTreeSet::new(),
+            patterns: SortedSet::new(),
+            formats: SortedSet::new(),
             min_items: None,
             max_items: None,
             unique_items: false,
             min_properties: None,
             max_properties: None,
-            properties: BTreeMap::new(),
-            required: BTreeSet::new(),
+            properties: SortedMap::new(),
+            required: SortedSet::new(),
             additional: Additional::Any,
             property_names: Vec::new(),
             items: Vec::new(),
@@ -573,8 +610,8 @@ impl<'a> Shape<'a> {
             title: None,
             examples: None,
             deprecated: false,
-            meta: BTreeMap::new(),
-            unknown: BTreeMap::new(),
+            meta: SortedMap::new(),
+            unknown: SortedMap::new(),
             union: None,
             union_is_one_of: false,
             nullable: false,
@@ -655,14 +692,21 @@ pub fn build<'a>(
     max_hops: usize,
     extra_null: bool,
 ) -> Shape<'a> {
+    // Room for the parts and a few `$ref` targets: most nodes read one to three values.
+    let mut work = Vec::with_capacity(node.len() + 2);
+    for part in node.iter().rev() {
+        work.push((*part, 0));
+    }
+    let mut shape = Shape::empty();
+    shape.identity.reserve(node.len() + 2);
     let mut builder = Builder {
         root,
         max_hops,
-        shape: Shape::empty(),
-        work: node.iter().rev().map(|p| (*p, 0)).collect(),
-        seen: HashSet::new(),
-        lower_parts: Vec::new(),
-        upper_parts: Vec::new(),
+        shape,
+        work,
+        seen: SortedSet::new(),
+        lower: None,
+        upper: None,
         pending_union: None,
         expansions: 0,
     };
@@ -690,10 +734,11 @@ struct Builder<'a> {
     shape: Shape<'a>,
     /// Parts still to read, with how many `$ref`/`allOf` hops led to each.
     work: Vec<(Part<'a>, usize)>,
-    /// `$ref` targets already expanded (a cycle is read once).
-    seen: HashSet<usize>,
-    lower_parts: Vec<Bound>,
-    upper_parts: Vec<Bound>,
+    /// `$ref` targets already expanded (a cycle is read once): a handful, searched by halves.
+    seen: SortedSet<usize>,
+    /// The tightest lower and upper bounds read so far (kept as they come: no list of them).
+    lower: Option<Bound>,
+    upper: Option<Bound>,
     /// The one union of this node, folded in once everything else is read.
     pending_union: Option<(bool, &'a Value)>,
     expansions: usize,
@@ -705,12 +750,12 @@ impl<'a> Builder<'a> {
         hops < self.max_hops && self.expansions < self.max_hops.saturating_mul(64)
     }
 
+    /// Appended; gathered by keyword when the shape is finished.
     fn unknown(&mut self, keyword: &str, value: &'a Value) {
-        self.shape
-            .unknown
-            .entry(keyword.to_owned())
-            .or_default()
-            .push(value);
+        match self.shape.unknown.last_value_of(keyword) {
+            Some(values) => values.push(value),
+            None => self.shape.unknown.append(keyword.to_owned(), vec![value]),
+        }
     }
 
     /// Reads one part of the node: its identity, `$ref`, `allOf`, its union, its keywords.
@@ -848,24 +893,27 @@ impl<'a> Builder<'a> {
                 None => self.unknown("type", v),
             },
             "enum" | "const" => {
-                let values: Vec<&'a Value> = match (key, v) {
-                    ("enum", Value::Array(items)) => items.iter().collect(),
-                    ("const", v) => vec![v],
+                let values: &'a [Value] = match (key, v) {
+                    ("enum", Value::Array(items)) => items,
+                    ("const", v) => std::slice::from_ref(v),
                     _ => {
                         self.unknown(key, v);
                         return;
                     }
                 };
-                let set: BTreeMap<String, &'a Value> = values
-                    .into_iter()
-                    .map(|x| (canonical_string(x), x))
-                    .ordered_map();
+                let mut set = SortedMap::new();
+                set.reserve(values.len());
+                for x in values {
+                    set.append(canonical_string(x), x);
+                }
+                // The last of equal values is the one kept, as a map filled in order keeps it.
+                set.sort_merging(&|kept, later| *kept = later);
                 self.shape.enumeration = Some(match self.shape.enumeration.take() {
                     None => set,
-                    Some(prev) => prev
-                        .into_iter()
-                        .filter(|(k, _)| set.contains_key(k))
-                        .ordered_map(),
+                    Some(mut prev) => {
+                        prev.retain(&|k, _| set.contains_key(k));
+                        prev
+                    }
                 });
             }
             _ => self.unknown(key, v),
@@ -888,15 +936,22 @@ impl<'a> Builder<'a> {
                                 })
                                 .and_then(Value::as_bool)
                                 .unwrap_or(false);
+                        let keyword = match key {
+                            "minimum" => "minimum",
+                            "exclusiveMinimum" => "exclusiveMinimum",
+                            "maximum" => "maximum",
+                            _ => "exclusiveMaximum",
+                        };
                         let bound = Bound {
                             value: n.as_f64().unwrap_or(0.0),
                             exclusive: key.starts_with('e') || draft4_exclusive,
-                            written: serde_json::json!({ key.to_owned(): v }),
+                            keyword,
+                            limit: n.clone(),
                         };
                         if is_lower {
-                            self.lower_parts.push(bound);
+                            tighten(&mut self.lower, bound, true);
                         } else {
-                            self.upper_parts.push(bound);
+                            tighten(&mut self.upper, bound, false);
                         }
                     }
                     // Draft-4 boolean form: read together with `minimum`/`maximum` above.
@@ -946,10 +1001,11 @@ impl<'a> Builder<'a> {
         match key {
             "pattern" | "format" => match v.as_str() {
                 Some(text) => {
+                    // Put in order once the shape is read (a node can gather thousands).
                     if key == "pattern" {
-                        self.shape.patterns.insert(text);
+                        self.shape.patterns.append_name(text);
                     } else {
-                        self.shape.formats.insert(text);
+                        self.shape.formats.append_name(text);
                     }
                 }
                 None => self.unknown(key, v),
@@ -967,24 +1023,21 @@ impl<'a> Builder<'a> {
         match key {
             "properties" => match v {
                 Value::Object(props) => {
+                    // Parts that declare one name are gathered when the shape is finished.
+                    self.shape.properties.reserve(props.len());
                     for (name, schema) in props {
                         self.shape
                             .properties
-                            .entry(name.as_str())
-                            .or_default()
-                            .push(Part {
-                                value: schema,
-                                skip_union: false,
-                            });
+                            .append(name.as_str(), vec![Part::new(schema)]);
                     }
                 }
                 _ => self.unknown(key, v),
             },
             "required" => match v {
                 Value::Array(names) if names.iter().all(Value::is_string) => {
-                    self.shape
-                        .required
-                        .extend(names.iter().filter_map(Value::as_str));
+                    for name in names.iter().filter_map(Value::as_str) {
+                        self.shape.required.append_name(name);
+                    }
                 }
                 // Draft-3 `required: true` on a property, or garbage: not modelled.
                 _ => self.unknown(key, v),
@@ -1046,12 +1099,12 @@ impl<'a> Builder<'a> {
             "examples" => self.shape.examples = self.shape.examples.or(Some(v)),
             "deprecated" => self.shape.deprecated |= v.as_bool().unwrap_or(false),
             "$schema" | "$id" | "$comment" | "$anchor" => {
-                self.shape.meta.insert(key, v);
+                self.shape.meta.append(key, v);
             }
             // Vendor extensions (`x-fastmcp-wrap-result`, …): validators ignore them.
             // The one the protocol gives a meaning is judged with the tool.
             k if k.starts_with("x-") && k != HEADER_KEYWORD => {
-                self.shape.meta.insert(key, v);
+                self.shape.meta.append(key, v);
             }
             "nullable" => self.shape.nullable |= v.as_bool().unwrap_or(false),
             k if MODELLED.contains(&k) => {}
@@ -1063,6 +1116,16 @@ impl<'a> Builder<'a> {
     /// inclusive).
     fn finish(self, extra_null: bool) -> Shape<'a> {
         let mut shape = self.shape;
+        // What was appended, in key order: the values of a keyword or property declared by
+        // several parts gathered in reading order, a later meta value replacing an earlier.
+        shape
+            .properties
+            .sort_merging(&|node, more| node.extend(more));
+        shape.unknown.sort_merging(&|all, more| all.extend(more));
+        shape.meta.sort_merging(&|kept, later| *kept = later);
+        for set in [&mut shape.patterns, &mut shape.formats, &mut shape.required] {
+            set.sort_names();
+        }
         if extra_null {
             shape.nullable = true;
         }
@@ -1072,8 +1135,8 @@ impl<'a> Builder<'a> {
                 values.insert("null".to_owned(), &NULL_VALUE);
             }
         }
-        shape.lower = tightest(self.lower_parts, true);
-        shape.upper = tightest(self.upper_parts, false);
+        shape.lower = self.lower;
+        shape.upper = self.upper;
         if shape.types & !NULL == INTEGER {
             // On integers `exclusiveMinimum: 0` and `minimum: 1` accept the same values.
             if let Some(b) = &mut shape.lower {
@@ -1085,7 +1148,8 @@ impl<'a> Builder<'a> {
                 *b = Bound {
                     value: v,
                     exclusive: false,
-                    written: b.written.clone(),
+                    keyword: b.keyword,
+                    limit: b.limit.clone(),
                 };
             }
             if let Some(b) = &mut shape.upper {
@@ -1097,7 +1161,8 @@ impl<'a> Builder<'a> {
                 *b = Bound {
                     value: v,
                     exclusive: false,
-                    written: b.written.clone(),
+                    keyword: b.keyword,
+                    limit: b.limit.clone(),
                 };
             }
         }
@@ -1201,19 +1266,19 @@ pub fn is_multiple(a: f64, b: f64) -> bool {
     (q - q.round()).abs() < 1e-9 && q.round() >= 1.0
 }
 
-fn tightest(parts: Vec<Bound>, lower: bool) -> Option<Bound> {
-    parts.into_iter().reduce(|a, b| {
-        let b_tighter = if lower {
+/// Keeps in `kept` the tighter of it and `b` (the earlier of two as tight): folded as the
+/// bounds are read, what reducing the list of them in reading order gives.
+fn tighten(kept: &mut Option<Bound>, b: Bound, lower: bool) {
+    let b_tighter = match kept {
+        None => true,
+        Some(a) if lower => {
             b.value > a.value || (b.value == a.value && b.exclusive && !a.exclusive)
-        } else {
-            b.value < a.value || (b.value == a.value && b.exclusive && !a.exclusive)
-        };
-        if b_tighter {
-            b
-        } else {
-            a
         }
-    })
+        Some(a) => b.value < a.value || (b.value == a.value && b.exclusive && !a.exclusive),
+    };
+    if b_tighter {
+        *kept = Some(b);
+    }
 }
 
 /// Compares two bounds of the same side: `Some(true)` when `new` is tighter than `old`,
@@ -1270,12 +1335,20 @@ pub fn clip(value: &Value, depth: usize) -> Value {
     match value {
         Value::Array(items) if depth == 0 && !items.is_empty() => Value::String("…".to_owned()),
         Value::Object(map) if depth == 0 && !map.is_empty() => Value::String("…".to_owned()),
-        Value::Array(items) => Value::Array(items.iter().map(|v| clip(v, depth - 1)).collect()),
-        Value::Object(map) => Value::Object(
-            map.iter()
-                .map(|(k, v)| (k.clone(), clip(v, depth - 1)))
-                .json_object(),
-        ),
+        Value::Array(items) => {
+            let mut clipped = Vec::with_capacity(items.len());
+            for item in items {
+                clipped.push(clip(item, depth - 1));
+            }
+            Value::Array(clipped)
+        }
+        Value::Object(map) => {
+            let mut clipped = Map::new();
+            for (k, v) in map {
+                clipped.insert(k.clone(), clip(v, depth - 1));
+            }
+            Value::Object(clipped)
+        }
         other => other.clone(),
     }
 }
@@ -1422,6 +1495,39 @@ mod tests {
         assert_eq!(resolve_pointer(&root, "other.json#/x"), None);
     }
 
+    /// The byte search splits pointers as `split('/')` does: empty tokens (`//`, a trailing
+    /// `/`) are keys like any other.
+    #[test]
+    fn pointers_split_as_split_does() {
+        fn reference<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
+            let fragment = percent_decode(reference.strip_prefix('#')?)?;
+            if fragment.is_empty() {
+                return Some(root);
+            }
+            let mut node = root;
+            for raw in fragment.strip_prefix('/')?.split('/') {
+                let token = raw.replace("~1", "/").replace("~0", "~");
+                node = match node {
+                    Value::Object(map) => map.get(&token)?,
+                    Value::Array(items) => items.get(token.parse::<usize>().ok()?)?,
+                    _ => return None,
+                };
+            }
+            Some(node)
+        }
+        let root = json!({"": {"": 1, "a": [2, {"": 3}]}, "a": {"b": 4, "": 5}, "x/y": 6});
+        for pointer in [
+            "#", "#/", "#//", "#///", "#/a", "#/a/", "#/a/b", "#/a//", "#//a", "#//a/1/", "#//a/0",
+            "#/x~1y", "#/x/y", "#/%61/b", "#a", "#/a/b/c", "#//a/7",
+        ] {
+            assert_eq!(
+                resolve_pointer(&root, pointer),
+                reference(&root, pointer),
+                "{pointer}"
+            );
+        }
+    }
+
     #[test]
     fn nullable_spellings_fold_to_the_same_types() {
         let root = json!({});
@@ -1454,6 +1560,81 @@ mod tests {
         let ld = build(&root, &[Part::new(&d)], 8, false).lower;
         let le = build(&root, &[Part::new(&e)], 8, false).lower;
         assert_eq!(bound_tighter(ld.as_ref(), le.as_ref(), true), Some(false));
+    }
+
+    /// A bound's written form, built when asked, is what `json!` made of the keyword and its
+    /// value while the shape was built.
+    #[test]
+    fn bounds_are_written_as_they_were_read() {
+        let root = json!({});
+        for (keyword, value) in [
+            ("minimum", json!(1)),
+            ("exclusiveMinimum", json!(-2.5)),
+            ("maximum", json!(u64::MAX)),
+            ("exclusiveMaximum", json!(1e300)),
+        ] {
+            let schema = json!({ keyword: value });
+            let shape = build(&root, &[Part::new(&schema)], 8, false);
+            let bound = shape.lower.or(shape.upper).expect(keyword);
+            assert_eq!(bound.written(), json!({ keyword: value }), "{keyword}");
+        }
+    }
+
+    /// Folding the bounds as they come keeps the bound reducing the list of them kept.
+    #[test]
+    fn bounds_fold_as_the_list_reduced() {
+        fn reduced(parts: Vec<Bound>, lower: bool) -> Option<Bound> {
+            parts.into_iter().reduce(|a, b| {
+                let b_tighter = if lower {
+                    b.value > a.value || (b.value == a.value && b.exclusive && !a.exclusive)
+                } else {
+                    b.value < a.value || (b.value == a.value && b.exclusive && !a.exclusive)
+                };
+                if b_tighter {
+                    b
+                } else {
+                    a
+                }
+            })
+        }
+        let bound = |value: f64, exclusive: bool, keyword: &'static str| Bound {
+            value,
+            exclusive,
+            keyword,
+            limit: serde_json::Number::from_f64(value).expect("finite"),
+        };
+        let lists = [
+            vec![],
+            vec![bound(1.0, false, "minimum")],
+            vec![
+                bound(1.0, false, "minimum"),
+                bound(1.0, true, "exclusiveMinimum"),
+            ],
+            vec![
+                bound(1.0, true, "exclusiveMinimum"),
+                bound(1.0, false, "minimum"),
+            ],
+            vec![bound(1.0, false, "minimum"), bound(1.0, false, "maximum")],
+            vec![
+                bound(3.0, false, "a"),
+                bound(-2.0, false, "b"),
+                bound(3.0, true, "c"),
+            ],
+            vec![
+                bound(0.5, false, "a"),
+                bound(7.0, false, "b"),
+                bound(-7.0, true, "c"),
+            ],
+        ];
+        for list in lists {
+            for lower in [true, false] {
+                let mut kept = None;
+                for b in list.clone() {
+                    tighten(&mut kept, b, lower);
+                }
+                assert_eq!(kept, reduced(list.clone(), lower), "{list:?} {lower}");
+            }
+        }
     }
 
     #[test]

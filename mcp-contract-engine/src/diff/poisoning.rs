@@ -112,29 +112,29 @@ fn emit(out: &mut Out<'_>, findings: Vec<Finding>) {
         }
     }
     for (rule, path, group) in groups {
-        let replaced: Vec<&'static str> = group.iter().flat_map(replaced).collect();
+        // Loops, not chains: each chain compiled its own iterator code.
+        let mut replaced_rules: Vec<&'static str> = Vec::new();
         // A `$defs` text is judged where it is written, its change where it is referenced: the
         // same text there is the same change.
-        let texts: Vec<Value> = group
-            .iter()
-            .filter(|f| f.schema.is_some())
-            .map(|f| Value::String(normalize_text(&f.after)))
-            .collect();
+        let mut texts: Vec<Value> = Vec::new();
+        let mut described: Vec<String> = Vec::with_capacity(group.len());
+        for f in &group {
+            replaced_rules.extend(replaced(f));
+            if f.schema.is_some() {
+                texts.push(Value::String(normalize_text(&f.after)));
+            }
+            let verb = if f.before.is_some() {
+                "changed and adds"
+            } else {
+                "added with"
+            };
+            described.push(format!("{} {verb} {}", what(f), f.summary()));
+        }
         out.changes.retain(|c| {
-            !(replaced.contains(&c.rule)
+            !(replaced_rules.contains(&c.rule)
                 && (c.path == path || c.after.as_ref().is_some_and(|a| texts.contains(a))))
         });
-        let texts: Vec<String> = group
-            .iter()
-            .map(|f| {
-                let verb = if f.before.is_some() {
-                    "changed and adds"
-                } else {
-                    "added with"
-                };
-                format!("{} {verb} {}", what(f), f.summary())
-            })
-            .collect();
+        let texts = described;
         let first = &group[0];
         let advice = if rule == "text-unreadable" {
             "the poisoning detector reads none of its language: review it (a translation) before accepting"

@@ -9,7 +9,7 @@ mod unions;
 mod values;
 mod walk;
 
-use walk::SharedKey;
+use walk::{SharedKey, WalkBuffers};
 
 /// Other places a message names for a change in a shared definition (the report's `places`
 /// lists them all).
@@ -84,21 +84,16 @@ fn compare_pass(
         skipped: false,
         aborted: false,
         ancestors: Vec::new(),
-        shared: HashMap::new(),
+        shared: SortedMap::new(),
         absorbed: Absorbed::default(),
+        walk_buffers: WalkBuffers::default(),
     };
     if !skip_equal {
         cx.budget += size.get() / 4;
         cx.size = None;
     }
     // Callers compare schemas that differ: the root needs no equality walk.
-    cx.visit(
-        vec![Part::new(old)],
-        vec![Part::new(new)],
-        "",
-        0,
-        (false, false),
-    );
+    cx.visit(&[Part::new(old)], &[Part::new(new)], "", 0, (false, false));
     let aborted = cx.aborted;
     if aborted {
         out.changes.truncate(changes);
@@ -145,10 +140,12 @@ struct SchemaCx<'a, 'o, 'p> {
     /// Shared definitions already compared (see [`SharedKey`]): where first, and the changes
     /// that comparison reported, so another place that uses them is named on those changes
     /// instead of reporting them again.
-    shared: HashMap<SharedKey<'a>, (String, std::ops::Range<usize>)>,
+    shared: SortedMap<SharedKey<'a>, (String, std::ops::Range<usize>)>,
     /// What the anyOf alternatives around the nodes being compared take over (see
     /// [`Absorbed`]).
     absorbed: Absorbed,
+    /// The lists every equality walk works in (see `walk.rs`).
+    walk_buffers: WalkBuffers<'a>,
 }
 
 /// Inside a paired anyOf alternative, the values a change inside it loses or gains that
@@ -193,19 +190,31 @@ impl Absorbed {
 }
 
 fn node_text(node: &[Part<'_>]) -> String {
-    node.iter()
-        .map(|p| canonical_schema_string(p.value))
-        .collect::<Vec<_>>()
-        .join("&")
+    let mut text = String::new();
+    for (i, p) in node.iter().enumerate() {
+        if i > 0 {
+            text.push('&');
+        }
+        text.push_str(&canonical_schema_string(p.value));
+    }
+    text
+}
+
+/// Values clipped for a report, as a JSON array: one compiled loop for every place that
+/// mapped and collected them.
+fn clipped(values: &mut dyn Iterator<Item = &Value>) -> Value {
+    let mut out = Vec::new();
+    for value in values {
+        out.push(clip(value, CLIP));
+    }
+    Value::Array(out)
 }
 
 fn first_value(node: &[Part<'_>]) -> Option<Value> {
     match node {
         [] => None,
         [one] => Some(clip(one.value, CLIP)),
-        many => Some(Value::Array(
-            many.iter().map(|p| clip(p.value, CLIP)).collect(),
-        )),
+        many => Some(clipped(&mut many.iter().map(|p| p.value))),
     }
 }
 
@@ -245,11 +254,17 @@ fn what_in(dir: Direction, path: &str) -> String {
 }
 
 fn sample(values: &[&Value]) -> String {
-    let mut shown: Vec<String> = values.iter().take(5).map(|v| canonical_string(v)).collect();
-    if values.len() > 5 {
-        shown.push(format!("… ({} in all)", values.len()));
+    let mut shown = String::new();
+    for (i, value) in values.iter().take(5).enumerate() {
+        if i > 0 {
+            shown.push_str(", ");
+        }
+        shown.push_str(&canonical_string(value));
     }
-    shown.join(", ")
+    if values.len() > 5 {
+        shown.push_str(&format!(", … ({} in all)", values.len()));
+    }
+    shown
 }
 
 impl<'a> SchemaCx<'a, '_, '_> {
@@ -295,7 +310,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
 
     /// Where the engine stops comparing: a difference it did not look at fails closed (review),
     /// an unexamined part that may still differ through a `$ref` is noted.
-    fn not_compared(&mut self, old: &Node<'a>, new: &Node<'a>, path: &str, why: String) {
+    fn not_compared(&mut self, old: &[Part<'a>], new: &[Part<'a>], path: &str, why: String) {
         let (a, b) = (node_text(old), node_text(new));
         if a != b {
             self.emit(

@@ -12,29 +12,40 @@ pub(super) fn tool(
 ) {
     let (o, n) = (fields(old), fields(new));
     let differs = |field: &str| differing.is_none_or(|fields| fields.contains(&field));
-    text_field(
-        out,
-        "description-changed",
-        "description",
-        o.get("description"),
-        n.get("description"),
-        "tool description",
-    );
-    text_field(
-        out,
-        "title-changed",
-        "title",
-        o.get("title"),
-        n.get("title"),
-        "tool title",
-    );
+    // Known to differ, as written, when both sides have it: no second comparison.
+    let known = |field: &str| {
+        differing.is_some_and(|fields| fields.contains(&field))
+            && o.contains_key(field)
+            && n.contains_key(field)
+    };
+    // A text equal as written is equal normalised: only one that differs is normalised.
+    if differs("description") {
+        text_field(
+            out,
+            "description-changed",
+            "description",
+            o.get("description"),
+            n.get("description"),
+            "tool description",
+        );
+    }
+    if differs("title") {
+        text_field(
+            out,
+            "title-changed",
+            "title",
+            o.get("title"),
+            n.get("title"),
+            "tool title",
+        );
+    }
     // An absent inputSchema is read as "no arguments described": any object.
     let default_input = json!({"type": "object"});
     let (oi, ni) = (
         o.get("inputSchema").unwrap_or(&default_input),
         n.get("inputSchema").unwrap_or(&default_input),
     );
-    if differs("inputSchema") && !same(Some(oi), Some(ni)) {
+    if differs("inputSchema") && (known("inputSchema") || !same(Some(oi), Some(ni))) {
         compare_schemas(out, Direction::Input, oi, ni, size);
         headers(out, oi, ni);
     }
@@ -53,7 +64,7 @@ pub(super) fn tool(
             None,
             "outputSchema removed: structuredContent is no longer promised; consumers reading it break".to_owned(),
         ),
-        (Some(a), Some(b)) if differs("outputSchema") && !same(Some(a), Some(b)) => compare_schemas(out, Direction::Output, a, b, size),
+        (Some(a), Some(b)) if differs("outputSchema") && (known("outputSchema") || !same(Some(a), Some(b))) => compare_schemas(out, Direction::Output, a, b, size),
         _ => {}
     }
     if differs("annotations") {
@@ -65,7 +76,7 @@ pub(super) fn tool(
     if differs("icons") {
         icons(out, o, n);
     }
-    rest(
+    rest_of(
         out,
         o,
         n,
@@ -79,6 +90,7 @@ pub(super) fn tool(
             "execution",
             "icons",
         ],
+        differing,
     );
 }
 
@@ -86,7 +98,7 @@ pub(super) fn tool(
 /// clients mirror each annotated argument into an `Mcp-Param-{name}` header.
 struct Headers<'v> {
     /// The annotation of each top-level property that has one.
-    by_property: BTreeMap<&'v str, &'v Value>,
+    by_property: SortedMap<&'v str, &'v Value>,
     /// Why the annotations are invalid (a conformant client then drops the whole tool).
     invalid: Option<String>,
 }
@@ -94,9 +106,11 @@ struct Headers<'v> {
 /// Values a header search reads at most: schemas can be huge, a finding needs only one.
 const HEADER_WALK: usize = 20_000;
 
-fn header_annotations(schema: &Value) -> Headers<'_> {
+/// `nested`: whether to look for an annotation below the top-level arguments too when the
+/// top-level ones are valid (a walk of the whole schema).
+fn header_annotations(schema: &Value, nested: bool) -> Headers<'_> {
     let mut headers = Headers {
-        by_property: BTreeMap::new(),
+        by_property: SortedMap::new(),
         invalid: None,
     };
     let properties = schema.get("properties").and_then(Value::as_object);
@@ -114,7 +128,7 @@ fn header_annotations(schema: &Value) -> Headers<'_> {
         else {
             continue;
         };
-        headers.by_property.insert(name.as_str(), value);
+        headers.by_property.append(name.as_str(), value);
         let problem = match value.as_str() {
             None => Some("its value is not a string".to_owned()),
             Some("") => Some("its value is empty".to_owned()),
@@ -138,7 +152,11 @@ fn header_annotations(schema: &Value) -> Headers<'_> {
             ));
         }
     }
-    if headers.invalid.is_none() {
+    // An object's names come sorted and once: this only checks it.
+    headers
+        .by_property
+        .sort_merging(&|kept, later| *kept = later);
+    if nested && headers.invalid.is_none() {
         headers.invalid = nested_header(schema);
     }
     headers
@@ -219,9 +237,17 @@ fn nested_header(schema: &Value) -> Option<String> {
 /// Judges the `x-mcp-header` annotations of the arguments both versions have: adding one
 /// changes what every HTTP caller must send, an invalid one hides the tool.
 fn headers(out: &mut Out<'_>, old: &Value, new: &Value) {
-    let (a, b) = (header_annotations(old), header_annotations(new));
+    // Whether the old annotations were invalid only matters when the new ones are: the
+    // walk of the whole old schema waits until then.
+    let (mut a, b) = (
+        header_annotations(old, false),
+        header_annotations(new, true),
+    );
     if a.by_property.is_empty() && b.by_property.is_empty() && b.invalid.is_none() {
         return;
+    }
+    if b.invalid.is_some() && a.invalid.is_none() {
+        a.invalid = nested_header(old);
     }
     if let (Some(problem), None) = (&b.invalid, &a.invalid) {
         out.emit(
@@ -238,13 +264,14 @@ fn headers(out: &mut Out<'_>, old: &Value, new: &Value) {
             |schema: &Value| schema.get("properties").and_then(|p| p.get(name)).is_some();
         declared(old) && declared(new)
     };
-    let names: BTreeSet<&str> = a
-        .by_property
-        .keys()
-        .chain(b.by_property.keys())
-        .copied()
-        .ordered_set();
-    for name in names.into_iter().filter(|n| in_both(n)) {
+    let mut names = Vec::with_capacity(a.by_property.len() + b.by_property.len());
+    for side in [&a, &b] {
+        names.extend(side.by_property.keys().copied());
+    }
+    for name in sorted_names(names) {
+        if !in_both(name) {
+            continue;
+        }
         let (before, after) = (a.by_property.get(name), b.by_property.get(name));
         let text = |v: Option<&&Value>| v.and_then(|v| v.as_str()).map(str::to_ascii_lowercase);
         match (before, after) {

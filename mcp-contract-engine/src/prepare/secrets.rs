@@ -129,56 +129,70 @@ fn patterns() -> &'static [Pattern] {
             ("basic-auth", r"(?i)\bbasic\s+([A-Za-z0-9+/]{16,}=*)", 1, &["basic"]),
             ("url-password", r"\b[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@<>]+:([^\s/@]+)@", 1, &["://"]),
         ];
-        table
-            .into_iter()
-            .filter_map(|(kind, pattern, group, needles)| {
-                // The table is constant and tested; a pattern that failed to compile would only
-                // weaken detection, never panic on a user's machine.
-                Regex::new(pattern).ok().map(|regex| Pattern {
+        let mut compiled = Vec::with_capacity(table.len());
+        for (kind, pattern, group, needles) in table {
+            // The table is constant and tested; a pattern that failed to compile would only
+            // weaken detection, never panic on a user's machine.
+            if let Ok(regex) = Regex::new(pattern) {
+                compiled.push(Pattern {
                     kind,
                     case_blind: pattern.starts_with("(?i)"),
                     regex,
                     group,
                     needles,
-                })
-            })
-            .collect()
+                });
+            }
+        }
+        compiled
     })
 }
+
+/// Word parts that name a credential whole (`names_a_secret`).
+const WHOLE: [&str; 16] = [
+    "key",
+    "token",
+    "secret",
+    "password",
+    "passwd",
+    "pwd",
+    "auth",
+    "authorization",
+    "credential",
+    "credentials",
+    "cookie",
+    "session",
+    "signature",
+    "apikey",
+    "pat",
+    "bearer",
+];
+/// Word-part endings that name one (`apikey`, `accesstoken`).
+const ENDINGS: [&str; 5] = ["key", "token", "secret", "password", "passwd"];
+/// Words that end so and name none (`monkey`).
+const NOT_SECRET: [&str; 6] = ["monkey", "turkey", "hockey", "whiskey", "jockey", "donkey"];
 
 /// Whether a name (a command-line flag, an environment variable, an HTTP header, a URL query
 /// parameter) says its value is a credential: it contains `key`, `token`, `secret`, `password`,
 /// `passwd`, `pwd`, `auth`, `credential`, `cookie`, `session` or `signature` as a word part
 /// (`--api-key`, `GITHUB_TOKEN`, `X-Auth`, `access_token`). `--keyboard` or `MONKEY` do not.
 pub fn names_a_secret(name: &str) -> bool {
-    const WHOLE: [&str; 16] = [
-        "key",
-        "token",
-        "secret",
-        "password",
-        "passwd",
-        "pwd",
-        "auth",
-        "authorization",
-        "credential",
-        "credentials",
-        "cookie",
-        "session",
-        "signature",
-        "apikey",
-        "pat",
-        "bearer",
-    ];
-    const ENDINGS: [&str; 5] = ["key", "token", "secret", "password", "passwd"];
-    const NOT_SECRET: [&str; 6] = ["monkey", "turkey", "hockey", "whiskey", "jockey", "donkey"];
     let lower = name.to_ascii_lowercase();
-    lower
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|part| !part.is_empty())
-        .any(|part| {
-            WHOLE.contains(&part)
-                || (ENDINGS.iter().any(|end| part.ends_with(end)) && !NOT_SECRET.contains(&part))
-        })
+    // The runs of ASCII letters and digits (what splitting at every other character leaves),
+    // found by a loop over the bytes rather than a splitter compiled for its closure.
+    let secret = |part: &str| {
+        WHOLE.contains(&part)
+            || (ENDINGS.iter().any(|end| part.ends_with(end)) && !NOT_SECRET.contains(&part))
+    };
+    let mut start = 0;
+    for (at, byte) in lower.bytes().enumerate() {
+        if !byte.is_ascii_alphanumeric() {
+            if at > start && secret(&lower[start..at]) {
+                return true;
+            }
+            start = at + 1;
+        }
+    }
+    lower.len() > start && secret(&lower[start..])
 }
 
 /// A command line (program and arguments) as it may be shown or stored: every credential in it
@@ -354,61 +368,83 @@ fn is_placeholder(secret: &str) -> bool {
 
 /// Whether any secret pattern could match `text` (a cheap literal check before the regexes):
 /// whether some pattern's needle occurs in it. One pass over the bytes: only positions holding
-/// a needle's first byte (either case for case-blind patterns) are looked at closer.
+/// a needle's first two bytes (either case for case-blind patterns) are looked at closer.
 pub(crate) fn may_hold_secret(text: &str) -> bool {
     // The shortest match of any pattern (`a://b:c@`) has 8 bytes; most keys are shorter.
     if text.len() < 8 {
         return false;
     }
-    let (starts, by_first) = needles_by_first_byte();
+    let (pairs, by_first) = needles_by_first_byte();
     let bytes = text.as_bytes();
-    // A byte that starts no needle (most of them) costs one lookup in a table of flags.
-    (0..bytes.len()).any(|at| {
-        starts[usize::from(bytes[at])]
-            && by_first[usize::from(bytes[at])]
-                .iter()
-                .any(|&(needle, blind)| {
-                    let rest = &bytes[at..];
-                    rest.len() >= needle.len()
-                        && if blind {
-                            rest[..needle.len()].eq_ignore_ascii_case(needle)
-                        } else {
-                            &rest[..needle.len()] == needle
-                        }
-                })
-    })
+    // Every needle has two bytes or more: a position whose two bytes start none (most of
+    // them; single letters such as `e` or `s` start needles and are everywhere in text) costs
+    // one look-up in a table of flags.
+    let mut first = bytes[0];
+    for (at, &second) in bytes.iter().enumerate().skip(1) {
+        let pair = usize::from(first) << 8 | usize::from(second);
+        if pairs[pair / 64] & (1 << (pair % 64)) != 0
+            && by_first[usize::from(first)].iter().any(|&(needle, blind)| {
+                let rest = &bytes[at - 1..];
+                rest.len() >= needle.len()
+                    && if blind {
+                        rest[..needle.len()].eq_ignore_ascii_case(needle)
+                    } else {
+                        &rest[..needle.len()] == needle
+                    }
+            })
+        {
+            return true;
+        }
+        first = second;
+    }
+    false
 }
 
 /// A needle's bytes, and whether it is compared case-blind.
 type Needle = (&'static [u8], bool);
 
-/// Whether a byte starts some needle, and every needle by its first byte (both cases for
-/// case-blind patterns), with whether it is case-blind.
-fn needles_by_first_byte() -> &'static ([bool; 256], Vec<Vec<Needle>>) {
-    static TABLE: OnceLock<([bool; 256], Vec<Vec<Needle>>)> = OnceLock::new();
+/// The pairs of bytes that start a needle (flags) and the needles by their first byte.
+type NeedleTable = (Box<[u64; 1024]>, Vec<Vec<Needle>>);
+
+/// The two bytes that start some needle, as flags (bit `first << 8 | second`, both cases of
+/// case-blind needles), and every needle by its first byte (both cases for case-blind
+/// patterns), with whether it is case-blind.
+fn needles_by_first_byte() -> &'static NeedleTable {
+    static TABLE: OnceLock<NeedleTable> = OnceLock::new();
     TABLE.get_or_init(|| {
         let mut table = vec![Vec::new(); 256];
+        // A fixed size, so that indexing it by a pair needs no bounds check.
+        let mut pairs = Box::new([0u64; 1024]);
         for pattern in patterns() {
+            let blind = pattern.case_blind();
             for needle in pattern.needles {
-                let Some(&b) = needle.as_bytes().first() else {
-                    continue;
+                let &[first, second, ..] = needle.as_bytes() else {
+                    // Two bytes at least, or the pair table would miss the needle.
+                    unreachable!("a needle of fewer than two bytes: {needle:?}");
                 };
-                let mut firsts = vec![b];
-                if pattern.case_blind() {
-                    firsts = vec![b.to_ascii_lowercase(), b.to_ascii_uppercase()];
-                    firsts.dedup();
+                let cases = |b: u8| {
+                    if blind {
+                        [b.to_ascii_lowercase(), b.to_ascii_uppercase()]
+                    } else {
+                        [b, b]
+                    }
+                };
+                let firsts = cases(first);
+                for f in firsts {
+                    for s in cases(second) {
+                        let pair = usize::from(f) << 8 | usize::from(s);
+                        pairs[pair / 64] |= 1 << (pair % 64);
+                    }
                 }
-                for first in firsts {
-                    let entry: &mut Vec<Needle> = &mut table[usize::from(first)];
-                    entry.push((needle.as_bytes(), pattern.case_blind()));
+                let mut firsts = firsts.to_vec();
+                firsts.dedup();
+                for f in firsts {
+                    let entry: &mut Vec<Needle> = &mut table[usize::from(f)];
+                    entry.push((needle.as_bytes(), blind));
                 }
             }
         }
-        let mut starts = [false; 256];
-        for (flag, needles) in starts.iter_mut().zip(&table) {
-            *flag = !needles.is_empty();
-        }
-        (starts, table)
+        (pairs, table)
     })
 }
 
@@ -541,6 +577,43 @@ fn join(path: &str, key: &str) -> String {
 mod tests {
     use super::*;
 
+    /// The byte loop finds the parts `split` found.
+    #[test]
+    fn secret_names_read_as_split_read_them() {
+        fn split(name: &str) -> bool {
+            let lower = name.to_ascii_lowercase();
+            lower
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .filter(|part| !part.is_empty())
+                .any(|part| {
+                    WHOLE.contains(&part)
+                        || (ENDINGS.iter().any(|end| part.ends_with(end))
+                            && !NOT_SECRET.contains(&part))
+                })
+        }
+        for name in [
+            "",
+            "KEY",
+            "api_key",
+            "x-api-key",
+            "monkey",
+            "my-monkey",
+            "éKEY",
+            "keyé",
+            "é-key-é",
+            "pat",
+            "PATH",
+            "--auth",
+            "a__b",
+            "tokens",
+            "x-Auth-",
+            "ümonkey",
+            "donkey_key",
+        ] {
+            assert_eq!(names_a_secret(name), split(name), "{name:?}");
+        }
+    }
+
     #[test]
     fn the_one_pass_needle_check_agrees_with_every_pattern() {
         let texts = [
@@ -558,10 +631,36 @@ mod tests {
             "ASIA……ünïcode",
             "1234567",
             "",
+            "bEaReR xyz and more",
+            "xxxxxxxxeyj lower",
+            "akia lower is no key",
+            "github_pat_ and ghp_x",
+            "gh_ almost, gho_ yes",
+            "scheme://user:pass@host",
+            "every letter: the quick brown fox jumps over the lazy dog, sk",
+            "ends with x",
         ];
         for text in texts {
             let slow = text.len() >= 8 && patterns().iter().any(|p| p.may_match(text));
             assert_eq!(may_hold_secret(text), slow, "{text}");
+        }
+        // Every needle, in its cases, at every position of a text of ordinary letters.
+        for pattern in patterns() {
+            for needle in pattern.needles {
+                let cased = [
+                    needle.to_string(),
+                    needle.to_ascii_lowercase(),
+                    needle.to_ascii_uppercase(),
+                ];
+                for needle in cased {
+                    for at in 0..10 {
+                        let text =
+                            format!("{}{needle}{}", "se".repeat(at), "ba".repeat(4 - at % 4));
+                        let slow = text.len() >= 8 && patterns().iter().any(|p| p.may_match(&text));
+                        assert_eq!(may_hold_secret(&text), slow, "{text}");
+                    }
+                }
+            }
         }
     }
 

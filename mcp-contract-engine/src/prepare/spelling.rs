@@ -285,7 +285,9 @@ pub fn lint(found: &[Respelling]) -> Option<String> {
         .iter()
         .map(|r| ((r.place.as_str(), r.found, r.canonical), r.both))
         .collect();
-    sorted.sort_unstable();
+    // The shared sort (`ordered`), not one compiled for this tuple: equal entries are
+    // identical, so the stable order is the unstable one.
+    crate::ordered::sort_by(&mut sorted, &|a, b| a.cmp(b));
     let parts: Vec<String> = sorted
         .chunk_by(|a, b| a.0 == b.0)
         .map(|run| {

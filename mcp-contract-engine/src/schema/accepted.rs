@@ -11,6 +11,7 @@
 use super::format;
 use super::pattern::Pattern;
 use super::regular::{self, Inclusion};
+use super::sorted::SortedMap;
 use super::{
     atom_of_value, canonical_string, is_multiple, real_bound, Additional, Atoms, Bound, Shape,
     ARRAY, BOOLEAN, FRACTION, INTEGER, NULL, OBJECT, STRING,
@@ -337,7 +338,7 @@ impl Alternative {
     }
 
     /// An alternative with an enum: its values that pass the other constraints.
-    fn listed(shape: &Shape<'_>, values: &BTreeMap<String, &Value>, structured: bool) -> Reading {
+    fn listed(shape: &Shape<'_>, values: &SortedMap<String, &Value>, structured: bool) -> Reading {
         if values.len() > MAX_LITERALS {
             return Reading::Undecided(format!("more than {MAX_LITERALS} values are listed"));
         }

@@ -136,8 +136,8 @@ impl<'a> SchemaCx<'a, '_, '_> {
                 ),
             ),
             (false, false) => self.compare(
-                so.property_names.clone(),
-                sn.property_names.clone(),
+                &so.property_names,
+                &sn.property_names,
                 &join(path, "<propertyNames>"),
                 depth + 1,
                 (false, false),
@@ -155,8 +155,9 @@ impl<'a> SchemaCx<'a, '_, '_> {
             } else {
                 (&so.upper, &sn.upper)
             };
-            let before = a.as_ref().map(|x| x.written.clone());
-            let after = b.as_ref().map(|x| x.written.clone());
+            // Written out only for a report: most nodes compared report no bound.
+            let before = || a.as_ref().map(schema::Bound::written);
+            let after = || b.as_ref().map(schema::Bound::written);
             // A bound at the limit of how numbers are represented bounds nothing a caller
             // can send (or a consumer receive) and have survive: compare without it.
             let (ra, rb) = (schema::real_bound(a, lower), schema::real_bound(b, lower));
@@ -165,8 +166,8 @@ impl<'a> SchemaCx<'a, '_, '_> {
                     self.emit(
                         "range-at-type-limit",
                         path,
-                        before,
-                        after,
+                        before(),
+                        after(),
                         format!(
                             "{} {word} restates a representation limit (int32, uint32, JavaScript's safe integers or beyond): no value that survives transport is newly accepted or rejected",
                             self.what(path)
@@ -185,8 +186,8 @@ impl<'a> SchemaCx<'a, '_, '_> {
                 self.emit(
                     base,
                     path,
-                    before,
-                    after,
+                    before(),
+                    after(),
                     format!("{} {word} {verb}", self.what(path)),
                 );
             }
@@ -196,7 +197,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
     /// Whether a `propertyNames` schema lets every key through. Keys are always strings, so
     /// `{"type": "string"}` (what Zod 4 writes for every record) constrains nothing, like no
     /// `propertyNames` at all.
-    fn names_unconstrained(&self, node: &Node<'a>, root: &'a Value) -> bool {
+    fn names_unconstrained(&self, node: &[Part<'a>], root: &'a Value) -> bool {
         if node.is_empty() {
             return true;
         }
@@ -256,9 +257,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
     }
 
     fn enumeration(&mut self, so: &Shape<'a>, sn: &Shape<'a>, path: &str) {
-        let as_array = |set: &BTreeMap<String, &Value>| {
-            Value::Array(set.values().map(|v| clip(v, CLIP)).collect())
-        };
+        let as_array = |set: &SortedMap<String, &Value>| clipped(&mut set.values().copied());
         match (&so.enumeration, &sn.enumeration) {
             (None, None) => {}
             (None, Some(b)) => {
@@ -297,23 +296,16 @@ impl<'a> SchemaCx<'a, '_, '_> {
     /// alternatives that are all literals).
     pub(super) fn value_lists(
         &mut self,
-        a: &BTreeMap<String, &Value>,
-        b: &BTreeMap<String, &Value>,
+        a: &SortedMap<String, &Value>,
+        b: &SortedMap<String, &Value>,
         path: &str,
     ) {
-        let as_array = |set: &BTreeMap<String, &Value>| {
-            Value::Array(set.values().map(|v| clip(v, CLIP)).collect())
-        };
-        let gone: Vec<&Value> = a
-            .iter()
-            .filter(|(k, _)| !b.contains_key(*k))
-            .map(|(_, v)| *v)
-            .collect();
-        let added: Vec<&Value> = b
-            .iter()
-            .filter(|(k, _)| !a.contains_key(*k))
-            .map(|(_, v)| *v)
-            .collect();
+        let as_array = |set: &SortedMap<String, &Value>| clipped(&mut set.values().copied());
+        // The same values (most enums compared): nothing gone, nothing added.
+        if a.len() == b.len() && a.keys().zip(b.keys()).all(|(x, y)| x == y) {
+            return;
+        }
+        let (gone, added) = (only_in(a, b), only_in(b, a));
         if gone.is_empty() && added.is_empty() {
             return;
         }
@@ -418,19 +410,19 @@ impl<'a> SchemaCx<'a, '_, '_> {
     /// The patterns of a node (all apply). One added is narrowing, one dropped widening; when
     /// some were replaced by others the two sets are compared as the regular languages they
     /// are (`schema::regular`), and what that does not decide is for a person.
-    fn patterns(&mut self, a: &BTreeSet<&str>, b: &BTreeSet<&str>, path: &str) {
+    fn patterns(&mut self, a: &SortedSet<&str>, b: &SortedSet<&str>, path: &str) {
         // The same patterns (most nodes: none) report nothing, as `string_sets` below says;
         // returned before the values and the wording are built for every node compared.
         if a == b {
             return;
         }
-        let replaced = a.difference(b).next().is_some() && b.difference(a).next().is_some();
+        let replaced = !a.difference_of(b).is_empty() && !b.difference_of(a).is_empty();
         let decided = if replaced {
             pattern_verdict(a, b, self.dir)
         } else {
             None
         };
-        let listed = |set: &BTreeSet<&str>| match set.len() {
+        let listed = |set: &SortedSet<&str>| match set.len() {
             1 => set.iter().next().map_or(json!(null), |s| json!(s)),
             _ => json!(set.iter().collect::<Vec<_>>()),
         };
@@ -463,8 +455,8 @@ impl<'a> SchemaCx<'a, '_, '_> {
 
     fn string_sets(
         &mut self,
-        a: &BTreeSet<&str>,
-        b: &BTreeSet<&str>,
+        a: &SortedSet<&str>,
+        b: &SortedSet<&str>,
         ids: [&'static str; 3],
         word: &str,
         path: &str,
@@ -473,14 +465,14 @@ impl<'a> SchemaCx<'a, '_, '_> {
             return;
         }
         let what = self.what(path);
-        let gone = a.difference(b).count();
-        let added = b.difference(a).count();
+        let gone = a.difference_of(b).len();
+        let added = b.difference_of(a).len();
         let id = match (gone, added) {
             (0, _) => ids[0],
             (_, 0) => ids[1],
             _ => ids[2],
         };
-        let to_json = |set: &BTreeSet<&str>| match set.len() {
+        let to_json = |set: &SortedSet<&str>| match set.len() {
             0 => None,
             1 => set.iter().next().map(|s| json!(s)),
             _ => Some(json!(set.iter().collect::<Vec<_>>())),
@@ -500,26 +492,26 @@ impl<'a> SchemaCx<'a, '_, '_> {
 
     fn properties(&mut self, so: &Shape<'a>, sn: &Shape<'a>, path: &str, depth: usize) {
         // Sorted and each once, as a set would give them, without building one per node.
-        let names = sorted_names(
-            so.properties
-                .keys()
-                .chain(sn.properties.keys())
-                .chain(so.required.iter())
-                .chain(sn.required.iter())
-                .copied()
-                .collect(),
+        let mut names = Vec::with_capacity(
+            so.properties.len() + sn.properties.len() + so.required.len() + sn.required.len(),
         );
+        for side in [so, sn] {
+            names.extend(side.properties.keys().copied());
+            names.extend(side.required.iter().copied());
+        }
         let noun = match self.dir {
             Direction::Input => "argument",
             Direction::Output => "output field",
         };
-        for name in names {
+        for name in sorted_names(names) {
             let child = join(path, name);
-            let in_old = so.properties.contains_key(name) || so.required.contains(name);
-            let in_new = sn.properties.contains_key(name) || sn.required.contains(name);
+            let (declared_old, declared_new) = (so.properties.get(name), sn.properties.get(name));
             let (req_old, req_new) = (so.required.contains(name), sn.required.contains(name));
-            let old_node = so.properties.get(name).cloned().unwrap_or_else(any_node);
-            let new_node = sn.properties.get(name).cloned().unwrap_or_else(any_node);
+            let in_old = declared_old.is_some() || req_old;
+            let in_new = declared_new.is_some() || req_new;
+            // Borrowed: the comparison reads the nodes without keeping them.
+            let old_node = declared_old.map_or(schema::any_parts(), Vec::as_slice);
+            let new_node = declared_new.map_or(schema::any_parts(), Vec::as_slice);
             match (in_old, in_new) {
                 (true, false) => {
                     let message = match self.dir {
@@ -529,7 +521,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
                     self.emit(
                         "property-removed",
                         &child,
-                        first_value(&old_node),
+                        first_value(old_node),
                         None,
                         message,
                     );
@@ -545,7 +537,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
                         base,
                         &child,
                         None,
-                        first_value(&new_node),
+                        first_value(new_node),
                         format!("{kind} {noun} `{child}` added"),
                     );
                 }
@@ -580,13 +572,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
         let base = match (&so.additional, &sn.additional) {
             (Additional::Any, Additional::Any) | (Additional::Never, Additional::Never) => return,
             (Additional::Schema(a), Additional::Schema(b)) => {
-                self.compare(
-                    a.clone(),
-                    b.clone(),
-                    &join(path, "*"),
-                    depth + 1,
-                    (false, false),
-                );
+                self.compare(a, b, &join(path, "*"), depth + 1, (false, false));
                 return;
             }
             (Additional::Any, _) | (Additional::Schema(_), Additional::Never) => {
@@ -609,17 +595,17 @@ impl<'a> SchemaCx<'a, '_, '_> {
     }
 
     fn arrays(&mut self, so: &Shape<'a>, sn: &Shape<'a>, path: &str, depth: usize) {
-        let rest = |s: &Shape<'a>| {
+        fn rest<'s, 'a>(s: &'s Shape<'a>) -> &'s [Part<'a>] {
             if s.items.is_empty() {
-                any_node()
+                schema::any_parts()
             } else {
-                s.items.clone()
+                &s.items
             }
-        };
+        }
         let positions = so.prefix.len().max(sn.prefix.len());
         for i in 0..positions {
-            let a = so.prefix.get(i).cloned().unwrap_or_else(|| rest(so));
-            let b = sn.prefix.get(i).cloned().unwrap_or_else(|| rest(sn));
+            let a = so.prefix.get(i).map_or_else(|| rest(so), Vec::as_slice);
+            let b = sn.prefix.get(i).map_or_else(|| rest(sn), Vec::as_slice);
             self.compare(a, b, &format!("{path}[{i}]"), depth + 1, (false, false));
         }
         if !(so.items.is_empty() && sn.items.is_empty()) {
@@ -713,7 +699,11 @@ impl<'a> SchemaCx<'a, '_, '_> {
                 format!("{} {text}", what()),
             );
         }
-        for key in sorted_names(so.meta.keys().chain(sn.meta.keys()).copied().collect()) {
+        let mut keys = Vec::with_capacity(so.meta.len() + sn.meta.len());
+        for side in [so, sn] {
+            keys.extend(side.meta.keys().copied());
+        }
+        for key in sorted_names(keys) {
             let (a, b) = (so.meta.get(key).copied(), sn.meta.get(key).copied());
             if !same(a, b) {
                 self.emit(
@@ -733,11 +723,20 @@ impl<'a> SchemaCx<'a, '_, '_> {
     fn unknown_keywords(&mut self, so: &Shape<'a>, sn: &Shape<'a>, path: &str) {
         let dir = self.dir;
         let what = || what_in(dir, path);
-        let keys = so.unknown.keys().chain(sn.unknown.keys());
-        for key in sorted_names(keys.map(String::as_str).collect()) {
+        if so.unknown.is_empty() && sn.unknown.is_empty() {
+            return;
+        }
+        let mut keys = Vec::with_capacity(so.unknown.len() + sn.unknown.len());
+        for side in [so, sn] {
+            keys.extend(side.unknown.keys().map(String::as_str));
+        }
+        for key in sorted_names(keys) {
             let text = |s: &Shape<'a>| {
                 s.unknown.get(key).map(|vs| {
-                    let mut all: Vec<String> = vs.iter().map(|v| canonical_string(v)).collect();
+                    let mut all: Vec<String> = Vec::with_capacity(vs.len());
+                    for v in vs {
+                        all.push(canonical_string(v));
+                    }
                     all.sort_unstable();
                     all
                 })
@@ -779,8 +778,22 @@ impl<'a> SchemaCx<'a, '_, '_> {
     }
 }
 
+/// The values of `a` whose keys `b` does not hold, in order.
+fn only_in<'v>(
+    a: &SortedMap<String, &'v Value>,
+    b: &SortedMap<String, &'v Value>,
+) -> Vec<&'v Value> {
+    let mut only = Vec::new();
+    for (key, value) in a {
+        if !b.contains_key(key) {
+            only.push(*value);
+        }
+    }
+    only
+}
+
 /// Whether an enum lists every value of its types (only possible for booleans and null).
-fn is_exhaustive(types: Atoms, values: &BTreeMap<String, &Value>) -> bool {
+fn is_exhaustive(types: Atoms, values: &SortedMap<String, &Value>) -> bool {
     let mut covered: Atoms = 0;
     let has = |v: &Value| values.contains_key(&canonical_string(v));
     if has(&Value::Null) {
@@ -798,27 +811,27 @@ struct Listed<'a> {
     values: BTreeMap<String, Value>,
     /// Whether a pattern lists values (not the enum alone).
     by_pattern: bool,
-    other_patterns: BTreeSet<&'a str>,
+    other_patterns: SortedSet<&'a str>,
 }
 
 impl Listed<'_> {
-    fn borrowed(&self) -> BTreeMap<String, &Value> {
-        self.values
-            .iter()
-            .map(|(k, v)| (k.clone(), v))
-            .ordered_map()
+    fn borrowed(&self) -> SortedMap<String, &Value> {
+        super::values::borrowed(&self.values)
     }
 }
 
 /// What a node lists (see [`Listed`]); `None` when it lists nothing, lists values other than
 /// strings, or has a pattern that cannot be read.
 fn listed_strings<'a>(shape: &Shape<'a>) -> Option<Listed<'a>> {
+    // Filled by loops, not `collect`s: each of those compiled its own insertion code.
     let mut values: Option<BTreeMap<String, Value>> = match &shape.enumeration {
-        Some(set) if set.values().all(|v| v.is_string()) => Some(
-            set.iter()
-                .map(|(k, v)| (k.clone(), (*v).clone()))
-                .ordered_map(),
-        ),
+        Some(set) if set.values().all(|v| v.is_string()) => {
+            let mut values = BTreeMap::new();
+            for (key, value) in set {
+                values.insert(key.clone(), (*value).clone());
+            }
+            Some(values)
+        }
         Some(_) => return None,
         None => None,
     };
@@ -828,16 +841,22 @@ fn listed_strings<'a>(shape: &Shape<'a>) -> Option<Listed<'a>> {
         match schema::pattern::Pattern::literals_of(source) {
             Some(texts) => {
                 by_pattern = true;
-                let listed: BTreeMap<String, Value> = texts
-                    .into_iter()
-                    .map(|t| (canonical_string(&json!(t)), json!(t)))
-                    .ordered_map();
+                let mut listed = BTreeMap::new();
+                for text in texts {
+                    let value = Value::String(text);
+                    listed.insert(canonical_string(&value), value);
+                }
                 values = Some(match values {
                     None => listed,
-                    Some(v) => v
-                        .into_iter()
-                        .filter(|(k, _)| listed.contains_key(k))
-                        .ordered_map(),
+                    Some(before) => {
+                        let mut both = BTreeMap::new();
+                        for (key, value) in before {
+                            if listed.contains_key(&key) {
+                                both.insert(key, value);
+                            }
+                        }
+                        both
+                    }
                 });
             }
             None => others.push((*source, schema::pattern::Pattern::new(source))),
@@ -854,23 +873,35 @@ fn listed_strings<'a>(shape: &Shape<'a>) -> Option<Listed<'a>> {
     Some(Listed {
         values,
         by_pattern,
-        other_patterns: others.into_iter().map(|(source, _)| source).ordered_set(),
+        other_patterns: {
+            let mut sources = Vec::with_capacity(others.len());
+            for (source, _) in &others {
+                sources.push(*source);
+            }
+            SortedSet::of_names(sources)
+        },
     })
+}
+
+/// Each pattern read.
+fn read_patterns(sources: &[&str]) -> Vec<schema::pattern::Pattern> {
+    let mut patterns = Vec::with_capacity(sources.len());
+    for source in sources {
+        patterns.push(schema::pattern::Pattern::new(source));
+    }
+    patterns
 }
 
 /// Two sets of patterns (each set: strings that match all of it), compared as languages:
 /// `Some(Some((rule, what shows it)))`, `Some(None)` for the same strings, `None` when the
 /// side that hurts (an input refusing, an output producing, strings it did not) is not decided.
 fn pattern_verdict(
-    a: &BTreeSet<&str>,
-    b: &BTreeSet<&str>,
+    a: &SortedSet<&str>,
+    b: &SortedSet<&str>,
     dir: Direction,
 ) -> Option<Option<(&'static str, String)>> {
     use schema::pattern::Pattern;
-    let (old, new): (Vec<Pattern>, Vec<Pattern>) = (
-        a.iter().map(|p| Pattern::new(p)).collect(),
-        b.iter().map(|p| Pattern::new(p)).collect(),
-    );
+    let (old, new) = (read_patterns(a.as_slice()), read_patterns(b.as_slice()));
     use schema::regular::Inclusion::{self, Escapes, Included};
     // Every string of `from` is one of `to`, or a string of `from` that is not.
     let within = |from: &[Pattern], to: &[Pattern]| -> Option<Inclusion> {
@@ -919,7 +950,7 @@ fn pattern_verdict(
 
 /// Why two sets of patterns were not compared: a pattern the engine does not read, or a
 /// comparison beyond what it explores.
-fn undecided_why(a: &BTreeSet<&str>, b: &BTreeSet<&str>) -> String {
+fn undecided_why(a: &SortedSet<&str>, b: &SortedSet<&str>) -> String {
     let unread = a
         .iter()
         .chain(b)
@@ -937,8 +968,14 @@ fn undecided_why(a: &BTreeSet<&str>, b: &BTreeSet<&str>) -> String {
 /// the new enum's values all match them (an enum replaced a pattern it fits), or added while
 /// they match every value the new enum lists. The enum comparison then says it all.
 fn patterns_change_nothing_listed(so: &Shape<'_>, sn: &Shape<'_>) -> bool {
-    let gone: Vec<&str> = so.patterns.difference(&sn.patterns).copied().collect();
-    let came: Vec<&str> = sn.patterns.difference(&so.patterns).copied().collect();
+    // The same patterns (most nodes: none) changed nothing to restate.
+    if so.patterns == sn.patterns {
+        return false;
+    }
+    let (gone, came) = (
+        so.patterns.difference_of(&sn.patterns),
+        sn.patterns.difference_of(&so.patterns),
+    );
     let (changed, listed) = match (gone.is_empty(), came.is_empty()) {
         (false, true) => (gone, &sn.enumeration),
         (true, false) => (came, &sn.enumeration),
@@ -947,10 +984,7 @@ fn patterns_change_nothing_listed(so: &Shape<'_>, sn: &Shape<'_>) -> bool {
     let Some(values) = listed else {
         return false;
     };
-    let patterns: Vec<schema::pattern::Pattern> = changed
-        .iter()
-        .map(|p| schema::pattern::Pattern::new(p))
-        .collect();
+    let patterns = read_patterns(&changed);
     !values.is_empty()
         && values.values().all(|v| {
             v.as_str()

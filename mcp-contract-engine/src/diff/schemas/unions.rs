@@ -7,24 +7,23 @@ use crate::schema::accepted::Undecided;
 use std::cell::OnceCell;
 
 impl<'a> SchemaCx<'a, '_, '_> {
-    fn branches(shape: &Shape<'a>, node: &Node<'a>) -> Vec<Node<'a>> {
-        match &shape.union {
-            Some(list) => list
-                .iter()
-                .map(|branch| {
-                    let mut parts: Node<'a> = node
-                        .iter()
-                        .map(|p| Part {
-                            value: p.value,
-                            skip_union: true,
-                        })
-                        .collect();
-                    parts.push(Part::new(branch));
-                    parts
-                })
-                .collect(),
-            None => vec![node.clone()],
+    fn branches(shape: &Shape<'a>, node: &[Part<'a>]) -> Vec<Node<'a>> {
+        let Some(list) = &shape.union else {
+            return vec![node.to_vec()];
+        };
+        let mut branches = Vec::with_capacity(list.len());
+        for branch in list {
+            let mut parts: Node<'a> = Vec::with_capacity(node.len() + 1);
+            for p in node {
+                parts.push(Part {
+                    value: p.value,
+                    skip_union: true,
+                });
+            }
+            parts.push(Part::new(branch));
+            branches.push(parts);
         }
+        branches
     }
 
     /// Two nodes of which at least one is a union. Branches are paired, in this order, by
@@ -36,8 +35,8 @@ impl<'a> SchemaCx<'a, '_, '_> {
         &mut self,
         so: &Shape<'a>,
         sn: &Shape<'a>,
-        old: &Node<'a>,
-        new: &Node<'a>,
+        old: &[Part<'a>],
+        new: &[Part<'a>],
         path: &str,
         depth: usize,
     ) {
@@ -83,8 +82,8 @@ impl<'a> SchemaCx<'a, '_, '_> {
         &self,
         so: &'s Shape<'a>,
         sn: &'s Shape<'a>,
-        old: &'s Node<'a>,
-        new: &'s Node<'a>,
+        old: &'s [Part<'a>],
+        new: &'s [Part<'a>],
     ) -> Sides<'a, 's> {
         let ob = Self::branches(so, old);
         let nb = Self::branches(sn, new);
@@ -94,14 +93,8 @@ impl<'a> SchemaCx<'a, '_, '_> {
             so.union.is_some() && so.nullable,
             sn.union.is_some() && sn.nullable,
         );
-        let os: Vec<Shape<'a>> = ob
-            .iter()
-            .map(|n| schema::build(self.old_root, n, self.max_depth, extra.0))
-            .collect();
-        let ns: Vec<Shape<'a>> = nb
-            .iter()
-            .map(|n| schema::build(self.new_root, n, self.max_depth, extra.1))
-            .collect();
+        let os = shapes_of(self.old_root, &ob, self.max_depth, extra.0);
+        let ns = shapes_of(self.new_root, &nb, self.max_depth, extra.1);
         Sides {
             so,
             sn,
@@ -125,27 +118,15 @@ impl<'a> SchemaCx<'a, '_, '_> {
             so, sn, old, new, ..
         } = *sides;
         if let Some(j) = wrapped_in(sn, old).filter(|_| sides.may_grow(self)) {
-            self.compare(
-                old.clone(),
-                sides.nb[j].clone(),
-                path,
-                depth + 1,
-                (false, sides.extra.1),
-            );
-            for k in (0..sides.nb.len()).filter(|k| *k != j) {
+            self.compare(old, &sides.nb[j], path, depth + 1, (false, sides.extra.1));
+            for k in positions(sides.nb.len(), &|k| k != j) {
                 self.branch_added(sides, k, path);
             }
             return true;
         }
         if let Some(i) = wrapped_in(so, new) {
-            self.compare(
-                sides.ob[i].clone(),
-                new.clone(),
-                path,
-                depth + 1,
-                (sides.extra.0, false),
-            );
-            for k in (0..sides.ob.len()).filter(|k| *k != i) {
+            self.compare(&sides.ob[i], new, path, depth + 1, (sides.extra.0, false));
+            for k in positions(sides.ob.len(), &|k| k != i) {
                 self.branch_removed(sides, k, path);
             }
             return true;
@@ -164,13 +145,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
         for (i, j) in pairs {
             let around = self.absorbed;
             self.absorbed = around.with(self.absorbed_by_siblings(sides, (i, j)));
-            self.compare(
-                sides.ob[i].clone(),
-                sides.nb[j].clone(),
-                path,
-                depth + 1,
-                sides.extra,
-            );
+            self.compare(&sides.ob[i], &sides.nb[j], path, depth + 1, sides.extra);
             self.absorbed = around;
             self.branch_texts(sides, (i, j), path);
         }
@@ -332,16 +307,22 @@ impl<'a> SchemaCx<'a, '_, '_> {
     /// that became a union of objects pairs with the branch that kept its values.
     fn match_by_discriminator(&mut self, os: &[Shape<'a>], ns: &[Shape<'a>]) -> Option<Matching> {
         let first = os.first()?;
-        let values = |root: &'a Value, s: &Shape<'a>, name: &str| -> Option<BTreeSet<String>> {
+        // The values a branch pins the property to: its enum, by canonical text.
+        type Pinned<'v> = SortedMap<String, &'v Value>;
+        let values = |root: &'a Value, s: &Shape<'a>, name: &str| -> Option<Pinned<'a>> {
             let node = s.properties.get(name)?;
             let shape = schema::build(root, node, self.max_depth, false);
             let values = shape.enumeration?;
-            (!values.is_empty() && values.len() <= DISCRIMINATOR_VALUES)
-                .then(|| values.into_keys().ordered_set())
+            (!values.is_empty() && values.len() <= DISCRIMINATOR_VALUES).then_some(values)
         };
-        let disjoint = |sets: &[BTreeSet<String>]| {
-            let mut seen = BTreeSet::new();
-            sets.iter().flatten().all(|v| seen.insert(v.as_str()))
+        // No value in two sets (a set holds each once): all of them, sorted, each once.
+        let disjoint = |sets: &[Pinned<'a>]| {
+            let mut all = Vec::new();
+            for set in sets {
+                all.extend(set.keys().map(String::as_str));
+            }
+            let count = all.len();
+            sorted_names(all).len() == count
         };
         'candidates: for name in first.properties.keys() {
             let mut old_sets = Vec::new();
@@ -365,16 +346,20 @@ impl<'a> SchemaCx<'a, '_, '_> {
             let mut gone = Vec::new();
             let mut taken = vec![false; ns.len()];
             // The new sets are disjoint: each value names at most one new branch.
-            let branch_of: HashMap<&str, usize> = new_sets
-                .iter()
-                .enumerate()
-                .flat_map(|(j, set)| set.iter().map(move |v| (v.as_str(), j)))
-                .collect();
+            let mut branch_of = SortedMap::new();
+            for (j, set) in new_sets.iter().enumerate() {
+                for value in set.keys() {
+                    branch_of.append(value.as_str(), j);
+                }
+            }
+            branch_of.sort_merging(&|kept, later| *kept = later);
             for (i, a) in old_sets.iter().enumerate() {
-                let mut partners: Vec<usize> = a
-                    .iter()
-                    .filter_map(|v| branch_of.get(v.as_str()).copied())
-                    .collect();
+                let mut partners = Vec::new();
+                for value in a.keys() {
+                    if let Some(&j) = branch_of.get(value.as_str()) {
+                        partners.push(j);
+                    }
+                }
                 partners.sort_unstable();
                 partners.dedup();
                 match partners.as_slice() {
@@ -386,10 +371,76 @@ impl<'a> SchemaCx<'a, '_, '_> {
                     _ => continue 'candidates,
                 }
             }
-            let added = (0..ns.len()).filter(|j| !taken[*j]).collect();
-            return Some((pairs, gone, added));
+            return Some((pairs, gone, untaken(&taken)));
         }
         None
+    }
+}
+
+/// The best scored of `candidates`, when exactly one has the top score (unscored ones left out).
+fn best_scored(candidates: &[usize], score: &dyn Fn(usize) -> Option<f64>) -> Option<usize> {
+    let mut scored = Vec::with_capacity(candidates.len());
+    let mut top = f64::NEG_INFINITY;
+    for &candidate in candidates {
+        if let Some(s) = score(candidate) {
+            top = top.max(s);
+            scored.push((candidate, s));
+        }
+    }
+    let mut at_top = None;
+    for (candidate, s) in scored {
+        if s == top {
+            if at_top.is_some() {
+                return None;
+            }
+            at_top = Some(candidate);
+        }
+    }
+    at_top
+}
+
+/// The shape of each branch.
+pub(super) fn shapes_of<'a>(
+    root: &'a Value,
+    branches: &[Node<'a>],
+    max_depth: usize,
+    extra_null: bool,
+) -> Vec<Shape<'a>> {
+    let mut shapes = Vec::with_capacity(branches.len());
+    for branch in branches {
+        shapes.push(schema::build(root, branch, max_depth, extra_null));
+    }
+    shapes
+}
+
+/// The positions below `len` that `keep` takes, in order: one compiled loop for every place
+/// that filtered a range of branch positions (each `filter().collect()` compiled its own).
+pub(super) fn positions(len: usize, keep: &dyn Fn(usize) -> bool) -> Vec<usize> {
+    let mut kept = Vec::new();
+    for at in 0..len {
+        if keep(at) {
+            kept.push(at);
+        }
+    }
+    kept
+}
+
+/// The positions whose flag is not set: the branches no pair took.
+pub(super) fn untaken(taken: &[bool]) -> Vec<usize> {
+    positions(taken.len(), &|at| !taken[at])
+}
+
+/// Moves the pairs `found` into `pairs`, taking their branches off `gone` and `added`.
+pub(super) fn take_pairs(
+    found: Vec<(usize, usize)>,
+    pairs: &mut Vec<(usize, usize)>,
+    gone: &mut Vec<usize>,
+    added: &mut Vec<usize>,
+) {
+    for (i, j) in found {
+        pairs.push((i, j));
+        gone.retain(|x| *x != i);
+        added.retain(|x| *x != j);
     }
 }
 
@@ -407,15 +458,10 @@ const STRUCTURE_OVERLAP: f64 = 0.5;
 pub(super) type Matching = (Vec<(usize, usize)>, Vec<usize>, Vec<usize>);
 
 /// The branch of `shape`'s union written exactly like the whole `node` on the other side.
-fn wrapped_in(shape: &Shape<'_>, node: &Node<'_>) -> Option<usize> {
+fn wrapped_in(shape: &Shape<'_>, node: &[Part<'_>]) -> Option<usize> {
     let list = shape.union.as_ref()?;
     let text = node_text(node);
-    let found: Vec<usize> = list
-        .iter()
-        .enumerate()
-        .filter(|(_, b)| canonical_schema_string(b) == text)
-        .map(|(i, _)| i)
-        .collect();
+    let found = positions(list.len(), &|i| canonical_schema_string(list[i]) == text);
     match found.as_slice() {
         [one] => Some(*one),
         _ => None,
@@ -425,15 +471,26 @@ fn wrapped_in(shape: &Shape<'_>, node: &Node<'_>) -> Option<usize> {
 /// Branches written alike once their texts are set aside (a non-union side is one branch),
 /// in any order: the pairs, the old branches left, the new branches left.
 pub(super) fn pair_by_text(sides: &Sides<'_, '_>) -> Matching {
-    let texts = |s: &Shape<'_>, node: &Node<'_>| -> Vec<String> {
+    let texts = |s: &Shape<'_>, node: &[Part<'_>]| -> Vec<String> {
+        let mut texts = Vec::new();
         match &s.union {
-            Some(list) => list.iter().map(|v| structural_text(v)).collect(),
-            None => vec![node
-                .iter()
-                .map(|p| structural_text(p.value))
-                .collect::<Vec<_>>()
-                .join("&")],
+            Some(list) => {
+                for v in list {
+                    texts.push(structural_text(v));
+                }
+            }
+            None => {
+                let mut whole = String::new();
+                for (i, p) in node.iter().enumerate() {
+                    if i > 0 {
+                        whole.push('&');
+                    }
+                    whole.push_str(&structural_text(p.value));
+                }
+                texts.push(whole);
+            }
         }
+        texts
     };
     let (a, b) = (texts(sides.so, sides.old), texts(sides.sn, sides.new));
     let mut index: HashMap<&str, Vec<usize>> = HashMap::new();
@@ -448,8 +505,12 @@ pub(super) fn pair_by_text(sides: &Sides<'_, '_>) -> Matching {
             None => gone.push(i),
         }
     }
-    let paired: HashSet<usize> = pairs.iter().map(|p| p.1).collect();
-    let added: Vec<usize> = (0..b.len()).filter(|j| !paired.contains(j)).collect();
+    // The new branches no pair took, in order (positions as flags: no set type for them).
+    let mut paired = vec![false; b.len()];
+    for &(_, j) in &pairs {
+        paired[j] = true;
+    }
+    let added = untaken(&paired);
     (pairs, gone, added)
 }
 
@@ -459,11 +520,8 @@ pub(super) fn pair_by_text(sides: &Sides<'_, '_>) -> Matching {
 /// then nothing says which replaced which.
 fn match_by_content(sides: &Sides<'_, '_>) -> Option<Matching> {
     let (mut pairs, mut gone, mut added) = pair_by_text(sides);
-    for (i, j) in pair_leftovers_by_structure(sides, &gone, &added) {
-        pairs.push((i, j));
-        gone.retain(|x| *x != i);
-        added.retain(|x| *x != j);
-    }
+    let found = pair_leftovers_by_structure(sides, &gone, &added);
+    take_pairs(found, &mut pairs, &mut gone, &mut added);
     if pairs.is_empty() || (!gone.is_empty() && !added.is_empty()) {
         return None;
     }
@@ -523,76 +581,72 @@ fn without_annotations(value: &Value, depth: usize) -> Value {
         return text(value);
     }
     let schema = |v: &Value| without_annotations(v, depth + 1);
-    map.iter()
-        .filter(|(k, _)| !ANNOTATIONS.contains(&k.as_str()) && !k.starts_with("x-"))
-        .map(|(k, v)| {
-            let v = match (k.as_str(), v) {
-                (k, Value::Object(m)) if SCHEMA_MAPS.contains(&k) => {
-                    Value::Object(m.iter().map(|(n, s)| (n.clone(), schema(s))).json_object())
+    let mut kept = Map::new();
+    for (k, v) in map {
+        if ANNOTATIONS.contains(&k.as_str()) || k.starts_with("x-") {
+            continue;
+        }
+        let v = match (k.as_str(), v) {
+            (k, Value::Object(m)) if SCHEMA_MAPS.contains(&k) => {
+                let mut schemas = Map::new();
+                for (n, s) in m {
+                    schemas.insert(n.clone(), schema(s));
                 }
-                // Sets: their order is no difference.
-                ("enum" | "required" | "type", Value::Array(items)) => {
-                    let mut texts: Vec<String> =
-                        items.iter().map(canonical_schema_string).collect();
-                    texts.sort_unstable();
-                    Value::String(texts.join(","))
+                Value::Object(schemas)
+            }
+            // Sets: their order is no difference.
+            ("enum" | "required" | "type", Value::Array(items)) => {
+                let mut texts: Vec<String> = Vec::with_capacity(items.len());
+                for item in items {
+                    texts.push(canonical_schema_string(item));
                 }
-                ("const", _) => text(v),
-                (_, Value::Object(_)) => schema(v),
-                ("anyOf" | "oneOf" | "allOf" | "prefixItems" | "items", Value::Array(list)) => {
-                    Value::Array(list.iter().map(schema).collect())
+                texts.sort_unstable();
+                Value::String(texts.join(","))
+            }
+            ("const", _) => text(v),
+            (_, Value::Object(_)) => schema(v),
+            ("anyOf" | "oneOf" | "allOf" | "prefixItems" | "items", Value::Array(list)) => {
+                let mut schemas = Vec::with_capacity(list.len());
+                for item in list {
+                    schemas.push(schema(item));
                 }
-                _ => text(v),
-            };
-            (k.clone(), v)
-        })
-        .json_object()
-        .into()
+                Value::Array(schemas)
+            }
+            _ => text(v),
+        };
+        kept.insert(k.clone(), v);
+    }
+    Value::Object(kept)
+}
+
+/// The names two maps share over all the names they hold (each once), as a fraction.
+fn names_shared<V>(a: &SortedMap<&str, V>, b: &SortedMap<&str, V>) -> f64 {
+    let shared = a.keys().filter(|name| b.contains_key(*name)).count();
+    // The union holds each name of both once: both counts less the shared ones.
+    shared as f64 / (a.len() + b.len() - shared) as f64
 }
 
 /// Pairs object branches among `gone` (old) and `added` (new) by their property names.
-fn match_by_structure<'a>(
+fn match_by_structure<'s, 'a>(
     gone: &[usize],
     added: &[usize],
-    (os, ns): (&[Shape<'a>], &[Shape<'a>]),
+    (os, ns): (&'s [Shape<'a>], &'s [Shape<'a>]),
 ) -> Vec<(usize, usize)> {
-    let names = |s: &Shape<'a>| -> Option<BTreeSet<&'a str>> {
+    // The property names of an object branch: its map's keys, sorted and each once already.
+    let names = |s: &'s Shape<'a>| -> Option<&'s SortedMap<&'a str, Node<'a>>> {
         (s.effective_types() & !NULL == schema::OBJECT && !s.properties.is_empty())
-            .then(|| s.properties.keys().copied().ordered_set())
+            .then_some(&s.properties)
     };
     let score = |i: usize, j: usize| -> Option<f64> {
-        let (a, b) = (names(&os[i])?, names(&ns[j])?);
-        let share = a.intersection(&b).count() as f64 / a.union(&b).count() as f64;
+        let share = names_shared(names(&os[i])?, names(&ns[j])?);
         (share >= STRUCTURE_OVERLAP).then_some(share)
-    };
-    // The best partner of each branch, when there is exactly one.
-    let best = |candidates: Vec<(usize, f64)>| -> Option<usize> {
-        let top = candidates
-            .iter()
-            .map(|c| c.1)
-            .fold(f64::NEG_INFINITY, f64::max);
-        let mut at_top = candidates.iter().filter(|c| c.1 == top);
-        match (at_top.next(), at_top.next()) {
-            (Some(one), None) => Some(one.0),
-            _ => None,
-        }
     };
     let mut pairs = Vec::new();
     for &i in gone {
-        let Some(j) = best(
-            added
-                .iter()
-                .filter_map(|&j| Some((j, score(i, j)?)))
-                .collect(),
-        ) else {
+        let Some(j) = best_scored(added, &|j| score(i, j)) else {
             continue;
         };
-        if best(
-            gone.iter()
-                .filter_map(|&k| Some((k, score(k, j)?)))
-                .collect(),
-        ) == Some(i)
-        {
+        if best_scored(gone, &|k| score(k, j)) == Some(i) {
             pairs.push((i, j));
         }
     }
@@ -620,12 +674,7 @@ fn match_by_type(os: &[Shape<'_>], ns: &[Shape<'_>]) -> Option<Matching> {
     let mut gone = Vec::new();
     let mut used = vec![false; ns.len()];
     for (i, s) in os.iter().enumerate() {
-        let partners: Vec<usize> = ns
-            .iter()
-            .enumerate()
-            .filter(|(_, t)| atoms(t) & atoms(s) != 0)
-            .map(|(j, _)| j)
-            .collect();
+        let partners = positions(ns.len(), &|j| atoms(&ns[j]) & atoms(s) != 0);
         match partners.as_slice() {
             [] => gone.push(i),
             [j] if !used[*j] => {
@@ -635,6 +684,70 @@ fn match_by_type(os: &[Shape<'_>], ns: &[Shape<'_>]) -> Option<Matching> {
             _ => return None,
         }
     }
-    let added = (0..ns.len()).filter(|j| !used[*j]).collect();
-    Some((pairs, gone, added))
+    Some((pairs, gone, untaken(&used)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The best candidate is what the chain gave: the one at the top score, when only one is.
+    #[test]
+    fn best_scored_is_the_chain_it_replaced() {
+        let chain = |candidates: Vec<(usize, f64)>| -> Option<usize> {
+            let top = candidates
+                .iter()
+                .map(|c| c.1)
+                .fold(f64::NEG_INFINITY, f64::max);
+            let mut at_top = candidates.iter().filter(|c| c.1 == top);
+            match (at_top.next(), at_top.next()) {
+                (Some(one), None) => Some(one.0),
+                _ => None,
+            }
+        };
+        let scores: [&[Option<f64>]; 6] = [
+            &[],
+            &[None, None],
+            &[Some(0.5)],
+            &[Some(0.5), Some(0.75), None],
+            &[Some(0.75), None, Some(0.75)],
+            &[Some(0.6), Some(0.5), Some(1.0), Some(0.9)],
+        ];
+        for list in scores {
+            let candidates: Vec<usize> = (10..10 + list.len()).collect();
+            let score = |c: usize| list[c - 10];
+            let scored = candidates
+                .iter()
+                .filter_map(|&c| Some((c, score(c)?)))
+                .collect();
+            assert_eq!(best_scored(&candidates, &score), chain(scored), "{list:?}");
+        }
+    }
+
+    /// The share of names is what the sets' intersection over their union gives.
+    #[test]
+    fn names_shared_is_the_intersection_over_the_union() {
+        let lists: [&[&str]; 5] = [
+            &["a"],
+            &["a", "b"],
+            &["b", "c", "d"],
+            &["a", "c", "e", "f"],
+            &["x"],
+        ];
+        for a in lists {
+            for b in lists {
+                let map = |names: &[&'static str]| {
+                    let mut map = SortedMap::new();
+                    for name in names {
+                        map.insert(*name, ());
+                    }
+                    map
+                };
+                let (sa, sb): (BTreeSet<&str>, BTreeSet<&str>) =
+                    (a.iter().copied().collect(), b.iter().copied().collect());
+                let expected = sa.intersection(&sb).count() as f64 / sa.union(&sb).count() as f64;
+                assert_eq!(names_shared(&map(a), &map(b)), expected, "{a:?} {b:?}");
+            }
+        }
+    }
 }

@@ -4,7 +4,7 @@
 //! compared. Narrowing an input breaks callers, widening an output breaks consumers; each
 //! verdict names a value that shows it, and what is not decided goes to a person, with why.
 
-use super::unions::{pair_by_text, pair_leftovers_by_structure, Matching};
+use super::unions::{pair_by_text, pair_leftovers_by_structure, positions, take_pairs, Matching};
 use super::*;
 use crate::schema::accepted::{Accepted, Alternative, Answer, Reading, Undecided};
 use std::cell::OnceCell;
@@ -13,8 +13,8 @@ use std::cell::OnceCell;
 pub(super) struct Sides<'a, 's> {
     pub(super) so: &'s Shape<'a>,
     pub(super) sn: &'s Shape<'a>,
-    pub(super) old: &'s Node<'a>,
-    pub(super) new: &'s Node<'a>,
+    pub(super) old: &'s [Part<'a>],
+    pub(super) new: &'s [Part<'a>],
     /// Each side's branches (one, the node itself, on a side that is not a union).
     pub(super) ob: Vec<Node<'a>>,
     pub(super) nb: Vec<Node<'a>>,
@@ -53,9 +53,9 @@ impl<'a> Sides<'a, '_> {
     }
 }
 
-fn side_value(shape: &Shape<'_>, node: &Node<'_>) -> Value {
+fn side_value(shape: &Shape<'_>, node: &[Part<'_>]) -> Value {
     match &shape.union {
-        Some(list) => Value::Array(list.iter().map(|v| clip(v, CLIP)).collect()),
+        Some(list) => clipped(&mut list.iter().copied()),
         None => first_value(node).unwrap_or(Value::Null),
     }
 }
@@ -197,21 +197,20 @@ impl<'a> SchemaCx<'a, '_, '_> {
         new_values: &SideValues,
     ) -> Result<Matching, Undecided> {
         let (all_pairs, _, _) = pair_by_text(sides);
-        let mut pairs: Vec<(usize, usize)> = all_pairs
-            .into_iter()
-            .filter(|(i, j)| old_values.structured(*i) && new_values.structured(*j))
-            .collect();
-        let mut gone: Vec<usize> = (0..sides.ob.len())
-            .filter(|i| old_values.structured(*i) && !pairs.iter().any(|p| p.0 == *i))
-            .collect();
-        let mut added: Vec<usize> = (0..sides.nb.len())
-            .filter(|j| new_values.structured(*j) && !pairs.iter().any(|p| p.1 == *j))
-            .collect();
-        for (i, j) in pair_leftovers_by_structure(sides, &gone, &added) {
-            pairs.push((i, j));
-            gone.retain(|x| *x != i);
-            added.retain(|x| *x != j);
+        let mut pairs = Vec::new();
+        for (i, j) in all_pairs {
+            if old_values.structured(i) && new_values.structured(j) {
+                pairs.push((i, j));
+            }
         }
+        let mut gone = positions(sides.ob.len(), &|i| {
+            old_values.structured(i) && !pairs.iter().any(|p| p.0 == i)
+        });
+        let mut added = positions(sides.nb.len(), &|j| {
+            new_values.structured(j) && !pairs.iter().any(|p| p.1 == j)
+        });
+        let found = pair_leftovers_by_structure(sides, &gone, &added);
+        take_pairs(found, &mut pairs, &mut gone, &mut added);
         if !gone.is_empty() && !added.is_empty() {
             return Err(Undecided(
                 "object or array alternatives could not be paired".to_owned(),
@@ -340,8 +339,14 @@ impl<'a> SchemaCx<'a, '_, '_> {
     }
 }
 
-fn borrowed(map: &BTreeMap<String, Value>) -> BTreeMap<String, &Value> {
-    map.iter().map(|(k, v)| (k.clone(), v)).ordered_map()
+/// The values of `map` borrowed, by the same keys (in order already: appended as they come).
+pub(super) fn borrowed(map: &BTreeMap<String, Value>) -> SortedMap<String, &Value> {
+    let mut borrowed = SortedMap::new();
+    borrowed.reserve(map.len());
+    for (key, value) in map {
+        borrowed.append(key.clone(), value);
+    }
+    borrowed
 }
 
 /// A branch's own text (through a bare `$ref`), normalised.

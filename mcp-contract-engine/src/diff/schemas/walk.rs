@@ -8,9 +8,13 @@ use super::*;
 /// The pointers are borrowed from the two documents: no copy per node compared.
 pub(super) type SharedKey<'a> = (&'a str, &'a str, bool, bool);
 
-fn shared_key<'a>(old: &Node<'a>, new: &Node<'a>, nulls: (bool, bool)) -> Option<SharedKey<'a>> {
-    let bare = |node: &Node<'a>| -> Option<&'a str> {
-        let [part] = node.as_slice() else {
+fn shared_key<'a>(
+    old: &[Part<'a>],
+    new: &[Part<'a>],
+    nulls: (bool, bool),
+) -> Option<SharedKey<'a>> {
+    let bare = |node: &[Part<'a>]| -> Option<&'a str> {
+        let [part] = node else {
             return None;
         };
         let map = part
@@ -40,21 +44,36 @@ const EQUAL_WALK_REFS: usize = 64;
 /// bound); the caller checks the deepest level against the depth limit. It counts the values
 /// read: a node-by-node comparison visits at most one node per value and charges enums at most
 /// one per value, so twice the count bounds what it takes from the budget.
-struct EqualWalk<'a> {
+struct EqualWalk<'a, 's> {
     roots: (&'a Value, &'a Value),
-    stack: Vec<(&'a Value, &'a Value, usize)>,
+    /// The pairs still to read, with their depth: [`WalkBuffers`], lent for this walk.
+    stack: &'s mut Vec<(&'a Value, &'a Value, usize)>,
     /// Addresses of the `$ref` targets followed, old and new.
-    targets: Vec<(usize, usize)>,
+    targets: &'s mut Vec<(usize, usize)>,
     values: usize,
     deepest: usize,
 }
 
-impl<'a> EqualWalk<'a> {
-    fn new(old_root: &'a Value, new_root: &'a Value) -> EqualWalk<'a> {
+/// The two lists an [`EqualWalk`] works in, kept by the comparison from one walk to the next:
+/// a walk runs at every node compared (~14 per changed tool), and most read a few values.
+#[derive(Default)]
+pub(super) struct WalkBuffers<'a> {
+    stack: Vec<(&'a Value, &'a Value, usize)>,
+    targets: Vec<(usize, usize)>,
+}
+
+impl<'a, 's> EqualWalk<'a, 's> {
+    fn new(
+        old_root: &'a Value,
+        new_root: &'a Value,
+        buffers: &'s mut WalkBuffers<'a>,
+    ) -> EqualWalk<'a, 's> {
+        buffers.stack.clear();
+        buffers.targets.clear();
         EqualWalk {
             roots: (old_root, new_root),
-            stack: Vec::new(),
-            targets: Vec::new(),
+            stack: &mut buffers.stack,
+            targets: &mut buffers.targets,
             values: 0,
             deepest: 0,
         }
@@ -76,10 +95,15 @@ impl<'a> EqualWalk<'a> {
                     }
                     let (mut reference, mut union) = (None, None);
                     // Whether both hold the same keys in the same order (see
-                    // `schema::canonical_eq`), told in the same pass over the keys.
+                    // `schema::canonical_eq`), told in the same pass over the keys that pairs
+                    // their values (the order values are read in changes nothing a walk finds).
                     let mut aligned = true;
-                    for ((key, v), other) in x.iter().zip(y.keys()) {
+                    let mark = self.stack.len();
+                    for ((key, v), (other, w)) in x.iter().zip(y.iter()) {
                         aligned = aligned && key == other;
+                        if aligned {
+                            self.stack.push((v, w, depth + 1));
+                        }
                         match key.as_str() {
                             "$ref" => reference = Some(v),
                             "allOf" => return None,
@@ -91,24 +115,25 @@ impl<'a> EqualWalk<'a> {
                     if union.is_some_and(|u| !nullable_union(u)) {
                         return None;
                     }
-                    if let Some(reference) = reference {
-                        self.follow(reference, y.get("$ref")?, depth)?;
-                    }
-                    if aligned {
-                        let values = x.values().zip(y.values());
-                        self.stack.extend(values.map(|(v, w)| (v, w, depth + 1)));
-                    } else {
+                    // Paired by look-up when the keys are not in the same order; before the
+                    // `$ref` target goes on the list, which this would take off again.
+                    if !aligned {
+                        self.stack.truncate(mark);
                         for (key, v) in x {
                             self.stack.push((v, y.get(key)?, depth + 1));
                         }
+                    }
+                    if let Some(reference) = reference {
+                        self.follow(reference, y.get("$ref")?, depth)?;
                     }
                 }
                 (Value::Array(x), Value::Array(y)) => {
                     if x.len() != y.len() {
                         return None;
                     }
-                    self.stack
-                        .extend(x.iter().zip(y).map(|(v, w)| (v, w, depth + 1)));
+                    for (v, w) in x.iter().zip(y) {
+                        self.stack.push((v, w, depth + 1));
+                    }
                 }
                 _ => {
                     if a != b {
@@ -171,8 +196,8 @@ fn has_keyword(schema: &Value, keywords: &[&str]) -> bool {
 impl<'a> SchemaCx<'a, '_, '_> {
     pub(super) fn compare(
         &mut self,
-        old: Node<'a>,
-        new: Node<'a>,
+        old: &[Part<'a>],
+        new: &[Part<'a>],
         path: &str,
         depth: usize,
         nulls: (bool, bool),
@@ -183,7 +208,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
         // Where an alternative absorbs changes, a shared definition's changes are not those
         // of its other places: it is compared here on its own, and not recorded for them.
         let shared = (!self.absorbed.any())
-            .then(|| shared_key(&old, &new, nulls))
+            .then(|| shared_key(old, new, nulls))
             .flatten();
         if let Some(first) = shared.as_ref().and_then(|key| self.shared.get(key)) {
             let (first, range) = (first.0.clone(), first.1.clone());
@@ -219,14 +244,14 @@ impl<'a> SchemaCx<'a, '_, '_> {
     /// [`Self::compare`] of nodes not already compared elsewhere.
     fn compare_unshared(
         &mut self,
-        old: Node<'a>,
-        new: Node<'a>,
+        old: &[Part<'a>],
+        new: &[Part<'a>],
         path: &str,
         depth: usize,
         nulls: (bool, bool),
     ) {
         if self.skip_equal {
-            if let Some(cost) = self.equal_cost(&old, &new, depth, nulls) {
+            if let Some(cost) = self.equal_cost(old, new, depth, nulls) {
                 if self.afford(cost) {
                     self.budget -= cost;
                     self.skipped = true;
@@ -240,8 +265,8 @@ impl<'a> SchemaCx<'a, '_, '_> {
     /// [`Self::compare`] without looking for equality first.
     pub(super) fn visit(
         &mut self,
-        old: Node<'a>,
-        new: Node<'a>,
+        old: &[Part<'a>],
+        new: &[Part<'a>],
         path: &str,
         depth: usize,
         nulls: (bool, bool),
@@ -252,7 +277,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
         self.budget -= 1;
         if self.budget == 0 {
             let why = "comparison budget exhausted (the schema expands too much through $ref): the rest of this schema was not compared";
-            self.not_compared(&old, &new, path, why.to_owned());
+            self.not_compared(old, new, path, why.to_owned());
             return;
         }
         if depth > self.max_depth {
@@ -260,21 +285,18 @@ impl<'a> SchemaCx<'a, '_, '_> {
                 "schema nested deeper than {} levels: not compared below here",
                 self.max_depth
             );
-            self.not_compared(&old, &new, path, why);
+            self.not_compared(old, new, path, why);
             return;
         }
-        let mut so = schema::build(self.old_root, &old, self.max_depth, nulls.0);
-        let mut sn = schema::build(self.new_root, &new, self.max_depth, nulls.1);
-        for note in so
-            .notes
-            .iter()
-            .map(|n| format!("before: {n}"))
-            .chain(sn.notes.iter().map(|n| format!("after: {n}")))
-        {
-            self.note(path, note);
+        let mut so = schema::build(self.old_root, old, self.max_depth, nulls.0);
+        let mut sn = schema::build(self.new_root, new, self.max_depth, nulls.1);
+        for (side, notes) in [("before", &so.notes), ("after", &sn.notes)] {
+            for note in notes {
+                self.note(path, format!("{side}: {note}"));
+            }
         }
-        let cost = so.enumeration.as_ref().map_or(0, BTreeMap::len)
-            + sn.enumeration.as_ref().map_or(0, BTreeMap::len);
+        let cost = so.enumeration.as_ref().map_or(0, SortedMap::len)
+            + sn.enumeration.as_ref().map_or(0, SortedMap::len);
         if self.skip_equal && !self.afford(cost / 64) && !self.stop_skipping() {
             return;
         }
@@ -297,7 +319,7 @@ impl<'a> SchemaCx<'a, '_, '_> {
         }
         self.ancestors.push(key);
         if so.union.is_some() || sn.union.is_some() {
-            self.union(&so, &sn, &old, &new, path, depth);
+            self.union(&so, &sn, old, new, path, depth);
         } else {
             self.shapes(&so, &sn, path, depth);
         }
@@ -308,16 +330,16 @@ impl<'a> SchemaCx<'a, '_, '_> {
     /// comparing them node by node would find and note nothing (see [`EqualWalk`]) and stay
     /// within the depth limit.
     fn equal_cost(
-        &self,
-        old: &Node<'a>,
-        new: &Node<'a>,
+        &mut self,
+        old: &[Part<'a>],
+        new: &[Part<'a>],
         depth: usize,
         nulls: (bool, bool),
     ) -> Option<usize> {
         if nulls.0 != nulls.1 || old.len() != new.len() {
             return None;
         }
-        let mut walk = EqualWalk::new(self.old_root, self.new_root);
+        let walk = EqualWalk::new(self.old_root, self.new_root, &mut self.walk_buffers);
         for (a, b) in old.iter().zip(new) {
             if a.skip_union != b.skip_union {
                 return None;
