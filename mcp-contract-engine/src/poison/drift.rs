@@ -13,7 +13,6 @@ use super::{Finding, Hit};
 use crate::ordered;
 use serde_json::Value;
 use std::cell::OnceCell;
-use std::collections::HashMap;
 
 /// One text of an item: the string and how strictly it is read. Its path is not kept: most
 /// changed items report nothing, and copying every text's path was most of what judging drift
@@ -325,42 +324,70 @@ fn added(
     old: &Side<'_>,
     old_hits: &[(usize, Hit)],
 ) -> Vec<(usize, Hit)> {
-    let mut before: HashMap<&str, usize> = HashMap::new();
-    let mut before_at: HashMap<(&[Seg<'_>], &str), usize> = HashMap::new();
-    for (i, hit) in old_hits {
-        *before.entry(hit.key.as_str()).or_default() += hit.count;
-        *before_at
-            .entry((old.path(*i), hit.key.as_str()))
-            .or_default() += hit.count;
+    // Every hit by a position, old ones first; counted per key and per key and path in lists
+    // indexed by group, the groups found by one sort (no hash map compiled for two key types).
+    let olds = old_hits.len();
+    let hit = |p: usize| match p.checked_sub(olds) {
+        None => &old_hits[p],
+        Some(q) => &new_hits[q],
+    };
+    let path = |p: usize| match p.checked_sub(olds) {
+        None => old.path(old_hits[p].0),
+        Some(q) => new.path(new_hits[q].0),
+    };
+    let total = olds + new_hits.len();
+    let order = ordered::stable_order(total, &|a, b| {
+        hit(a)
+            .1
+            .key
+            .cmp(&hit(b).1.key)
+            .then_with(|| path(a).cmp(path(b)))
+    });
+    // The group of each hit's key, and of its key and path.
+    let (mut key_of, mut place_of) = (vec![0; total], vec![0; total]);
+    let (mut keys, mut places) = (0, 0);
+    for (n, &p) in order.iter().enumerate() {
+        if n > 0 {
+            let q = order[n - 1];
+            if hit(p).1.key != hit(q).1.key {
+                keys += 1;
+                places += 1;
+            } else if path(p) != path(q) {
+                places += 1;
+            }
+        }
+        key_of[p] = keys;
+        place_of[p] = places;
     }
-    let mut after: HashMap<&str, usize> = HashMap::new();
-    for (_, hit) in new_hits {
-        *after.entry(hit.key.as_str()).or_default() += hit.count;
+    let (mut before, mut after, mut before_at) =
+        (vec![0; keys + 1], vec![0; keys + 1], vec![0; places + 1]);
+    for p in 0..total {
+        let count = hit(p).1.count;
+        if p < olds {
+            before[key_of[p]] += count;
+            before_at[place_of[p]] += count;
+        } else {
+            after[key_of[p]] += count;
+        }
     }
-    let mut surplus: HashMap<&str, usize> = after
-        .iter()
-        .map(|(key, n)| {
-            (
-                *key,
-                n.saturating_sub(before.get(key).copied().unwrap_or(0)),
-            )
-        })
-        .collect();
+    let mut surplus = after;
+    for k in 0..surplus.len() {
+        surplus[k] = surplus[k].saturating_sub(before[k]);
+    }
     let mut kept = Vec::new();
-    for (i, hit) in new_hits {
-        let at = before_at
-            .entry((new.path(*i), hit.key.as_str()))
-            .or_default();
+    for p in olds..total {
+        let (i, hit) = hit(p);
+        let at = &mut before_at[place_of[p]];
         let matched = (*at).min(hit.count);
         *at -= matched;
-        let left = surplus.entry(hit.key.as_str()).or_default();
+        let left = &mut surplus[key_of[p]];
         let take = (hit.count - matched).min(*left);
         if take > 0 {
             *left -= take;
             kept.push((*i, hit.clone()));
         }
     }
-    kept.sort_by_key(|(i, _)| *i);
+    ordered::sort_by(&mut kept, &|a, b| a.0.cmp(&b.0));
     kept
 }
 
@@ -451,6 +478,7 @@ fn names(sentence: &str, field: &str) -> bool {
 mod tests {
     use super::*;
     use serde_json::json;
+    use std::collections::HashMap;
 
     /// A tool whose description and one argument's description are `description` and `arg`.
     fn tool(description: &str, name: &str, arg: &str) -> Value {
@@ -520,6 +548,97 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// What `added` replaces: the counts in hash maps by key and by path and key.
+    fn added_by_maps(
+        new: &Side<'_>,
+        new_hits: &[(usize, Hit)],
+        old: &Side<'_>,
+        old_hits: &[(usize, Hit)],
+    ) -> Vec<(usize, Hit)> {
+        let mut before: HashMap<&str, usize> = HashMap::new();
+        let mut before_at: HashMap<(&[Seg<'_>], &str), usize> = HashMap::new();
+        for (i, hit) in old_hits {
+            *before.entry(hit.key.as_str()).or_default() += hit.count;
+            *before_at
+                .entry((old.path(*i), hit.key.as_str()))
+                .or_default() += hit.count;
+        }
+        let mut after: HashMap<&str, usize> = HashMap::new();
+        for (_, hit) in new_hits {
+            *after.entry(hit.key.as_str()).or_default() += hit.count;
+        }
+        let mut surplus: HashMap<&str, usize> = after
+            .iter()
+            .map(|(key, n)| {
+                (
+                    *key,
+                    n.saturating_sub(before.get(key).copied().unwrap_or(0)),
+                )
+            })
+            .collect();
+        let mut kept = Vec::new();
+        for (i, hit) in new_hits {
+            let at = before_at
+                .entry((new.path(*i), hit.key.as_str()))
+                .or_default();
+            let matched = (*at).min(hit.count);
+            *at -= matched;
+            let left = surplus.entry(hit.key.as_str()).or_default();
+            let take = (hit.count - matched).min(*left);
+            if take > 0 {
+                *left -= take;
+                kept.push((*i, hit.clone()));
+            }
+        }
+        kept.sort_by_key(|(i, _)| *i);
+        kept
+    }
+
+    #[test]
+    fn added_hits_are_what_the_maps_counted() {
+        // Texts at five paths each side, two of them at paths the other side has too.
+        let item = |a: &str, b: &str| {
+            json!({"name": "t", "description": a, "title": b,
+                   "inputSchema": {"properties": {"x": {"description": a}, "y": {"title": b}}}})
+        };
+        let (old_item, new_item) = (item("one", "two"), item("three", "four"));
+        let (old, new) = (Side::new(Some(&old_item)), Side::new(Some(&new_item)));
+        let keys = ["rule:a", "rule:b", "tag:c"];
+        let hits = |seed: usize, len: usize, texts: usize| -> Vec<(usize, Hit)> {
+            (0..len)
+                .map(|n| {
+                    let at = (n * 5 + seed * 3 + n * n) % texts;
+                    let hit = Hit {
+                        signal: super::super::Signal::Instruction,
+                        what: String::new(),
+                        span: format!("{seed}-{n}"),
+                        key: keys[(n * 7 + seed) % keys.len()].to_owned(),
+                        count: 1 + (n + seed) % 3,
+                        high: false,
+                    };
+                    (at, hit)
+                })
+                .collect()
+        };
+        let (olds, news) = (old.texts.len(), new.texts.len());
+        let (mut some_kept, mut some_dropped) = (false, false);
+        for seed in 0..30 {
+            for (old_len, new_len) in [(0, 3), (4, 4), (7, 3), (2, 9), (10, 10)] {
+                let (old_hits, new_hits) =
+                    (hits(seed, old_len, olds), hits(seed + 1, new_len, news));
+                let kept = added(&new, &new_hits, &old, &old_hits);
+                assert_eq!(
+                    kept,
+                    added_by_maps(&new, &new_hits, &old, &old_hits),
+                    "seed {seed}, {old_len} old and {new_len} new hits"
+                );
+                some_kept |= !kept.is_empty();
+                some_dropped |= kept.len() < new_hits.len();
+            }
+        }
+        assert!(some_kept && some_dropped);
     }
 
     #[test]
