@@ -58,7 +58,7 @@ pub(crate) struct Scope {
     /// The `About…` concepts its name, title and summary sentence name.
     pub about: Concepts,
     /// Its name and its arguments' names, folded.
-    pub own: std::collections::HashSet<String>,
+    pub own: Names,
     /// The sensitive things its name, title and summary sentence name themselves
     /// (`Conversation`, `Credentials`, `Files`, …): an argument named for one is the item's
     /// own ("Update the organization's subscription for Password Manager" has `passwordManager`).
@@ -127,13 +127,13 @@ impl Scope {
             }
         }
         if let Some(Value::Array(args)) = item.get("arguments") {
-            for name in args
-                .iter()
-                .filter_map(|a| a.get("name").and_then(Value::as_str))
-            {
-                scope.own_name(name);
+            for arg in args {
+                if let Some(name) = arg.get("name").and_then(Value::as_str) {
+                    scope.own_name(name);
+                }
             }
         }
+        scope.own.settle();
         scope
     }
 
@@ -141,15 +141,33 @@ impl Scope {
     pub(crate) fn union(mut self, other: &Scope) -> Scope {
         self.about |= other.about;
         self.actions |= other.actions;
-        self.own.extend(other.own.iter().cloned());
+        self.own.0.extend_from_slice(&other.own.0);
+        self.own.settle();
         self
     }
 
     fn own_name(&mut self, name: &str) {
         let folded = text::fold_word(name);
         if folded.len() >= 2 {
-            self.own.insert(folded);
+            self.own.0.push(folded);
         }
+    }
+}
+
+/// A set of names, sorted and each once, looked up by halves: a `HashSet<String>` compiled a
+/// hash table of its own for the handful of names an item has.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Names(Vec<String>);
+
+impl Names {
+    /// Sorted and each once again, after names were pushed.
+    fn settle(&mut self) {
+        self.0.sort_unstable();
+        self.0.dedup();
+    }
+
+    pub(crate) fn contains(&self, name: &str) -> bool {
+        self.0.binary_search_by(|n| n.as_str().cmp(name)).is_ok()
     }
 }
 
@@ -902,6 +920,53 @@ pub(crate) fn judge_text(text: &str, place: Place, scope: &Scope) -> Option<&'st
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `Names` against the `HashSet` it replaces, through `Scope::of` and `union`.
+    #[test]
+    fn own_names_are_the_set() {
+        use std::collections::HashSet;
+        let item = |name: &str, props: &[&str]| {
+            let props: serde_json::Map<String, Value> =
+                props.iter().map(|p| (p.to_string(), Value::Null)).collect();
+            serde_json::json!({"name": name, "title": "Run the Query",
+                "inputSchema": {"properties": props},
+                "arguments": [{"name": "queryText"}, {"name": "x"}, {"description": "none"}]})
+        };
+        let (a, b) = (
+            item("run_query", &["query_text", "limit", "Limit", "a"]),
+            item("other", &["offset", "limit", "body"]),
+        );
+        let mut expected = HashSet::new();
+        for name in [
+            "run_query",
+            "Run the Query",
+            "query_text",
+            "limit",
+            "Limit",
+            "a",
+        ]
+        .into_iter()
+        .chain(["queryText", "x", "other", "offset", "body"])
+        {
+            let folded = text::fold_word(name);
+            if folded.len() >= 2 {
+                expected.insert(folded);
+            }
+        }
+        let scope = Scope::of(&a).union(&Scope::of(&b));
+        let mut ours = scope.own.0.clone();
+        ours.dedup();
+        assert_eq!(ours.len(), scope.own.0.len(), "each once");
+        assert!(ours.windows(2).all(|w| w[0] < w[1]), "sorted");
+        assert_eq!(ours.iter().cloned().collect::<HashSet<_>>(), expected);
+        for probe in ["limit", "querytext", "body", "x", "a", "nothing", ""] {
+            assert_eq!(
+                scope.own.contains(probe),
+                expected.contains(probe),
+                "{probe}"
+            );
+        }
+    }
 
     fn place_of(places: u8) -> Place {
         [
