@@ -218,8 +218,8 @@ fn names_a_concept(word: &str) -> bool {
     index.stem_lengths.iter().any(|&len| {
         len <= word.len()
             && word.is_char_boundary(len)
-            && index.stems.get(&word[..len]).is_some_and(|forms| {
-                forms
+            && index.stems.get(&word[..len]).is_some_and(|stem| {
+                stem.forms
                     .iter()
                     .any(|f| f.rest.is_empty() && f.concepts & super::lexicon::ANCHORS != 0)
             })

@@ -124,8 +124,8 @@ fn matches_in(folded: &str, ws: &[(usize, usize)], languages: Option<u32>) -> Ve
                 break;
             }
             if w.is_char_boundary(len) {
-                if let Some(forms) = index.stems.get(&w[..len]) {
-                    try_forms(forms);
+                if let Some(stem) = index.stems.get(&w[..len]) {
+                    try_forms(&stem.forms);
                 }
             }
         }
