@@ -5,7 +5,7 @@
 //! not evidence of anything.
 
 use super::language;
-use super::text::skeleton_char;
+use super::text::{self, skeleton_char};
 
 /// Runs shorter than this are not tried as encodings.
 pub(crate) const MIN_RUN: usize = 24;
@@ -40,7 +40,7 @@ pub(crate) fn lookalikes(visible: &str) -> Option<String> {
     let mostly_latin = latin > others;
     let mut out = String::with_capacity(visible.len());
     let mut changed = false;
-    for word in visible.split_inclusive(|c: char| !c.is_alphanumeric()) {
+    for word in visible.split_inclusive(text::NOT_ALPHANUMERIC) {
         let mixed = word.chars().any(|c| c.is_ascii_alphabetic())
             && word.chars().any(|c| skeleton_char(c).is_some());
         if mixed || mostly_latin {
@@ -70,9 +70,9 @@ pub(crate) fn lookalikes(visible: &str) -> Option<String> {
 pub(crate) fn leetspeak(visible: &str) -> Option<String> {
     let mut out = String::with_capacity(visible.len());
     let mut changed = 0;
-    for word in
-        visible.split_inclusive(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '@' | '$')))
-    {
+    for word in visible.split_inclusive(
+        (|c| !(c.is_ascii_alphanumeric() || matches!(c, '@' | '$'))) as text::CharTest,
+    ) {
         let letters = word.bytes().any(|b| b.is_ascii_alphabetic());
         let leet = word.bytes().any(|b| {
             matches!(
@@ -125,9 +125,9 @@ pub(crate) struct Blob {
 pub(crate) fn blobs(text: &str) -> Vec<Blob> {
     let mut out = Vec::new();
     let mut tried = 0;
-    for run in text.split(|c: char| {
-        !(c.is_ascii_alphanumeric() || matches!(c, '+' | '/' | '=' | '_' | '-' | '%'))
-    }) {
+    const NOT_ENCODED: super::text::CharTest =
+        |c| !(c.is_ascii_alphanumeric() || matches!(c, '+' | '/' | '=' | '_' | '-' | '%'));
+    for run in text.split(NOT_ENCODED) {
         if run.len() < MIN_RUN || tried >= MAX_BLOBS {
             continue;
         }

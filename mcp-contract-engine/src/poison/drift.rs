@@ -462,7 +462,7 @@ fn names(sentence: &str, field: &str) -> bool {
         }
         let previous = sentence[..s]
             .trim_end()
-            .rsplit(|c: char| !part(c))
+            .rsplit((|c| !(c.is_alphanumeric() || c == '_' || c == '-')) as super::text::CharTest)
             .next()
             .unwrap_or_default();
         if before.is_some_and(char::is_whitespace)

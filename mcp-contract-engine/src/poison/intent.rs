@@ -268,12 +268,12 @@ fn without_method(summary: &str) -> String {
     let words: Vec<&str> = lower.split_whitespace().collect();
     let mut out = String::with_capacity(lower.len());
     for (i, w) in words.iter().enumerate() {
-        let bare = w.trim_matches(|c: char| !c.is_alphanumeric() && c != '-');
+        let bare = w.trim_matches((|c| !c.is_alphanumeric() && c != '-') as text::CharTest);
         let method = match bare.split_once('-') {
             Some((_, how)) => BY.contains(&how),
             None => words
                 .get(i + 1)
-                .is_some_and(|n| BY.contains(&n.trim_matches(|c: char| !c.is_alphanumeric()))),
+                .is_some_and(|n| BY.contains(&n.trim_matches(text::NOT_ALPHANUMERIC))),
         };
         if !method {
             out.push_str(w);

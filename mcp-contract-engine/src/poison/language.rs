@@ -151,6 +151,6 @@ pub(crate) fn lacks_common_english(folded: &str) -> bool {
         "this", "that", "it", "be", "as", "from", "if", "not", "you", "your", "at", "can",
     ];
     !folded
-        .split(|c: char| !c.is_ascii_alphabetic())
+        .split((|c| !c.is_ascii_alphabetic()) as text::CharTest)
         .any(|w| COMMON.contains(&w))
 }

@@ -19,13 +19,15 @@ pub(crate) struct Url {
 /// The URLs of a lowercase text, in order, at most [`MAX_URLS`]: a text of endless URLs costs
 /// a bounded amount.
 pub(crate) fn find_urls(lower: &str) -> Vec<Url> {
+    const URL_END: super::text::CharTest =
+        |c| c.is_whitespace() || matches!(c, '"' | '\'' | '<' | '>' | ')' | ']' | '}' | '`' | '|');
     // (start, length of the scheme or `www.`)
     let mut starts: Vec<(usize, usize)> = Vec::new();
     for (at, _) in lower.match_indices("://") {
         let before = &lower[..at];
         let scheme = ["https", "http", "wss", "ws", "ftp"].into_iter().find(|s| {
             before.ends_with(s)
-                && !before[..at - s.len()].ends_with(|c: char| c.is_ascii_alphanumeric())
+                && !before[..at - s.len()].ends_with(super::text::ASCII_ALPHANUMERIC)
         });
         if let Some(scheme) = scheme {
             starts.push((at - scheme.len(), scheme.len() + 3));
@@ -47,16 +49,9 @@ pub(crate) fn find_urls(lower: &str) -> Vec<Url> {
     for (i, marker) in starts {
         // A URL is read for at most 2 KiB.
         let rest = &lower[i + marker..super::scan::ceil_boundary(lower, i + marker + 2048)];
-        let end = i
-            + marker
-            + rest
-                .find(|c: char| {
-                    c.is_whitespace()
-                        || matches!(c, '"' | '\'' | '<' | '>' | ')' | ']' | '}' | '`' | '|')
-                })
-                .unwrap_or(rest.len());
+        let end = i + marker + rest.find(URL_END).unwrap_or(rest.len());
         let authority: &str = rest
-            .split(|c: char| matches!(c, '/' | '?' | '#') || c.is_whitespace())
+            .split((|c| matches!(c, '/' | '?' | '#') || c.is_whitespace()) as super::text::CharTest)
             .next()
             .unwrap_or("");
         let host = authority.rsplit('@').next().unwrap_or("");

@@ -7,7 +7,7 @@ use super::intent::{LazyScope, Place, Scope, MOVE};
 use super::language::languages_of;
 use super::lexicon::{any, Concept, Concepts, INDEX};
 use super::literals;
-use super::text::{fold_into, is_unspaced, words};
+use super::text::{self, fold_into, is_unspaced, words};
 use Concept as C;
 
 /// What a sentence means, for the rules.
@@ -1253,14 +1253,12 @@ fn named_kinds(
             Some(w)
         } else {
             // (`deleteMany` is folded to one word: its turn is read where it is written.)
-            visible
-                .split(|c: char| !c.is_ascii_alphanumeric())
-                .find(|t| {
-                    t.eq_ignore_ascii_case(w)
-                        && t.as_bytes()
-                            .windows(2)
-                            .any(|p| p[0].is_ascii_lowercase() && p[1].is_ascii_uppercase())
-                })
+            visible.split(text::NOT_ASCII_ALPHANUMERIC).find(|t| {
+                t.eq_ignore_ascii_case(w)
+                    && t.as_bytes()
+                        .windows(2)
+                        .any(|p| p[0].is_ascii_lowercase() && p[1].is_ascii_uppercase())
+            })
         };
         if let Some(name) = name {
             out |= lexicon_concepts(&super::intent::split_name(name)) & HARMFUL;
@@ -1366,7 +1364,7 @@ fn root_path(folded: &str) -> bool {
     }
     folded.match_indices(" / ").any(|(at, _)| {
         let before = folded[..at]
-            .rsplit(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .rsplit((|c| !(c.is_alphanumeric() || c == '_')) as text::CharTest)
             .next()
             .unwrap_or("");
         // (No word right before it — a quote, `=`, `:` — or a word that introduces a path;
@@ -1423,7 +1421,7 @@ const ID_SINKS: &[&str] = &[
 fn fixed_id(visible: &str) -> bool {
     let mut previous = "";
     for raw in visible.split_whitespace() {
-        let token = raw.trim_matches(|c: char| !c.is_ascii_alphanumeric());
+        let token = raw.trim_matches(text::NOT_ASCII_ALPHANUMERIC);
         let (mut upper, mut digits, mut other) = (0, 0, 0);
         for b in token.bytes() {
             if b.is_ascii_uppercase() {
@@ -1435,7 +1433,7 @@ fn fixed_id(visible: &str) -> bool {
             }
         }
         let noun = previous
-            .trim_matches(|c: char| !c.is_ascii_alphanumeric())
+            .trim_matches(text::NOT_ASCII_ALPHANUMERIC)
             .to_ascii_lowercase();
         if (7..=24).contains(&token.len())
             && other == 0
@@ -1470,7 +1468,7 @@ fn account_number(visible: &str) -> bool {
 /// name of another tool (or of its argument). Paths, file names and environment variables
 /// (`id_rsa`, `mcp.json`, `API_KEY`) are not.
 fn other_identifier(visible: &str, scope: &Scope) -> bool {
-    for token in visible.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
+    for token in visible.split((|c| !(c.is_ascii_alphanumeric() || c == '_')) as text::CharTest) {
         if token.len() < 4 {
             continue;
         }
@@ -1479,7 +1477,7 @@ fn other_identifier(visible: &str, scope: &Scope) -> bool {
         let after = visible[at + token.len()..].chars().next();
         if matches!(before, Some('/' | '.' | '~' | '$' | '-'))
             || matches!(after, Some('.' | '/' | '-'))
-                && visible[at + token.len() + 1..].starts_with(|c: char| c.is_ascii_alphanumeric())
+                && visible[at + token.len() + 1..].starts_with(text::ASCII_ALPHANUMERIC)
         {
             continue;
         }

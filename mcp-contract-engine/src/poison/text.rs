@@ -9,6 +9,17 @@
 use super::unicode_table::{FOLD, SKELETON};
 use crate::escape::is_hidden;
 
+/// A test of one character as a string pattern (`split`, `find`, `trim_matches`…): every
+/// pattern of this one type shares one compiled searcher, where each closure compiled its own
+/// (~500 lines of LLVM IR a call site, docs/performance.md §6).
+pub(crate) type CharTest = fn(char) -> bool;
+/// Not a letter or digit of any script.
+pub(crate) const NOT_ALPHANUMERIC: CharTest = |c| !c.is_alphanumeric();
+/// Not an ASCII letter or digit.
+pub(crate) const NOT_ASCII_ALPHANUMERIC: CharTest = |c| !c.is_ascii_alphanumeric();
+/// An ASCII letter or digit.
+pub(crate) const ASCII_ALPHANUMERIC: CharTest = |c| c.is_ascii_alphanumeric();
+
 /// The compatibility fold of one character (`𝐀` → `a`, `ｅ` → `e`, `é` → `e`), if it has one.
 fn fold_char(c: char) -> Option<&'static str> {
     FOLD.binary_search_by_key(&c, |&(k, _)| k)
