@@ -162,12 +162,18 @@ fn changed_texts_by(
         while end < count && keys[end] >> bits == keys[start] >> bits {
             end += 1;
         }
+        if end == start + 1 {
+            // A text of its own hash (most are): the other side does not hold it.
+            changed[keys[start] & mask] = true;
+            start = end;
+            continue;
+        }
         run.clear();
         for key in &keys[start..end] {
             run.push(key & mask);
         }
         let first = text(run[0]);
-        if run.iter().all(|&p| text(p) == first) {
+        if run[1..].iter().all(|&p| text(p) == first) {
             mark(&run, old.len(), &mut changed);
         } else {
             // Texts of one hash that differ: grouped by text, each group in position order.
