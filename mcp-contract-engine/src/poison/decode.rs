@@ -216,7 +216,7 @@ fn in_url(text: &str, run: &str) -> bool {
         .find(char::is_whitespace)
         .map_or(text.len(), |i| end + i);
     let word = &text[word_start..word_end];
-    word.contains("://") || word.starts_with("www.") || text[..start].ends_with(['?', '&'])
+    word.contains("://") || word.starts_with("www.") || text[..start].ends_with(&['?', '&'][..])
 }
 
 fn percent(run: &str, in_url: bool) -> Option<String> {

@@ -171,6 +171,18 @@ impl Names {
     }
 }
 
+/// A name without `_`, `-` and spaces (`replace(['_', '-', ' '], "")`, without compiling a
+/// searcher for the three).
+fn without_separators(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for c in name.chars() {
+        if !matches!(c, '_' | '-' | ' ') {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// A scope computed when first needed: most texts are dismissed before any rule needs it.
 /// (The item is kept rather than a closure that computes it: one compiled copy.)
 pub(crate) struct LazyScope<'a> {
@@ -217,7 +229,7 @@ impl<'a> LazyScope<'a> {
             const TAKEN: Concepts = any(&[C::Deictic, C::Bulk, C::Copy, C::User]);
             depth <= 6
                 && props.iter().any(|(name, schema)| {
-                    let named = text::fold_word(name).replace(['_', '-', ' '], "") == folded
+                    let named = without_separators(&text::fold_word(name)) == folded
                         && schema
                             .get("description")
                             .and_then(Value::as_str)
@@ -920,6 +932,13 @@ pub(crate) fn judge_text(text: &str, place: Place, scope: &Scope) -> Option<&'st
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn without_separators_is_the_replace() {
+        for name in ["", "system_prompt", "a-b c_d", "__", "ça_va-là", "x"] {
+            assert_eq!(without_separators(name), name.replace(['_', '-', ' '], ""));
+        }
+    }
 
     /// `Names` against the `HashSet` it replaces, through `Scope::of` and `union`.
     #[test]

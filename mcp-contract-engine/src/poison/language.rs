@@ -64,7 +64,7 @@ const ENGLISH_SUFFIXES: &[&str] = &[
 pub(crate) fn unreadable(visible: &str) -> bool {
     // A list of values ("Column, bar, waterfall, pareto: center, inside_end") is no prose.
     let tokens = visible.split_whitespace().count();
-    if visible.matches([',', ':', '|', '/']).count() * 3 >= tokens {
+    if visible.matches(&[',', ':', '|', '/'][..]).count() * 3 >= tokens {
         return false;
     }
     // The words of prose: not names (capitalised past the first word, or in capitals), not
@@ -72,11 +72,11 @@ pub(crate) fn unreadable(visible: &str) -> bool {
     let mut prose = String::new();
     let mut quoted = false;
     for (i, token) in visible.split_whitespace().enumerate() {
-        let opens = token.starts_with(['\'', '"', '`', '«', '“', '‘', '(', '[']);
-        let closes = token.ends_with(['\'', '"', '`', '»', '”', '’', ')', ']'])
+        let opens = token.starts_with(&['\'', '"', '`', '«', '“', '‘', '(', '['][..]);
+        let closes = token.ends_with(&['\'', '"', '`', '»', '”', '’', ')', ']'][..])
             || token
-                .trim_end_matches([',', '.', ';', ':'])
-                .ends_with(['\'', '"', '`', '»', '”', '’', ')', ']']);
+                .trim_end_matches(&[',', '.', ';', ':'][..])
+                .ends_with(&['\'', '"', '`', '»', '”', '’', ')', ']'][..]);
         if opens && !closes {
             quoted = true;
             continue;
@@ -86,7 +86,7 @@ pub(crate) fn unreadable(visible: &str) -> bool {
             continue;
         }
         if opens
-            || token.contains(['/', '`', '@', '=', '{', '<', '_'])
+            || token.contains(&['/', '`', '@', '=', '{', '<', '_'][..])
             || token.contains("://")
             || i > 0 && token.chars().any(char::is_uppercase)
             || token.chars().filter(|c| c.is_uppercase()).count() > 1

@@ -57,7 +57,7 @@ pub(crate) fn find_urls(lower: &str) -> Vec<Url> {
         let host = authority.rsplit('@').next().unwrap_or("");
         let host = host.split(':').next().unwrap_or("");
         let host = host
-            .trim_end_matches(['.', ',', ';'])
+            .trim_end_matches(&['.', ',', ';'][..])
             .trim_start_matches("www.");
         if !host.is_empty()
             && host
@@ -113,7 +113,7 @@ pub(crate) fn open_urls(folded: &Folded, sink: &mut Sink<'_>) {
         let open_value = query.split('&').any(|pair| {
             pair.split_once('=').is_some_and(|(_, v)| {
                 v.is_empty()
-                    || v.starts_with(['{', '<', '[', '$'])
+                    || v.starts_with(&['{', '<', '[', '$'][..])
                     || v.starts_with("%s")
                     || v.starts_with("%7b")
                     || v.starts_with("%3c")

@@ -295,7 +295,7 @@ impl Literal {
 /// (`written`: the sentence as written, for the literals whose spelling counts).
 pub(crate) fn concepts(folded: &str, written: &str) -> super::lexicon::Concepts {
     use super::lexicon::Concept;
-    if !folded.contains(['/', '.', '_', '<', '[', '~']) {
+    if !folded.contains(&['/', '.', '_', '<', '[', '~'][..]) {
         return 0;
     }
     find(folded)
@@ -312,7 +312,7 @@ pub(crate) fn concepts(folded: &str, written: &str) -> super::lexicon::Concepts 
 pub(crate) fn is_secret_file(token: &str) -> bool {
     LITERALS
         .iter()
-        .any(|l| l.signal.is_none() && l.text.trim_start_matches(['~', '/', '.']) == token)
+        .any(|l| l.signal.is_none() && l.text.trim_start_matches(&['~', '/', '.'][..]) == token)
 }
 
 #[cfg(test)]

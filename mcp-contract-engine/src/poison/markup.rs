@@ -97,7 +97,7 @@ fn hidden_elements(lower: &str, out: &mut Vec<Concealed>, limit: usize) {
             continue;
         }
         let hidden = tag
-            .split([' ', '\n'])
+            .split(&[' ', '\n'][..])
             .skip(1)
             .any(|a| a == "hidden" || a.starts_with("hidden=") || a == "hidden/");
         let styled = super::literals::INVISIBLE_STYLES

@@ -123,7 +123,7 @@ pub(crate) fn scan(
 /// or a cipher (five unknown words in a row), or holds characters literals start with. One pass,
 /// no allocation.
 fn anchored(text: &str) -> bool {
-    if text.contains(['/', '~', '<', '[', '@', '+']) {
+    if text.contains(&['/', '~', '<', '[', '@', '+'][..]) {
         return true;
     }
     let index = &*super::lexicon::INDEX;
@@ -278,17 +278,22 @@ impl Reader<'_, '_, '_> {
         // What markup hides is read apart from the visible text around it: a hidden comment
         // does not make the sentence it sits in hidden, nor does that sentence speak for it.
         let mut pieces = Vec::new();
+        let mut cuts: Vec<usize> = Vec::new();
         for (s, e) in text::sentences(visible) {
-            let mut cuts: Vec<usize> = concealed
-                .iter()
-                .flat_map(|c| [c.content.0, c.content.1])
-                .filter(|&x| s < x && x < e)
-                .map(|x| floor_boundary(visible, x))
-                .collect();
+            // (Loops, not a chain of adapters: each adapter was compiled for its closures.)
+            cuts.clear();
+            for c in concealed {
+                for x in [c.content.0, c.content.1] {
+                    if s < x && x < e {
+                        cuts.push(floor_boundary(visible, x));
+                    }
+                }
+            }
             cuts.sort_unstable();
             cuts.dedup();
+            cuts.push(e);
             let mut from = s;
-            for cut in cuts.into_iter().chain([e]) {
+            for &cut in &cuts {
                 if visible[from..cut].trim().len() > 1 {
                     pieces.push((from, cut));
                 }

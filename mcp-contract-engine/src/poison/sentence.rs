@@ -88,7 +88,9 @@ fn matches_in(folded: &str, ws: &[(usize, usize)], languages: Option<u32>) -> Ve
                     };
                     // A phrase is read within one clause: `present, call again with it as`
                     // is no `present … as`.
-                    if folded[ws[j - 1].1..s].contains([',', ';', ':', '(', ')', '.', '!', '?']) {
+                    if folded[ws[j - 1].1..s]
+                        .contains(&[',', ';', ':', '(', ')', '.', '!', '?'][..])
+                    {
                         ok = false;
                         break;
                     }
@@ -328,8 +330,8 @@ pub(crate) const SENSITIVE: Concepts = any(&[
 /// nothing there; "send the value to a URL like https://…" does.
 fn example_value(folded: &str, verb_end: usize, address: usize) -> bool {
     let between = &folded[verb_end.min(address)..address];
-    let before = between.trim_end_matches([' ', '"', '\'', '`', '(']);
-    between.contains(['—', ';'])
+    let before = between.trim_end_matches(&[' ', '"', '\'', '`', '('][..]);
+    between.contains(&['—', ';'][..])
         && [
             " like",
             " such as",
@@ -475,7 +477,7 @@ const CLAUSE_WORDS: &[&str] = &[
 
 /// Whether punctuation between two words closes a clause.
 fn punctuated(between: &str) -> bool {
-    between.contains([',', ':', ';', '(', ')', '—', '–', '[', ']', '>', '*', '"'])
+    between.contains(&[',', ':', ';', '(', ')', '—', '–', '[', ']', '>', '*', '"'][..])
         || between.contains(" - ")
 }
 
@@ -519,7 +521,7 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
             return true;
         }
         let between = &folded[ws[i - 1].1..ws[i].0];
-        between.contains([',', ':', ';', '(', ')', '—', '–', '-', '[', ']', '>', '*'])
+        between.contains(&[',', ':', ';', '(', ')', '—', '–', '-', '[', ']', '>', '*'][..])
             || COMMAND_OPENERS.contains(&word(i - 1))
     };
     // What each negation governs: the words after it in its clause (`not only` governs
@@ -623,7 +625,7 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         // (A verb takes its object: `Update, Delete)` and `'purge',` are labels in a list.)
         if folded[ws[end - 1].1..]
             .trim_start_matches(' ')
-            .starts_with([',', ')', '\'', '"', '/', ']', '|', '`'])
+            .starts_with(&[',', ')', '\'', '"', '/', ']', '|', '`'][..])
         {
             return false;
         }
@@ -807,7 +809,8 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
             && conditions.iter().any(|&n| {
                 n <= m.start
                     && m.start <= n + 4
-                    && !folded[ws[n.saturating_sub(1)].1..ws[m.start].0].contains([',', ';', ':'])
+                    && !folded[ws[n.saturating_sub(1)].1..ws[m.start].0]
+                        .contains(&[',', ';', ':'][..])
             })
         {
             c &= !C::Consent.bit();
@@ -910,7 +913,7 @@ fn argument_object(folded: &str, ws: &[(usize, usize)], found: &[Match], m: &Mat
         return false;
     }
     let between = &folded[ws[m.end - 1].1..ws[field].0];
-    if between.contains([',', ';', ':', '.', '(', ')', '—']) {
+    if between.contains(&[',', ';', ':', '.', '(', ')', '—'][..]) {
         return false;
     }
     // (What may qualify the arguments: `other`, `all`, `both`.)
@@ -930,7 +933,7 @@ fn argument_object(folded: &str, ws: &[(usize, usize)], found: &[Match], m: &Mat
 /// The first word after `from` that opens another clause (punctuation before it), or the end.
 fn clause_end_simple(folded: &str, ws: &[(usize, usize)], from: usize) -> usize {
     (from + 1..ws.len())
-        .find(|&i| folded[ws[i - 1].1..ws[i].0].contains([',', ';', ':', '.', '(', ')', '—']))
+        .find(|&i| folded[ws[i - 1].1..ws[i].0].contains(&[',', ';', ':', '.', '(', ')', '—'][..]))
         .unwrap_or(ws.len())
 }
 
@@ -941,7 +944,7 @@ fn governs(folded: &str, ws: &[(usize, usize)], end: usize, at: usize, comma: bo
         return false;
     }
     let between = &folded[ws[end - 1].1..ws[at].0];
-    !(between.contains([';', ':', '.']) || comma && between.contains(','))
+    !(between.contains(&[';', ':', '.'][..]) || comma && between.contains(','))
 }
 
 /// Keeping a secret out of sight is hygiene, and credentials count only when said to be the
@@ -1241,7 +1244,7 @@ fn named_kinds(
     for (i, &(s, e)) in ws.iter().enumerate() {
         let w = &folded[s..e];
         if w.len() < 5
-            || !camel && !w.contains(['_', '-'])
+            || !camel && !w.contains(&['_', '-'][..])
             || !anywhere
                 && !found.iter().any(|m| {
                     m.directed && m.concepts & ACTIONS != 0 && m.start < i && i <= m.end + 2
@@ -1249,7 +1252,7 @@ fn named_kinds(
         {
             continue;
         }
-        let name = if w.contains(['_', '-']) {
+        let name = if w.contains(&['_', '-'][..]) {
             Some(w)
         } else {
             // (`deleteMany` is folded to one word: its turn is read where it is written.)
@@ -1370,7 +1373,7 @@ fn root_path(folded: &str) -> bool {
         // (No word right before it — a quote, `=`, `:` — or a word that introduces a path;
         // not a closing bracket, after which a slash divides two expressions: "{x : α} /
         // instance [inst]", lean-lsp-mcp 0.32.0.)
-        let bracket = folded[..at].ends_with([')', ']', '}']);
+        let bracket = folded[..at].ends_with(&[')', ']', '}'][..]);
         before.is_empty() && !bracket
             || matches!(
                 before,

@@ -193,8 +193,8 @@ pub(crate) fn sentences(text: &str) -> Vec<(usize, usize)> {
 /// Whether the line break at `at` only wraps a sentence: the line before ends in a letter, a
 /// digit or a comma, and the next one (past its indentation) starts with a lowercase letter.
 fn wrapped(text: &str, at: usize) -> bool {
-    let before = text[..at].trim_end_matches([' ', '\t', '\r']);
-    let after = text[at + 1..].trim_start_matches([' ', '\t']);
+    let before = text[..at].trim_end_matches(&[' ', '\t', '\r'][..]);
+    let after = text[at + 1..].trim_start_matches(&[' ', '\t'][..]);
     before
         .chars()
         .next_back()
