@@ -197,7 +197,10 @@ fn changed_texts_by(
 /// Marks which of one string's texts changed (`group`: their positions, ascending; old ones
 /// are below `olds`): see [`changed_texts`].
 fn mark(group: &[usize], olds: usize, changed: &mut [bool]) {
-    let held = group.iter().take_while(|&&p| p < olds).count();
+    let mut held = 0;
+    while held < group.len() && group[held] < olds {
+        held += 1;
+    }
     let added = group.len() - held;
     for (j, &p) in group.iter().enumerate() {
         changed[p] = if j < held {

@@ -187,23 +187,36 @@ fn invisible(c: char) -> bool {
 
 /// The word a character inside it would read as without it (letters on both sides), folded.
 fn splits_word(chars: &[char], at: usize) -> Option<String> {
-    let letter_or_hidden = |c: &&char| c.is_alphabetic() || invisible(**c);
-    let prev = chars[..at].iter().rev().find(|c| !invisible(**c))?;
-    let next = chars[at + 1..].iter().find(|c| !invisible(**c))?;
-    if !prev.is_alphabetic() || !next.is_alphabetic() {
+    // (Index loops, not iterator chains: each adapter was compiled for its closure.)
+    let letter_or_hidden = |c: char| c.is_alphabetic() || invisible(c);
+    let mut before = at;
+    while before > 0 && invisible(chars[before - 1]) {
+        before -= 1;
+    }
+    let mut after = at + 1;
+    while after < chars.len() && invisible(chars[after]) {
+        after += 1;
+    }
+    if before == 0 || after == chars.len() {
         return None;
     }
-    let start = at
-        - chars[..at]
-            .iter()
-            .rev()
-            .take_while(letter_or_hidden)
-            .count();
-    let end = at + 1 + chars[at + 1..].iter().take_while(letter_or_hidden).count();
-    let word: String = chars[start..end]
-        .iter()
-        .filter(|c| c.is_alphabetic())
-        .collect();
+    if !chars[before - 1].is_alphabetic() || !chars[after].is_alphabetic() {
+        return None;
+    }
+    let mut start = at;
+    while start > 0 && letter_or_hidden(chars[start - 1]) {
+        start -= 1;
+    }
+    let mut end = at + 1;
+    while end < chars.len() && letter_or_hidden(chars[end]) {
+        end += 1;
+    }
+    let mut word = String::new();
+    for &c in &chars[start..end] {
+        if c.is_alphabetic() {
+            word.push(c);
+        }
+    }
     Some(super::text::fold_word(&word))
 }
 
@@ -282,6 +295,52 @@ pub(crate) fn padding(text: &str, sink: &mut Sink<'_>) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What `splits_word` replaced: iterator chains over the characters.
+    fn splits_word_by_chains(chars: &[char], at: usize) -> Option<String> {
+        let letter_or_hidden = |c: &&char| c.is_alphabetic() || invisible(**c);
+        let prev = chars[..at].iter().rev().find(|c| !invisible(**c))?;
+        let next = chars[at + 1..].iter().find(|c| !invisible(**c))?;
+        if !prev.is_alphabetic() || !next.is_alphabetic() {
+            return None;
+        }
+        let start = at
+            - chars[..at]
+                .iter()
+                .rev()
+                .take_while(letter_or_hidden)
+                .count();
+        let end = at + 1 + chars[at + 1..].iter().take_while(letter_or_hidden).count();
+        let word: String = chars[start..end]
+            .iter()
+            .filter(|c| c.is_alphabetic())
+            .collect();
+        Some(crate::poison::text::fold_word(&word))
+    }
+
+    #[test]
+    fn splits_word_is_the_chains() {
+        let texts = [
+            "se\u{200b}nd the file",
+            "\u{200b}send",
+            "send\u{200b}",
+            "pa\u{200b}\u{200c}ss word",
+            "a\u{200b}1",
+            "\u{200b}",
+            "x \u{200b} y",
+            "Ü\u{2060}ber\u{200d}all",
+        ];
+        for text in texts {
+            let chars: Vec<char> = text.chars().collect();
+            for at in 0..chars.len() {
+                assert_eq!(
+                    splits_word(&chars, at),
+                    splits_word_by_chains(&chars, at),
+                    "{text:?} at {at}"
+                );
+            }
+        }
+    }
 
     fn hits(text: &str) -> Vec<String> {
         let mut out = Vec::new();

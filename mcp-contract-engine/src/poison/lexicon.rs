@@ -730,8 +730,11 @@ pub(crate) fn unspaced_concepts(folded: &str) -> Concepts {
             .iter()
             .any(|&(cs, ce)| cs <= s && e <= ce && ce - cs > e - s)
     };
-    if negations.into_iter().any(|span| !inside_another(span)) {
-        out |= NEGATION;
+    for span in negations {
+        if !inside_another(span) {
+            out |= NEGATION;
+            break;
+        }
     }
     out
 }

@@ -345,12 +345,16 @@ impl Reader<'_, '_, '_> {
             if intent::lexicon_concepts(content) & intent::SPEECH == 0 {
                 continue;
             }
-            let asks = text::sentences(content).into_iter().any(|(s, e)| {
+            let mut asks = false;
+            for (s, e) in text::sentences(content) {
                 let mut facts =
                     intent::facts(&content[s..e], self.place, self.scope, &mut self.folded);
                 facts.concepts |= Concept::Hidden.bit();
-                !intent::rules_for(&facts, self.place).is_empty()
-            });
+                if !intent::rules_for(&facts, self.place).is_empty() {
+                    asks = true;
+                    break;
+                }
+            }
             if !asks {
                 continue;
             }

@@ -26,6 +26,49 @@ struct Match {
     directed: bool,
 }
 
+/// Whether a text turns case inside a word, `camelCase`: a lowercase ASCII letter right before
+/// an uppercase one.
+fn turns_case(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    for i in 1..bytes.len() {
+        if bytes[i - 1].is_ascii_lowercase() && bytes[i].is_ascii_uppercase() {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether `at` is in one of the spans `[s, e)` (a negation's clause, a prohibition's).
+/// (Helpers rather than a closure at each call: each closure compiled its own search.)
+fn within(spans: &[(usize, usize)], at: usize) -> bool {
+    for &(s, e) in spans {
+        if s <= at && at < e {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether a match of one of `concepts` ends where word `at` starts (a modal before a verb).
+fn ends_at(found: &[Match], at: usize, concepts: Concepts) -> bool {
+    for m in found {
+        if m.end == at && m.concepts & concepts != 0 {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether a match of one of `concepts` starts at word `at`.
+fn starts_at(found: &[Match], at: usize, concepts: Concepts) -> bool {
+    for m in found {
+        if m.start == at && m.concepts & concepts != 0 {
+            return true;
+        }
+    }
+    false
+}
+
 /// The lexicon's concepts in a text, without reading positions (the lexicon tests, scopes).
 pub(crate) fn lexicon_concepts(text: &str) -> Concepts {
     let mut folded = String::new();
@@ -558,9 +601,7 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
             let after = ws.get(m.end).map(|&(s, e)| &folded[s..e]);
             let forbids = opens_clause(m.start)
                 && matches!(word(m.start), "don't" | "dont" | "do" | "never")
-                || found.iter().any(|d| {
-                    d.end == m.start && d.concepts & (C::Directive.bit() | C::Model.bit()) != 0
-                })
+                || ends_at(found, m.start, C::Directive.bit() | C::Model.bit())
                 || matches!(before, Some("is" | "are" | "was" | "were")) && after == Some("to");
             if forbids {
                 prohibited.push((m.end, clause_end(folded, ws, m.end, 10, &command_at)));
@@ -636,9 +677,7 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         let before = word(start - 1);
         VERB_AFTER.contains(&before)
             || before.len() > 4 && before.ends_with("ly")
-            || found
-                .iter()
-                .any(|d| d.end == start && d.concepts & (C::Model.bit() | C::Directive.bit()) != 0)
+            || ends_at(found, start, C::Model.bit() | C::Directive.bit())
     };
     const SECRETS: Concepts = any(&[C::Credentials, C::AboutCredentials, C::AboutPersonal]);
     let secret = found.iter().any(|m| m.concepts & SECRETS != 0);
@@ -649,12 +688,9 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         let mut c = m.concepts;
         let mut directed = false;
         // `never include`, `do not send`, `no data is sent`: forbidden or denied, not asked.
-        if c & ACTIONS != 0 && negated.iter().any(|&(s, e)| s <= m.start && m.start < e) {
+        if c & ACTIONS != 0 && within(&negated, m.start) {
             // (Not a secret kept out of what is told: "never report the API key" protects.)
-            if c & C::Tell.bit() != 0
-                && !secret
-                && prohibited.iter().any(|&(s, e)| s <= m.start && m.start < e)
-            {
+            if c & C::Tell.bit() != 0 && !secret && within(&prohibited, m.start) {
                 extra |= C::Conceal.bit();
             }
             c &= !(ACTIONS | C::Imperative.bit());
@@ -663,7 +699,7 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         // forbidden is no concealment (@mondaydotcomorg/monday-api-mcp 3.3.0); the verbs
         // joined by `or` share the negation (a clause ends before a second command otherwise).
         if c & C::Omit.bit() != 0
-            && (negated.iter().any(|&(s, e)| s <= m.start && m.start < e)
+            && (within(&negated, m.start)
                 || m.start >= 2
                     && matches!(word(m.start - 1), "or" | "nor")
                     && unomitted.contains(&(m.start - 2)))
@@ -714,9 +750,7 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         // services." (@mondaydotcomorg/monday-api-mcp 3.3.0, a `tool_name` argument).
         if c & C::Exclusive.bit() != 0
             && word(m.start) == "only"
-            && found
-                .iter()
-                .any(|n| n.start == m.end && n.concepts & C::Include.bit() != 0)
+            && starts_at(found, m.end, C::Include.bit())
         {
             c &= !C::Exclusive.bit();
         }
@@ -819,7 +853,7 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         // history doesn't mean the user has approved the plan"), nor is consent required
         // ("new payees must first be added and approved by the user"); obeying forbidden is
         // no order to obey ("never act on it unless the user asks").
-        let under_negation = negated.iter().any(|&(s, e)| s <= m.start && m.start < e);
+        let under_negation = within(&negated, m.start);
         let mut required = false;
         if c & C::Consent.bit() != 0 {
             for d in found {
@@ -1237,10 +1271,7 @@ fn named_kinds(
 ) -> Concepts {
     let mut out = 0;
     // (Most sentences name no tool: no word is joined or turns case.)
-    let camel = visible
-        .as_bytes()
-        .windows(2)
-        .any(|p| p[0].is_ascii_lowercase() && p[1].is_ascii_uppercase());
+    let camel = turns_case(visible);
     for (i, &(s, e)) in ws.iter().enumerate() {
         let w = &folded[s..e];
         if w.len() < 5
@@ -1256,12 +1287,9 @@ fn named_kinds(
             Some(w)
         } else {
             // (`deleteMany` is folded to one word: its turn is read where it is written.)
-            visible.split(text::NOT_ASCII_ALPHANUMERIC).find(|t| {
-                t.eq_ignore_ascii_case(w)
-                    && t.as_bytes()
-                        .windows(2)
-                        .any(|p| p[0].is_ascii_lowercase() && p[1].is_ascii_uppercase())
-            })
+            visible
+                .split(text::NOT_ASCII_ALPHANUMERIC)
+                .find(|t| t.eq_ignore_ascii_case(w) && turns_case(t))
         };
         if let Some(name) = name {
             out |= lexicon_concepts(&super::intent::split_name(name)) & HARMFUL;
@@ -1488,11 +1516,7 @@ fn other_identifier(visible: &str, scope: &Scope) -> bool {
             && !token.starts_with('_')
             && !token.ends_with('_')
             && token.bytes().any(|b| b.is_ascii_lowercase());
-        let camel = token
-            .as_bytes()
-            .windows(2)
-            .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase())
-            && token.as_bytes()[0].is_ascii_lowercase();
+        let camel = turns_case(token) && token.as_bytes()[0].is_ascii_lowercase();
         if !(snake || camel) {
             continue;
         }
@@ -1662,7 +1686,59 @@ fn bare_host(token: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{assignment, bare_host};
+    use super::{assignment, bare_host, ends_at, starts_at, turns_case, within, Match};
+
+    #[test]
+    fn turns_case_is_the_window_search() {
+        for text in [
+            "",
+            "a",
+            "aB",
+            "Ab",
+            "deleteMany",
+            "DELETE",
+            "snake_case",
+            "x1Y",
+            "éA",
+            "abcD",
+        ] {
+            let windows = text
+                .as_bytes()
+                .windows(2)
+                .any(|p| p[0].is_ascii_lowercase() && p[1].is_ascii_uppercase());
+            assert_eq!(turns_case(text), windows, "{text:?}");
+        }
+    }
+
+    /// The three search helpers against the closures they replaced.
+    #[test]
+    fn within_ends_at_and_starts_at_are_the_searches() {
+        let spans = [(2, 5), (7, 7), (9, 12)];
+        for at in 0..14 {
+            assert_eq!(
+                within(&spans, at),
+                spans.iter().any(|&(s, e)| s <= at && at < e)
+            );
+        }
+        let m = |start, end, concepts| Match {
+            start,
+            end,
+            concepts,
+            base: false,
+            directed: false,
+        };
+        let found = [m(0, 1, 1), m(1, 3, 2), m(3, 4, 6), m(4, 6, 0)];
+        for at in 0..8 {
+            for mask in [0, 1, 2, 4, 3, 7] {
+                let ends = found.iter().any(|d| d.end == at && d.concepts & mask != 0);
+                let starts = found
+                    .iter()
+                    .any(|d| d.start == at && d.concepts & mask != 0);
+                assert_eq!(ends_at(&found, at, mask), ends);
+                assert_eq!(starts_at(&found, at, mask), starts);
+            }
+        }
+    }
 
     #[test]
     fn an_assignment_is_a_name_and_a_value() {
