@@ -25,24 +25,42 @@ pub(crate) fn tags(text: &str) -> Option<String> {
     (spelled.split_whitespace().count() >= 2).then_some(spelled)
 }
 
+/// Whether a text holds an ASCII letter (one loop for the two decodings that ask).
+fn has_ascii_letter(text: &str) -> bool {
+    for b in text.bytes() {
+        if b.is_ascii_alphabetic() {
+            return true;
+        }
+    }
+    false
+}
+
 /// The text with letters of other scripts that look like Latin ones read as those
 /// (`Іgnоrе` → `Ignore`), when a word mixes them with Latin letters or the text is mostly
 /// Latin: an honest Russian sentence is left as it is.
 pub(crate) fn lookalikes(visible: &str) -> Option<String> {
-    if !visible.chars().any(|c| skeleton_char(c).is_some()) {
+    // (Loops over the characters, not adapters: each was compiled for its closure.)
+    let look_alike = |text: &str| {
+        for c in text.chars() {
+            if skeleton_char(c).is_some() {
+                return true;
+            }
+        }
+        false
+    };
+    if !look_alike(visible) {
         return None;
     }
-    let latin = visible.chars().filter(char::is_ascii_alphabetic).count();
-    let others = visible
-        .chars()
-        .filter(|c| c.is_alphabetic() && !c.is_ascii())
-        .count();
+    let (mut latin, mut others) = (0, 0);
+    for c in visible.chars() {
+        latin += usize::from(c.is_ascii_alphabetic());
+        others += usize::from(c.is_alphabetic() && !c.is_ascii());
+    }
     let mostly_latin = latin > others;
     let mut out = String::with_capacity(visible.len());
     let mut changed = false;
     for word in visible.split_inclusive(text::NOT_ALPHANUMERIC) {
-        let mixed = word.chars().any(|c| c.is_ascii_alphabetic())
-            && word.chars().any(|c| skeleton_char(c).is_some());
+        let mixed = has_ascii_letter(word) && look_alike(word);
         if mixed || mostly_latin {
             for c in word.chars() {
                 match skeleton_char(c) {
@@ -73,7 +91,7 @@ pub(crate) fn leetspeak(visible: &str) -> Option<String> {
     for word in visible.split_inclusive(
         (|c| !(c.is_ascii_alphanumeric() || matches!(c, '@' | '$'))) as text::CharTest,
     ) {
-        let letters = word.bytes().any(|b| b.is_ascii_alphabetic());
+        let letters = has_ascii_letter(word);
         let leet = word.bytes().any(|b| {
             matches!(
                 b,
@@ -271,6 +289,17 @@ fn asks_something(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn has_ascii_letter_is_the_search() {
+        for text in ["", "123", "a", "Іgnоrе", "ІЖ", "p4ss", "é", "__Z"] {
+            assert_eq!(
+                has_ascii_letter(text),
+                text.chars().any(|c| c.is_ascii_alphabetic()),
+                "{text:?}"
+            );
+        }
+    }
 
     #[test]
     fn hex_is_the_collect_it_replaced() {

@@ -11,7 +11,11 @@ use super::text::{self, fold_into, words};
 fn function_words(folded: &str, ws: &[(usize, usize)]) -> (usize, usize) {
     let mut per = [0usize; 32];
     let mut counted = 0;
-    let known = |w: &str| INDEX.words.get(w).map(|e| e.function).filter(|&f| f != 0);
+    // (Loops and matches in this function, not adapters: each was compiled for its closure.)
+    let known = |w: &str| match INDEX.words.get(w) {
+        Some(e) if e.function != 0 => Some(e.function),
+        _ => None,
+    };
     for &(s, e) in ws {
         let w = &folded[s..e];
         // Names, numbers and identifiers are no language's.
@@ -34,14 +38,20 @@ fn function_words(folded: &str, ws: &[(usize, usize)]) -> (usize, usize) {
                     .and_then(|s| known(s).map(|_| "")),
                 w.strip_suffix("ly"),
             ];
-            if stems
-                .iter()
-                .flatten()
-                .any(|stem| stem.is_empty() || known(stem).is_some_and(|l| l & 1 != 0))
-                || ENGLISH_SUFFIXES
-                    .iter()
-                    .any(|s| w.len() > s.len() + 2 && w.ends_with(s))
-            {
+            let mut english = false;
+            for &stem in &stems {
+                let Some(stem) = stem else {
+                    continue;
+                };
+                if stem.is_empty() || known(stem).is_some_and(|l| l & 1 != 0) {
+                    english = true;
+                    break;
+                }
+            }
+            for s in ENGLISH_SUFFIXES {
+                english |= w.len() > s.len() + 2 && w.ends_with(s);
+            }
+            if english {
                 languages |= 1;
             }
         }

@@ -89,7 +89,12 @@ fn is_ip(host: &str) -> bool {
 
 /// Loopback, private and unspecified addresses: documentation and local servers, not sinks.
 fn is_local_ip(host: &str) -> bool {
-    let octets: Vec<u16> = host.split('.').filter_map(|p| p.parse().ok()).collect();
+    let mut octets: Vec<u16> = Vec::new();
+    for part in host.split('.') {
+        if let Ok(octet) = part.parse() {
+            octets.push(octet);
+        }
+    }
     matches!(
         octets.as_slice(),
         [127, ..] | [10, ..] | [0, ..] | [192, 168, ..] | [169, 254, ..]

@@ -1101,24 +1101,36 @@ fn outside(
     // (@baruchiro/paperless-mcp 2.1.0). Only as the object of the verb: "set the title to
     // the … environment variable" still reads one.
     if objects & C::Environment.bit() != 0 {
-        let mut named_env = found
-            .iter()
-            .filter(|o| o.concepts & C::Environment.bit() != 0)
-            .peekable();
+        // (Loops in this function, not adapter chains: each was compiled for its closure.)
         let set_object = |o: &Match| {
-            found.iter().any(|v| {
-                v.concepts & C::Set.bit() != 0
-                    && v.end <= o.start
-                    && o.start <= v.end + 3
-                    && (v.end..o.start).all(|i| {
-                        !matches!(
-                            &folded[ws[i].0..ws[i].1],
-                            "to" | "from" | "of" | "with" | "into" | "in" | "as"
-                        )
-                    })
-            })
+            for v in found {
+                if v.concepts & C::Set.bit() == 0 || v.end > o.start || o.start > v.end + 3 {
+                    continue;
+                }
+                let mut plain = true;
+                for i in v.end..o.start {
+                    plain &= !matches!(
+                        &folded[ws[i].0..ws[i].1],
+                        "to" | "from" | "of" | "with" | "into" | "in" | "as"
+                    );
+                }
+                if plain {
+                    return true;
+                }
+            }
+            false
         };
-        if named_env.peek().is_some() && named_env.all(set_object) {
+        let (mut named_env, mut all_set) = (false, true);
+        for o in found {
+            if o.concepts & C::Environment.bit() != 0 {
+                named_env = true;
+                if !set_object(o) {
+                    all_set = false;
+                    break;
+                }
+            }
+        }
+        if named_env && all_set {
             objects &= !C::Environment.bit();
         }
     }
@@ -1154,8 +1166,11 @@ fn outside(
         // user to paste the page"; an em dash often opens a list of what was named.)
         let clause = |i: usize| {
             let before = &folded[..ws[i].0];
-            before.bytes().filter(|b| matches!(b, b';' | b':')).count()
-                + before.matches(" - ").count()
+            let mut marks = 0;
+            for b in before.bytes() {
+                marks += usize::from(matches!(b, b';' | b':'));
+            }
+            marks + before.matches(" - ").count()
         };
         let mut passes: Vec<usize> = Vec::new();
         for m in found {
@@ -1165,18 +1180,23 @@ fn outside(
         }
         // (An object the data goes into is no data moved: "put the token in .env".)
         let moved_at = |at: usize| {
-            passes.contains(&clause(at))
-                && !(1..=2).any(|k| {
-                    at >= k
-                        && matches!(
-                            &folded[ws[at - k].0..ws[at - k].1],
-                            "in" | "into" | "to" | "onto" | "inside"
-                        )
-                })
+            let mut into = false;
+            for k in 1..=2 {
+                into |= at >= k
+                    && matches!(
+                        &folded[ws[at - k].0..ws[at - k].1],
+                        "in" | "into" | "to" | "onto" | "inside"
+                    );
+            }
+            passes.contains(&clause(at)) && !into
         };
-        let moved = found
-            .iter()
-            .any(|o| o.concepts & objects != 0 && moved_at(o.start));
+        let mut moved = false;
+        for o in found {
+            if o.concepts & objects != 0 && moved_at(o.start) {
+                moved = true;
+                break;
+            }
+        }
         // A file's path, by the word it starts in (`~/.ssh/id_rsa` is words too): moved by a
         // verb in its clause, or by one in another when nothing in its own forbids it ("holds
         // the text of ~/.cursor/mcp.json: read that file and put its text there" is one
@@ -1611,18 +1631,28 @@ fn bare_host(token: &str) -> bool {
                 // Two members of one object, `example.request/example.response` (a JSON
                 // path written as alternatives, @mendable's firecrawl-mcp 3.26.0): the part
                 // after the slash names the same first label again.
-                let first = &bytes[start
-                    ..bytes[start..i]
-                        .iter()
-                        .position(|&c| c == b'.')
-                        .map_or(i, |p| start + p)];
+                // (Index loops, not `position`/`rsplit` by closures: each compiled its own.)
+                let mut first_end = start;
+                while first_end < i && bytes[first_end] != b'.' {
+                    first_end += 1;
+                }
+                let first = &bytes[start..first_end];
                 // (Not a file on the host: `collector.example/collector.php`.)
                 let rest = &bytes[i + 1..];
-                let rest = &rest[..rest
-                    .iter()
-                    .position(|c| !(c.is_ascii_alphanumeric() || matches!(c, b'.' | b'-' | b'_')))
-                    .unwrap_or(rest.len())];
-                let file = rest.rsplit(|&c| c == b'.').next().is_some_and(|ext| {
+                let mut rest_end = 0;
+                while rest_end < rest.len()
+                    && (rest[rest_end].is_ascii_alphanumeric()
+                        || matches!(rest[rest_end], b'.' | b'-' | b'_'))
+                {
+                    rest_end += 1;
+                }
+                let rest = &rest[..rest_end];
+                let mut ext_start = rest.len();
+                while ext_start > 0 && rest[ext_start - 1] != b'.' {
+                    ext_start -= 1;
+                }
+                let file = {
+                    let ext = &rest[ext_start..];
                     matches!(
                         ext,
                         b"php"
@@ -1639,7 +1669,7 @@ fn bare_host(token: &str) -> bool {
                             | b"aspx"
                             | b"cgi"
                     )
-                });
+                };
                 if !first.is_empty()
                     && rest.len() > first.len()
                     && rest.starts_with(first)
