@@ -25,6 +25,16 @@ pub(crate) fn tags(text: &str) -> Option<String> {
     (spelled.split_whitespace().count() >= 2).then_some(spelled)
 }
 
+/// Whether a text is hex digits only.
+fn all_hex(text: &str) -> bool {
+    for b in text.bytes() {
+        if !b.is_ascii_hexdigit() {
+            return false;
+        }
+    }
+    true
+}
+
 /// Whether a text holds an ASCII letter (one loop for the two decodings that ask).
 fn has_ascii_letter(text: &str) -> bool {
     for b in text.bytes() {
@@ -92,25 +102,29 @@ pub(crate) fn leetspeak(visible: &str) -> Option<String> {
         (|c| !(c.is_ascii_alphanumeric() || matches!(c, '@' | '$'))) as text::CharTest,
     ) {
         let letters = has_ascii_letter(word);
-        let leet = word.bytes().any(|b| {
-            matches!(
+        // (Loops, not adapters: each was compiled for its closure.)
+        let mut leet = false;
+        for b in word.bytes() {
+            leet |= matches!(
                 b,
                 b'0' | b'1' | b'3' | b'4' | b'5' | b'7' | b'8' | b'@' | b'$'
-            )
-        });
+            );
+        }
         if letters && leet {
             changed += 1;
-            out.extend(word.chars().map(|c| match c {
-                '0' => 'o',
-                '1' => 'i',
-                '3' => 'e',
-                '4' => 'a',
-                '5' | '$' => 's',
-                '7' => 't',
-                '8' => 'b',
-                '@' => 'a',
-                other => other,
-            }));
+            for c in word.chars() {
+                out.push(match c {
+                    '0' => 'o',
+                    '1' => 'i',
+                    '3' => 'e',
+                    '4' => 'a',
+                    '5' | '$' => 's',
+                    '7' => 't',
+                    '8' => 'b',
+                    '@' => 'a',
+                    other => other,
+                });
+            }
         } else {
             out.push_str(word);
         }
@@ -120,14 +134,14 @@ pub(crate) fn leetspeak(visible: &str) -> Option<String> {
 
 /// A sentence read backwards through ROT13, if that makes it a language the lexicons read.
 pub(crate) fn rot13_readable(sentence: &str) -> Option<String> {
-    let plain: String = sentence
-        .chars()
-        .map(|c| match c {
+    let mut plain = String::with_capacity(sentence.len());
+    for c in sentence.chars() {
+        plain.push(match c {
             'a'..='m' | 'A'..='M' => (c as u8 + 13) as char,
             'n'..='z' | 'N'..='Z' => (c as u8 - 13) as char,
             other => other,
-        })
-        .collect();
+        });
+    }
     language::reads_as_prose(&plain).then_some(plain)
 }
 
@@ -152,14 +166,20 @@ pub(crate) fn blobs(text: &str) -> Vec<Blob> {
         tried += 1;
         let decoded = if run.matches('%').count() >= 4 {
             percent(run, in_url(text, run)).map(|t| ("percent-encoding", t))
-        } else if run.len() % 2 == 0 && run.bytes().all(|b| b.is_ascii_hexdigit()) {
+        } else if run.len() % 2 == 0 && all_hex(run) {
             hex(run).map(|t| ("hex", t))
         } else {
             // A URL path is made of segments: each is tried alone.
-            run.split('/')
-                .filter(|s| s.len() >= MIN_RUN)
-                .find_map(base64)
-                .map(|t| ("base64", t))
+            let mut decoded = None;
+            for segment in run.split('/') {
+                if segment.len() >= MIN_RUN {
+                    decoded = base64(segment);
+                    if decoded.is_some() {
+                        break;
+                    }
+                }
+            }
+            decoded.map(|t| ("base64", t))
         };
         if let Some((encoding, text)) = decoded {
             if language::reads_as_prose(&text) {
@@ -289,6 +309,13 @@ fn asks_something(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn all_hex_is_the_search() {
+        for text in ["", "00ff", "0G", "deadBEEF", "é1"] {
+            assert_eq!(all_hex(text), text.bytes().all(|b| b.is_ascii_hexdigit()));
+        }
+    }
 
     #[test]
     fn has_ascii_letter_is_the_search() {

@@ -231,13 +231,18 @@ fn scan_all(
         }
         let collect = reads.is_some().then_some(&mut read);
         scan::scan(text.text, text.place, scope, options, &mut hits, collect);
-        for hit in hits.drain(..) {
+        // (Moved back to front, then put in order again: no `Drain` compiled for the two types.)
+        let from = out.len();
+        while let Some(hit) = hits.pop() {
             out.push((i, hit));
         }
+        out[from..].reverse();
         if let Some(reads) = reads.as_deref_mut() {
-            for r in read.drain(..) {
+            let from = reads.len();
+            while let Some(r) = read.pop() {
                 reads.push((i, r));
             }
+            reads[from..].reverse();
         }
     }
 }
