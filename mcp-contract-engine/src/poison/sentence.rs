@@ -49,6 +49,26 @@ fn within(spans: &[(usize, usize)], at: usize) -> bool {
     false
 }
 
+/// Whether `at` is strictly inside one of the spans `(s, e)` (what an asking form governs).
+fn inside(spans: &[(usize, usize)], at: usize) -> bool {
+    for &(s, e) in spans {
+        if s < at && at < e {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether one of the words `at` is in `low..=high` (a capability right after the model).
+fn within_words(at: &[usize], low: usize, high: usize) -> bool {
+    for &c in at {
+        if low <= c && c <= high {
+            return true;
+        }
+    }
+    false
+}
+
 /// Whether a match of one of `concepts` ends where word `at` starts (a modal before a verb).
 fn ends_at(found: &[Match], at: usize, concepts: Concepts) -> bool {
     for m in found {
@@ -638,7 +658,7 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
     for m in found {
         if m.concepts & C::Model.bit() != 0
             && m.concepts & C::Directive.bit() == 0
-            && capable_at.iter().any(|&c| m.end <= c && c <= m.end + 2)
+            && within_words(&capable_at, m.end, m.end + 2)
         {
             continue;
         }
@@ -680,7 +700,7 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
             || ends_at(found, start, C::Model.bit() | C::Directive.bit())
     };
     const SECRETS: Concepts = any(&[C::Credentials, C::AboutCredentials, C::AboutPersonal]);
-    let secret = found.iter().any(|m| m.concepts & SECRETS != 0);
+    let secret = starts_in(found, 0, usize::MAX, SECRETS);
     let mut out = Vec::with_capacity(found.len());
     // Where leaving out was forbidden (`never omit`), for the verbs joined to it.
     let mut unomitted: Vec<usize> = Vec::new();
@@ -782,8 +802,13 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         if c & ACTIONS != 0
             && m.end == m.start + 1
             && word(m.start) == "including"
-            && !(m.end..ws.len().min(m.end + 15))
-                .any(|i| matches!(word(i), "in" | "into" | "inside" | "within" | "to"))
+            && !{
+                let mut placed = false;
+                for i in m.end..ws.len().min(m.end + 15) {
+                    placed |= matches!(word(i), "in" | "into" | "inside" | "within" | "to");
+                }
+                placed
+            }
         {
             c &= !ACTIONS;
         }
@@ -813,10 +838,7 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
             extra |= C::Imperative.bit();
             directed = true;
         }
-        if c & ACTIONS != 0
-            && (imperative_at.contains(&m.start)
-                || asking.iter().any(|&(s, e)| s < m.start && m.start < e))
-        {
+        if c & ACTIONS != 0 && (imperative_at.contains(&m.start) || inside(&asking, m.start)) {
             directed = true;
         }
         if directed && c & MOVE != 0 {
@@ -839,14 +861,16 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
             }
         }
         // Consent under a condition is a workflow ("only after the user has approved").
-        if c & C::Consent.bit() != 0
-            && conditions.iter().any(|&n| {
-                n <= m.start
+        if c & C::Consent.bit() != 0 && {
+            let mut conditional = false;
+            for &n in &conditions {
+                conditional |= n <= m.start
                     && m.start <= n + 4
                     && !folded[ws[n.saturating_sub(1)].1..ws[m.start].0]
-                        .contains(&[',', ';', ':'][..])
-            })
-        {
+                        .contains(&[',', ';', ':'][..]);
+            }
+            conditional
+        } {
             c &= !C::Consent.bit();
         }
         // Consent denied is no consent claimed ("it is not a blanket approval", "a long
@@ -893,9 +917,13 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
                 && matches!(word(o - 2), "with" | "in" | "by")
         };
         if c & C::Tool.bit() != 0
-            && others
-                .iter()
-                .any(|&o| o <= m.start && m.start <= o + 3 && !for_use(o))
+            && {
+                let mut other = false;
+                for &o in &others {
+                    other |= o <= m.start && m.start <= o + 3 && !for_use(o);
+                }
+                other
+            }
             && !own_server(folded, ws, m.end)
         {
             c |= C::OtherTools.bit();
@@ -935,12 +963,13 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
 /// nothing else the lexicons know in it, and no person is named after it in the clause.
 fn argument_object(folded: &str, ws: &[(usize, usize)], found: &[Match], m: &Match) -> bool {
     const LEEWAY: usize = 5;
-    let Some(field) = found
-        .iter()
-        .filter(|f| f.concepts & C::Field.bit() != 0 && f.start >= m.end)
-        .map(|f| f.start)
-        .min()
-    else {
+    let mut field = None;
+    for f in found {
+        if f.concepts & C::Field.bit() != 0 && f.start >= m.end {
+            field = Some(field.map_or(f.start, |at: usize| at.min(f.start)));
+        }
+    }
+    let Some(field) = field else {
         return false;
     };
     if field > m.end + LEEWAY || m.end == 0 {
@@ -952,23 +981,31 @@ fn argument_object(folded: &str, ws: &[(usize, usize)], found: &[Match], m: &Mat
     }
     // (What may qualify the arguments: `other`, `all`, `both`.)
     const QUALIFIERS: Concepts = any(&[C::Other, C::Bulk]);
-    if found
-        .iter()
-        .any(|o| o.start >= m.end && o.start < field && o.concepts & !QUALIFIERS != 0)
-    {
+    if starts_in(found, m.end, field, !QUALIFIERS) {
         return false;
     }
     let end = clause_end_simple(folded, ws, field);
-    !found
-        .iter()
-        .any(|o| o.start > field && o.start < end && o.concepts & any(&[C::Audience, C::User]) != 0)
+    !starts_in(found, field + 1, end, any(&[C::Audience, C::User]))
+}
+
+/// Whether a match of one of `concepts` starts at a word in `from..to`.
+fn starts_in(found: &[Match], from: usize, to: usize, concepts: Concepts) -> bool {
+    for o in found {
+        if from <= o.start && o.start < to && o.concepts & concepts != 0 {
+            return true;
+        }
+    }
+    false
 }
 
 /// The first word after `from` that opens another clause (punctuation before it), or the end.
 fn clause_end_simple(folded: &str, ws: &[(usize, usize)], from: usize) -> usize {
-    (from + 1..ws.len())
-        .find(|&i| folded[ws[i - 1].1..ws[i].0].contains(&[',', ';', ':', '.', '(', ')', '—'][..]))
-        .unwrap_or(ws.len())
+    for i in from + 1..ws.len() {
+        if folded[ws[i - 1].1..ws[i].0].contains(&[',', ';', ':', '.', '(', ')', '—'][..]) {
+            return i;
+        }
+    }
+    ws.len()
 }
 
 /// Whether the words from `end` (just after a governing form) reach `at` within ten words and
@@ -1716,7 +1753,10 @@ fn bare_host(token: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{assignment, bare_host, ends_at, starts_at, turns_case, within, Match};
+    use super::{
+        assignment, bare_host, ends_at, inside, starts_at, starts_in, turns_case, within,
+        within_words, Match,
+    };
 
     #[test]
     fn turns_case_is_the_window_search() {
@@ -1749,6 +1789,15 @@ mod tests {
                 within(&spans, at),
                 spans.iter().any(|&(s, e)| s <= at && at < e)
             );
+            assert_eq!(
+                inside(&spans, at),
+                spans.iter().any(|&(s, e)| s < at && at < e)
+            );
+            let words = [1, 4, 9];
+            assert_eq!(
+                within_words(&words, at, at + 2),
+                words.iter().any(|&c| at <= c && c <= at + 2)
+            );
         }
         let m = |start, end, concepts| Match {
             start,
@@ -1766,6 +1815,12 @@ mod tests {
                     .any(|d| d.start == at && d.concepts & mask != 0);
                 assert_eq!(ends_at(&found, at, mask), ends);
                 assert_eq!(starts_at(&found, at, mask), starts);
+                for to in [at, at + 1, at + 3, usize::MAX] {
+                    let expected = found
+                        .iter()
+                        .any(|o| o.start >= at && o.start < to && o.concepts & mask != 0);
+                    assert_eq!(starts_in(&found, at, to, mask), expected);
+                }
             }
         }
     }
