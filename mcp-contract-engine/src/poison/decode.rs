@@ -193,11 +193,12 @@ pub(crate) fn blobs(text: &str) -> Vec<Blob> {
 /// Printable UTF-8 text, or nothing.
 fn printable(bytes: Vec<u8>) -> Option<String> {
     let text = String::from_utf8(bytes).ok()?;
-    let shown = text
-        .chars()
-        .filter(|c| !c.is_control() || matches!(c, '\n' | '\t'))
-        .count();
-    (shown * 10 >= text.chars().count() * 9).then_some(text)
+    let (mut shown, mut all) = (0, 0);
+    for c in text.chars() {
+        shown += usize::from(!c.is_control() || matches!(c, '\n' | '\t'));
+        all += 1;
+    }
+    (shown * 10 >= all * 9).then_some(text)
 }
 
 fn base64(run: &str) -> Option<String> {

@@ -128,10 +128,10 @@ fn formatting(c: char) -> bool {
 /// `#` past the host (`https://meet.example.com/\u{200b}abc`). In the host
 /// (`exfil\u{200b}.example.com`) it changes which host a reader or a link filter sees.
 fn wraps_url(chars: &[char], at: usize) -> bool {
-    let start = chars[..at]
-        .iter()
-        .rposition(|c| c.is_whitespace())
-        .map_or(0, |i| i + 1);
+    let mut start = at;
+    while start > 0 && !chars[start - 1].is_whitespace() {
+        start -= 1;
+    }
     let before: String = chars[start..at].iter().collect();
     let Some(scheme) = before.find("://") else {
         return false;
@@ -227,15 +227,21 @@ fn names_a_concept(word: &str) -> bool {
     if index.words.get(word).is_some_and(|e| e.anchor) {
         return true;
     }
-    index.stem_lengths.iter().any(|&len| {
-        len <= word.len()
-            && word.is_char_boundary(len)
-            && index.stems.get(&word[..len]).is_some_and(|stem| {
-                stem.forms
-                    .iter()
-                    .any(|f| f.rest.is_empty() && f.concepts & super::lexicon::ANCHORS != 0)
-            })
-    })
+    // (Loops, not `any` by closures: each compiled its own.)
+    for &len in &index.stem_lengths {
+        if len > word.len() || !word.is_char_boundary(len) {
+            continue;
+        }
+        let Some(stem) = index.stems.get(&word[..len]) else {
+            continue;
+        };
+        for f in &stem.forms {
+            if f.rest.is_empty() && f.concepts & super::lexicon::ANCHORS != 0 {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 fn is_pad(c: char) -> bool {

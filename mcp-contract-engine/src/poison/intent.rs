@@ -885,14 +885,22 @@ pub(crate) static RULES: &[Rule] = &[
 /// both conceals and exfiltrates is reported as both).
 pub(crate) fn rules_for(facts: &Facts, place: Place) -> Vec<&'static Rule> {
     let mut out: Vec<&'static Rule> = Vec::new();
-    for rule in RULES {
-        if rule.places & place.bit() != 0
-            && rule.all.iter().all(|set| facts.concepts & set != 0)
-            && facts.concepts & rule.none == 0
-            && out.iter().all(|r| r.signal != rule.signal)
-        {
-            out.push(rule);
+    // (Loops, not `all` by closures: each compiled its own.)
+    'rules: for rule in RULES {
+        if rule.places & place.bit() == 0 || facts.concepts & rule.none != 0 {
+            continue;
         }
+        for &set in rule.all {
+            if facts.concepts & set == 0 {
+                continue 'rules;
+            }
+        }
+        for r in &out {
+            if r.signal == rule.signal {
+                continue 'rules;
+            }
+        }
+        out.push(rule);
     }
     out
 }

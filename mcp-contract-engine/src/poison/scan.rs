@@ -134,18 +134,24 @@ fn anchored(text: &str) -> bool {
     let mut look = |len: usize, buffer: &[u8]| -> bool {
         let word = std::str::from_utf8(&buffer[..len]).unwrap_or_default();
         let word = word.trim_matches('\'');
-        let second = pending.take().is_some_and(|first| {
-            first.forms.iter().any(|f| {
-                f.concepts & super::lexicon::ANCHORS != 0
-                    && f.rest.first().is_some_and(|r| &**r == "?" || &**r == word)
-            })
-        });
+        // (Loops, not `any` by closures: each compiled its own.)
+        let mut second = false;
+        if let Some(first) = pending.take() {
+            for f in &first.forms {
+                second |= f.concepts & super::lexicon::ANCHORS != 0
+                    && f.rest.first().is_some_and(|r| &**r == "?" || &**r == word);
+            }
+        }
         let entry = index.words.get(word);
         if entry.is_some_and(|e| e.anchor_phrase) {
             pending = entry;
         }
         // Five words in a row no lexicon knows: another language, or a cipher (ROT13).
-        unknown_run = if entry.is_none() && !word.bytes().any(|b| b.is_ascii_digit()) {
+        let mut digits = false;
+        for b in word.bytes() {
+            digits |= b.is_ascii_digit();
+        }
+        unknown_run = if entry.is_none() && !digits {
             unknown_run + 1
         } else {
             0
