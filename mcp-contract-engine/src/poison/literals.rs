@@ -295,7 +295,16 @@ impl Literal {
 /// (`written`: the sentence as written, for the literals whose spelling counts).
 pub(crate) fn concepts(folded: &str, written: &str) -> super::lexicon::Concepts {
     use super::lexicon::Concept;
-    if !folded.contains(&['/', '.', '_', '<', '[', '~'][..]) {
+    // (Bytes, not a `&[char]` pattern, whose searcher is a call per character: every sentence
+    // read comes here, and the six are ASCII.)
+    let mut marked = false;
+    for &b in folded.as_bytes() {
+        if matches!(b, b'/' | b'.' | b'_' | b'<' | b'[' | b'~') {
+            marked = true;
+            break;
+        }
+    }
+    if !marked {
         return 0;
     }
     find(folded)

@@ -123,8 +123,12 @@ pub(crate) fn scan(
 /// or a cipher (five unknown words in a row), or holds characters literals start with. One pass,
 /// no allocation.
 fn anchored(text: &str) -> bool {
-    if text.contains(&['/', '~', '<', '[', '@', '+'][..]) {
-        return true;
+    // (Bytes, not a `&[char]` pattern: this runs on every text, and the pattern's searcher is
+    // a call per character; the six are ASCII, so a byte is one exactly where a char is.)
+    for &b in text.as_bytes() {
+        if matches!(b, b'/' | b'~' | b'<' | b'[' | b'@' | b'+') {
+            return true;
+        }
     }
     let index = &*super::lexicon::INDEX;
     let mut buffer = [0u8; 32];
@@ -138,8 +142,12 @@ fn anchored(text: &str) -> bool {
         let mut second = false;
         if let Some(first) = pending.take() {
             for f in &first.forms {
-                second |= f.concepts & super::lexicon::ANCHORS != 0
-                    && f.rest.first().is_some_and(|r| &**r == "?" || &**r == word);
+                if f.concepts & super::lexicon::ANCHORS != 0
+                    && f.rest.first().is_some_and(|r| &**r == "?" || &**r == word)
+                {
+                    second = true;
+                    break;
+                }
             }
         }
         let entry = index.words.get(word);
@@ -147,9 +155,15 @@ fn anchored(text: &str) -> bool {
             pending = entry;
         }
         // Five words in a row no lexicon knows: another language, or a cipher (ROT13).
+        // (Digits are looked for only in a word no lexicon knows, as the `&&` did.)
         let mut digits = false;
-        for b in word.bytes() {
-            digits |= b.is_ascii_digit();
+        if entry.is_none() {
+            for b in word.bytes() {
+                if b.is_ascii_digit() {
+                    digits = true;
+                    break;
+                }
+            }
         }
         unknown_run = if entry.is_none() && !digits {
             unknown_run + 1
