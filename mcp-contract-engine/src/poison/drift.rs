@@ -7,10 +7,10 @@
 //! copied into a second one is.
 
 use super::intent::{whole, LazyScope, Place};
+use super::order;
 use super::scan::{self, Options};
 use super::walk::{self, Seg};
 use super::{Finding, Hit};
-use crate::ordered;
 use serde_json::Value;
 use std::cell::OnceCell;
 
@@ -177,7 +177,7 @@ fn changed_texts_by(
             mark(&run, old.len(), &mut changed);
         } else {
             // Texts of one hash that differ: grouped by text, each group in position order.
-            let order = ordered::stable_order(run.len(), &|a, b| text(run[a]).cmp(text(run[b])));
+            let order = order::stable_order(run.len(), &|a, b| text(run[a]).cmp(text(run[b])));
             let mut group = Vec::new();
             for (n, &at) in order.iter().enumerate() {
                 if n > 0 && text(run[at]) != text(run[order[n - 1]]) {
@@ -350,7 +350,7 @@ fn added(
         Some(q) => new.path(new_hits[q].0),
     };
     let total = olds + new_hits.len();
-    let order = ordered::stable_order(total, &|a, b| {
+    let order = order::stable_order(total, &|a, b| {
         hit(a)
             .1
             .key
@@ -401,7 +401,7 @@ fn added(
             kept.push((*i, hit.clone()));
         }
     }
-    ordered::sort_by(&mut kept, &|a, b| a.0.cmp(&b.0));
+    order::sort_by(&mut kept, &|a, b| a.0.cmp(&b.0));
     kept
 }
 

@@ -42,8 +42,8 @@ pub(crate) fn find_urls(lower: &str) -> Vec<Url> {
             starts.push((at, 4));
         }
     }
-    // (Through the engine's one compiled sort: the pairs differ, so stable or not is the same.)
-    crate::ordered::sort_by(&mut starts, &|a, b| a.cmp(b));
+    // (Through poisoning's one compiled order: the pairs differ, so stable or not is the same.)
+    super::order::sort_by(&mut starts, &|a, b| a.cmp(b));
     starts.truncate(MAX_URLS);
     let mut out = Vec::new();
     for (i, marker) in starts {
