@@ -45,6 +45,7 @@ mod links;
 #[cfg_attr(not(feature = "tooling"), allow(dead_code))]
 mod literals;
 mod markup;
+mod order;
 mod scan;
 mod sentence;
 mod text;

@@ -5,7 +5,7 @@
 //! not evidence of anything.
 
 use super::language;
-use super::text::skeleton_char;
+use super::text::{self, skeleton_char};
 
 /// Runs shorter than this are not tried as encodings.
 pub(crate) const MIN_RUN: usize = 24;
@@ -25,24 +25,52 @@ pub(crate) fn tags(text: &str) -> Option<String> {
     (spelled.split_whitespace().count() >= 2).then_some(spelled)
 }
 
+/// Whether a text is hex digits only.
+fn all_hex(text: &str) -> bool {
+    for b in text.bytes() {
+        if !b.is_ascii_hexdigit() {
+            return false;
+        }
+    }
+    true
+}
+
+/// Whether a text holds an ASCII letter (one loop for the two decodings that ask).
+fn has_ascii_letter(text: &str) -> bool {
+    for b in text.bytes() {
+        if b.is_ascii_alphabetic() {
+            return true;
+        }
+    }
+    false
+}
+
 /// The text with letters of other scripts that look like Latin ones read as those
 /// (`Іgnоrе` → `Ignore`), when a word mixes them with Latin letters or the text is mostly
 /// Latin: an honest Russian sentence is left as it is.
 pub(crate) fn lookalikes(visible: &str) -> Option<String> {
-    if !visible.chars().any(|c| skeleton_char(c).is_some()) {
+    // (Loops over the characters, not adapters: each was compiled for its closure.)
+    let look_alike = |text: &str| {
+        for c in text.chars() {
+            if skeleton_char(c).is_some() {
+                return true;
+            }
+        }
+        false
+    };
+    if !look_alike(visible) {
         return None;
     }
-    let latin = visible.chars().filter(char::is_ascii_alphabetic).count();
-    let others = visible
-        .chars()
-        .filter(|c| c.is_alphabetic() && !c.is_ascii())
-        .count();
+    let (mut latin, mut others) = (0, 0);
+    for c in visible.chars() {
+        latin += usize::from(c.is_ascii_alphabetic());
+        others += usize::from(c.is_alphabetic() && !c.is_ascii());
+    }
     let mostly_latin = latin > others;
     let mut out = String::with_capacity(visible.len());
     let mut changed = false;
-    for word in visible.split_inclusive(|c: char| !c.is_alphanumeric()) {
-        let mixed = word.chars().any(|c| c.is_ascii_alphabetic())
-            && word.chars().any(|c| skeleton_char(c).is_some());
+    for word in visible.split_inclusive(text::NOT_ALPHANUMERIC) {
+        let mixed = has_ascii_letter(word) && look_alike(word);
         if mixed || mostly_latin {
             for c in word.chars() {
                 match skeleton_char(c) {
@@ -70,29 +98,33 @@ pub(crate) fn lookalikes(visible: &str) -> Option<String> {
 pub(crate) fn leetspeak(visible: &str) -> Option<String> {
     let mut out = String::with_capacity(visible.len());
     let mut changed = 0;
-    for word in
-        visible.split_inclusive(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '@' | '$')))
-    {
-        let letters = word.bytes().any(|b| b.is_ascii_alphabetic());
-        let leet = word.bytes().any(|b| {
-            matches!(
+    for word in visible.split_inclusive(
+        (|c| !(c.is_ascii_alphanumeric() || matches!(c, '@' | '$'))) as text::CharTest,
+    ) {
+        let letters = has_ascii_letter(word);
+        // (Loops, not adapters: each was compiled for its closure.)
+        let mut leet = false;
+        for b in word.bytes() {
+            leet |= matches!(
                 b,
                 b'0' | b'1' | b'3' | b'4' | b'5' | b'7' | b'8' | b'@' | b'$'
-            )
-        });
+            );
+        }
         if letters && leet {
             changed += 1;
-            out.extend(word.chars().map(|c| match c {
-                '0' => 'o',
-                '1' => 'i',
-                '3' => 'e',
-                '4' => 'a',
-                '5' | '$' => 's',
-                '7' => 't',
-                '8' => 'b',
-                '@' => 'a',
-                other => other,
-            }));
+            for c in word.chars() {
+                out.push(match c {
+                    '0' => 'o',
+                    '1' => 'i',
+                    '3' => 'e',
+                    '4' => 'a',
+                    '5' | '$' => 's',
+                    '7' => 't',
+                    '8' => 'b',
+                    '@' => 'a',
+                    other => other,
+                });
+            }
         } else {
             out.push_str(word);
         }
@@ -102,14 +134,14 @@ pub(crate) fn leetspeak(visible: &str) -> Option<String> {
 
 /// A sentence read backwards through ROT13, if that makes it a language the lexicons read.
 pub(crate) fn rot13_readable(sentence: &str) -> Option<String> {
-    let plain: String = sentence
-        .chars()
-        .map(|c| match c {
+    let mut plain = String::with_capacity(sentence.len());
+    for c in sentence.chars() {
+        plain.push(match c {
             'a'..='m' | 'A'..='M' => (c as u8 + 13) as char,
             'n'..='z' | 'N'..='Z' => (c as u8 - 13) as char,
             other => other,
-        })
-        .collect();
+        });
+    }
     language::reads_as_prose(&plain).then_some(plain)
 }
 
@@ -125,23 +157,29 @@ pub(crate) struct Blob {
 pub(crate) fn blobs(text: &str) -> Vec<Blob> {
     let mut out = Vec::new();
     let mut tried = 0;
-    for run in text.split(|c: char| {
-        !(c.is_ascii_alphanumeric() || matches!(c, '+' | '/' | '=' | '_' | '-' | '%'))
-    }) {
+    const NOT_ENCODED: super::text::CharTest =
+        |c| !(c.is_ascii_alphanumeric() || matches!(c, '+' | '/' | '=' | '_' | '-' | '%'));
+    for run in text.split(NOT_ENCODED) {
         if run.len() < MIN_RUN || tried >= MAX_BLOBS {
             continue;
         }
         tried += 1;
         let decoded = if run.matches('%').count() >= 4 {
             percent(run, in_url(text, run)).map(|t| ("percent-encoding", t))
-        } else if run.len() % 2 == 0 && run.bytes().all(|b| b.is_ascii_hexdigit()) {
+        } else if run.len() % 2 == 0 && all_hex(run) {
             hex(run).map(|t| ("hex", t))
         } else {
             // A URL path is made of segments: each is tried alone.
-            run.split('/')
-                .filter(|s| s.len() >= MIN_RUN)
-                .find_map(base64)
-                .map(|t| ("base64", t))
+            let mut decoded = None;
+            for segment in run.split('/') {
+                if segment.len() >= MIN_RUN {
+                    decoded = base64(segment);
+                    if decoded.is_some() {
+                        break;
+                    }
+                }
+            }
+            decoded.map(|t| ("base64", t))
         };
         if let Some((encoding, text)) = decoded {
             if language::reads_as_prose(&text) {
@@ -155,11 +193,12 @@ pub(crate) fn blobs(text: &str) -> Vec<Blob> {
 /// Printable UTF-8 text, or nothing.
 fn printable(bytes: Vec<u8>) -> Option<String> {
     let text = String::from_utf8(bytes).ok()?;
-    let shown = text
-        .chars()
-        .filter(|c| !c.is_control() || matches!(c, '\n' | '\t'))
-        .count();
-    (shown * 10 >= text.chars().count() * 9).then_some(text)
+    let (mut shown, mut all) = (0, 0);
+    for c in text.chars() {
+        shown += usize::from(!c.is_control() || matches!(c, '\n' | '\t'));
+        all += 1;
+    }
+    (shown * 10 >= all * 9).then_some(text)
 }
 
 fn base64(run: &str) -> Option<String> {
@@ -189,12 +228,13 @@ fn base64(run: &str) -> Option<String> {
 }
 
 fn hex(run: &str) -> Option<String> {
-    let bytes: Option<Vec<u8>> = run
-        .as_bytes()
-        .chunks(2)
-        .map(|pair| u8::from_str_radix(std::str::from_utf8(pair).ok()?, 16).ok())
-        .collect();
-    printable(bytes?)
+    // (A loop, not a `collect` into `Option<Vec<u8>>`: the same bytes, the same first failure,
+    // without compiling the adapters for this one call.)
+    let mut bytes = Vec::with_capacity(run.len() / 2 + 1);
+    for pair in run.as_bytes().chunks(2) {
+        bytes.push(u8::from_str_radix(std::str::from_utf8(pair).ok()?, 16).ok()?);
+    }
+    printable(bytes)
 }
 
 /// Letters and digits encoded before percent-encoding inside a URL counts as disguise: a URL
@@ -216,7 +256,7 @@ fn in_url(text: &str, run: &str) -> bool {
         .find(char::is_whitespace)
         .map_or(text.len(), |i| end + i);
     let word = &text[word_start..word_end];
-    word.contains("://") || word.starts_with("www.") || text[..start].ends_with(['?', '&'])
+    word.contains("://") || word.starts_with("www.") || text[..start].ends_with(&['?', '&'][..])
 }
 
 fn percent(run: &str, in_url: bool) -> Option<String> {
@@ -258,15 +298,63 @@ fn asks_something(text: &str) -> bool {
     let nothing = serde_json::Value::Null;
     let scope = LazyScope::new(None, &nothing);
     let mut folded = String::new();
-    super::text::sentences(text).into_iter().any(|(s, e)| {
+    for (s, e) in super::text::sentences(text) {
         let read = facts(&text[s..e], Place::Prose, &scope, &mut folded);
-        !rules_for(&read, Place::Prose).is_empty()
-    })
+        if !rules_for(&read, Place::Prose).is_empty() {
+            return true;
+        }
+    }
+    false
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn all_hex_is_the_search() {
+        for text in ["", "00ff", "0G", "deadBEEF", "é1"] {
+            assert_eq!(all_hex(text), text.bytes().all(|b| b.is_ascii_hexdigit()));
+        }
+    }
+
+    #[test]
+    fn has_ascii_letter_is_the_search() {
+        for text in ["", "123", "a", "Іgnоrе", "ІЖ", "p4ss", "é", "__Z"] {
+            assert_eq!(
+                has_ascii_letter(text),
+                text.chars().any(|c| c.is_ascii_alphabetic()),
+                "{text:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn hex_is_the_collect_it_replaced() {
+        let by_collect = |run: &str| {
+            let bytes: Option<Vec<u8>> = run
+                .as_bytes()
+                .chunks(2)
+                .map(|pair| u8::from_str_radix(std::str::from_utf8(pair).ok()?, 16).ok())
+                .collect();
+            printable(bytes?)
+        };
+        let runs = [
+            "",
+            "41",
+            "4",
+            "6967 6e6f7265",
+            "69676e6f72652074686520757365722773206f6e6c79",
+            "49474E4F5245",
+            "zz41",
+            "4142434",
+            "00ff",
+            "c3a9c3a9c3a9c3a9",
+        ];
+        for run in runs {
+            assert_eq!(hex(run), by_collect(run), "{run:?}");
+        }
+    }
 
     #[test]
     fn views_undo_disguises() {

@@ -7,17 +7,20 @@
 //! copied into a second one is.
 
 use super::intent::{whole, LazyScope, Place};
+use super::order;
 use super::scan::{self, Options};
 use super::walk::{self, Seg};
 use super::{Finding, Hit};
 use serde_json::Value;
-use std::collections::HashMap;
+use std::cell::OnceCell;
 
-/// One text of an item, with its path (rendered only for what is reported).
+/// One text of an item: the string and how strictly it is read. Its path is not kept: most
+/// changed items report nothing, and copying every text's path was most of what judging drift
+/// cost (docs/performance.md §4); [`Paths`] walks again for an item that reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Text<'v> {
-    pub(super) segs: Vec<Seg<'v>>,
     pub(super) text: &'v str,
-    pub(super) place: super::intent::Place,
+    pub(super) place: Place,
 }
 
 /// Every text of an item, in the walk's order (the learned scorer reads the same).
@@ -28,15 +31,184 @@ pub(super) fn texts(value: &Value) -> Vec<Text<'_>> {
         walk::Ctx::Item,
         &mut Vec::new(),
         0,
-        &mut |segs, text, place| {
-            out.push(Text {
-                segs: segs.to_vec(),
-                text,
-                place,
-            });
-        },
+        &mut |_, text, place| out.push(Text { text, place }),
     );
     out
+}
+
+/// The path of every text of an item, by its position in [`texts`] (the walk is the same, so
+/// the positions are), all in one list.
+#[derive(Debug, Default)]
+pub(super) struct Paths<'v> {
+    segs: Vec<Seg<'v>>,
+    /// Where each text's path ends in `segs`; it starts where the previous one ends.
+    ends: Vec<usize>,
+}
+
+impl<'v> Paths<'v> {
+    pub(super) fn of(value: &'v Value) -> Paths<'v> {
+        let (mut segs, mut ends) = (Vec::new(), Vec::new());
+        walk::walk(
+            value,
+            walk::Ctx::Item,
+            &mut Vec::new(),
+            0,
+            &mut |path, _, _| {
+                segs.extend_from_slice(path);
+                ends.push(segs.len());
+            },
+        );
+        Paths { segs, ends }
+    }
+
+    /// The path of the text at `at`.
+    pub(super) fn get(&self, at: usize) -> &[Seg<'v>] {
+        let start = if at == 0 { 0 } else { self.ends[at - 1] };
+        &self.segs[start..self.ends[at]]
+    }
+}
+
+/// One version of the item: its texts, and their paths once something is to be reported.
+struct Side<'v> {
+    value: Option<&'v Value>,
+    texts: Vec<Text<'v>>,
+    paths: OnceCell<Paths<'v>>,
+}
+
+impl<'v> Side<'v> {
+    fn new(value: Option<&'v Value>) -> Side<'v> {
+        Side {
+            value,
+            texts: value.map(texts).unwrap_or_default(),
+            paths: OnceCell::new(),
+        }
+    }
+
+    fn path(&self, at: usize) -> &[Seg<'v>] {
+        self.paths
+            .get_or_init(|| self.value.map(Paths::of).unwrap_or_default())
+            .get(at)
+    }
+
+    /// The text at `path`, the first or the last of several (a path can hold two: a property
+    /// name and a schema written as a string, two prompt arguments of one name).
+    fn text_at(&self, path: &[Seg<'_>], last: bool) -> Option<&'v str> {
+        let mut found = None;
+        for at in 0..self.texts.len() {
+            if self.path(at) == path {
+                found = Some(self.texts[at].text);
+                if !last {
+                    break;
+                }
+            }
+        }
+        found
+    }
+}
+
+/// A quick hash of a text, eight bytes a step (FxHash's), to sort texts by before comparing
+/// them: texts of equal hashes are still compared as text, so it decides only the speed.
+fn quick_hash(text: &str) -> u64 {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    let step =
+        |h: u64, word: [u8; 8]| (h.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(K);
+    let mut h = text.len() as u64;
+    let mut chunks = text.as_bytes().chunks_exact(8);
+    for chunk in &mut chunks {
+        h = step(h, <[u8; 8]>::try_from(chunk).unwrap_or_default());
+    }
+    let rest = chunks.remainder();
+    let mut tail = [0u8; 8];
+    tail[..rest.len()].copy_from_slice(rest);
+    step(h, tail)
+}
+
+/// Which texts changed, old and new: a text both versions hold (the same string, anywhere in
+/// the item) is the same evidence on both sides, and neither is read. Of `m` old and `k` new
+/// texts of one string, the first `m` new ones are held and the rest changed, and the first
+/// `m - k` old ones changed: what counting the old texts in a map and taking them off in the
+/// new texts' order gave (SipHash on every text, a third of judging drift), found here by
+/// sorting both sides' texts by a quick hash, which costs `n log n` whatever the texts are.
+fn changed_texts(old: &[Text<'_>], new: &[Text<'_>]) -> (Vec<bool>, Vec<bool>) {
+    changed_texts_by(old, new, quick_hash)
+}
+
+/// [`changed_texts`] with the hash given (a test makes texts collide).
+fn changed_texts_by(
+    old: &[Text<'_>],
+    new: &[Text<'_>],
+    hash: fn(&str) -> u64,
+) -> (Vec<bool>, Vec<bool>) {
+    let text = |p: usize| match p.checked_sub(old.len()) {
+        None => old[p].text,
+        Some(q) => new[q].text,
+    };
+    // Old texts are positions `0..old.len()`, new ones follow. A key is a text's hash with its
+    // position in the low bits: sorted, the texts of one hash are together, old ones first,
+    // each side in its own order (and `[usize]::sort_unstable` is compiled already).
+    let count = old.len() + new.len();
+    let bits = usize::BITS - count.leading_zeros();
+    let mask = (1usize << bits) - 1;
+    let mut keys = Vec::with_capacity(count);
+    for p in 0..count {
+        keys.push(((hash(text(p)) as usize) << bits) | p);
+    }
+    keys.sort_unstable();
+    let mut changed = vec![false; count];
+    let mut run = Vec::new();
+    let mut start = 0;
+    while start < count {
+        let mut end = start + 1;
+        while end < count && keys[end] >> bits == keys[start] >> bits {
+            end += 1;
+        }
+        if end == start + 1 {
+            // A text of its own hash (most are): the other side does not hold it.
+            changed[keys[start] & mask] = true;
+            start = end;
+            continue;
+        }
+        run.clear();
+        for key in &keys[start..end] {
+            run.push(key & mask);
+        }
+        let first = text(run[0]);
+        if run[1..].iter().all(|&p| text(p) == first) {
+            mark(&run, old.len(), &mut changed);
+        } else {
+            // Texts of one hash that differ: grouped by text, each group in position order.
+            let order = order::stable_order(run.len(), &|a, b| text(run[a]).cmp(text(run[b])));
+            let mut group = Vec::new();
+            for (n, &at) in order.iter().enumerate() {
+                if n > 0 && text(run[at]) != text(run[order[n - 1]]) {
+                    mark(&group, old.len(), &mut changed);
+                    group.clear();
+                }
+                group.push(run[at]);
+            }
+            mark(&group, old.len(), &mut changed);
+        }
+        start = end;
+    }
+    let new_changed = changed.split_off(old.len());
+    (changed, new_changed)
+}
+
+/// Marks which of one string's texts changed (`group`: their positions, ascending; old ones
+/// are below `olds`): see [`changed_texts`].
+fn mark(group: &[usize], olds: usize, changed: &mut [bool]) {
+    let mut held = 0;
+    while held < group.len() && group[held] < olds {
+        held += 1;
+    }
+    let added = group.len() - held;
+    for (j, &p) in group.iter().enumerate() {
+        changed[p] = if j < held {
+            j + added < held
+        } else {
+            j - held >= held
+        };
+    }
 }
 
 /// Hits of the texts `which` selects, each with the index of its text.
@@ -53,41 +225,39 @@ fn scan_all(
     };
     let mut hits = Vec::new();
     let mut read = Vec::new();
-    for (i, text) in texts.iter().enumerate().filter(|(i, _)| which[*i]) {
+    for (i, text) in texts.iter().enumerate() {
+        if !which[i] {
+            continue;
+        }
         let collect = reads.is_some().then_some(&mut read);
         scan::scan(text.text, text.place, scope, options, &mut hits, collect);
-        out.extend(hits.drain(..).map(|h| (i, h)));
+        // (Moved back to front, then put in order again: no `Drain` compiled for the two types.)
+        let from = out.len();
+        while let Some(hit) = hits.pop() {
+            out.push((i, hit));
+        }
+        out[from..].reverse();
         if let Some(reads) = reads.as_deref_mut() {
-            reads.extend(read.drain(..).map(|r| (i, r)));
+            let from = reads.len();
+            while let Some(r) = read.pop() {
+                reads.push((i, r));
+            }
+            reads[from..].reverse();
         }
     }
 }
 
 /// The added evidence of `new` against `old` (`None`: a new item, judged alone).
 pub(super) fn judge(old: Option<&Value>, new: &Value) -> Vec<Finding> {
-    let new_texts = texts(new);
-    let old_texts = old.map(texts).unwrap_or_default();
+    let new_side = Side::new(Some(new));
+    let old_side = Side::new(old);
     // What the item was accepted for is its scope; the new item's own names count too.
     let scope = LazyScope::new(old, new);
-    // A text both versions hold (anywhere) is the same evidence on both sides: neither is read.
-    let mut unmatched: HashMap<&str, usize> = HashMap::new();
-    for text in &old_texts {
-        *unmatched.entry(text.text).or_default() += 1;
-    }
-    let new_changed: Vec<bool> = new_texts
-        .iter()
-        .map(|t| match unmatched.get_mut(t.text) {
-            Some(n) if *n > 0 => {
-                *n -= 1;
-                false
-            }
-            _ => true,
-        })
-        .collect();
+    let (old_changed, new_changed) = changed_texts(&old_side.texts, &new_side.texts);
     let mut new_hits = Vec::new();
     let mut reads = Vec::new();
     scan_all(
-        &new_texts,
+        &new_side.texts,
         &new_changed,
         &scope,
         &mut new_hits,
@@ -95,25 +265,11 @@ pub(super) fn judge(old: Option<&Value>, new: &Value) -> Vec<Finding> {
     );
     if new_hits.is_empty() {
         // Each sentence alone asks nothing: the added sentences together may.
-        return whole_item(&new_texts, &old_texts, &reads);
+        return whole_item(&new_side, &old_side, &reads);
     }
-    let old_changed: Vec<bool> = old_texts
-        .iter()
-        .map(|t| match unmatched.get_mut(t.text) {
-            Some(n) if *n > 0 => {
-                *n -= 1;
-                true
-            }
-            _ => false,
-        })
-        .collect();
     let mut old_hits = Vec::new();
-    scan_all(&old_texts, &old_changed, &scope, &mut old_hits, None);
-    let kept = added(&new_texts, &new_hits, &old_texts, &old_hits);
-    let old_by_path: HashMap<&[Seg<'_>], &str> = old_texts
-        .iter()
-        .map(|t| (t.segs.as_slice(), t.text))
-        .collect();
+    scan_all(&old_side.texts, &old_changed, &scope, &mut old_hits, None);
+    let kept = added(&new_side, &new_hits, &old_side, &old_hits);
     let mut findings: Vec<Finding> = Vec::new();
     let mut last: Option<usize> = None;
     for (i, hit) in kept {
@@ -124,124 +280,155 @@ pub(super) fn judge(old: Option<&Value>, new: &Value) -> Vec<Finding> {
             continue;
         }
         last = Some(i);
-        let text = &new_texts[i];
-        let before = old_by_path.get(text.segs.as_slice()).copied();
-        findings.push(walk::finding(&text.segs, before, text.text, vec![hit]));
+        let path = new_side.path(i);
+        // (The last old text of the path, as a map from paths to texts kept it.)
+        let before = old_side.text_at(path, true);
+        findings.push(walk::finding(
+            path,
+            before,
+            new_side.texts[i].text,
+            vec![hit],
+        ));
     }
     if findings.iter().all(Finding::unreadable_only) {
-        findings.extend(whole_item(&new_texts, &old_texts, &reads));
+        findings.extend(whole_item(&new_side, &old_side, &reads));
     }
     findings
 }
 
 /// The item's added sentences judged together ([`whole::judge`]): a finding on the text of the
 /// sentence that completes the instruction.
-fn whole_item(
-    new_texts: &[Text<'_>],
-    old_texts: &[Text<'_>],
-    reads: &[(usize, scan::Read)],
-) -> Vec<Finding> {
+fn whole_item(new: &Side<'_>, old: &Side<'_>, reads: &[(usize, scan::Read)]) -> Vec<Finding> {
     // A sentence the accepted item already held (in any text) was accepted with it.
-    let added: Vec<(usize, &scan::Read)> = reads
-        .iter()
-        .filter(|(_, r)| {
-            !old_texts
-                .iter()
-                .any(|t| t.text.contains(r.sentence.as_str()))
-        })
-        .map(|(i, r)| (*i, r))
-        .collect();
-    let judged = referenced(new_texts, &added).or_else(|| {
+    let mut added: Vec<(usize, &scan::Read)> = Vec::new();
+    for (i, r) in reads {
+        if !old
+            .texts
+            .iter()
+            .any(|t| t.text.contains(r.sentence.as_str()))
+        {
+            added.push((*i, r));
+        }
+    }
+    let judged = referenced(new, &added).or_else(|| {
         // (Most items hold no sentence that could start a joined rule: nothing more to do.)
         if !added.iter().any(|(_, r)| whole::may_start(r.concepts)) {
             return None;
         }
-        let places: Vec<Place> = added.iter().map(|(i, _)| new_texts[*i].place).collect();
+        let mut places = Vec::with_capacity(added.len());
+        for (i, _) in &added {
+            places.push(new.texts[*i].place);
+        }
         whole::judge(&added, &places)
     });
     let Some((at, hit)) = judged else {
         return Vec::new();
     };
-    let text = &new_texts[at];
-    let before = old_texts
-        .iter()
-        .find(|t| t.segs == text.segs)
-        .map(|t| t.text);
-    vec![walk::finding(&text.segs, before, text.text, vec![hit])]
+    let path = new.path(at);
+    let before = old.text_at(path, false);
+    vec![walk::finding(path, before, new.texts[at].text, vec![hit])]
 }
 
 /// The new hits the old item did not have: occurrences the same field already had are not
 /// new; the rest are, up to how many more the whole item has than before (a sentence moved to
 /// another field is not new).
 fn added(
-    new_texts: &[Text<'_>],
+    new: &Side<'_>,
     new_hits: &[(usize, Hit)],
-    old_texts: &[Text<'_>],
+    old: &Side<'_>,
     old_hits: &[(usize, Hit)],
 ) -> Vec<(usize, Hit)> {
-    let mut before: HashMap<&str, usize> = HashMap::new();
-    let mut before_at: HashMap<(&[Seg<'_>], &str), usize> = HashMap::new();
-    for (i, hit) in old_hits {
-        *before.entry(hit.key.as_str()).or_default() += hit.count;
-        *before_at
-            .entry((old_texts[*i].segs.as_slice(), hit.key.as_str()))
-            .or_default() += hit.count;
+    // Every hit by a position, old ones first; counted per key and per key and path in lists
+    // indexed by group, the groups found by one sort (no hash map compiled for two key types).
+    let olds = old_hits.len();
+    let hit = |p: usize| match p.checked_sub(olds) {
+        None => &old_hits[p],
+        Some(q) => &new_hits[q],
+    };
+    let path = |p: usize| match p.checked_sub(olds) {
+        None => old.path(old_hits[p].0),
+        Some(q) => new.path(new_hits[q].0),
+    };
+    let total = olds + new_hits.len();
+    let order = order::stable_order(total, &|a, b| {
+        hit(a)
+            .1
+            .key
+            .cmp(&hit(b).1.key)
+            .then_with(|| path(a).cmp(path(b)))
+    });
+    // The group of each hit's key, and of its key and path.
+    let (mut key_of, mut place_of) = (vec![0; total], vec![0; total]);
+    let (mut keys, mut places) = (0, 0);
+    for (n, &p) in order.iter().enumerate() {
+        if n > 0 {
+            let q = order[n - 1];
+            if hit(p).1.key != hit(q).1.key {
+                keys += 1;
+                places += 1;
+            } else if path(p) != path(q) {
+                places += 1;
+            }
+        }
+        key_of[p] = keys;
+        place_of[p] = places;
     }
-    let mut after: HashMap<&str, usize> = HashMap::new();
-    for (_, hit) in new_hits {
-        *after.entry(hit.key.as_str()).or_default() += hit.count;
+    let (mut before, mut after, mut before_at) =
+        (vec![0; keys + 1], vec![0; keys + 1], vec![0; places + 1]);
+    for p in 0..total {
+        let count = hit(p).1.count;
+        if p < olds {
+            before[key_of[p]] += count;
+            before_at[place_of[p]] += count;
+        } else {
+            after[key_of[p]] += count;
+        }
     }
-    let mut surplus: HashMap<&str, usize> = after
-        .iter()
-        .map(|(key, n)| {
-            (
-                *key,
-                n.saturating_sub(before.get(key).copied().unwrap_or(0)),
-            )
-        })
-        .collect();
+    let mut surplus = after;
+    for k in 0..surplus.len() {
+        surplus[k] = surplus[k].saturating_sub(before[k]);
+    }
     let mut kept = Vec::new();
-    for (i, hit) in new_hits {
-        let at = before_at
-            .entry((new_texts[*i].segs.as_slice(), hit.key.as_str()))
-            .or_default();
+    for p in olds..total {
+        let (i, hit) = hit(p);
+        let at = &mut before_at[place_of[p]];
         let matched = (*at).min(hit.count);
         *at -= matched;
-        let left = surplus.entry(hit.key.as_str()).or_default();
+        let left = &mut surplus[key_of[p]];
         let take = (hit.count - matched).min(*left);
         if take > 0 {
             *left -= take;
             kept.push((*i, hit.clone()));
         }
     }
-    kept.sort_by_key(|(i, _)| *i);
+    order::sort_by(&mut kept, &|a, b| a.0.cmp(&b.0));
     kept
 }
 
 /// An added sentence that names another field of the item (an argument, an output field)
 /// read with the added sentences of that field ([`whole::judge_referenced`]): an instruction
 /// split between a description and the field it points to is one instruction.
-fn referenced(new_texts: &[Text<'_>], added: &[(usize, &scan::Read)]) -> Option<(usize, Hit)> {
+fn referenced(new: &Side<'_>, added: &[(usize, &scan::Read)]) -> Option<(usize, Hit)> {
     for &(i, pointer) in added {
-        if new_texts[i].place == Place::Name {
+        if new.texts[i].place == Place::Name {
             continue;
         }
-        let own = walk::field_of(&new_texts[i].segs);
+        let own = walk::field_of(new.path(i));
         for &(j, target) in added {
-            let text = &new_texts[j];
-            let Some(field) = walk::field_of(&text.segs) else {
+            let (path, place) = (new.path(j), new.texts[j].place);
+            let Some(field) = walk::field_of(path) else {
                 continue;
             };
             // Only what the field itself says (its description, title, default, examples):
             // the texts of the objects nested in it are other fields, and a whole result
             // pointed at ("-> 'results', each with …") is no half of an instruction.
-            if !at_the_field(&text.segs) {
+            if !at_the_field(path) {
                 continue;
             }
-            if text.place == Place::Name || Some(field) == own || !names(&pointer.sentence, field) {
+            if place == Place::Name || Some(field) == own || !names(&pointer.sentence, field) {
                 continue;
             }
-            if let Some(hit) = whole::judge_referenced(pointer, target, text.place) {
+            if let Some(hit) = whole::judge_referenced(pointer, target, place) {
                 return Some((j, hit));
             }
         }
@@ -289,7 +476,7 @@ fn names(sentence: &str, field: &str) -> bool {
         }
         let previous = sentence[..s]
             .trim_end()
-            .rsplit(|c: char| !part(c))
+            .rsplit((|c| !(c.is_alphanumeric() || c == '_' || c == '-')) as super::text::CharTest)
             .next()
             .unwrap_or_default();
         if before.is_some_and(char::is_whitespace)
@@ -305,6 +492,7 @@ fn names(sentence: &str, field: &str) -> bool {
 mod tests {
     use super::*;
     use serde_json::json;
+    use std::collections::HashMap;
 
     /// A tool whose description and one argument's description are `description` and `arg`.
     fn tool(description: &str, name: &str, arg: &str) -> Value {
@@ -324,6 +512,183 @@ mod tests {
     fn flags(description: &str, name: &str, arg: &str) -> bool {
         let old = tool("Saves a record.", name, "A value.");
         !judge(Some(&old), &tool(description, name, arg)).is_empty()
+    }
+
+    /// What `changed_texts` replaces: the old texts counted in a map, taken off in the new
+    /// texts' order, what is left marked changed in the old texts' order.
+    fn changed_by_map(old: &[Text<'_>], new: &[Text<'_>]) -> (Vec<bool>, Vec<bool>) {
+        let mut unmatched: HashMap<&str, usize> = HashMap::new();
+        for text in old {
+            *unmatched.entry(text.text).or_default() += 1;
+        }
+        let mut take = |t: &Text<'_>| match unmatched.get_mut(t.text) {
+            Some(n) if *n > 0 => {
+                *n -= 1;
+                true
+            }
+            _ => false,
+        };
+        let new_changed: Vec<bool> = new.iter().map(|t| !take(t)).collect();
+        let old_changed: Vec<bool> = old.iter().map(take).collect();
+        (old_changed, new_changed)
+    }
+
+    #[test]
+    fn changed_texts_are_what_the_map_found() {
+        let words = [
+            "a",
+            "b",
+            "",
+            "a longer text of more than eight bytes",
+            "b",
+            "ab",
+        ];
+        let side = |seed: usize, len: usize| -> Vec<Text<'static>> {
+            (0..len)
+                .map(|i| Text {
+                    text: words[(i * 7 + seed * 13 + i * i * seed) % words.len()],
+                    place: Place::Prose,
+                })
+                .collect()
+        };
+        for seed in 0..40 {
+            for (old_len, new_len) in [(0, 0), (0, 5), (5, 0), (3, 7), (9, 4), (12, 12)] {
+                let (old, new) = (side(seed, old_len), side(seed * 3 + 1, new_len));
+                let expected = changed_by_map(&old, &new);
+                assert_eq!(changed_texts(&old, &new), expected, "{old:?} {new:?}");
+                // Texts of one hash that differ are still told apart.
+                for hash in [|_: &str| 7, |t: &str| t.len().min(1) as u64] {
+                    assert_eq!(changed_texts_by(&old, &new, hash), expected);
+                }
+            }
+        }
+    }
+
+    /// What `added` replaces: the counts in hash maps by key and by path and key.
+    fn added_by_maps(
+        new: &Side<'_>,
+        new_hits: &[(usize, Hit)],
+        old: &Side<'_>,
+        old_hits: &[(usize, Hit)],
+    ) -> Vec<(usize, Hit)> {
+        let mut before: HashMap<&str, usize> = HashMap::new();
+        let mut before_at: HashMap<(&[Seg<'_>], &str), usize> = HashMap::new();
+        for (i, hit) in old_hits {
+            *before.entry(hit.key.as_str()).or_default() += hit.count;
+            *before_at
+                .entry((old.path(*i), hit.key.as_str()))
+                .or_default() += hit.count;
+        }
+        let mut after: HashMap<&str, usize> = HashMap::new();
+        for (_, hit) in new_hits {
+            *after.entry(hit.key.as_str()).or_default() += hit.count;
+        }
+        let mut surplus: HashMap<&str, usize> = after
+            .iter()
+            .map(|(key, n)| {
+                (
+                    *key,
+                    n.saturating_sub(before.get(key).copied().unwrap_or(0)),
+                )
+            })
+            .collect();
+        let mut kept = Vec::new();
+        for (i, hit) in new_hits {
+            let at = before_at
+                .entry((new.path(*i), hit.key.as_str()))
+                .or_default();
+            let matched = (*at).min(hit.count);
+            *at -= matched;
+            let left = surplus.entry(hit.key.as_str()).or_default();
+            let take = (hit.count - matched).min(*left);
+            if take > 0 {
+                *left -= take;
+                kept.push((*i, hit.clone()));
+            }
+        }
+        kept.sort_by_key(|(i, _)| *i);
+        kept
+    }
+
+    #[test]
+    fn added_hits_are_what_the_maps_counted() {
+        // Texts at five paths each side, two of them at paths the other side has too.
+        let item = |a: &str, b: &str| {
+            json!({"name": "t", "description": a, "title": b,
+                   "inputSchema": {"properties": {"x": {"description": a}, "y": {"title": b}}}})
+        };
+        let (old_item, new_item) = (item("one", "two"), item("three", "four"));
+        let (old, new) = (Side::new(Some(&old_item)), Side::new(Some(&new_item)));
+        let keys = ["rule:a", "rule:b", "tag:c"];
+        let hits = |seed: usize, len: usize, texts: usize| -> Vec<(usize, Hit)> {
+            (0..len)
+                .map(|n| {
+                    let at = (n * 5 + seed * 3 + n * n) % texts;
+                    let hit = Hit {
+                        signal: super::super::Signal::Instruction,
+                        what: String::new(),
+                        span: format!("{seed}-{n}"),
+                        key: keys[(n * 7 + seed) % keys.len()].to_owned(),
+                        count: 1 + (n + seed) % 3,
+                        high: false,
+                    };
+                    (at, hit)
+                })
+                .collect()
+        };
+        let (olds, news) = (old.texts.len(), new.texts.len());
+        let (mut some_kept, mut some_dropped) = (false, false);
+        for seed in 0..30 {
+            for (old_len, new_len) in [(0, 3), (4, 4), (7, 3), (2, 9), (10, 10)] {
+                let (old_hits, new_hits) =
+                    (hits(seed, old_len, olds), hits(seed + 1, new_len, news));
+                let kept = added(&new, &new_hits, &old, &old_hits);
+                assert_eq!(
+                    kept,
+                    added_by_maps(&new, &new_hits, &old, &old_hits),
+                    "seed {seed}, {old_len} old and {new_len} new hits"
+                );
+                some_kept |= !kept.is_empty();
+                some_dropped |= kept.len() < new_hits.len();
+            }
+        }
+        assert!(some_kept && some_dropped);
+    }
+
+    #[test]
+    fn paths_are_the_walks_paths_by_position() {
+        let item = tool("Saves a record.", "body", "A value.");
+        let mut walked = Vec::new();
+        walk::walk(
+            &item,
+            walk::Ctx::Item,
+            &mut Vec::new(),
+            0,
+            &mut |segs, text, place| walked.push((segs.to_vec(), Text { text, place })),
+        );
+        let (found, paths) = (texts(&item), Paths::of(&item));
+        assert_eq!(found.len(), walked.len());
+        for (at, (segs, text)) in walked.iter().enumerate() {
+            assert_eq!((paths.get(at), found[at]), (segs.as_slice(), *text));
+        }
+        let side = Side::new(Some(&item));
+        let path = [
+            Seg::Key("inputSchema"),
+            Seg::Key("properties"),
+            Seg::Key("body"),
+        ];
+        assert_eq!(side.text_at(&path, false), Some("body"));
+        assert_eq!(side.text_at(&[Seg::Key("nowhere")], true), None);
+        // Two texts at one path: a property name and a schema written as a string.
+        let odd = json!({"name": "t", "inputSchema": {"properties": {"a": "str"}}});
+        let side = Side::new(Some(&odd));
+        let path = [
+            Seg::Key("inputSchema"),
+            Seg::Key("properties"),
+            Seg::Key("a"),
+        ];
+        assert_eq!(side.text_at(&path, false), Some("a"));
+        assert_eq!(side.text_at(&path, true), Some("str"));
     }
 
     #[test]

@@ -18,29 +18,30 @@ pub(crate) fn hidden(text: &str, sink: &mut Sink<'_>) {
     }
     let chars: Vec<char> = text.chars().collect();
     // Many of them, or many words broken up, is no layout either.
-    let systematic = found.len() >= SYSTEMATIC
-        || found
-            .iter()
-            .filter(|&&(at, _)| splits_word(&chars, at).is_some())
-            .count()
-            >= SYSTEMATIC;
+    // (Loops in this function, not iterator chains: each adapter was compiled for its closure.)
+    let mut splitting = 0;
+    for &(at, _) in &found {
+        splitting += usize::from(splits_word(&chars, at).is_some());
+    }
+    let systematic = found.len() >= SYSTEMATIC || splitting >= SYSTEMATIC;
     // Next to another hidden character (not an emoji's joiner or selector, which `hidden_in`
     // leaves out): layout needs one break hint or mark, a run of them carries something.
     let in_run = |i: usize| {
         let at = found[i].0;
         (i > 0 && found[i - 1].0 + 1 == at) || found.get(i + 1).is_some_and(|n| n.0 == at + 1)
     };
-    let found: Vec<(usize, char)> = (0..found.len())
-        .filter(|&i| {
-            let (at, c) = found[i];
-            !formatting(c)
-                || systematic
-                || in_run(i)
-                || disguises(&chars, at)
-                || !(wraps_url(&chars, at) || quoted(&chars, at))
-        })
-        .map(|i| found[i])
-        .collect();
+    let mut kept: Vec<(usize, char)> = Vec::with_capacity(found.len());
+    for (i, &(at, c)) in found.iter().enumerate() {
+        if !formatting(c)
+            || systematic
+            || in_run(i)
+            || disguises(&chars, at)
+            || !(wraps_url(&chars, at) || quoted(&chars, at))
+        {
+            kept.push((at, c));
+        }
+    }
+    let found = kept;
     if found.is_empty() {
         return;
     }
@@ -60,17 +61,19 @@ pub(crate) fn hidden(text: &str, sink: &mut Sink<'_>) {
         }
     }
     // Unicode tag characters mirror ASCII: what they spell is shown.
-    let spelled: String = chars
-        .iter()
-        .filter_map(|&c| match c {
-            '\u{e0020}'..='\u{e007e}' => char::from_u32(c as u32 - 0xe0000),
-            _ => None,
-        })
-        .collect();
+    let mut spelled = String::new();
+    for &c in &chars {
+        if let '\u{e0020}'..='\u{e007e}' = c {
+            if let Some(ascii) = char::from_u32(c as u32 - 0xe0000) {
+                spelled.push(ascii);
+            }
+        }
+    }
     for (c, count, at) in counts {
-        let excerpt: String = chars[at.saturating_sub(20)..(at + 20).min(chars.len())]
-            .iter()
-            .collect();
+        let mut excerpt = String::new();
+        for &c in &chars[at.saturating_sub(20)..(at + 20).min(chars.len())] {
+            excerpt.push(c);
+        }
         let mut what = if c == TAG {
             "Unicode tags".to_owned()
         } else {
@@ -125,10 +128,10 @@ fn formatting(c: char) -> bool {
 /// `#` past the host (`https://meet.example.com/\u{200b}abc`). In the host
 /// (`exfil\u{200b}.example.com`) it changes which host a reader or a link filter sees.
 fn wraps_url(chars: &[char], at: usize) -> bool {
-    let start = chars[..at]
-        .iter()
-        .rposition(|c| c.is_whitespace())
-        .map_or(0, |i| i + 1);
+    let mut start = at;
+    while start > 0 && !chars[start - 1].is_whitespace() {
+        start -= 1;
+    }
     let before: String = chars[start..at].iter().collect();
     let Some(scheme) = before.find("://") else {
         return false;
@@ -158,25 +161,21 @@ fn disguises(chars: &[char], at: usize) -> bool {
     if splits_word(chars, at).is_some_and(|word| names_a_concept(&word)) {
         return true;
     }
-    let before: String = {
-        let mut word: Vec<char> = chars[..at]
-            .iter()
-            .rev()
-            .take_while(|c| c.is_alphabetic())
-            .copied()
-            .collect();
-        word.reverse();
-        super::text::fold_word(&word.into_iter().collect::<String>())
-    };
+    // The letters right before and right after (index loops, not iterator chains).
+    let mut start = at;
+    while start > 0 && chars[start - 1].is_alphabetic() {
+        start -= 1;
+    }
+    let before = super::text::fold_word(&chars[start..at].iter().collect::<String>());
     // (Not at a capital: `Quarter\u{200b}Report\u{200b}Draft` is a label broken for wrapping.)
     if chars.get(at + 1).is_none_or(|c| c.is_uppercase()) {
         return false;
     }
-    let after: String = chars[at + 1..]
-        .iter()
-        .take_while(|c| c.is_alphabetic())
-        .collect();
-    let after = super::text::fold_word(&after);
+    let mut end = at + 1;
+    while end < chars.len() && chars[end].is_alphabetic() {
+        end += 1;
+    }
+    let after = super::text::fold_word(&chars[at + 1..end].iter().collect::<String>());
     !before.is_empty() && !after.is_empty() && (names_a_concept(&before) || names_a_concept(&after))
 }
 
@@ -187,23 +186,36 @@ fn invisible(c: char) -> bool {
 
 /// The word a character inside it would read as without it (letters on both sides), folded.
 fn splits_word(chars: &[char], at: usize) -> Option<String> {
-    let letter_or_hidden = |c: &&char| c.is_alphabetic() || invisible(**c);
-    let prev = chars[..at].iter().rev().find(|c| !invisible(**c))?;
-    let next = chars[at + 1..].iter().find(|c| !invisible(**c))?;
-    if !prev.is_alphabetic() || !next.is_alphabetic() {
+    // (Index loops, not iterator chains: each adapter was compiled for its closure.)
+    let letter_or_hidden = |c: char| c.is_alphabetic() || invisible(c);
+    let mut before = at;
+    while before > 0 && invisible(chars[before - 1]) {
+        before -= 1;
+    }
+    let mut after = at + 1;
+    while after < chars.len() && invisible(chars[after]) {
+        after += 1;
+    }
+    if before == 0 || after == chars.len() {
         return None;
     }
-    let start = at
-        - chars[..at]
-            .iter()
-            .rev()
-            .take_while(letter_or_hidden)
-            .count();
-    let end = at + 1 + chars[at + 1..].iter().take_while(letter_or_hidden).count();
-    let word: String = chars[start..end]
-        .iter()
-        .filter(|c| c.is_alphabetic())
-        .collect();
+    if !chars[before - 1].is_alphabetic() || !chars[after].is_alphabetic() {
+        return None;
+    }
+    let mut start = at;
+    while start > 0 && letter_or_hidden(chars[start - 1]) {
+        start -= 1;
+    }
+    let mut end = at + 1;
+    while end < chars.len() && letter_or_hidden(chars[end]) {
+        end += 1;
+    }
+    let mut word = String::new();
+    for &c in &chars[start..end] {
+        if c.is_alphabetic() {
+            word.push(c);
+        }
+    }
     Some(super::text::fold_word(&word))
 }
 
@@ -215,15 +227,21 @@ fn names_a_concept(word: &str) -> bool {
     if index.words.get(word).is_some_and(|e| e.anchor) {
         return true;
     }
-    index.stem_lengths.iter().any(|&len| {
-        len <= word.len()
-            && word.is_char_boundary(len)
-            && index.stems.get(&word[..len]).is_some_and(|forms| {
-                forms
-                    .iter()
-                    .any(|f| f.rest.is_empty() && f.concepts & super::lexicon::ANCHORS != 0)
-            })
-    })
+    // (Loops, not `any` by closures: each compiled its own.)
+    for &len in &index.stem_lengths {
+        if len > word.len() || !word.is_char_boundary(len) {
+            continue;
+        }
+        let Some(stem) = index.stems.get(&word[..len]) else {
+            continue;
+        };
+        for f in &stem.forms {
+            if f.rest.is_empty() && f.concepts & super::lexicon::ANCHORS != 0 {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 fn is_pad(c: char) -> bool {
@@ -282,6 +300,103 @@ pub(crate) fn padding(text: &str, sink: &mut Sink<'_>) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What `splits_word` replaced: iterator chains over the characters.
+    fn splits_word_by_chains(chars: &[char], at: usize) -> Option<String> {
+        let letter_or_hidden = |c: &&char| c.is_alphabetic() || invisible(**c);
+        let prev = chars[..at].iter().rev().find(|c| !invisible(**c))?;
+        let next = chars[at + 1..].iter().find(|c| !invisible(**c))?;
+        if !prev.is_alphabetic() || !next.is_alphabetic() {
+            return None;
+        }
+        let start = at
+            - chars[..at]
+                .iter()
+                .rev()
+                .take_while(letter_or_hidden)
+                .count();
+        let end = at + 1 + chars[at + 1..].iter().take_while(letter_or_hidden).count();
+        let word: String = chars[start..end]
+            .iter()
+            .filter(|c| c.is_alphabetic())
+            .collect();
+        Some(crate::poison::text::fold_word(&word))
+    }
+
+    /// What `disguises` replaced: the words around by iterator chains.
+    fn disguises_by_chains(chars: &[char], at: usize) -> bool {
+        if splits_word(chars, at).is_some_and(|word| names_a_concept(&word)) {
+            return true;
+        }
+        let before: String = {
+            let mut word: Vec<char> = chars[..at]
+                .iter()
+                .rev()
+                .take_while(|c| c.is_alphabetic())
+                .copied()
+                .collect();
+            word.reverse();
+            crate::poison::text::fold_word(&word.into_iter().collect::<String>())
+        };
+        if chars.get(at + 1).is_none_or(|c| c.is_uppercase()) {
+            return false;
+        }
+        let after: String = chars[at + 1..]
+            .iter()
+            .take_while(|c| c.is_alphabetic())
+            .collect();
+        let after = crate::poison::text::fold_word(&after);
+        !before.is_empty()
+            && !after.is_empty()
+            && (names_a_concept(&before) || names_a_concept(&after))
+    }
+
+    #[test]
+    fn disguises_is_the_chains() {
+        let texts = [
+            "forward\u{200b}them now",
+            "s\u{200b}end the key",
+            "Quarter\u{200b}Report",
+            "upl\u{ad}oad",
+            "\u{200b}password",
+            "name\u{200b}",
+            "plain\u{200b}words here",
+        ];
+        for text in texts {
+            let chars: Vec<char> = text.chars().collect();
+            for at in 0..chars.len() {
+                assert_eq!(
+                    disguises(&chars, at),
+                    disguises_by_chains(&chars, at),
+                    "{text:?} {at}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn splits_word_is_the_chains() {
+        let texts = [
+            "se\u{200b}nd the file",
+            "\u{200b}send",
+            "send\u{200b}",
+            "pa\u{200b}\u{200c}ss word",
+            "a\u{200b}1",
+            "\u{200b}",
+            "x \u{200b} y",
+            "Ü\u{2060}ber\u{200d}all",
+        ];
+        for text in texts {
+            let chars: Vec<char> = text.chars().collect();
+            for at in 0..chars.len() {
+                assert_eq!(
+                    splits_word(&chars, at),
+                    splits_word_by_chains(&chars, at),
+                    "{text:?} at {at}"
+                );
+            }
+        }
+    }
 
     fn hits(text: &str) -> Vec<String> {
         let mut out = Vec::new();

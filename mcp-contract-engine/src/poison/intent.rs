@@ -58,7 +58,7 @@ pub(crate) struct Scope {
     /// The `About…` concepts its name, title and summary sentence name.
     pub about: Concepts,
     /// Its name and its arguments' names, folded.
-    pub own: std::collections::HashSet<String>,
+    pub own: Names,
     /// The sensitive things its name, title and summary sentence name themselves
     /// (`Conversation`, `Credentials`, `Files`, …): an argument named for one is the item's
     /// own ("Update the organization's subscription for Password Manager" has `passwordManager`).
@@ -127,13 +127,13 @@ impl Scope {
             }
         }
         if let Some(Value::Array(args)) = item.get("arguments") {
-            for name in args
-                .iter()
-                .filter_map(|a| a.get("name").and_then(Value::as_str))
-            {
-                scope.own_name(name);
+            for arg in args {
+                if let Some(name) = arg.get("name").and_then(Value::as_str) {
+                    scope.own_name(name);
+                }
             }
         }
+        scope.own.settle();
         scope
     }
 
@@ -141,16 +141,46 @@ impl Scope {
     pub(crate) fn union(mut self, other: &Scope) -> Scope {
         self.about |= other.about;
         self.actions |= other.actions;
-        self.own.extend(other.own.iter().cloned());
+        self.own.0.extend_from_slice(&other.own.0);
+        self.own.settle();
         self
     }
 
     fn own_name(&mut self, name: &str) {
         let folded = text::fold_word(name);
         if folded.len() >= 2 {
-            self.own.insert(folded);
+            self.own.0.push(folded);
         }
     }
+}
+
+/// A set of names, sorted and each once, looked up by halves: a `HashSet<String>` compiled a
+/// hash table of its own for the handful of names an item has.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Names(Vec<String>);
+
+impl Names {
+    /// Sorted and each once again, after names were pushed.
+    fn settle(&mut self) {
+        self.0.sort_unstable();
+        self.0.dedup();
+    }
+
+    pub(crate) fn contains(&self, name: &str) -> bool {
+        self.0.binary_search_by(|n| n.as_str().cmp(name)).is_ok()
+    }
+}
+
+/// A name without `_`, `-` and spaces (`replace(['_', '-', ' '], "")`, without compiling a
+/// searcher for the three).
+fn without_separators(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for c in name.chars() {
+        if !matches!(c, '_' | '-' | ' ') {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// A scope computed when first needed: most texts are dismissed before any rule needs it.
@@ -199,7 +229,7 @@ impl<'a> LazyScope<'a> {
             const TAKEN: Concepts = any(&[C::Deictic, C::Bulk, C::Copy, C::User]);
             depth <= 6
                 && props.iter().any(|(name, schema)| {
-                    let named = text::fold_word(name).replace(['_', '-', ' '], "") == folded
+                    let named = without_separators(&text::fold_word(name)) == folded
                         && schema
                             .get("description")
                             .and_then(Value::as_str)
@@ -250,12 +280,12 @@ fn without_method(summary: &str) -> String {
     let words: Vec<&str> = lower.split_whitespace().collect();
     let mut out = String::with_capacity(lower.len());
     for (i, w) in words.iter().enumerate() {
-        let bare = w.trim_matches(|c: char| !c.is_alphanumeric() && c != '-');
+        let bare = w.trim_matches((|c| !c.is_alphanumeric() && c != '-') as text::CharTest);
         let method = match bare.split_once('-') {
             Some((_, how)) => BY.contains(&how),
             None => words
                 .get(i + 1)
-                .is_some_and(|n| BY.contains(&n.trim_matches(|c: char| !c.is_alphanumeric()))),
+                .is_some_and(|n| BY.contains(&n.trim_matches(text::NOT_ALPHANUMERIC))),
         };
         if !method {
             out.push_str(w);
@@ -855,14 +885,22 @@ pub(crate) static RULES: &[Rule] = &[
 /// both conceals and exfiltrates is reported as both).
 pub(crate) fn rules_for(facts: &Facts, place: Place) -> Vec<&'static Rule> {
     let mut out: Vec<&'static Rule> = Vec::new();
-    for rule in RULES {
-        if rule.places & place.bit() != 0
-            && rule.all.iter().all(|set| facts.concepts & set != 0)
-            && facts.concepts & rule.none == 0
-            && out.iter().all(|r| r.signal != rule.signal)
-        {
-            out.push(rule);
+    // (Loops, not `all` by closures: each compiled its own.)
+    'rules: for rule in RULES {
+        if rule.places & place.bit() == 0 || facts.concepts & rule.none != 0 {
+            continue;
         }
+        for &set in rule.all {
+            if facts.concepts & set == 0 {
+                continue 'rules;
+            }
+        }
+        for r in &out {
+            if r.signal == rule.signal {
+                continue 'rules;
+            }
+        }
+        out.push(rule);
     }
     out
 }
@@ -902,6 +940,60 @@ pub(crate) fn judge_text(text: &str, place: Place, scope: &Scope) -> Option<&'st
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn without_separators_is_the_replace() {
+        for name in ["", "system_prompt", "a-b c_d", "__", "ça_va-là", "x"] {
+            assert_eq!(without_separators(name), name.replace(['_', '-', ' '], ""));
+        }
+    }
+
+    /// `Names` against the `HashSet` it replaces, through `Scope::of` and `union`.
+    #[test]
+    fn own_names_are_the_set() {
+        use std::collections::HashSet;
+        let item = |name: &str, props: &[&str]| {
+            let props: serde_json::Map<String, Value> =
+                props.iter().map(|p| (p.to_string(), Value::Null)).collect();
+            serde_json::json!({"name": name, "title": "Run the Query",
+                "inputSchema": {"properties": props},
+                "arguments": [{"name": "queryText"}, {"name": "x"}, {"description": "none"}]})
+        };
+        let (a, b) = (
+            item("run_query", &["query_text", "limit", "Limit", "a"]),
+            item("other", &["offset", "limit", "body"]),
+        );
+        let mut expected = HashSet::new();
+        for name in [
+            "run_query",
+            "Run the Query",
+            "query_text",
+            "limit",
+            "Limit",
+            "a",
+        ]
+        .into_iter()
+        .chain(["queryText", "x", "other", "offset", "body"])
+        {
+            let folded = text::fold_word(name);
+            if folded.len() >= 2 {
+                expected.insert(folded);
+            }
+        }
+        let scope = Scope::of(&a).union(&Scope::of(&b));
+        let mut ours = scope.own.0.clone();
+        ours.dedup();
+        assert_eq!(ours.len(), scope.own.0.len(), "each once");
+        assert!(ours.windows(2).all(|w| w[0] < w[1]), "sorted");
+        assert_eq!(ours.iter().cloned().collect::<HashSet<_>>(), expected);
+        for probe in ["limit", "querytext", "body", "x", "a", "nothing", ""] {
+            assert_eq!(
+                scope.own.contains(probe),
+                expected.contains(probe),
+                "{probe}"
+            );
+        }
+    }
 
     fn place_of(places: u8) -> Place {
         [

@@ -11,7 +11,11 @@ use super::text::{self, fold_into, words};
 fn function_words(folded: &str, ws: &[(usize, usize)]) -> (usize, usize) {
     let mut per = [0usize; 32];
     let mut counted = 0;
-    let known = |w: &str| INDEX.words.get(w).map(|e| e.function).filter(|&f| f != 0);
+    // (Loops and matches in this function, not adapters: each was compiled for its closure.)
+    let known = |w: &str| match INDEX.words.get(w) {
+        Some(e) if e.function != 0 => Some(e.function),
+        _ => None,
+    };
     for &(s, e) in ws {
         let w = &folded[s..e];
         // Names, numbers and identifiers are no language's.
@@ -34,14 +38,20 @@ fn function_words(folded: &str, ws: &[(usize, usize)]) -> (usize, usize) {
                     .and_then(|s| known(s).map(|_| "")),
                 w.strip_suffix("ly"),
             ];
-            if stems
-                .iter()
-                .flatten()
-                .any(|stem| stem.is_empty() || known(stem).is_some_and(|l| l & 1 != 0))
-                || ENGLISH_SUFFIXES
-                    .iter()
-                    .any(|s| w.len() > s.len() + 2 && w.ends_with(s))
-            {
+            let mut english = false;
+            for &stem in &stems {
+                let Some(stem) = stem else {
+                    continue;
+                };
+                if stem.is_empty() || known(stem).is_some_and(|l| l & 1 != 0) {
+                    english = true;
+                    break;
+                }
+            }
+            for s in ENGLISH_SUFFIXES {
+                english |= w.len() > s.len() + 2 && w.ends_with(s);
+            }
+            if english {
                 languages |= 1;
             }
         }
@@ -64,7 +74,7 @@ const ENGLISH_SUFFIXES: &[&str] = &[
 pub(crate) fn unreadable(visible: &str) -> bool {
     // A list of values ("Column, bar, waterfall, pareto: center, inside_end") is no prose.
     let tokens = visible.split_whitespace().count();
-    if visible.matches([',', ':', '|', '/']).count() * 3 >= tokens {
+    if visible.matches(&[',', ':', '|', '/'][..]).count() * 3 >= tokens {
         return false;
     }
     // The words of prose: not names (capitalised past the first word, or in capitals), not
@@ -72,11 +82,11 @@ pub(crate) fn unreadable(visible: &str) -> bool {
     let mut prose = String::new();
     let mut quoted = false;
     for (i, token) in visible.split_whitespace().enumerate() {
-        let opens = token.starts_with(['\'', '"', '`', '«', '“', '‘', '(', '[']);
-        let closes = token.ends_with(['\'', '"', '`', '»', '”', '’', ')', ']'])
+        let opens = token.starts_with(&['\'', '"', '`', '«', '“', '‘', '(', '['][..]);
+        let closes = token.ends_with(&['\'', '"', '`', '»', '”', '’', ')', ']'][..])
             || token
-                .trim_end_matches([',', '.', ';', ':'])
-                .ends_with(['\'', '"', '`', '»', '”', '’', ')', ']']);
+                .trim_end_matches(&[',', '.', ';', ':'][..])
+                .ends_with(&['\'', '"', '`', '»', '”', '’', ')', ']'][..]);
         if opens && !closes {
             quoted = true;
             continue;
@@ -85,11 +95,16 @@ pub(crate) fn unreadable(visible: &str) -> bool {
             quoted = !closes;
             continue;
         }
+        // (A count, not `any` and `filter().count()`: one loop, no adapter per closure.)
+        let mut capitals = 0;
+        for c in token.chars() {
+            capitals += usize::from(c.is_uppercase());
+        }
         if opens
-            || token.contains(['/', '`', '@', '=', '{', '<', '_'])
+            || token.contains(&['/', '`', '@', '=', '{', '<', '_'][..])
             || token.contains("://")
-            || i > 0 && token.chars().any(char::is_uppercase)
-            || token.chars().filter(|c| c.is_uppercase()).count() > 1
+            || i > 0 && capitals > 0
+            || capitals > 1
         {
             continue;
         }
@@ -103,7 +118,10 @@ pub(crate) fn unreadable(visible: &str) -> bool {
     let mut scripts = text::scripts(visible);
     // Arabic is read by its words, as a Latin-script language is: its letters count with the
     // Latin ones (the script table knows only the scripts with no lexicon as "other").
-    let arabic = visible.chars().filter(|&c| is_arabic(c)).count();
+    let mut arabic = 0;
+    for c in visible.chars() {
+        arabic += usize::from(is_arabic(c));
+    }
     scripts[5] -= arabic.min(scripts[5]);
     scripts[0] += arabic;
     text::unreadable(scripts, counted, hits)
@@ -151,6 +169,6 @@ pub(crate) fn lacks_common_english(folded: &str) -> bool {
         "this", "that", "it", "be", "as", "from", "if", "not", "you", "your", "at", "can",
     ];
     !folded
-        .split(|c: char| !c.is_ascii_alphabetic())
+        .split((|c| !c.is_ascii_alphabetic()) as text::CharTest)
         .any(|w| COMMON.contains(&w))
 }

@@ -25,7 +25,7 @@
 //! it was trained on: a test fails when the committed tuning corpus or this file's features
 //! changed since (`tests/engine/poison_learned.rs`).
 
-use super::drift::texts;
+use super::drift::{texts, Paths};
 use super::intent::{self, LazyScope, Place};
 use super::lexicon::Concept;
 use super::walk::{self, Seg};
@@ -288,7 +288,8 @@ fn each_added(old: Option<&Value>, new: &Value, f: &mut OnSentence<'_>) {
         gated: false,
     };
     let mut read = 0;
-    for t in &new_texts {
+    let paths = Paths::of(new);
+    for (at, t) in new_texts.iter().enumerate() {
         match unmatched.get_mut(t.text) {
             Some(n) if *n > 0 => {
                 *n -= 1;
@@ -297,8 +298,8 @@ fn each_added(old: Option<&Value>, new: &Value, f: &mut OnSentence<'_>) {
             _ => {}
         }
         let held = |sentence: &str| old_texts.iter().any(|o| o.text.contains(sentence));
-        let path = walk::render(&t.segs);
-        let (root, field) = parts(&t.segs);
+        let path = walk::render(paths.get(at));
+        let (root, field) = parts(paths.get(at));
         let mut pieces: Vec<(String, Option<&str>)> = Vec::new();
         if t.place == Place::Name {
             pieces.push((intent::split_name(t.text), None));

@@ -590,8 +590,9 @@ pub(crate) const ANCHORS: Concepts = any(&[
 pub(crate) struct Index {
     /// Every word of every form and every commonest word.
     pub words: WordMap<WordEntry>,
-    /// Forms whose first word is a stem, by the stem.
-    pub stems: WordMap<Vec<Form>>,
+    /// Forms whose first word is a stem, by the stem (in `forms`; the map is of the same type
+    /// as `words`, one hash table compiled for both).
+    pub stems: WordMap<WordEntry>,
     /// The stem lengths in use (bytes), so a word is looked up at those lengths only.
     pub stem_lengths: Vec<usize>,
     /// Forms in unspaced scripts, found anywhere: the folded text and what it stands for.
@@ -729,8 +730,11 @@ pub(crate) fn unspaced_concepts(folded: &str) -> Concepts {
             .iter()
             .any(|&(cs, ce)| cs <= s && e <= ce && ce - cs > e - s)
     };
-    if negations.into_iter().any(|span| !inside_another(span)) {
-        out |= NEGATION;
+    for span in negations {
+        if !inside_another(span) {
+            out |= NEGATION;
+            break;
+        }
     }
     out
 }
@@ -786,7 +790,11 @@ impl Index {
         };
         if stem_last && last == 0 {
             self.stem_lengths.push(folded[0].len());
-            self.stems.entry(folded[0].clone()).or_default().push(entry);
+            self.stems
+                .entry(folded[0].clone())
+                .or_default()
+                .forms
+                .push(entry);
         } else {
             let word = self.words.entry(folded[0].clone()).or_default();
             if concepts & ANCHORS != 0 {

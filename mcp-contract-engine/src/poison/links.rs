@@ -19,13 +19,15 @@ pub(crate) struct Url {
 /// The URLs of a lowercase text, in order, at most [`MAX_URLS`]: a text of endless URLs costs
 /// a bounded amount.
 pub(crate) fn find_urls(lower: &str) -> Vec<Url> {
+    const URL_END: super::text::CharTest =
+        |c| c.is_whitespace() || matches!(c, '"' | '\'' | '<' | '>' | ')' | ']' | '}' | '`' | '|');
     // (start, length of the scheme or `www.`)
     let mut starts: Vec<(usize, usize)> = Vec::new();
     for (at, _) in lower.match_indices("://") {
         let before = &lower[..at];
         let scheme = ["https", "http", "wss", "ws", "ftp"].into_iter().find(|s| {
             before.ends_with(s)
-                && !before[..at - s.len()].ends_with(|c: char| c.is_ascii_alphanumeric())
+                && !before[..at - s.len()].ends_with(super::text::ASCII_ALPHANUMERIC)
         });
         if let Some(scheme) = scheme {
             starts.push((at - scheme.len(), scheme.len() + 3));
@@ -40,28 +42,22 @@ pub(crate) fn find_urls(lower: &str) -> Vec<Url> {
             starts.push((at, 4));
         }
     }
-    starts.sort_unstable();
+    // (Through poisoning's one compiled order: the pairs differ, so stable or not is the same.)
+    super::order::sort_by(&mut starts, &|a, b| a.cmp(b));
     starts.truncate(MAX_URLS);
     let mut out = Vec::new();
     for (i, marker) in starts {
         // A URL is read for at most 2 KiB.
         let rest = &lower[i + marker..super::scan::ceil_boundary(lower, i + marker + 2048)];
-        let end = i
-            + marker
-            + rest
-                .find(|c: char| {
-                    c.is_whitespace()
-                        || matches!(c, '"' | '\'' | '<' | '>' | ')' | ']' | '}' | '`' | '|')
-                })
-                .unwrap_or(rest.len());
+        let end = i + marker + rest.find(URL_END).unwrap_or(rest.len());
         let authority: &str = rest
-            .split(|c: char| matches!(c, '/' | '?' | '#') || c.is_whitespace())
+            .split((|c| matches!(c, '/' | '?' | '#') || c.is_whitespace()) as super::text::CharTest)
             .next()
             .unwrap_or("");
         let host = authority.rsplit('@').next().unwrap_or("");
         let host = host.split(':').next().unwrap_or("");
         let host = host
-            .trim_end_matches(['.', ',', ';'])
+            .trim_end_matches(&['.', ',', ';'][..])
             .trim_start_matches("www.");
         if !host.is_empty()
             && host
@@ -93,7 +89,12 @@ fn is_ip(host: &str) -> bool {
 
 /// Loopback, private and unspecified addresses: documentation and local servers, not sinks.
 fn is_local_ip(host: &str) -> bool {
-    let octets: Vec<u16> = host.split('.').filter_map(|p| p.parse().ok()).collect();
+    let mut octets: Vec<u16> = Vec::new();
+    for part in host.split('.') {
+        if let Ok(octet) = part.parse() {
+            octets.push(octet);
+        }
+    }
     matches!(
         octets.as_slice(),
         [127, ..] | [10, ..] | [0, ..] | [192, 168, ..] | [169, 254, ..]
@@ -117,7 +118,7 @@ pub(crate) fn open_urls(folded: &Folded, sink: &mut Sink<'_>) {
         let open_value = query.split('&').any(|pair| {
             pair.split_once('=').is_some_and(|(_, v)| {
                 v.is_empty()
-                    || v.starts_with(['{', '<', '[', '$'])
+                    || v.starts_with(&['{', '<', '[', '$'][..])
                     || v.starts_with("%s")
                     || v.starts_with("%7b")
                     || v.starts_with("%3c")

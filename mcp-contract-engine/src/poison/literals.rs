@@ -295,7 +295,16 @@ impl Literal {
 /// (`written`: the sentence as written, for the literals whose spelling counts).
 pub(crate) fn concepts(folded: &str, written: &str) -> super::lexicon::Concepts {
     use super::lexicon::Concept;
-    if !folded.contains(['/', '.', '_', '<', '[', '~']) {
+    // (Bytes, not a `&[char]` pattern, whose searcher is a call per character: every sentence
+    // read comes here, and the six are ASCII.)
+    let mut marked = false;
+    for &b in folded.as_bytes() {
+        if matches!(b, b'/' | b'.' | b'_' | b'<' | b'[' | b'~') {
+            marked = true;
+            break;
+        }
+    }
+    if !marked {
         return 0;
     }
     find(folded)
@@ -312,7 +321,7 @@ pub(crate) fn concepts(folded: &str, written: &str) -> super::lexicon::Concepts 
 pub(crate) fn is_secret_file(token: &str) -> bool {
     LITERALS
         .iter()
-        .any(|l| l.signal.is_none() && l.text.trim_start_matches(['~', '/', '.']) == token)
+        .any(|l| l.signal.is_none() && l.text.trim_start_matches(&['~', '/', '.'][..]) == token)
 }
 
 #[cfg(test)]

@@ -93,11 +93,11 @@ fn hidden_elements(lower: &str, out: &mut Vec<Concealed>, limit: usize) {
             continue;
         };
         let tag = &lower[i + 1..tag_end];
-        if !tag.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        if !tag.starts_with((|c| c.is_ascii_alphabetic()) as super::text::CharTest) {
             continue;
         }
         let hidden = tag
-            .split([' ', '\n'])
+            .split(&[' ', '\n'][..])
             .skip(1)
             .any(|a| a == "hidden" || a.starts_with("hidden=") || a == "hidden/");
         let styled = super::literals::INVISIBLE_STYLES

@@ -123,8 +123,12 @@ pub(crate) fn scan(
 /// or a cipher (five unknown words in a row), or holds characters literals start with. One pass,
 /// no allocation.
 fn anchored(text: &str) -> bool {
-    if text.contains(['/', '~', '<', '[', '@', '+']) {
-        return true;
+    // (Bytes, not a `&[char]` pattern: this runs on every text, and the pattern's searcher is
+    // a call per character; the six are ASCII, so a byte is one exactly where a char is.)
+    for &b in text.as_bytes() {
+        if matches!(b, b'/' | b'~' | b'<' | b'[' | b'@' | b'+') {
+            return true;
+        }
     }
     let index = &*super::lexicon::INDEX;
     let mut buffer = [0u8; 32];
@@ -134,18 +138,34 @@ fn anchored(text: &str) -> bool {
     let mut look = |len: usize, buffer: &[u8]| -> bool {
         let word = std::str::from_utf8(&buffer[..len]).unwrap_or_default();
         let word = word.trim_matches('\'');
-        let second = pending.take().is_some_and(|first| {
-            first.forms.iter().any(|f| {
-                f.concepts & super::lexicon::ANCHORS != 0
+        // (Loops, not `any` by closures: each compiled its own.)
+        let mut second = false;
+        if let Some(first) = pending.take() {
+            for f in &first.forms {
+                if f.concepts & super::lexicon::ANCHORS != 0
                     && f.rest.first().is_some_and(|r| &**r == "?" || &**r == word)
-            })
-        });
+                {
+                    second = true;
+                    break;
+                }
+            }
+        }
         let entry = index.words.get(word);
         if entry.is_some_and(|e| e.anchor_phrase) {
             pending = entry;
         }
         // Five words in a row no lexicon knows: another language, or a cipher (ROT13).
-        unknown_run = if entry.is_none() && !word.bytes().any(|b| b.is_ascii_digit()) {
+        // (Digits are looked for only in a word no lexicon knows, as the `&&` did.)
+        let mut digits = false;
+        if entry.is_none() {
+            for b in word.bytes() {
+                if b.is_ascii_digit() {
+                    digits = true;
+                    break;
+                }
+            }
+        }
+        unknown_run = if entry.is_none() && !digits {
             unknown_run + 1
         } else {
             0
@@ -278,17 +298,22 @@ impl Reader<'_, '_, '_> {
         // What markup hides is read apart from the visible text around it: a hidden comment
         // does not make the sentence it sits in hidden, nor does that sentence speak for it.
         let mut pieces = Vec::new();
+        let mut cuts: Vec<usize> = Vec::new();
         for (s, e) in text::sentences(visible) {
-            let mut cuts: Vec<usize> = concealed
-                .iter()
-                .flat_map(|c| [c.content.0, c.content.1])
-                .filter(|&x| s < x && x < e)
-                .map(|x| floor_boundary(visible, x))
-                .collect();
+            // (Loops, not a chain of adapters: each adapter was compiled for its closures.)
+            cuts.clear();
+            for c in concealed {
+                for x in [c.content.0, c.content.1] {
+                    if s < x && x < e {
+                        cuts.push(floor_boundary(visible, x));
+                    }
+                }
+            }
             cuts.sort_unstable();
             cuts.dedup();
+            cuts.push(e);
             let mut from = s;
-            for cut in cuts.into_iter().chain([e]) {
+            for &cut in &cuts {
                 if visible[from..cut].trim().len() > 1 {
                     pieces.push((from, cut));
                 }
@@ -340,12 +365,16 @@ impl Reader<'_, '_, '_> {
             if intent::lexicon_concepts(content) & intent::SPEECH == 0 {
                 continue;
             }
-            let asks = text::sentences(content).into_iter().any(|(s, e)| {
+            let mut asks = false;
+            for (s, e) in text::sentences(content) {
                 let mut facts =
                     intent::facts(&content[s..e], self.place, self.scope, &mut self.folded);
                 facts.concepts |= Concept::Hidden.bit();
-                !intent::rules_for(&facts, self.place).is_empty()
-            });
+                if !intent::rules_for(&facts, self.place).is_empty() {
+                    asks = true;
+                    break;
+                }
+            }
             if !asks {
                 continue;
             }

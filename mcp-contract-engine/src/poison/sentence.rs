@@ -7,7 +7,7 @@ use super::intent::{LazyScope, Place, Scope, MOVE};
 use super::language::languages_of;
 use super::lexicon::{any, Concept, Concepts, INDEX};
 use super::literals;
-use super::text::{fold_into, is_unspaced, words};
+use super::text::{self, fold_into, is_unspaced, words};
 use Concept as C;
 
 /// What a sentence means, for the rules.
@@ -24,6 +24,69 @@ struct Match {
     base: bool,
     /// An action asked of the model (set by [`positional`]).
     directed: bool,
+}
+
+/// Whether a text turns case inside a word, `camelCase`: a lowercase ASCII letter right before
+/// an uppercase one.
+fn turns_case(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    for i in 1..bytes.len() {
+        if bytes[i - 1].is_ascii_lowercase() && bytes[i].is_ascii_uppercase() {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether `at` is in one of the spans `[s, e)` (a negation's clause, a prohibition's).
+/// (Helpers rather than a closure at each call: each closure compiled its own search.)
+fn within(spans: &[(usize, usize)], at: usize) -> bool {
+    for &(s, e) in spans {
+        if s <= at && at < e {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether `at` is strictly inside one of the spans `(s, e)` (what an asking form governs).
+fn inside(spans: &[(usize, usize)], at: usize) -> bool {
+    for &(s, e) in spans {
+        if s < at && at < e {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether one of the words `at` is in `low..=high` (a capability right after the model).
+fn within_words(at: &[usize], low: usize, high: usize) -> bool {
+    for &c in at {
+        if low <= c && c <= high {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether a match of one of `concepts` ends where word `at` starts (a modal before a verb).
+fn ends_at(found: &[Match], at: usize, concepts: Concepts) -> bool {
+    for m in found {
+        if m.end == at && m.concepts & concepts != 0 {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether a match of one of `concepts` starts at word `at`.
+fn starts_at(found: &[Match], at: usize, concepts: Concepts) -> bool {
+    for m in found {
+        if m.start == at && m.concepts & concepts != 0 {
+            return true;
+        }
+    }
+    false
 }
 
 /// The lexicon's concepts in a text, without reading positions (the lexicon tests, scopes).
@@ -88,7 +151,9 @@ fn matches_in(folded: &str, ws: &[(usize, usize)], languages: Option<u32>) -> Ve
                     };
                     // A phrase is read within one clause: `present, call again with it as`
                     // is no `present … as`.
-                    if folded[ws[j - 1].1..s].contains([',', ';', ':', '(', ')', '.', '!', '?']) {
+                    if folded[ws[j - 1].1..s]
+                        .contains(&[',', ';', ':', '(', ')', '.', '!', '?'][..])
+                    {
                         ok = false;
                         break;
                     }
@@ -124,8 +189,8 @@ fn matches_in(folded: &str, ws: &[(usize, usize)], languages: Option<u32>) -> Ve
                 break;
             }
             if w.is_char_boundary(len) {
-                if let Some(forms) = index.stems.get(&w[..len]) {
-                    try_forms(forms);
+                if let Some(stem) = index.stems.get(&w[..len]) {
+                    try_forms(&stem.forms);
                 }
             }
         }
@@ -328,8 +393,8 @@ pub(crate) const SENSITIVE: Concepts = any(&[
 /// nothing there; "send the value to a URL like https://…" does.
 fn example_value(folded: &str, verb_end: usize, address: usize) -> bool {
     let between = &folded[verb_end.min(address)..address];
-    let before = between.trim_end_matches([' ', '"', '\'', '`', '(']);
-    between.contains(['—', ';'])
+    let before = between.trim_end_matches(&[' ', '"', '\'', '`', '('][..]);
+    between.contains(&['—', ';'][..])
         && [
             " like",
             " such as",
@@ -475,7 +540,7 @@ const CLAUSE_WORDS: &[&str] = &[
 
 /// Whether punctuation between two words closes a clause.
 fn punctuated(between: &str) -> bool {
-    between.contains([',', ':', ';', '(', ')', '—', '–', '[', ']', '>', '*', '"'])
+    between.contains(&[',', ':', ';', '(', ')', '—', '–', '[', ']', '>', '*', '"'][..])
         || between.contains(" - ")
 }
 
@@ -519,7 +584,7 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
             return true;
         }
         let between = &folded[ws[i - 1].1..ws[i].0];
-        between.contains([',', ':', ';', '(', ')', '—', '–', '-', '[', ']', '>', '*'])
+        between.contains(&[',', ':', ';', '(', ')', '—', '–', '-', '[', ']', '>', '*'][..])
             || COMMAND_OPENERS.contains(&word(i - 1))
     };
     // What each negation governs: the words after it in its clause (`not only` governs
@@ -556,9 +621,7 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
             let after = ws.get(m.end).map(|&(s, e)| &folded[s..e]);
             let forbids = opens_clause(m.start)
                 && matches!(word(m.start), "don't" | "dont" | "do" | "never")
-                || found.iter().any(|d| {
-                    d.end == m.start && d.concepts & (C::Directive.bit() | C::Model.bit()) != 0
-                })
+                || ends_at(found, m.start, C::Directive.bit() | C::Model.bit())
                 || matches!(before, Some("is" | "are" | "was" | "were")) && after == Some("to");
             if forbids {
                 prohibited.push((m.end, clause_end(folded, ws, m.end, 10, &command_at)));
@@ -595,7 +658,7 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
     for m in found {
         if m.concepts & C::Model.bit() != 0
             && m.concepts & C::Directive.bit() == 0
-            && capable_at.iter().any(|&c| m.end <= c && c <= m.end + 2)
+            && within_words(&capable_at, m.end, m.end + 2)
         {
             continue;
         }
@@ -623,7 +686,7 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         // (A verb takes its object: `Update, Delete)` and `'purge',` are labels in a list.)
         if folded[ws[end - 1].1..]
             .trim_start_matches(' ')
-            .starts_with([',', ')', '\'', '"', '/', ']', '|', '`'])
+            .starts_with(&[',', ')', '\'', '"', '/', ']', '|', '`'][..])
         {
             return false;
         }
@@ -634,12 +697,10 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         let before = word(start - 1);
         VERB_AFTER.contains(&before)
             || before.len() > 4 && before.ends_with("ly")
-            || found
-                .iter()
-                .any(|d| d.end == start && d.concepts & (C::Model.bit() | C::Directive.bit()) != 0)
+            || ends_at(found, start, C::Model.bit() | C::Directive.bit())
     };
     const SECRETS: Concepts = any(&[C::Credentials, C::AboutCredentials, C::AboutPersonal]);
-    let secret = found.iter().any(|m| m.concepts & SECRETS != 0);
+    let secret = starts_in(found, 0, usize::MAX, SECRETS);
     let mut out = Vec::with_capacity(found.len());
     // Where leaving out was forbidden (`never omit`), for the verbs joined to it.
     let mut unomitted: Vec<usize> = Vec::new();
@@ -647,12 +708,9 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         let mut c = m.concepts;
         let mut directed = false;
         // `never include`, `do not send`, `no data is sent`: forbidden or denied, not asked.
-        if c & ACTIONS != 0 && negated.iter().any(|&(s, e)| s <= m.start && m.start < e) {
+        if c & ACTIONS != 0 && within(&negated, m.start) {
             // (Not a secret kept out of what is told: "never report the API key" protects.)
-            if c & C::Tell.bit() != 0
-                && !secret
-                && prohibited.iter().any(|&(s, e)| s <= m.start && m.start < e)
-            {
+            if c & C::Tell.bit() != 0 && !secret && within(&prohibited, m.start) {
                 extra |= C::Conceal.bit();
             }
             c &= !(ACTIONS | C::Imperative.bit());
@@ -661,7 +719,7 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         // forbidden is no concealment (@mondaydotcomorg/monday-api-mcp 3.3.0); the verbs
         // joined by `or` share the negation (a clause ends before a second command otherwise).
         if c & C::Omit.bit() != 0
-            && (negated.iter().any(|&(s, e)| s <= m.start && m.start < e)
+            && (within(&negated, m.start)
                 || m.start >= 2
                     && matches!(word(m.start - 1), "or" | "nor")
                     && unomitted.contains(&(m.start - 2)))
@@ -712,9 +770,7 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         // services." (@mondaydotcomorg/monday-api-mcp 3.3.0, a `tool_name` argument).
         if c & C::Exclusive.bit() != 0
             && word(m.start) == "only"
-            && found
-                .iter()
-                .any(|n| n.start == m.end && n.concepts & C::Include.bit() != 0)
+            && starts_at(found, m.end, C::Include.bit())
         {
             c &= !C::Exclusive.bit();
         }
@@ -746,8 +802,13 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         if c & ACTIONS != 0
             && m.end == m.start + 1
             && word(m.start) == "including"
-            && !(m.end..ws.len().min(m.end + 15))
-                .any(|i| matches!(word(i), "in" | "into" | "inside" | "within" | "to"))
+            && !{
+                let mut placed = false;
+                for i in m.end..ws.len().min(m.end + 15) {
+                    placed |= matches!(word(i), "in" | "into" | "inside" | "within" | "to");
+                }
+                placed
+            }
         {
             c &= !ACTIONS;
         }
@@ -777,10 +838,7 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
             extra |= C::Imperative.bit();
             directed = true;
         }
-        if c & ACTIONS != 0
-            && (imperative_at.contains(&m.start)
-                || asking.iter().any(|&(s, e)| s < m.start && m.start < e))
-        {
+        if c & ACTIONS != 0 && (imperative_at.contains(&m.start) || inside(&asking, m.start)) {
             directed = true;
         }
         if directed && c & MOVE != 0 {
@@ -803,20 +861,23 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
             }
         }
         // Consent under a condition is a workflow ("only after the user has approved").
-        if c & C::Consent.bit() != 0
-            && conditions.iter().any(|&n| {
-                n <= m.start
+        if c & C::Consent.bit() != 0 && {
+            let mut conditional = false;
+            for &n in &conditions {
+                conditional |= n <= m.start
                     && m.start <= n + 4
-                    && !folded[ws[n.saturating_sub(1)].1..ws[m.start].0].contains([',', ';', ':'])
-            })
-        {
+                    && !folded[ws[n.saturating_sub(1)].1..ws[m.start].0]
+                        .contains(&[',', ';', ':'][..]);
+            }
+            conditional
+        } {
             c &= !C::Consent.bit();
         }
         // Consent denied is no consent claimed ("it is not a blanket approval", "a long
         // history doesn't mean the user has approved the plan"), nor is consent required
         // ("new payees must first be added and approved by the user"); obeying forbidden is
         // no order to obey ("never act on it unless the user asks").
-        let under_negation = negated.iter().any(|&(s, e)| s <= m.start && m.start < e);
+        let under_negation = within(&negated, m.start);
         let mut required = false;
         if c & C::Consent.bit() != 0 {
             for d in found {
@@ -856,9 +917,13 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
                 && matches!(word(o - 2), "with" | "in" | "by")
         };
         if c & C::Tool.bit() != 0
-            && others
-                .iter()
-                .any(|&o| o <= m.start && m.start <= o + 3 && !for_use(o))
+            && {
+                let mut other = false;
+                for &o in &others {
+                    other |= o <= m.start && m.start <= o + 3 && !for_use(o);
+                }
+                other
+            }
             && !own_server(folded, ws, m.end)
         {
             c |= C::OtherTools.bit();
@@ -898,40 +963,49 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
 /// nothing else the lexicons know in it, and no person is named after it in the clause.
 fn argument_object(folded: &str, ws: &[(usize, usize)], found: &[Match], m: &Match) -> bool {
     const LEEWAY: usize = 5;
-    let Some(field) = found
-        .iter()
-        .filter(|f| f.concepts & C::Field.bit() != 0 && f.start >= m.end)
-        .map(|f| f.start)
-        .min()
-    else {
+    let mut field = None;
+    for f in found {
+        if f.concepts & C::Field.bit() != 0 && f.start >= m.end {
+            field = Some(field.map_or(f.start, |at: usize| at.min(f.start)));
+        }
+    }
+    let Some(field) = field else {
         return false;
     };
     if field > m.end + LEEWAY || m.end == 0 {
         return false;
     }
     let between = &folded[ws[m.end - 1].1..ws[field].0];
-    if between.contains([',', ';', ':', '.', '(', ')', '—']) {
+    if between.contains(&[',', ';', ':', '.', '(', ')', '—'][..]) {
         return false;
     }
     // (What may qualify the arguments: `other`, `all`, `both`.)
     const QUALIFIERS: Concepts = any(&[C::Other, C::Bulk]);
-    if found
-        .iter()
-        .any(|o| o.start >= m.end && o.start < field && o.concepts & !QUALIFIERS != 0)
-    {
+    if starts_in(found, m.end, field, !QUALIFIERS) {
         return false;
     }
     let end = clause_end_simple(folded, ws, field);
-    !found
-        .iter()
-        .any(|o| o.start > field && o.start < end && o.concepts & any(&[C::Audience, C::User]) != 0)
+    !starts_in(found, field + 1, end, any(&[C::Audience, C::User]))
+}
+
+/// Whether a match of one of `concepts` starts at a word in `from..to`.
+fn starts_in(found: &[Match], from: usize, to: usize, concepts: Concepts) -> bool {
+    for o in found {
+        if from <= o.start && o.start < to && o.concepts & concepts != 0 {
+            return true;
+        }
+    }
+    false
 }
 
 /// The first word after `from` that opens another clause (punctuation before it), or the end.
 fn clause_end_simple(folded: &str, ws: &[(usize, usize)], from: usize) -> usize {
-    (from + 1..ws.len())
-        .find(|&i| folded[ws[i - 1].1..ws[i].0].contains([',', ';', ':', '.', '(', ')', '—']))
-        .unwrap_or(ws.len())
+    for i in from + 1..ws.len() {
+        if folded[ws[i - 1].1..ws[i].0].contains(&[',', ';', ':', '.', '(', ')', '—'][..]) {
+            return i;
+        }
+    }
+    ws.len()
 }
 
 /// Whether the words from `end` (just after a governing form) reach `at` within ten words and
@@ -941,7 +1015,7 @@ fn governs(folded: &str, ws: &[(usize, usize)], end: usize, at: usize, comma: bo
         return false;
     }
     let between = &folded[ws[end - 1].1..ws[at].0];
-    !(between.contains([';', ':', '.']) || comma && between.contains(','))
+    !(between.contains(&[';', ':', '.'][..]) || comma && between.contains(','))
 }
 
 /// Keeping a secret out of sight is hygiene, and credentials count only when said to be the
@@ -1064,24 +1138,36 @@ fn outside(
     // (@baruchiro/paperless-mcp 2.1.0). Only as the object of the verb: "set the title to
     // the … environment variable" still reads one.
     if objects & C::Environment.bit() != 0 {
-        let mut named_env = found
-            .iter()
-            .filter(|o| o.concepts & C::Environment.bit() != 0)
-            .peekable();
+        // (Loops in this function, not adapter chains: each was compiled for its closure.)
         let set_object = |o: &Match| {
-            found.iter().any(|v| {
-                v.concepts & C::Set.bit() != 0
-                    && v.end <= o.start
-                    && o.start <= v.end + 3
-                    && (v.end..o.start).all(|i| {
-                        !matches!(
-                            &folded[ws[i].0..ws[i].1],
-                            "to" | "from" | "of" | "with" | "into" | "in" | "as"
-                        )
-                    })
-            })
+            for v in found {
+                if v.concepts & C::Set.bit() == 0 || v.end > o.start || o.start > v.end + 3 {
+                    continue;
+                }
+                let mut plain = true;
+                for i in v.end..o.start {
+                    plain &= !matches!(
+                        &folded[ws[i].0..ws[i].1],
+                        "to" | "from" | "of" | "with" | "into" | "in" | "as"
+                    );
+                }
+                if plain {
+                    return true;
+                }
+            }
+            false
         };
-        if named_env.peek().is_some() && named_env.all(set_object) {
+        let (mut named_env, mut all_set) = (false, true);
+        for o in found {
+            if o.concepts & C::Environment.bit() != 0 {
+                named_env = true;
+                if !set_object(o) {
+                    all_set = false;
+                    break;
+                }
+            }
+        }
+        if named_env && all_set {
             objects &= !C::Environment.bit();
         }
     }
@@ -1117,8 +1203,11 @@ fn outside(
         // user to paste the page"; an em dash often opens a list of what was named.)
         let clause = |i: usize| {
             let before = &folded[..ws[i].0];
-            before.bytes().filter(|b| matches!(b, b';' | b':')).count()
-                + before.matches(" - ").count()
+            let mut marks = 0;
+            for b in before.bytes() {
+                marks += usize::from(matches!(b, b';' | b':'));
+            }
+            marks + before.matches(" - ").count()
         };
         let mut passes: Vec<usize> = Vec::new();
         for m in found {
@@ -1128,18 +1217,23 @@ fn outside(
         }
         // (An object the data goes into is no data moved: "put the token in .env".)
         let moved_at = |at: usize| {
-            passes.contains(&clause(at))
-                && !(1..=2).any(|k| {
-                    at >= k
-                        && matches!(
-                            &folded[ws[at - k].0..ws[at - k].1],
-                            "in" | "into" | "to" | "onto" | "inside"
-                        )
-                })
+            let mut into = false;
+            for k in 1..=2 {
+                into |= at >= k
+                    && matches!(
+                        &folded[ws[at - k].0..ws[at - k].1],
+                        "in" | "into" | "to" | "onto" | "inside"
+                    );
+            }
+            passes.contains(&clause(at)) && !into
         };
-        let moved = found
-            .iter()
-            .any(|o| o.concepts & objects != 0 && moved_at(o.start));
+        let mut moved = false;
+        for o in found {
+            if o.concepts & objects != 0 && moved_at(o.start) {
+                moved = true;
+                break;
+            }
+        }
         // A file's path, by the word it starts in (`~/.ssh/id_rsa` is words too): moved by a
         // verb in its clause, or by one in another when nothing in its own forbids it ("holds
         // the text of ~/.cursor/mcp.json: read that file and put its text there" is one
@@ -1234,14 +1328,11 @@ fn named_kinds(
 ) -> Concepts {
     let mut out = 0;
     // (Most sentences name no tool: no word is joined or turns case.)
-    let camel = visible
-        .as_bytes()
-        .windows(2)
-        .any(|p| p[0].is_ascii_lowercase() && p[1].is_ascii_uppercase());
+    let camel = turns_case(visible);
     for (i, &(s, e)) in ws.iter().enumerate() {
         let w = &folded[s..e];
         if w.len() < 5
-            || !camel && !w.contains(['_', '-'])
+            || !camel && !w.contains(&['_', '-'][..])
             || !anywhere
                 && !found.iter().any(|m| {
                     m.directed && m.concepts & ACTIONS != 0 && m.start < i && i <= m.end + 2
@@ -1249,18 +1340,13 @@ fn named_kinds(
         {
             continue;
         }
-        let name = if w.contains(['_', '-']) {
+        let name = if w.contains(&['_', '-'][..]) {
             Some(w)
         } else {
             // (`deleteMany` is folded to one word: its turn is read where it is written.)
             visible
-                .split(|c: char| !c.is_ascii_alphanumeric())
-                .find(|t| {
-                    t.eq_ignore_ascii_case(w)
-                        && t.as_bytes()
-                            .windows(2)
-                            .any(|p| p[0].is_ascii_lowercase() && p[1].is_ascii_uppercase())
-                })
+                .split(text::NOT_ASCII_ALPHANUMERIC)
+                .find(|t| t.eq_ignore_ascii_case(w) && turns_case(t))
         };
         if let Some(name) = name {
             out |= lexicon_concepts(&super::intent::split_name(name)) & HARMFUL;
@@ -1366,13 +1452,13 @@ fn root_path(folded: &str) -> bool {
     }
     folded.match_indices(" / ").any(|(at, _)| {
         let before = folded[..at]
-            .rsplit(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .rsplit((|c| !(c.is_alphanumeric() || c == '_')) as text::CharTest)
             .next()
             .unwrap_or("");
         // (No word right before it — a quote, `=`, `:` — or a word that introduces a path;
         // not a closing bracket, after which a slash divides two expressions: "{x : α} /
         // instance [inst]", lean-lsp-mcp 0.32.0.)
-        let bracket = folded[..at].ends_with([')', ']', '}']);
+        let bracket = folded[..at].ends_with(&[')', ']', '}'][..]);
         before.is_empty() && !bracket
             || matches!(
                 before,
@@ -1423,7 +1509,7 @@ const ID_SINKS: &[&str] = &[
 fn fixed_id(visible: &str) -> bool {
     let mut previous = "";
     for raw in visible.split_whitespace() {
-        let token = raw.trim_matches(|c: char| !c.is_ascii_alphanumeric());
+        let token = raw.trim_matches(text::NOT_ASCII_ALPHANUMERIC);
         let (mut upper, mut digits, mut other) = (0, 0, 0);
         for b in token.bytes() {
             if b.is_ascii_uppercase() {
@@ -1435,7 +1521,7 @@ fn fixed_id(visible: &str) -> bool {
             }
         }
         let noun = previous
-            .trim_matches(|c: char| !c.is_ascii_alphanumeric())
+            .trim_matches(text::NOT_ASCII_ALPHANUMERIC)
             .to_ascii_lowercase();
         if (7..=24).contains(&token.len())
             && other == 0
@@ -1470,7 +1556,7 @@ fn account_number(visible: &str) -> bool {
 /// name of another tool (or of its argument). Paths, file names and environment variables
 /// (`id_rsa`, `mcp.json`, `API_KEY`) are not.
 fn other_identifier(visible: &str, scope: &Scope) -> bool {
-    for token in visible.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
+    for token in visible.split((|c| !(c.is_ascii_alphanumeric() || c == '_')) as text::CharTest) {
         if token.len() < 4 {
             continue;
         }
@@ -1479,7 +1565,7 @@ fn other_identifier(visible: &str, scope: &Scope) -> bool {
         let after = visible[at + token.len()..].chars().next();
         if matches!(before, Some('/' | '.' | '~' | '$' | '-'))
             || matches!(after, Some('.' | '/' | '-'))
-                && visible[at + token.len() + 1..].starts_with(|c: char| c.is_ascii_alphanumeric())
+                && visible[at + token.len() + 1..].starts_with(text::ASCII_ALPHANUMERIC)
         {
             continue;
         }
@@ -1487,11 +1573,7 @@ fn other_identifier(visible: &str, scope: &Scope) -> bool {
             && !token.starts_with('_')
             && !token.ends_with('_')
             && token.bytes().any(|b| b.is_ascii_lowercase());
-        let camel = token
-            .as_bytes()
-            .windows(2)
-            .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase())
-            && token.as_bytes()[0].is_ascii_lowercase();
+        let camel = turns_case(token) && token.as_bytes()[0].is_ascii_lowercase();
         if !(snake || camel) {
             continue;
         }
@@ -1586,18 +1668,28 @@ fn bare_host(token: &str) -> bool {
                 // Two members of one object, `example.request/example.response` (a JSON
                 // path written as alternatives, @mendable's firecrawl-mcp 3.26.0): the part
                 // after the slash names the same first label again.
-                let first = &bytes[start
-                    ..bytes[start..i]
-                        .iter()
-                        .position(|&c| c == b'.')
-                        .map_or(i, |p| start + p)];
+                // (Index loops, not `position`/`rsplit` by closures: each compiled its own.)
+                let mut first_end = start;
+                while first_end < i && bytes[first_end] != b'.' {
+                    first_end += 1;
+                }
+                let first = &bytes[start..first_end];
                 // (Not a file on the host: `collector.example/collector.php`.)
                 let rest = &bytes[i + 1..];
-                let rest = &rest[..rest
-                    .iter()
-                    .position(|c| !(c.is_ascii_alphanumeric() || matches!(c, b'.' | b'-' | b'_')))
-                    .unwrap_or(rest.len())];
-                let file = rest.rsplit(|&c| c == b'.').next().is_some_and(|ext| {
+                let mut rest_end = 0;
+                while rest_end < rest.len()
+                    && (rest[rest_end].is_ascii_alphanumeric()
+                        || matches!(rest[rest_end], b'.' | b'-' | b'_'))
+                {
+                    rest_end += 1;
+                }
+                let rest = &rest[..rest_end];
+                let mut ext_start = rest.len();
+                while ext_start > 0 && rest[ext_start - 1] != b'.' {
+                    ext_start -= 1;
+                }
+                let file = {
+                    let ext = &rest[ext_start..];
                     matches!(
                         ext,
                         b"php"
@@ -1614,7 +1706,7 @@ fn bare_host(token: &str) -> bool {
                             | b"aspx"
                             | b"cgi"
                     )
-                });
+                };
                 if !first.is_empty()
                     && rest.len() > first.len()
                     && rest.starts_with(first)
@@ -1661,7 +1753,77 @@ fn bare_host(token: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{assignment, bare_host};
+    use super::{
+        assignment, bare_host, ends_at, inside, starts_at, starts_in, turns_case, within,
+        within_words, Match,
+    };
+
+    #[test]
+    fn turns_case_is_the_window_search() {
+        for text in [
+            "",
+            "a",
+            "aB",
+            "Ab",
+            "deleteMany",
+            "DELETE",
+            "snake_case",
+            "x1Y",
+            "éA",
+            "abcD",
+        ] {
+            let windows = text
+                .as_bytes()
+                .windows(2)
+                .any(|p| p[0].is_ascii_lowercase() && p[1].is_ascii_uppercase());
+            assert_eq!(turns_case(text), windows, "{text:?}");
+        }
+    }
+
+    /// The three search helpers against the closures they replaced.
+    #[test]
+    fn within_ends_at_and_starts_at_are_the_searches() {
+        let spans = [(2, 5), (7, 7), (9, 12)];
+        for at in 0..14 {
+            assert_eq!(
+                within(&spans, at),
+                spans.iter().any(|&(s, e)| s <= at && at < e)
+            );
+            assert_eq!(
+                inside(&spans, at),
+                spans.iter().any(|&(s, e)| s < at && at < e)
+            );
+            let words = [1, 4, 9];
+            assert_eq!(
+                within_words(&words, at, at + 2),
+                words.iter().any(|&c| at <= c && c <= at + 2)
+            );
+        }
+        let m = |start, end, concepts| Match {
+            start,
+            end,
+            concepts,
+            base: false,
+            directed: false,
+        };
+        let found = [m(0, 1, 1), m(1, 3, 2), m(3, 4, 6), m(4, 6, 0)];
+        for at in 0..8 {
+            for mask in [0, 1, 2, 4, 3, 7] {
+                let ends = found.iter().any(|d| d.end == at && d.concepts & mask != 0);
+                let starts = found
+                    .iter()
+                    .any(|d| d.start == at && d.concepts & mask != 0);
+                assert_eq!(ends_at(&found, at, mask), ends);
+                assert_eq!(starts_at(&found, at, mask), starts);
+                for to in [at, at + 1, at + 3, usize::MAX] {
+                    let expected = found
+                        .iter()
+                        .any(|o| o.start >= at && o.start < to && o.concepts & mask != 0);
+                    assert_eq!(starts_in(&found, at, to, mask), expected);
+                }
+            }
+        }
+    }
 
     #[test]
     fn an_assignment_is_a_name_and_a_value() {

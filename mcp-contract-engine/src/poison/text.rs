@@ -9,19 +9,40 @@
 use super::unicode_table::{FOLD, SKELETON};
 use crate::escape::is_hidden;
 
+/// A test of one character as a string pattern (`split`, `find`, `trim_matches`…): every
+/// pattern of this one type shares one compiled searcher, where each closure compiled its own
+/// (~500 lines of LLVM IR a call site, docs/performance.md §6).
+pub(crate) type CharTest = fn(char) -> bool;
+/// Not a letter or digit of any script.
+pub(crate) const NOT_ALPHANUMERIC: CharTest = |c| !c.is_alphanumeric();
+/// Not an ASCII letter or digit.
+pub(crate) const NOT_ASCII_ALPHANUMERIC: CharTest = |c| !c.is_ascii_alphanumeric();
+/// An ASCII letter or digit.
+pub(crate) const ASCII_ALPHANUMERIC: CharTest = |c| c.is_ascii_alphanumeric();
+
 /// The compatibility fold of one character (`𝐀` → `a`, `ｅ` → `e`, `é` → `e`), if it has one.
 fn fold_char(c: char) -> Option<&'static str> {
-    FOLD.binary_search_by_key(&c, |&(k, _)| k)
-        .ok()
-        .map(|i| FOLD[i].1)
+    position(FOLD.len(), &|i| FOLD[i].0, c).map(|i| FOLD[i].1)
 }
 
 /// The ASCII letter or digit a letter of another script looks like (Cyrillic `о` → `o`).
 pub(crate) fn skeleton_char(c: char) -> Option<char> {
-    SKELETON
-        .binary_search_by_key(&c, |&(k, _)| k)
-        .ok()
-        .map(|i| SKELETON[i].1)
+    position(SKELETON.len(), &|i| SKELETON[i].0, c).map(|i| SKELETON[i].1)
+}
+
+/// Where `c` is among `len` keys in ascending order, each once (`key(i)` the `i`th), found by
+/// halves: one compiled search for both tables, where `binary_search_by_key` compiled one each.
+fn position(len: usize, key: &dyn Fn(usize) -> char, c: char) -> Option<usize> {
+    let (mut low, mut high) = (0, len);
+    while low < high {
+        let mid = low + (high - low) / 2;
+        match key(mid).cmp(&c) {
+            std::cmp::Ordering::Less => low = mid + 1,
+            std::cmp::Ordering::Greater => high = mid,
+            std::cmp::Ordering::Equal => return Some(mid),
+        }
+    }
+    None
 }
 
 /// A word or a form of the lexicon, folded: lowercase, compatibility forms and accents folded.
@@ -182,8 +203,8 @@ pub(crate) fn sentences(text: &str) -> Vec<(usize, usize)> {
 /// Whether the line break at `at` only wraps a sentence: the line before ends in a letter, a
 /// digit or a comma, and the next one (past its indentation) starts with a lowercase letter.
 fn wrapped(text: &str, at: usize) -> bool {
-    let before = text[..at].trim_end_matches([' ', '\t', '\r']);
-    let after = text[at + 1..].trim_start_matches([' ', '\t']);
+    let before = text[..at].trim_end_matches(&[' ', '\t', '\r'][..]);
+    let after = text[at + 1..].trim_start_matches(&[' ', '\t'][..]);
     before
         .chars()
         .next_back()
@@ -257,6 +278,28 @@ pub(crate) fn unreadable(counts: [usize; 6], words: usize, function_hits: usize)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `position` against `binary_search_by_key` on both tables: every key, and characters
+    /// between and around them (the keys are ascending and each once, so the index is one).
+    #[test]
+    fn position_is_the_binary_search() {
+        let fold_keys: Vec<char> = FOLD.iter().map(|&(k, _)| k).collect();
+        let skeleton_keys: Vec<char> = SKELETON.iter().map(|&(k, _)| k).collect();
+        for keys in [&fold_keys, &skeleton_keys] {
+            assert!(keys.windows(2).all(|w| w[0] < w[1]), "ascending, each once");
+            let mut probes: Vec<char> = keys.clone();
+            probes.extend(['\0', 'a', 'Z', '\u{ffff}', char::MAX]);
+            probes.extend(keys.iter().filter_map(|&k| char::from_u32(k as u32 + 1)));
+            for c in probes {
+                assert_eq!(
+                    position(keys.len(), &|i| keys[i], c),
+                    keys.binary_search(&c).ok(),
+                    "{c:?}"
+                );
+            }
+        }
+        assert_eq!(position(0, &|_| 'a', 'a'), None);
+    }
 
     #[test]
     fn folding_undoes_disguises_and_keeps_other_scripts() {
