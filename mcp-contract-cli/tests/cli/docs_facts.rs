@@ -357,7 +357,7 @@ fn the_crate_counts_the_docs_give_are_cargo_trees() {
     // times measured with them: history, not checked.
     let perf = std::fs::read_to_string(repo_path("docs/performance.md")).expect("performance.md");
     for (marker, real) in [
-        ("| now, default (stdio), semver and shlex in |", base),
+        ("| eighth pass, default (stdio) |", base),
         ("The default build's dependencies (", base - 1),
         ("ureq adds the same ", http - base),
         ("never a fetch) brings ", calls - base),
