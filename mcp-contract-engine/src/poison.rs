@@ -45,7 +45,6 @@ mod links;
 #[cfg_attr(not(feature = "tooling"), allow(dead_code))]
 mod literals;
 mod markup;
-mod order;
 mod scan;
 mod sentence;
 mod text;

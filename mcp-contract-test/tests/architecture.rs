@@ -14,7 +14,7 @@ const ENGINE: &[(&str, &[&str])] = &[
     ("schema", &["ordered"]),
     ("surface", &["escape", "ordered"]),
     ("change", &["surface", "ordered"]),
-    ("poison", &["escape", "change", "hash"]),
+    ("poison", &["escape", "change", "hash", "ordered"]),
     ("rules", &["change", "surface", "poison"]),
     ("prepare", &["surface", "hash", "escape", "ordered"]),
     ("version", &["change", "surface"]),

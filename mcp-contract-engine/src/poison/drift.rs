@@ -7,10 +7,10 @@
 //! copied into a second one is.
 
 use super::intent::{whole, LazyScope, Place};
-use super::order;
 use super::scan::{self, Options};
 use super::walk::{self, Seg};
 use super::{Finding, Hit};
+use crate::ordered as order;
 use serde_json::Value;
 use std::cell::OnceCell;
 

@@ -43,7 +43,7 @@ pub(crate) fn find_urls(lower: &str) -> Vec<Url> {
         }
     }
     // (Through poisoning's one compiled order: the pairs differ, so stable or not is the same.)
-    super::order::sort_by(&mut starts, &|a, b| a.cmp(b));
+    crate::ordered::sort_by(&mut starts, &|a, b| a.cmp(b));
     starts.truncate(MAX_URLS);
     let mut out = Vec::new();
     for (i, marker) in starts {
