@@ -36,7 +36,7 @@ use proc_macro::TokenStream;
 /// or safety change needs a semver-major bump of the package's version), `calls = "tests/calls"`
 /// (declared example calls, one test each; needs mcp-contract-test's `calls` feature),
 /// `consumers = "tests/consumers"` (consumers' usage files, `<name>.json` each its own test
-/// `consumers::<name>`; needs mcp-contract-test's `consumers` feature), `usage_aware = true` (a breaking change no consumer is broken by passes).
+/// `consumers::<name>`; needs mcp-contract-test's `consumers` feature), `usage_aware = true` (a breaking change no consumer is broken by passes; needs `consumers`).
 ///
 /// `handler = my_server::Server::new()` tests an `rmcp::ServerHandler` in-process (no process,
 /// no port): the expression is evaluated for each probe. It needs mcp-contract-test's `rmcp`

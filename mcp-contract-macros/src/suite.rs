@@ -40,6 +40,8 @@ pub(crate) struct Suite {
     pub(crate) calls: Option<LitStr>,
     /// `consumers = "tests/consumers"`: the folder of consumers' usage files.
     pub(crate) consumers: Option<LitStr>,
+    /// Where `usage_aware = true` was written: it needs `consumers`, checked once every key is read.
+    usage_aware: Option<Span>,
 }
 
 impl Suite {
@@ -69,6 +71,7 @@ impl Suite {
             lints: Vec::new(),
             calls: None,
             consumers: None,
+            usage_aware: None,
         }
     }
 }
@@ -122,6 +125,14 @@ pub(crate) fn parse_suite(args: &[Tree], span: Span) -> Result<Suite> {
             break;
         }
         input.punct(',')?;
+    }
+    // The builder says the same at run time (`run::read_consumers`); the attribute can say it
+    // where it was written, before anything runs.
+    if let (Some(at), None) = (suite.usage_aware, &suite.consumers) {
+        return Err(Error::new(
+            at,
+            "`usage_aware` needs `consumers`: without usage files every breaking change would pass as used by no one; add `consumers = \"tests/consumers\"` or leave `usage_aware` out",
+        ));
     }
     check_server(suite, span)
 }
@@ -355,6 +366,7 @@ fn lint_key(suite: &mut Suite, key: &str, meta: &mut Meta<'_, '_>) -> Result<boo
         }
         "usage_aware" => {
             if meta.value()?.lit_bool()? {
+                suite.usage_aware = Some(meta.span);
                 suite.lints.extend(call(".usage_aware()", &[]));
             }
         }
@@ -916,6 +928,22 @@ mod tests {
             "number too large to fit in target type",
             "0xFFFFFFFFFFFFFFFFFF",
         );
+    }
+
+    #[test]
+    fn usage_aware_without_consumers_is_an_error_at_the_key() {
+        let message = "`usage_aware` needs `consumers`: without usage files every breaking change would pass as used by no one; add `consumers = \"tests/consumers\"` or leave `usage_aware` out";
+        assert_error(
+            r#"server = "s", usage_aware = true"#,
+            message,
+            "usage_aware",
+        );
+        assert_error(r#"usage_aware = true, bin = "b""#, message, "usage_aware");
+        assert!(
+            chain(r#"server = "s", usage_aware = true, consumers = "c""#)
+                .contains(". usage_aware ()")
+        );
+        assert!(!chain(r#"server = "s", usage_aware = false"#).contains("usage_aware"));
     }
 
     #[test]

@@ -98,7 +98,7 @@
 //! | `require_version_bump = true` | a breaking or safety change since the accepted contract fails (`version-bump-missing`) unless the package's version (`CARGO_PKG_VERSION`) has a semver-major bump since then (minor for 0.x); the version is recorded in the `server` snapshot's header when accepted, so a new version is drift of `server` until accepted |
 //! | `calls = "tests/calls"` | declared example calls, relative to the crate: each `<tool>/<case>.json` is one `tools/call`, its own test `calls::<tool>::<case>` (feature `calls`; without it the key is a compile error saying so). See [Declared calls](#declared-calls) |
 //! | `consumers = "tests/consumers"` | consumers' usage files, relative to the crate: each `<name>.json` is its own test `consumers::<name>` (feature `consumers`; without it the key is a compile error saying so). See [Consumers](#consumers) |
-//! | `usage_aware = true` | with `consumers`: a breaking change that breaks no consumer passes, marked `(passes: usage_aware, no known consumer)`, except where any drift fails (CI's default); the default stays fail-closed |
+//! | `usage_aware = true` | with `consumers` (without it, a compile error): a breaking change that breaks no consumer passes, marked `(passes: usage_aware, no known consumer)`, except where any drift fails (CI's default); the default stays fail-closed |
 //!
 //! Whatever the keys, anything shaped like a credential (private keys, JWTs, cloud and SaaS
 //! keys, bearer tokens, passwords in URLs) is replaced by `<secret:KIND:HASH8>` before it reaches
