@@ -341,7 +341,13 @@ fn accepting_writes_new_and_changed_items_deletes_removed_ones_and_leaves_the_re
     let first = accept(&v1);
     assert_eq!(first.len(), 3, "{first:?}");
     let snap = |name: &str| dir.join(format!("contract__tools__{name}.snap"));
-    let unchanged_before = std::fs::metadata(snap("a")).and_then(|m| m.modified()).ok();
+    // Dated a day back, so that rewriting it would show however coarse the file system's clock.
+    let unchanged_before = std::time::SystemTime::now() - std::time::Duration::from_secs(86_400);
+    std::fs::File::options()
+        .write(true)
+        .open(snap("a"))
+        .and_then(|f| f.set_modified(unchanged_before))
+        .expect("the snapshot dated back");
     std::fs::write(format!("{}.new", snap("b").display()), "stale").expect("write");
     // b changes, c is removed, d is new, a stays.
     let mut b = tool("b");
@@ -359,7 +365,7 @@ fn accepting_writes_new_and_changed_items_deletes_removed_ones_and_leaves_the_re
     assert!(!snap("c").exists() && !dir.join("contract__tools__b.snap.new").exists());
     assert_eq!(
         std::fs::metadata(snap("a")).and_then(|m| m.modified()).ok(),
-        unchanged_before
+        Some(unchanged_before)
     );
     let accepted = snapshot::load_dir(&dir, "contract", None).expect("readable");
     let again = judged(&config, FailOn::Drift, &v2, accepted);

@@ -427,9 +427,14 @@ fn the_harness_remembers_between_runs_and_the_cli_does_not() {
     let first = judged(Mode::Test);
     assert!(path.exists(), "the harness keeps one: {}", path.display());
     assert_eq!(first, checked);
-    let written = std::fs::metadata(&path)
-        .and_then(|m| m.modified())
-        .expect("a file");
+    // Dated a day back: a memo written anew would carry today's time, however coarse the
+    // file system's clock (equal times of two writes in one tick would prove nothing).
+    let written = std::time::SystemTime::now() - std::time::Duration::from_secs(86_400);
+    std::fs::File::options()
+        .write(true)
+        .open(&path)
+        .and_then(|f| f.set_modified(written))
+        .expect("the memo dated back");
     // Recalling every item writes nothing (a memo that missed any would be written anew).
     assert_eq!(judged(Mode::Test), first);
     let after = std::fs::metadata(&path)
