@@ -747,6 +747,47 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         {
             c &= !(C::Conversation.bit() | C::Instructions.bit());
         }
+        // An amount of the model's context is what a value costs, not what the context holds:
+        // "Higher values provide more comprehensive documentation but use more context
+        // window." (@upstash/context7-mcp 1.0.0). A quantity right before it measures it;
+        // "the full context window", "more of the conversation" still name its content.
+        if c & C::Conversation.bit() != 0
+            && m.start > 0
+            && matches!(
+                word(m.start - 1),
+                "more" | "less" | "fewer" | "much" | "little"
+            )
+        {
+            c &= !C::Conversation.bit();
+        }
+        // Leaving out with no object, for a purpose (`omit to use …`), is this argument left
+        // out of the call: "Omit to use the current user's namespace." (@zereight/mcp-gitlab
+        // 2.1.64, `namespace_id`) keeps nothing from anyone; the user named there owns the
+        // namespace. (A purpose that tells, or that has a person other than an owner in it, is
+        // failing to tell: "Omit to mention to the user that …", "omit to inform the user".)
+        if c & C::Omit.bit() != 0
+            && m.end == m.start + 1
+            && ws.get(m.end).is_some_and(|&(s, e)| &folded[s..e] == "to")
+            && ws.get(m.end + 1).is_some()
+            && {
+                let end = clause_end_simple(folded, ws, m.end + 1);
+                let mut told = starts_in(
+                    found,
+                    m.end + 1,
+                    end,
+                    any(&[C::Tell, C::Conceal, C::Misstate, C::Omit]),
+                );
+                for p in found {
+                    told |= m.end < p.start
+                        && p.start < end
+                        && p.concepts & any(&[C::Audience, C::User]) != 0
+                        && !word(p.end - 1).ends_with("'s");
+                }
+                !told
+            }
+        {
+            c &= !C::Omit.bit();
+        }
         // After a determiner a verb's form is a noun or an adjective: `a copy`, `each saved
         // note`, `the export`.
         if c & ACTIONS != 0 && m.start > 0 && NOMINAL.contains(&word(m.start - 1)) {
@@ -1537,19 +1578,51 @@ fn fixed_id(visible: &str) -> bool {
 }
 
 /// An account number: an IBAN, or a run of at least six digits (grouped by `-` or spaces).
+/// A date written as digits (`2024-12-31`, `31-12-2024`) is a day, not an account: its digits
+/// do not count ("ha_set_todo_item(\"todo.tasks\", summary=\"Pay bills\",
+/// due_date=\"2024-12-31\")", a usage example of ha-mcp 8.7.0).
 fn account_number(visible: &str) -> bool {
     let bytes = visible.as_bytes();
-    let mut digits = 0;
     let mut best = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        if b.is_ascii_digit() {
-            digits += 1;
-        } else if !(matches!(b, b'-' | b' ') && bytes.get(i + 1).is_some_and(u8::is_ascii_digit)) {
-            best = best.max(digits);
-            digits = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        if !bytes[i].is_ascii_digit() {
+            i += 1;
+            continue;
         }
+        // One run: groups of digits joined by a single `-` or space before another digit.
+        // Each group: its length, and whether a `-` joins it to the next.
+        let mut groups: Vec<(usize, bool)> = Vec::new();
+        let mut len = 0;
+        while i < bytes.len() {
+            let b = bytes[i];
+            if b.is_ascii_digit() {
+                len += 1;
+            } else if matches!(b, b'-' | b' ') && bytes.get(i + 1).is_some_and(u8::is_ascii_digit) {
+                groups.push((len, b == b'-'));
+                len = 0;
+            } else {
+                break;
+            }
+            i += 1;
+        }
+        groups.push((len, false));
+        let mut digits = 0;
+        let mut g = 0;
+        while g < groups.len() {
+            let date = groups.get(g..g + 3).is_some_and(|d| {
+                d[0].1 && d[1].1 && matches!((d[0].0, d[1].0, d[2].0), (4, 2, 2) | (2, 2, 4))
+            });
+            if date {
+                g += 3;
+            } else {
+                digits += groups[g].0;
+                g += 1;
+            }
+        }
+        best = best.max(digits);
     }
-    best.max(digits) >= 6
+    best >= 6
 }
 
 /// A `snake_case` or `camelCase` identifier that is not the item's own name or argument: the
@@ -1754,8 +1827,8 @@ fn bare_host(token: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::{
-        assignment, bare_host, ends_at, inside, starts_at, starts_in, turns_case, within,
-        within_words, Match,
+        account_number, assignment, bare_host, ends_at, inside, starts_at, starts_in, turns_case,
+        within, within_words, Match,
     };
 
     #[test]
@@ -1822,6 +1895,28 @@ mod tests {
                     assert_eq!(starts_in(&found, at, to, mask), expected);
                 }
             }
+        }
+    }
+
+    #[test]
+    fn an_account_number_is_six_digits_that_are_no_date() {
+        for yes in [
+            "DE44 5001 0517 5407 3249 31",
+            "account 4929-1234-5678",
+            "123456",
+            "2024-12-31 to 4929-1234-5678",
+            "2024-12-31-123456",
+        ] {
+            assert!(account_number(yes), "{yes:?}");
+        }
+        for no in [
+            "due_date=\"2024-12-31\"",
+            "from 31-12-2024 on",
+            "2024-12-31 10:00",
+            "12345",
+            "2024/12/31",
+        ] {
+            assert!(!account_number(no), "{no:?}");
         }
     }
 

@@ -50,7 +50,7 @@ fn added_findings(tool: &Value) -> Vec<String> {
 fn poison_precision_real_sentences_pass_and_their_attack_twins_do_not() {
     let mut wrong = Vec::new();
     let mut read = 0;
-    for round in ["round6.json", "round7.json"] {
+    for round in ["round6.json", "round7.json", "round8.json"] {
         let path = Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../fixtures/poisoning-precision")
             .join(round);
@@ -81,7 +81,7 @@ fn poison_precision_real_sentences_pass_and_their_attack_twins_do_not() {
             }
         }
     }
-    assert!(read >= 16, "only {read} cases read");
+    assert!(read >= 19, "only {read} cases read");
     assert!(wrong.is_empty(), "{wrong:#?}");
 }
 
@@ -143,7 +143,8 @@ const REVIEWED: &[(&str, &str, bool)] = &[
         "What the job did with Alexandria providers",
         true,
     ),
-    // Round 7's held-out servers, scored, never fixed on.
+    // Round 7's held-out servers, scored, then fixed in round 8 (`round8.json`): kept so that
+    // a return of either finding reads as the false alarm it is.
     ("context7", "use more context window", false),
     (
         "gitlab-zereight",
