@@ -72,6 +72,16 @@ const ENGLISH_SUFFIXES: &[&str] = &[
 
 /// Whether a sentence is in a script or a language none of the lexicons reads.
 pub(crate) fn unreadable(visible: &str) -> bool {
+    // A fenced code block is code in a language of its own (Mermaid's `quadrantChart`,
+    // `tf 01 ui CartUI` in @drawio/mcp 1.5.0's open_drawio_mermaid): what is read is the text
+    // around it.
+    let unfenced;
+    let visible = if visible.contains("```") || visible.contains("~~~") {
+        unfenced = without_fences(visible);
+        unfenced.as_str()
+    } else {
+        visible
+    };
     // A list of values ("Column, bar, waterfall, pareto: center, inside_end") is no prose.
     let tokens = visible.split_whitespace().count();
     if visible.matches(&[',', ':', '|', '/'][..]).count() * 3 >= tokens {
@@ -81,7 +91,22 @@ pub(crate) fn unreadable(visible: &str) -> bool {
     // quoted examples, URLs, paths or code, not hyphenated compounds' joins.
     let mut prose = String::new();
     let mut quoted = false;
-    for (i, token) in visible.split_whitespace().enumerate() {
+    // (The first word is the first with a letter: a list's marker, `-` or `1.`, is none, so
+    // "- Do NOT re-derive drawio mechanics" (@drawio/mcp 1.5.0) starts with "Do".)
+    // (So is a word after a sentence's end left in the same piece: "**Don't hand-route
+    // edges.** Just declare `source` and `target`.")
+    let mut first = true;
+    for token in visible.split_whitespace() {
+        let i = usize::from(!first);
+        if token.chars().any(char::is_alphabetic) {
+            first = false;
+        }
+        if token
+            .trim_end_matches(&['*', '_', ')', '"', '\'', '`'][..])
+            .ends_with(&['.', '!', '?', ':'][..])
+        {
+            first = true;
+        }
         let opens = token.starts_with(&['\'', '"', '`', '«', '“', '‘', '(', '['][..]);
         let closes = token.ends_with(&['\'', '"', '`', '»', '”', '’', ')', ']'][..])
             || token
@@ -100,11 +125,19 @@ pub(crate) fn unreadable(visible: &str) -> bool {
         for c in token.chars() {
             capitals += usize::from(c.is_uppercase());
         }
+        // A word of a language's commonest set in capitals is emphasis, not a name: "Do NOT",
+        // "ALWAYS".
+        let emphasis = capitals > 1 && {
+            let lower = token.trim_matches(text::NOT_ALPHANUMERIC).to_lowercase();
+            INDEX
+                .words
+                .get(lower.as_str())
+                .is_some_and(|e| e.function != 0)
+        };
         if opens
             || token.contains(&['/', '`', '@', '=', '{', '<', '_'][..])
             || token.contains("://")
-            || i > 0 && capitals > 0
-            || capitals > 1
+            || !emphasis && (i > 0 && capitals > 0 || capitals > 1)
         {
             continue;
         }
@@ -125,6 +158,25 @@ pub(crate) fn unreadable(visible: &str) -> bool {
     scripts[5] -= arabic.min(scripts[5]);
     scripts[0] += arabic;
     text::unreadable(scripts, counted, hits)
+}
+
+/// A text without its fenced code blocks: the lines from one that opens with three backticks
+/// or tildes to the one that closes it (or to the end), fences included.
+fn without_fences(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut fenced = false;
+    for line in text.split('\n') {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+            fenced = !fenced;
+            continue;
+        }
+        if !fenced {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
 }
 
 /// A letter of the Arabic script (the Arabic lexicon reads it).

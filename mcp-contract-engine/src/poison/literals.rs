@@ -278,10 +278,35 @@ pub(crate) fn find(lower: &str) -> Vec<(usize, usize, &'static Literal)> {
                     continue;
                 }
             }
+            // A tag that heads a list of values names that list: "[system]
+            // error|warning|info|debug" (the levels of the system log, `level` of
+            // mfa-servicenow-mcp 1.25.4's get_logs) says nothing to anyone.
+            if literal.signal == Some(Signal::Instruction) && heads_values(&lower[end..]) {
+                continue;
+            }
             out.push((i, end, *literal));
         }
     }
     out
+}
+
+/// Whether what follows a tag, to the end of its line, is nothing but alternative values
+/// (`error|warning|info|debug`): one word of two or more names joined by `|`.
+fn heads_values(rest: &str) -> bool {
+    let sentence = rest.split('\n').next().unwrap_or("");
+    let sentence = sentence.trim().trim_end_matches('.');
+    let mut names = 0;
+    for name in sentence.split('|') {
+        if name.is_empty()
+            || !name
+                .chars()
+                .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_'))
+        {
+            return false;
+        }
+        names += 1;
+    }
+    names >= 2
 }
 
 impl Literal {

@@ -258,6 +258,10 @@ const NOMINAL: &[&str] = &[
     "lo", "gli", "o", "os", "um", "uma",
 ];
 
+/// The model addressed by name at the end of a phrase that speaks to it ("note to the
+/// assistant", "instructions for the AI").
+const ADDRESSEES: &[&str] = &["assistant", "ai", "model", "agent", "llm"];
+
 /// Words between a preposition and its noun: `in this conversation`, `during the chat`.
 const DETERMINERS: &[&str] = &["this", "the", "that", "our", "your", "a", "current", "same"];
 
@@ -281,6 +285,8 @@ pub(crate) fn facts(
             }
         }
     }
+    // (Link labels are found before the addresses are blanked: `](` goes with them.)
+    let links = link_labels(folded);
     let address_at = blank_addresses(folded);
     let ws = words(folded);
     let found = matches(folded, &ws);
@@ -301,31 +307,62 @@ pub(crate) fn facts(
     let mut concepts =
         unspaced_concepts | literal | extra | found.iter().fold(0, |acc, m| acc | m.concepts);
     concepts |= sinks(visible, folded, &ws, scope, concepts);
+    // An item that builds or configures an assistant ("Creates a new Vapi assistant",
+    // `create_assistant` of @vapi-ai/mcp-server 0.0.11) is written to about that assistant:
+    // "Instructions for the assistant" names its input, not a message to the model reading
+    // it. (A tag, or a phrase posing as the system itself, still counts; what the words ask
+    // is judged by the other rules.)
+    if concepts & C::Authority.bit() != 0
+        && scope.about & C::AboutInstructions.bit() != 0
+        && (literal | unspaced_concepts) & C::Authority.bit() == 0
+        && found
+            .iter()
+            .filter(|m| m.concepts & C::Authority.bit() != 0)
+            .all(|m| {
+                m.end > m.start
+                    && ws
+                        .get(m.end - 1)
+                        .is_some_and(|&(s, e)| ADDRESSEES.contains(&&folded[s..e]))
+            })
+    {
+        concepts &= !C::Authority.bit();
+    }
     // Data goes where the sentence sends it: an address after the verb ("mirror each result
     // to https://…"), not a documentation link before it ("the docs at https://… use camelCase;
     // names passed here should be snake_case"). Account numbers go wherever they stand.
     // The verb nearest before the address is what it is the object of: "create a webhook at
     // https://…" sends nothing there.
     const MOVES: Concepts = any(&[C::Include, C::Send, C::Call]);
-    let after_move = match address_at {
-        Some(a) => {
-            let verb = found
-                .iter()
-                .filter(|m| {
-                    m.concepts & ACTIONS != 0
-                        && ws[m.start].0 < a
-                        // (A verb's form nobody is asked to do is a noun: "each result set".)
-                        && (m.directed || m.concepts & MOVES != 0)
-                })
-                .max_by_key(|m| (m.start, m.concepts & MOVES != 0));
-            match verb {
-                Some(m) => m.concepts & MOVES != 0 && !example_value(folded, ws[m.start].1, a),
-                // (Unspaced scripts have no word positions: their order varies.)
-                None => unspaced_concepts & MOVES != 0,
+    let after_move = address_at.iter().any(|&a| {
+        // A Markdown link's address is where its label points: the words of the label are the
+        // page's title, and the link is a destination only when the sentence sends something
+        // to it ("See the code sample for [monitoring call progress](https://…)", "Used for
+        // [sending location in WhatsApp messages](https://…)" (@twilio-alpha/mcp 0.7.0) send
+        // nothing; "copy each result to [the archive](https://…)" does).
+        let link = links
+            .iter()
+            .find(|&&(_, token)| token == a)
+            .map(|&(open, _)| open);
+        let before = link.unwrap_or(a);
+        let verb = found
+            .iter()
+            .filter(|m| {
+                m.concepts & ACTIONS != 0
+                    && ws[m.start].0 < before
+                    // (A verb's form nobody is asked to do is a noun: "each result set".)
+                    && (m.directed || m.concepts & MOVES != 0)
+            })
+            .max_by_key(|m| (m.start, m.concepts & MOVES != 0));
+        match verb {
+            Some(m) => {
+                m.concepts & MOVES != 0
+                    && !example_value(folded, ws[m.start].1, a)
+                    && link.is_none_or(|open| towards(folded, open))
             }
+            // (Unspaced scripts have no word positions: their order varies.)
+            None => unspaced_concepts & MOVES != 0,
         }
-        None => false,
-    };
+    });
     if after_move && concepts & any(&[C::Url, C::Address]) != 0 || concepts & C::Account.bit() != 0
     {
         concepts |= C::Destination.bit();
@@ -337,6 +374,24 @@ pub(crate) fn facts(
             .is_some_and(|&(s, e)| REFERENCES.contains(&&folded[s..e]))
         {
             concepts &= !(C::Conversation.bit() | C::Instructions.bit());
+        }
+        // A name that is one piece of personal data, of nobody named and not in bulk, is an
+        // input field of that kind (`PhoneNumber` of @twilio-alpha/mcp 0.7.0's
+        // CreateValidationRequest, "The phone number to verify"); the user's, all of them or
+        // the model's own (`user_phone_number`, `all_contacts`, `your_location`) are asked for.
+        if concepts & C::Personal.bit() != 0
+            && concepts & any(&[C::User, C::Bulk, C::Deictic, C::Copy]) == 0
+        {
+            concepts &= !C::Personal.bit();
+        }
+        // `phoneNumberId`, `email_address_id`: the id of a record the service keeps (a
+        // number the account owns, @vapi-ai/mcp-server 0.0.11's create_call), not the personal
+        // data itself (`phone_number` still is).
+        if ws
+            .last()
+            .is_some_and(|&(s, e)| matches!(&folded[s..e], "id" | "ids" | "sid" | "uuid"))
+        {
+            concepts &= !C::Personal.bit();
         }
         // A prompt for a model the item runs, so described: the item's own input.
         if concepts & C::Instructions.bit() != 0 && lazy.model_input(&folded.replace(' ', "")) {
@@ -393,6 +448,27 @@ pub(crate) const SENSITIVE: Concepts = any(&[
 /// nothing there; "send the value to a URL like https://…" does.
 fn example_value(folded: &str, verb_end: usize, address: usize) -> bool {
     let between = &folded[verb_end.min(address)..address];
+    // An aside that opens with an example, still open at the address: "Phone number to send
+    // SMS from (e.g., \"+15551234567\")" (@vapi-ai/mcp-server 0.0.11), "A single URL or email
+    // string for a single cell (e.g., \"https://drive.google.com/…\", \"user@example.com\")"
+    // (workspace-mcp 2.2.1). ("(i.e. …)" names the one meant, and is no example.)
+    if let Some(open) = between.rfind('(') {
+        let aside = between[open + 1..].trim_start();
+        if !aside.contains(')')
+            && [
+                "e.g.",
+                "eg.",
+                "for example",
+                "for instance",
+                "such as",
+                "like ",
+            ]
+            .iter()
+            .any(|m| aside.starts_with(m))
+        {
+            return true;
+        }
+    }
     let before = between.trim_end_matches(&[' ', '"', '\'', '`', '('][..]);
     between.contains(&['—', ';'][..])
         && [
@@ -650,6 +726,23 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
     // `the assistant can query them`, `the agent may delete it`: what it is able to do, not
     // what it is told to.
     let mut capable_at: Vec<usize> = Vec::new();
+    // Modals that ask nothing of the model (the server's own, a flag's condition).
+    let mut unasked: Vec<usize> = Vec::new();
+    // A description of a flag: "Whether …", "Indicates whether …" (where `whether` is).
+    let whether_at = match ws.len() {
+        0 => None,
+        _ if word(0) == "whether" => Some(0),
+        n if n > 1
+            && word(1) == "whether"
+            && matches!(
+                word(0),
+                "indicates" | "specifies" | "determines" | "controls" | "sets" | "says"
+            ) =>
+        {
+            Some(1)
+        }
+        _ => None,
+    };
     for m in found {
         if m.concepts & C::Capability.bit() != 0 {
             capable_at.push(m.start);
@@ -660,6 +753,17 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
             && m.concepts & C::Directive.bit() == 0
             && within_words(&capable_at, m.end, m.end + 2)
         {
+            continue;
+        }
+        // The server's own obligation is its action, not the model's: "The URL we should call
+        // when the phone number receives an incoming SMS message" (@twilio-alpha/mcp 0.7.0).
+        // And in what a flag means ("Indicates whether the credit card postal code … must be
+        // provided by the caller") an obligation is the flag's condition, asked of nobody.
+        if m.concepts & C::Directive.bit() != 0
+            && m.concepts & C::Model.bit() == 0
+            && (m.start > 0 && word(m.start - 1) == "we" || whether_at.is_some_and(|w| w < m.start))
+        {
+            unasked.push(m.start);
             continue;
         }
         if m.concepts & (C::Directive.bit() | C::Model.bit()) != 0 {
@@ -706,11 +810,24 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
     let mut unomitted: Vec<usize> = Vec::new();
     for m in found {
         let mut c = m.concepts;
+        if unasked.contains(&m.start) {
+            c &= !C::Directive.bit();
+        }
         let mut directed = false;
         // `never include`, `do not send`, `no data is sent`: forbidden or denied, not asked.
         if c & ACTIONS != 0 && within(&negated, m.start) {
             // (Not a secret kept out of what is told: "never report the API key" protects.)
-            if c & C::Tell.bit() != 0 && !secret && within(&prohibited, m.start) {
+            // (Nor a claim forbidden: "Do not claim a message was scheduled" (workspace-mcp
+            // 2.2.1, where scheduling is unavailable) asks for the truth; a claim is what is
+            // asserted, not what is kept back.)
+            if c & C::Tell.bit() != 0
+                && !secret
+                && within(&prohibited, m.start)
+                && !matches!(
+                    word(m.start),
+                    "claim" | "claims" | "pretend" | "pretends" | "assure" | "reassure"
+                )
+            {
                 extra |= C::Conceal.bit();
             }
             c &= !(ACTIONS | C::Imperative.bit());
@@ -765,9 +882,13 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         // 2.1.64, `namespace_id`) keeps nothing from anyone; the user named there owns the
         // namespace. (A purpose that tells, or that has a person other than an owner in it, is
         // failing to tell: "Omit to mention to the user that …", "omit to inform the user".)
+        // (So is `omit for` a value: "or omit for 'anyone'", workspace-mcp 2.2.1's
+        // `share_with`, names what leaving the argument out means.)
         if c & C::Omit.bit() != 0
             && m.end == m.start + 1
-            && ws.get(m.end).is_some_and(|&(s, e)| &folded[s..e] == "to")
+            && ws
+                .get(m.end)
+                .is_some_and(|&(s, e)| matches!(&folded[s..e], "to" | "for"))
             && ws.get(m.end + 1).is_some()
             && {
                 let end = clause_end_simple(folded, ws, m.end + 1);
@@ -1399,20 +1520,21 @@ fn named_kinds(
 /// Blanks URLs and email addresses out of a folded sentence: the words of `https://x.io/post`
 /// or `send@relay.io` are no verbs (the sinks are read from the sentence as written).
 /// Returns where the first blanked address starts (phone numbers too, which stay).
-fn blank_addresses(folded: &mut String) -> Option<usize> {
-    let phone = folded
+fn blank_addresses(folded: &mut String) -> Vec<usize> {
+    let mut at: Vec<usize> = folded
         .match_indices('+')
-        .find(|(i, _)| folded.as_bytes().get(i + 1).is_some_and(u8::is_ascii_digit))
-        .map(|(i, _)| i);
+        .filter(|(i, _)| folded.as_bytes().get(i + 1).is_some_and(u8::is_ascii_digit))
+        .map(|(i, _)| i)
+        .take(1)
+        .collect();
     if !folded.contains("://")
         && !folded.contains("www.")
         && !folded.contains('@')
         && !folded.split_whitespace().any(bare_host)
     {
-        return phone;
+        return at;
     }
     let mut out = String::with_capacity(folded.len());
-    let mut first = phone;
     for (i, token) in folded.split(' ').enumerate() {
         if i > 0 {
             out.push(' ');
@@ -1422,14 +1544,38 @@ fn blank_addresses(folded: &mut String) -> Option<usize> {
             || token.contains('@')
             || bare_host(token)
         {
-            first = Some(first.map_or(out.len(), |f| f.min(out.len())));
+            at.push(out.len());
             out.extend(std::iter::repeat_n(' ', token.len()));
         } else {
             out.push_str(token);
         }
     }
     *folded = out;
-    first
+    at.sort_unstable();
+    at
+}
+
+/// Markdown links of a folded sentence: where each label opens (`[`) and where the word that
+/// holds its address starts (`…](https://…)`, the token [`blank_addresses`] blanks).
+fn link_labels(folded: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for (close, _) in folded.match_indices("](") {
+        let token = folded[..close].rfind(' ').map_or(0, |s| s + 1);
+        if let Some(open) = folded[..close].rfind('[') {
+            out.push((open, token));
+        }
+    }
+    out
+}
+
+/// Whether the word before a link's label sends to it (`to`, `into`, `at`, …): "upload it to
+/// [our mirror](https://…)", not "see the code sample for [monitoring …](https://…)".
+fn towards(folded: &str, open: usize) -> bool {
+    const TOWARDS: &[&str] = &["to", "into", "onto", "at", "toward", "towards", "via"];
+    folded[..open]
+        .split_whitespace()
+        .next_back()
+        .is_some_and(|w| TOWARDS.contains(&w.trim_matches(text::NOT_ALPHANUMERIC)))
 }
 
 /// `other tools of this server`, `other tools in this server`: its own, not someone else's.
@@ -1500,7 +1646,11 @@ fn root_path(folded: &str) -> bool {
         // not a closing bracket, after which a slash divides two expressions: "{x : α} /
         // instance [inst]", lean-lsp-mcp 0.32.0.)
         let bracket = folded[..at].ends_with(&[')', ']', '}'][..]);
-        before.is_empty() && !bracket
+        // (Nor between two quoted names, which it offers as alternatives: "Set `exitX` /
+        // `exitY` / `entryX` / `entryY`", @drawio/mcp 1.5.0.)
+        let quotes = &['`', '"', '\''][..];
+        let alternatives = folded[..at].ends_with(quotes) && folded[at + 3..].starts_with(quotes);
+        before.is_empty() && !bracket && !alternatives
             || matches!(
                 before,
                 "path"
@@ -1696,11 +1846,97 @@ fn assignment(visible: &str) -> bool {
         } else {
             !value.is_empty() && (value[0].is_ascii_alphanumeric() || value[0] == b'*')
         };
-        if found {
+        if found && !written_into(&visible[v..]) {
             return true;
         }
     }
     false
+}
+
+/// Whether a value (`rest`: the text from it on) is written into a piece of content the
+/// sentence names, not given to a call: "Always include `html=1` in the style",
+/// "Always add `pointerEvents=0;` to container styles" (@drawio/mcp 1.5.0: a style string
+/// inside the diagram the tool opens); not "… `force=true` in every request" or "… in every
+/// case", where the value is the call's.
+fn written_into(rest: &str) -> bool {
+    /// Heads of a phrase that name the call, or any call, rather than content.
+    const CALL: &[&str] = &[
+        "call",
+        "calls",
+        "request",
+        "requests",
+        "invocation",
+        "invocations",
+        "argument",
+        "arguments",
+        "parameter",
+        "parameters",
+        "params",
+        "payload",
+        "payloads",
+        "options",
+        "case",
+        "cases",
+        "situation",
+        "situations",
+        "time",
+        "times",
+        "run",
+        "runs",
+        "mode",
+        "way",
+        "query",
+        "queries",
+        "body",
+        "header",
+        "headers",
+        "command",
+        "commands",
+        "operation",
+        "operations",
+        "tool",
+        "tools",
+        "response",
+        "responses",
+        "input",
+        "inputs",
+        "message",
+        "messages",
+        "instance",
+        "instances",
+        "circumstance",
+        "circumstances",
+    ];
+    /// Words that end the phrase.
+    const STOP: &[&str] = &[
+        "when", "that", "which", "so", "if", "unless", "for", "with", "and", "or", "to", "of",
+        "as", "before", "after", "while", "because",
+    ];
+    let lower = rest.to_ascii_lowercase();
+    let mut words = lower
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric() && c != '=' && c != ';'));
+    // The value's own word, then the preposition that places it.
+    let _value = words.next();
+    if !matches!(words.next(), Some("in" | "into" | "to")) {
+        return false;
+    }
+    let mut head = None;
+    for (i, raw) in lower.split_whitespace().skip(2).take(4).enumerate() {
+        let word = raw.trim_matches(|c: char| !c.is_alphanumeric());
+        if word.is_empty() || STOP.contains(&word) {
+            break;
+        }
+        if i > 0 && NOMINAL.contains(&word) {
+            break;
+        }
+        head = Some(word);
+        // (Punctuation after a word ends the phrase: "in the style**, …", "styles.")
+        if raw.ends_with(&[',', '.', ';', ':', '*', ')'][..]) {
+            break;
+        }
+    }
+    head.is_some_and(|h| !NOMINAL.contains(&h) && !CALL.contains(&h))
 }
 
 /// A host and a path written without a scheme, as a destination is in prose:

@@ -46,11 +46,26 @@ fn added_findings(tool: &Value) -> Vec<String> {
         .collect()
 }
 
+/// What a drift from the accepted item `before` to `tool` calls poisoned or unreadable (a
+/// finding on text the release added, read against what the accepted one said).
+fn changed_findings(before: &Value, tool: &Value) -> Vec<String> {
+    use mcp_contract_engine::diff::diff_surfaces;
+    use mcp_contract_engine::Policy;
+    let before = Surface::from_json(&json!({ "tools": [before] })).expect("a one-tool surface");
+    let after = Surface::from_json(&json!({ "tools": [tool] })).expect("a one-tool surface");
+    diff_surfaces(&before, &after, &Policy::default())
+        .changes
+        .into_iter()
+        .filter(|c| c.rule.ends_with("poisoned") || c.rule == "text-unreadable")
+        .map(|c| format!("{} {}", c.rule, c.message))
+        .collect()
+}
+
 #[test]
 fn poison_precision_real_sentences_pass_and_their_attack_twins_do_not() {
     let mut wrong = Vec::new();
     let mut read = 0;
-    for round in ["round6.json", "round7.json", "round8.json"] {
+    for round in ["round6.json", "round7.json", "round8.json", "round9.json"] {
         let path = Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../fixtures/poisoning-precision")
             .join(round);
@@ -69,6 +84,10 @@ fn poison_precision_real_sentences_pass_and_their_attack_twins_do_not() {
                 let mut found = findings(tool);
                 if case["drift"] == json!(true) {
                     found.extend(added_findings(tool));
+                }
+                // (`before`: the release the finding was a drift from.)
+                if case["before"].is_object() {
+                    found.extend(changed_findings(&case["before"], tool));
                 }
                 found
             };

@@ -160,7 +160,7 @@ pub(crate) static EN: Language = Language {
         e(C::Field, "field|fields|argument|arguments|parameter|parameters|param|params|property|header|headers|query string|payload|metadata|slot", "Put it in the notes field."),
         // ---- what an item is about ----
         e(C::AboutConversation, "chat|chats|conversation|conversations|message|messages|messaging|transcript|transcripts|dialogue|dialog|thread|threads|inbox|memory|memories|remember|llm|language model|completion|completions|sampling|reply|replies|session|sessions|assistant|chatbot", "Sends a chat to the model."),
-        e(C::AboutInstructions, "prompt|prompts|system prompt|llm|language model|model|models|sampling|completion|instructions|agent|ai|artificial intelligence", "Optional system prompt for the model."),
+        e(C::AboutInstructions, "prompt|prompts|system prompt|llm|language model|model|models|sampling|completion|instructions|agent|assistant|assistants|chatbot|ai|artificial intelligence", "Optional system prompt for the model."),
         e(C::AboutCredentials, "password|passwords|credential|credentials|secret|secrets|token|tokens|api key|api keys|key|keys|auth|authentication|authenticate|login|log in|sign in|oauth|vault|keychain|2fa|otp", "Refreshes the OAuth token."),
         e(C::AboutEnvironment, "environment|environments|env|variable|variables|shell|command|commands|process|processes|container|containers|sandbox|terminal|config|configuration|deploy|deploys|deployment|deployments|debug|debugging", "Runs a shell command in the sandbox."),
         e(C::AboutFiles, "file|files|folder|folders|directory|directories|filesystem|file system|path|paths|disk|ssh|home|dotfile|dotfiles|document|documents", "Deletes a file in the workspace."),
