@@ -1,8 +1,12 @@
 //! The poisoning detector over recorded surfaces: the precision check on real servers.
 //!
 //! ```sh
-//! cargo run -p mcp-contract-engine --example poison_sweep -- DIR...
+//! cargo run -p mcp-contract-engine --example poison_sweep -- [--lint RULE=LEVEL]... DIR...
 //! ```
+//!
+//! `--lint text-intent=warn` reads plain prose on live surfaces too, as a suite with that
+//! setting does (the lints' settings as `mcp-contract --lint` takes them); findings of
+//! `text-intent` are printed with the two others.
 //!
 //! Each `DIR` holds one server's releases (`VERSION.json` surface files), or folders of them.
 //! Prints every `text-poisoning` / `text-attack` finding of every release (the lint, as on a
@@ -24,8 +28,16 @@ mod support;
 
 fn main() -> ExitCode {
     let mut groups = Vec::new();
-    for arg in std::env::args().skip(1) {
-        if !support::server_folders(Path::new(&arg), &[], &mut groups) {
+    let mut config = Lints::default();
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        if arg == "--lint" {
+            let setting = args.next().unwrap_or_default();
+            if let Err(e) = config.apply_setting(&setting) {
+                eprintln!("--lint {setting:?}: {e}");
+                return ExitCode::from(2);
+            }
+        } else if !support::server_folders(Path::new(&arg), &[], &mut groups) {
             eprintln!("{arg}: not a folder");
         }
     }
@@ -49,16 +61,10 @@ fn main() -> ExitCode {
                 continue;
             };
             surfaces += 1;
-            let found = lint::lint_at(
-                &surface,
-                &[],
-                &[],
-                &Lints::default(),
-                Date::from_unix_days(20_000),
-            );
+            let found = lint::lint_at(&surface, &[], &[], &config, Date::from_unix_days(20_000));
             for f in found
                 .iter()
-                .filter(|f| f.rule == "text-poisoning" || f.rule == "text-attack")
+                .filter(|f| matches!(f.rule, "text-poisoning" | "text-attack" | "text-intent"))
             {
                 lints += 1;
                 println!("LINT {}: {}", path.display(), f.line());
