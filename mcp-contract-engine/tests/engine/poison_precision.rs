@@ -170,6 +170,15 @@ const REVIEWED: &[(&str, &str, bool)] = &[
         "Omit to use the current user's namespace",
         false,
     ),
+    // Round 9's fresh population (precision10), measured once and not read for fixing: usage
+    // of the server's own arguments and tools, and an API limit, read as concealment or as
+    // another tool's arguments forced.
+    ("ms365", "accept silently without notifying the organizer", false),
+    ("ms365", "support only the updated changeType", false),
+    ("ms365", "call download-bytes with target=", false),
+    // Round 8's population (precision9), left by round 9: it asks for honesty only because
+    // an earlier sentence says scheduling is impossible; alone, it has concealment's shape.
+    ("workspace-mcp", "Never tell a user a message", false),
 ];
 
 /// The verdict of [`REVIEWED`] on one finding's line.
@@ -184,7 +193,7 @@ fn verdict(server: &str, line: &str) -> &'static str {
     }
 }
 
-/// The poisoning findings on 59 published servers nobody tuned on (`fixtures/real-servers/`,
+/// The poisoning findings on 91 published servers nobody tuned on (`fixtures/real-servers/`,
 /// docs/lints.md "Precision on servers nobody tuned on"): the live lints on every capture and
 /// what a drift between two captures of a server (both ways) calls poisoned, each with its
 /// verdict ([`REVIEWED`]). A finding more or less, or a verdict changed, is a pending snapshot
