@@ -285,11 +285,21 @@ pub fn lint_at(
 /// The findings on one item (its lints and policies), unsorted; [`finish`] adds the
 /// surface-wide ones. Items are independent, so a large surface is linted item by item.
 pub fn lint_item(key: &ItemKey, value: &Value, config: &Lints) -> Vec<Finding> {
+    lint_item_texts(key, &crate::poison::Texts::new(value), config)
+}
+
+/// [`lint_item`] of the item whose texts are `texts` (walked once for its lints and for the
+/// judgement of its change).
+pub fn lint_item_texts(
+    key: &ItemKey,
+    texts: &crate::poison::Texts<'_>,
+    config: &Lints,
+) -> Vec<Finding> {
     let mut out = Out {
         config,
         findings: Vec::new(),
     };
-    item(&mut out, key, value);
+    item(&mut out, key, texts);
     out.findings
 }
 
@@ -418,7 +428,8 @@ impl Out<'_> {
     }
 }
 
-fn item(out: &mut Out<'_>, key: &ItemKey, value: &Value) {
+fn item(out: &mut Out<'_>, key: &ItemKey, texts: &crate::poison::Texts<'_>) {
+    let value = texts.value();
     // A call's result is data the tool returned for one case, not advertised surface: it is
     // held to its schema and its accepted result (the `call-…` findings), not linted.
     if key.kind == ItemKind::Call {
@@ -431,7 +442,7 @@ fn item(out: &mut Out<'_>, key: &ItemKey, value: &Value) {
         .iter()
         .any(|rule| out.config.level(rule) != Level::Allow)
     {
-        for finding in crate::poison::live(value) {
+        for finding in crate::poison::live_in(texts) {
             // Without a baseline, a text is reported by default only on evidence no
             // documentation needs, and fails only when that evidence is certain; what the
             // sentences around it ask is said beside it. A text with nothing but a reading of

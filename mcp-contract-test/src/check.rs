@@ -708,9 +708,13 @@ fn judge_item<'a>(
     if !has_old_definition && new_definition.is_none() {
         return None; // removal already accepted
     }
-    let findings = new_definition
+    // The live item's texts, walked once for its lints and the judgement of its change.
+    let texts = new_definition
+        .as_deref()
+        .map(mcp_contract_engine::poison::Texts::new);
+    let findings = texts
         .as_ref()
-        .map(|d| crate::lint::lint_item(key, d, lints))
+        .map(|texts| crate::lint::lint_item_texts(key, texts, lints))
         .unwrap_or_default();
     // The common case, an item whose snapshot text is the accepted one, is recognised by
     // writing that text against the accepted file without building it; its recording is then
@@ -742,27 +746,23 @@ fn judge_item<'a>(
         }
         (None, None) => return None,
     };
-    let mut one_sided = None;
-    let judgement = match (state, old_definition, new_definition) {
-        (State::Unchanged, _, _) => None,
-        (_, Some(old), Some(new)) => Some(diff::diff_item_in(
+    // A one-sided item waits for the rename pass when renames are possible.
+    let judged = state != State::Unchanged
+        && (!renames_possible || (old_definition.is_some() && texts.is_some()));
+    let judgement = judged.then(|| {
+        diff::diff_item_texts(
             key,
-            Some(&old),
-            Some(&new),
+            old_definition.as_ref(),
+            texts.as_ref(),
             policy,
             context,
-        )),
-        (_, old, new) if renames_possible => {
-            one_sided = old.or(new.map(Cow::into_owned));
-            None
-        }
-        (_, old, new) => Some(diff::diff_item_in(
-            key,
-            old.as_ref(),
-            new.as_deref(),
-            policy,
-            context,
-        )),
+        )
+    });
+    drop(texts);
+    let one_sided = match state {
+        State::Unchanged => None,
+        _ if judged => None,
+        _ => old_definition.or(new_definition.map(Cow::into_owned)),
     };
     Some(Examined {
         snap_path: layout.item_path(key, old),

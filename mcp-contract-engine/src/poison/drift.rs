@@ -12,6 +12,7 @@ use super::walk::{self, Seg};
 use super::{Finding, Hit};
 use crate::ordered as order;
 use serde_json::Value;
+use std::borrow::Cow;
 use std::cell::OnceCell;
 
 /// One text of an item: the string and how strictly it is read. Its path is not kept: most
@@ -71,15 +72,24 @@ impl<'v> Paths<'v> {
 /// One version of the item: its texts, and their paths once something is to be reported.
 struct Side<'v> {
     value: Option<&'v Value>,
-    texts: Vec<Text<'v>>,
+    texts: Cow<'v, [Text<'v>]>,
     paths: OnceCell<Paths<'v>>,
 }
 
 impl<'v> Side<'v> {
     fn new(value: Option<&'v Value>) -> Side<'v> {
+        Side::with(value, None)
+    }
+
+    /// The side of `value`, whose texts are `walked` when they were.
+    fn with(value: Option<&'v Value>, walked: Option<&'v [Text<'v>]>) -> Side<'v> {
+        let texts = match walked {
+            Some(walked) => Cow::Borrowed(walked),
+            None => Cow::Owned(value.map(texts).unwrap_or_default()),
+        };
         Side {
             value,
-            texts: value.map(texts).unwrap_or_default(),
+            texts,
             paths: OnceCell::new(),
         }
     }
@@ -247,9 +257,14 @@ fn scan_all(
     }
 }
 
-/// The added evidence of `new` against `old` (`None`: a new item, judged alone).
-pub(super) fn judge(old: Option<&Value>, new: &Value) -> Vec<Finding> {
-    let new_side = Side::new(Some(new));
+/// The added evidence of `new` against `old` (`None`: a new item, judged alone), the texts of
+/// `new` read from `walked` when they were walked.
+pub(super) fn judge<'v>(
+    old: Option<&'v Value>,
+    new: &'v Value,
+    walked: Option<&'v [Text<'v>]>,
+) -> Vec<Finding> {
+    let new_side = Side::with(Some(new), walked);
     let old_side = Side::new(old);
     // Most changes of an item change no text it shows the model (a type, a bound, `required`):
     // then no text is changed, none is read and nothing is found (what [`judge_sides`] finds
@@ -546,7 +561,7 @@ mod tests {
 
     fn flags(description: &str, name: &str, arg: &str) -> bool {
         let old = tool("Saves a record.", name, "A value.");
-        !judge(Some(&old), &tool(description, name, arg)).is_empty()
+        !judge(Some(&old), &tool(description, name, arg), None).is_empty()
     }
 
     /// What `changed_texts` replaces: the old texts counted in a map, taken off in the new
@@ -606,7 +621,7 @@ mod tests {
         for (old, new) in &pairs {
             let (old_side, new_side) = (Side::new(Some(old)), Side::new(Some(new)));
             let whole = judge_sides(Some(old), new, &old_side, &new_side);
-            assert_eq!(judge(Some(old), new), whole, "{new}");
+            assert_eq!(judge(Some(old), new, None), whole, "{new}");
             if same_texts(&old_side.texts, &new_side.texts) {
                 shortcut += 1;
                 assert!(whole.is_empty(), "{new}");
@@ -620,7 +635,10 @@ mod tests {
             let (old_side, new_side) = (Side::new(Some(old)), Side::new(Some(new)));
             assert!(judge_sides(Some(old), new, &old_side, &new_side).is_empty());
         }
-        assert!(!judge(None, &text).is_empty(), "a new item is judged alone");
+        assert!(
+            !judge(None, &text, None).is_empty(),
+            "a new item is judged alone"
+        );
     }
 
     #[test]
@@ -817,7 +835,7 @@ mod tests {
         ];
         for (description, name, attack, honest) in pairs {
             let old = tool("Saves a record.", name, "A value.");
-            let attack_alone = judge(Some(&old), &tool("Saves a record.", name, attack));
+            let attack_alone = judge(Some(&old), &tool("Saves a record.", name, attack), None);
             // (Each half alone reads as nothing: the reference is what joins them.)
             assert!(
                 attack_alone.is_empty(),
@@ -860,11 +878,11 @@ mod tests {
         };
         let old = nested("Saves a record.", "A value.");
         assert!(
-            judge(Some(&old), &nested("Saves a record.", half)).is_empty(),
+            judge(Some(&old), &nested("Saves a record.", half), None).is_empty(),
             "the nested half alone reads as nothing"
         );
         assert!(
-            judge(Some(&old), &nested(description, half)).is_empty(),
+            judge(Some(&old), &nested(description, half), None).is_empty(),
             "a nested text joined the description's reference"
         );
         assert!(
