@@ -435,7 +435,9 @@ fn item(out: &mut Out<'_>, key: &ItemKey, texts: &crate::poison::Texts<'_>) {
     if key.kind == ItemKind::Call {
         return;
     }
-    if any_hidden(value, 0) {
+    // Most items come as text no string of which can hold a hidden character: no value is
+    // walked then.
+    if !texts.source().is_some_and(plain_json) && any_hidden(value, 0) {
         hidden(out, key, value, &mut String::new(), 0);
     }
     if ["text-poisoning", "text-attack", "text-intent"]
@@ -865,6 +867,38 @@ fn any_hidden(value: &Value, depth: usize) -> bool {
     }
 }
 
+/// Whether the JSON `text` holds only printable ASCII outside of its structural whitespace
+/// (tabs, line breaks) and no escape: then every string and key of its value is printable
+/// ASCII ([`any_hidden`] is `false`), since a string holds a control character only escaped.
+/// Eight bytes at a time, as [`printable_ascii`].
+fn plain_json(text: &str) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let plain_byte =
+        |b: u8| (0x20..0x7f).contains(&b) && b != b'\\' || matches!(b, b'\t' | b'\n' | b'\r');
+    let mut chunks = text.as_bytes().chunks_exact(8);
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        // A byte of 0x5c (a backslash) becomes zero, and only a zero byte borrows into its
+        // own high bit when one is taken from it (no high bit set: ASCII).
+        let escape = w ^ (0x5c * ONES);
+        if w & HIGH == 0
+            && w.wrapping_sub(0x20 * ONES) & HIGH == 0
+            && w.wrapping_add(ONES) & HIGH == 0
+            && escape.wrapping_sub(ONES) & HIGH == 0
+        {
+            continue;
+        }
+        // A line break, a tab, or something to refuse: byte by byte.
+        if !chunk.iter().all(|&b| plain_byte(b)) {
+            return false;
+        }
+    }
+    chunks.remainder().iter().all(|&b| plain_byte(b))
+}
+
 /// Whether [`hidden_text`] reports `text`. Printable ASCII holds no hidden character.
 fn reported_hidden(text: &str) -> bool {
     !printable_ascii(text.as_bytes()) && !hidden_in(text).is_empty()
@@ -1010,6 +1044,43 @@ mod tests {
             let text = vec![b'~'; len];
             assert!(printable_ascii(&text));
         }
+    }
+
+    /// `plain_json` is its byte-by-byte definition at every position of an eight-byte word,
+    /// and a plain text's value holds no hidden character.
+    #[test]
+    fn plain_json_is_its_definition_and_holds_nothing_hidden() {
+        let reference = |text: &str| {
+            text.bytes().all(|b| {
+                (0x20..0x7f).contains(&b) && b != b'\\' || matches!(b, b'\t' | b'\n' | b'\r')
+            })
+        };
+        let base = r#"{"description": "Reads a note and returns it.", "n": [1, 2.5, null]}"#;
+        let mut texts: Vec<String> = vec![
+            base.to_owned(),
+            serde_json::to_string_pretty(&serde_json::from_str::<Value>(base).unwrap()).unwrap(),
+            r#"{"a": "tab\tinside"}"#.to_owned(),
+            r#"{"a": "\u200b"}"#.to_owned(),
+            "{\"a\": \"zero\u{200b}width\"}".to_owned(),
+            "{\"a\": \"\u{7f}\"}".to_owned(),
+            "{\"a\":\r\n\t\"b\"}".to_owned(),
+            String::new(),
+        ];
+        // Each refused byte at every offset of a word, in a text long enough for several.
+        for bad in ["\\\\", "\u{1}", "\u{1f}", "\u{7f}", "é", "\u{1b}"] {
+            for at in 0..17 {
+                let mut text = format!(r#"{{"description": "{}"}}"#, "x".repeat(at));
+                text.insert_str(17 + at, bad);
+                texts.push(text);
+            }
+        }
+        for text in &texts {
+            assert_eq!(plain_json(text), reference(text), "{text:?}");
+            if let (true, Ok(value)) = (plain_json(text), serde_json::from_str::<Value>(text)) {
+                assert!(!any_hidden(&value, 0), "{text:?}");
+            }
+        }
+        assert!(plain_json(&texts[1]) && !plain_json(&texts[2]) && !plain_json(&texts[4]));
     }
 
     #[test]

@@ -279,6 +279,8 @@ pub fn build_tables() {
 #[derive(Debug)]
 pub struct Texts<'v> {
     value: &'v Value,
+    /// The JSON text `value` was parsed from, when the caller has it.
+    source: Option<&'v str>,
     /// Walked when first read (an item whose poisoning lints are off and that did not change
     /// never is).
     list: std::cell::OnceCell<Vec<drift::Text<'v>>>,
@@ -289,13 +291,28 @@ impl<'v> Texts<'v> {
     pub fn new(value: &'v Value) -> Texts<'v> {
         Texts {
             value,
+            source: None,
             list: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// These texts, of a value parsed from `text` exactly (nothing changed since): a reader of
+    /// every string may look at the text instead, in one pass (the hidden-character lint).
+    pub fn parsed_from(self, text: &'v str) -> Texts<'v> {
+        Texts {
+            source: Some(text),
+            ..self
         }
     }
 
     /// The item.
     pub fn value(&self) -> &'v Value {
         self.value
+    }
+
+    /// The JSON text the item was parsed from, when known ([`Texts::parsed_from`]).
+    pub fn source(&self) -> Option<&'v str> {
+        self.source
     }
 
     /// Every text, in the walk's order ([`drift::texts`]).
