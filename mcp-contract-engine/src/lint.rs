@@ -617,6 +617,9 @@ const SUBSCHEMAS: [&str; 20] = [
     "oneOf",
     "prefixItems",
 ];
+// (Their positions are bits of one `u32` in `schema_node`.)
+const _: () = assert!(SUBSCHEMAS.len() <= 32);
+
 /// The position of `key` in [`SUBSCHEMAS`]: one `match` (by length, then bytes) rather than
 /// comparing it with each of the twenty, for every key of every schema object linted.
 fn subschema_index(key: &str) -> Option<usize> {
@@ -662,6 +665,9 @@ fn schema_node(out: &mut Out<'_>, key: &ItemKey, node: &Value, path: &mut String
     // One pass over the keys rather than a lookup per keyword: most keys hold no subschema.
     let mut found: [Option<&Value>; SUBSCHEMAS.len()] = [None; SUBSCHEMAS.len()];
     let (mut types, mut required, mut open) = (None, None, false);
+    // Which of `found` are set: the walk below visits only those, in the same order (most
+    // nodes, `{"type": "string"}`, hold none).
+    let mut present = 0u32;
     for (k, v) in map {
         match k.as_str() {
             "type" => types = Some(v),
@@ -673,6 +679,7 @@ fn schema_node(out: &mut Out<'_>, key: &ItemKey, node: &Value, path: &mut String
         }
         if let Some(i) = subschema_index(k) {
             found[i] = Some(v);
+            present |= 1 << i;
         }
     }
     if let Some(t) = types {
@@ -708,8 +715,12 @@ fn schema_node(out: &mut Out<'_>, key: &ItemKey, node: &Value, path: &mut String
             }
         }
     }
-    for (i, (field, value)) in SUBSCHEMAS.iter().zip(found).enumerate() {
-        let Some(value) = value else { continue };
+    while present != 0 {
+        let i = present.trailing_zeros() as usize;
+        present &= present - 1;
+        let (field, Some(value)) = (&SUBSCHEMAS[i], found[i]) else {
+            continue;
+        };
         let len = path.len();
         push_segment(path, field);
         match value {
@@ -1044,6 +1055,38 @@ mod tests {
             let text = vec![b'~'; len];
             assert!(printable_ascii(&text));
         }
+    }
+
+    /// Every subschema keyword is walked, in the order of [`SUBSCHEMAS`] (what the loop over
+    /// all of them gave before the walk visited only those present), whatever the object's
+    /// key order.
+    #[test]
+    fn schema_node_walks_every_subschema_in_keyword_order() {
+        let bad = json!({"type": "bogus"});
+        let mut schema = serde_json::Map::new();
+        let mut expected = Vec::new();
+        for (i, field) in SUBSCHEMAS.iter().enumerate() {
+            let value = if i < SINGLE_SUBSCHEMAS {
+                expected.push(format!("inputSchema.{field}.x.type"));
+                json!({ "x": bad })
+            } else if i < SUBSCHEMA_LISTS && *field != "items" {
+                expected.push(format!("inputSchema.{field}.type"));
+                bad.clone()
+            } else {
+                expected.push(format!("inputSchema.{field}[0].type"));
+                json!([bad])
+            };
+            schema.insert((*field).to_owned(), value);
+        }
+        schema.insert("type".to_owned(), json!("object"));
+        let tool = json!({"name": "t", "description": "Reads.", "inputSchema": schema});
+        let key = ItemKey::new(ItemKind::Tool, "t");
+        let found: Vec<String> = lint_item(&key, &tool, &Lints::default())
+            .into_iter()
+            .filter(|f| f.rule == "schema-type-unknown")
+            .map(|f| f.path)
+            .collect();
+        assert_eq!(found, expected);
     }
 
     /// `plain_json` is its byte-by-byte definition at every position of an eight-byte word,
