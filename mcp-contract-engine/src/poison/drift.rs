@@ -26,7 +26,12 @@ pub(super) struct Text<'v> {
 
 /// Every text of an item, in the walk's order (the learned scorer reads the same).
 pub(super) fn texts(value: &Value) -> Vec<Text<'_>> {
-    let mut out = Vec::new();
+    texts_sized(value, 0)
+}
+
+/// [`texts`], room made for `expected` of them.
+fn texts_sized(value: &Value, expected: usize) -> Vec<Text<'_>> {
+    let mut out = Vec::with_capacity(expected);
     walk::walk(
         value,
         walk::Ctx::Item,
@@ -77,15 +82,13 @@ struct Side<'v> {
 }
 
 impl<'v> Side<'v> {
-    fn new(value: Option<&'v Value>) -> Side<'v> {
-        Side::with(value, None)
-    }
-
-    /// The side of `value`, whose texts are `walked` when they were.
-    fn with(value: Option<&'v Value>, walked: Option<&'v [Text<'v>]>) -> Side<'v> {
-        let texts = match walked {
-            Some(walked) => Cow::Borrowed(walked),
-            None => Cow::Owned(value.map(texts).unwrap_or_default()),
+    /// The side of `value`, its texts read from `walked` when they were walked, else walked
+    /// with room made for `expected` of them (the other side's count: one allocation).
+    fn with(value: Option<&'v Value>, walked: Option<&'v [Text<'v>]>, expected: usize) -> Side<'v> {
+        let texts = match (walked, value) {
+            (Some(walked), _) => Cow::Borrowed(walked),
+            (None, Some(value)) => Cow::Owned(texts_sized(value, expected)),
+            (None, None) => Cow::Owned(Vec::new()),
         };
         Side {
             value,
@@ -264,8 +267,8 @@ pub(super) fn judge<'v>(
     new: &'v Value,
     walked: Option<&'v [Text<'v>]>,
 ) -> Vec<Finding> {
-    let new_side = Side::with(Some(new), walked);
-    let old_side = Side::new(old);
+    let new_side = Side::with(Some(new), walked, 0);
+    let old_side = Side::with(old, None, new_side.texts.len());
     // Most changes of an item change no text it shows the model (a type, a bound, `required`):
     // then no text is changed, none is read and nothing is found (what [`judge_sides`] finds
     // then, told without hashing, sorting or scanning every text).
@@ -619,7 +622,10 @@ mod tests {
         }
         let mut shortcut = 0;
         for (old, new) in &pairs {
-            let (old_side, new_side) = (Side::new(Some(old)), Side::new(Some(new)));
+            let (old_side, new_side) = (
+                Side::with(Some(old), None, 0),
+                Side::with(Some(new), None, 0),
+            );
             let whole = judge_sides(Some(old), new, &old_side, &new_side);
             assert_eq!(judge(Some(old), new, None), whole, "{new}");
             if same_texts(&old_side.texts, &new_side.texts) {
@@ -632,7 +638,10 @@ mod tests {
         assert!(pairs.len() > shortcut);
         let (empty, text) = (json!({}), json!({"description": poisoned}));
         for (old, new) in [(&empty, &empty), (&text, &text)] {
-            let (old_side, new_side) = (Side::new(Some(old)), Side::new(Some(new)));
+            let (old_side, new_side) = (
+                Side::with(Some(old), None, 0),
+                Side::with(Some(new), None, 0),
+            );
             assert!(judge_sides(Some(old), new, &old_side, &new_side).is_empty());
         }
         assert!(
@@ -732,7 +741,10 @@ mod tests {
                    "inputSchema": {"properties": {"x": {"description": a}, "y": {"title": b}}}})
         };
         let (old_item, new_item) = (item("one", "two"), item("three", "four"));
-        let (old, new) = (Side::new(Some(&old_item)), Side::new(Some(&new_item)));
+        let (old, new) = (
+            Side::with(Some(&old_item), None, 0),
+            Side::with(Some(&new_item), None, 0),
+        );
         let keys = ["rule:a", "rule:b", "tag:c"];
         let hits = |seed: usize, len: usize, texts: usize| -> Vec<(usize, Hit)> {
             (0..len)
@@ -785,7 +797,7 @@ mod tests {
         for (at, (segs, text)) in walked.iter().enumerate() {
             assert_eq!((paths.get(at), found[at]), (segs.as_slice(), *text));
         }
-        let side = Side::new(Some(&item));
+        let side = Side::with(Some(&item), None, 0);
         let path = [
             Seg::Key("inputSchema"),
             Seg::Key("properties"),
@@ -795,7 +807,7 @@ mod tests {
         assert_eq!(side.text_at(&[Seg::Key("nowhere")], true), None);
         // Two texts at one path: a property name and a schema written as a string.
         let odd = json!({"name": "t", "inputSchema": {"properties": {"a": "str"}}});
-        let side = Side::new(Some(&odd));
+        let side = Side::with(Some(&odd), None, 0);
         let path = [
             Seg::Key("inputSchema"),
             Seg::Key("properties"),
