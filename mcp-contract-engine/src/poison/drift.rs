@@ -26,8 +26,11 @@ pub(super) struct Text<'v> {
 
 /// Every text of an item, in the walk's order (the learned scorer reads the same).
 pub(super) fn texts(value: &Value) -> Vec<Text<'_>> {
-    // Room for a tool's texts (a list grown from empty cost a third of the walk).
-    texts_sized(value, 64)
+    // Room for a tool's texts (a list grown from empty cost a third of the walk), in no more
+    // than 1,032 bytes, which glibc's malloc serves from its per-thread cache: a larger block
+    // is looked for in its bins, after merging the small blocks freed since (~8 k
+    // instructions once an item's values were dropped).
+    texts_sized(value, 40)
 }
 
 /// [`texts`], room made for `expected` of them.
