@@ -8,6 +8,7 @@
 
 use crate::change::{Change, Class, Judgement, Note, Policy};
 use crate::ordered::{bulk_map, sorted_names, CollectOrdered};
+use crate::poison::Texts;
 use crate::rules::{self, Direction};
 use crate::schema::{
     self, bound_tighter, canonical_eq, canonical_schema_eq, canonical_schema_string,
@@ -92,7 +93,7 @@ pub fn diff_item_maps_in(
                     judge_pair(&mut out, predecessor, value, &from.name);
                 }
             }
-            _ => item_into(&mut out, before, after),
+            _ => item_into(&mut out, before, after, None),
         }
         (out.changes, out.notes)
     };
@@ -159,7 +160,7 @@ pub(crate) fn probable_renames(
 /// when they move to the new name, reported on it, each message naming the old one.
 fn judge_pair(out: &mut Out<'_>, old: &Value, new: &Value, old_name: &str) {
     let (changes, notes) = (out.changes.len(), out.notes.len());
-    item_into(out, Some(old), Some(new));
+    item_into(out, Some(old), Some(new), None);
     for change in &mut out.changes[changes..] {
         change.message = format!("renamed from `{old_name}`: {}", change.message);
     }
@@ -238,8 +239,20 @@ pub fn diff_item_in(
     policy: &Policy,
     context: &Context,
 ) -> Judgement {
+    diff_item_texts(key, old, new.map(Texts::new).as_ref(), policy, context)
+}
+
+/// [`diff_item_in`] of the live item whose texts are `new` (walked once for its lints and for
+/// this judgement).
+pub fn diff_item_texts(
+    key: &ItemKey,
+    old: Option<&Value>,
+    new: Option<&Texts<'_>>,
+    policy: &Policy,
+    context: &Context,
+) -> Judgement {
     let mut out = Out::new(key, policy, context);
-    item_into(&mut out, old, new);
+    item_into(&mut out, old, new.map(Texts::value), new);
     finish(Judgement {
         changes: out.changes,
         notes: out.notes,
@@ -589,7 +602,13 @@ fn added(out: &mut Out<'_>, value: &Value, renamed: Option<&String>) {
     out.emit(id, "", None, Some(clip(value, CLIP)), message);
 }
 
-fn item_into(out: &mut Out<'_>, old: Option<&Value>, new: Option<&Value>) {
+/// The judgement of an item's two versions, the new one's texts read from `texts` when given.
+fn item_into(
+    out: &mut Out<'_>,
+    old: Option<&Value>,
+    new: Option<&Value>,
+    texts: Option<&Texts<'_>>,
+) {
     let kind = out.item.kind;
     match (old, new) {
         (None, None) => {}
@@ -620,7 +639,7 @@ fn item_into(out: &mut Out<'_>, old: Option<&Value>, new: Option<&Value>) {
             // When no text changed (a type, a bound, an annotation did), nothing was added and
             // the scan is skipped.
             if !same_texts(o, n) {
-                poisoning::changed(out, o, n);
+                poisoning::changed(out, o, n, texts);
             }
         }
     }

@@ -285,11 +285,21 @@ pub fn lint_at(
 /// The findings on one item (its lints and policies), unsorted; [`finish`] adds the
 /// surface-wide ones. Items are independent, so a large surface is linted item by item.
 pub fn lint_item(key: &ItemKey, value: &Value, config: &Lints) -> Vec<Finding> {
+    lint_item_texts(key, &crate::poison::Texts::new(value), config)
+}
+
+/// [`lint_item`] of the item whose texts are `texts` (walked once for its lints and for the
+/// judgement of its change).
+pub fn lint_item_texts(
+    key: &ItemKey,
+    texts: &crate::poison::Texts<'_>,
+    config: &Lints,
+) -> Vec<Finding> {
     let mut out = Out {
         config,
         findings: Vec::new(),
     };
-    item(&mut out, key, value);
+    item(&mut out, key, texts);
     out.findings
 }
 
@@ -418,20 +428,23 @@ impl Out<'_> {
     }
 }
 
-fn item(out: &mut Out<'_>, key: &ItemKey, value: &Value) {
+fn item(out: &mut Out<'_>, key: &ItemKey, texts: &crate::poison::Texts<'_>) {
+    let value = texts.value();
     // A call's result is data the tool returned for one case, not advertised surface: it is
     // held to its schema and its accepted result (the `call-…` findings), not linted.
     if key.kind == ItemKind::Call {
         return;
     }
-    if any_hidden(value, 0) {
+    // Most items come as text no string of which can hold a hidden character: no value is
+    // walked then.
+    if !texts.source().is_some_and(plain_json) && any_hidden(value, 0) {
         hidden(out, key, value, &mut String::new(), 0);
     }
     if ["text-poisoning", "text-attack", "text-intent"]
         .iter()
         .any(|rule| out.config.level(rule) != Level::Allow)
     {
-        for finding in crate::poison::live(value) {
+        for finding in crate::poison::live_in(texts) {
             // Without a baseline, a text is reported by default only on evidence no
             // documentation needs, and fails only when that evidence is certain; what the
             // sentences around it ask is said beside it. A text with nothing but a reading of
@@ -604,6 +617,9 @@ const SUBSCHEMAS: [&str; 20] = [
     "oneOf",
     "prefixItems",
 ];
+// (Their positions are bits of one `u32` in `schema_node`.)
+const _: () = assert!(SUBSCHEMAS.len() <= 32);
+
 /// The position of `key` in [`SUBSCHEMAS`]: one `match` (by length, then bytes) rather than
 /// comparing it with each of the twenty, for every key of every schema object linted.
 fn subschema_index(key: &str) -> Option<usize> {
@@ -649,6 +665,9 @@ fn schema_node(out: &mut Out<'_>, key: &ItemKey, node: &Value, path: &mut String
     // One pass over the keys rather than a lookup per keyword: most keys hold no subschema.
     let mut found: [Option<&Value>; SUBSCHEMAS.len()] = [None; SUBSCHEMAS.len()];
     let (mut types, mut required, mut open) = (None, None, false);
+    // Which of `found` are set: the walk below visits only those, in the same order (most
+    // nodes, `{"type": "string"}`, hold none).
+    let mut present = 0u32;
     for (k, v) in map {
         match k.as_str() {
             "type" => types = Some(v),
@@ -660,6 +679,7 @@ fn schema_node(out: &mut Out<'_>, key: &ItemKey, node: &Value, path: &mut String
         }
         if let Some(i) = subschema_index(k) {
             found[i] = Some(v);
+            present |= 1 << i;
         }
     }
     if let Some(t) = types {
@@ -695,8 +715,12 @@ fn schema_node(out: &mut Out<'_>, key: &ItemKey, node: &Value, path: &mut String
             }
         }
     }
-    for (i, (field, value)) in SUBSCHEMAS.iter().zip(found).enumerate() {
-        let Some(value) = value else { continue };
+    while present != 0 {
+        let i = present.trailing_zeros() as usize;
+        present &= present - 1;
+        let (field, Some(value)) = (&SUBSCHEMAS[i], found[i]) else {
+            continue;
+        };
         let len = path.len();
         push_segment(path, field);
         match value {
@@ -854,6 +878,38 @@ fn any_hidden(value: &Value, depth: usize) -> bool {
     }
 }
 
+/// Whether the JSON `text` holds only printable ASCII outside of its structural whitespace
+/// (tabs, line breaks) and no escape: then every string and key of its value is printable
+/// ASCII ([`any_hidden`] is `false`), since a string holds a control character only escaped.
+/// Eight bytes at a time, as [`printable_ascii`].
+fn plain_json(text: &str) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let plain_byte =
+        |b: u8| (0x20..0x7f).contains(&b) && b != b'\\' || matches!(b, b'\t' | b'\n' | b'\r');
+    let mut chunks = text.as_bytes().chunks_exact(8);
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        // A byte of 0x5c (a backslash) becomes zero, and only a zero byte borrows into its
+        // own high bit when one is taken from it (no high bit set: ASCII).
+        let escape = w ^ (0x5c * ONES);
+        if w & HIGH == 0
+            && w.wrapping_sub(0x20 * ONES) & HIGH == 0
+            && w.wrapping_add(ONES) & HIGH == 0
+            && escape.wrapping_sub(ONES) & HIGH == 0
+        {
+            continue;
+        }
+        // A line break, a tab, or something to refuse: byte by byte.
+        if !chunk.iter().all(|&b| plain_byte(b)) {
+            return false;
+        }
+    }
+    chunks.remainder().iter().all(|&b| plain_byte(b))
+}
+
 /// Whether [`hidden_text`] reports `text`. Printable ASCII holds no hidden character.
 fn reported_hidden(text: &str) -> bool {
     !printable_ascii(text.as_bytes()) && !hidden_in(text).is_empty()
@@ -999,6 +1055,75 @@ mod tests {
             let text = vec![b'~'; len];
             assert!(printable_ascii(&text));
         }
+    }
+
+    /// Every subschema keyword is walked, in the order of [`SUBSCHEMAS`] (what the loop over
+    /// all of them gave before the walk visited only those present), whatever the object's
+    /// key order.
+    #[test]
+    fn schema_node_walks_every_subschema_in_keyword_order() {
+        let bad = json!({"type": "bogus"});
+        let mut schema = serde_json::Map::new();
+        let mut expected = Vec::new();
+        for (i, field) in SUBSCHEMAS.iter().enumerate() {
+            let value = if i < SINGLE_SUBSCHEMAS {
+                expected.push(format!("inputSchema.{field}.x.type"));
+                json!({ "x": bad })
+            } else if i < SUBSCHEMA_LISTS && *field != "items" {
+                expected.push(format!("inputSchema.{field}.type"));
+                bad.clone()
+            } else {
+                expected.push(format!("inputSchema.{field}[0].type"));
+                json!([bad])
+            };
+            schema.insert((*field).to_owned(), value);
+        }
+        schema.insert("type".to_owned(), json!("object"));
+        let tool = json!({"name": "t", "description": "Reads.", "inputSchema": schema});
+        let key = ItemKey::new(ItemKind::Tool, "t");
+        let found: Vec<String> = lint_item(&key, &tool, &Lints::default())
+            .into_iter()
+            .filter(|f| f.rule == "schema-type-unknown")
+            .map(|f| f.path)
+            .collect();
+        assert_eq!(found, expected);
+    }
+
+    /// `plain_json` is its byte-by-byte definition at every position of an eight-byte word,
+    /// and a plain text's value holds no hidden character.
+    #[test]
+    fn plain_json_is_its_definition_and_holds_nothing_hidden() {
+        let reference = |text: &str| {
+            text.bytes().all(|b| {
+                (0x20..0x7f).contains(&b) && b != b'\\' || matches!(b, b'\t' | b'\n' | b'\r')
+            })
+        };
+        let base = r#"{"description": "Reads a note and returns it.", "n": [1, 2.5, null]}"#;
+        let mut texts: Vec<String> = vec![
+            base.to_owned(),
+            serde_json::to_string_pretty(&serde_json::from_str::<Value>(base).unwrap()).unwrap(),
+            r#"{"a": "tab\tinside"}"#.to_owned(),
+            r#"{"a": "\u200b"}"#.to_owned(),
+            "{\"a\": \"zero\u{200b}width\"}".to_owned(),
+            "{\"a\": \"\u{7f}\"}".to_owned(),
+            "{\"a\":\r\n\t\"b\"}".to_owned(),
+            String::new(),
+        ];
+        // Each refused byte at every offset of a word, in a text long enough for several.
+        for bad in ["\\\\", "\u{1}", "\u{1f}", "\u{7f}", "é", "\u{1b}"] {
+            for at in 0..17 {
+                let mut text = format!(r#"{{"description": "{}"}}"#, "x".repeat(at));
+                text.insert_str(17 + at, bad);
+                texts.push(text);
+            }
+        }
+        for text in &texts {
+            assert_eq!(plain_json(text), reference(text), "{text:?}");
+            if let (true, Ok(value)) = (plain_json(text), serde_json::from_str::<Value>(text)) {
+                assert!(!any_hidden(&value, 0), "{text:?}");
+            }
+        }
+        assert!(plain_json(&texts[1]) && !plain_json(&texts[2]) && !plain_json(&texts[4]));
     }
 
     #[test]

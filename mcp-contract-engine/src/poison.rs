@@ -273,21 +273,81 @@ pub fn build_tables() {
     literals::build();
 }
 
+/// The texts of one item that the model reads, walked once for every reader of that item (its
+/// lints, and the judgement of its change): each walk of an item's texts costs about what
+/// scanning them for poisoning does (docs/performance.md §4).
+#[derive(Debug)]
+pub struct Texts<'v> {
+    value: &'v Value,
+    /// The JSON text `value` was parsed from, when the caller has it.
+    source: Option<&'v str>,
+    /// Walked when first read (an item whose poisoning lints are off and that did not change
+    /// never is).
+    list: std::cell::OnceCell<Vec<drift::Text<'v>>>,
+}
+
+impl<'v> Texts<'v> {
+    /// The texts of `value`, not walked yet.
+    pub fn new(value: &'v Value) -> Texts<'v> {
+        Texts {
+            value,
+            source: None,
+            list: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// These texts, of a value parsed from `text` exactly (nothing changed since): a reader of
+    /// every string may look at the text instead, in one pass (the hidden-character lint).
+    pub fn parsed_from(self, text: &'v str) -> Texts<'v> {
+        Texts {
+            source: Some(text),
+            ..self
+        }
+    }
+
+    /// The item.
+    pub fn value(&self) -> &'v Value {
+        self.value
+    }
+
+    /// The JSON text the item was parsed from, when known ([`Texts::parsed_from`]).
+    pub fn source(&self) -> Option<&'v str> {
+        self.source
+    }
+
+    /// Every text, in the walk's order ([`drift::texts`]).
+    fn list(&self) -> &[drift::Text<'v>] {
+        self.list.get_or_init(|| drift::texts(self.value))
+    }
+}
+
 /// What a change of an item added that is aimed at the model: every text field of `new`
 /// compared with all of `old`. Empty for a plain rewording.
 pub fn changed(old: &Value, new: &Value) -> Vec<Finding> {
-    drift::judge(Some(old), new)
+    drift::judge(Some(old), new, None)
+}
+
+/// [`changed`] reading the new texts from `texts`: those of `new` (or of the same item written
+/// with top-level `null`s, which hold no text).
+pub(crate) fn changed_with(old: &Value, new: &Value, texts: &Texts<'_>) -> Vec<Finding> {
+    drift::judge(Some(old), new, Some(texts.list()))
 }
 
 /// What a new item (no accepted version) carries that is aimed at the model.
 pub fn arrived(new: &Value) -> Vec<Finding> {
-    drift::judge(None, new)
+    drift::judge(None, new, None)
 }
 
 /// The signals on the live item alone (the `text-poisoning` and `text-attack` lints): neither
 /// text in unreadable languages (without a baseline it is ordinary) nor hidden characters
 /// (the `hidden-characters` lint reports those).
 pub fn live(value: &Value) -> Vec<Finding> {
+    live_in(&Texts::new(value))
+}
+
+/// [`live`] of the item whose texts are `texts`.
+pub fn live_in(texts: &Texts<'_>) -> Vec<Finding> {
+    let value = texts.value;
     let scope = intent::LazyScope::new(None, value);
     let options = scan::Options {
         hidden_chars: false,
@@ -295,19 +355,20 @@ pub fn live(value: &Value) -> Vec<Finding> {
     };
     let mut findings = Vec::new();
     let mut hits = Vec::new();
-    walk::walk(
-        value,
-        walk::Ctx::Item,
-        &mut Vec::new(),
-        0,
-        &mut |segs, text, place| {
-            hits.clear();
-            scan::scan(text, place, &scope, options, &mut hits, None);
-            if !hits.is_empty() {
-                findings.push(walk::finding(segs, None, text, std::mem::take(&mut hits)));
-            }
-        },
-    );
+    // The paths are walked only for an item that reports (few do).
+    let mut paths = None;
+    for (at, text) in texts.list().iter().enumerate() {
+        scan::scan(text.text, text.place, &scope, options, &mut hits, None);
+        if !hits.is_empty() {
+            let segs = paths.get_or_insert_with(|| drift::Paths::of(value)).get(at);
+            findings.push(walk::finding(
+                segs,
+                None,
+                text.text,
+                std::mem::take(&mut hits),
+            ));
+        }
+    }
     findings
 }
 
@@ -317,4 +378,99 @@ pub fn live(value: &Value) -> Vec<Finding> {
 #[cfg(feature = "tooling")]
 pub fn markdown() -> String {
     docs::markdown()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::surface::Surface;
+
+    /// Every server's releases in the corpus (the poisoned fixtures included), in file order.
+    #[expect(
+        clippy::disallowed_methods,
+        reason = "a test reads the corpus fixtures; the engine's code reads nothing"
+    )]
+    fn releases() -> Vec<Vec<Surface>> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/surfaces");
+        let mut servers = Vec::new();
+        for server in std::fs::read_dir(&root).expect("the corpus").flatten() {
+            let mut files: Vec<_> = std::fs::read_dir(server.path())
+                .into_iter()
+                .flatten()
+                .flatten()
+                .map(|f| f.path())
+                .collect();
+            files.sort();
+            let surfaces = files
+                .iter()
+                .filter_map(|f| std::fs::read_to_string(f).ok())
+                .filter_map(|text| serde_json::from_str::<Value>(&text).ok())
+                .filter_map(|v| Surface::from_json(&v).ok())
+                .collect();
+            servers.push(surfaces);
+        }
+        servers
+    }
+
+    /// What [`live_in`] replaces: the scan inside the walk, each text's path at hand.
+    fn live_by_walk(value: &Value) -> Vec<Finding> {
+        let scope = intent::LazyScope::new(None, value);
+        let options = scan::Options {
+            hidden_chars: false,
+            unreadable: false,
+        };
+        let mut findings = Vec::new();
+        let mut hits = Vec::new();
+        walk::walk(
+            value,
+            walk::Ctx::Item,
+            &mut Vec::new(),
+            0,
+            &mut |segs, text, place| {
+                hits.clear();
+                scan::scan(text, place, &scope, options, &mut hits, None);
+                if !hits.is_empty() {
+                    findings.push(walk::finding(segs, None, text, std::mem::take(&mut hits)));
+                }
+            },
+        );
+        findings
+    }
+
+    /// The live scan and the drift judgement read the texts walked once as they read their
+    /// own walks: on every item of the corpus, and every change between two releases of a
+    /// server (the new item also with a top-level `null`, which `diff` judges without).
+    #[test]
+    fn texts_walked_once_read_as_each_walk_did() {
+        let (mut reported, mut drifted, mut items) = (0, 0, 0);
+        for server in releases() {
+            for surface in &server {
+                for (_, item) in surface.items() {
+                    let expected = live_by_walk(&item);
+                    reported += usize::from(!expected.is_empty());
+                    items += 1;
+                    assert_eq!(live_in(&Texts::new(&item)), expected, "{item}");
+                }
+            }
+            for pair in server.windows(2) {
+                for (key, old) in pair[0].items() {
+                    let Some(new) = pair[1].get(key) else {
+                        continue;
+                    };
+                    let expected = changed(&old, &new);
+                    drifted += usize::from(!expected.is_empty());
+                    assert_eq!(changed_with(&old, &new, &Texts::new(&new)), expected);
+                    let mut with_null = new.clone().into_owned();
+                    if let Value::Object(map) = &mut with_null {
+                        map.entry("outputSchema").or_insert(Value::Null);
+                    }
+                    assert_eq!(changed_with(&old, &new, &Texts::new(&with_null)), expected);
+                }
+            }
+        }
+        assert!(
+            items > 500 && reported > 5 && drifted > 5,
+            "{items} {reported} {drifted}"
+        );
+    }
 }

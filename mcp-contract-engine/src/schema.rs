@@ -697,12 +697,14 @@ pub fn build<'a>(
     for part in node.iter().rev() {
         work.push((*part, 0));
     }
+    // Built where it is returned from, through a reference: a shape is large, and moving it
+    // into the builder and out again copied it twice for every node compared.
     let mut shape = Shape::empty();
     shape.identity.reserve(node.len() + 2);
     let mut builder = Builder {
         root,
         max_hops,
-        shape,
+        shape: &mut shape,
         work,
         seen: SortedSet::new(),
         lower: None,
@@ -714,24 +716,19 @@ pub fn build<'a>(
         builder.read(part, hops);
         if builder.work.is_empty() {
             if let Some((one_of, branches)) = builder.pending_union.take() {
-                fold_union(
-                    &mut builder.shape,
-                    &mut builder.work,
-                    one_of,
-                    branches,
-                    hops,
-                );
+                fold_union(builder.shape, &mut builder.work, one_of, branches, hops);
             }
         }
     }
-    builder.finish(extra_null)
+    builder.finish(extra_null);
+    shape
 }
 
 /// The state of one [`build`]: the shape so far and the parts still to read.
-struct Builder<'a> {
+struct Builder<'a, 's> {
     root: &'a Value,
     max_hops: usize,
-    shape: Shape<'a>,
+    shape: &'s mut Shape<'a>,
     /// Parts still to read, with how many `$ref`/`allOf` hops led to each.
     work: Vec<(Part<'a>, usize)>,
     /// `$ref` targets already expanded (a cycle is read once): a handful, searched by halves.
@@ -744,7 +741,7 @@ struct Builder<'a> {
     expansions: usize,
 }
 
-impl<'a> Builder<'a> {
+impl<'a> Builder<'a, '_> {
     /// Whether another `$ref` or `allOf` may be expanded at this depth.
     fn may_expand(&self, hops: usize) -> bool {
         hops < self.max_hops && self.expansions < self.max_hops.saturating_mul(64)
@@ -1114,8 +1111,8 @@ impl<'a> Builder<'a> {
 
     /// The shape once every part is read: nullability, the tightest bounds (integer bounds made
     /// inclusive).
-    fn finish(self, extra_null: bool) -> Shape<'a> {
-        let mut shape = self.shape;
+    fn finish(self, extra_null: bool) {
+        let shape = self.shape;
         // What was appended, in key order: the values of a keyword or property declared by
         // several parts gathered in reading order, a later meta value replacing an earlier.
         shape
@@ -1166,7 +1163,6 @@ impl<'a> Builder<'a> {
                 };
             }
         }
-        shape
     }
 }
 

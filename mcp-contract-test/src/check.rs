@@ -240,7 +240,7 @@ pub fn evaluate(
             Some(memo) => judge_remembering(memo, key, (live, live_key), old, judging, &around),
             None => judge_item(
                 key,
-                live_key.map(|k| (k, live.get(k).unwrap_or_default())),
+                live_key.map(|k| (k, live.get(k).unwrap_or_default(), live.text(k))),
                 old,
                 judging,
                 &around,
@@ -690,7 +690,7 @@ struct Around<'a> {
 /// already accepted (nothing to say).
 fn judge_item<'a>(
     key: &'a ItemKey,
-    live: Option<(&'a ItemKey, Cow<'_, Value>)>,
+    live: Option<(&'a ItemKey, Cow<'_, Value>, Option<&str>)>,
     old: Option<&'a Accepted>,
     judging: &Judging<'_>,
     around: &Around<'_>,
@@ -702,15 +702,28 @@ fn judge_item<'a>(
         renames_possible,
         prepared,
     } = *around;
-    let live_key = live.as_ref().map(|(k, _)| *k);
-    let (new_definition, secrets, respellings) = prepared_live(live, prepared, redactions);
+    let live_key = live.as_ref().map(|(k, _, _)| *k);
+    let PreparedLive {
+        definition: new_definition,
+        secrets,
+        respellings,
+        source,
+    } = prepared_live(live, prepared, redactions);
     let has_old_definition = old.is_some_and(|a| !a.item.removed);
     if !has_old_definition && new_definition.is_none() {
         return None; // removal already accepted
     }
-    let findings = new_definition
+    // The live item's texts, walked once for its lints and the judgement of its change.
+    let texts = new_definition.as_deref().map(|value| {
+        let texts = mcp_contract_engine::poison::Texts::new(value);
+        match source {
+            Some(text) => texts.parsed_from(text),
+            None => texts,
+        }
+    });
+    let findings = texts
         .as_ref()
-        .map(|d| crate::lint::lint_item(key, d, lints))
+        .map(|texts| crate::lint::lint_item_texts(key, texts, lints))
         .unwrap_or_default();
     // The common case, an item whose snapshot text is the accepted one, is recognised by
     // writing that text against the accepted file without building it; its recording is then
@@ -742,27 +755,23 @@ fn judge_item<'a>(
         }
         (None, None) => return None,
     };
-    let mut one_sided = None;
-    let judgement = match (state, old_definition, new_definition) {
-        (State::Unchanged, _, _) => None,
-        (_, Some(old), Some(new)) => Some(diff::diff_item_in(
+    // A one-sided item waits for the rename pass when renames are possible.
+    let judged = state != State::Unchanged
+        && (!renames_possible || (old_definition.is_some() && texts.is_some()));
+    let judgement = judged.then(|| {
+        diff::diff_item_texts(
             key,
-            Some(&old),
-            Some(&new),
+            old_definition.as_ref(),
+            texts.as_ref(),
             policy,
             context,
-        )),
-        (_, old, new) if renames_possible => {
-            one_sided = old.or(new.map(Cow::into_owned));
-            None
-        }
-        (_, old, new) => Some(diff::diff_item_in(
-            key,
-            old.as_ref(),
-            new.as_deref(),
-            policy,
-            context,
-        )),
+        )
+    });
+    drop(texts);
+    let one_sided = match state {
+        State::Unchanged => None,
+        _ if judged => None,
+        _ => old_definition.or(new_definition.map(Cow::into_owned)),
     };
     Some(Examined {
         snap_path: layout.item_path(key, old),
@@ -804,7 +813,7 @@ fn judge_remembering<'a>(
     }
     let mut examined = judge_item(
         key,
-        live_key.map(|k| (k, live.get(k).unwrap_or_default())),
+        live_key.map(|k| (k, live.get(k).unwrap_or_default(), live.text(k))),
         old,
         judging,
         around,
@@ -847,34 +856,46 @@ fn recalled<'a>(
     }
 }
 
+/// The live item as judged: prepared, with what preparing found.
+struct PreparedLive<'v, 't> {
+    definition: Option<Cow<'v, Value>>,
+    secrets: Vec<prepare::ReplacedSecret>,
+    respellings: Vec<Respelling>,
+    /// The text the definition was parsed from, when preparing left it as parsed.
+    source: Option<&'t str>,
+}
+
 /// The live item prepared (unless it was before it was shared: then what preparing said is in
 /// the shared notes), with the secrets and spellings preparing found.
-fn prepared_live<'v>(
-    live: Option<(&ItemKey, Cow<'v, Value>)>,
+fn prepared_live<'v, 't>(
+    live: Option<(&ItemKey, Cow<'v, Value>, Option<&'t str>)>,
     prepared: bool,
     redactions: &Redactions,
-) -> (
-    Option<Cow<'v, Value>>,
-    Vec<prepare::ReplacedSecret>,
-    Vec<Respelling>,
-) {
-    match live {
-        Some((_, value)) if prepared => (Some(value), Vec::new(), Vec::new()),
-        Some((live_key, value)) => {
+) -> PreparedLive<'v, 't> {
+    let (definition, secrets, respellings, source) = match live {
+        Some((_, value, text)) if prepared => (Some(value), Vec::new(), Vec::new(), text),
+        Some((live_key, value, text)) => {
             let (_, prepared, secrets, respellings) =
                 prepare::prepare_item_cow(live_key, &value, redactions);
             // No copy when preparing changed nothing (the common case).
-            let changed = match prepared {
-                Cow::Owned(prepared) => Some(prepared),
-                Cow::Borrowed(_) => None,
+            let (changed, text) = match prepared {
+                Cow::Owned(prepared) => (Some(prepared), None),
+                Cow::Borrowed(_) => (None, text),
             };
             (
                 Some(changed.map_or(value, Cow::Owned)),
                 secrets,
                 respellings,
+                text,
             )
         }
-        None => (None, Vec::new(), Vec::new()),
+        None => (None, Vec::new(), Vec::new(), None),
+    };
+    PreparedLive {
+        definition,
+        secrets,
+        respellings,
+        source,
     }
 }
 

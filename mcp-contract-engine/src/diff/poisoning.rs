@@ -3,12 +3,17 @@
 //! rule the same text change gets on its own.
 
 use super::*;
-use crate::poison::{self, Finding};
+use crate::poison::{self, Finding, Texts};
 
 /// After an item's fields were judged: the poisoning its change added, one safety change per
-/// text (the routing change of that text, if any, is replaced).
-pub(super) fn changed(out: &mut Out<'_>, old: &Value, new: &Value) {
-    emit(out, poison::changed(old, new));
+/// text (the routing change of that text, if any, is replaced). `texts`: the new item's, when
+/// they were walked.
+pub(super) fn changed(out: &mut Out<'_>, old: &Value, new: &Value, texts: Option<&Texts<'_>>) {
+    let found = match texts {
+        Some(texts) => poison::changed_with(old, new, texts),
+        None => poison::changed(old, new),
+    };
+    emit(out, found);
 }
 
 /// The server item's first recording: its instructions judged as new text.

@@ -492,6 +492,7 @@ impl Sink<'_> {
 
 /// What one pass over a text's bytes says about it, so that a detector runs only where what
 /// it looks for can be (the lint reads every text of every item on every run).
+#[cfg_attr(test, derive(Debug, PartialEq))]
 struct Features {
     /// Printable ASCII, line breaks and tabs only: nothing hidden.
     ascii: bool,
@@ -510,17 +511,21 @@ struct Features {
 }
 
 /// Byte classes for [`Features::of`], one table lookup per byte.
-const BLANK: u8 = 1;
-const MARKUP: u8 = 2;
-const URL: u8 = 4;
-const DIGIT: u8 = 8;
-const ENCODED: u8 = 16;
-const PLAIN: u8 = 32;
-const BREAK: u8 = 64;
-const LETTER: u8 = 128;
+const BLANK: u16 = 1;
+const MARKUP: u16 = 2;
+const URL: u16 = 4;
+const DIGIT: u16 = 8;
+const ENCODED: u16 = 16;
+const PLAIN: u16 = 32;
+const BREAK: u16 = 64;
+const LETTER: u16 = 128;
+/// What leetspeak puts between letters: a digit, `@` or `$`.
+const SUB: u16 = 256;
+/// Neither printable nor a line break or tab.
+const OTHER: u16 = 512;
 
-static CLASSES: [u8; 256] = {
-    let mut table = [0u8; 256];
+static CLASSES: [u16; 256] = {
+    let mut table = [0u16; 256];
     let mut b = 0;
     while b < 256 {
         let c = b as u8;
@@ -556,6 +561,12 @@ static CLASSES: [u8; 256] = {
         if c == b'\n' || c == b'\t' {
             class |= BREAK;
         }
+        if c.is_ascii_digit() || c == b'@' || c == b'$' {
+            class |= SUB;
+        }
+        if class & (PLAIN | BREAK) == 0 {
+            class |= OTHER;
+        }
         table[b] = class;
         b += 1;
     }
@@ -570,30 +581,27 @@ impl Features {
 
     fn of(text: &str) -> Features {
         let bytes = text.as_bytes();
-        let (mut any, mut all_plain_or_break) = (0u8, true);
-        let (mut run, mut longest, mut previous_blank, mut blank_run) = (0, 0, false, false);
+        // Every flag a bit of the byte's class, so that the loop keeps a few words in
+        // registers (with a flag per test it spilled, ~50 instructions a byte).
+        let (mut any, mut previous, mut blank_run) = (0u16, 0u16, 0u16);
         // Leetspeak: a digit (or `@`, `$`) between two letters, `p4ss` (not `v2`, `Line1`).
-        let (mut letter_before, mut sub_after_letter, mut leet) = (false, false, false);
+        let (mut sub_after_letter, mut leet) = (false, false);
+        let (mut run, mut longest) = (0usize, 0usize);
         for &b in bytes {
             let class = CLASSES[usize::from(b)];
             any |= class;
-            all_plain_or_break &= class & (PLAIN | BREAK) != 0;
-            let blank = class & BLANK != 0;
-            blank_run |= blank && previous_blank;
-            previous_blank = blank;
+            blank_run |= class & previous;
             let letter = class & LETTER != 0;
-            let sub = class & DIGIT != 0 || b == b'@' || b == b'$';
             leet |= sub_after_letter && letter;
-            sub_after_letter = sub && (letter_before || sub_after_letter);
-            letter_before = letter;
-            if class & ENCODED != 0 {
-                run += 1;
-            } else {
-                longest = longest.max(run);
-                run = 0;
-            }
+            sub_after_letter = class & SUB != 0 && (previous & LETTER != 0 || sub_after_letter);
+            previous = class;
+            // The longest run is the largest count seen before a byte that ends one, or at
+            // the end.
+            longest = longest.max(run);
+            run = if class & ENCODED != 0 { run + 1 } else { 0 };
         }
-        let ascii = all_plain_or_break;
+        let ascii = any & OTHER == 0;
+        let blank_run = blank_run & BLANK != 0;
         Features {
             ascii,
             folded: ascii
@@ -672,4 +680,105 @@ pub(crate) fn ceil_boundary(text: &str, mut i: usize) -> usize {
 pub(crate) fn quote(visible: &str, start: usize, end: usize) -> String {
     let (start, end) = (floor_boundary(visible, start), ceil_boundary(visible, end));
     truncate(&escape(visible[start..end].trim()), SPAN)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What [`Features::of`] replaces: a flag per test, kept byte by byte.
+    fn features_by_flags(text: &str) -> Features {
+        let bytes = text.as_bytes();
+        let (mut any, mut all_plain_or_break) = (0u16, true);
+        let (mut run, mut longest, mut previous_blank, mut blank_run) = (0, 0, false, false);
+        let (mut letter_before, mut sub_after_letter, mut leet) = (false, false, false);
+        for &b in bytes {
+            let class = CLASSES[usize::from(b)];
+            any |= class;
+            all_plain_or_break &= class & (PLAIN | BREAK) != 0;
+            let blank = class & BLANK != 0;
+            blank_run |= blank && previous_blank;
+            previous_blank = blank;
+            let letter = class & LETTER != 0;
+            let sub = class & DIGIT != 0 || b == b'@' || b == b'$';
+            leet |= sub_after_letter && letter;
+            sub_after_letter = sub && (letter_before || sub_after_letter);
+            letter_before = letter;
+            if class & ENCODED != 0 {
+                run += 1;
+            } else {
+                longest = longest.max(run);
+                run = 0;
+            }
+        }
+        let ascii = all_plain_or_break;
+        Features {
+            ascii,
+            folded: ascii
+                && any & BREAK == 0
+                && !blank_run
+                && bytes.first() != Some(&b' ')
+                && bytes.last() != Some(&b' '),
+            blank_run: blank_run || !ascii,
+            markup: any & MARKUP != 0,
+            url: any & URL != 0,
+            leet,
+            run: longest.max(run),
+        }
+    }
+
+    /// On every text of a few thousand, built from pieces that set each feature (and their
+    /// neighbours), alone and in pairs and triples, the bits give what the flags gave.
+    #[test]
+    fn features_by_bits_are_what_the_flags_gave() {
+        let pieces = [
+            "",
+            "a",
+            "Z",
+            "p4ss",
+            "v2",
+            "Line1",
+            "l@st",
+            "c$d",
+            "4a",
+            "a 1",
+            "  ",
+            " ",
+            "\n",
+            "\t",
+            "\r",
+            "\n\n",
+            "a\tb",
+            "<b>",
+            "[x]",
+            "http://x.y",
+            "a.b",
+            "QUJDREVGR0hJSktMTU5PUFFSU1RVVldY",
+            "deadbeefdeadbeefdeadbeef00",
+            "%41%42",
+            "x+y/z=_-",
+            "é",
+            "\u{7f}",
+            "\u{1}",
+            "\u{200b}",
+            "word",
+            "The quick brown fox.",
+            "1234567890123456789012345",
+            "a4b4c4",
+        ];
+        let mut texts = Vec::new();
+        for a in &pieces {
+            for b in &pieces {
+                texts.push(format!("{a}{b}"));
+                for c in &pieces[..12] {
+                    texts.push(format!("{c}{a}{b}"));
+                    texts.push(format!("{a} {c}{b}"));
+                }
+            }
+        }
+        for text in &texts {
+            assert_eq!(Features::of(text), features_by_flags(text), "{text:?}");
+        }
+        assert!(texts.len() > 10_000);
+    }
 }

@@ -379,25 +379,33 @@ pub(crate) fn may_hold_secret(text: &str) -> bool {
     // Every needle has two bytes or more: a position whose two bytes start none (most of
     // them; single letters such as `e` or `s` start needles and are everywhere in text) costs
     // one look-up in a table of flags.
-    let mut first = bytes[0];
-    for (at, &second) in bytes.iter().enumerate().skip(1) {
-        let pair = usize::from(first) << 8 | usize::from(second);
-        if pairs[pair / 64] & (1 << (pair % 64)) != 0
-            && by_first[usize::from(first)].iter().any(|&(needle, blind)| {
-                let rest = &bytes[at - 1..];
-                rest.len() >= needle.len()
-                    && if blind {
-                        rest[..needle.len()].eq_ignore_ascii_case(needle)
-                    } else {
-                        &rest[..needle.len()] == needle
-                    }
-            })
-        {
+    // The pair ending at each byte, kept in one word as the bytes go (an iterator that skips
+    // the first byte and counts positions cost twice the instructions a byte).
+    let mut pair = usize::from(bytes[0]);
+    for at in 1..bytes.len() {
+        pair = (pair << 8 | usize::from(bytes[at])) & 0xffff;
+        if pairs[pair / 64] & (1 << (pair % 64)) != 0 && needle_at(bytes, at - 1, by_first) {
             return true;
         }
-        first = second;
     }
     false
+}
+
+/// Whether a needle starts at `bytes[at]`. Out of line: the loop over every byte keeps its
+/// few values in registers.
+#[inline(never)]
+fn needle_at(bytes: &[u8], at: usize, by_first: &[Vec<Needle>]) -> bool {
+    let rest = &bytes[at..];
+    by_first[usize::from(bytes[at])]
+        .iter()
+        .any(|&(needle, blind)| {
+            rest.len() >= needle.len()
+                && if blind {
+                    rest[..needle.len()].eq_ignore_ascii_case(needle)
+                } else {
+                    &rest[..needle.len()] == needle
+                }
+        })
 }
 
 /// A needle's bytes, and whether it is compared case-blind.
