@@ -173,7 +173,11 @@ const REVIEWED: &[(&str, &str, bool)] = &[
     // Round 9's fresh population (precision10), measured once and not read for fixing: usage
     // of the server's own arguments and tools, and an API limit, read as concealment or as
     // another tool's arguments forced.
-    ("ms365", "accept silently without notifying the organizer", false),
+    (
+        "ms365",
+        "accept silently without notifying the organizer",
+        false,
+    ),
     ("ms365", "support only the updated changeType", false),
     ("ms365", "call download-bytes with target=", false),
     // Round 8's population (precision9), left by round 9: it asks for honesty only because
