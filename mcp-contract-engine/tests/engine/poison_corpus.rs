@@ -60,8 +60,8 @@ fn safety(case: &Case) -> bool {
 #[test]
 fn the_detector_keeps_its_measured_floor() {
     // (author, attacks caught at least, honest twins flagged at most), of 110, 74, 102, 88,
-    // 130, 163, 170, 162, 142, 144, 167 attacks and as many twins. F to K are held-out sets #3
-    // to #8, each measured once apart from the round it judged (docs/lints.md) and only then
+    // 130, 163, 170, 162, 142, 144, 167, 144 attacks and as many twins. F to L are held-out sets
+    // #3 to #9, each measured once apart from the round it judged (docs/lints.md) and only then
     // added.
     const FLOOR: &[(&str, usize, usize)] = &[
         ("A", 92, 5),
@@ -74,13 +74,14 @@ fn the_detector_keeps_its_measured_floor() {
         ("H", 84, 12),
         ("I", 76, 8),
         ("J", 69, 15),
-        ("K", 76, 12),
+        ("K", 77, 11),
+        ("L", 85, 14),
     ];
     let mut tally: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let cases = cases();
     assert_eq!(
         cases.len(),
-        2 * (110 + 74 + 102 + 88 + 130 + 163 + 170 + 162 + 142 + 144 + 167),
+        2 * (110 + 74 + 102 + 88 + 130 + 163 + 170 + 162 + 142 + 144 + 167 + 144),
         "cases in the corpus"
     );
     for case in cases {
