@@ -962,6 +962,32 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         {
             c &= !C::Exclusive.bit();
         }
+        // `only` limits the word it stands by: which tool is used only next to a verb of using
+        // ("use only this tool", "rely on this one exclusively") or before this item ("only
+        // this tool"); elsewhere it bounds what the item does ("reads schema only", "roles
+        // exist only in PostgreSQL", "call it only when the user is debugging").
+        if c & C::Exclusive.bit() != 0
+            && m.end == m.start + 1
+            && matches!(word(m.start), "only" | "exclusively" | "solely")
+            && {
+                let mut tool_use = false;
+                for k in m.start.saturating_sub(4)..(m.start + 4).min(ws.len()) {
+                    tool_use |= matches!(
+                        word(k),
+                        "use" | "using" | "used" | "rely" | "trust" | "prefer" | "choose" | "pick"
+                    );
+                }
+                let this_item = ws.get(m.start + 2).is_some()
+                    && matches!(word(m.start + 1), "this" | "these")
+                    && matches!(
+                        word(m.start + 2),
+                        "tool" | "tools" | "server" | "one" | "mcp"
+                    );
+                !tool_use && !this_item
+            }
+        {
+            c &= !C::Exclusive.bit();
+        }
         // A request for input forbidden (`never ask the user to paste a key`, `do not ask them
         // to type their password`) keeps a secret out of the chat; it spares no one a
         // confirmation. (`never ask the user to confirm` still skips one.)
