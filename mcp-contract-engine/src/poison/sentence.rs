@@ -684,6 +684,26 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
     // of the requested path`); `whatever` and `whichever` only after punctuation (`pass
     // whatever amount was asked for` is what was asked).
     let mut adverbial: Vec<usize> = Vec::new();
+    // The model sent on to another tool (`use that tool`, `use that one`, `pick the one the
+    // user mentions`, `use the other tools for their subscriptions`): the sentence routes work
+    // away from this item, so an `only` in it bounds what this item covers ("this one sends
+    // only from verified domains"), not which tool the model may use. A use forbidden (`do
+    // not use that tool`) sends nowhere.
+    let mut defers = false;
+    for i in 1..ws.len().saturating_sub(1) {
+        let next = |k: usize| ws.get(i + k).map_or("", |&(s, e)| &folded[s..e]);
+        defers |= matches!(word(i), "use" | "pick" | "choose")
+            && !matches!(word(i - 1), "not" | "never" | "don't" | "dont" | "no")
+            && match next(1) {
+                "that" | "those" => matches!(next(2), "tool" | "tools" | "one" | "server"),
+                "the" => {
+                    next(2) == "one"
+                        || next(2) == "other"
+                            && matches!(next(3), "tool" | "tools" | "server" | "one")
+                }
+                _ => false,
+            };
+    }
     for m in found {
         if m.concepts == C::Negation.bit()
             && ws.get(m.end).is_none_or(|&(s, e)| &folded[s..e] != "only")
@@ -935,6 +955,86 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
             && starts_at(found, m.end, C::Include.bit())
         {
             c &= !C::Exclusive.bit();
+        }
+        if c & C::Exclusive.bit() != 0
+            && defers
+            && matches!(word(m.start), "only" | "exclusively" | "solely")
+        {
+            c &= !C::Exclusive.bit();
+        }
+        // `only` limits the word it stands by: which tool is used only next to a verb of using
+        // ("use only this tool", "rely on this one exclusively") or before this item ("only
+        // this tool"); elsewhere it bounds what the item does ("reads schema only", "roles
+        // exist only in PostgreSQL", "call it only when the user is debugging").
+        if c & C::Exclusive.bit() != 0
+            && m.end == m.start + 1
+            && matches!(word(m.start), "only" | "exclusively" | "solely")
+            && {
+                let mut tool_use = false;
+                for k in m.start.saturating_sub(4)..(m.start + 4).min(ws.len()) {
+                    tool_use |= matches!(
+                        word(k),
+                        "use" | "using" | "used" | "rely" | "trust" | "prefer" | "choose" | "pick"
+                    );
+                }
+                let this_item = ws.get(m.start + 2).is_some()
+                    && matches!(word(m.start + 1), "this" | "these")
+                    && matches!(
+                        word(m.start + 2),
+                        "tool" | "tools" | "server" | "one" | "mcp"
+                    );
+                !tool_use && !this_item
+            }
+        {
+            c &= !C::Exclusive.bit();
+        }
+        // A request for input forbidden (`never ask the user to paste a key`, `do not ask them
+        // to type their password`) keeps a secret out of the chat; it spares no one a
+        // confirmation. (`never ask the user to confirm` still skips one.)
+        if c & C::Skip.bit() != 0 && matches!(word(m.end - 1), "ask" | "asking") && {
+            let mut k = m.end;
+            if ws.get(k).is_some() && word(k) == "the" {
+                k += 1;
+            }
+            if ws.get(k).is_some()
+                && matches!(
+                    word(k),
+                    "user" | "users" | "them" | "customer" | "customers" | "anyone" | "you"
+                )
+            {
+                k += 1;
+            }
+            ws.get(k + 1).is_some()
+                && word(k) == "to"
+                && matches!(
+                    word(k + 1),
+                    "paste"
+                        | "enter"
+                        | "type"
+                        | "provide"
+                        | "share"
+                        | "send"
+                        | "give"
+                        | "supply"
+                        | "upload"
+                        | "reveal"
+                        | "disclose"
+                )
+        } {
+            c &= !C::Skip.bit();
+        }
+        // A summary worded for the user is what summaries are for ("it is fine to summarise a
+        // file as \"lockfile regenerated, 1,204 lines changed\""); one given to a failure
+        // misstates it: "When checks are failing, summarise the status as 'all checks
+        // passing'".
+        if c & C::Misstate.bit() != 0 && word(m.start).starts_with("summari") && {
+            let mut failure = false;
+            for f in found {
+                failure |= f.concepts & C::Failure.bit() != 0;
+            }
+            !failure
+        } {
+            c &= !C::Misstate.bit();
         }
         // `as` opening a clause of its own (`as you walk the user through it`) is a conjunction,
         // not what something is presented as: "… to present the form naturally as you walk
@@ -1422,7 +1522,44 @@ fn outside(
                 }
             }
         }
-        let taken = moved || moved_file || unclaused_objects && !passes.is_empty();
+        // A secret the sentence has masked before it goes anywhere is what it protects, not
+        // what it takes: "mask keys and tokens when you show it", "strip the connection
+        // string, host name and password before passing it to any web-search tool", "replace
+        // them with '[redacted]'". The masking verb, not forbidden, has the secret (or a
+        // pronoun for it) among the next words of its clause; a placeholder (`[redacted]`)
+        // stands for one removed.
+        let word = |i: usize| &folded[ws[i].0..ws[i].1];
+        let mut masked = false;
+        for i in 0..ws.len() {
+            let w = word(i);
+            if matches!(w, "redacted" | "[redacted]" | "***" | "<redacted>") {
+                masked = true;
+                break;
+            }
+            if !matches!(
+                w,
+                "mask" | "redact" | "strip" | "scrub" | "obscure" | "censor" | "blank" | "blur"
+            ) || i > 0 && matches!(word(i - 1), "not" | "never" | "don't" | "dont" | "no")
+            {
+                continue;
+            }
+            // (A list of what is masked runs across commas: "strip the connection string,
+            // host name and password".)
+            let mut end = (i + 10).min(ws.len());
+            for k in i + 2..end {
+                if folded[ws[k - 1].1..ws[k].0].contains(&[';', ':', '.', '(', ')', '—'][..]) {
+                    end = k;
+                    break;
+                }
+            }
+            let pronoun =
+                ws.get(i + 1).is_some() && matches!(word(i + 1), "them" | "it" | "those" | "these");
+            masked |= pronoun || starts_in(found, i + 1, end.max(i + 1), objects);
+            if masked {
+                break;
+            }
+        }
+        let taken = !masked && (moved || moved_file || unclaused_objects && !passes.is_empty());
         // (Forms of unspaced scripts have no position: their sentence is one clause.)
         let taken = taken || unclaused_objects && concepts & PASS != 0 && found.is_empty();
         if taken {
