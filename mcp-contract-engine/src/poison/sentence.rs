@@ -244,6 +244,11 @@ const LOCATIVE: &[&str] = &[
     "в",
 ];
 
+/// Last words of a name that make it the id of a record the service keeps (`phoneNumberId`,
+/// `message_sid`). Narrower than [`REFERENCES`], whose `number` or `name` would make
+/// `phone_number` or `full_name` a reference: those are the personal data itself.
+const RECORD_IDS: &[&str] = &["id", "ids", "sid", "uuid"];
+
 /// Last words of a name that make it a reference (an id, a name, a count) rather than content.
 const REFERENCES: &[&str] = &[
     "id", "ids", "key", "name", "names", "type", "types", "count", "url", "uri", "path", "index",
@@ -389,7 +394,7 @@ pub(crate) fn facts(
         // data itself (`phone_number` still is).
         if ws
             .last()
-            .is_some_and(|&(s, e)| matches!(&folded[s..e], "id" | "ids" | "sid" | "uuid"))
+            .is_some_and(|&(s, e)| RECORD_IDS.contains(&&folded[s..e]))
         {
             concepts &= !C::Personal.bit();
         }
