@@ -1791,9 +1791,7 @@ fn kept_apart(folded: &str, ws: &[(usize, usize)]) -> bool {
     let word = |i: usize| &folded[ws[i].0..ws[i].1];
     (0..ws.len()).any(|i| match word(i) {
         "itself" | "themselves" | "unaffected" | "separately" => true,
-        "own" => {
-            i > 0 && matches!(word(i - 1), "its" | "their") || i > 0 && word(i - 1).ends_with("'s")
-        }
+        "own" => i > 0 && (matches!(word(i - 1), "its" | "their") || word(i - 1).ends_with("'s")),
         "not" => (i + 1..(i + 3).min(ws.len())).any(|k| {
             matches!(
                 word(k),
