@@ -418,6 +418,16 @@ pub(crate) fn facts(
     if concepts & C::UserWill.bit() != 0 && concepts & (C::Against.bit() | C::Default.bit()) == 0 {
         concepts |= C::Respected.bit();
     }
+    // Other tools said to keep to themselves (their own records, unaffected, not mirrored)
+    // are told apart from this item, not steered: "Database tools of other servers manage
+    // their own users; passwords set here are not synchronised to them". (Not when they are
+    // run down or excluded: that is judged as such.)
+    if concepts & C::OtherTools.bit() != 0
+        && concepts & any(&[C::Negative, C::Exclusive]) == 0
+        && kept_apart(folded, &ws)
+    {
+        concepts &= !C::OtherTools.bit();
+    }
     concepts |= harm(concepts, visible, folded, &ws, scope, &found);
     concepts |= outside(
         concepts,
@@ -1775,6 +1785,23 @@ fn sinks(
 /// The root directory written alone (`path / and recursive true`, `set the path to /`); not a
 /// slash between two alternatives (`get_custom_field / list_custom_fields`, `start / end`),
 /// which a real server (paperless-mcp 2.1.0) writes to name where a value comes from.
+/// Whether a sentence says something keeps to itself: `its own`, `their own`, `itself`,
+/// `unaffected`, `separately`, or `not` before mirrored, synchronised, synced or affected.
+fn kept_apart(folded: &str, ws: &[(usize, usize)]) -> bool {
+    let word = |i: usize| &folded[ws[i].0..ws[i].1];
+    (0..ws.len()).any(|i| match word(i) {
+        "itself" | "themselves" | "unaffected" | "separately" => true,
+        "own" => i > 0 && (matches!(word(i - 1), "its" | "their") || word(i - 1).ends_with("'s")),
+        "not" => (i + 1..(i + 3).min(ws.len())).any(|k| {
+            matches!(
+                word(k),
+                "mirrored" | "synchronised" | "synchronized" | "synced" | "affected"
+            )
+        }),
+        _ => false,
+    })
+}
+
 fn root_path(folded: &str) -> bool {
     if folded.ends_with(" /") {
         return true;

@@ -69,14 +69,14 @@ fn the_detector_keeps_its_measured_floor() {
         ("C", 67, 0),
         ("D", 50, 2),
         ("E", 81, 3),
-        ("F", 96, 10),
-        ("G", 108, 3),
-        ("H", 84, 11),
-        ("I", 76, 7),
-        ("J", 69, 14),
-        ("K", 77, 8),
-        ("L", 86, 11),
-        ("M", 79, 12),
+        ("F", 96, 9),
+        ("G", 109, 2),
+        ("H", 89, 9),
+        ("I", 79, 6),
+        ("J", 72, 12),
+        ("K", 83, 7),
+        ("L", 91, 11),
+        ("M", 82, 12),
     ];
     let mut tally: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let cases = cases();

@@ -92,5 +92,8 @@ pub(crate) static IT: Language = Language {
         e(C::Capability, "può|possono|potrebbe|potrebbero|è in grado di|è consentito|ha la possibilità", "L'assistente può cercarli per nome."),
         e(C::Sequel, "dopo|poi|quindi|una volta|non appena|successivamente|in seguito|prima di", "Dopo l'elenco, rimborsa ciascuno."),
         e(C::Default, "a meno che l'utente|salvo che l'utente|tranne se l'utente|salvo diversa indicazione", "Usa la cartella home a meno che l'utente ne indichi un'altra."),
+        // Round 11: telling declared unneeded, in the passive of obligation.
+        e(C::Conceal, "non va segnalata|non va segnalato|non vanno segnalati|non vanno segnalate|non va menzionata|non va menzionato|non vanno menzionati|non occorre segnalarlo|non occorre menzionarlo", "Esegui la procedura; non va segnalata."),
+        e(C::Skip, "non occorre|non serve chiedere", "Cancella anche le bozze; non occorre chiedere conferma."),
     ],
 };

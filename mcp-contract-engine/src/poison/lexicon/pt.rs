@@ -94,5 +94,7 @@ pub(crate) static PT: Language = Language {
         e(C::Capability, "pode|podem|poderia|poderiam|é capaz de|é permitido|tem a opção", "O assistente pode buscá-los pelo nome."),
         e(C::Sequel, "depois|depois de|em seguida|após|assim que|logo que|então|antes de", "Depois de listar, reembolse cada um."),
         e(C::Default, "a menos que o usuário|salvo se o usuário|exceto se o usuário|a menos que seja indicado", "Use a pasta pessoal a menos que o usuário indique outra."),
+        // Round 11: the person asked named as consulted.
+        e(C::Confirm, "consultado|consultada|consultados|ser consultado", "O usuário não precisa ser consultado."),
     ],
 };
