@@ -75,7 +75,7 @@ fn the_detector_keeps_its_measured_floor() {
         ("I", 76, 7),
         ("J", 69, 14),
         ("K", 77, 8),
-        ("L", 86, 11),
+        ("L", 86, 10),
         ("M", 79, 12),
     ];
     let mut tally: BTreeMap<String, (usize, usize)> = BTreeMap::new();
