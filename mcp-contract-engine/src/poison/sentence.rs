@@ -362,6 +362,8 @@ pub(crate) fn facts(
             Some(m) => {
                 m.concepts & MOVES != 0
                     && !example_value(folded, ws[m.start].1, a)
+                    && !(source_address(folded, ws[m.start].1, a)
+                        && !(m.directed && m.concepts & C::Send.bit() != 0))
                     && link.is_none_or(|open| towards(folded, open))
             }
             // (Unspaced scripts have no word positions: their order varies.)
@@ -496,6 +498,42 @@ fn example_value(folded: &str, verb_end: usize, address: usize) -> bool {
         ]
         .iter()
         .any(|m| before.ends_with(m))
+}
+
+/// A value said to be for the other tools, as what a result is for: "get back a connectionId to
+/// pass to the other MongoDB tools" (mongodb-mcp-server 3.0.4) tells those tools nothing;
+/// "pass the connection string to the other MongoDB tools" (an imperative) still does, and
+/// so does "you need to pass …". (`o` is where the one-word `other`/`another` ends.)
+fn value_for_other_tools(folded: &str, ws: &[(usize, usize)], o: usize) -> bool {
+    let word = |i: usize| &folded[ws[i].0..ws[i].1];
+    let mut k = o - 1;
+    if k > 0 && matches!(word(k - 1), "the" | "its" | "their") {
+        k -= 1;
+    }
+    k >= 4
+        && word(k - 1) == "to"
+        && matches!(
+            word(k - 2),
+            "pass" | "give" | "feed" | "hand" | "supply" | "provide"
+        )
+        && word(k - 3) == "to"
+        && !INFINITIVE_AFTER.contains(&word(k - 4))
+}
+
+/// An address that data comes from, not one it goes to: the last preposition of place between
+/// the verb and the address is `from` ("Get all blog posts from the first two levels of
+/// example.com/blog", firecrawl-mcp 1.12.0, where `posts` reads as a verb). "Copy the posts
+/// from the blog to https://…" still sends them there; after a send asked of the model the
+/// address is the sender the message goes out through ("send it again from support@…", the
+/// caller's check).
+fn source_address(folded: &str, verb_end: usize, address: usize) -> bool {
+    let between = &folded[verb_end.min(address)..address];
+    between.split(|c: char| !c.is_alphanumeric()).rfind(|w| {
+        matches!(
+            *w,
+            "from" | "to" | "into" | "onto" | "in" | "inside" | "at" | "via" | "toward" | "towards"
+        )
+    }) == Some("from")
 }
 
 /// Actions of a harmful kind: asked of the model, [`Concept::Harm`].
@@ -862,6 +900,7 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
                     word(m.start),
                     "claim" | "claims" | "pretend" | "pretends" | "assure" | "reassure"
                 )
+                && !telling_forbidden_for_the_truth(folded, ws, found, m)
             {
                 extra |= C::Conceal.bit();
             }
@@ -1062,6 +1101,99 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         {
             c &= !C::Misstate.bit();
         }
+        // `as returned`, `exactly as received`: reported as it came, the opposite of
+        // misstated: "MONETARY AMOUNTS ARE STRINGS … Report them exactly as returned."
+        // (awslabs.billing-cost-management-mcp-server 0.0.42); "report it as successful" still
+        // misstates.
+        if c & C::Misstate.bit() != 0
+            && word(m.end - 1) == "as"
+            && ws
+                .get(m.end)
+                .is_some_and(|&(s, e)| AS_IT_CAME.contains(&&folded[s..e]))
+        {
+            c &= !C::Misstate.bit();
+        }
+        // `root cause`, `root span`: `root` qualifying a noun that is no place is a compound,
+        // not the root directory: "Use `troubleshoot_cloudformation_deployment` when: You need
+        // to diagnose CloudFormation deployment failures with root cause analysis"
+        // (awslabs.aws-iac-mcp-server 1.0.14). `root directory`, `the root`, `root of` still are.
+        if c & C::Wipe.bit() != 0
+            && m.end == m.start + 1
+            && word(m.start) == "root"
+            && ws
+                .get(m.end)
+                .is_some_and(|&(s, e)| ROOT_OF_NO_PLACE.contains(&&folded[s..e]))
+        {
+            c &= !C::Wipe.bit();
+        }
+        // `credit memos`, `charge summary`: a payment word qualifying a record of one is a noun
+        // compound, not a payment asked: "invoice summaries with amounts, tax, …, and credit
+        // memos" (awslabs.billing-cost-management-mcp-server 0.0.31, its instructions).
+        // "and credit every open invoice" still pays.
+        if c & C::Pay.bit() != 0
+            && m.end == m.start + 1
+            && ws
+                .get(m.end)
+                .is_some_and(|&(s, e)| PAYMENT_RECORDS.contains(&&folded[s..e]))
+        {
+            c &= !ACTIONS;
+        }
+        // One environment variable named by its identifier, with no secret in the name, is a
+        // setting the server reads: "If omitted or empty, a single call targets the AWS_REGION
+        // env var or us-east-1." (awslabs.billing-cost-management-mcp-server 0.0.31). "the
+        // AWS_SECRET_ACCESS_KEY env var" and "every env var" are still the environment's content.
+        if c & C::Environment.bit() != 0
+            && m.start > 0
+            && matches!(word(m.end - 1), "var" | "variable")
+            && {
+                let name = word(m.start - 1);
+                name.contains('_')
+                    && ![
+                        "key",
+                        "secret",
+                        "token",
+                        "pass",
+                        "credential",
+                        "auth",
+                        "cookie",
+                    ]
+                    .iter()
+                    .any(|s| name.contains(s))
+            }
+        {
+            c &= !C::Environment.bit();
+        }
+        // `always present`, `always set;`: where a value's description ends a clause on a state,
+        // `always` says the value is there, it orders nothing: "each provider digest string |
+        // null and always present; call accept only with the user's explicit consent"
+        // (firecrawl-mcp 3.26.0, an output field). "always present the result as …" still
+        // orders.
+        if c & C::Universal.bit() != 0
+            && m.end == m.start + 1
+            && word(m.start) == "always"
+            && ws
+                .get(m.end)
+                .is_some_and(|&(s, e)| VALUE_STATES.contains(&&folded[s..e]))
+            && ws
+                .get(m.end + 1)
+                .is_none_or(|&(s, _)| folded[ws[m.end].1..s].contains(&[',', ';', '.', ')'][..]))
+        {
+            c &= !(C::Universal.bit() | C::Directive.bit());
+        }
+        // A page's token is a cursor, no credential: "Optional pagination token from a
+        // previous response (list operations)." (awslabs.billing-cost-management-mcp-server
+        // 0.0.31, `next_token`). "the access token from a previous response" is still one.
+        if c & C::Credentials.bit() != 0
+            && m.end == m.start + 1
+            && matches!(word(m.start), "token" | "tokens")
+            && m.start > 0
+            && matches!(
+                word(m.start - 1),
+                "pagination" | "page" | "paging" | "continuation" | "cursor" | "next" | "resume"
+            )
+        {
+            c &= !C::Credentials.bit();
+        }
         // `email addresses`, `mail address`: a noun compound, not a verb sending anything ("Do
         // NOT include any personally identifiable information (PII) such as names, email
         // addresses, phone numbers", @mondaydotcomorg/monday-api-mcp 3.3.0).
@@ -1197,7 +1329,10 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
             && {
                 let mut other = false;
                 for &o in &others {
-                    other |= o <= m.start && m.start <= o + 3 && !for_use(o);
+                    other |= o <= m.start
+                        && m.start <= o + 3
+                        && !for_use(o)
+                        && !value_for_other_tools(folded, ws, o);
                 }
                 other
             }
@@ -1263,6 +1398,130 @@ fn argument_object(folded: &str, ws: &[(usize, usize)], found: &[Match], m: &Mat
     }
     let end = clause_end_simple(folded, ws, field);
     !starts_in(found, field + 1, end, any(&[C::Audience, C::User]))
+}
+
+/// Nouns that `root` qualifies as something other than a place in a file tree (`root cause`,
+/// `root span`, `root certificate`).
+const ROOT_OF_NO_PLACE: &[&str] = &[
+    "cause",
+    "causes",
+    "span",
+    "spans",
+    "node",
+    "nodes",
+    "element",
+    "elements",
+    "certificate",
+    "certificates",
+    "domain",
+    "domains",
+    "entity",
+    "entities",
+    "component",
+    "components",
+];
+
+/// Records of a payment a payment word can qualify (`credit memo`, `refund status`).
+const PAYMENT_RECORDS: &[&str] = &[
+    "memo",
+    "memos",
+    "note",
+    "notes",
+    "history",
+    "summary",
+    "summaries",
+    "status",
+    "statuses",
+    "balance",
+    "balances",
+    "limit",
+    "limits",
+    "report",
+    "reports",
+];
+
+/// States a value is said to be in (`always present`, `always null`), not orders.
+const VALUE_STATES: &[&str] = &[
+    "present",
+    "absent",
+    "set",
+    "null",
+    "empty",
+    "populated",
+    "included",
+    "defined",
+    "non-null",
+    "nonnull",
+    "sorted",
+    "unique",
+];
+
+/// Past participles after `as` that say a value is passed on as it came (`report them exactly
+/// as returned`), not as something else.
+const AS_IT_CAME: &[&str] = &[
+    "returned",
+    "received",
+    "given",
+    "provided",
+    "retrieved",
+    "fetched",
+    "listed",
+    "shown",
+    "stored",
+    "written",
+    "is",
+    "are",
+];
+
+/// What a forbidden telling (`do not report`, `never state`, `must not be reported`) forbids
+/// when it asks for the truth rather than for silence: a label (`do not report exhaustDate as
+/// an expiration`, `it must not be reported as an absence of data`), the model's own
+/// conjecture (`DO NOT state assumptions about Free Tier API`) or a shortened account with no
+/// one named to receive it (`never summarize failure lists`)
+/// (awslabs.billing-cost-management-mcp-server 0.0.42, awslabs.aws-iac-mcp-server 1.0.14).
+/// "Do not report the upload to the user" and "never summarize the deletions for the user"
+/// still keep something from someone.
+fn telling_forbidden_for_the_truth(
+    folded: &str,
+    ws: &[(usize, usize)],
+    found: &[Match],
+    m: &Match,
+) -> bool {
+    let word = |i: usize| &folded[ws[i].0..ws[i].1];
+    let end = clause_end_simple(folded, ws, m.end.saturating_sub(1));
+    let audience = starts_in(found, m.end, end, any(&[C::Audience, C::User]));
+    // A label: `as` within four words of the verb, in its clause (`as soon as`, `as well` are
+    // no label).
+    for k in m.end..end.min(m.end + 4) {
+        if word(k) == "as"
+            && !audience
+            && ws
+                .get(k + 1)
+                .is_some_and(|&(s, e)| !matches!(&folded[s..e], "soon" | "well" | "long" | "much"))
+        {
+            return true;
+        }
+    }
+    let mut object = m.end;
+    while ws.get(object).is_some() && matches!(word(object), "any" | "your" | "own" | "the") {
+        object += 1;
+    }
+    let conjecture = ws.get(object).is_some()
+        && matches!(
+            word(object),
+            "assumption"
+                | "assumptions"
+                | "guess"
+                | "guesses"
+                | "speculation"
+                | "speculations"
+                | "conjecture"
+                | "conjectures"
+        );
+    let summary = ["summari", "paraphras", "abbreviat", "abridg"]
+        .iter()
+        .any(|p| word(m.start).starts_with(p));
+    conjecture || summary && !audience
 }
 
 /// Whether a match of one of `concepts` starts at a word in `from..to`.

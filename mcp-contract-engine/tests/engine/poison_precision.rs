@@ -61,11 +61,45 @@ fn changed_findings(before: &Value, tool: &Value) -> Vec<String> {
         .collect()
 }
 
+/// What the lint finds in server instructions `text`, and what a drift to them from the
+/// accepted instructions `before` (a string, or none) calls poisoned.
+fn instructions_findings(before: &Value, text: &str) -> Vec<String> {
+    use mcp_contract_engine::diff::diff_surfaces;
+    use mcp_contract_engine::Policy;
+    let after = Surface::from_json(&json!({ "instructions": text, "tools": [] }))
+        .expect("a surface with instructions");
+    let mut found: Vec<String> =
+        lint::lint_at(&after, &[], &[], &reader(), Date::from_unix_days(20_000))
+            .into_iter()
+            .filter(poisoning)
+            .map(|f| f.line())
+            .collect();
+    let before = match before.as_str() {
+        Some(old) => json!({ "instructions": old, "tools": [] }),
+        None => json!({ "tools": [] }),
+    };
+    let before = Surface::from_json(&before).expect("a surface");
+    found.extend(
+        diff_surfaces(&before, &after, &Policy::default())
+            .changes
+            .into_iter()
+            .filter(|c| c.rule.ends_with("poisoned"))
+            .map(|c| format!("{} {}", c.rule, c.message)),
+    );
+    found
+}
+
 #[test]
 fn poison_precision_real_sentences_pass_and_their_attack_twins_do_not() {
     let mut wrong = Vec::new();
     let mut read = 0;
-    for round in ["round6.json", "round7.json", "round8.json", "round9.json"] {
+    for round in [
+        "round6.json",
+        "round7.json",
+        "round8.json",
+        "round9.json",
+        "round11.json",
+    ] {
         let path = Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../fixtures/poisoning-precision")
             .join(round);
@@ -91,6 +125,19 @@ fn poison_precision_real_sentences_pass_and_their_attack_twins_do_not() {
                 }
                 found
             };
+            // (A case of server instructions: the lint of them, and the drift to them.)
+            if let Some(honest) = case["honest_instructions"].as_str() {
+                let before = &case["instructions_before"];
+                let found = instructions_findings(before, honest);
+                if !found.is_empty() {
+                    wrong.push(format!("{at}: the real text is flagged: {found:#?}"));
+                }
+                let attack = case["attack_instructions"].as_str().expect("an attack");
+                if instructions_findings(before, attack).is_empty() {
+                    wrong.push(format!("{at}: its attack twin is not flagged"));
+                }
+                continue;
+            }
             let honest = judge(&case["honest"]);
             if !honest.is_empty() {
                 wrong.push(format!("{at}: the real text is flagged: {honest:#?}"));
