@@ -348,7 +348,8 @@ def main():
         for k in range(opts.folds):
             train, test = np.where(folds != k)[0], np.where(folds == k)[0]
             scores[test] = reader().fit(train, labels[train], weights[train]).score(test)
-        groups = [("all", everyone), ("L+M", is_unseen)]
+        held = "+".join(sorted(unseen))
+        groups = [("all", everyone), (held, is_unseen)]
         table(f"{label}: out of fold by author (4 folds), thresholds on all twins", scores[:n], scores[n:],
               cases, real, attack, rules, groups, scores[:n][~attack], out)
 
@@ -367,12 +368,12 @@ def main():
             seen_k = np.where(~is_unseen & (folds[:n] == k))[0]
             train_k = np.concatenate([np.where(~is_unseen & (folds[:n] != k))[0], real_train])
             inner[seen_k] = reader().fit(train_k, labels[train_k], weights[train_k]).score(seen_k)
-        lm = [("L", np.array([c["author"] == "L" for c in cases])), ("M", np.array([c["author"] == "M" for c in cases])), ("L+M", is_unseen)]
-        table(f"{label}: trained on A-K, L and M scored; thresholds on L+M's twins", scores2[:n], scores2[n:],
+        lm = [(a, np.array([c["author"] == a for c in cases])) for a in sorted(unseen)] * (len(unseen) > 1) + [(held, is_unseen)]
+        table(f"{label}: trained on the other authors, {held} scored; thresholds on {held}'s twins", scores2[:n], scores2[n:],
               cases, real, attack, rules, lm, scores2[:n][is_unseen & ~attack], out)
         # The same L/M scores against the threshold set on A-K's out-of-fold twins.
         twins_seen = np.sort(inner[:n][~is_unseen & ~attack])
-        print("deployable thresholds (set on A-K's out-of-fold twins), L+M:")
+        print(f"deployable thresholds (set on the other authors' out-of-fold twins), {held}:")
         for share in (0.10, 0.055, 0.03, 0.01):
             threshold = twins_seen[min(len(twins_seen) - 1, int(len(twins_seen) * (1 - share)))]
             model = scores2[:n] > threshold
