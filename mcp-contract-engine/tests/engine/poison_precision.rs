@@ -198,6 +198,7 @@ const REVIEWED: &[(&str, &str, bool)] = &[
     ("mapbox", "Preferred usage: any other Mapbox tool", true),
     ("neon", "\"<instructions>\"", true),
     ("shopify-dev", "you MUST extract the conversationId", true),
+    ("shopify-dev", "Do not ask the user to run it", true),
     // Cleared by round 10's precision readings (`round11.json`: a shortening forbidden with no
     // one named, a value "always present"): they address the model but ask nothing the rule
     // claims. Kept so that a return reads as already reviewed.
@@ -206,7 +207,6 @@ const REVIEWED: &[(&str, &str, bool)] = &[
         "Do not summarize, translate, or paraphrase",
         true,
     ),
-    ("shopify-dev", "Do not ask the user to run it", true),
     (
         "firecrawl",
         "What the job did with Alexandria providers",
