@@ -233,6 +233,13 @@ const REVIEWED: &[(&str, &str, bool)] = &[
     // Round 8's population (precision9), left by round 9: it asks for honesty only because
     // an earlier sentence says scheduling is impossible; alone, it has concealment's shape.
     ("workspace-mcp", "Never tell a user a message", false),
+    // Round 11's fresh population (precision11), measured once and not read for fixing: an
+    // argument list read as data to pass on, a described behaviour read as an argument forced,
+    // and a prohibition ("Under no circumstances should you use this tool to: …") read as
+    // skipping the user's confirmation.
+    ("elevenlabs", "agent_id: The ID of the agent", false),
+    ("elevenlabs", "always returns text directly", false),
+    ("jupyter", "Execute dangerous code that may harm", false),
 ];
 
 /// The verdict of [`REVIEWED`] on one finding's line.
@@ -247,7 +254,7 @@ fn verdict(server: &str, line: &str) -> &'static str {
     }
 }
 
-/// The poisoning findings on 91 published servers nobody tuned on (`fixtures/real-servers/`,
+/// The poisoning findings on 108 published servers nobody tuned on (`fixtures/real-servers/`,
 /// docs/lints.md "Precision on servers nobody tuned on"): the live lints on every capture and
 /// what a drift between two captures of a server (both ways) calls poisoned, each with its
 /// verdict ([`REVIEWED`]). A finding more or less, or a verdict changed, is a pending snapshot
