@@ -141,6 +141,19 @@ def fit(texts, labels, weights):
     return lambda t: model.decision_function(hstack([words.transform(t), chars.transform(t)]).tocsr())
 
 
+def readings(path, cases):
+    """Per case, whether the readings class it safety, from `poison_eval -v`'s MISSED/FLAGGED lines."""
+    missed, flagged = set(), set()
+    for line in open(path) if path else []:
+        parts = line.split()
+        if len(parts) >= 3 and parts[0] in ("MISSED", "FLAGGED"):
+            (missed if parts[0] == "MISSED" else flagged).add((parts[1], parts[2].rstrip(":")))
+    return np.array([
+        ((c["author"], c["id"]) not in missed) if c["kind"] == "attack" else ((c["author"], c["id"]) in flagged)
+        for c in cases
+    ])
+
+
 def main():
     args = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     args.add_argument("authors", help="folder of the tuning authors' .jsonl files")
@@ -169,16 +182,7 @@ def main():
     n = len(cases)
     attack = labels[:n] == 1
     case_scores, real_scores = scores[:n], scores[n:]
-    missed, flagged = set(), set()
-    if opts.rules:
-        for line in open(opts.rules):
-            parts = line.split()
-            if len(parts) >= 3 and parts[0] in ("MISSED", "FLAGGED"):
-                (missed if parts[0] == "MISSED" else flagged).add((parts[1], parts[2].rstrip(":")))
-    rules = np.array([
-        ((c["author"], c["id"]) not in missed) if c["kind"] == "attack" else ((c["author"], c["id"]) in flagged)
-        for c in cases
-    ])
+    rules = readings(opts.rules, cases)
     twins = np.sort(case_scores[~attack])
     print(f"{len(cases)} cases by {len(authors)} authors; {len(real)} real items of {len(servers)} servers; out of fold, {opts.folds} folds")
     for group in [None] + authors:

@@ -305,15 +305,7 @@ def main():
     fold_of.update({("s", s): k % opts.folds for k, s in enumerate(servers)})
     folds = np.array([fold_of[("a", c["author"])] for c in cases] + [fold_of[("s", r[0])] for r in real])
 
-    missed, flagged = set(), set()
-    for line in open(opts.rules):
-        parts = line.split()
-        if len(parts) >= 3 and parts[0] in ("MISSED", "FLAGGED"):
-            (missed if parts[0] == "MISSED" else flagged).add((parts[1], parts[2].rstrip(":")))
-    rules = np.array([
-        ((c["author"], c["id"]) not in missed) if c["kind"] == "attack" else ((c["author"], c["id"]) in flagged)
-        for c in cases
-    ])
+    rules = char_ngrams.readings(opts.rules, cases)
     attack = labels[:n] == 1
     unseen = set(opts.unseen.split(","))
     is_unseen = np.array([c["author"] in unseen for c in cases])

@@ -707,6 +707,11 @@ fn clause_end(
 fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Match>, Concepts) {
     let mut extra = 0;
     let word = |i: usize| &folded[ws[i].0..ws[i].1];
+    // Whether the word at `i` (if any) is one of `set`.
+    let word_in = |i: usize, set: &[&str]| {
+        ws.get(i)
+            .is_some_and(|&(s, e)| set.contains(&&folded[s..e]))
+    };
     // A clause opens after punctuation: `Before saving, copy …`, `Body — append …`.
     let opens_clause = |i: usize| {
         if i == 0 {
@@ -931,11 +936,7 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         // `conversation ID`, `conversation URL`, `prompt name`: a reference to one, not its
         // content ("pass a Sentry conversation URL", @sentry/mcp-server 0.39.0; "a new
         // conversation ID will be generated", @shopify/dev-mcp 1.16.0).
-        if c & (C::Conversation.bit() | C::Instructions.bit()) != 0
-            && ws
-                .get(m.end)
-                .is_some_and(|&(s, e)| REFERENCES.contains(&&folded[s..e]))
-        {
+        if c & (C::Conversation.bit() | C::Instructions.bit()) != 0 && word_in(m.end, REFERENCES) {
             c &= !(C::Conversation.bit() | C::Instructions.bit());
         }
         // An amount of the model's context is what a value costs, not what the context holds:
@@ -1105,12 +1106,7 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         // misstated: "MONETARY AMOUNTS ARE STRINGS … Report them exactly as returned."
         // (awslabs.billing-cost-management-mcp-server 0.0.42); "report it as successful" still
         // misstates.
-        if c & C::Misstate.bit() != 0
-            && word(m.end - 1) == "as"
-            && ws
-                .get(m.end)
-                .is_some_and(|&(s, e)| AS_IT_CAME.contains(&&folded[s..e]))
-        {
+        if c & C::Misstate.bit() != 0 && word(m.end - 1) == "as" && word_in(m.end, AS_IT_CAME) {
             c &= !C::Misstate.bit();
         }
         // `root cause`, `root span`: `root` qualifying a noun that is no place is a compound,
@@ -1120,9 +1116,7 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         if c & C::Wipe.bit() != 0
             && m.end == m.start + 1
             && word(m.start) == "root"
-            && ws
-                .get(m.end)
-                .is_some_and(|&(s, e)| ROOT_OF_NO_PLACE.contains(&&folded[s..e]))
+            && word_in(m.end, ROOT_OF_NO_PLACE)
         {
             c &= !C::Wipe.bit();
         }
@@ -1130,12 +1124,7 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         // compound, not a payment asked: "invoice summaries with amounts, tax, …, and credit
         // memos" (awslabs.billing-cost-management-mcp-server 0.0.31, its instructions).
         // "and credit every open invoice" still pays.
-        if c & C::Pay.bit() != 0
-            && m.end == m.start + 1
-            && ws
-                .get(m.end)
-                .is_some_and(|&(s, e)| PAYMENT_RECORDS.contains(&&folded[s..e]))
-        {
+        if c & C::Pay.bit() != 0 && m.end == m.start + 1 && word_in(m.end, PAYMENT_RECORDS) {
             c &= !ACTIONS;
         }
         // One environment variable named by its identifier, with no secret in the name, is a
@@ -1171,9 +1160,7 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         if c & C::Universal.bit() != 0
             && m.end == m.start + 1
             && word(m.start) == "always"
-            && ws
-                .get(m.end)
-                .is_some_and(|&(s, e)| VALUE_STATES.contains(&&folded[s..e]))
+            && word_in(m.end, VALUE_STATES)
             && ws
                 .get(m.end + 1)
                 .is_none_or(|&(s, _)| folded[ws[m.end].1..s].contains(&[',', ';', '.', ')'][..]))
