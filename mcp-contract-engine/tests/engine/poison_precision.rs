@@ -22,8 +22,9 @@ fn poisoning(f: &lint::Finding) -> bool {
     ["text-poisoning", "text-attack", "text-intent"].contains(&f.rule)
 }
 
-fn findings(tool: &Value) -> Vec<String> {
-    let surface = Surface::from_json(&json!({ "tools": [tool] })).expect("a one-tool surface");
+/// What the lint (with [`reader`]) finds poisoned in `surface`, a surface's JSON.
+fn lint_of(surface: Value) -> Vec<String> {
+    let surface = Surface::from_json(&surface).expect("a surface");
     lint::lint_at(&surface, &[], &[], &reader(), Date::from_unix_days(20_000))
         .into_iter()
         .filter(poisoning)
@@ -31,61 +32,51 @@ fn findings(tool: &Value) -> Vec<String> {
         .collect()
 }
 
-/// What a drift that adds the tool to an empty surface calls poisoned (a finding the lint of a
-/// first recording does not make: sentences judged together, as added text).
-fn added_findings(tool: &Value) -> Vec<String> {
+/// What a drift from the surface `before` to `after` (their JSON) calls poisoned, and also
+/// unreadable when `unreadable` is set.
+fn drift_of(before: Value, after: Value, unreadable: bool) -> Vec<String> {
     use mcp_contract_engine::diff::diff_surfaces;
     use mcp_contract_engine::Policy;
-    let before = Surface::from_json(&json!({ "tools": [] })).expect("an empty surface");
-    let after = Surface::from_json(&json!({ "tools": [tool] })).expect("a one-tool surface");
+    let before = Surface::from_json(&before).expect("a surface");
+    let after = Surface::from_json(&after).expect("a surface");
     diff_surfaces(&before, &after, &Policy::default())
         .changes
         .into_iter()
-        .filter(|c| c.rule.ends_with("poisoned"))
+        .filter(|c| c.rule.ends_with("poisoned") || (unreadable && c.rule == "text-unreadable"))
         .map(|c| format!("{} {}", c.rule, c.message))
         .collect()
+}
+
+fn findings(tool: &Value) -> Vec<String> {
+    lint_of(json!({ "tools": [tool] }))
+}
+
+/// What a drift that adds the tool to an empty surface calls poisoned (a finding the lint of a
+/// first recording does not make: sentences judged together, as added text).
+fn added_findings(tool: &Value) -> Vec<String> {
+    drift_of(json!({ "tools": [] }), json!({ "tools": [tool] }), false)
 }
 
 /// What a drift from the accepted item `before` to `tool` calls poisoned or unreadable (a
 /// finding on text the release added, read against what the accepted one said).
 fn changed_findings(before: &Value, tool: &Value) -> Vec<String> {
-    use mcp_contract_engine::diff::diff_surfaces;
-    use mcp_contract_engine::Policy;
-    let before = Surface::from_json(&json!({ "tools": [before] })).expect("a one-tool surface");
-    let after = Surface::from_json(&json!({ "tools": [tool] })).expect("a one-tool surface");
-    diff_surfaces(&before, &after, &Policy::default())
-        .changes
-        .into_iter()
-        .filter(|c| c.rule.ends_with("poisoned") || c.rule == "text-unreadable")
-        .map(|c| format!("{} {}", c.rule, c.message))
-        .collect()
+    drift_of(
+        json!({ "tools": [before] }),
+        json!({ "tools": [tool] }),
+        true,
+    )
 }
 
 /// What the lint finds in server instructions `text`, and what a drift to them from the
 /// accepted instructions `before` (a string, or none) calls poisoned.
 fn instructions_findings(before: &Value, text: &str) -> Vec<String> {
-    use mcp_contract_engine::diff::diff_surfaces;
-    use mcp_contract_engine::Policy;
-    let after = Surface::from_json(&json!({ "instructions": text, "tools": [] }))
-        .expect("a surface with instructions");
-    let mut found: Vec<String> =
-        lint::lint_at(&after, &[], &[], &reader(), Date::from_unix_days(20_000))
-            .into_iter()
-            .filter(poisoning)
-            .map(|f| f.line())
-            .collect();
+    let after = json!({ "instructions": text, "tools": [] });
     let before = match before.as_str() {
         Some(old) => json!({ "instructions": old, "tools": [] }),
         None => json!({ "tools": [] }),
     };
-    let before = Surface::from_json(&before).expect("a surface");
-    found.extend(
-        diff_surfaces(&before, &after, &Policy::default())
-            .changes
-            .into_iter()
-            .filter(|c| c.rule.ends_with("poisoned"))
-            .map(|c| format!("{} {}", c.rule, c.message)),
-    );
+    let mut found = lint_of(after.clone());
+    found.extend(drift_of(before, after, false));
     found
 }
 
