@@ -465,6 +465,9 @@ struct Out<'p> {
     live_protocol: Option<server::ProtocolDate>,
     /// For the server item: the kinds of item the accepted side holds (see [`Context`]).
     old_kinds: Option<BTreeSet<ItemKind>>,
+    /// Whether the accepted side is known to hold no item at all (a first recording): nothing
+    /// was accepted, so nothing drifted (the character reader stays silent).
+    first_recording: bool,
     changes: Vec<Change>,
     notes: Vec<Note>,
 }
@@ -484,6 +487,7 @@ impl<'p> Out<'p> {
             } else {
                 None
             },
+            first_recording: context.old_kinds.as_ref().is_some_and(BTreeSet::is_empty),
             changes: Vec::new(),
             notes: Vec::new(),
         }
@@ -574,6 +578,7 @@ fn added(out: &mut Out<'_>, value: &Value, renamed: Option<&String>) {
         ItemKind::Server => {
             server(out, &Value::Object(Map::new()), value);
             poisoning::server_arrived(out, value);
+            poisoning::scored(out, None, value);
             return;
         }
         ItemKind::Call => {
@@ -588,7 +593,7 @@ fn added(out: &mut Out<'_>, value: &Value, renamed: Option<&String>) {
     };
     // A new item whose text is aimed at the model is a rug pull by expansion: its arrival is
     // the change that makes it dangerous (safety), not new surface.
-    if poisoning::added(out, value) {
+    if poisoning::added(out, value) || poisoning::scored(out, None, value) {
         return;
     }
     let mut message = format!(
@@ -640,6 +645,8 @@ fn item_into(
             // the scan is skipped.
             if !same_texts(o, n) {
                 poisoning::changed(out, o, n, texts);
+                // What no reading named, the character reader scores.
+                poisoning::scored(out, Some(o), n);
             }
         }
     }

@@ -22,6 +22,8 @@
 //! text change, not an attack: a URL the text tells the model to send data to, or to fetch and
 //! obey, is.
 
+/// The character reader: a linear model over what a change adds (`added-text-scored-poisoned`).
+pub mod chars;
 #[cfg(feature = "tooling")]
 #[doc(hidden)]
 pub mod corpus;

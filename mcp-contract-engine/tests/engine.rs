@@ -18,6 +18,9 @@ mod corpus;
 /// Poisoning: the fixtures of attacks and honest twins, and the lint over real surfaces.
 #[path = "engine/poison.rs"]
 mod poison;
+/// Poisoning's character reader: parity with its trainer, its rule on drift only.
+#[path = "engine/poison_chars.rs"]
+mod poison_chars;
 /// Poisoning's floor on the four authors' tuning corpus.
 #[path = "engine/poison_corpus.rs"]
 mod poison_corpus;

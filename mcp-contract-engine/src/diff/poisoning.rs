@@ -3,7 +3,101 @@
 //! rule the same text change gets on its own.
 
 use super::*;
-use crate::poison::{self, Finding, Texts};
+use crate::escape::{escape, truncate};
+use crate::poison::{self, chars, Finding, Texts};
+
+/// The rule of the character reader.
+const SCORED: &str = "added-text-scored-poisoned";
+
+/// The routing rules of a text's own change, which a change of the whole item's added text
+/// classed safety replaces (each is the same edit, told as a rewording).
+const TEXT_ROUTING: &[&str] = &[
+    "description-changed",
+    "title-changed",
+    "name-changed",
+    "server-instructions-changed",
+    "input-description-changed",
+    "output-description-changed",
+    "input-title-changed",
+    "output-title-changed",
+    "input-examples-changed",
+    "output-examples-changed",
+];
+
+/// The character reader on drift (`chars`): when the change of an item (`old`: `None` for an
+/// arriving item) adds text the model scores above its threshold and no reading found
+/// anything of class safety on the item, `added-text-scored-poisoned` in place of the routing
+/// changes of its texts (of `…-added`, for an arriving item: the caller leaves it out when
+/// this returns `true`). Never on a first recording: nothing was accepted to drift from.
+pub(super) fn scored(out: &mut Out<'_>, old: Option<&Value>, new: &Value) -> bool {
+    if out.first_recording || out.item.kind == ItemKind::Call || out.item.kind == ItemKind::Consumer
+    {
+        return false;
+    }
+    // The readings spoke first: what they classed safety is reported by them.
+    let read = out
+        .changes
+        .iter()
+        .any(|c| rules::rule(c.rule).is_some_and(|r| r.class == Class::Safety));
+    if read {
+        return false;
+    }
+    // The server item as the reader reads it (its per-response hints left out); any other
+    // item as it is.
+    let (old_server, new_server);
+    let (old, new) = if out.item.kind == ItemKind::Server {
+        old_server = old.map(chars::server_item);
+        new_server = chars::server_item(new);
+        (old_server.as_ref(), &new_server)
+    } else {
+        (old, new)
+    };
+    let Some(score) = chars::score(old, new) else {
+        return false;
+    };
+    let Some(model) = chars::model().filter(|_| chars::above_threshold(score)) else {
+        return false;
+    };
+    let added = chars::added(old, new);
+    // The longest added text, escaped and shortened: what to look at first.
+    let longest = added
+        .iter()
+        .max_by_key(|t| t.chars().count())
+        .copied()
+        .unwrap_or_default();
+    let mut replaced: Vec<String> = Vec::new();
+    out.changes.retain(|c| {
+        let routing = TEXT_ROUTING.contains(&c.rule);
+        if routing {
+            replaced.push(if c.path.is_empty() {
+                c.rule.to_owned()
+            } else {
+                format!("{} at `{}`", c.rule, escape(&c.path))
+            });
+        }
+        !routing
+    });
+    let arrived = if old.is_some() {
+        "the change adds"
+    } else {
+        "the new item carries"
+    };
+    let mut message = format!(
+        "{} `{}`: the text {arrived} reads like an instruction to the model (the character reader scores it {score:.2}, above its threshold {:.2}; {} added text{}, the longest: \"{}\"), though no reading names it: review it as an attack before accepting",
+        out.item.kind.noun(),
+        escape(&out.item.name),
+        model.threshold,
+        added.len(),
+        if added.len() == 1 { "" } else { "s" },
+        truncate(&escape(longest), 120),
+    );
+    if !replaced.is_empty() {
+        message.push_str(&format!(" (in place of {})", replaced.join(", ")));
+    }
+    let after = old.is_none().then(|| clip(new, CLIP));
+    out.emit(SCORED, "", None, after, message);
+    true
+}
 
 /// After an item's fields were judged: the poisoning its change added, one safety change per
 /// text (the routing change of that text, if any, is replaced). `texts`: the new item's, when
