@@ -10,19 +10,24 @@ use crate::poison::{self, chars, Finding, Texts};
 const SCORED: &str = "added-text-scored-poisoned";
 
 /// The routing rules of a text's own change, which a change of the whole item's added text
-/// classed safety replaces (each is the same edit, told as a rewording).
+/// classed safety replaces (each is the same edit, told as a rewording); a schema's are these
+/// with their direction's prefix (`input-description-changed`).
 const TEXT_ROUTING: &[&str] = &[
     "description-changed",
     "title-changed",
     "name-changed",
     "server-instructions-changed",
-    "input-description-changed",
-    "output-description-changed",
-    "input-title-changed",
-    "output-title-changed",
-    "input-examples-changed",
-    "output-examples-changed",
+    "examples-changed",
 ];
+
+/// Whether `rule` is the routing change of a text (see [`TEXT_ROUTING`]).
+fn text_routing(rule: &str) -> bool {
+    let base = rule
+        .strip_prefix("input-")
+        .or_else(|| rule.strip_prefix("output-"))
+        .unwrap_or(rule);
+    TEXT_ROUTING.contains(&base)
+}
 
 /// The character reader on drift (`chars`): when the change of an item (`old`: `None` for an
 /// arriving item) adds text the model scores above its threshold and no reading found
@@ -67,7 +72,7 @@ pub(super) fn scored(out: &mut Out<'_>, old: Option<&Value>, new: &Value) -> boo
         .unwrap_or_default();
     let mut replaced: Vec<String> = Vec::new();
     out.changes.retain(|c| {
-        let routing = TEXT_ROUTING.contains(&c.rule);
+        let routing = text_routing(c.rule);
         if routing {
             replaced.push(if c.path.is_empty() {
                 c.rule.to_owned()
