@@ -217,8 +217,21 @@ fn a_poisoned_text_is_one_change() {
     }
 }
 
+/// The honest fixtures the character reader (`added-text-scored-poisoned`) flags where no
+/// reading does: its false alarms here, listed so that the list can only be changed on purpose
+/// (docs/lints.md, "The character reader"). The readings themselves flag none.
+const READER_FLAGGED_BENIGN: &[&str] = &[];
+
+/// The honest twins of the tuning cases the character reader flags where no reading does (see
+/// [`READER_FLAGGED_BENIGN`]).
+const READER_FLAGGED_TWINS: &[&str] = &[];
+
+/// The rule of the character reader.
+const READER: &str = "added-text-scored-poisoned";
+
 #[test]
 fn no_benign_edit_is_safety() {
+    let mut reader_flagged = Vec::new();
     for case in cases().iter().filter(|c| !c.attack()) {
         let judgement = diff_surfaces(&case.old, &case.new, &Policy::default());
         assert!(
@@ -227,6 +240,10 @@ fn no_benign_edit_is_safety() {
             case.name
         );
         for change in &judgement.changes {
+            if change.rule == READER {
+                reader_flagged.push(case.name.clone());
+                continue;
+            }
             assert!(
                 change.class != Class::Safety && !change.rule.ends_with("poisoned"),
                 "{}: {} {} `{}`: {}",
@@ -238,6 +255,12 @@ fn no_benign_edit_is_safety() {
             );
         }
     }
+    reader_flagged.sort();
+    reader_flagged.dedup();
+    assert_eq!(
+        reader_flagged, READER_FLAGGED_BENIGN,
+        "the honest fixtures the character reader flags changed: update the list (and docs/lints.md)"
+    );
 }
 
 #[test]
@@ -647,6 +670,7 @@ fn tuning_cases_per_family() {
     let cases = tuning();
     let mut families: std::collections::BTreeMap<&str, [usize; 4]> = Default::default();
     let mut failures = Vec::new();
+    let mut reader_flagged: Vec<String> = Vec::new();
     for case in &cases {
         let (class, lines) = tuning_verdict(case);
         let lint: Vec<Finding> = lint_of(&case.new).into_iter().filter(poisoning).collect();
@@ -659,7 +683,16 @@ fn tuning_cases_per_family() {
         } else {
             row[2] += 1;
             row[3] += usize::from(class == "safety");
-            class != "safety" && lint.is_empty()
+            // Flagged by the character reader alone: its false alarm, listed (not the readings').
+            let reader_only = class == "safety"
+                && lines
+                    .iter()
+                    .filter(|l| l.starts_with("safety "))
+                    .all(|l| l.starts_with(&format!("safety {READER} ")));
+            if reader_only {
+                reader_flagged.push(case.id.clone());
+            }
+            (class != "safety" || reader_only) && lint.is_empty()
         };
         if ok == case.missed.is_some() {
             failures.push(format!(
@@ -681,4 +714,9 @@ fn tuning_cases_per_family() {
         println!("  {family}: {caught}/{a}, {flagged}/{h}");
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    reader_flagged.sort();
+    assert_eq!(
+        reader_flagged, READER_FLAGGED_TWINS,
+        "the honest twins the character reader flags changed: update the list (and docs/lints.md)"
+    );
 }
