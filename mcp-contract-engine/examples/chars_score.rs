@@ -17,7 +17,7 @@
 )]
 
 use mcp_contract_engine::poison::{chars, corpus};
-use mcp_contract_engine::Surface;
+use mcp_contract_engine::{ItemKey, ItemKind, Surface};
 use serde_json::{json, Value};
 use std::hint::black_box;
 use std::time::Instant;
@@ -104,29 +104,24 @@ fn main() {
                 .iter()
                 .map(|c| c.rule)
                 .collect();
-            // The case's one item, both sides (the reader's own score).
-            let score = new
-                .items()
-                .map(|(key, value)| {
-                    let before = old
-                        .items()
-                        .find(|(k, _)| *k == key)
-                        .map(|(_, v)| v.into_owned());
-                    let value = if key.kind == mcp_contract_engine::ItemKind::Server {
-                        chars::server_item(&value)
-                    } else {
-                        value.into_owned()
-                    };
-                    let before = before.map(|b| {
-                        if key.kind == mcp_contract_engine::ItemKind::Server {
-                            chars::server_item(&b)
-                        } else {
-                            b
-                        }
-                    });
-                    chars::score(before.as_ref(), &value).unwrap_or(f64::NAN)
-                })
-                .fold(f64::NAN, f64::max);
+            // The case's items, both sides, as the rule reads them: its highest score.
+            let read = |key: &ItemKey, value: &Value| {
+                if key.kind == ItemKind::Server {
+                    chars::server_item(value)
+                } else {
+                    value.clone()
+                }
+            };
+            let mut score = f64::NAN;
+            for (key, value) in new.items() {
+                let before = old
+                    .items()
+                    .find(|(k, _)| *k == key)
+                    .map(|(_, v)| read(key, &v));
+                if let Some(s) = chars::score(before.as_ref(), &read(key, &value)) {
+                    score = score.max(s);
+                }
+            }
             let fired = if rules.is_empty() {
                 "-".to_owned()
             } else {
