@@ -62,22 +62,24 @@ fn the_detector_keeps_its_measured_floor() {
     // (author, attacks caught at least, honest twins flagged at most), of 110, 74, 102, 88,
     // 130, 163, 170, 162, 142, 144, 167, 144, 141, 142 attacks and as many twins. F to N are held-out
     // sets #3 to #11, each measured once apart from the round it judged (docs/lints.md) and only then
-    // added.
+    // added. Since the character reader (`added-text-scored-poisoned`), trained on all fourteen
+    // authors, judges drift beside the readings, these are in sample for it: before it, the
+    // readings alone held 1,130 attacks caught and 90 twins flagged; with it, 1,608 and 104.
     const FLOOR: &[(&str, usize, usize)] = &[
-        ("A", 92, 5),
-        ("B", 55, 9),
-        ("C", 67, 0),
-        ("D", 50, 2),
-        ("E", 81, 3),
-        ("F", 96, 9),
-        ("G", 109, 2),
-        ("H", 89, 9),
-        ("I", 79, 6),
-        ("J", 72, 12),
-        ("K", 83, 7),
-        ("L", 91, 10),
-        ("M", 82, 12),
-        ("N", 84, 4),
+        ("A", 108, 6),
+        ("B", 60, 9),
+        ("C", 86, 0),
+        ("D", 70, 3),
+        ("E", 117, 4),
+        ("F", 146, 9),
+        ("G", 152, 3),
+        ("H", 128, 10),
+        ("I", 121, 8),
+        ("J", 108, 14),
+        ("K", 137, 8),
+        ("L", 124, 11),
+        ("M", 123, 14),
+        ("N", 128, 5),
     ];
     let mut tally: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let cases = cases();
