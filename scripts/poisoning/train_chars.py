@@ -1,0 +1,599 @@
+#!/usr/bin/env python3
+"""Train and export the character reader (notes: the chars spec; mcp-contract-engine/src/poison/chars/).
+
+Plain-Python features of what a change adds (the spec: strings not in the old item, lowercased,
+words at separators, `w:` words, `b:` bigrams, `c:` char 2..5-grams of space-padded words, FNV-1a
+64 keys, two L2-normalised blocks of (1 + ln count) * idf), scikit-learn only to fit the logistic
+regression, and an exported hashed table (`model.bin`) that the Rust engine reads. Needs
+scikit-learn, which the project does not depend on:
+
+    python3 -m venv target/skl && target/skl/bin/pip install scikit-learn
+    cargo run --release -j1 -p mcp-contract-engine --features tooling --example poison_eval -- \
+        fixtures/poisoning-tuning/authors/*.jsonl -v > target/rules.txt
+    target/skl/bin/python scripts/poisoning/train_chars.py --rules target/rules.txt \
+        --out mcp-contract-engine/src/poison/chars
+
+Choice, pre-registered (written before any result was seen):
+  Out of fold: the 14 authors dealt into 4 folds by author (sorted, k % 4), the real servers into
+  the same 4 folds by server (sorted names, k % 4); every score is out of fold. For each config of
+  the grid  min_words in {3,4,6} x C in {1,4,16} x real weight in {0.5,1,2} x vocabulary caps
+  (words+bigrams, chars) in {(20k,40k),(30k,60k)}  the threshold is the OOF twins' 97th percentile
+  (the model alone flags 3.0 % of twins; a twin below min_words is not scored and never flagged).
+  Eligible: real items scoring above the threshold OOF <= 0.1 % of real items, AND the exported
+  model.bin <= 4 MiB (slots = the next power of two with load <= 0.4, 16 bytes a slot, plus the
+  72-byte header). Chosen: max OOF recall of "readings OR model" over the attacks among the
+  eligible; ties -> the smaller model (fewer entries), then the earlier config in grid order. The
+  final model is fitted on all data with the chosen config; its threshold is the chosen config's
+  OOF threshold. Fixed settings: max_words 1000, max_chars 4000, min_df 2 (vocabulary: features of
+  document frequency >= 2 in the training documents, the most frequent first, ties by key),
+  liblinear (deterministic, random_state 0, max_iter 1000), case weight 1.
+
+Amended after a first quick run (one config, before the grid): the size rule counts the slot table
+(slots x 16 bytes <= 4 MiB), not the 72-byte header: with load <= 0.4 both caps need 262,144 slots,
+exactly 4 MiB of table, and counting the header would make every config of the grid ineligible.
+The grid is run within a time budget (--budget, 2 shared cores): configs in the order below, those
+not reached are reported as not run; --config trains one config (its OOF threshold, then the final
+model) without the grid, which is how the committed model is reproduced.
+"""
+import argparse
+import glob
+import hashlib
+import json
+import math
+import os
+import re
+import struct
+import sys
+import time
+
+import numpy as np
+from scipy.sparse import csr_matrix
+from sklearn.linear_model import LogisticRegression
+
+STRUCTURE = set(
+    """type properties required items description title additionalProperties anyOf oneOf allOf not
+    enum const default examples $schema $defs definitions $ref $id $comment format minimum maximum
+    minLength maxLength pattern minItems maxItems uniqueItems exclusiveMinimum exclusiveMaximum
+    multipleOf inputSchema outputSchema annotations readOnlyHint destructiveHint idempotentHint
+    openWorldHint name uri uriTemplate mimeType arguments _meta nullable propertyNames
+    patternProperties dependentRequired string object array number integer boolean null icons size
+    execution taskSupport fastmcp tags""".split()
+)
+NOT_PROSE = {"type", "$schema", "$ref", "format", "mimeType", "uri", "$id"}
+SERVER_FIELDS = ("protocolVersion", "serverInfo", "capabilities", "instructions")
+MAX_WORDS = 1000
+MAX_CHARS = 4000
+MIN_DF = 2
+FOLDS = 4
+GRID_MIN_WORDS = (3, 4, 6)
+GRID_C = (1.0, 4.0, 16.0)
+GRID_REAL = (0.5, 1.0, 2.0)
+GRID_CAPS = ((20_000, 40_000), (30_000, 60_000))
+TWIN_SHARE = 0.03
+REAL_MAX = 0.001
+MAX_BYTES = 4 * 1024 * 1024
+HEADER = 72
+
+
+# ---- 1. What a change adds -------------------------------------------------------------------
+def strings(value, key=None):
+    if isinstance(value, str):
+        if key not in NOT_PROSE:
+            yield value
+    elif isinstance(value, list):
+        for item in value:
+            yield from strings(item, key)
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            if k not in STRUCTURE:
+                yield k
+            yield from strings(v, k)
+
+
+def added(old, new):
+    """The distinct strings of new not among old's, sorted (code-point order = UTF-8 byte order)."""
+    before = set(strings(old)) if old is not None else set()
+    return sorted(set(strings(new)) - before)
+
+
+# ---- 2. Words --------------------------------------------------------------------------------
+WHITE = {0x20, 0x85, 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000}
+RANGES = ((0x2010, 0x205E), (0x3000, 0x3003), (0x3008, 0x3011), (0xFF01, 0xFF0F),
+          (0xFF1A, 0xFF20), (0xFF3B, 0xFF40), (0xFF5B, 0xFF65), (0x9, 0xD), (0x2000, 0x200A))
+
+
+def separator(ch):
+    c = ord(ch)
+    if c < 128:
+        return not (0x30 <= c <= 0x39 or 0x41 <= c <= 0x5A or 0x61 <= c <= 0x7A)
+    if c in WHITE:
+        return True
+    return any(a <= c <= b for a, b in RANGES)
+
+
+SEP_CACHE = {}
+
+
+def words_of(text):
+    out, cur = [], []
+    for ch in text:
+        sep = SEP_CACHE.get(ch)
+        if sep is None:
+            sep = SEP_CACHE[ch] = separator(ch)
+        if sep:
+            if cur:
+                out.append("".join(cur))
+                cur = []
+        else:
+            cur.append(ch)
+    if cur:
+        out.append("".join(cur))
+    return out
+
+
+# ---- 3. Features -----------------------------------------------------------------------------
+def fnv(s):
+    h = 0xCBF29CE484222325
+    for b in s.encode("utf-8"):
+        h = ((h ^ b) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return h or 1
+
+
+HASH_CACHE = {}
+
+
+def key_of(feature):
+    k = HASH_CACHE.get(feature)
+    if k is None:
+        k = HASH_CACHE[feature] = fnv(feature)
+    return k
+
+
+def features(old, new, max_words=MAX_WORDS, max_chars=MAX_CHARS):
+    """(words read, {key: count} of the word block, {key: count} of the char block)."""
+    wb, cb = {}, {}
+    total = 0
+    cap = max_words or float("inf")
+    for text in added(old, new):
+        if total >= cap:
+            break
+        if max_chars:
+            text = text[:max_chars]
+        ws = words_of(text.lower())
+        ws = ws[: int(min(len(ws), cap - total))]
+        total += len(ws)
+        for i, w in enumerate(ws):
+            k = key_of("w:" + w)
+            wb[k] = wb.get(k, 0) + 1
+            if i + 1 < len(ws):
+                k = key_of("b:" + w + " " + ws[i + 1])
+                wb[k] = wb.get(k, 0) + 1
+            padded = " " + w + " "
+            for n in range(2, 6):
+                for j in range(len(padded) - n + 1):
+                    k = key_of("c:" + padded[j:j + n])
+                    cb[k] = cb.get(k, 0) + 1
+    return total, wb, cb
+
+
+# ---- Data ------------------------------------------------------------------------------------
+def set_pointer(value, pointer, new):
+    parts = [p.replace("~1", "/").replace("~0", "~") for p in pointer.split("/")[1:]]
+    if not parts:
+        return new
+    at = value
+    for part in parts[:-1]:
+        if isinstance(at, dict):
+            at = at.setdefault(part, {})
+        elif isinstance(at, list) and part.isdigit() and int(part) < len(at):
+            at = at[int(part)]
+        else:
+            return value
+    last = parts[-1]
+    if isinstance(at, dict):
+        at[last] = new
+    elif isinstance(at, list) and last.isdigit():
+        j = int(last)
+        if j < len(at):
+            at[j] = new
+        else:
+            at.append(new)
+    return value
+
+
+def remove_pointer(value, pointer):
+    parent, _, last = pointer.rpartition("/")
+    at = value
+    for part in [p.replace("~1", "/").replace("~0", "~") for p in parent.split("/")[1:]]:
+        if isinstance(at, dict) and part in at:
+            at = at[part]
+        elif isinstance(at, list) and part.isdigit() and int(part) < len(at):
+            at = at[int(part)]
+        else:
+            return
+    last = last.replace("~1", "/").replace("~0", "~")
+    if isinstance(at, dict):
+        at.pop(last, None)
+    elif isinstance(at, list) and last.isdigit() and int(last) < len(at):
+        del at[int(last)]
+
+
+def case_items(line):
+    """(old item or None, new item) of a compact case (corpus.rs's semantics)."""
+    if line.get("old") is None:
+        return None, line["new"]
+    new = json.loads(json.dumps(line["old"]))
+    for edit in line.get("edits", []):
+        if len(edit) > 1:
+            new = set_pointer(new, edit[0], json.loads(json.dumps(edit[1])))
+        else:
+            remove_pointer(new, edit[0])
+    return line["old"], new
+
+
+def version_key(name):
+    return [(0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.split(r"[.\-+]", name)]
+
+
+def surface_items(surface):
+    out = {}
+    for kind, name in (("tools", "name"), ("prompts", "name"), ("resources", "uri"), ("resourceTemplates", "uriTemplate")):
+        for item in surface.get(kind) or []:
+            if isinstance(item, dict):
+                out[f"{kind}::{item.get(name)}"] = item
+    server = {k: surface[k] for k in SERVER_FIELDS if k in surface}
+    if server:
+        out["server"] = server
+    return out
+
+
+def real_files(roots):
+    files = []
+    for root in roots:
+        for folder in sorted(glob.glob(os.path.join(root, "*", ""))):
+            server = os.path.basename(folder.rstrip("/"))
+            if server == "poisoned":
+                continue
+            paths = sorted(glob.glob(folder + "*.json"), key=lambda f: version_key(os.path.basename(f)[:-5]))
+            files.append((server, paths))
+    return files
+
+
+def real_pairs(files):
+    """(server, how, key, old, new): every item as an arrival, each consecutive pair's changed or
+    arriving items both ways; deduplicated per server by the strings added."""
+    seen, rows = set(), []
+
+    def add(server, how, key, old, new):
+        sig = (server, tuple(added(old, new)))
+        if sig[1] and sig not in seen:
+            seen.add(sig)
+            rows.append((server, how, key, old, new))
+
+    for server, paths in files:
+        before = None
+        for path in paths:
+            try:
+                surface = json.load(open(path, encoding="utf-8"))
+            except (OSError, ValueError):
+                continue
+            if not isinstance(surface, dict):
+                continue
+            now = surface_items(surface)
+            for key, item in now.items():
+                add(server, "arrival", key, None, item)
+            if before is not None:
+                for a, b in ((before, now), (now, before)):
+                    for key, item in b.items():
+                        if key not in a:
+                            add(server, "arrival", key, None, item)
+                        elif a[key] != item:
+                            add(server, "drift", key, a[key], item)
+            before = now
+    return rows
+
+
+def readings(path, cases):
+    missed, flagged = set(), set()
+    for line in open(path) if path else []:
+        parts = line.split()
+        if len(parts) >= 3 and parts[0] in ("MISSED", "FLAGGED"):
+            (missed if parts[0] == "MISSED" else flagged).add((parts[1], parts[2].rstrip(":")))
+    return np.array([
+        ((c["author"], c["id"]) not in missed) if c["kind"] == "attack" else ((c["author"], c["id"]) in flagged)
+        for c in cases
+    ])
+
+
+# ---- Model -----------------------------------------------------------------------------------
+def f32(x):
+    return struct.unpack("<f", struct.pack("<f", x))[0]
+
+
+def vocabulary(docs, rows, word_cap, char_cap):
+    """{key: idf (f32-rounded)} of the word and char blocks over the training docs `rows`."""
+    dfw, dfc = {}, {}
+    for i in rows:
+        for k in docs[i][1]:
+            dfw[k] = dfw.get(k, 0) + 1
+        for k in docs[i][2]:
+            dfc[k] = dfc.get(k, 0) + 1
+    n = len(rows)
+    # A key in both blocks (a 64-bit collision across prefixes): the rarer one is dropped.
+    for k in set(dfw) & set(dfc):
+        if dfw[k] >= dfc[k]:
+            del dfc[k]
+        else:
+            del dfw[k]
+    vocab = {}
+    for df, cap in ((dfw, word_cap), (dfc, char_cap)):
+        keep = sorted((k for k, d in df.items() if d >= MIN_DF), key=lambda k: (-df[k], k))[:cap]
+        for k in keep:
+            vocab[k] = f32(math.log((1 + n) / (1 + df[k])) + 1)
+    return vocab
+
+
+def matrix(docs, rows, vocab, index):
+    data, cols, ptr = [], [], [0]
+    for i in rows:
+        for block in (docs[i][1], docs[i][2]):
+            cs, xs = [], []
+            for k, c in block.items():
+                if k in vocab:
+                    cs.append(index[k])
+                    xs.append((1 + math.log(c)) * vocab[k])
+            norm = math.sqrt(sum(x * x for x in xs))
+            if norm > 0:
+                cols.extend(cs)
+                data.extend(x / norm for x in xs)
+        ptr.append(len(cols))
+    return csr_matrix((np.array(data), np.array(cols, dtype=np.int64), np.array(ptr)), shape=(len(rows), len(index)))
+
+
+def fit(docs, rows, labels, weights, vocab, C):
+    keys = sorted(vocab)
+    index = {k: j for j, k in enumerate(keys)}
+    X = matrix(docs, rows, vocab, index)
+    model = LogisticRegression(C=C, solver="liblinear", max_iter=1000, random_state=0)
+    model.fit(X, labels[rows], sample_weight=weights[rows])
+    return model, keys, index
+
+
+def slots_for(entries):
+    slots = 1
+    while slots * 0.4 < entries:
+        slots *= 2
+    return slots
+
+
+def export(path, vocab, keys, coef, bias, threshold, min_words, digest):
+    slots = slots_for(len(keys))
+    table = [None] * slots
+    for j, k in enumerate(keys):
+        i = k & (slots - 1)
+        while table[i] is not None:
+            i = (i + 1) & (slots - 1)
+        table[i] = (k, vocab[k], float(coef[j]))
+    out = bytearray(b"MCPCHR01")
+    out += struct.pack("<IIffIIII", slots, len(keys), bias, threshold, min_words, MAX_WORDS, MAX_CHARS, 0)
+    out += digest.encode("ascii")
+    assert len(out) == HEADER
+    empty = struct.pack("<Qff", 0, 0.0, 0.0)
+    for slot in table:
+        out += empty if slot is None else struct.pack("<Qff", *slot)
+    with open(path, "wb") as f:
+        f.write(out)
+    return len(out)
+
+
+class Table:
+    """The exported scorer: model.bin read back, scoring as the engine does."""
+
+    def __init__(self, path):
+        b = open(path, "rb").read()
+        assert b[:8] == b"MCPCHR01"
+        (self.slots, self.entries, self.bias, self.threshold, self.min_words, self.max_words,
+         self.max_chars, _) = struct.unpack_from("<IIffIIII", b, 8)
+        self.digest = b[40:72].decode()
+        self.map = {}
+        for i in range(self.slots):
+            k, idf, w = struct.unpack_from("<Qff", b, HEADER + 16 * i)
+            if k:
+                self.map[k] = (idf, w)
+
+    def score_features(self, n, wb, cb):
+        if n < self.min_words:
+            return None
+        s = float(self.bias)
+        for block in (wb, cb):
+            dot = sq = 0.0
+            for k, c in block.items():
+                hit = self.map.get(k)
+                if hit:
+                    x = (1 + math.log(c)) * hit[0]
+                    dot += hit[1] * x
+                    sq += x * x
+            if sq > 0:
+                s += dot / math.sqrt(sq)
+        return s
+
+    def score(self, old, new):
+        n, wb, cb = features(old, new, self.max_words, self.max_chars)
+        return n, self.score_features(n, wb, cb)
+
+
+def threshold_of(twin_scores):
+    """The score that leaves floor(3 % of twins) strictly above it (unscored twins: -inf)."""
+    s = np.sort(twin_scores)
+    above = int(len(s) * TWIN_SHARE)
+    return float(s[len(s) - above - 1])
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--authors", default="fixtures/poisoning-tuning/authors")
+    ap.add_argument("--real", nargs="*", default=["fixtures/real-servers", "fixtures/surfaces"])
+    ap.add_argument("--rules", default="target/rules.txt")
+    ap.add_argument("--out", default="mcp-contract-engine/src/poison/chars")
+    ap.add_argument("--quick", action="store_true", help="one config (min_words 4, C 4, real 1, 20k/40k), no grid")
+    ap.add_argument("--parity", type=int, default=400)
+    ap.add_argument("--config", help="MIN_WORDS,C,REAL_WEIGHT,WORD_CAP,CHAR_CAP: this config only, no grid")
+    ap.add_argument("--budget", type=float, default=1e9, help="seconds: start no grid config after this")
+    opts = ap.parse_args()
+    start = time.time()
+
+    author_files = sorted(glob.glob(os.path.join(opts.authors, "*.jsonl")))
+    cases = [json.loads(line) for f in author_files for line in open(f, encoding="utf-8")]
+    files = real_files(opts.real)
+    real = real_pairs(files)
+    pairs = [case_items(c) for c in cases] + [(r[3], r[4]) for r in real]
+    docs = [features(o, n) for o, n in pairs]
+    nc = len(cases)
+    labels = np.array([c["kind"] == "attack" for c in cases] + [False] * len(real), dtype=int)
+    authors = sorted({c["author"] for c in cases})
+    servers = sorted({r[0] for r in real})
+    fold_of = {("a", a): k % FOLDS for k, a in enumerate(authors)}
+    fold_of.update({("s", s): k % FOLDS for k, s in enumerate(servers)})
+    folds = np.array([fold_of[("a", c["author"])] for c in cases] + [fold_of[("s", r[0])] for r in real])
+    words = np.array([d[0] for d in docs])
+    attack = labels[:nc] == 1
+    rules = readings(opts.rules, cases) if opts.rules and os.path.exists(opts.rules) else None
+    if rules is None:
+        print("no rules file: 'readings OR model' = model alone", file=sys.stderr)
+        rules = np.zeros(nc, dtype=bool)
+    print(f"readings alone: {rules[attack].mean():.1%} of attacks, {rules[~attack].mean():.1%} of twins", flush=True)
+    print(f"{nc} cases by {len(authors)} authors; {len(real)} real items of {len(servers)} servers; "
+          f"features in {time.time() - start:.0f} s", flush=True)
+
+    if opts.config:
+        m, C, rw, wc, cc = opts.config.split(",")
+        grid = [(int(m), float(C), float(rw), (int(wc), int(cc)))]
+    elif opts.quick:
+        grid = [(4, 4.0, 1.0, (20_000, 40_000))]
+    else:
+        # Order: the folds' matrices are shared by the configs of one (caps, min_words).
+        grid = [(m, C, rw, caps) for caps in GRID_CAPS for m in (4, 3, 6) for C in GRID_C for rw in GRID_REAL]
+    results = []
+    cache = {}
+    for n_run, config in enumerate(grid):
+        if time.time() - start > opts.budget:
+            print(f"BUDGET: {len(grid) - n_run} of {len(grid)} configs not run: " + "; ".join(map(str, grid[n_run:])))
+            break
+        m, C, rw, caps = config
+        weights = np.array([1.0] * nc + [rw] * len(real))
+        scores = np.full(len(docs), -np.inf)
+        entries = []
+        for k in range(FOLDS):
+            train = np.where((folds != k) & (words >= m))[0]
+            test = np.where((folds == k) & (words >= m))[0]
+            if (m, caps, k) not in cache:
+                for old in [key for key in cache if key[:2] != (m, caps)]:
+                    del cache[old]
+                vocab = vocabulary(docs, train, *caps)
+                keys = sorted(vocab)
+                index = {key: j for j, key in enumerate(keys)}
+                cache[(m, caps, k)] = (vocab, index, matrix(docs, train, vocab, index), matrix(docs, test, vocab, index))
+            vocab, index, Xtr, Xte = cache[(m, caps, k)]
+            model = LogisticRegression(C=C, solver="liblinear", max_iter=1000, random_state=0)
+            model.fit(Xtr, labels[train], sample_weight=weights[train])
+            scores[test] = model.decision_function(Xte)
+            entries.append(len(vocab))
+        t = threshold_of(scores[:nc][~attack])
+        model_hit = scores[:nc] > t
+        either = model_hit | rules
+        real_above = int((scores[nc:] > t).sum())
+        size = 16 * slots_for(max(entries))
+        row = dict(config=config, t=t, model=model_hit[attack].mean(), either=either[attack].mean(),
+                   twins=model_hit[~attack].mean(), twins_either=either[~attack].mean(), real=real_above,
+                   real_share=real_above / len(real), size=size, entries=max(entries), scores=scores)
+        row["eligible"] = row["real_share"] <= REAL_MAX and size <= MAX_BYTES
+        results.append(row)
+        print(f"min_words {m} C {C:>4} real {rw:>3} caps {caps[0] // 1000}k/{caps[1] // 1000}k: threshold {t:+.3f}; "
+              f"model {row['model']:.1%}, readings OR model {row['either']:.1%} of attacks; twins {row['twins']:.1%} "
+              f"(OR {row['twins_either']:.1%}); real above {real_above}/{len(real)} ({row['real_share']:.2%}); "
+              f"~{size / 2**20:.2f} MiB{'' if row['eligible'] else ' INELIGIBLE'}  [{time.time() - start:.0f} s]", flush=True)
+
+    eligible = [r for r in results if r["eligible"]] or results
+    if not [r for r in results if r["eligible"]]:
+        print("NO config is eligible: taking the best of all (say so)")
+    best = max(eligible, key=lambda r: (round(r["either"], 12), -r["entries"], -results.index(r)))
+    m, C, rw, caps = best["config"]
+    print(f"chosen: min_words {m}, C {C}, real weight {rw}, caps {caps}; threshold {best['t']:.6f}; "
+          f"model {best['model']:.1%} / readings {rules[attack].mean():.1%} / readings OR model {best['either']:.1%} "
+          f"of attacks; twins flagged model {best['twins']:.1%}, readings {rules[~attack].mean():.1%}, "
+          f"OR {best['twins_either']:.1%}; real items above {best['real']}/{len(real)}")
+    sc = best["scores"]
+    hit = sc[:nc] > best["t"]
+    for a in authors:
+        sel = np.array([c["author"] == a for c in cases])
+        print(f"  {a} (fold {fold_of[('a', a)]}): readings {rules[sel & attack].mean():.1%}, model {hit[sel & attack].mean():.1%}, "
+              f"OR {(hit | rules)[sel & attack].mean():.1%} of {int((sel & attack).sum())} attacks; twins model "
+              f"{hit[sel & ~attack].mean():.1%}, OR {(hit | rules)[sel & ~attack].mean():.1%}")
+    for i in np.argsort(-sc[nc:])[:5]:
+        server, how, key, _, _ = real[i]
+        print(f"  top real: {sc[nc + i]:+.3f} {server} {how} {key}")
+
+    # Final model: all data, the chosen config.
+    settings = (f"MCPCHR01 min_words={m} C={C} real_weight={rw} word_cap={caps[0]} char_cap={caps[1]} "
+                f"max_words={MAX_WORDS} max_chars={MAX_CHARS} min_df={MIN_DF} folds={FOLDS} twin_share={TWIN_SHARE} "
+                f"liblinear max_iter=1000 random_state=0")
+    h = hashlib.sha256()
+    for p in sorted(author_files + [p for _, ps in files for p in ps]):
+        h.update(open(p, "rb").read())
+    h.update(settings.encode())
+    digest = h.hexdigest()[:32]
+    weights = np.array([1.0] * nc + [rw] * len(real))
+    rows = np.where(words >= m)[0]
+    vocab = vocabulary(docs, rows, *caps)
+    model, keys, index = fit(docs, rows, labels, weights, vocab, C)
+    os.makedirs(opts.out, exist_ok=True)
+    path = os.path.join(opts.out, "model.bin")
+    size = export(path, vocab, keys, model.coef_[0], float(model.intercept_[0]), best["t"], m, digest)
+    table = Table(path)
+    sk = model.decision_function(matrix(docs, rows, vocab, index))
+    mine = np.array([table.score_features(*docs[i]) for i in rows])
+    err = float(np.max(np.abs(sk - mine)))
+    print(f"model.bin: {size} bytes, {len(keys)} entries, {table.slots} slots, digest {digest}; "
+          f"exported vs sklearn max |diff| over {len(rows)} training docs: {err:.2e}")
+    assert err <= 1e-5, err
+
+    # Parity: a deterministic spread of pairs.
+    rng = np.random.RandomState(0)
+    def script(pair):
+        text = " ".join(added(*pair))
+        if any(0x4E00 <= ord(ch) <= 0x9FFF or 0x3040 <= ord(ch) <= 0x30FF or 0xAC00 <= ord(ch) <= 0xD7AF for ch in text):
+            return "cjk"
+        if any(0x400 <= ord(ch) <= 0x4FF for ch in text):
+            return "cyrillic"
+        if any(0x600 <= ord(ch) <= 0x6FF for ch in text):
+            return "arabic"
+        if any(ord(ch) > 127 for ch in text):
+            return "other"
+        return "ascii"
+    groups = {}
+    for i, pair in enumerate(pairs):
+        n = docs[i][0]
+        tags = [script(pair)]
+        tags.append("short" if n < m else "capped" if n >= MAX_WORDS or any(len(s) > MAX_CHARS for s in added(*pair)) else "mid")
+        tags.append("arrival" if pair[0] is None else "change")
+        tags.append("server" if (i < nc and cases[i]["item"] == "server") or (i >= nc and real[i - nc][2] == "server") else "item")
+        tags.append("case" if i < nc else "real")
+        groups.setdefault(tuple(tags), []).append(i)
+    chosen = []
+    for tag in sorted(groups):
+        idx = groups[tag]
+        take = rng.choice(len(idx), size=min(len(idx), 12), replace=False)
+        chosen.extend(idx[j] for j in sorted(take))
+    rest = [i for i in range(len(pairs)) if i not in set(chosen)]
+    more = max(0, opts.parity - len(chosen))
+    chosen.extend(rest[j] for j in sorted(rng.choice(len(rest), size=min(more, len(rest)), replace=False)))
+    with open(os.path.join(opts.out, "parity.jsonl"), "w", encoding="utf-8") as f:
+        for i in sorted(chosen):
+            old, new = pairs[i]
+            n, s = table.score(old, new)
+            f.write(json.dumps({"old": old, "new": new, "score": s, "words": n}, ensure_ascii=False, separators=(",", ":")) + "\n")
+    print(f"parity.jsonl: {len(chosen)} pairs; groups {len(groups)}; runtime {time.time() - start:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
