@@ -235,9 +235,12 @@ const REVIEWED: &[(&str, &str, bool)] = &[
     // Round 14's fresh population (precision14, the seventh capture), measured once: a
     // documentation link read as data sent to it, a session id and a tool's own output read
     // as the conversation taken, a plan's approval, a schema's "first call" and a
-    // "downstream" clear read as consent and delay, a tool's own usage read as other tools
-    // changed or an argument forced, the character reader's "Preferred … tool". Kept true:
-    // a tool that tells the model what not to say about discounts.
+    // "downstream" clear read as consent and delay, an argument left out or needed read as
+    // concealment or forced, the character reader's "Preferred … tool" (all false). Those of
+    // the readings were cleared by round 14's readings (`round14.json`) and are kept so that a
+    // return reads as already reviewed; five `text-intent` ones are left (service keys, a
+    // snapshot store, an output field, environment variables, an item code). Kept true: a
+    // tool that tells the model what not to say about discounts.
     (
         "awslabs-billing-cost-management-mcp-server",
         "do NOT state that no discounts",
