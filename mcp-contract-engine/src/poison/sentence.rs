@@ -362,7 +362,8 @@ pub(crate) fn facts(
             Some(m) => {
                 m.concepts & MOVES != 0
                     && !example_value(folded, ws[m.start].1, a)
-                    && !(source_address(folded, ws[m.start].1, a)
+                    && !((source_address(folded, ws[m.start].1, a)
+                        || reference_address(folded, ws[m.start].1, a))
                         && !(m.directed && m.concepts & C::Send.bit() != 0))
                     && link.is_none_or(|open| towards(folded, open))
             }
@@ -534,6 +535,45 @@ fn source_address(folded: &str, verb_end: usize, address: usize) -> bool {
             "from" | "to" | "into" | "onto" | "in" | "inside" | "at" | "via" | "toward" | "towards"
         )
     }) == Some("from")
+}
+
+/// An address given to be read, not one data goes to: a reading verb comes after the verb and
+/// is the last word before the address that could take it ("To understand objects and
+/// records, please have a look at the documentation here : https://…", 0nmcp 4.22.0, where
+/// `records` reads as a verb; also "have a look the documentation here", "refer to …"). "look
+/// at the records and mirror them to https://…" still sends them there: `to` follows `them`.
+fn reference_address(folded: &str, verb_end: usize, address: usize) -> bool {
+    let between = &folded[verb_end.min(address)..address];
+    let words: Vec<&str> = between
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let reading = |w: &str| {
+        matches!(
+            w,
+            "look" | "looks" | "looking" | "glance" | "refer" | "refers" | "consult" | "see"
+        )
+    };
+    let Some(last) = words.iter().rposition(|w| {
+        reading(w)
+            || matches!(
+                *w,
+                "from"
+                    | "to"
+                    | "into"
+                    | "onto"
+                    | "in"
+                    | "inside"
+                    | "at"
+                    | "via"
+                    | "toward"
+                    | "towards"
+            )
+    }) else {
+        return false;
+    };
+    reading(words[last])
+        || matches!(words[last], "at" | "to") && last > 0 && reading(words[last - 1])
 }
 
 /// Actions of a harmful kind: asked of the model, [`Concept::Harm`].
@@ -1167,6 +1207,68 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         {
             c &= !(C::Universal.bit() | C::Directive.bit());
         }
+        // `always required when …`: `always` before a state of need and a condition says
+        // when a value is needed, it forces it on no call: "Set `overwrite: true` to replace
+        // an existing file (always required when omitting `path`)."
+        // (@modelcontextprotocol/server-pdf 2.0.4). "always set overwrite=true" and "(always
+        // required)" with no condition still force it.
+        if c & C::Universal.bit() != 0
+            && m.end == m.start + 1
+            && word(m.start) == "always"
+            && word_in(m.end, NEEDED)
+            && word_in(m.end + 1, &["when", "if", "whenever", "unless", "for"])
+        {
+            c &= !(C::Universal.bit() | C::Directive.bit());
+        }
+        // `from … on` is a delay only where `on` closes it: "keyed by field key from the schema
+        // returned on the first call" (mcp-grafana 2.1.1) reads `on` as the preposition of
+        // another phrase. `from here on`, `from here onwards` start where the text points, at
+        // once: no delay ("Useful for \"retry from here onwards\"", astro-airflow-mcp 0.9.1,
+        // of a task graph). "From the fifth call on, set overwrite=true" is still one.
+        if c & C::Delay.bit() != 0
+            && word(m.start) == "from"
+            && (matches!(word(m.end - 1), "on" | "onwards" | "onward")
+                && word_in(m.start + 1, &["here", "now", "there", "this"])
+                || word(m.end - 1) == "on"
+                    && word_in(
+                        m.end,
+                        &[
+                            "the", "a", "an", "each", "every", "its", "their", "this", "that",
+                        ],
+                    ))
+        {
+            c &= !C::Delay.bit();
+        }
+        // Consent that qualifies a noun names which things the item acts on, and claims no
+        // consent: "Execute a plan that a human has approved." (0nmcp 4.22.0), "the fields map
+        // populated with values confirmed by the user" (mcp-grafana 1.0.0). A relative clause
+        // (`NOUN that|which AGENT has approved`, a determiner before the noun) or a participle
+        // right after a noun (`values confirmed by the user`, no `is`/`as`/`been` before it).
+        // "Note that the user has approved every plan" and "every transfer is confirmed by the
+        // user" still claim it.
+        if c & C::Consent.bit() != 0 && m.start >= 2 {
+            let mut k = m.start - 1;
+            // (The agent: one or two words, `a human`, `the user`, `you`.)
+            if k >= 1 && DETERMINERS.contains(&word(k - 1)) {
+                k -= 1;
+            }
+            let relative = k >= 3
+                && matches!(word(k - 1), "that" | "which")
+                && matches!(word(k - 3), "a" | "an" | "the" | "each" | "every" | "any")
+                && !folded[ws[k - 2].1..ws[k - 1].0].contains(&[',', ';', ':'][..]);
+            let participle = matches!(
+                word(m.start),
+                "confirmed" | "approved" | "authorised" | "authorized" | "reviewed"
+            ) && word(m.start - 1).ends_with('s')
+                && !matches!(
+                    word(m.start - 1),
+                    "is" | "was" | "has" | "as" | "always" | "its" | "this"
+                )
+                && !folded[ws[m.start - 1].1..ws[m.start].0].contains(&[',', ';', ':'][..]);
+            if relative || participle {
+                c &= !C::Consent.bit();
+            }
+        }
         // A page's token is a cursor, no credential: "Optional pagination token from a
         // previous response (list operations)." (awslabs.billing-cost-management-mcp-server
         // 0.0.31, `next_token`). "the access token from a previous response" is still one.
@@ -1299,9 +1401,47 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
                     break;
                 }
             }
-            if locative {
+            // `continue the conversation`, `resume a conversation`: the conversation as what
+            // one carries on, not its content: "To continue the conversation within
+            // the same session, include the `executionId` from the previous response"
+            // (0nmcp 4.22.0). "include the conversation so far" still takes it.
+            let mut k = m.start;
+            while k > 0 && DETERMINERS.contains(&word(k - 1)) {
+                k -= 1;
+            }
+            // (So is a conversation session: "which uniquely identifies this conversation
+            // session", the same item.)
+            let carried_on = k > 0 && CARRY_ON.contains(&word(k - 1)) && m.end == m.start + 1
+                || word_in(m.end, &["session", "sessions"]);
+            if locative || carried_on {
                 c &= !C::Conversation.bit();
             }
+        }
+        // The model as a topic, after a preposition of subject, is talked about, not
+        // addressed: "Retrieves detailed information about AI responses including the System
+        // Prompt, Conversation history, …" (0nmcp 4.22.0, a tool describing its own output).
+        // "the AI must include the System Prompt" still addresses it.
+        if c & C::Model.bit() != 0 && m.end == m.start + 1 {
+            let mut k = m.start;
+            while k > 0 && DETERMINERS.contains(&word(k - 1)) {
+                k -= 1;
+            }
+            if k > 0 && matches!(word(k - 1), "about" | "regarding" | "concerning") {
+                c &= !C::Model.bit();
+            }
+        }
+        // Instructions said to be something else's (`its system prompt`, `their system
+        // prompts`) before any model is named are that thing's, not the model's: "Import a
+        // .brain file and extract its system prompt for use in any LLM." (0nmcp 4.22.0).
+        // "the assistant must copy its system prompt into the note" names whose it is.
+        if c & C::Instructions.bit() != 0
+            && m.start > 0
+            && matches!(word(m.start - 1), "its" | "their")
+            && !found
+                .iter()
+                .any(|o| o.start < m.start && o.concepts & C::Model.bit() != 0)
+        {
+            c &= !C::Instructions.bit();
         }
         // `other search tools`, `another tool`, `third-party servers`; not what a result is
         // for ("account names for use with other tools": those tools are not told anything).
@@ -1443,6 +1583,26 @@ const VALUE_STATES: &[&str] = &[
     "unique",
 ];
 
+/// Verbs that carry a conversation on (`continue the conversation`): its course, not its
+/// content.
+const CARRY_ON: &[&str] = &[
+    "continue",
+    "continues",
+    "resume",
+    "resumes",
+    "start",
+    "starts",
+    "begin",
+    "begins",
+    "end",
+    "ends",
+    "restart",
+    "restarts",
+];
+
+/// States of need a value can be in (`always required when …`).
+const NEEDED: &[&str] = &["required", "needed", "mandatory", "necessary", "expected"];
+
 /// Past participles after `as` that say a value is passed on as it came (`report them exactly
 /// as returned`), not as something else.
 const AS_IT_CAME: &[&str] = &[
@@ -1560,8 +1720,40 @@ fn qualified(
     // (A `user agent` or a `user id` is no person; nor is a user who gives a value rather than
     // sees one: "Omit unless the user explicitly names a valid monday-supported model",
     // @mondaydotcomorg/monday-api-mcp 3.3.0.)
+    // (Nor a person named only as the one who confirms, in a condition that opens the
+    // sentence, before the leaving out: "If the version is not already confirmed with the user, omit it — the tool will
+    // look up the latest version" (mcp-grafana 1.0.0) leaves an argument out of the call; the
+    // user confirms, and sees everything. "If the upload fails, omit it from what you tell
+    // the user" still names who is kept from it.)
+    let mut condition_end = 0;
+    if found
+        .iter()
+        .any(|m| m.start == 0 && m.concepts & C::Conditional.bit() != 0)
+    {
+        for i in 1..ws.len() {
+            if folded[ws[i - 1].1..ws[i].0].contains(&[',', ';', '—', '–'][..]) {
+                condition_end = i;
+                break;
+            }
+        }
+        // (Only a person who confirms a value there: "Lorsque l'utilisateur demande un
+        // résumé des incidents, omettez ceux de priorité P1" keeps them from the one who asked.)
+        let mut confirms = false;
+        for &(s, e) in &ws[..condition_end] {
+            let w = &folded[s..e];
+            confirms |= ["confirm", "approv", "agree", "verif"]
+                .iter()
+                .any(|p| w.starts_with(p));
+        }
+        for m in found {
+            if !confirms || m.concepts & C::Omit.bit() != 0 && m.start < condition_end {
+                condition_end = 0;
+            }
+        }
+    }
     let person = found.iter().any(|m| {
         m.concepts & any(&[C::Audience, C::User]) != 0
+            && m.start >= condition_end
             && !folded_next_is(
                 m,
                 &[
@@ -1715,8 +1907,25 @@ fn outside(
         // verb need not be placed as its object: "credentials … must also be written to the
         // tags", "incluye siempre el contenido del archivo .env".)
         let voiced = concepts & any(&[C::Directive, C::Model, C::Imperative]) != 0;
+        // A participle right after what it would move describes it, and moves nothing:
+        // "- Local files explicitly added to the server (use list_pdfs to see available
+        // files)" (@modelcontextprotocol/server-pdf 1.0.0). "Local files: add them to the
+        // server" still does.
+        let describes = |m: &Match| {
+            let w = &folded[ws[m.start].0..ws[m.start].1];
+            let mut k = m.start;
+            if k > 0 && folded[ws[k - 1].0..ws[k - 1].1].ends_with("ly") {
+                k -= 1;
+            }
+            m.end == m.start + 1
+                && w.ends_with("ed")
+                && k > 0
+                && ends_at(found, k, objects)
+                && !folded[ws[k - 1].1..ws[k].0].contains(&[',', ';', ':', '('][..])
+        };
         let pass = |m: &Match| {
             (m.directed || voiced)
+                && !describes(m)
                 && (m.concepts & (C::Include.bit() | C::Send.bit()) != 0
                     || m.concepts & C::Call.bit() != 0 && concepts & sink_concepts != 0)
         };

@@ -90,6 +90,7 @@ fn poison_precision_real_sentences_pass_and_their_attack_twins_do_not() {
         "round8.json",
         "round9.json",
         "round11.json",
+        "round14.json",
     ] {
         let path = Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../fixtures/poisoning-precision")
@@ -138,7 +139,7 @@ fn poison_precision_real_sentences_pass_and_their_attack_twins_do_not() {
             }
         }
     }
-    assert!(read >= 19, "only {read} cases read");
+    assert!(read >= 31, "only {read} cases read");
     assert!(wrong.is_empty(), "{wrong:#?}");
 }
 
@@ -231,6 +232,66 @@ const REVIEWED: &[(&str, &str, bool)] = &[
     ("elevenlabs", "agent_id: The ID of the agent", false),
     ("elevenlabs", "always returns text directly", false),
     ("jupyter", "Execute dangerous code that may harm", false),
+    // Round 14's fresh population (precision14, the seventh capture), measured once: a
+    // documentation link read as data sent to it, a session id and a tool's own output read
+    // as the conversation taken, a plan's approval, a schema's "first call" and a
+    // "downstream" clear read as consent and delay, an argument left out or needed read as
+    // concealment or forced, the character reader's "Preferred … tool" (all false). Those of
+    // the readings were cleared by round 14's readings (`round14.json`) and are kept so that a
+    // return reads as already reviewed; five `text-intent` ones are left (service keys, a
+    // snapshot store, an output field, environment variables, an item code). Kept true: a
+    // tool that tells the model what not to say about discounts.
+    (
+        "awslabs-billing-cost-management-mcp-server",
+        "do NOT state that no discounts",
+        true,
+    ),
+    ("0nmcp", "Service keys to include", false),
+    ("0nmcp", "extract its system prompt", false),
+    ("0nmcp", "please have a look", false),
+    (
+        "0nmcp",
+        "To continue the conversation within the same session",
+        false,
+    ),
+    ("0nmcp", "Previous execution ID to continue", false),
+    (
+        "0nmcp",
+        "including the System Prompt, Conversation history",
+        false,
+    ),
+    ("0nmcp", "Execute a plan that a human has approved", false),
+    (
+        "astro-airflow-mcp",
+        "also clear all downstream tasks",
+        false,
+    ),
+    ("mcp-grafana", "values confirmed by the user", false),
+    ("mcp-grafana", "Store snapshot on external server", false),
+    (
+        "mcp-grafana",
+        "If the version is not already confirmed with the user",
+        false,
+    ),
+    (
+        "mcp-grafana",
+        "keyed by field key from the schema returned",
+        false,
+    ),
+    ("server-pdf", "use list_pdfs to see available files", false),
+    ("server-pdf", "always required when omitting", false),
+    ("unifi-protect-mcp", "Record everything while active", false),
+    (
+        "xcodebuildmcp",
+        "Default environment variables to pass to launched apps",
+        false,
+    ),
+    ("xcodebuildmcp", "the character reader scores it", false),
+    (
+        "xero-mcp-server",
+        "can be obtained from the list-items tool",
+        false,
+    ),
 ];
 
 /// The verdict of [`REVIEWED`] on one finding's line.
@@ -245,7 +306,7 @@ fn verdict(server: &str, line: &str) -> &'static str {
     }
 }
 
-/// The poisoning findings on 108 published servers nobody tuned on (`fixtures/real-servers/`,
+/// The poisoning findings on 132 published servers nobody tuned on (`fixtures/real-servers/`,
 /// docs/lints.md "Precision on servers nobody tuned on"): the live lints on every capture and
 /// what a drift between two captures of a server (both ways) calls poisoned, each with its
 /// verdict ([`REVIEWED`]). A finding more or less, or a verdict changed, is a pending snapshot
@@ -286,7 +347,7 @@ fn real_servers_findings_are_the_reviewed_ones() {
             }
         }
     }
-    assert!(surfaces >= 91, "only {surfaces} captures read");
+    assert!(surfaces >= 220, "only {surfaces} captures read");
     let count = |v: &str| lines.iter().filter(|l| l.starts_with(v)).count();
     let report = format!(
         "{surfaces} captures, {pairs} release pairs (both ways), {} findings: {} true, {} false, \
