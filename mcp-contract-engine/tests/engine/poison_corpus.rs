@@ -60,9 +60,10 @@ fn safety(case: &Case) -> bool {
 #[test]
 fn the_detector_keeps_its_measured_floor() {
     // (author, attacks caught at least, honest twins flagged at most), of 110, 74, 102, 88,
-    // 130, 163, 170, 162, 142, 144, 167, 144, 141, 142 attacks and as many twins. F to N are held-out
-    // sets #3 to #11, each measured once apart from the round it judged (docs/lints.md) and only then
-    // added. Since the character reader (`added-text-scored-poisoned`), trained on all fourteen
+    // 130, 163, 170, 162, 142, 144, 167, 144, 141, 142, 142, 142 attacks and as many twins. F to P
+    // are held-out sets #3 to #11, #14 and #15, each measured once apart from the round it judged
+    // (docs/lints.md) and only then added (O and P after the character reader's one measurement,
+    // which they are: the committed model was not trained on them). Since the character reader (`added-text-scored-poisoned`), trained on all fourteen
     // authors, judges drift beside the readings, these are in sample for it: before it, the
     // readings alone held 1,130 attacks caught and 90 twins flagged; with it, 1,608 and 104.
     const FLOOR: &[(&str, usize, usize)] = &[
@@ -80,12 +81,29 @@ fn the_detector_keeps_its_measured_floor() {
         ("L", 124, 11),
         ("M", 123, 14),
         ("N", 128, 5),
+        ("O", 86, 6),
+        ("P", 92, 8),
     ];
     let mut tally: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let cases = cases();
     assert_eq!(
         cases.len(),
-        2 * (110 + 74 + 102 + 88 + 130 + 163 + 170 + 162 + 142 + 144 + 167 + 144 + 141 + 142),
+        2 * (110
+            + 74
+            + 102
+            + 88
+            + 130
+            + 163
+            + 170
+            + 162
+            + 142
+            + 144
+            + 167
+            + 144
+            + 141
+            + 142
+            + 142
+            + 142),
         "cases in the corpus"
     );
     for case in cases {
