@@ -21,6 +21,7 @@
 //! open-addressed table of `slots` 16-byte entries (key, idf, weight), probed linearly. Nothing
 //! is copied; a malformed file scores nothing rather than panicking.
 
+use crate::hash::Fnv1a64;
 use serde_json::Value;
 use std::sync::LazyLock;
 
@@ -113,9 +114,6 @@ const SERVER_KEYS: &[&str] = &[
 const MAGIC: &[u8; 8] = b"MCPCHR01";
 const HEADER: usize = 72;
 const SLOT: usize = 16;
-
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 
 /// The model file, read in place: its header, and the table as the bytes that hold it.
 #[derive(Debug, Clone, Copy)]
@@ -359,26 +357,24 @@ fn split_words(text: &str, out: &mut Vec<(usize, usize)>) {
     }
 }
 
-/// FNV-1a 64, fed in pieces.
+/// A feature's hash fed in pieces (its prefix first): the project's one FNV-1a.
 #[derive(Clone, Copy)]
-struct Fnv(u64);
+struct Fnv(Fnv1a64);
 
 impl Fnv {
     fn new(prefix: &[u8]) -> Fnv {
-        let mut h = Fnv(FNV_OFFSET);
+        let mut h = Fnv1a64::new();
         h.write(prefix);
-        h
+        Fnv(h)
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(FNV_PRIME);
-        }
+        self.0.write(bytes);
     }
 
     /// The key of the feature hashed: the hash, 0 read as 1 (0 marks an empty slot).
     fn key(self) -> u64 {
-        self.0.max(1)
+        self.0.finish().max(1)
     }
 }
 
