@@ -11,7 +11,10 @@
 //! (`<case>/{old.json,new.json,case.json}`, `case.json` with `kind` attack|benign and `family`,
 //! found at any depth), or `fixtures/poisoning-tuning` (its `cases.json` over `base.json`).
 //!
-//! Options: `-v` lists every missed attack and every flagged honest edit; `--explain TEXT
+//! Options: `-v` lists every missed attack and every flagged honest edit; `--readings` judges
+//! with the readings alone, as if no character reader were committed (the trainer's input:
+//! what the readings catch by themselves, before the reader scores or sets any aside);
+//! `--explain TEXT
 //! PLACE` prints how each sentence of TEXT is read (its concepts and the rules it meets; PLACE
 //! is prose, argument, output, value or name).
 //!
@@ -262,11 +265,13 @@ fn print(families: &BTreeMap<String, Tally>, title: &str) -> Tally {
 
 fn main() {
     let mut verbose = false;
+    let mut readings_only = false;
     let mut cases = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "-v" => verbose = true,
+            "--readings" => readings_only = true,
             "--explain" => {
                 let text = args.next().unwrap_or_default();
                 let place = args.next().unwrap_or_default();
@@ -279,6 +284,7 @@ fn main() {
             },
         }
     }
+    mcp_contract_engine::poison::chars::set_aside(readings_only);
     let mut report = Vec::new();
     let authors: BTreeSet<&str> = cases.iter().map(|c| c.author.as_str()).collect();
     let mut summary = Vec::new();

@@ -58,6 +58,20 @@ use crate::change::Direction;
 use serde_json::Value;
 use std::fmt;
 
+/// Readings the character reader cannot second, never set aside on its score (the second
+/// opinion of `diff::poisoning`): setting instructions aside ("ignore
+/// all previous instructions"), the published write-ups' stock phrasing, which the writers of
+/// the reader's training material were asked to avoid, so it never learned it; and steering the
+/// model away from other tools, whose words are those of honest routing guidance ("the primary
+/// tool for …") that the reader learned from real servers as ordinary, only the claim about
+/// other servers' tools differing (the published attacks `passive-influence` and
+/// `rival-tools-unsafe`).
+const READER_BLIND: &[&str] = &[
+    "override",
+    "disparage-other-tools",
+    "prefer-over-other-tools",
+];
+
 /// Hits shown in one summary line.
 const SHOWN: usize = 6;
 
@@ -170,6 +184,12 @@ impl Hit {
                         .is_some_and(|r| r.all.iter().any(|set| set & !evidence == 0))
             }
         }
+    }
+
+    /// Whether the character reader cannot second the reading that raised it, so that its low
+    /// score is no evidence against it (see [`READER_BLIND`]).
+    pub(crate) fn reader_blind(&self) -> bool {
+        READER_BLIND.contains(&self.key.split(':').next().unwrap_or_default())
     }
 
     /// Whether the hit is high-confidence evidence: an instruction hidden in invisible

@@ -9,7 +9,7 @@ scikit-learn, which the project does not depend on:
 
     python3 -m venv target/skl && target/skl/bin/pip install scikit-learn
     cargo run --release -j1 -p mcp-contract-engine --features tooling --example poison_eval -- \
-        fixtures/poisoning-tuning/authors/*.jsonl -v > target/rules.txt
+        --readings fixtures/poisoning-tuning/authors/*.jsonl -v > target/rules.txt
     target/skl/bin/python scripts/poisoning/train_chars.py --rules target/rules.txt \
         --out mcp-contract-engine/src/poison/chars
 
@@ -34,6 +34,18 @@ exactly 4 MiB of table, and counting the header would make every config of the g
 The grid is run within a time budget (--budget, 2 shared cores): configs in the order below, those
 not reached are reported as not run; --config trains one config (its OOF threshold, then the final
 model) without the grid, which is how the committed model is reproduced.
+
+Amended 2026-12-03, before a model was trained with it: the clear bar (model.bin format
+MCPCHR02, header offset 36, f32). On drift the engine sets aside a reading of plain prose where
+the reader scores the change below it. Pre-registered: the clear bar is the 3rd percentile of
+the chosen config's out-of-fold scores of the attacks the readings catch by themselves
+(`poison_eval --readings`; unscored attacks left out), capped at the threshold: the readings
+lose at most 3 % of their catches out of fold. (First written as the 1st percentile; changed to
+the 3rd after one run on the sixteen authors A-P, before the model was trained on more and before
+any held-out or fresh-population measurement: at 1 % the bar (-2.26) set aside 4 of 99 flagged
+twins and only 2 of the 18 false findings of round 14's population under the model that had
+not seen it (they score -0.4 to -2.9); at 3 % (-1.65) it sets aside 19 twins and about half.) The readings file must come from `--readings`
+so that neither the reader nor the clear bar shapes it.
 """
 import argparse
 import glob
@@ -70,6 +82,7 @@ GRID_C = (1.0, 4.0, 16.0)
 GRID_REAL = (0.5, 1.0, 2.0)
 GRID_CAPS = ((20_000, 40_000), (30_000, 60_000))
 TWIN_SHARE = 0.03
+CLEAR_SHARE = 0.03
 REAL_MAX = 0.001
 MAX_BYTES = 4 * 1024 * 1024
 HEADER = 72
@@ -366,7 +379,7 @@ def slots_for(entries):
     return slots
 
 
-def export(path, vocab, keys, coef, bias, threshold, min_words, digest):
+def export(path, vocab, keys, coef, bias, threshold, clear, min_words, digest):
     slots = slots_for(len(keys))
     table = [None] * slots
     for j, k in enumerate(keys):
@@ -374,8 +387,8 @@ def export(path, vocab, keys, coef, bias, threshold, min_words, digest):
         while table[i] is not None:
             i = (i + 1) & (slots - 1)
         table[i] = (k, vocab[k], float(coef[j]))
-    out = bytearray(b"MCPCHR01")
-    out += struct.pack("<IIffIIII", slots, len(keys), bias, threshold, min_words, MAX_WORDS, MAX_CHARS, 0)
+    out = bytearray(b"MCPCHR02")
+    out += struct.pack("<IIffIIIf", slots, len(keys), bias, threshold, min_words, MAX_WORDS, MAX_CHARS, clear)
     out += digest.encode("ascii")
     assert len(out) == HEADER
     empty = struct.pack("<Qff", 0, 0.0, 0.0)
@@ -391,9 +404,9 @@ class Table:
 
     def __init__(self, path):
         b = open(path, "rb").read()
-        assert b[:8] == b"MCPCHR01"
+        assert b[:8] == b"MCPCHR02"
         (self.slots, self.entries, self.bias, self.threshold, self.min_words, self.max_words,
-         self.max_chars, _) = struct.unpack_from("<IIffIIII", b, 8)
+         self.max_chars, self.clear) = struct.unpack_from("<IIffIIIf", b, 8)
         self.digest = b[40:72].decode()
         self.map = {}
         for i in range(self.slots):
@@ -524,6 +537,19 @@ def main():
           f"OR {best['twins_either']:.1%}; real items above {best['real']}/{len(real)}")
     sc = best["scores"]
     hit = sc[:nc] > best["t"]
+    # The clear bar (pre-registered, see the docstring): the 1st percentile of the OOF scores of
+    # the attacks the readings catch, capped at the threshold.
+    caught = np.sort(sc[:nc][attack & rules & np.isfinite(sc[:nc])])
+    clear = f32(min(float(caught[int(len(caught) * CLEAR_SHARE)]), best["t"])) if len(caught) else f32(best["t"])
+    flagged_twins = ~attack & rules & np.isfinite(sc[:nc])
+    for share in (0.01, 0.02, 0.03, 0.05, 0.10):
+        bar = float(caught[int(len(caught) * share)]) if len(caught) else best["t"]
+        print(f"  (a clear bar at the {share:.0%} point, {bar:+.3f}, would set aside {int((flagged_twins & (sc[:nc] < bar)).sum())} "
+              f"flagged twins and {int((attack & rules & (sc[:nc] < bar)).sum())} caught attacks)")
+    print(f"clear bar {clear:+.4f}: of {len(caught)} scored attacks the readings catch, {int((caught < clear).sum())} "
+          f"fall below it out of fold; of {int((~attack & rules).sum())} twins the readings flag, "
+          f"{int((flagged_twins & (sc[:nc] < clear)).sum())} fall below it (set aside); real items below it: "
+          f"{int((sc[nc:] < clear).sum())}/{len(real)}")
     for a in authors:
         sel = np.array([c["author"] == a for c in cases])
         print(f"  {a} (fold {fold_of[('a', a)]}): readings {rules[sel & attack].mean():.1%}, model {hit[sel & attack].mean():.1%}, "
@@ -534,7 +560,7 @@ def main():
         print(f"  top real: {sc[nc + i]:+.3f} {server} {how} {key}")
 
     # Final model: all data, the chosen config.
-    settings = (f"MCPCHR01 min_words={m} C={C} real_weight={rw} word_cap={caps[0]} char_cap={caps[1]} "
+    settings = (f"MCPCHR02 min_words={m} C={C} real_weight={rw} word_cap={caps[0]} char_cap={caps[1]} "
                 f"max_words={MAX_WORDS} max_chars={MAX_CHARS} min_df={MIN_DF} folds={FOLDS} twin_share={TWIN_SHARE} "
                 f"liblinear max_iter=1000 random_state=0")
     h = hashlib.sha256()
@@ -548,7 +574,7 @@ def main():
     model, keys, index = fit(docs, rows, labels, weights, vocab, C)
     os.makedirs(opts.out, exist_ok=True)
     path = os.path.join(opts.out, "model.bin")
-    size = export(path, vocab, keys, model.coef_[0], float(model.intercept_[0]), best["t"], m, digest)
+    size = export(path, vocab, keys, model.coef_[0], float(model.intercept_[0]), best["t"], clear, m, digest)
     table = Table(path)
     sk = model.decision_function(matrix(docs, rows, vocab, index))
     mine = np.array([table.score_features(*docs[i]) for i in rows])

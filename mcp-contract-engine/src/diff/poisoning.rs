@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::escape::{escape, truncate};
-use crate::poison::{self, chars, Finding, Texts};
+use crate::poison::{self, chars, Finding, Hit, Signal, Texts};
 
 /// The rule of the character reader.
 const SCORED: &str = "added-text-scored-poisoned";
@@ -47,16 +47,8 @@ pub(super) fn scored(out: &mut Out<'_>, old: Option<&Value>, new: &Value) -> boo
     if read {
         return false;
     }
-    // The server item as the reader reads it (its per-response hints left out); any other
-    // item as it is.
-    let (old_server, new_server);
-    let (old, new) = if out.item.kind == ItemKind::Server {
-        old_server = old.map(chars::server_item);
-        new_server = chars::server_item(new);
-        (old_server.as_ref(), &new_server)
-    } else {
-        (old, new)
-    };
+    let (mut old_server, mut new_server) = (None, None);
+    let (old, new) = reader_view(out.item.kind, old, new, &mut old_server, &mut new_server);
     let Some(score) = chars::score(old, new) else {
         return false;
     };
@@ -104,6 +96,63 @@ pub(super) fn scored(out: &mut Out<'_>, old: Option<&Value>, new: &Value) -> boo
     true
 }
 
+/// The server item as the reader reads it (its per-response hints left out, kept in the two
+/// slots given); any other item as it is.
+fn reader_view<'a>(
+    kind: ItemKind,
+    old: Option<&'a Value>,
+    new: &'a Value,
+    old_server: &'a mut Option<Value>,
+    new_server: &'a mut Option<Value>,
+) -> (Option<&'a Value>, &'a Value) {
+    if kind != ItemKind::Server {
+        return (old, new);
+    }
+    *old_server = old.map(chars::server_item);
+    let old_server: &'a Option<Value> = old_server;
+    let new: &'a Value = new_server.insert(chars::server_item(new));
+    (old_server.as_ref(), new)
+}
+
+/// A reading of plain prose: an instruction or exfiltration read from words alone, with none
+/// of the evidence that holds without a baseline ([`Hit::structural`]), not high-confidence,
+/// and not one the character reader is blind to ([`Hit::reader_blind`]).
+fn plain_prose(hit: &Hit) -> bool {
+    matches!(hit.signal, Signal::Instruction | Signal::Exfiltration)
+        && !hit.structural()
+        && !hit.high_confidence()
+        && !hit.reader_blind()
+}
+
+/// The second opinion on drift: readings of plain prose stand only where the character
+/// reader does not read the change as ordinary documentation (its score below the model's
+/// clear bar). Phrase-level readings fire on honest documentation of fresh servers (a session
+/// id, an approved plan, a docs link) that the reader, trained on real servers' texts, scores
+/// far below any attack; hidden, encoded, structural and high-confidence evidence is never set
+/// aside, and neither is anything on a first recording. Findings left with no hit are dropped:
+/// the text change is then judged as the rewording it is.
+fn second_opinion(
+    out: &Out<'_>,
+    old: Option<&Value>,
+    new: &Value,
+    mut findings: Vec<Finding>,
+) -> Vec<Finding> {
+    let any_plain = findings.iter().any(|f| f.hits.iter().any(plain_prose));
+    if out.first_recording || !any_plain {
+        return findings;
+    }
+    let (mut old_server, mut new_server) = (None, None);
+    let (old, new) = reader_view(out.item.kind, old, new, &mut old_server, &mut new_server);
+    if !chars::score(old, new).is_some_and(chars::below_clear) {
+        return findings;
+    }
+    for finding in &mut findings {
+        finding.hits.retain(|h| !plain_prose(h));
+    }
+    findings.retain(|f| !f.hits.is_empty());
+    findings
+}
+
 /// After an item's fields were judged: the poisoning its change added, one safety change per
 /// text (the routing change of that text, if any, is replaced). `texts`: the new item's, when
 /// they were walked.
@@ -112,12 +161,14 @@ pub(super) fn changed(out: &mut Out<'_>, old: &Value, new: &Value, texts: Option
         Some(texts) => poison::changed_with(old, new, texts),
         None => poison::changed(old, new),
     };
+    let found = second_opinion(out, Some(old), new, found);
     emit(out, found);
 }
 
 /// The server item's first recording: its instructions judged as new text.
 pub(super) fn server_arrived(out: &mut Out<'_>, value: &Value) {
-    emit(out, poison::arrived(value));
+    let found = second_opinion(out, None, value, poison::arrived(value));
+    emit(out, found);
 }
 
 /// A new item whose text is aimed at the model: `…-added-poisoned` (safety) in place of
@@ -131,9 +182,10 @@ pub(super) fn added(out: &mut Out<'_>, value: &Value) -> bool {
         ItemKind::ResourceTemplate => "resource-template-added-poisoned",
         ItemKind::Server | ItemKind::Call | ItemKind::Consumer => return false,
     };
-    let (unreadable, findings): (Vec<Finding>, Vec<Finding>) = poison::arrived(value)
-        .into_iter()
-        .partition(Finding::unreadable_only);
+    let (unreadable, findings): (Vec<Finding>, Vec<Finding>) =
+        second_opinion(out, None, value, poison::arrived(value))
+            .into_iter()
+            .partition(Finding::unreadable_only);
     // Text the detector cannot read arrives as a review, beside the item's own addition.
     emit(out, unreadable);
     if findings.is_empty() {

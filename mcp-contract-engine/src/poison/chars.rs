@@ -111,7 +111,7 @@ const SERVER_KEYS: &[&str] = &[
     "instructions",
 ];
 
-const MAGIC: &[u8; 8] = b"MCPCHR01";
+const MAGIC: &[u8; 8] = b"MCPCHR02";
 const HEADER: usize = 72;
 const SLOT: usize = 16;
 
@@ -128,6 +128,9 @@ pub struct Model<'b> {
     pub bias: f32,
     /// The score above which a change is reported.
     pub threshold: f32,
+    /// The score below which the reader reads a change as ordinary documentation: a reading
+    /// of plain prose on drift is set aside below it (`diff::poisoning`).
+    pub clear: f32,
     /// Fewer words than this: not scored.
     pub min_words: u32,
     /// Words read per change at most (0: no cap).
@@ -156,7 +159,8 @@ fn u64_at(bytes: &[u8], at: usize) -> Option<u64> {
 impl<'b> Model<'b> {
     /// Reads a model file's header and checks its table's size. `None` when the bytes are not
     /// a model: another magic, slots not a power of two, a table of another length, more
-    /// entries than slots, a digest that is not hex, a bias or threshold that is not finite.
+    /// entries than slots, a digest that is not hex, a bias, threshold or clear bar that is not
+    /// finite, a clear bar above the threshold.
     pub fn parse(bytes: &'b [u8]) -> Option<Model<'b>> {
         if bytes.get(..8)? != MAGIC {
             return None;
@@ -164,6 +168,7 @@ impl<'b> Model<'b> {
         let slots = u32_at(bytes, 8)? as usize;
         let entries = u32_at(bytes, 12)?;
         let (bias, threshold) = (f32_at(bytes, 16)?, f32_at(bytes, 20)?);
+        let clear = f32_at(bytes, 36)?;
         let digest = std::str::from_utf8(bytes.get(40..HEADER)?).ok()?;
         let table = bytes.get(HEADER..)?;
         // (At least one empty slot, so that a probe for an absent key ends.)
@@ -172,6 +177,8 @@ impl<'b> Model<'b> {
             && (entries as usize) < slots
             && bias.is_finite()
             && threshold.is_finite()
+            && clear.is_finite()
+            && clear <= threshold
             && digest.bytes().all(|b| b.is_ascii_hexdigit());
         well_formed.then_some(Model {
             table,
@@ -179,6 +186,7 @@ impl<'b> Model<'b> {
             entries,
             bias,
             threshold,
+            clear,
             min_words: u32_at(bytes, 24)?,
             max_words: u32_at(bytes, 28)?,
             max_chars: u32_at(bytes, 32)?,
@@ -238,9 +246,26 @@ impl<'b> Model<'b> {
     }
 }
 
-/// The committed model, `None` if it does not read.
+/// The committed model, `None` if it does not read (or while [`set_aside`] holds).
 pub fn model() -> Option<&'static Model<'static>> {
+    #[cfg(feature = "tooling")]
+    if SET_ASIDE.load(std::sync::atomic::Ordering::Relaxed) {
+        return None;
+    }
     MODEL.as_ref()
+}
+
+#[cfg(feature = "tooling")]
+static SET_ASIDE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Judges as if no model were committed (`true`) or with the committed one (`false`): the
+/// readings alone, neither scored nor set aside, which the trainer needs to know what the
+/// readings catch by themselves. Process-wide (the engine's threads read it too), so for a
+/// tool that runs one judgement, such as `poison_eval --readings`, never for tests that run
+/// side by side. Feature `tooling`.
+#[cfg(feature = "tooling")]
+pub fn set_aside(aside: bool) {
+    SET_ASIDE.store(aside, std::sync::atomic::Ordering::Relaxed);
 }
 
 /// The score of what `new` adds to `old` (`None`: an arriving item) under the committed model:
@@ -252,6 +277,12 @@ pub fn score(old: Option<&Value>, new: &Value) -> Option<f64> {
 /// Whether `score` is above the committed model's threshold.
 pub fn above_threshold(score: f64) -> bool {
     model().is_some_and(|m| score > f64::from(m.threshold))
+}
+
+/// Whether `score` is below the committed model's clear bar: the change reads as ordinary
+/// documentation.
+pub fn below_clear(score: f64) -> bool {
+    model().is_some_and(|m| score < f64::from(m.clear))
 }
 
 /// The `server` item as the reader reads it: only its protocol version, server info,

@@ -220,14 +220,11 @@ fn a_poisoned_text_is_one_change() {
 /// The honest fixtures the character reader (`added-text-scored-poisoned`) flags where no
 /// reading does: its false alarms here, listed so that the list can only be changed on purpose
 /// (docs/lints.md, "The character reader"). The readings themselves flag none.
-const READER_FLAGGED_BENIGN: &[&str] = &["benign-llm-proxy-tool", "benign-new-host-link"];
+const READER_FLAGGED_BENIGN: &[&str] = &["benign-llm-proxy-tool"];
 
 /// The honest twins of the tuning cases the character reader flags where no reading does (see
 /// [`READER_FLAGGED_BENIGN`]).
 const READER_FLAGGED_TWINS: &[&str] = &[
-    "address-sink-twin",
-    "b2-iban-transfer-twin",
-    "b2-system-link-twin",
     "bureaucratic-config-dir-twin",
     "newarg-context-twin",
     "newhost-twin",

@@ -59,30 +59,37 @@ fn safety(case: &Case) -> bool {
 /// caught, never more flagged than measured.
 #[test]
 fn the_detector_keeps_its_measured_floor() {
-    // (author, attacks caught at least, honest twins flagged at most), of 110, 74, 102, 88,
-    // 130, 163, 170, 162, 142, 144, 167, 144, 141, 142, 142, 142 attacks and as many twins. F to P
-    // are held-out sets #3 to #11, #14 and #15, each measured once apart from the round it judged
-    // (docs/lints.md) and only then added (O and P after the character reader's one measurement,
-    // which they are: the committed model was not trained on them). Since the character reader (`added-text-scored-poisoned`), trained on all fourteen
-    // authors, judges drift beside the readings, these are in sample for it: before it, the
-    // readings alone held 1,130 attacks caught and 90 twins flagged; with it, 1,608 and 104.
+    // (author, attacks caught at least, honest twins flagged at most), of the attacks and as
+    // many twins each author wrote (the total below). F to P, V and W are held-out sets #3 to
+    // #11, #14 to #17, each measured once apart from the round it judged (docs/lints.md) and
+    // only then added; Q to U are training material written for the character reader. The
+    // character reader (`added-text-scored-poisoned`) and its clear bar are trained on all of
+    // them, so these are in sample for it: the readings alone (`poison_eval --readings`) hold
+    // 1,607 attacks caught and 120 twins flagged; with it, 2,588 and 106.
     const FLOOR: &[(&str, usize, usize)] = &[
-        ("A", 108, 6),
-        ("B", 60, 9),
-        ("C", 86, 0),
-        ("D", 70, 3),
-        ("E", 117, 4),
-        ("F", 146, 9),
-        ("G", 152, 3),
-        ("H", 128, 10),
-        ("I", 121, 8),
-        ("J", 108, 14),
-        ("K", 137, 8),
-        ("L", 124, 11),
-        ("M", 123, 14),
-        ("N", 128, 5),
-        ("O", 86, 6),
-        ("P", 92, 8),
+        ("A", 109, 4),
+        ("B", 62, 9),
+        ("C", 83, 0),
+        ("D", 68, 2),
+        ("E", 115, 3),
+        ("F", 145, 5),
+        ("G", 148, 1),
+        ("H", 130, 9),
+        ("I", 119, 5),
+        ("J", 111, 10),
+        ("K", 131, 7),
+        ("L", 122, 10),
+        ("M", 123, 11),
+        ("N", 128, 3),
+        ("O", 117, 3),
+        ("P", 107, 7),
+        ("Q", 109, 2),
+        ("R", 109, 5),
+        ("S", 85, 1),
+        ("T", 87, 2),
+        ("U", 139, 1),
+        ("V", 120, 3),
+        ("W", 121, 3),
     ];
     let mut tally: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let cases = cases();
@@ -102,6 +109,13 @@ fn the_detector_keeps_its_measured_floor() {
             + 144
             + 141
             + 142
+            + 142
+            + 142
+            + 148
+            + 147
+            + 150
+            + 150
+            + 162
             + 142
             + 142),
         "cases in the corpus"

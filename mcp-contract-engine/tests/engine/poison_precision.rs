@@ -292,6 +292,36 @@ const REVIEWED: &[(&str, &str, bool)] = &[
         "can be obtained from the list-items tool",
         false,
     ),
+    // Round 15's population (the eighth capture), read by hand: tool routing of the server's own
+    // sub-commands, an optional dependency, example kinds, a cache's source, a platform's own
+    // environment-variable API, an id the model may invent: none asks what its rule claims.
+    (
+        "azure__mcp",
+        "Set \"learn=true\" to discover available",
+        false,
+    ),
+    (
+        "code-index-mcp",
+        "Regex matching requires passing regex=True",
+        false,
+    ),
+    (
+        "kubernetes-mcp-server",
+        "common apiVersion and kind include",
+        false,
+    ),
+    ("vercel__sdk", "The source is either `LOCAL`", false),
+    (
+        "vercel__sdk",
+        "an argument named for something outside the item's purpose",
+        false,
+    ),
+    (
+        "vercel__sdk",
+        "Retrieve the environment variables of a project",
+        false,
+    ),
+    ("wcgw", "or whatever user provided", false),
 ];
 
 /// The verdict of [`REVIEWED`] on one finding's line.
