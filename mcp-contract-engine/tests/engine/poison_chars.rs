@@ -165,11 +165,16 @@ fn the_rule_fires_on_an_attack_and_not_on_its_twin() {
     );
     let j = diff_item(&key(), Some(&old), Some(&twin), &policy);
     assert_eq!(rules(&j), ["description-changed"], "{j:#?}");
-    // Server text is quoted escaped: a control character reaches no terminal.
-    let hostile = tool(&format!("{ATTACK}\u{1b}[2J"));
-    let j = diff_item(&key(), Some(&old), Some(&hostile), &policy);
-    if let Some(change) = j.changes.iter().find(|c| c.rule == RULE) {
-        assert!(!change.message.contains('\u{1b}'), "{}", change.message);
+    // Server text is quoted escaped: a control character reaches no terminal. (A control
+    // character is hidden text a reading names itself, so the reading speaks, not the reader;
+    // whichever speaks, its message holds no raw control character.)
+    for control in ['\u{7}', '\u{1b}'] {
+        let hostile = tool(&format!("{ATTACK}{control}[2J"));
+        let j = diff_item(&key(), Some(&old), Some(&hostile), &policy);
+        assert!(j.changes.iter().any(|c| c.class == Class::Safety), "{j:#?}");
+        for change in &j.changes {
+            assert!(!change.message.contains(control), "{}", change.message);
+        }
     }
     // The attack arriving in a new tool, on drift: in place of `tool-added`.
     let arriving = tool(ARRIVING);
