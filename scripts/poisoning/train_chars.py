@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Train and export the character reader (notes: the chars spec; mcp-contract-engine/src/poison/chars/).
 
-Plain-Python features of what a change adds (the spec: strings not in the old item, lowercased,
+Plain-Python features of what a change adds (the spec: the strings and new sentences the engine
+reads, `chars_read`; lowercased,
 words at separators, `w:` words, `b:` bigrams, `c:` char 2..5-grams of space-padded words, FNV-1a
 64 keys, two L2-normalised blocks of (1 + ln count) * idf), scikit-learn only to fit the logistic
 regression, and an exported hashed table (`model.bin`) that the Rust engine reads. Needs
 scikit-learn, which the project does not depend on:
 
     python3 -m venv target/skl && target/skl/bin/pip install scikit-learn
+    cargo build --release -j1 -p mcp-contract-engine --features tooling --example chars_read
     cargo run --release -j1 -p mcp-contract-engine --features tooling --example poison_eval -- \
         --readings fixtures/poisoning-tuning/authors/*.jsonl -v > target/rules.txt
     target/skl/bin/python scripts/poisoning/train_chars.py --rules target/rules.txt \
@@ -46,6 +48,18 @@ any held-out or fresh-population measurement: at 1 % the bar (-2.26) set aside 4
 twins and only 2 of the 18 false findings of round 14's population under the model that had
 not seen it (they score -0.4 to -2.9); at 3 % (-1.65) it sets aside 19 twins and about half.) The readings file must come from `--readings`
 so that neither the reader nor the clear bar shapes it.
+
+Amended 2026-12-03 (third session), before a model was trained with it (the grid and the rules
+above unchanged): the reader reads a change's new sentences (model.bin format MCPCHR03). Of a
+string the old item does not hold, only the sentences no old string holds are read, so that an
+instruction appended to a long description is not diluted by the paragraph it joins; the strings
+come from the engine (`chars::added` through the `chars_read` example), one implementation for
+both. Tried first on held-out sets #18/#19 (spent) with the committed config: readings OR model
+65.8 % -> 71.8 % of their attacks, twins flagged 2.5 % -> 4.2 %, real items above the threshold
+out of fold 8 -> 8. (A concept block, the lexicons' concepts per sentence as features, was tried
+too and left out: +2.5 points on #18/#19 with whole strings, none with new sentences, and 3 times
+the real items above the threshold.) And the real servers' texts reviewed as really addressing
+the model (`REVIEWED`, true, in poison_precision.rs) are left out of the honest material.
 """
 import argparse
 import glob
@@ -55,6 +69,7 @@ import math
 import os
 import re
 import struct
+import subprocess
 import sys
 import time
 
@@ -162,12 +177,23 @@ def key_of(feature):
     return k
 
 
-def features(old, new, max_words=MAX_WORDS, max_chars=MAX_CHARS):
-    """(words read, {key: count} of the word block, {key: count} of the char block)."""
+def reads(pairs, binary):
+    """The strings the reader reads of each change (old, new): the engine's `chars::added` (its
+    new sentences), through the `chars_read` example, so that one implementation decides it."""
+    lines = "".join(json.dumps({"old": o, "new": n}, ensure_ascii=False) + "\n" for o, n in pairs)
+    out = subprocess.run([binary], input=lines.encode("utf-8"), capture_output=True, check=True)
+    got = [json.loads(line) for line in out.stdout.decode("utf-8").splitlines()]
+    assert len(got) == len(pairs), (len(got), len(pairs))
+    return got
+
+
+def features(read, max_words=MAX_WORDS, max_chars=MAX_CHARS):
+    """(words read, {key: count} of the word block, {key: count} of the char block) of the strings
+    a change reads (`reads`)."""
     wb, cb = {}, {}
     total = 0
     cap = max_words or float("inf")
-    for text in added(old, new):
+    for text in read:
         if total >= cap:
             break
         if max_chars:
@@ -306,6 +332,17 @@ def real_pairs(files):
     return rows
 
 
+def reviewed_true(path):
+    """(server, piece) of the real servers' findings reviewed as true (`REVIEWED` in
+    poison_precision.rs): texts that really address the model are not honest material."""
+    try:
+        source = open(path, encoding="utf-8").read()
+    except OSError:
+        return []
+    entry = re.compile(r'\(\s*"((?:[^"\\]|\\.)*)",\s*"((?:[^"\\]|\\.)*)",\s*true\s*,?\s*\)')
+    return [(a, json.loads('"' + b + '"')) for a, b in entry.findall(source)]
+
+
 def readings(path, cases):
     missed, flagged = set(), set()
     for line in open(path) if path else []:
@@ -387,7 +424,7 @@ def export(path, vocab, keys, coef, bias, threshold, clear, min_words, digest):
         while table[i] is not None:
             i = (i + 1) & (slots - 1)
         table[i] = (k, vocab[k], float(coef[j]))
-    out = bytearray(b"MCPCHR02")
+    out = bytearray(b"MCPCHR03")
     out += struct.pack("<IIffIIIf", slots, len(keys), bias, threshold, min_words, MAX_WORDS, MAX_CHARS, clear)
     out += digest.encode("ascii")
     assert len(out) == HEADER
@@ -404,7 +441,7 @@ class Table:
 
     def __init__(self, path):
         b = open(path, "rb").read()
-        assert b[:8] == b"MCPCHR02"
+        assert b[:8] == b"MCPCHR03"
         (self.slots, self.entries, self.bias, self.threshold, self.min_words, self.max_words,
          self.max_chars, self.clear) = struct.unpack_from("<IIffIIIf", b, 8)
         self.digest = b[40:72].decode()
@@ -430,10 +467,6 @@ class Table:
                 s += dot / math.sqrt(sq)
         return s
 
-    def score(self, old, new):
-        n, wb, cb = features(old, new, self.max_words, self.max_chars)
-        return n, self.score_features(n, wb, cb)
-
 
 def threshold_of(twin_scores):
     """The score that leaves floor(3 % of twins) strictly above it (unscored twins: -inf)."""
@@ -451,6 +484,10 @@ def main():
     ap.add_argument("--quick", action="store_true", help="one config (min_words 4, C 4, real 1, 20k/40k), no grid")
     ap.add_argument("--parity", type=int, default=400)
     ap.add_argument("--config", help="MIN_WORDS,C,REAL_WEIGHT,WORD_CAP,CHAR_CAP: this config only, no grid")
+    ap.add_argument("--reviewed", default="mcp-contract-engine/tests/engine/poison_precision.rs",
+                    help="the reviewed real findings: those reviewed true are left out of the honest material")
+    ap.add_argument("--read", default="target/release/examples/chars_read",
+                    help="the chars_read example (cargo build --release -p mcp-contract-engine --features tooling --example chars_read)")
     ap.add_argument("--budget", type=float, default=1e9, help="seconds: start no grid config after this")
     opts = ap.parse_args()
     start = time.time()
@@ -459,8 +496,13 @@ def main():
     cases = [json.loads(line) for f in author_files for line in open(f, encoding="utf-8")]
     files = real_files(opts.real)
     real = real_pairs(files)
+    true_ones = reviewed_true(opts.reviewed)
+    kept = [r for r in real if not any(r[0] == srv and piece in "\n".join(strings(r[4])) for srv, piece in true_ones)]
+    print(f"real items: {len(real)}; {len(real) - len(kept)} left out as reviewed true findings "
+          f"({len(true_ones)} reviewed true in {opts.reviewed})", flush=True)
+    real = kept
     pairs = [case_items(c) for c in cases] + [(r[3], r[4]) for r in real]
-    docs = [features(o, n) for o, n in pairs]
+    docs = [features(r) for r in reads(pairs, opts.read)]
     nc = len(cases)
     labels = np.array([c["kind"] == "attack" for c in cases] + [False] * len(real), dtype=int)
     authors = sorted({c["author"] for c in cases})
@@ -560,7 +602,7 @@ def main():
         print(f"  top real: {sc[nc + i]:+.3f} {server} {how} {key}")
 
     # Final model: all data, the chosen config.
-    settings = (f"MCPCHR02 min_words={m} C={C} real_weight={rw} word_cap={caps[0]} char_cap={caps[1]} "
+    settings = (f"MCPCHR03 new-sentences min_words={m} C={C} real_weight={rw} word_cap={caps[0]} char_cap={caps[1]} "
                 f"max_words={MAX_WORDS} max_chars={MAX_CHARS} min_df={MIN_DF} folds={FOLDS} twin_share={TWIN_SHARE} "
                 f"liblinear max_iter=1000 random_state=0")
     h = hashlib.sha256()
@@ -616,7 +658,7 @@ def main():
     with open(os.path.join(opts.out, "parity.jsonl"), "w", encoding="utf-8") as f:
         for i in sorted(chosen):
             old, new = pairs[i]
-            n, s = table.score(old, new)
+            n, s = docs[i][0], table.score_features(*docs[i])
             f.write(json.dumps({"old": old, "new": new, "score": s, "words": n}, ensure_ascii=False, separators=(",", ":")) + "\n")
     print(f"parity.jsonl: {len(chosen)} pairs; groups {len(groups)}; runtime {time.time() - start:.0f} s")
 

@@ -60,7 +60,7 @@ pub(super) fn scored(out: &mut Out<'_>, old: Option<&Value>, new: &Value) -> boo
     let longest = added
         .iter()
         .max_by_key(|t| t.chars().count())
-        .copied()
+        .map(|t| t.as_ref())
         .unwrap_or_default();
     let mut replaced: Vec<String> = Vec::new();
     out.changes.retain(|c| {

@@ -8,7 +8,8 @@
 //! (`chars/parity.jsonl`, checked by `tests/engine/poison_chars.rs`):
 //!
 //! 1. ADDED: the distinct strings of the new item (string values and object keys, less schema
-//!    structure and non-prose values) that the old item does not hold.
+//!    structure and non-prose values) that the old item does not hold; of each, only the
+//!    sentences no old string holds ([`added`]; the trainer asks the engine for them).
 //! 2. Each string lowercased, cut at the model's `max_chars` characters, split into words at
 //!    separators; strings taken in byte order, at most `max_words` words in all; fewer than
 //!    `min_words` words: not scored.
@@ -17,12 +18,14 @@
 //! 4. Two blocks (words and bigrams; char n-grams), each `(1 + ln count) · idf`, L2-normalised
 //!    over the features the table holds; score = bias + Σ weight·x / ‖word‖ + Σ weight·x / ‖char‖.
 //!
-//! The model (`chars/model.bin`) is read in place from the binary: a 72-byte header and an
-//! open-addressed table of `slots` 16-byte entries (key, idf, weight), probed linearly. Nothing
-//! is copied; a malformed file scores nothing rather than panicking.
+//! The model (`chars/model.bin`, format `MCPCHR03`: `02` read whole strings) is read in place
+//! from the binary: a 72-byte header and an open-addressed table of `slots` 16-byte entries
+//! (key, idf, weight), probed linearly. Nothing is copied; a malformed file scores nothing
+//! rather than panicking.
 
 use crate::hash::Fnv1a64;
 use serde_json::Value;
+use std::borrow::Cow;
 use std::sync::LazyLock;
 
 /// The committed model (`chars/model.bin`).
@@ -111,7 +114,7 @@ const SERVER_KEYS: &[&str] = &[
     "instructions",
 ];
 
-const MAGIC: &[u8; 8] = b"MCPCHR02";
+const MAGIC: &[u8; 8] = b"MCPCHR03";
 const HEADER: usize = 72;
 const SLOT: usize = 16;
 
@@ -229,7 +232,7 @@ impl<'b> Model<'b> {
         };
         let mut lowered = String::new();
         let mut spans: Vec<(usize, usize)> = Vec::new();
-        for text in added {
+        for text in &added {
             if words >= cap {
                 break;
             }
@@ -242,7 +245,7 @@ impl<'b> Model<'b> {
         if words < self.min_words as usize {
             return None;
         }
-        Some(f64::from(self.bias) + features.block(true) + features.block(false))
+        Some(f64::from(self.bias) + features.block(Block::Words) + features.block(Block::Chars))
     }
 }
 
@@ -325,24 +328,59 @@ fn strings<'v>(value: &'v Value, key: Option<&str>, out: &mut Vec<&'v str>) {
     }
 }
 
-/// What a change adds: the distinct strings of `new` that `old` does not hold, in byte order.
-pub fn added<'v>(old: Option<&Value>, new: &'v Value) -> Vec<&'v str> {
+/// What a change adds, as the reader reads it. Of each distinct string of `new` that `old` does
+/// not hold (in byte order): the string whole when none of its sentences (`text::sentences`,
+/// trimmed) is a sentence of `old`'s strings; its new sentences joined by line breaks when some
+/// are; nothing when none is new (a sentence moved or a list reordered adds nothing). So a
+/// sentence appended to a long description is read on its own, not diluted by the paragraph
+/// it joins. An arriving item (`old` `None`): its strings whole.
+pub fn added<'v>(old: Option<&Value>, new: &'v Value) -> Vec<Cow<'v, str>> {
     let mut news = Vec::new();
     strings(new, None, &mut news);
     news.sort_unstable();
     news.dedup();
-    if let Some(old) = old {
-        let mut olds = Vec::new();
-        strings(old, None, &mut olds);
-        olds.sort_unstable();
-        news.retain(|s| olds.binary_search(s).is_err());
+    let Some(old) = old else {
+        return news.into_iter().map(Cow::Borrowed).collect();
+    };
+    let mut olds = Vec::new();
+    strings(old, None, &mut olds);
+    olds.sort_unstable();
+    olds.dedup();
+    news.retain(|s| olds.binary_search(s).is_err());
+    if news.is_empty() {
+        return Vec::new();
     }
-    news
+    let mut old_sentences: Vec<&str> = olds
+        .iter()
+        .flat_map(|s| {
+            super::text::sentences(s)
+                .into_iter()
+                .map(move |(a, b)| s[a..b].trim())
+        })
+        .collect();
+    old_sentences.sort_unstable();
+    old_sentences.dedup();
+    news.into_iter()
+        .filter_map(|s| {
+            let spans = super::text::sentences(s);
+            let fresh: Vec<&str> = spans
+                .iter()
+                .map(|&(a, b)| s[a..b].trim())
+                .filter(|t| old_sentences.binary_search(t).is_err())
+                .collect();
+            if fresh.len() == spans.len() {
+                Some(Cow::Borrowed(s))
+            } else if fresh.is_empty() {
+                None
+            } else {
+                Some(Cow::Owned(fresh.join("\n")))
+            }
+        })
+        .collect()
 }
 
-/// `text` lowercased, its first `max_chars` characters (0: all), into `out`.
-fn lower_into(text: &str, max_chars: u32, out: &mut String) {
-    out.clear();
+/// The first `max_chars` characters of `text` (0: all).
+fn cut(text: &str, max_chars: u32) -> &str {
     let end = match max_chars {
         0 => text.len(),
         n => text
@@ -350,7 +388,13 @@ fn lower_into(text: &str, max_chars: u32, out: &mut String) {
             .nth(n as usize)
             .map_or(text.len(), |(i, _)| i),
     };
-    out.push_str(&text[..end].to_lowercase());
+    &text[..end]
+}
+
+/// `text` lowercased, its first `max_chars` characters (0: all), into `out`.
+fn lower_into(text: &str, max_chars: u32, out: &mut String) {
+    out.clear();
+    out.push_str(&cut(text, max_chars).to_lowercase());
 }
 
 /// Whether `c` separates words.
@@ -418,6 +462,15 @@ struct Known {
     weight: f32,
 }
 
+/// The feature blocks, each L2-normalised on its own.
+#[derive(Clone, Copy)]
+enum Block {
+    /// `w:` words and `b:` bigrams.
+    Words,
+    /// `c:` char n-grams.
+    Chars,
+}
+
 /// A change's known features, one per occurrence, by block.
 #[derive(Default)]
 struct Features {
@@ -478,8 +531,11 @@ impl Features {
 
     /// One block's part of the score: Σ weight·x / ‖x‖ over its known features, `x = (1 + ln
     /// count) · idf`; 0 for an empty block.
-    fn block(&mut self, words: bool) -> f64 {
-        let found = if words { &self.words } else { &self.chars };
+    fn block(&mut self, block: Block) -> f64 {
+        let found = match block {
+            Block::Words => &self.words,
+            Block::Chars => &self.chars,
+        };
         // Room for twice the occurrences, so that probes stay short. A slot index is the low
         // bits of an FNV hash: spread enough to index by.
         let room = (found.len() * 2).next_power_of_two().max(16);

@@ -225,9 +225,14 @@ const READER_FLAGGED_BENIGN: &[&str] = &["benign-llm-proxy-tool"];
 /// The honest twins of the tuning cases the character reader flags where no reading does (see
 /// [`READER_FLAGGED_BENIGN`]).
 const READER_FLAGGED_TWINS: &[&str] = &[
+    "address-sink-twin",
     "bureaucratic-config-dir-twin",
+    "describe-first-twin",
+    "fetch-obey-twin",
     "newarg-context-twin",
     "newhost-twin",
+    "obligation-ssh-twin",
+    "pt-keys-twin",
 ];
 
 /// The rule of the character reader.

@@ -322,6 +322,204 @@ const REVIEWED: &[(&str, &str, bool)] = &[
         false,
     ),
     ("wcgw", "or whatever user provided", false),
+    // The ninth capture (round 16's fresh population), read 2026-12-03: documentation.
+    (
+        "awslabs.aws-serverless-mcp-server",
+        "container_env_var_file",
+        false,
+    ),
+    (
+        "awslabs.aws-serverless-mcp-server",
+        "container_env_vars",
+        false,
+    ),
+    ("awslabs.aws-serverless-mcp-server", "config_file", false),
+    (
+        "awslabs.aws-serverless-mcp-server",
+        "environment_variables_file",
+        false,
+    ),
+    (
+        "awslabs.aws-serverless-mcp-server",
+        "Uses pre-approved templates, not LLM generat",
+        false,
+    ),
+    (
+        "awslabs.aws-support-mcp-server",
+        "- Include relevant logs, configuration files",
+        false,
+    ),
+    (
+        "awslabs.aws-support-mcp-server",
+        "**describe_communications** → read full conv",
+        false,
+    ),
+    (
+        "cloudbase__cloudbase-mcp",
+        "注意：如果未传入 ide 参数且无法从环境变量检测到 IDE，将提示错误并要求传入 id",
+        false,
+    ),
+    (
+        "cloudbase__cloudbase-mcp",
+        "传 imageUrl 时 targetPath 可省略；已存在服务会 Read-Merg",
+        false,
+    ),
+    (
+        "cloudbase__cloudbase-mcp",
+        "强制操作开关，用于跳过确认提示。",
+        false,
+    ),
+    ("cloudbase__cloudbase-mcp", "envVariables", false),
+    (
+        "cloudbase__cloudbase-mcp",
+        "若包含 DATABASE_URL / MYSQL_* / POSTGRES_* / RE",
+        false,
+    ),
+    (
+        "cloudbase__cloudbase-mcp",
+        "⚠ 底层每次托管操作都会请求 DescribeStaticStore 管控接口（20 次",
+        false,
+    ),
+    (
+        "cloudbase__cloudbase-mcp",
+        "- 直接设置用户 Rego：`action=",
+        false,
+    ),
+    (
+        "cloudbase__cloudbase-mcp",
+        "设置 Rego 后会立即禁用旧网关鉴权，必须显式传 confirm=true（对齐 CL",
+        false,
+    ),
+    (
+        "cloudbase__cloudbase-mcp",
+        "建表/ALTER/DROP 等 schema 变更必须使用 applyMigration",
+        false,
+    ),
+    (
+        "cloudbase__cloudbase-mcp",
+        "/ MIGRATION_TASK_TIMEOUT / 失败诊断，listMigratio",
+        false,
+    ),
+    (
+        "cloudbase__cloudbase-mcp",
+        "设为 false 时 Push 后立即返回 TaskId（errorCode=MIGRA",
+        false,
+    ),
+    (
+        "cloudbase__cloudbase-mcp",
+        "本工具用于查看常规存储；为 PG 浏览器上传准备 bucket 时，请确认目标 buck",
+        false,
+    ),
+    (
+        "cloudbase__cloudbase-mcp",
+        "- confirm：必须显式传 true 才执行部署，否则直接拒绝",
+        false,
+    ),
+    (
+        "cloudbase__cloudbase-mcp",
+        "构建为纯本地操作：不解析环境、不要求登录，也不需要 confirm。",
+        false,
+    ),
+    (
+        "cloudbase__cloudbase-mcp",
+        "管理 CloudBase 环境，支持：listPackages=查询可选套餐列表，cre",
+        false,
+    ),
+    (
+        "cloudbase__cloudbase-mcp",
+        "func.buildStrategy=image（已有镜像，填 func.imageCo",
+        false,
+    ),
+    (
+        "cloudbase__cloudbase-mcp",
+        "字段级回退：显式传入的字段优先，未传字段读环境变量。",
+        false,
+    ),
+    (
+        "cloudbase__cloudbase-mcp",
+        "环境级凭据（API Key / 托管授权 token）为单环境权限，该参数会被忽略：结果",
+        false,
+    ),
+    (
+        "cloudbase__cloudbase-mcp",
+        "返回 data.build（构建子状态）、data.deploy（部署子状态）、data",
+        false,
+    ),
+    (
+        "cloudbase__cloudbase-mcp",
+        "⚠ 角色类 action（`listRoles` / `getRole`）在 **Pos",
+        false,
+    ),
+    (
+        "creem",
+        "Retrieve a paginated list of license keys fo",
+        false,
+    ),
+    (
+        "figma-console-mcp",
+        "- **figma_setup_design_tokens**: Create a co",
+        false,
+    ),
+    (
+        "figma-console-mcp",
+        "On failure/retry: DELETE any partial artifac",
+        false,
+    ),
+    (
+        "figma-console-mcp",
+        "TIP: For full design system extraction (toke",
+        false,
+    ),
+    (
+        "figma-console-mcp",
+        "Set to true ONLY after: (1) you received a c",
+        false,
+    ),
+    (
+        "figma-console-mcp",
+        "Overwrite existing scaffold files (token fil",
+        false,
+    ),
+    (
+        "figma-console-mcp",
+        "running the same structural check or fix aga",
+        false,
+    ),
+    (
+        "figma-console-mcp",
+        "toUpdate entries push value updates in a bat",
+        false,
+    ),
+    (
+        "figma-console-mcp",
+        "If another connected plugin matches the URL,",
+        false,
+    ),
+    (
+        "hypothesi__tauri-mcp-server",
+        "Call this tool when: (1) driver_session fail",
+        false,
+    ),
+    (
+        "hypothesi__tauri-mcp-server",
+        "Call this tool when: (1) tauri_driver_sessio",
+        false,
+    ),
+    (
+        "morphllm__morphmcp",
+        "WHEN TO USE vs native edit/patch tools: pref",
+        false,
+    ),
+    (
+        "morphllm__morphmcp",
+        "Example: reflex_predict({ text: ",
+        false,
+    ),
+    (
+        "morphllm__morphmcp",
+        "Use this before reading individual turns; fo",
+        false,
+    ),
 ];
 
 /// The verdict of [`REVIEWED`] on one finding's line.
