@@ -6,12 +6,14 @@ use super::{outcome, record, tool_mut, v1, v2_breaking, v2_without_read_graph, C
 use serde_json::{json, Value};
 use std::fs;
 
-/// v1 with one more tool: additive drift.
+/// v1 with one more tool: additive drift. (Its description was "Export the whole graph as
+/// JSON.", which the character reader reads as an instruction: a known false alarm, pinned in
+/// the engine's `poison_chars` tests; this loop is about additive drift, not about the reader.)
 fn with_extra_tool() -> Value {
     let mut surface = v1();
     surface["tools"].as_array_mut().unwrap().push(json!({
         "name": "export_graph",
-        "description": "Export the whole graph as JSON.",
+        "description": "Export the graph as JSON.",
         "inputSchema": {"type": "object", "properties": {}}
     }));
     surface
