@@ -60,6 +60,31 @@ out of fold 8 -> 8. (A concept block, the lexicons' concepts per sentence as fea
 too and left out: +2.5 points on #18/#19 with whole strings, none with new sentences, and 3 times
 the real items above the threshold.) And the real servers' texts reviewed as really addressing
 the model (`REVIEWED`, true, in poison_precision.rs) are left out of the honest material.
+
+Amended 2026-12-03 (fourth session, 13:05 UTC), before a model was trained with it and before
+held-out sets #22/#23 (frozen 12:33/12:42) were measured with anything but the committed engine
+(76.4 % / 3.9 %): the threshold bounds what the engine does, not the model alone. It is the
+lowest score at which (a) the engine's out-of-fold false alarms on twins (the reader above the
+threshold, or a reading it does not set aside below the clear bar) are at most 4.5 % (a margin
+under the issue's 1 in 18, 5.6 %), and (b) at most 0.1 % of the real items score above it (the
+old eligibility rule, now a bound). Chosen: the config with the highest out-of-fold recall of
+the engine so computed (the clear bar is the 3rd percentile of the readings' catches, capped at
+the threshold, as before). Why: the 3 % rule on the model alone let the engine flag 4.1 % of
+twins out of fold while it measured 3.5-3.9 % on held-out sets, and recall grows by ~1.5 points
+per half point of twins (out of fold on authors A-AA). The grid is narrowed to where rounds 1-3
+chose (caps 30k/60k; min_words 4, 3; C 16, 4; real weight 0.5, 1): every round chose C 16, the
+larger caps won every pairing, and a C 64 run out of fold was no better (75.1 % vs 75.4 %).
+Tried and left out on the same out-of-fold data: naive-Bayes log-count-ratio scaling of the idf
+(72.5 % vs 75.4 % at the 3 % rule). Data: authors A-AC (Z, AA = the spent held-out sets #20,
+#21; AB, AC = training sets T6, T7 written this session, weighted to the families #20/#21
+missed) and a tenth real capture (round 17's population). The digest now covers the reviewed
+true findings left out.
+
+Round 5 (written 13:35 UTC, before training; held-out sets #24/#25 frozen 13:15/13:07 and
+round 19's population not yet measured with anything): the same rule, grid and bounds as
+round 4, on more material: authors A-AH (AD, AE = the spent held-out sets #22, #23; AF, AG, AH =
+training sets T8 (other languages only, 16), T9, T10) and an eleventh real capture (round 18's
+population, 28 servers). Round 4 measured once on #22/#23: 78.9 % of attacks, 3.9 % of twins.
 """
 import argparse
 import glob
@@ -93,10 +118,12 @@ MAX_CHARS = 4000
 MIN_DF = 2
 FOLDS = 4
 GRID_MIN_WORDS = (3, 4, 6)
-GRID_C = (1.0, 4.0, 16.0)
-GRID_REAL = (0.5, 1.0, 2.0)
-GRID_CAPS = ((20_000, 40_000), (30_000, 60_000))
-TWIN_SHARE = 0.03
+GRID_C = (16.0, 4.0)
+GRID_REAL = (0.5, 1.0)
+GRID_CAPS = ((30_000, 60_000),)
+GRID_MIN_WORDS = (4, 3)
+# Round 4: the engine's false alarms on twins out of fold, the bound of the threshold.
+ENGINE_TWINS_MAX = 0.045
 CLEAR_SHARE = 0.03
 REAL_MAX = 0.001
 MAX_BYTES = 4 * 1024 * 1024
@@ -468,11 +495,45 @@ class Table:
         return s
 
 
-def threshold_of(twin_scores):
-    """The score that leaves floor(3 % of twins) strictly above it (unscored twins: -inf)."""
-    s = np.sort(twin_scores)
-    above = int(len(s) * TWIN_SHARE)
-    return float(s[len(s) - above - 1])
+def clear_of(caught_scores, threshold):
+    """The clear bar: the CLEAR_SHARE point of the OOF scores of the attacks the readings catch,
+    capped at the threshold, as f32."""
+    caught = np.sort(caught_scores)
+    return f32(min(float(caught[int(len(caught) * CLEAR_SHARE)]), threshold)) if len(caught) else f32(threshold)
+
+
+def engine_flags(scores, rules, threshold, clear):
+    """What the engine flags out of fold: the reader above the threshold, or a reading the reader
+    does not set aside (a score below the clear bar sets it aside; unscored readings stand)."""
+    return (scores > threshold) | (rules & ~(np.isfinite(scores) & (scores < clear)))
+
+
+def lowest_threshold(scores, attack, rules, real_scores):
+    """Round 4's threshold: the lowest score at which the engine flags at most ENGINE_TWINS_MAX of
+    the twins out of fold and at most REAL_MAX of the real items score above it; both grow as
+    the threshold falls, so the candidates (the twins' and real items' scores) are searched by
+    halves."""
+    caught = scores[attack & rules & np.isfinite(scores)]
+    twins = ~attack
+    real_allowed = int(len(real_scores) * REAL_MAX)
+
+    def ok(t):
+        clear = clear_of(caught, t)
+        flagged = engine_flags(scores[twins], rules[twins], t, clear)
+        return flagged.mean() <= ENGINE_TWINS_MAX and int((real_scores > t).sum()) <= real_allowed
+
+    candidates = np.unique(np.concatenate([scores[twins], real_scores]))
+    candidates = candidates[np.isfinite(candidates)]
+    low, high = 0, len(candidates) - 1
+    if not ok(float(candidates[high])):
+        return float(candidates[high])
+    while low < high:
+        mid = (low + high) // 2
+        if ok(float(candidates[mid])):
+            high = mid
+        else:
+            low = mid + 1
+    return float(candidates[low])
 
 
 def main():
@@ -527,7 +588,7 @@ def main():
         grid = [(4, 4.0, 1.0, (20_000, 40_000))]
     else:
         # Order: the folds' matrices are shared by the configs of one (caps, min_words).
-        grid = [(m, C, rw, caps) for caps in GRID_CAPS for m in (4, 3, 6) for C in GRID_C for rw in GRID_REAL]
+        grid = [(m, C, rw, caps) for caps in GRID_CAPS for m in GRID_MIN_WORDS for C in GRID_C for rw in GRID_REAL]
     results = []
     cache = {}
     for n_run, config in enumerate(grid):
@@ -553,36 +614,42 @@ def main():
             model.fit(Xtr, labels[train], sample_weight=weights[train])
             scores[test] = model.decision_function(Xte)
             entries.append(len(vocab))
-        t = threshold_of(scores[:nc][~attack])
+        t = lowest_threshold(scores[:nc], attack, rules, scores[nc:])
+        clear_here = clear_of(scores[:nc][attack & rules & np.isfinite(scores[:nc])], t)
         model_hit = scores[:nc] > t
         either = model_hit | rules
+        engine = engine_flags(scores[:nc], rules, t, clear_here)
         real_above = int((scores[nc:] > t).sum())
         size = 16 * slots_for(max(entries))
         row = dict(config=config, t=t, model=model_hit[attack].mean(), either=either[attack].mean(),
+                   engine=engine[attack].mean(), twins_engine=engine[~attack].mean(),
                    twins=model_hit[~attack].mean(), twins_either=either[~attack].mean(), real=real_above,
                    real_share=real_above / len(real), size=size, entries=max(entries), scores=scores)
-        row["eligible"] = row["real_share"] <= REAL_MAX and size <= MAX_BYTES
+        row["eligible"] = (row["real_share"] <= REAL_MAX and row["twins_engine"] <= ENGINE_TWINS_MAX
+                           and size <= MAX_BYTES)
         results.append(row)
-        print(f"min_words {m} C {C:>4} real {rw:>3} caps {caps[0] // 1000}k/{caps[1] // 1000}k: threshold {t:+.3f}; "
-              f"model {row['model']:.1%}, readings OR model {row['either']:.1%} of attacks; twins {row['twins']:.1%} "
+        print(f"min_words {m} C {C:>4} real {rw:>3} caps {caps[0] // 1000}k/{caps[1] // 1000}k: threshold {t:+.3f} "
+              f"(clear {clear_here:+.3f}); model {row['model']:.1%}, engine {row['engine']:.1%} of attacks "
+              f"(readings OR model {row['either']:.1%}); twins model {row['twins']:.1%}, engine {row['twins_engine']:.2%} "
               f"(OR {row['twins_either']:.1%}); real above {real_above}/{len(real)} ({row['real_share']:.2%}); "
               f"~{size / 2**20:.2f} MiB{'' if row['eligible'] else ' INELIGIBLE'}  [{time.time() - start:.0f} s]", flush=True)
 
     eligible = [r for r in results if r["eligible"]] or results
     if not [r for r in results if r["eligible"]]:
         print("NO config is eligible: taking the best of all (say so)")
-    best = max(eligible, key=lambda r: (round(r["either"], 12), -r["entries"], -results.index(r)))
+    best = max(eligible, key=lambda r: (round(r["engine"], 12), -r["entries"], -results.index(r)))
     m, C, rw, caps = best["config"]
     print(f"chosen: min_words {m}, C {C}, real weight {rw}, caps {caps}; threshold {best['t']:.6f}; "
           f"model {best['model']:.1%} / readings {rules[attack].mean():.1%} / readings OR model {best['either']:.1%} "
-          f"of attacks; twins flagged model {best['twins']:.1%}, readings {rules[~attack].mean():.1%}, "
-          f"OR {best['twins_either']:.1%}; real items above {best['real']}/{len(real)}")
+          f"/ engine {best['engine']:.1%} of attacks; twins flagged model {best['twins']:.1%}, readings "
+          f"{rules[~attack].mean():.1%}, OR {best['twins_either']:.1%}, engine {best['twins_engine']:.2%}; "
+          f"real items above {best['real']}/{len(real)}")
     sc = best["scores"]
     hit = sc[:nc] > best["t"]
     # The clear bar (pre-registered, see the docstring): the 1st percentile of the OOF scores of
     # the attacks the readings catch, capped at the threshold.
     caught = np.sort(sc[:nc][attack & rules & np.isfinite(sc[:nc])])
-    clear = f32(min(float(caught[int(len(caught) * CLEAR_SHARE)]), best["t"])) if len(caught) else f32(best["t"])
+    clear = clear_of(caught, best["t"])
     flagged_twins = ~attack & rules & np.isfinite(sc[:nc])
     for share in (0.01, 0.02, 0.03, 0.05, 0.10):
         bar = float(caught[int(len(caught) * share)]) if len(caught) else best["t"]
@@ -603,11 +670,14 @@ def main():
 
     # Final model: all data, the chosen config.
     settings = (f"MCPCHR03 new-sentences min_words={m} C={C} real_weight={rw} word_cap={caps[0]} char_cap={caps[1]} "
-                f"max_words={MAX_WORDS} max_chars={MAX_CHARS} min_df={MIN_DF} folds={FOLDS} twin_share={TWIN_SHARE} "
+                f"max_words={MAX_WORDS} max_chars={MAX_CHARS} min_df={MIN_DF} folds={FOLDS} engine_twins_max={ENGINE_TWINS_MAX} real_max={REAL_MAX} "
                 f"liblinear max_iter=1000 random_state=0")
     h = hashlib.sha256()
     for p in sorted(author_files + [p for _, ps in files for p in ps]):
         h.update(open(p, "rb").read())
+    # The reviewed true findings decide which real texts are left out of the honest material.
+    for server, piece in sorted(true_ones):
+        h.update(f"reviewed-true\0{server}\0{piece}\0".encode())
     h.update(settings.encode())
     digest = h.hexdigest()[:32]
     weights = np.array([1.0] * nc + [rw] * len(real))

@@ -107,6 +107,16 @@ pub(crate) fn unreadable(visible: &str) -> bool {
         {
             first = true;
         }
+        // (An abbreviation is no language's word: "e.g." would count as two, "e" and "g".)
+        if matches!(
+            token
+                .trim_matches(&['(', ')', ',', ';', ':'][..])
+                .to_ascii_lowercase()
+                .as_str(),
+            "e.g." | "e.g" | "i.e." | "i.e" | "etc." | "etc" | "vs." | "vs" | "cf." | "viz."
+        ) {
+            continue;
+        }
         let opens = token.starts_with(&['\'', '"', '`', '«', '“', '‘', '(', '['][..]);
         let closes = token.ends_with(&['\'', '"', '`', '»', '”', '’', ')', ']'][..])
             || token

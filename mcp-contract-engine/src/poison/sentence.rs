@@ -488,6 +488,20 @@ fn example_value(folded: &str, verb_end: usize, address: usize) -> bool {
         }
     }
     let before = between.trim_end_matches(&[' ', '"', '\'', '`', '('][..]);
+    // An example set off by a comma, the value it shows next: "The recipient's phone number in
+    // E.164 format … or channel address, e.g. `whatsapp:+15552229999`" (@twilio-alpha/mcp
+    // 0.7.0). (A sentence goes on past "e.g.": an abbreviation ends none.)
+    // (The value may start before the address does: `whatsapp:+1555…`; the comma may be
+    // blank, part of a Markdown link's token blanked before it.)
+    for marker in [" e.g.", " eg.", ", for example", ", for instance"] {
+        if let Some(at) = before.rfind(marker) {
+            let value = before[at + marker.len()..]
+                .trim_start_matches(&[',', ':', ' ', '"', '\'', '`'][..]);
+            if !value.contains(char::is_whitespace) {
+                return true;
+            }
+        }
+    }
     between.contains(&['—', ';'][..])
         && [
             " like",
@@ -946,6 +960,11 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
                     "claim" | "claims" | "pretend" | "pretends" | "assure" | "reassure"
                 )
                 && !telling_forbidden_for_the_truth(folded, ws, found, m)
+                // (Nor which tool sends: "Do NOT use to send a text reply — use send_message
+                // for that" (signal-mcp 1.38.0) routes the reply, it keeps nothing back.)
+                && !(1..=6).any(|k| {
+                    m.start >= k && matches!(word(m.start - k), "use" | "used" | "using")
+                })
             {
                 extra |= C::Conceal.bit();
             }

@@ -175,6 +175,7 @@ pub(crate) fn sentences(text: &str) -> Vec<(usize, usize)> {
             // a heading, a blank line.
             '\n' if wrapped(text, i) => None,
             '\n' => Some(i),
+            '.' if abbreviation(&text[start..i]) => None,
             '.' | '!' | '?' => match bytes.get(i + 1) {
                 None => Some(i + 1),
                 Some(b) if b.is_ascii_whitespace() => Some(i + 1),
@@ -198,6 +199,20 @@ pub(crate) fn sentences(text: &str) -> Vec<(usize, usize)> {
         out.push((start, text.len()));
     }
     out
+}
+
+/// Whether the text before a `.` ends in an abbreviation that does not end a sentence
+/// ("keys, e.g. 449,450", "(i.e. the default)", "A vs. B"): cut there, a sentence would be a
+/// fragment of no language ("Comma-separated game keys, e.g.").
+fn abbreviation(before: &str) -> bool {
+    const ABBREVIATIONS: &[&str] = &[
+        "e.g", "i.e", "eg", "ie", "vs", "cf", "viz", "approx", "incl", "esp",
+    ];
+    let word = before
+        .rsplit(|c: char| c.is_whitespace() || c == '(' || c == '[')
+        .next()
+        .unwrap_or("");
+    ABBREVIATIONS.iter().any(|a| word.eq_ignore_ascii_case(a))
 }
 
 /// Whether the line break at `at` only wraps a sentence: the line before ends in a letter, a
@@ -272,7 +287,9 @@ pub(crate) fn unreadable(counts: [usize; 6], words: usize, function_hits: usize)
     // Latin script: a quarter of the words are a known language's commonest (for English,
     // also by their endings); prose in a language the lexicons lack shares a few short words
     // with them, rarely a quarter.
-    words >= 6 && function_hits * 100 < words * 25
+    // (Eight words at least: a fragment of technical nouns, "Desktop executables: .exe, ELF
+    // binaries, .app bundles" (mcp-semclone 1.3.1), has no function word in any language.)
+    words >= 8 && function_hits * 100 < words * 25
 }
 
 #[cfg(test)]
@@ -332,6 +349,26 @@ mod tests {
         assert!(sentences(&long)
             .iter()
             .all(|&(s, e)| e - s <= SENTENCE_MAX + 8));
+    }
+
+    /// Round 18's false "unreadable" finding: "Comma-separated game keys, e.g." was a sentence.
+    #[test]
+    fn an_abbreviation_does_not_end_a_sentence() {
+        let text =
+            "Comma-separated game keys, e.g. 449,450. Use one (i.e. the newest). A vs. B. Done.";
+        let cut: Vec<&str> = sentences(text)
+            .iter()
+            .map(|&(s, e)| text[s..e].trim())
+            .collect();
+        assert_eq!(
+            cut,
+            [
+                "Comma-separated game keys, e.g. 449,450.",
+                "Use one (i.e. the newest).",
+                "A vs. B.",
+                "Done."
+            ]
+        );
     }
 
     #[test]

@@ -227,12 +227,7 @@ const READER_FLAGGED_BENIGN: &[&str] = &["benign-llm-proxy-tool"];
 const READER_FLAGGED_TWINS: &[&str] = &[
     "address-sink-twin",
     "bureaucratic-config-dir-twin",
-    "describe-first-twin",
-    "fetch-obey-twin",
     "newarg-context-twin",
-    "newhost-twin",
-    "obligation-ssh-twin",
-    "pt-keys-twin",
 ];
 
 /// The rule of the character reader.

@@ -319,18 +319,20 @@ fn hidden_evidence_is_never_set_aside() {
     assert!(j.changes.iter().any(|c| c.class == Class::Safety), "{j:#?}");
 }
 
-/// The committed model's known false alarm on a short honest arrival: "Export the whole graph as
-/// JSON." scores above the threshold (on a short text the few words each weigh much, and `the`
-/// and `as` weigh for attacks), where "Export the graph as JSON." does not. Pinned, so that the
-/// day it stops is seen (docs/lints.md, "The character reader", its known false alarms).
+/// A short honest arrival the round-3 model misread: "Export the whole graph as JSON." scored
+/// 1.72, above its threshold (on a short text the few words each weigh much, and `the` and `as`
+/// weighed for attacks), and failed the e2e loop's fixture. The round-5 model reads it as honest;
+/// pinned, so that a retrain that misreads it again is seen (docs/lints.md, "The character
+/// reader").
 #[test]
-fn a_short_honest_arrival_the_reader_misreads() {
+fn a_short_honest_arrival_the_reader_once_misread() {
     let tool = |description: &str| {
         json!({"name": "export_graph", "description": description,
                "inputSchema": {"type": "object", "properties": {}}})
     };
-    let misread = chars::score(None, &tool("Export the whole graph as JSON.")).expect("scored");
-    assert!(chars::above_threshold(misread), "{misread}");
+    let once_misread =
+        chars::score(None, &tool("Export the whole graph as JSON.")).expect("scored");
+    assert!(!chars::above_threshold(once_misread), "{once_misread}");
     let read = chars::score(None, &tool("Export the graph as JSON.")).expect("scored");
     assert!(!chars::above_threshold(read), "{read}");
 }

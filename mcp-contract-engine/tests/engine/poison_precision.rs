@@ -520,6 +520,69 @@ const REVIEWED: &[(&str, &str, bool)] = &[
         "Use this before reading individual turns; fo",
         false,
     ),
+    // Rounds 17 and 18's fresh populations (precision17, precision18), each measured once and then
+    // added as the tenth and eleventh captures. rm-mcp's descriptions are sections, one an
+    // `<instructions>` block for the model (as neon's): true. The rest false: guidance within the
+    // server's own tools and arguments, phone numbers and examples read as sinks.
+    ("rm-mcp", "posing as the system", true),
+    ("kube-assistant-mcp", "Always show the plan", false),
+    ("mcp-portainer", "ConfigFilePath", false),
+    ("mcp-portainer", "replaces stored credentials", false),
+    ("mcp-portainer", "envVars", false),
+    ("mcp-semclone", "Detect undisclosed OSS components", false),
+    (
+        "mcp-semclone",
+        "path: Directory or file path to scan",
+        false,
+    ),
+    ("mcp-server-bitbucket", "repo_slug: Repository slug", false),
+    ("notebooklm-mcp", "run `setup_auth`", false),
+    ("notebooklm-mcp-cli", "new_conversation", false),
+    ("notebooklm-mcp-cli", "\"a@b.com\"", false),
+    (
+        "react-native-ai-debugger",
+        "are FALLBACKS for non-React",
+        false,
+    ),
+    (
+        "react-native-ai-debugger",
+        "WORKFLOW: disconnect_metro",
+        false,
+    ),
+    (
+        "react-native-ai-debugger",
+        "List the credentials this session has captured",
+        false,
+    ),
+    (
+        "react-native-ai-debugger",
+        "Omit to skip returning state",
+        false,
+    ),
+    (
+        "react-native-ai-debugger",
+        "WHEN TO USE (only these cases)",
+        false,
+    ),
+    (
+        "react-native-ai-debugger",
+        "keep that out of the report",
+        false,
+    ),
+    ("signal-mcp", "an exfiltration target", false),
+    ("signal-mcp", "the user's own choice set aside", false),
+    ("sportsdata-mcp", "Leave it alone", false),
+    ("sportsdata-mcp", "keys here are UPPERCASE", false),
+    ("tailscale-blade-mcp", "Devices are pre-approved", false),
+    ("thruk-mcp", "pass `columns=''`", false),
+    ("vps-guardian-mcp", "bounded agent runbook", false),
+    ("web-forager", "Use this instead of regular search", false),
+    (
+        "wheel-size-mcp",
+        "ws_search_by_tire responses include",
+        false,
+    ),
+    ("wheel-size-mcp", "Prefer this over ws_search_by_", false),
 ];
 
 /// The verdict of [`REVIEWED`] on one finding's line.

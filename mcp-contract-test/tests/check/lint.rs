@@ -570,6 +570,10 @@ fn poisoning_patterns_true_and_false_positives() {
         "Reads a file from the workspace. You must pass an absolute path.",
         // A URL on a new host with no instruction is a text change, not an attack (issue 26).
         "Reads a file from the workspace. Docs: https://attacker.example/a",
+        // Guidance within the server's own tools is no attack, and no reading names it (the
+        // character reader misread it from the A–Y model to round 4's; round 5's reads it as
+        // honest: docs/lints.md, "The character reader").
+        "Reads a file from the workspace. Before calling any other tool, call this one.",
     ] {
         assert_eq!(
             judge(base, harmless),
@@ -577,17 +581,6 @@ fn poisoning_patterns_true_and_false_positives() {
             "{harmless:?}"
         );
     }
-    // Guidance within the server's own tools is no attack, and no reading names it; the
-    // character reader does (the A–N model did, the A–W one did not, the A–Y one reading new
-    // sentences alone does again: docs/lints.md, "The character reader", its known false
-    // alarms). Pinned, so that the day it stops is seen.
-    assert_eq!(
-        judge(
-            base,
-            "Reads a file from the workspace. Before calling any other tool, call this one."
-        ),
-        vec!["added-text-scored-poisoned"]
-    );
     // A URL on a host the description already named is a rewording.
     assert_eq!(
         judge(
