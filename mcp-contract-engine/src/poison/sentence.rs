@@ -294,7 +294,13 @@ pub(crate) fn facts(
     let links = link_labels(folded);
     let address_at = blank_addresses(folded);
     let ws = words(folded);
-    let found = matches(folded, &ws);
+    let mut found = matches(folded, &ws);
+    // A licence is no carbon copy: "CC BY-SA 4.0" (lobbywatch-mcp 0.3.0), "CC BY 4.0".
+    found.retain(|m| {
+        let at = |i: usize| ws.get(i).map(|&(s, e)| &folded[s..e]);
+        !(at(m.start) == Some("cc")
+            && at(m.start + 1).is_some_and(|w| w == "0" || w == "by" || w.starts_with("by-")))
+    });
     let unspaced_concepts = unspaced(folded);
     let unspaced_found = unspaced_concepts != 0;
     if found.is_empty() && unspaced_concepts == 0 && literal == 0 {
@@ -2406,8 +2412,14 @@ fn account_number(visible: &str) -> bool {
             let date = groups.get(g..g + 3).is_some_and(|d| {
                 d[0].1 && d[1].1 && matches!((d[0].0, d[1].0, d[2].0), (4, 2, 2) | (2, 2, 4))
             });
+            // (A year and month, "2026-10" (amazing-marvin-complete-mcp 1.8.0), is a date too.)
+            let year_month = groups
+                .get(g..g + 2)
+                .is_some_and(|d| d[0].1 && !d[1].1 && d[0].0 == 4 && d[1].0 == 2);
             if date {
                 g += 3;
+            } else if year_month {
+                g += 2;
             } else {
                 digits += groups[g].0;
                 g += 1;
