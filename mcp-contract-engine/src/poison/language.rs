@@ -108,13 +108,8 @@ pub(crate) fn unreadable(visible: &str) -> bool {
             first = true;
         }
         // (An abbreviation is no language's word: "e.g." would count as two, "e" and "g".)
-        if matches!(
-            token
-                .trim_matches(&['(', ')', ',', ';', ':'][..])
-                .to_ascii_lowercase()
-                .as_str(),
-            "e.g." | "e.g" | "i.e." | "i.e" | "etc." | "etc" | "vs." | "vs" | "cf." | "viz."
-        ) {
+        let bare = token.trim_matches(&['(', ')', ',', ';', ':'][..]);
+        if text::is_abbreviation(bare) || bare.trim_end_matches('.').eq_ignore_ascii_case("etc") {
             continue;
         }
         let opens = token.starts_with(&['\'', '"', '`', '«', '“', '‘', '(', '['][..]);

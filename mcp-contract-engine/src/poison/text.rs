@@ -205,13 +205,20 @@ pub(crate) fn sentences(text: &str) -> Vec<(usize, usize)> {
 /// ("keys, e.g. 449,450", "(i.e. the default)", "A vs. B"): cut there, a sentence would be a
 /// fragment of no language ("Comma-separated game keys, e.g.").
 fn abbreviation(before: &str) -> bool {
-    const ABBREVIATIONS: &[&str] = &[
-        "e.g", "i.e", "eg", "ie", "vs", "cf", "viz", "approx", "incl", "esp",
-    ];
     let word = before
         .rsplit(|c: char| c.is_whitespace() || c == '(' || c == '[')
         .next()
         .unwrap_or("");
+    is_abbreviation(word)
+}
+
+/// Whether a word, its final `.` or not, is an abbreviation that ends no sentence (`e.g.`,
+/// `i.e`, `vs.`): no language's word either. (Not `etc.`, which often ends one.)
+pub(crate) fn is_abbreviation(word: &str) -> bool {
+    const ABBREVIATIONS: &[&str] = &[
+        "e.g", "i.e", "eg", "ie", "vs", "cf", "viz", "approx", "incl", "esp",
+    ];
+    let word = word.strip_suffix('.').unwrap_or(word);
     ABBREVIATIONS.iter().any(|a| word.eq_ignore_ascii_case(a))
 }
 
