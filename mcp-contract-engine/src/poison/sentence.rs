@@ -494,11 +494,11 @@ fn example_value(folded: &str, verb_end: usize, address: usize) -> bool {
         }
     }
     let before = between.trim_end_matches(&[' ', '"', '\'', '`', '('][..]);
-    // An example set off by a comma, the value it shows next: "The recipient's phone number in
-    // E.164 format … or channel address, e.g. `whatsapp:+15552229999`" (@twilio-alpha/mcp
-    // 0.7.0). (A sentence goes on past "e.g.": an abbreviation ends none.)
-    // (The value may start before the address does: `whatsapp:+1555…`; the comma may be
-    // blank, part of a Markdown link's token blanked before it.)
+    // An example, the one value right after "e.g." or ", for example": "The recipient's phone
+    // number in E.164 format … or channel address, e.g. `whatsapp:+15552229999`"
+    // (@twilio-alpha/mcp 0.7.0). (A sentence goes on past "e.g.": an abbreviation ends none.
+    // The value may start before the address does, `whatsapp:+1555…`; a comma before "e.g."
+    // may be blank, part of a Markdown link's token blanked before it.)
     for marker in [" e.g.", " eg.", ", for example", ", for instance"] {
         if let Some(at) = before.rfind(marker) {
             let value = before[at + marker.len()..]
