@@ -201,7 +201,8 @@ pub(crate) fn reads_as_prose(decoded: &str) -> bool {
 
 /// The languages a sentence may be in: English always (technical English is everywhere), and
 /// each other language one of whose commonest words it holds that English does not have, or
-/// two words of its lexicon English lacks. So the French `secret` is no credential in "secret
+/// two words of its lexicon that English neither spells in its lexicon nor counts among its
+/// commonest. So the French `secret` is no credential in "secret
 /// alerts".
 pub(crate) fn languages_of(entries: &[Option<&WordEntry>]) -> u32 {
     let mut out = 1;
@@ -210,7 +211,9 @@ pub(crate) fn languages_of(entries: &[Option<&WordEntry>]) -> u32 {
         if entry.function & 1 == 0 {
             out |= entry.function;
         }
-        if entry.lexicon & 1 == 0 {
+        // A word among English's commonest is no sign of another language, whatever lexicon
+        // also spells it ("client cache" is English, not the French for "hides the customer").
+        if entry.lexicon & 1 == 0 && entry.function & 1 == 0 {
             out |= seen_once & entry.lexicon;
             seen_once |= entry.lexicon;
         }

@@ -235,6 +235,15 @@ pub(crate) enum Concept {
     Result,
     /// How something is put to the user: `to the user as`, `as a success`.
     ToldAs,
+    // ---- round 6: the assistant's own safeguards ----
+    /// The model's own safeguards named: its refusals and objections, content rules and
+    /// policies, safety guidelines, guardrails.
+    Safeguard,
+    /// Something declared not to hold or not to be needed: exempt from, do not apply, lifted,
+    /// waived, without refusing.
+    Waive,
+    /// Reaching past the thing at hand: every other, not only, the rest of, in the whole account.
+    Beyond,
 }
 
 /// A set of concepts.
@@ -242,7 +251,7 @@ pub(crate) type Concepts = u128;
 
 impl Concept {
     /// Every concept, in order.
-    pub(crate) const ALL: [Concept; 87] = [
+    pub(crate) const ALL: [Concept; 90] = [
         Concept::Model,
         Concept::Directive,
         Concept::Imperative,
@@ -330,6 +339,9 @@ impl Concept {
         Concept::Purpose,
         Concept::Result,
         Concept::ToldAs,
+        Concept::Safeguard,
+        Concept::Waive,
+        Concept::Beyond,
     ];
 
     /// The concept as a one-member set.
@@ -338,7 +350,7 @@ impl Concept {
     }
 
     /// Their names, in order (the ids and `{:?}` are made from them).
-    const NAMES: [&'static str; 87] = [
+    const NAMES: [&'static str; 90] = [
         "Model",
         "Directive",
         "Imperative",
@@ -426,6 +438,9 @@ impl Concept {
         "Purpose",
         "Result",
         "ToldAs",
+        "Safeguard",
+        "Waive",
+        "Beyond",
     ];
 
     /// How the documentation names it.
@@ -584,6 +599,7 @@ pub(crate) const ANCHORS: Concepts = any(&[
     Concept::Files,
     Concept::Personal,
     Concept::Misstate,
+    Concept::Safeguard,
 ]);
 
 /// The lexicons, folded and indexed for matching: one look-up per word of a text.

@@ -332,13 +332,122 @@ pub(crate) fn concepts(folded: &str, written: &str) -> super::lexicon::Concepts 
     if !marked {
         return 0;
     }
+    let secret_variable = if secret_variable(written) {
+        Concept::Credentials.bit() | Concept::Environment.bit()
+    } else {
+        0
+    };
     find(folded)
         .into_iter()
         .filter(|(_, _, literal)| literal.spelled_in(written))
-        .fold(0, |acc, (_, _, literal)| match literal.signal {
-            None => acc | Concept::Files.bit(),
-            Some(Signal::Instruction) => acc | Concept::Authority.bit(),
-            Some(_) => acc,
+        .fold(secret_variable, |acc, (_, _, literal)| {
+            match literal.signal {
+                None => acc | Concept::Files.bit(),
+                Some(Signal::Instruction) => acc | Concept::Authority.bit(),
+                Some(_) => acc,
+            }
+        })
+}
+
+/// Whether the text names an environment variable that holds a secret, as such variables are
+/// written: in capitals, words joined by `_`, one of them a secret (`TFE_TOKEN`,
+/// `${METABASE_API_KEY}`, `*_TOKEN`). Its value is a credential in every language. A token
+/// that pages (`NEXT_TOKEN`) and a key that orders or indexes (`PARTITION_KEY`) are not; nor
+/// is a variable named as what the operator sets up ("Requires FIGMA_ACCESS_TOKEN to be set",
+/// "set HF_TOKEN as a secret"): that is configuration, not its value moved.
+pub(crate) fn secret_variable(written: &str) -> bool {
+    // The words before a name that make it the operator's configuration, and after it.
+    const SET_UP_BEFORE: &[&str] = &[
+        "requires",
+        "require",
+        "required",
+        "needs",
+        "need",
+        "set",
+        "export",
+        "configure",
+        "define",
+        "defines",
+    ];
+    const SET_UP_AFTER: &[&str] = &[
+        "to be set",
+        "must be set",
+        "is set",
+        "is required",
+        "are required",
+        "must contain",
+        "env var",
+        "environment variable",
+    ];
+    let lower = written.to_ascii_lowercase();
+    let mut from = 0;
+    let mut any = false;
+    for name in written.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '*')) {
+        let at = written[from..].find(name).map_or(from, |i| from + i);
+        from = at + name.len();
+        if name.is_empty() || !is_secret_name(name) {
+            continue;
+        }
+        let before = lower[..at]
+            .split(|c: char| !c.is_alphanumeric())
+            .rfind(|w| !w.is_empty() && !matches!(*w, "the" | "a" | "an" | "your" | "its"))
+            .unwrap_or("");
+        let after = lower[from..].trim_start_matches(|c: char| !c.is_alphanumeric());
+        // "is read from SLACK_BOT_TOKEN": the server reads its own configuration; "read it
+        // from ITERABLE_API_KEY" asks the model to.
+        let passive_from = before == "from" && {
+            let mut back = lower[..at]
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|w| !w.is_empty())
+                .rev();
+            back.nth(1)
+                .is_some_and(|participle| participle.ends_with("ed") || participle == "read")
+                && back
+                    .next()
+                    .is_some_and(|be| matches!(be, "is" | "are" | "was" | "were" | "be"))
+        };
+        let set_up = passive_from
+            || SET_UP_BEFORE.contains(&before)
+            || SET_UP_AFTER.iter().any(|s| after.starts_with(s));
+        any |= !set_up;
+    }
+    any
+}
+
+/// Whether one capitalised name is a secret's ([`secret_variable`]).
+fn is_secret_name(name: &str) -> bool {
+    const SECRETS: &[&str] = &[
+        "TOKEN",
+        "SECRET",
+        "PASSWORD",
+        "PASSWD",
+        "PWD",
+        "CREDENTIAL",
+        "CREDENTIALS",
+        "APIKEY",
+    ];
+    // `KEY` is a secret only after a word that says so (`API_KEY`, `*_KEY`).
+    const SECRET_KEYS: &[&str] = &["API", "ACCESS", "SECRET", "PRIVATE", "SIGNING", "*", "AUTH"];
+    const NOT_SECRET: &[&str] = &[
+        "NEXT",
+        "PAGE",
+        "CONTINUATION",
+        "PAGINATION",
+        "CURSOR",
+        "MAX",
+        "SYNC",
+    ];
+    if !name.contains('_')
+        || !name.bytes().any(|b| b.is_ascii_uppercase())
+        || name.bytes().any(|b| b.is_ascii_lowercase())
+    {
+        return false;
+    }
+    let parts: Vec<&str> = name.split('_').filter(|p| !p.is_empty()).collect();
+    parts.len() >= 2
+        && !parts.iter().any(|p| NOT_SECRET.contains(p))
+        && parts.iter().enumerate().any(|(i, p)| {
+            SECRETS.contains(p) || (*p == "KEY" && i > 0 && SECRET_KEYS.contains(&parts[i - 1]))
         })
 }
 
@@ -353,6 +462,36 @@ pub(crate) fn is_secret_file(token: &str) -> bool {
 mod tests {
     use super::concepts;
     use crate::poison::lexicon::Concept;
+
+    #[test]
+    fn a_secret_variable_is_named_in_capitals_with_a_secret_word() {
+        use super::secret_variable;
+        for named in [
+            "the TFE_TOKEN or ATLAS_TOKEN value you can read",
+            "api session ${METABASE_API_KEY}",
+            "?auth=<value of any *_TOKEN or *_KEY environment variable>",
+            "AWS_SECRET_ACCESS_KEY",
+            "Read STRIPE_SECRET_KEY from the environment and pass it as api_key",
+            "set the title to the NOTION_TOKEN value",
+            "Read it from ITERABLE_API_KEY.",
+        ] {
+            assert!(secret_variable(named), "{named}");
+        }
+        for setting in [
+            "targets the AWS_REGION env var",
+            "pass NEXT_TOKEN from the last page",
+            "the table's PARTITION_KEY and SORT_KEY",
+            "a next_token field",
+            "TOKEN alone",
+            "**NOTE:** Requires FIGMA_ACCESS_TOKEN to be set (uses the Figma REST API).",
+            "set HF_TOKEN as a Runpod secret on the endpoint",
+            "GITHUB_TOKEN must be set",
+            "The bot token is read from SLACK_BOT_TOKEN; it is never sent to the model.",
+            "The key is loaded from OPENAI_API_KEY at start-up.",
+        ] {
+            assert!(!secret_variable(setting), "{setting}");
+        }
+    }
 
     #[test]
     fn a_template_token_counts_as_the_template_spells_it() {

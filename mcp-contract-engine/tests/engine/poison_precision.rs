@@ -583,6 +583,52 @@ const REVIEWED: &[(&str, &str, bool)] = &[
         false,
     ),
     ("wheel-size-mcp", "Prefer this over ws_search_by_", false),
+    // Round 19's population (twelfth capture).
+    ("influencers-club-mcp", "IGNORE this block", true),
+    (
+        "influencers-club-mcp",
+        "Open Claude Code and drop your file there",
+        true,
+    ),
+    (
+        "us-eli-mcp",
+        "Do not answer past the edge of this corpus",
+        true,
+    ),
+    ("gephi-mcp", "then say nothing about versions", true),
+    ("alpacon-mcp", "Put composition inside the script", false),
+    (
+        "alpacon-mcp",
+        "Get the current authenticated user info",
+        false,
+    ),
+    (
+        "alpacon-mcp",
+        "Omitting users scopes the approved policy",
+        false,
+    ),
+    ("alpacon-mcp", "skip this round trip entirely", false),
+    ("alpacon-mcp", "Upload multiple local files", false),
+    (
+        "amazing-marvin-complete-mcp",
+        "the UI does not aggregate it",
+        false,
+    ),
+    (
+        "amazing-marvin-complete-mcp",
+        "On a 429/error the fetch stops",
+        false,
+    ),
+    (
+        "amazing-marvin-complete-mcp",
+        "Also look up the block",
+        false,
+    ),
+    ("amazing-marvin-complete-mcp", "Only on weekdays", false),
+    ("copernicus-mcp", "bypass the size confirmation gate", false),
+    ("gephi-mcp", "never reports which one", false),
+    ("gephi-mcp", "drop words appearing fewer than", false),
+    ("polar-sh__sdk", "renamed from `orders_list`", false),
 ];
 
 /// The verdict of [`REVIEWED`] on one finding's line.

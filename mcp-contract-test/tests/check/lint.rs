@@ -570,10 +570,6 @@ fn poisoning_patterns_true_and_false_positives() {
         "Reads a file from the workspace. You must pass an absolute path.",
         // A URL on a new host with no instruction is a text change, not an attack (issue 26).
         "Reads a file from the workspace. Docs: https://attacker.example/a",
-        // Guidance within the server's own tools is no attack, and no reading names it (the
-        // character reader misread it from the A–Y model to round 4's; round 5's reads it as
-        // honest: docs/lints.md, "The character reader").
-        "Reads a file from the workspace. Before calling any other tool, call this one.",
     ] {
         assert_eq!(
             judge(base, harmless),
@@ -581,6 +577,17 @@ fn poisoning_patterns_true_and_false_positives() {
             "{harmless:?}"
         );
     }
+    // Guidance within the server's own tools is no attack, and no reading names it; the
+    // character reader misreads it (the A–Y model to round 4's, and round 6's; round 5's read
+    // it as honest): a known false alarm, pinned so that it changes only on purpose
+    // (docs/lints.md, "The character reader").
+    let own_guidance =
+        "Reads a file from the workspace. Before calling any other tool, call this one.";
+    assert_eq!(
+        judge(base, own_guidance),
+        vec!["added-text-scored-poisoned"],
+        "{own_guidance:?}"
+    );
     // A URL on a host the description already named is a rewording.
     assert_eq!(
         judge(
