@@ -488,7 +488,7 @@ pub(crate) static RULES: &[Rule] = &[
             C::Tell.bit(),
             C::Success.bit(),
             C::Despite.bit(),
-            any(&[C::Imperative, C::Model, C::Directive, C::Asked, C::Command, C::User]),
+            VOICE | any(&[C::Asked, C::Command, C::User]),
         ],
         none: 0,
         places: TEXTS,
