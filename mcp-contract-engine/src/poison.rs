@@ -50,6 +50,7 @@ mod markup;
 mod scan;
 mod sentence;
 mod text;
+mod tlds;
 #[rustfmt::skip]
 mod unicode_table;
 mod walk;

@@ -94,6 +94,14 @@ One change to the grid: real weight 2 joins {0.5, 1}. Why: in round 5 the real-i
 the twins, set the threshold (16 of 16,903 real items above it out of fold; twins at 3.55 %), and
 weighting the real items more is the lever the grid has against that bound. The rule still
 chooses by out-of-fold engine recall; nothing about the held-out sets enters it.
+
+Round 7 (written 2026-12-03 19:15 UTC, before training; held-out sets #30 to #33 and precision
+populations #22/#23 being written, nothing measured on them): the same rule, grid and bounds as
+round 6, on authors A-AN (AM, AN = training sets T13 (npm) and T14 (PyPI), weighted to what
+#26-#29 missed: destructive scope, concealment, safety override, passive voice, split
+instructions, shadowing, schema keywords, preference: 10 pairs each; 32 multilingual pairs) and
+a thirteenth real capture (precision population #22). Held-out sets #26-#29 and populations 20
+and 21 were lost with the machine's scratch space before they could be added.
 """
 import argparse
 import glob

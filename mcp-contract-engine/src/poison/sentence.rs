@@ -998,6 +998,31 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         {
             c &= !(C::Omit.bit() | C::Conceal.bit() | C::Override.bit());
         }
+        // Making something look better is design, not a result misstated: "a 'make it look
+        // better' request" (respira-wordpress 8.3.26). "make it look like the transfer went
+        // through" still misstates, as does "better than it is".
+        if c & C::Misstate.bit() != 0
+            && word(m.start) == "make"
+            && ws.get(m.end).is_some()
+            && matches!(
+                word(m.end),
+                "better"
+                    | "nicer"
+                    | "good"
+                    | "great"
+                    | "nice"
+                    | "beautiful"
+                    | "modern"
+                    | "cleaner"
+                    | "professional"
+                    | "polished"
+                    | "consistent"
+            )
+            // ("make it look better than it is" does.)
+            && ws.get(m.end + 1).is_none_or(|_| word(m.end + 1) != "than")
+        {
+            c &= !C::Misstate.bit();
+        }
         // `conversation ID`, `conversation URL`, `prompt name`: a reference to one, not its
         // content ("pass a Sentry conversation URL", @sentry/mcp-server 0.39.0; "a new
         // conversation ID will be generated", @shopify/dev-mcp 1.16.0).
@@ -1039,10 +1064,13 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
                     any(&[C::Tell, C::Conceal, C::Misstate, C::Omit]),
                 );
                 for p in found {
+                    // ("Omit to return all users": the users counted are what the call
+                    // returns, not someone kept from.)
                     told |= m.end < p.start
                         && p.start < end
                         && p.concepts & any(&[C::Audience, C::User]) != 0
-                        && !word(p.end - 1).ends_with("'s");
+                        && !word(p.end - 1).ends_with("'s")
+                        && !matches!(word(p.start - 1), "all" | "every" | "each" | "any");
                 }
                 !told
             }
@@ -1242,6 +1270,17 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
             && word(m.start) == "always"
             && word_in(m.end, NEEDED)
             && word_in(m.end + 1, &["when", "if", "whenever", "unless", "for"])
+        {
+            c &= !(C::Universal.bit() | C::Directive.bit());
+        }
+        // `has always`, `have always`: what has been so all along is history, not an order:
+        // "The server has always required this alongside force=true" (respira-wordpress
+        // 8.3.24, an argument's description). "always set force=true" still orders.
+        if c & C::Universal.bit() != 0
+            && m.end == m.start + 1
+            && word(m.start) == "always"
+            && m.start > 0
+            && matches!(word(m.start - 1), "has" | "have" | "had")
         {
             c &= !(C::Universal.bit() | C::Directive.bit());
         }
@@ -1693,7 +1732,33 @@ fn telling_forbidden_for_the_truth(
     let summary = ["summari", "paraphras", "abbreviat", "abridg"]
         .iter()
         .any(|p| word(m.start).starts_with(p));
-    conjecture || summary && !audience
+    // Telling nothing beyond what is known is a limit on the answer, not something kept back:
+    // "Do not answer past the edge of this corpus" (a scope with no object), "Do not report a
+    // result Excel has not calculated" (the object is what did not happen), "never state an
+    // unverified total". "Do not report the refund" keeps an event from the user.
+    let scope = ws.get(m.end).is_some() && matches!(word(m.end), "past" | "beyond" | "outside");
+    let unverified = (m.end..end).any(|k| {
+        let w = word(k);
+        matches!(
+            w,
+            "unverified" | "unconfirmed" | "fabricated" | "invented" | "hallucinated"
+        ) || (w == "not" || w == "never" || w.ends_with("n't"))
+            && (k + 1..end.min(k + 3)).any(|j| {
+                matches!(
+                    word(j),
+                    "calculated"
+                        | "computed"
+                        | "verified"
+                        | "confirmed"
+                        | "checked"
+                        | "measured"
+                        | "observed"
+                        | "returned"
+                        | "retrieved"
+                )
+            })
+    });
+    conjecture || (summary || scope || unverified) && !audience
 }
 
 /// Whether a match of one of `concepts` starts at a word in `from..to`.
@@ -2393,6 +2458,7 @@ fn account_number(visible: &str) -> bool {
         // Each group: its length, and whether a `-` joins it to the next.
         let mut groups: Vec<(usize, bool)> = Vec::new();
         let mut len = 0;
+        let start = i;
         while i < bytes.len() {
             let b = bytes[i];
             if b.is_ascii_digit() {
@@ -2406,6 +2472,16 @@ fn account_number(visible: &str) -> bool {
             i += 1;
         }
         groups.push((len, false));
+        // Digits inside an identifier are no account number: `u123456789_`, a username's
+        // prefix (hostinger-api-mcp 1.63.2). An IBAN's country letters are capitals.
+        let glued = start > 0
+            && (bytes[start - 1].is_ascii_lowercase() || bytes[start - 1] == b'_')
+            || bytes
+                .get(i)
+                .is_some_and(|b| b.is_ascii_lowercase() || *b == b'_');
+        if glued {
+            continue;
+        }
         let mut digits = 0;
         let mut g = 0;
         while g < groups.len() {
@@ -2700,11 +2776,14 @@ fn bare_host(token: &str) -> bool {
                         | b"rb"
                         | b"java"
                 );
+                // (A host only under a delegated top-level domain: `console.log/print/echo` is
+                // code written as alternatives, context-mode 1.0.169.)
                 return labels >= 2
                     && first_has_lower
                     && (2..=12).contains(&label.len())
                     && lower == label.len()
-                    && !code;
+                    && !code
+                    && std::str::from_utf8(label).is_ok_and(super::tlds::is_tld);
             }
             label_start = i + 1;
         } else if !(b.is_ascii_alphanumeric() || b == b'-') {
@@ -2806,6 +2885,7 @@ mod tests {
             "2024-12-31 10:00",
             "12345",
             "2024/12/31",
+            "prefix (`u123456789_`)",
         ] {
             assert!(!account_number(no), "{no:?}");
         }
@@ -2840,6 +2920,7 @@ mod tests {
             "arxiv-mirror.net/put,",
             "`d4tadoghq.com/api/v1/intake`",
             "collector.example/collector.php",
+            "exfil.xyz/in",
         ] {
             assert!(bare_host(yes), "{yes:?}");
         }
@@ -2852,6 +2933,7 @@ mod tests {
             "and/or",
             "example.request/example.response",
             "(categories.common/categories.available)",
+            "console.log/print/echo/io.puts/console.writeline.",
         ] {
             assert!(!bare_host(no), "{no:?}");
         }

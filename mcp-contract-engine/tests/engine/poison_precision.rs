@@ -629,6 +629,47 @@ const REVIEWED: &[(&str, &str, bool)] = &[
     ("gephi-mcp", "never reports which one", false),
     ("gephi-mcp", "drop words appearing fewer than", false),
     ("polar-sh__sdk", "renamed from `orders_list`", false),
+    // The thirteenth capture (round 22's population, tuning material of round 7): every
+    // finding is a `text-intent` warning; usage guidance that tells the model how to call
+    // the tool addresses it, descriptions of what the tool does do not.
+    (
+        "claude-memory-layer",
+        "Explicitly import the latest local Claude Code",
+        true,
+    ),
+    ("context-mode", "NEVER call with bare {confirm:true}", true),
+    ("context-mode", "BM25 ranked, current session only", false),
+    (
+        "context-mode",
+        "Every command's output is auto-indexed",
+        false,
+    ),
+    (
+        "respira-wordpress",
+        "Approval-gated: first call returns",
+        true,
+    ),
+    (
+        "respira-wordpress",
+        "The plugin returns a fresh token",
+        true,
+    ),
+    ("respira-wordpress", "Send the exact token verbatim", true),
+    (
+        "respira-wordpress",
+        "Provide exactly one of id / admin_label",
+        true,
+    ),
+    (
+        "respira-wordpress",
+        "Never say \"we\" or \"our team.\"",
+        true,
+    ),
+    ("respira-wordpress", "bypass the inhale opt-in gate", false),
+    ("respira-wordpress", "false skips that round trip", false),
+    // Reviewed after round 7's model was trained (it scores 1.68 once the texts above are left
+    // out of the honest material): the committed model was trained without this entry.
+    ("respira-wordpress", "Approval flow (added v6.14.2)", true),
 ];
 
 /// The verdict of [`REVIEWED`] on one finding's line.
