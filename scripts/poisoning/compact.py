@@ -20,7 +20,8 @@ reads them back into two one-item surfaces (`tests/engine/poison_corpus.rs`,
     for a in A=set1 B=t1 C=t2 D=t3 E=set2 F=set3 G=set4 H=set5 I=set6 J=set7 K=set8 L=set9 M=set10 N=set11 O=set14 P=set15 \
              Q=T1 R=T2 S=T3 T=T4 U=T5 V=set16 W=set17 X=set18 Y=set19 \
              Z=set20 AA=set21 AB=T6 AC=T7 AD=set22 AE=set23 AF=T8 AG=T9 AH=T10 \
-             AI=set24 AJ=set25 AK=T11 AL=T12 AM=T13 AN=T14; do
+             AI=set24 AJ=set25 AK=T11 AL=T12 AM=T13 AN=T14 \
+             AO=set30 AP=set31 AQ=set32 AR=set33 AS=set34 AT=set35; do
       python3 scripts/poisoning/compact.py ${a%%=*} TUNING/${a#*=} fixtures/poisoning-tuning/authors/${a%%=*}.jsonl
     done
 
@@ -31,8 +32,9 @@ Q to U training material written for the character reader, never a held-out set;
 held-out sets #16 to #19; Z and AA held-out sets #20 and #21; AB and AC training material
 written for round 4 of the reader, never a held-out set; AD and AE held-out sets #22 and #23;
 AF to AH training material written for round 5; AI and AJ held-out sets #24 and #25; AK and AL
-training material written for round 6; AM and AN training material written for round 7. Held-out
-sets #26 to #29 were lost with a machine's scratch space before they could be added.)
+training material written for round 6; AM and AN training material written for round 7; AO to
+AT held-out sets #30 to #35, measured against round 7. Held-out sets #26 to #29 were lost with a
+machine's scratch space before they could be added.)
 """
 import json
 import os

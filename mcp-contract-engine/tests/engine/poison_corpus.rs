@@ -82,6 +82,12 @@ fn the_detector_keeps_its_measured_floor() {
         ("AL", 150, 1),
         ("AM", 145, 4),
         ("AN", 149, 0),
+        ("AO", 117, 6),
+        ("AP", 108, 7),
+        ("AQ", 116, 13),
+        ("AR", 133, 19),
+        ("AS", 116, 6),
+        ("AT", 115, 14),
         ("B", 63, 4),
         ("C", 93, 0),
         ("D", 77, 1),
@@ -113,6 +119,12 @@ fn the_detector_keeps_its_measured_floor() {
     assert_eq!(
         cases.len(),
         2 * (110
+            + 142
+            + 142
+            + 142
+            + 142
+            + 142
+            + 142
             + 160
             + 160
             + 142
