@@ -102,6 +102,32 @@ round 6, on authors A-AN (AM, AN = training sets T13 (npm) and T14 (PyPI), weigh
 instructions, shadowing, schema keywords, preference: 10 pairs each; 32 multilingual pairs) and
 a thirteenth real capture (precision population #22). Held-out sets #26-#29 and populations 20
 and 21 were lost with the machine's scratch space before they could be added.
+
+Amended 2026-12-03 (eighth session, 22:46 UTC), before a model was trained with it and before
+held-out sets #36/#37 (frozen 22:41) were measured by anything: the twins' bound holds on the
+held-out writers too. Out of fold on 46 authors the engine flagged 4.06 % of twins pooled, while
+the six authors written from the current held-out prompt (AO to AT, held-out sets #30 to #35)
+gave 4.9 to 15.5 % (readings OR model), and the fresh sets measured 7.0 to 7.6 %: the pooled
+bound is diluted by older authors' easier twins. The threshold is now also the lowest at which
+the engine flags at most 5.0 % of the twins of the authors named by --bound-authors (default
+AO to AT) out of fold, beside the pooled 4.5 % and the real items' 0.1 %. Tried and left out
+first, on the same out-of-fold data (config 3,16,2): words in a negation's scope as features
+(`n:` the four words after a negator): engine 76.5 % at 4.14 % of twins against 76.3 % at 4.06 %.
+Data: authors A-AV (AU, AV = training sets T15 (npm) and T16 (PyPI), written to the twins the
+reader flags: protective guidance, conversation-aware guidance, honest notes on sensitive
+things, short notes in 31 languages) and fifteen real captures (precision populations #23, #24).
+
+Round 8's model (threshold 1.341) measured held-out sets #36/#37 once at 23:11 UTC: 88.4 % of
+attacks, 7.4 % of twins (round 7: 87.7 % and 10.9 %), and a fresh population (precision25) 0 lint
+and 8 drift findings (round 7: 10). Amended 2026-12-03 23:14 UTC for round 9, before a model was
+trained with it and before held-out sets #38/#39 were frozen: the spent sets #36/#37 join as
+authors AW and AX, and the bound authors as the held-out writers they are (--bound-authors
+AO,AP,AQ,AR,AS,AT,AW,AX); data adds AY, AZ (training sets T17 npm, T18 PyPI, written from the same
+twin-heavy prompt as T15/T16) and a sixteenth real capture (precision25). Grid and choice
+unchanged; the bound on the held-out writers' twins tightened from 5.0 % to 4.0 % (23:17 UTC,
+same conditions): round 8's out-of-fold 4.81 % on AO to AT became 7.4 % on #36/#37, so fresh
+sets run about 1.5 times the out-of-fold rate, and 4.0 % aims under the issue's 5.6 %; fresh
+recall (81 to 88 %) has run above the out-of-fold one (76 to 82 %), which leaves room to pay.
 """
 import argparse
 import glob
@@ -142,6 +168,9 @@ GRID_REAL = (0.5, 1.0, 2.0)
 GRID_CAPS = ((30_000, 60_000),)
 # Round 4: the engine's false alarms on twins out of fold, the bound of the threshold.
 ENGINE_TWINS_MAX = 0.045
+# Round 8 (5.0 %), round 9 (4.0 %): the same bound on the held-out writers' authors alone
+# (--bound-authors).
+BOUND_TWINS_MAX = 0.04
 CLEAR_SHARE = 0.03
 REAL_MAX = 0.001
 MAX_BYTES = 4 * 1024 * 1024
@@ -526,19 +555,23 @@ def engine_flags(scores, rules, threshold, clear):
     return (scores > threshold) | (rules & ~(np.isfinite(scores) & (scores < clear)))
 
 
-def lowest_threshold(scores, attack, rules, real_scores):
+def lowest_threshold(scores, attack, rules, real_scores, bound):
     """Round 4's threshold: the lowest score at which the engine flags at most ENGINE_TWINS_MAX of
-    the twins out of fold and at most REAL_MAX of the real items score above it; both grow as
-    the threshold falls, so the candidates (the twins' and real items' scores) are searched by
-    halves."""
+    the twins out of fold, at most BOUND_TWINS_MAX of the twins of the authors in `bound` (round
+    8), and at most REAL_MAX of the real items score above it; all grow as the threshold falls,
+    so the candidates (the twins' and real items' scores) are searched by halves."""
     caught = scores[attack & rules & np.isfinite(scores)]
     twins = ~attack
+    bound_twins = twins & bound
     real_allowed = int(len(real_scores) * REAL_MAX)
 
     def ok(t):
         clear = clear_of(caught, t)
         flagged = engine_flags(scores[twins], rules[twins], t, clear)
-        return flagged.mean() <= ENGINE_TWINS_MAX and int((real_scores > t).sum()) <= real_allowed
+        held = engine_flags(scores[bound_twins], rules[bound_twins], t, clear)
+        return (flagged.mean() <= ENGINE_TWINS_MAX
+                and (not bound_twins.any() or held.mean() <= BOUND_TWINS_MAX)
+                and int((real_scores > t).sum()) <= real_allowed)
 
     candidates = np.unique(np.concatenate([scores[twins], real_scores]))
     candidates = candidates[np.isfinite(candidates)]
@@ -567,6 +600,8 @@ def main():
                     help="the reviewed real findings: those reviewed true are left out of the honest material")
     ap.add_argument("--read", default="target/release/examples/chars_read",
                     help="the chars_read example (cargo build --release -p mcp-contract-engine --features tooling --example chars_read)")
+    ap.add_argument("--bound-authors", default="AO,AP,AQ,AR,AS,AT,AW,AX",
+                    help="authors whose twins the engine must also keep under BOUND_TWINS_MAX out of fold")
     ap.add_argument("--budget", type=float, default=1e9, help="seconds: start no grid config after this")
     opts = ap.parse_args()
     start = time.time()
@@ -591,6 +626,8 @@ def main():
     folds = np.array([fold_of[("a", c["author"])] for c in cases] + [fold_of[("s", r[0])] for r in real])
     words = np.array([d[0] for d in docs])
     attack = labels[:nc] == 1
+    bound_names = set(filter(None, opts.bound_authors.split(",")))
+    bound = np.array([c["author"] in bound_names for c in cases])
     rules = readings(opts.rules, cases) if opts.rules and os.path.exists(opts.rules) else None
     if rules is None:
         print("no rules file: 'readings OR model' = model alone", file=sys.stderr)
@@ -632,7 +669,7 @@ def main():
             model.fit(Xtr, labels[train], sample_weight=weights[train])
             scores[test] = model.decision_function(Xte)
             entries.append(len(vocab))
-        t = lowest_threshold(scores[:nc], attack, rules, scores[nc:])
+        t = lowest_threshold(scores[:nc], attack, rules, scores[nc:], bound)
         clear_here = clear_of(scores[:nc][attack & rules & np.isfinite(scores[:nc])], t)
         model_hit = scores[:nc] > t
         either = model_hit | rules
@@ -642,14 +679,18 @@ def main():
         row = dict(config=config, t=t, model=model_hit[attack].mean(), either=either[attack].mean(),
                    engine=engine[attack].mean(), twins_engine=engine[~attack].mean(),
                    twins=model_hit[~attack].mean(), twins_either=either[~attack].mean(), real=real_above,
-                   real_share=real_above / len(real), size=size, entries=max(entries), scores=scores)
+                   real_share=real_above / len(real), size=size, entries=max(entries), scores=scores,
+                   twins_bound=engine[~attack & bound].mean() if (~attack & bound).any() else 0.0,
+                   engine_bound=engine[attack & bound].mean() if (attack & bound).any() else 0.0)
         row["eligible"] = (row["real_share"] <= REAL_MAX and row["twins_engine"] <= ENGINE_TWINS_MAX
+                           and row["twins_bound"] <= BOUND_TWINS_MAX
                            and size <= MAX_BYTES)
         results.append(row)
         print(f"min_words {m} C {C:>4} real {rw:>3} caps {caps[0] // 1000}k/{caps[1] // 1000}k: threshold {t:+.3f} "
               f"(clear {clear_here:+.3f}); model {row['model']:.1%}, engine {row['engine']:.1%} of attacks "
               f"(readings OR model {row['either']:.1%}); twins model {row['twins']:.1%}, engine {row['twins_engine']:.2%} "
-              f"(OR {row['twins_either']:.1%}); real above {real_above}/{len(real)} ({row['real_share']:.2%}); "
+              f"(OR {row['twins_either']:.1%}); bound authors engine {row['engine_bound']:.1%} of attacks, "
+              f"{row['twins_bound']:.2%} of twins; real above {real_above}/{len(real)} ({row['real_share']:.2%}); "
               f"~{size / 2**20:.2f} MiB{'' if row['eligible'] else ' INELIGIBLE'}  [{time.time() - start:.0f} s]", flush=True)
 
     eligible = [r for r in results if r["eligible"]] or results
@@ -689,6 +730,7 @@ def main():
     # Final model: all data, the chosen config.
     settings = (f"MCPCHR03 new-sentences min_words={m} C={C} real_weight={rw} word_cap={caps[0]} char_cap={caps[1]} "
                 f"max_words={MAX_WORDS} max_chars={MAX_CHARS} min_df={MIN_DF} folds={FOLDS} engine_twins_max={ENGINE_TWINS_MAX} real_max={REAL_MAX} "
+                f"bound_twins_max={BOUND_TWINS_MAX} bound_authors={','.join(sorted(bound_names))} "
                 f"liblinear max_iter=1000 random_state=0")
     h = hashlib.sha256()
     for p in sorted(author_files + [p for _, ps in files for p in ps]):

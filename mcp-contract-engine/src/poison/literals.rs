@@ -414,14 +414,18 @@ pub(crate) fn secret_variable(written: &str) -> bool {
     any
 }
 
-/// Whether one capitalised name is a secret's ([`secret_variable`]).
-fn is_secret_name(name: &str) -> bool {
+/// Whether one capitalised name is a secret's ([`secret_variable`]); the readings ask it too, of
+/// an environment variable's name, so that one list decides what names a secret.
+pub(crate) fn is_secret_name(name: &str) -> bool {
     const SECRETS: &[&str] = &[
         "TOKEN",
         "SECRET",
         "PASSWORD",
         "PASSWD",
+        "PASS",
         "PWD",
+        "COOKIE",
+        "COOKIES",
         "CREDENTIAL",
         "CREDENTIALS",
         "APIKEY",

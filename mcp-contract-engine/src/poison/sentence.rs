@@ -338,6 +338,23 @@ pub(crate) fn facts(
     {
         concepts &= !C::Authority.bit();
     }
+    // A voice denied is none posed: "it is information for the user, not instructions for the
+    // assistant" says what the text is not. (Only the phrase itself negated, right before it:
+    // "not a suggestion but a system directive" still poses.)
+    if concepts & C::Authority.bit() != 0
+        && (literal | unspaced_concepts) & C::Authority.bit() == 0
+        && found
+            .iter()
+            .filter(|m| m.concepts & C::Authority.bit() != 0)
+            .all(|m| {
+                m.start > 0 && {
+                    let (s, e) = ws[m.start - 1];
+                    matches!(&folded[s..e], "not" | "no" | "never" | "nor")
+                }
+            })
+    {
+        concepts &= !C::Authority.bit();
+    }
     // Data goes where the sentence sends it: an address after the verb ("mirror each result
     // to https://…"), not a documentation link before it ("the docs at https://… use camelCase;
     // names passed here should be snake_case"). Account numbers go wherever they stand.
@@ -943,6 +960,20 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
     };
     const SECRETS: Concepts = any(&[C::Credentials, C::AboutCredentials, C::AboutPersonal]);
     let secret = starts_in(found, 0, usize::MAX, SECRETS);
+    // What a negated verb would have moved is kept out, not asked for: "there is no need to
+    // copy the conversation here", "not text copied from the conversation", "не добавляйте
+    // сюда предыдущие сообщения из чата". The span runs from the verb to its negation's clause
+    // end. (Only a verb that moves data: "never leave out the conversation" still asks for it.)
+    let mut kept_out: Vec<(usize, usize)> = Vec::new();
+    for m in found {
+        if m.concepts & (PASS | C::Copy.bit()) != 0 {
+            for &(s, e) in &negated {
+                if s <= m.start && m.start < e {
+                    kept_out.push((m.end, e));
+                }
+            }
+        }
+    }
     let mut out = Vec::with_capacity(found.len());
     // Where leaving out was forbidden (`never omit`), for the verbs joined to it.
     let mut unomitted: Vec<usize> = Vec::new();
@@ -1229,18 +1260,7 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
             && matches!(word(m.end - 1), "var" | "variable")
             && {
                 let name = word(m.start - 1);
-                name.contains('_')
-                    && ![
-                        "key",
-                        "secret",
-                        "token",
-                        "pass",
-                        "credential",
-                        "auth",
-                        "cookie",
-                    ]
-                    .iter()
-                    .any(|s| name.contains(s))
+                name.contains('_') && !literals::is_secret_name(&name.to_ascii_uppercase())
             }
         {
             c &= !C::Environment.bit();
@@ -1480,6 +1500,9 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
             if locative || carried_on {
                 c &= !C::Conversation.bit();
             }
+        }
+        if c & (C::Conversation.bit() | C::Instructions.bit()) != 0 && within(&kept_out, m.start) {
+            c &= !(C::Conversation.bit() | C::Instructions.bit());
         }
         // The model as a topic, after a preposition of subject, is talked about, not
         // addressed: "Retrieves detailed information about AI responses including the System

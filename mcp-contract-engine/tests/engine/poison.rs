@@ -226,13 +226,10 @@ const READER_FLAGGED_BENIGN: &[&str] = &["benign-llm-proxy-tool"];
 /// [`READER_FLAGGED_BENIGN`]).
 const READER_FLAGGED_TWINS: &[&str] = &[
     "address-sink-twin",
-    "b2-discussed-twin",
     "bureaucratic-config-dir-twin",
     "describe-first-twin",
-    "es-exfil-twin",
     "newarg-context-twin",
     "pt-keys-twin",
-    "split-desc-arg-twin",
 ];
 
 /// The rule of the character reader.

@@ -670,6 +670,120 @@ const REVIEWED: &[(&str, &str, bool)] = &[
     // Reviewed after round 7's model was trained (it scores 1.68 once the texts above are left
     // out of the honest material): the committed model was trained without this entry.
     ("respira-wordpress", "Approval flow (added v6.14.2)", true),
+    // Rounds 23 and 24's fresh populations (precision23, precision24), each measured once and
+    // then added as the fourteenth and fifteenth captures. True: hostinger tells the model to
+    // send real values "taken from the project `.env` file or the user prompt" and to leave the
+    // archive's build output out; greptile's argument asks for the previous messages (the tool
+    // chats about a codebase; the rule's claim is literally right). The rest are guidance within
+    // the server's own tools and arguments, CLI placeholders, described defaults, and the
+    // character reader on operational prose and short titles.
+    (
+        "hostinger",
+        "values taken from the project `.env` file",
+        true,
+    ),
+    ("hostinger", "never copy the masked values", true),
+    ("hostinger", "Node.js apps read them from environment", true),
+    ("hostinger", "the archive must ONLY contain", true),
+    (
+        "greptile",
+        "Previous conversation messages for context",
+        true,
+    ),
+    ("hostinger", "must all be provided by the caller", false),
+    ("hostinger", "back out of a WHOIS change", false),
+    ("hostinger", "Returns the build settings stored", false),
+    (
+        "hostinger",
+        "agency-hosting_replaceWebsitePHPOptionsV1",
+        false,
+    ),
+    ("hostinger", "mail_resendForwarderConfirmationV1", false),
+    ("agentcore", "a tag posing as the system", false),
+    ("agentcore", "rotates the key without", false),
+    ("bycrawl", "Returns the root post", false),
+    ("camt053", "session/{session_id}/bank/{bic}", false),
+    ("consultllm", "the `model` parameter is ignored", false),
+    (
+        "contextstream",
+        "Replaces the need to include full chat",
+        false,
+    ),
+    ("contextstream", "uses current session workspace", false),
+    (
+        "contextstream",
+        "defaults to current session project",
+        false,
+    ),
+    ("contextstream", "grouped (default, ~120 tokens)", false),
+    ("debugmcp", "Adapter-specific attach configuration", false),
+    ("falconer", "call upload_media for local files first", false),
+    (
+        "falconer",
+        "Continue a previous ask_falcon conversation",
+        false,
+    ),
+    ("firefoxdt", "binary path, environment variables", false),
+    ("malcolm", "three other things on this server", false),
+    ("malcolm", "`query` is always a string", false),
+    (
+        "malcolm",
+        "tool `arkime_session_file_by_hash`: the text",
+        false,
+    ),
+    ("malcolm", "tool `cluster_health`: the text", false),
+    ("stamp", "tool `get_time`: the text", false),
+    ("unipile", "pass phone numbers (with country code", false),
+    ("unipile", "attachment_paths: Optional list", false),
+    (
+        "vuetify",
+        "tool `get_frequently_asked_questions`: the",
+        false,
+    ),
+    // Round 25's fresh population (precision25), measured once and then added as the sixteenth
+    // capture. True: cygnusssh tells the model to warn the user that credentials would be
+    // visible to it (protective, but it addresses the model). The rest describe the server's
+    // own tools, arguments and results, or are the character reader on operational prose.
+    (
+        "cygnusssh",
+        "Warn the user that credentials will be visible",
+        true,
+    ),
+    ("cygnusssh", "already confirmed not running", false),
+    ("cygnusssh", "hide unrelated internal plumbing", false),
+    ("cygnusssh", "Copy a directory recursively", false),
+    ("cygnusssh", "Switch which host configuration file", false),
+    ("ableton", "op: \"duplicate_loop\"", false),
+    ("clickup", "To add or remove a reaction", false),
+    ("clickup", "regardless of the requested value", false),
+    ("clickup", "Set `custom_task_ids=true`", false),
+    ("cookunity", "Confirmation message with skip ID", false),
+    ("firmaradar", "the per-year lists are always null", false),
+    (
+        "firmaradar",
+        "Always empty for the async report flow",
+        false,
+    ),
+    (
+        "gworkspace",
+        "delete operations work on all comments",
+        false,
+    ),
+    ("hydrus", "recursively scrape subdirectories", false),
+    ("hydrus", "TRUE total match count is always reported", false),
+    ("llmledger", "Two to six models side by side", false),
+    ("llmledger", "\"cached_tokens\"", false),
+    ("llmledger", "tool `estimate_time`: the", false),
+    ("llmledger", "tool `forecast_job`: the", false),
+    ("llmledger", "tool `estimate_cost`: the", false),
+    ("llmledger", "tool `log_run`: the", false),
+    ("molecules", "report the result as value", false),
+    ("molecules", "tool `find_chemical_compound`: the", false),
+    (
+        "playhub",
+        "Prefer this over get_tournament_round_standings",
+        false,
+    ),
 ];
 
 /// The verdict of [`REVIEWED`] on one finding's line.
@@ -684,7 +798,7 @@ fn verdict(server: &str, line: &str) -> &'static str {
     }
 }
 
-/// The poisoning findings on 132 published servers nobody tuned on (`fixtures/real-servers/`,
+/// The poisoning findings on 367 published servers nobody tuned on (`fixtures/real-servers/`,
 /// docs/lints.md "Precision on servers nobody tuned on"): the live lints on every capture and
 /// what a drift between two captures of a server (both ways) calls poisoned, each with its
 /// verdict ([`REVIEWED`]). A finding more or less, or a verdict changed, is a pending snapshot
