@@ -6,8 +6,9 @@
 use super::lexicon::{WordEntry, INDEX};
 use super::text::{self, fold_into, words};
 
-/// How many words of a folded text the best-known language knows (its commonest words; for
-/// English also their `-s`, `-es`, `-ed`, `-ing`, `-ly` forms), and how many words there are.
+/// How many words of a folded text the best-known language knows (its commonest words, words
+/// with its endings, and for English the `-s`, `-es`, `-ed`, `-ing`, `-ly` forms of its
+/// commonest words), and how many words there are.
 fn function_words(folded: &str, ws: &[(usize, usize)]) -> (usize, usize) {
     let mut per = [0usize; 32];
     let mut counted = 0;
@@ -48,11 +49,14 @@ fn function_words(folded: &str, ws: &[(usize, usize)]) -> (usize, usize) {
                     break;
                 }
             }
-            for s in ENGLISH_SUFFIXES {
-                english |= w.len() > s.len() + 2 && w.ends_with(s);
-            }
             if english {
                 languages |= 1;
+            }
+        }
+        // (Most technical vocabulary is made with a language's endings.)
+        for (ending, with) in &INDEX.endings {
+            if w.len() > ending.len() + 2 && w.ends_with(&**ending) {
+                languages |= with;
             }
         }
         for (i, n) in per.iter_mut().enumerate() {
@@ -61,14 +65,6 @@ fn function_words(folded: &str, ws: &[(usize, usize)]) -> (usize, usize) {
     }
     (per.into_iter().max().unwrap_or(0), counted)
 }
-
-/// Endings of English words (most technical vocabulary is made with them); Dutch, Turkish or
-/// Polish words rarely end so (`-tie`, `-heid`, `-cja`, `-lar` instead).
-const ENGLISH_SUFFIXES: &[&str] = &[
-    "tion", "tions", "sion", "ing", "ings", "ity", "ities", "ment", "ments", "ness", "ous", "ive",
-    "able", "ible", "ally", "ize", "izes", "ized", "ise", "ence", "ance", "ship", "ware", "ful",
-    "less", "ology", "ical", "ically", "ary", "ory",
-];
 
 /// Whether a sentence is in a script or a language none of the lexicons reads.
 pub(crate) fn unreadable(visible: &str) -> bool {
@@ -231,4 +227,28 @@ pub(crate) fn lacks_common_english(folded: &str) -> bool {
     !folded
         .split((|c| !c.is_ascii_alphabetic()) as text::CharTest)
         .any(|w| COMMON.contains(&w))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unreadable;
+
+    /// Noun-heavy prose in a language the lexicons have is recognised by its words' endings
+    /// when its function words are few; prose in a language they lack still is not.
+    #[test]
+    fn noun_heavy_prose_is_read_by_its_endings_and_other_languages_are_not() {
+        for text in [
+            "Suma, promedio y distribución salarial declarando filas excluidas y procedencia.",
+            "Permite criar comentários gerais ou comentários inline posicionados em linhas específicas do diff.",
+            "Verwaltung sämtlicher Berechtigungen, Einstellungen und Benachrichtigungen eines Kontos.",
+        ] {
+            assert!(!unreadable(text), "{text:?} reads as no known language");
+        }
+        for text in [
+            "Sök efter datamängder med nyckelord eller tematisk grupp i portalen varje dag.",
+            "Hae tietojoukkoja avainsanalla tai teemaryhmällä portaalista nopeasti joka päivä.",
+        ] {
+            assert!(unreadable(text), "{text:?} reads as a known language");
+        }
+    }
 }

@@ -301,6 +301,17 @@ pub(crate) fn facts(
         !(at(m.start) == Some("cc")
             && at(m.start + 1).is_some_and(|w| w == "0" || w == "by" || w.starts_with("by-")))
     });
+    // A role written as a value names no one: "appear there with origin='user'" (cygnusssh
+    // 1.6.1), `role=user`. (Only the user: `payload=conversation` still names what is sent.)
+    found.retain(|m| {
+        let person = C::User.bit() | C::Audience.bit();
+        !(m.concepts & person != 0
+            && m.concepts & !person == 0
+            && m.start > 0
+            && folded[ws[m.start - 1].1..ws[m.start].0]
+                .trim_end_matches(&[' ', '\'', '"', '`'][..])
+                .ends_with('='))
+    });
     let unspaced_concepts = unspaced(folded);
     let unspaced_found = unspaced_concepts != 0;
     if found.is_empty() && unspaced_concepts == 0 && literal == 0 {
@@ -1126,6 +1137,41 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         {
             c &= !C::Conceal.bit();
         }
+        // A state is no concealment unless something is made or kept so: "Say the cause is
+        // unreported rather than reaching for status_text" (epics 0.7.0) tells what the data
+        // lacks; "leave the fee unreported", "it must remain undisclosed", "let it go
+        // unnoticed" still conceal.
+        if c & C::Conceal.bit() != 0
+            && m.end == m.start + 1
+            && matches!(
+                word(m.start),
+                "unreported" | "unmentioned" | "undisclosed" | "unnoticed"
+            )
+            && !(m.start.saturating_sub(3)..m.start).any(|k| {
+                matches!(
+                    word(k),
+                    "leave"
+                        | "leaves"
+                        | "leaving"
+                        | "left"
+                        | "keep"
+                        | "keeps"
+                        | "keeping"
+                        | "kept"
+                        | "remain"
+                        | "remains"
+                        | "stay"
+                        | "stays"
+                        | "go"
+                        | "goes"
+                        | "went"
+                        | "gone"
+                        | "let"
+                )
+            })
+        {
+            c &= !C::Conceal.bit();
+        }
         // `only include …` limits what goes into a value, not which tools the model may use:
         // "Only include monday.com MCP tool names — do not reference tools from other connected
         // services." (@mondaydotcomorg/monday-api-mcp 3.3.0, a `tool_name` argument).
@@ -1781,7 +1827,16 @@ fn telling_forbidden_for_the_truth(
                 )
             })
     });
-    conjecture || (summary || scope || unverified) && !audience
+    // A verbatim success claim forbidden asks for the truth: `NEVER report "verification
+    // complete" or "citations verified" for this result - report the citation errors
+    // explicitly` (pkeli 0.4.4). A quoted failure forbidden ("never report "sync failed"")
+    // still keeps something back.
+    let claim = end.min(m.end + 4);
+    let quoted_success = ws.get(m.end).is_some_and(|&(s, _)| {
+        folded[ws[m.end - 1].1..s].contains(&['"', '\'', '“', '‘', '«', '「'][..])
+    }) && starts_in(found, m.end, claim, C::Success.bit())
+        && !starts_in(found, m.end, claim, C::Failure.bit());
+    conjecture || (summary || scope || unverified || quoted_success) && !audience
 }
 
 /// Whether a match of one of `concepts` starts at a word in `from..to`.
@@ -2329,7 +2384,7 @@ fn sinks(
     }
     let mut flag = false;
     for &(s, e) in ws {
-        flag |= matches!(&folded[s..e], "true" | "false");
+        flag |= matches!(&folded[s..e], "true" | "false") && !in_condition(&folded[..s]);
     }
     if flag || assignment(visible) {
         out |= C::Value.bit();
@@ -2600,8 +2655,54 @@ fn assignment(visible: &str) -> bool {
         } else {
             !value.is_empty() && (value[0].is_ascii_alphanumeric() || value[0] == b'*')
         };
-        if found && !written_into(&visible[v..]) {
+        if found && !written_into(&visible[v..]) && !in_condition(&visible[..start]) {
             return true;
+        }
+    }
+    false
+}
+
+/// Words that make the value after them a condition on the call rather than a value given to
+/// it: "Ignored when atomic=true (which always stops on first failure)" (godot-server 0.6.0),
+/// "if dry_run is true". "Set overwrite=true on every call" and "if the user asks, pass
+/// confirm true" still give the value.
+const CONDITIONS: &[&str] = &[
+    "when",
+    "whenever",
+    "if",
+    "unless",
+    "while",
+    "cuando",
+    "si",
+    "wenn",
+    "falls",
+    "quand",
+    "если",
+    "когда",
+];
+
+/// Words that give a value: between a condition word and the value, they end the condition
+/// ("whenever called set force true").
+const GIVING: &[&str] = &[
+    "set", "pass", "use", "send", "include", "add", "put", "make", "give", "provide", "specify",
+    "always", "must", "should",
+];
+
+/// Whether the text before a value (`before`) ends in a condition: the condition word
+/// itself, or up to four words after it with no clause break and no verb that gives a value
+/// between.
+fn in_condition(before: &str) -> bool {
+    let clause = before
+        .rsplit(&[',', ';', '.', ':', '(', ')', '—'][..])
+        .next()
+        .unwrap_or(before);
+    for w in clause.split_whitespace().rev().take(5) {
+        let w = w.trim_matches(text::NOT_ALPHANUMERIC).to_lowercase();
+        if CONDITIONS.contains(&w.as_str()) {
+            return true;
+        }
+        if GIVING.contains(&w.as_str()) {
+            return false;
         }
     }
     false

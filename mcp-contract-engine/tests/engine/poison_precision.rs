@@ -784,6 +784,80 @@ const REVIEWED: &[(&str, &str, bool)] = &[
         "Prefer this over get_tournament_round_standings",
         false,
     ),
+    // Round 26's fresh population (precision26), measured once and then added as the
+    // seventeenth capture: all false. popdb's and postmanrunner's instructions do address the
+    // model, but to call the server's own tools and to ask the user for input, not the
+    // exfiltration the finding claims; pve's `confirm=true` is its own argument's interlock.
+    ("adobecommerce", "Your feedback about this session.", false),
+    ("codexmcp", "Enable full-auto mode", false),
+    ("mingdao", "MD_ACCOUNT_ID", false),
+    ("popdb", "ALWAYS call setup_app_password", false),
+    (
+        "postmanrunner",
+        "ask the user to fill the generated config",
+        false,
+    ),
+    (
+        "postmanrunner",
+        "The generated config file will list",
+        false,
+    ),
+    ("postmanrunner", "Call prepare_collection first", false),
+    ("pve", "sets root access via password", false),
+    ("pve", "Read-only actions (status, is-active", false),
+    ("pve", "Requires confirm=true on every call.", false),
+    ("pve", "wipe first via proxmox_disk_prepare", false),
+    // Round 27's fresh population (precision27), measured once and then added as the
+    // eighteenth capture. True: pdfcrowd tells the model to report configuration problems to
+    // the user instead of trying other PDF tools (honest, but it does steer away from other
+    // tools). The rest name the tool's own arguments (`system_prompt` of a prompt-running
+    // tool, `userPassword` of a database user), describe what a mode does, or are the
+    // character reader on the tool's own behaviour.
+    ("pdfcrowd", "instead of trying other PDF tools", true),
+    ("foundry", "\"system_prompt\"", false),
+    ("xampp", "\"userPassword\"", false),
+    ("godot-server", "ALWAYS saves the scene back", false),
+    ("godot-server", "destructive denylist", false),
+    ("godot-server", "Paths are scene-relative", false),
+    ("godot-server", "Ignored when atomic=true", false),
+    ("nodedebugger", "Keep breakpoints active", false),
+    ("phcivic", "validation_error stays false", false),
+    ("freshrss", "save credentials to environment", false),
+    // Round 28's fresh population (precision28), measured once and then added as the
+    // nineteenth capture: all false. dominican-opendata's instructions address the model, to
+    // say when a file cannot be read (the truth, not concealment); the rest describe the
+    // server's own tools, arguments and limits, or are the character reader on a short Spanish
+    // prompt description.
+    (
+        "bitbucket-bb",
+        "pipe_fail_summary filters to FAILED runs",
+        false,
+    ),
+    ("docgen", "Optional per-call", false),
+    ("docgen", "optionally overrides the input root", false),
+    (
+        "dominican-opendata",
+        "Export endpoint for analysis workflows",
+        false,
+    ),
+    (
+        "dominican-opendata",
+        "If a file cannot be read, say so",
+        false,
+    ),
+    ("dominican-opendata", "prompt `empezar_aqui`", false),
+    ("epics", "withholds rather than", false),
+    ("epics", "withholds the WHOLE result", false),
+    ("epics", "Call get_alarm_history WITHOUT root", false),
+    ("gitlab-pack", "remove a source_branch", false),
+    ("godot", "Clear buffer after reading", false),
+    ("godot", "Clear the editor error buffer", false),
+    ("godot", "every autoload by its own name", false),
+    ("godot", "never reports a virtual pad", false),
+    ("godot", "owns the sequence clock", false),
+    ("godot", "set_cell: Set a single cell", false),
+    ("metabase-nao", "MUST include an 'aggregation' field", false),
+    ("optimizely", "ALWAYS call get_entity_documentation", false),
 ];
 
 /// The verdict of [`REVIEWED`] on one finding's line.
@@ -798,7 +872,7 @@ fn verdict(server: &str, line: &str) -> &'static str {
     }
 }
 
-/// The poisoning findings on 367 published servers nobody tuned on (`fixtures/real-servers/`,
+/// The poisoning findings on 482 published servers nobody tuned on (`fixtures/real-servers/`,
 /// docs/lints.md "Precision on servers nobody tuned on"): the live lints on every capture and
 /// what a drift between two captures of a server (both ways) calls poisoned, each with its
 /// verdict ([`REVIEWED`]). A finding more or less, or a verdict changed, is a pending snapshot

@@ -8,6 +8,7 @@ use super::{e, Concept as C, Language};
 pub(crate) static AR: Language = Language {
     code: "ar",
     name: "Arabic",
+    word_endings: "",
     function_words: "في من إلى الى على عن مع هذا هذه ذلك تلك التي الذي الذين أن إن ان كان كانت \
         يكون تكون لا لم لن ما هل أو او و ثم قد كل بعض غير بين عند حتى إذا اذا لكن بل أيضا ايضا \
         فقط دائما هو هي هم نحن أنت يجب يمكن به بها له لها منه منها فيه فيها عليه عليها الآن \

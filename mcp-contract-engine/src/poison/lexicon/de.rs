@@ -5,6 +5,7 @@ use super::{e, Concept as C, Language};
 pub(crate) static DE: Language = Language {
     code: "de",
     name: "German",
+    word_endings: "ung ungen keit keiten heit heiten lich liche lichen ische ischen",
     function_words: "der die das und in den von zu mit sich des auf für ist im dem nicht ein eine als auch es \
         an werden aus er hat dass sie nach wird bei einer um am sind noch wie einem über einen \
         so zum war haben nur oder aber vor zur bis mehr durch man sein wurde sei ihr ihre ihren \

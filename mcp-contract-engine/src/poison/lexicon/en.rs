@@ -5,6 +5,7 @@ use super::{e, Concept as C, Language};
 pub(crate) static EN: Language = Language {
     code: "en",
     name: "English",
+    word_endings: "tion tions sion ing ings ity ities ment ments ness ous ive able ible ally ize izes ized ise ence ance ship ware ful less ology ical ically ary ory",
     function_words: "the a an of to in on at by for with from into onto about as and or but if then than that \
         this these those it its is are was were be been being has have had do does did done will \
         would can could may might must should shall not no nor so such there here when where which \

@@ -5,6 +5,7 @@ use super::{e, Concept as C, Language};
 pub(crate) static ES: Language = Language {
     code: "es",
     name: "Spanish",
+    word_endings: "cion ciones idad idades mente ando iendo ados adas idos idas",
     function_words: "de la que el en y a los se del las un por con no una su para es al lo como más o pero \
         sus le ya este esta si porque cuando muy sin sobre también me hasta hay donde quien \
         desde todo nos durante todos uno les ni contra otros ese eso ante ellos e esto antes \

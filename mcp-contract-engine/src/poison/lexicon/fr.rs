@@ -5,6 +5,7 @@ use super::{e, Concept as C, Language};
 pub(crate) static FR: Language = Language {
     code: "fr",
     name: "French",
+    word_endings: "ement ements eurs euse euses aient",
     function_words: "de la le et les des en un une du est que qui dans pour pas sur au par plus ne se ce il \
         elle avec son sa ses aux sont ou mais comme tout nous vous ils elles on leur leurs cette \
         ces été être avoir fait faire peut sans si très aussi bien même où dont lui y l d s n c \

@@ -5,6 +5,7 @@ use super::{e, Concept as C, Language};
 pub(crate) static IT: Language = Language {
     code: "it",
     name: "Italian",
+    word_endings: "zione zioni mente ando endo",
     function_words: "di e il la che a in un per è non una del i con le si da lo al della come ma più sono dei \
         ha anche se gli nel alla o questo questa ci mi ti ne ho cosa tutto tutti tutte sua suo \
         suoi sue loro quando molto dove sul nella delle degli ogni dopo prima senza essere stato \

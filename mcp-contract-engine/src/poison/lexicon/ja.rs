@@ -5,6 +5,7 @@ use super::{e, Concept as C, Language};
 pub(crate) static JA: Language = Language {
     code: "ja",
     name: "Japanese",
+    word_endings: "",
     function_words: "の に は を た が で て と し れ さ ある いる も する から な こと として い や れる など なっ ない この ため その あっ よう また もの という \
         あり まで られ なる へ か だ これ によって により おり より による ず なり られる において ば なかっ なく しかし について せ だっ その後 できる それ \
         う ので なお のみ でき き つ における および いう さらに でも ら たり その他 に関する たち ます ん なら ください",

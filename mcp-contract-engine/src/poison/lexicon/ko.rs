@@ -5,6 +5,7 @@ use super::{e, Concept as C, Language};
 pub(crate) static KO: Language = Language {
     code: "ko",
     name: "Korean",
+    word_endings: "",
     function_words: "이 그 저 것 수 등 및 를 을 에 의 가 는 은 로 으로 에서 와 과 도 만 하다 있다 없다 되다 합니다 입니다 있습니다 하는 한 할",
     entries: &[
         e(C::Model, "어시스턴트|모델|ai|인공지능|에이전트|llm|비서", "어시스턴트는 기록을 포함합니다."),

@@ -6,6 +6,7 @@ use super::{e, Concept as C, Language};
 pub(crate) static NL: Language = Language {
     code: "nl",
     name: "Dutch",
+    word_endings: "heid heden lijk lijke",
     function_words: "het een van dat niet zijn op aan voor maar om hem dan zou wat mijn dit zo ze bij ook \
         tot naar kan nog wel geen hoe waar deze daar haar omdat hun zich heeft hebben wordt \
         werd was zal zullen moet moeten kunnen kunt jij jou jouw uw wij we ons onze zij hen \

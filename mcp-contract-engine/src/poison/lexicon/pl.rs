@@ -7,6 +7,7 @@ use super::{e, Concept as C, Language};
 pub(crate) static PL: Language = Language {
     code: "pl",
     name: "Polish",
+    word_endings: "acja acji anie enie owanie",
     function_words: "i w nie się z że do to jest jak ale po co od za tak czy jego jej ich już tylko przez \
         jako dla był była było były być może są także oraz lub albo gdy gdzie który która które \
         którego której których kiedy jeśli jeżeli aby żeby bez przed pod nad między przy ten ta \

@@ -5,6 +5,7 @@ use super::{e, Concept as C, Language};
 pub(crate) static PT: Language = Language {
     code: "pt",
     name: "Portuguese",
+    word_endings: "cao coes idade idades mente ando endo ados adas idos idas",
     function_words: "de a o que e do da em um para é com não uma os no se na por mais as dos como mas foi ao \
         ele das tem à seu sua ou ser quando muito há nos já está eu também só pelo pela até isso \
         ela entre era depois sem mesmo aos ter seus quem nas me esse eles estão você tinha foram \

@@ -5,6 +5,7 @@ use super::{e, Concept as C, Language};
 pub(crate) static ZH: Language = Language {
     code: "zh",
     name: "Chinese",
+    word_endings: "",
     function_words: "的 了 是 在 和 有 我 他 这 中 不 人 们 为 上 个 用 到 说 就 要 以 会 也 你 对 出 能 而 与 及 或 等 该 将 把 被 从 中 给 请",
     entries: &[
         e(C::Model, "助手|助理|模型|人工智能|智能体|ai", "助手应包含历史记录。"),
