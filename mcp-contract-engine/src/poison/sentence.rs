@@ -1836,7 +1836,19 @@ fn telling_forbidden_for_the_truth(
         folded[ws[m.end - 1].1..s].contains(&['"', '\'', '“', '‘', '«', '「'][..])
     }) && starts_in(found, m.end, claim, C::Success.bit())
         && !starts_in(found, m.end, claim, C::Failure.bit());
-    conjecture || (summary || scope || unverified || quoted_success) && !audience
+    // Answering as if something were what it is not, forbidden, is a misstatement forbidden:
+    // "If a file cannot be read, say so; never answer with a different file, from a different
+    // institution or period, as if it were the one requested" (dominican-opendata 0.14.0). The
+    // pretence may stand a few commas on, never past the sentence's next semicolon or stop.
+    let pretence = (m.end..ws.len().min(m.end + 16))
+        .take_while(|&k| !folded[ws[k - 1].1..ws[k].0].contains(&[';', '.'][..]))
+        .any(|k| {
+            word(k) == "as"
+                && ws
+                    .get(k + 1)
+                    .is_some_and(|&(s, e)| matches!(&folded[s..e], "if" | "though"))
+        });
+    conjecture || (summary || scope || unverified || quoted_success || pretence) && !audience
 }
 
 /// Whether a match of one of `concepts` starts at a word in `from..to`.
