@@ -59,6 +59,34 @@ use crate::change::Direction;
 use serde_json::Value;
 use std::fmt;
 
+/// Whether every sentence of a text is description in a language other than English that the
+/// lexicons read: none asks, tells or keeps anything, addresses no one and names nothing
+/// sensitive (no concept of [`intent::SPEECH`]). The character reader's score alone does not make such a text an
+/// attack: it learned the attacks' languages from attacks, and scores short honest prose in
+/// them high ("Cómo consultar contrataciones públicas OCDS y datasets de ACCE.", a resource of
+/// a Uruguayan open-data server); text the lexicons cannot read stays the reader's.
+///
+/// `None` when the text is no prose at all, only tokens (names, tags, patterns).
+pub(crate) fn reads_as_description(text: &str) -> Option<bool> {
+    let visible = scan::Folded::new(text).visible;
+    let mut prose = false;
+    for (start, end) in text::sentences(&visible) {
+        let sentence = visible[start..end].trim();
+        // (One token is a name or a tag, no prose: `acce`.)
+        if !sentence.contains(char::is_whitespace) {
+            continue;
+        }
+        if language::unreadable(sentence)
+            || !language::other_than_english(sentence)
+            || sentence::lexicon_concepts(sentence) & intent::SPEECH != 0
+        {
+            return Some(false);
+        }
+        prose = true;
+    }
+    prose.then_some(true)
+}
+
 /// Readings the character reader cannot second, never set aside on its score (the second
 /// opinion of `diff::poisoning`): setting instructions aside ("ignore
 /// all previous instructions"), the published write-ups' stock phrasing, which the writers of

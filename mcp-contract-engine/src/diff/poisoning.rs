@@ -62,6 +62,22 @@ pub(super) fn scored(out: &mut Out<'_>, old: Option<&Value>, new: &Value) -> boo
     if added.iter().all(|t| bare_pattern(t)) {
         return false;
     }
+    // Nor is prose that asks, tells and names nothing, in a language the readings read
+    // (beside names and tags, which say nothing in words).
+    let mut description = false;
+    for text in &added {
+        match crate::poison::reads_as_description(text) {
+            Some(true) => description = true,
+            Some(false) => {
+                description = false;
+                break;
+            }
+            None => {}
+        }
+    }
+    if description {
+        return false;
+    }
     // The longest added text, escaped and shortened: what to look at first.
     let longest = added
         .iter()

@@ -8,8 +8,8 @@ use super::text::{self, fold_into, words};
 
 /// How many words of a folded text the best-known language knows (its commonest words, words
 /// with its endings, and for English the `-s`, `-es`, `-ed`, `-ing`, `-ly` forms of its
-/// commonest words), and how many words there are.
-fn function_words(folded: &str, ws: &[(usize, usize)]) -> (usize, usize) {
+/// commonest words), how many words there are, and how many English knows.
+fn function_words(folded: &str, ws: &[(usize, usize)]) -> (usize, usize, usize) {
     let mut per = [0usize; 32];
     let mut counted = 0;
     // (Loops and matches in this function, not adapters: each was compiled for its closure.)
@@ -63,7 +63,7 @@ fn function_words(folded: &str, ws: &[(usize, usize)]) -> (usize, usize) {
             *n += usize::from(languages & (1 << i) != 0);
         }
     }
-    (per.into_iter().max().unwrap_or(0), counted)
+    (per.into_iter().max().unwrap_or(0), counted, per[0])
 }
 
 /// Whether a sentence is in a script or a language none of the lexicons reads.
@@ -148,16 +148,17 @@ pub(crate) fn unreadable(visible: &str) -> bool {
     let mut folded = String::new();
     fold_into(&prose, &mut folded);
     let ws = words(&folded);
-    let (hits, counted) = function_words(&folded, &ws);
+    let (hits, counted, _) = function_words(&folded, &ws);
     let mut scripts = text::scripts(visible);
-    // Arabic is read by its words, as a Latin-script language is: its letters count with the
-    // Latin ones (the script table knows only the scripts with no lexicon as "other").
-    let mut arabic = 0;
+    // Arabic, Greek, Hebrew and Devanagari are read by their words, as a Latin-script language
+    // is: their letters count with the Latin ones (the script table knows only the scripts
+    // with no lexicon as "other").
+    let mut by_words = 0;
     for c in visible.chars() {
-        arabic += usize::from(is_arabic(c));
+        by_words += usize::from(read_by_words(c));
     }
-    scripts[5] -= arabic.min(scripts[5]);
-    scripts[0] += arabic;
+    scripts[5] -= by_words.min(scripts[5]);
+    scripts[0] += by_words;
     text::unreadable(scripts, counted, hits)
 }
 
@@ -180,9 +181,15 @@ fn without_fences(text: &str) -> String {
     out
 }
 
-/// A letter of the Arabic script (the Arabic lexicon reads it).
-fn is_arabic(c: char) -> bool {
-    matches!(c, '\u{620}'..='\u{64a}' | '\u{66e}'..='\u{6d3}' | '\u{6fa}'..='\u{6ff}' | '\u{750}'..='\u{77f}')
+/// A letter of a script other than Latin that a lexicon reads word by word: Arabic, Greek,
+/// Hebrew, Devanagari (Hindi).
+fn read_by_words(c: char) -> bool {
+    matches!(c,
+        '\u{620}'..='\u{64a}' | '\u{66e}'..='\u{6d3}' | '\u{6fa}'..='\u{6ff}' | '\u{750}'..='\u{77f}' // Arabic
+        | '\u{370}'..='\u{3ff}' | '\u{1f00}'..='\u{1fff}' // Greek
+        | '\u{5d0}'..='\u{5ea}' // Hebrew
+        | '\u{904}'..='\u{939}' | '\u{958}'..='\u{961}' // Devanagari
+    ) && c.is_alphabetic()
 }
 
 /// Whether a decoded text reads as prose of a language the lexicons read: at least three
@@ -191,8 +198,20 @@ pub(crate) fn reads_as_prose(decoded: &str) -> bool {
     let mut folded = String::new();
     fold_into(decoded, &mut folded);
     let ws = words(&folded);
-    let (hits, counted) = function_words(&folded, &ws);
+    let (hits, counted, _) = function_words(&folded, &ws);
     counted >= 3 && hits * 100 >= counted * 40
+}
+
+/// Whether a sentence reads as another language than English: English knows fewer than a
+/// quarter of its words, and another language knows more of them or its letters are of
+/// another script.
+pub(crate) fn other_than_english(sentence: &str) -> bool {
+    let mut folded = String::new();
+    fold_into(sentence, &mut folded);
+    let ws = words(&folded);
+    let (hits, counted, english) = function_words(&folded, &ws);
+    english * 100 < counted * 25
+        && (hits > english || text::scripts(sentence)[1..].iter().sum::<usize>() > 0)
 }
 
 /// The languages a sentence may be in: English always (technical English is everywhere), and
@@ -241,12 +260,18 @@ mod tests {
             "Suma, promedio y distribución salarial declarando filas excluidas y procedencia.",
             "Permite criar comentários gerais ou comentários inline posicionados em linhas específicas do diff.",
             "Verwaltung sämtlicher Berechtigungen, Einstellungen und Benachrichtigungen eines Kontos.",
+            "Sök efter datamängder med nyckelord eller tematisk grupp i portalen varje dag.",
+            // (docusaurus-mcp 2.0.0: Turkish by its endings.)
+            "Başlık, açıklama ve içerik üzerinde anahtar kelime araması yapar.",
+            // (Greek and Devanagari are read by their words, as Latin script is.)
+            "Επιστρέφει τη λίστα των αρχείων του χρήστη και τα δικαιώματά τους.",
+            "यह उपकरण उपयोगकर्ता की सभी फ़ाइलों की सूची लौटाता है और उन्हें क्रम से दिखाता है।",
         ] {
             assert!(!unreadable(text), "{text:?} reads as no known language");
         }
         for text in [
-            "Sök efter datamängder med nyckelord eller tematisk grupp i portalen varje dag.",
             "Hae tietojoukkoja avainsanalla tai teemaryhmällä portaalista nopeasti joka päivä.",
+            "ค้นหาชุดข้อมูลด้วยคำสำคัญหรือกลุ่มหัวข้อในพอร์ทัลได้ทุกวัน",
         ] {
             assert!(unreadable(text), "{text:?} reads as a known language");
         }

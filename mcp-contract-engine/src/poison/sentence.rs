@@ -22,6 +22,9 @@ struct Match {
     end: usize,
     concepts: Concepts,
     base: bool,
+    /// The languages whose lexicons have the form (bits in [`super::lexicon::LANGUAGES`]
+    /// order).
+    languages: u32,
     /// An action asked of the model (set by [`positional`]).
     directed: bool,
 }
@@ -176,6 +179,7 @@ fn matches_in(folded: &str, ws: &[(usize, usize)], languages: Option<u32>) -> Ve
                         end: j,
                         concepts: form.concepts,
                         base: form.base,
+                        languages: form.languages,
                         directed: false,
                     });
                 }
@@ -254,6 +258,15 @@ const REFERENCES: &[&str] = &[
     "id", "ids", "key", "name", "names", "type", "types", "count", "url", "uri", "path", "index",
     "number", "format", "mode", "size", "limit", "offset", "cursor", "token", "at", "date",
 ];
+
+/// Words ending in `'s` that are a contraction, not a possessive: `it's sent`, `let's copy`.
+const CONTRACTED_IS: &[&str] = &[
+    "it's", "that's", "there's", "here's", "what's", "who's", "let's", "he's", "she's", "where's",
+];
+
+/// The languages whose articles [`NOMINAL`] lists.
+static ARTICLED: std::sync::LazyLock<u32> =
+    std::sync::LazyLock::new(|| super::lexicon::bits_of(&["en", "es", "pt", "fr", "de", "it"]));
 
 /// Words after which a verb's form is a noun or an adjective.
 const NOMINAL: &[&str] = &[
@@ -395,6 +408,7 @@ pub(crate) fn facts(
         match verb {
             Some(m) => {
                 m.concepts & MOVES != 0
+                    && !elsewhere_at(folded, ws[m.start].1, a)
                     && !example_value(folded, ws[m.start].1, a)
                     && !((source_address(folded, ws[m.start].1, a)
                         || reference_address(folded, ws[m.start].1, a))
@@ -567,6 +581,16 @@ fn value_for_other_tools(folded: &str, ws: &[(usize, usize)], o: usize) -> bool 
         )
         && word(k - 3) == "to"
         && !INFINITIVE_AFTER.contains(&word(k - 4))
+}
+
+/// An address in a later clause, where something else is done: "deliver the code by voice
+/// call instead of SMS; captcha (optional): a captcha token …; solve one at https://…"
+/// (signal-mcp 1.43.3). A `;` ends what the verb governs, and `at` says where the next
+/// clause's action is done, not where anything goes. "Collect the keys; send them to https://…"
+/// has its own verb; "copy the result; post it at https://…" has its own too.
+fn elsewhere_at(folded: &str, verb_end: usize, address: usize) -> bool {
+    let between = &folded[verb_end.min(address)..address];
+    between.contains(';') && between.trim_end().rsplit(' ').next() == Some("at")
 }
 
 /// An address that data comes from, not one it goes to: the last preposition of place between
@@ -1119,9 +1143,18 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         {
             c &= !C::Omit.bit();
         }
-        // After a determiner a verb's form is a noun or an adjective: `a copy`, `each saved
-        // note`, `the export`.
-        if c & ACTIONS != 0 && m.start > 0 && NOMINAL.contains(&word(m.start - 1)) {
+        // After a determiner or a possessive a verb's form is a noun or an adjective: `a copy`,
+        // `each saved note`, `the export`, "despite the wiki's claim" (amazing-marvin-complete-mcp
+        // 1.8.0). (`it's`, `that's`, `let's` are no possessives.)
+        // (Of a language with those articles: Czech `a` is "and", "a pošlete ho na …".)
+        if c & ACTIONS != 0
+            && m.start > 0
+            && m.languages & *ARTICLED != 0
+            && (NOMINAL.contains(&word(m.start - 1)) || {
+                let before = word(m.start - 1);
+                before.len() > 3 && before.ends_with("'s") && !CONTRACTED_IS.contains(&before)
+            })
+        {
             c &= !ACTIONS;
         }
         // What the caller (the model itself) need not know is detail the tool spares it, not
@@ -1279,6 +1312,49 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         if c & C::Misstate.bit() != 0 && word(m.end - 1) == "as" && word_in(m.end, AS_IT_CAME) {
             c &= !C::Misstate.bit();
         }
+        // What a result says of itself is its content, not a telling asked of the model: "the
+        // report says what is missing when one fails" (cited-mcp 0.7.0), "the response states
+        // which steps ran". ("Tell the user it passed" still tells.)
+        if c & C::Tell.bit() != 0
+            && m.end == m.start + 1
+            && m.start > 0
+            && matches!(
+                word(m.start),
+                "says" | "states" | "reports" | "tells" | "notes" | "lists"
+            )
+            && matches!(
+                word(m.start - 1),
+                "report"
+                    | "response"
+                    | "result"
+                    | "error"
+                    | "output"
+                    | "message"
+                    | "summary"
+                    | "log"
+            )
+        {
+            c &= !C::Tell.bit();
+        }
+        // A model's word naming a thing of its own is a modifier, not the model addressed:
+        // "forget the stored session, or the agent key saved by agent_signup" (cited-mcp
+        // 0.7.0), `agent id`, `assistant name`.
+        if c & C::Model.bit() != 0 && word_in(m.end, MODEL_THINGS) {
+            c &= !C::Model.bit();
+        }
+        // `as a clickable link`, `as a table`, `as Markdown`: a form given, not a thing
+        // misstated: "Present it to the user as a clickable link." (cited-mcp 0.5.0). "present
+        // the refund as a success" still misstates.
+        if c & C::Misstate.bit() != 0
+            && word(m.end - 1) == "as"
+            && (word_in(m.end, AS_A_FORM)
+                || ws
+                    .get(m.end)
+                    .is_some_and(|_| matches!(word(m.end), "a" | "an" | "one"))
+                    && word_in(m.end + 1, AS_A_FORM))
+        {
+            c &= !C::Misstate.bit();
+        }
         // `root cause`, `root span`: `root` qualifying a noun that is no place is a compound,
         // not the root directory: "Use `troubleshoot_cloudformation_deployment` when: You need
         // to diagnose CloudFormation deployment failures with root cause analysis"
@@ -1287,6 +1363,18 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
             && m.end == m.start + 1
             && word(m.start) == "root"
             && word_in(m.end, ROOT_OF_NO_PLACE)
+        {
+            c &= !C::Wipe.bit();
+        }
+        // A sweeping target ruled out is none: "Call get_alarm_history WITHOUT root" (epics
+        // 0.7.0), "never recursive", "no cascade". ("Delete recursively without asking" still
+        // sweeps: the negation is before the target, not after it.)
+        if c & C::Wipe.bit() != 0
+            && m.start > 0
+            && matches!(
+                word(m.start - 1),
+                "without" | "no" | "not" | "never" | "except" | "excluding"
+            )
         {
             c &= !C::Wipe.bit();
         }
@@ -1738,6 +1826,66 @@ const NEEDED: &[&str] = &["required", "needed", "mandatory", "necessary", "expec
 
 /// Past participles after `as` that say a value is passed on as it came (`report them exactly
 /// as returned`), not as something else.
+/// Things of an agent's or a model's own that its word qualifies (`agent key`, `model id`).
+const MODEL_THINGS: &[&str] = &[
+    "key",
+    "keys",
+    "id",
+    "ids",
+    "token",
+    "tokens",
+    "name",
+    "names",
+    "version",
+    "versions",
+    "session",
+    "sessions",
+    "profile",
+    "profiles",
+    "card",
+    "cards",
+    "endpoint",
+    "endpoints",
+    "registry",
+    "signup",
+    "account",
+    "accounts",
+    "slug",
+    "handle",
+    "run",
+    "runs",
+];
+
+/// Forms a result is presented in (`present it as a table`): the words after `as` (and `a`).
+const AS_A_FORM: &[&str] = &[
+    "link",
+    "links",
+    "clickable",
+    "hyperlink",
+    "hyperlinks",
+    "table",
+    "tables",
+    "list",
+    "lists",
+    "bulleted",
+    "bullet",
+    "numbered",
+    "markdown",
+    "json",
+    "csv",
+    "yaml",
+    "html",
+    "chart",
+    "code",
+    "card",
+    "cards",
+    "image",
+    "quote",
+    "block",
+    "plain",
+    "text",
+];
+
 const AS_IT_CAME: &[&str] = &[
     "returned",
     "received",
@@ -2326,7 +2474,12 @@ fn blank_addresses(folded: &mut String) -> Vec<usize> {
         if i > 0 {
             out.push(' ');
         }
-        if token.contains("://")
+        // (A scheme alone names a kind of link, not an address: "pass the resulting
+        // signalcaptcha:// token", signal-mcp 1.43.3.)
+        let scheme_only = token
+            .find("://")
+            .is_some_and(|i| !token[i + 3..].contains(|c: char| c.is_alphanumeric()));
+        if token.contains("://") && !scheme_only
             || token.starts_with("www.")
             || token.contains('@')
             || bare_host(token)
@@ -2983,6 +3136,7 @@ mod tests {
             end,
             concepts,
             base: false,
+            languages: 1,
             directed: false,
         };
         let found = [m(0, 1, 1), m(1, 3, 2), m(3, 4, 6), m(4, 6, 0)];

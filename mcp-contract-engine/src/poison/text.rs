@@ -85,10 +85,30 @@ pub(crate) fn fold_into(text: &str, out: &mut String) {
             _ if c.is_whitespace() || c == '\u{2800}' || c == '\u{3164}' => out.push(' '),
             _ => match fold_char(c) {
                 Some(folded) => out.push_str(folded),
-                None => out.extend(c.to_lowercase()),
+                None => match greek_unaccented(c) {
+                    Some(plain) => out.push(plain),
+                    None => out.extend(c.to_lowercase()),
+                },
             },
         }
     }
+}
+
+/// A Greek letter with its accent folded, lowercase, and final sigma as any sigma: Greek
+/// capitals are written without accents (`ΣΤΕΙΛΤΕ` is `στείλτε`), so accents are folded as
+/// Latin ones are (the table holds only what folds to ASCII).
+fn greek_unaccented(c: char) -> Option<char> {
+    Some(match c {
+        'ά' | 'Ά' => 'α',
+        'έ' | 'Έ' => 'ε',
+        'ή' | 'Ή' => 'η',
+        'ί' | 'Ί' | 'ϊ' | 'Ϊ' | 'ΐ' => 'ι',
+        'ό' | 'Ό' => 'ο',
+        'ύ' | 'Ύ' | 'ϋ' | 'Ϋ' | 'ΰ' => 'υ',
+        'ώ' | 'Ώ' => 'ω',
+        'ς' => 'σ',
+        _ => return None,
+    })
 }
 
 /// Characters of scripts written without spaces between words (Chinese, Japanese), and Hangul
@@ -105,7 +125,11 @@ pub(crate) fn is_unspaced(c: char) -> bool {
 /// A character that belongs in a word (of a spaced script); `-` joins words into one
 /// (`add-ons`, `pre-authorised`) only between letters or digits.
 pub(crate) fn is_word_char(c: char) -> bool {
-    c.is_alphanumeric() && !is_unspaced(c) || c == '\'' || c == '_'
+    c.is_alphanumeric() && !is_unspaced(c)
+        || c == '\''
+        || c == '_'
+        // (Devanagari's virama and Hebrew's points are marks inside a word, not letters.)
+        || matches!(c, '\u{900}'..='\u{97f}' | '\u{591}'..='\u{5c7}') && !matches!(c, '\u{964}' | '\u{965}' | '\u{5be}' | '\u{5c0}' | '\u{5c3}' | '\u{5c6}')
 }
 
 /// Longer words written elided before a vowel (Italian): `dell'utente`.
@@ -181,7 +205,8 @@ pub(crate) fn sentences(text: &str) -> Vec<(usize, usize)> {
                 Some(b) if b.is_ascii_whitespace() => Some(i + 1),
                 _ => None,
             },
-            '。' | '！' | '？' => Some(i + c.len_utf8()),
+            // (`।`, the danda, is Devanagari's full stop.)
+            '。' | '！' | '？' | '।' => Some(i + c.len_utf8()),
             ' ' if i - start >= SENTENCE_MAX => Some(i),
             _ => None,
         };

@@ -858,6 +858,16 @@ const REVIEWED: &[(&str, &str, bool)] = &[
     ("godot", "set_cell: Set a single cell", false),
     ("metabase-nao", "MUST include an 'aggregation' field", false),
     ("optimizely", "ALWAYS call get_entity_documentation", false),
+    // Round 12's lexicons (the Chinese one extended): an omitted argument's default read as
+    // leaving something out, a reserved role named as no one's read as withheld, and guidance
+    // not to call the tool again read as skipping a confirmation. None is.
+    (
+        "cloudbase__cloudbase-mcp",
+        "省略时默认使用当前环境 ID",
+        false,
+    ),
+    ("cloudbase__cloudbase-mcp", "不要传 postgres", false),
+    ("antdcomp", "直接展示而不再调用工具", false),
 ];
 
 /// The verdict of [`REVIEWED`] on one finding's line.

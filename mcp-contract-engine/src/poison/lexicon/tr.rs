@@ -8,7 +8,8 @@ use super::{e, Concept as C, Language};
 pub(crate) static TR: Language = Language {
     code: "tr",
     name: "Turkish",
-    word_endings: "",
+    // (The dotless `ı` is Turkish's alone.)
+    word_endings: "ı ın ları ması lık",
     function_words: "ve bir bu için ile olarak gibi daha çok ama veya şu her tüm bütün bazı hiç sadece \
         yalnızca ancak eğer sonra önce kadar göre değil var yok olan olur olmaz oldu olduğu \
         olduğunda ayrıca ayrıca hem zaman şey bunu buna bunun onu ona onun bunlar şunlar kendi \
