@@ -61,9 +61,9 @@ use std::fmt;
 
 /// Whether every sentence of a text is description in a language other than English that the
 /// lexicons read: none asks, tells or keeps anything, addresses no one and names nothing
-/// sensitive (no concept of [`intent::SPEECH`]). The character reader's score alone does not make such a text an
-/// attack: it learned the attacks' languages from attacks, and scores short honest prose in
-/// them high ("Cómo consultar contrataciones públicas OCDS y datasets de ACCE.", a resource of
+/// sensitive (no concept of [`intent::SPEECH`]). The character reader's score alone does not
+/// make such a text an attack: it learned the attacks' languages from attacks, and scores short
+/// honest prose in them high ("Cómo consultar contrataciones públicas OCDS y datasets de ACCE.", a resource of
 /// a Uruguayan open-data server); text the lexicons cannot read stays the reader's.
 ///
 /// `None` when the text is no prose at all, only tokens (names, tags, patterns).

@@ -1824,8 +1824,6 @@ const CARRY_ON: &[&str] = &[
 /// States of need a value can be in (`always required when …`).
 const NEEDED: &[&str] = &["required", "needed", "mandatory", "necessary", "expected"];
 
-/// Past participles after `as` that say a value is passed on as it came (`report them exactly
-/// as returned`), not as something else.
 /// Things of an agent's or a model's own that its word qualifies (`agent key`, `model id`).
 const MODEL_THINGS: &[&str] = &[
     "key",
@@ -1886,6 +1884,8 @@ const AS_A_FORM: &[&str] = &[
     "text",
 ];
 
+/// Past participles after `as` that say a value is passed on as it came (`report them exactly
+/// as returned`), not as something else.
 const AS_IT_CAME: &[&str] = &[
     "returned",
     "received",

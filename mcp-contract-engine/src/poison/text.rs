@@ -85,30 +85,10 @@ pub(crate) fn fold_into(text: &str, out: &mut String) {
             _ if c.is_whitespace() || c == '\u{2800}' || c == '\u{3164}' => out.push(' '),
             _ => match fold_char(c) {
                 Some(folded) => out.push_str(folded),
-                None => match greek_unaccented(c) {
-                    Some(plain) => out.push(plain),
-                    None => out.extend(c.to_lowercase()),
-                },
+                None => out.extend(c.to_lowercase()),
             },
         }
     }
-}
-
-/// A Greek letter with its accent folded, lowercase, and final sigma as any sigma: Greek
-/// capitals are written without accents (`ΣΤΕΙΛΤΕ` is `στείλτε`), so accents are folded as
-/// Latin ones are (the table holds only what folds to ASCII).
-fn greek_unaccented(c: char) -> Option<char> {
-    Some(match c {
-        'ά' | 'Ά' => 'α',
-        'έ' | 'Έ' => 'ε',
-        'ή' | 'Ή' => 'η',
-        'ί' | 'Ί' | 'ϊ' | 'Ϊ' | 'ΐ' => 'ι',
-        'ό' | 'Ό' => 'ο',
-        'ύ' | 'Ύ' | 'ϋ' | 'Ϋ' | 'ΰ' => 'υ',
-        'ώ' | 'Ώ' => 'ω',
-        'ς' => 'σ',
-        _ => return None,
-    })
 }
 
 /// Characters of scripts written without spaces between words (Chinese, Japanese), and Hangul
@@ -360,6 +340,11 @@ mod tests {
         assert_eq!(fold_word("システム"), "システム");
         assert_eq!(fold_word("ｼｽﾃﾑ"), "システム");
         assert_eq!(fold_word("ig\u{200b}nore"), "ignore");
+        // Greek: accents fold, capitals carry none, final sigma is any sigma; capital alpha
+        // keeps its look-alike.
+        assert_eq!(fold_word("ΣΤΕΙΛΤΕ ΤΟΥΣ"), fold_word("στείλτε τους"));
+        assert_eq!(fold_word("Άλλες"), "αλλεσ");
+        assert_eq!(skeleton_char('Α'), Some('a'));
         assert_eq!(skeleton_char('о'), Some('o'));
         assert_eq!(skeleton_char('і'), Some('i'));
     }

@@ -509,6 +509,17 @@ fn unicode_tables_are_generated_from_the_unicode_crates() {
             folds += 1;
             continue;
         }
+        // Greek letters fold their accents as Latin ones do (Greek capitals carry none), and
+        // final sigma is any sigma; they keep their look-alike entry below.
+        let greek = ('\u{370}'..='\u{3ff}').contains(&c) || ('\u{1f00}'..='\u{1fff}').contains(&c);
+        let plain = folded.replace('ς', "σ");
+        if greek
+            && plain != own.to_lowercase()
+            && plain.chars().all(|g| ('\u{3b1}'..='\u{3c9}').contains(&g))
+        {
+            writeln!(fold, "    ({:?}, {:?}),", c, plain).unwrap();
+            folds += 1;
+        }
         // A letter of another script that looks like an ASCII letter or digit (UTS #39
         // confusables): read as that letter in the look-alike view only.
         if !c.is_alphanumeric() {
@@ -528,7 +539,7 @@ fn unicode_tables_are_generated_from_the_unicode_crates() {
          poison::unicode` from\n//! unicode-normalization {} and unicode-security {} (Unicode {}.{}.{}): do not edit.\n\n\
          /// Non-ASCII characters whose compatibility decomposition (NFKD), marks dropped and \
          lowercased,\n/// is ASCII (`𝐀` → `a`, `ｆ` → `f`, `é` → `e`, `ﬁ` → `fi`), and \
-         halfwidth katakana (NFKC). {folds} entries, sorted.\n\
+         halfwidth katakana (NFKC), and Greek letters\n/// with their accents folded (`ά` → `α`; final `ς` → `σ`). {folds} entries, sorted.\n\
          #[rustfmt::skip]\npub(crate) static FOLD: &[(char, &str)] = &[\n{fold}];\n\n\
          /// Letters and digits of other scripts whose UTS #39 skeleton is one ASCII letter or \
          digit\n/// (Cyrillic `о` → `o`, Greek `ν` → `v`). {skeletons} entries, sorted.\n\
