@@ -327,25 +327,23 @@ fn judge_sides(
     let mut old_hits = Vec::new();
     scan_all(&old_side.texts, &old_changed, &scope, &mut old_hits, None);
     let kept = added(new_side, &new_hits, old_side, &old_hits);
-    let mut findings: Vec<Finding> = Vec::new();
-    let mut last: Option<usize> = None;
+    // The hits of one text, in order.
+    let mut groups: Vec<(usize, Vec<Hit>)> = Vec::new();
     for (i, hit) in kept {
-        if last == Some(i) {
-            if let Some(f) = findings.last_mut() {
-                f.hits.push(hit);
-            }
-            continue;
+        match groups.last_mut() {
+            Some((j, hits)) if *j == i => hits.push(hit),
+            _ => groups.push((i, vec![hit])),
         }
-        last = Some(i);
+    }
+    let mut findings: Vec<Finding> = Vec::new();
+    for (i, hits) in groups {
         let path = new_side.path(i);
         // (The last old text of the path, as a map from paths to texts kept it.)
         let before = old_side.text_at(path, true);
-        findings.push(walk::finding(
-            path,
-            before,
-            new_side.texts[i].text,
-            vec![hit],
-        ));
+        let finding = walk::finding(path, before, new_side.texts[i].text, hits);
+        if !finding.hits.is_empty() {
+            findings.push(finding);
+        }
     }
     if findings.iter().all(Finding::unreadable_only) {
         findings.extend(whole_item(new_side, old_side, &reads));
@@ -383,7 +381,11 @@ fn whole_item(new: &Side<'_>, old: &Side<'_>, reads: &[(usize, scan::Read)]) -> 
     };
     let path = new.path(at);
     let before = old.text_at(path, false);
-    vec![walk::finding(path, before, new.texts[at].text, vec![hit])]
+    let finding = walk::finding(path, before, new.texts[at].text, vec![hit]);
+    if finding.hits.is_empty() {
+        return Vec::new();
+    }
+    vec![finding]
 }
 
 /// The new hits the old item did not have: occurrences the same field already had are not

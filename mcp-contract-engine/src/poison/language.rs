@@ -44,7 +44,10 @@ fn function_words(folded: &str, ws: &[(usize, usize)]) -> (usize, usize, usize) 
                 let Some(stem) = stem else {
                     continue;
                 };
-                if stem.is_empty() || known(stem).is_some_and(|l| l & 1 != 0) {
+                // (A letter spelt alone counts as English, as it did; `es` is the Spanish,
+                // Catalan and French "is", no inflection of nothing: "El ordering es
+                // jerárquico real" of almanac 0.7.2 was English by it.)
+                if stem.is_empty() && w != "es" || known(stem).is_some_and(|l| l & 1 != 0) {
                     english = true;
                     break;
                 }

@@ -264,6 +264,28 @@ const CONTRACTED_IS: &[&str] = &[
     "it's", "that's", "there's", "here's", "what's", "who's", "let's", "he's", "she's", "where's",
 ];
 
+/// Words that never follow an imperative verb, so a verb's form before one is a noun: `of`
+/// ("Count of implicit … binders not probed", lean-lsp-mcp 0.32.0) and a modal or a form of
+/// `be` whose subject it is ("Names and email can be changed only for the user who owns the
+/// API key", callrail-mcp 1.3.1).
+const NOT_AFTER_A_VERB: &[&str] = &[
+    "of", "can", "cannot", "can't", "could", "must", "may", "might", "should", "shall", "will",
+    "would", "is", "are", "was", "were",
+];
+
+/// Forms of "including" that list what something holds (see `positional`).
+const INCLUDING: &[&str] = &[
+    "including",
+    "incluido",
+    "incluida",
+    "incluidos",
+    "incluidas",
+    "incluyendo",
+];
+
+/// HTTP methods, which a route follows (`PUT /users`).
+const HTTP_METHODS: &[&str] = &["get", "post", "put", "patch", "delete", "head"];
+
 /// The languages whose articles [`NOMINAL`] lists.
 static ARTICLED: std::sync::LazyLock<u32> =
     std::sync::LazyLock::new(|| super::lexicon::bits_of(&["en", "es", "pt", "fr", "de", "it"]));
@@ -279,6 +301,21 @@ const NOMINAL: &[&str] = &[
 /// The model addressed by name at the end of a phrase that speaks to it ("note to the
 /// assistant", "instructions for the AI").
 const ADDRESSEES: &[&str] = &["assistant", "ai", "model", "agent", "llm"];
+
+/// Argument names (folded, without separators) of a model's instructions given to the item
+/// ([`super::intent::LazyScope::model_input`]): an item that takes one runs a model.
+const MODEL_INPUT_NAMES: &[&str] = &["systemprompt", "systemmessage", "systeminstructions"];
+
+/// Last words of an authority's phrase that name what a model is given (`system message`,
+/// `system prompt`): the input of an item that runs a model.
+const MODEL_INPUTS: &[&str] = &[
+    "message",
+    "messages",
+    "prompt",
+    "prompts",
+    "instruction",
+    "instructions",
+];
 
 /// Words between a preposition and its noun: `in this conversation`, `during the chat`.
 const DETERMINERS: &[&str] = &["this", "the", "that", "our", "your", "a", "current", "same"];
@@ -325,6 +362,51 @@ pub(crate) fn facts(
                 .trim_end_matches(&[' ', '\'', '"', '`'][..])
                 .ends_with('='))
     });
+    // A verb's form written as a key or a selector names a field, and does nothing:
+    // `{"#email": "test@x.com"}` (a CSS selector as a JSON key, fasttest-mcp 1.0.4).
+    found.retain(|m| {
+        let Some(&(s, e)) = ws.get(m.start) else {
+            return true;
+        };
+        let key = folded[e..].starts_with("\":") || folded[e..].starts_with("':");
+        let selector = folded[..s].ends_with('#');
+        !(m.end == m.start + 1 && m.concepts & ACTIONS != 0 && (key || selector))
+    });
+    // An HTTP method before a route is no imperative: "CallRail's PUT /users accepts …"
+    // (callrail-mcp 1.3.1), `GET /v1/items`. Only written in capitals, as methods are, and only
+    // where the text never writes the same verb before a path in lower case ("put /etc/passwd").
+    found.retain(|m| {
+        let method = ws
+            .get(m.start)
+            .map(|&(s, e)| &folded[s..e])
+            .filter(|w| HTTP_METHODS.contains(w));
+        let Some(method) = method else {
+            return true;
+        };
+        // (A word starts after the slash: the gap ends with it.)
+        let route = ws
+            .get(m.start + 1)
+            .is_some_and(|&(s, _)| folded[ws[m.start].1..s].trim_start().starts_with('/'));
+        // (A secret's path is no route: "PUT /etc/passwd in the notes".)
+        let secret = ws.get(m.start + 1).is_some_and(|&(_, e)| {
+            let mut at_path = false;
+            for &byte in &literal_at {
+                at_path |= ws[m.start].1 <= byte && byte < e;
+            }
+            at_path
+        });
+        let upper = method.to_ascii_uppercase();
+        let mut capital = upper[..1].to_owned();
+        capital.push_str(method.get(1..).unwrap_or_default());
+        let written = |form: &str| visible.contains(&format!("{form} /"));
+        let a_route = m.end == m.start + 1
+            && route
+            && !secret
+            && written(&upper)
+            && !written(method)
+            && !written(&capital);
+        !a_route
+    });
     let unspaced_concepts = unspaced(folded);
     let unspaced_found = unspaced_concepts != 0;
     if found.is_empty() && unspaced_concepts == 0 && literal == 0 {
@@ -345,19 +427,21 @@ pub(crate) fn facts(
     // An item that builds or configures an assistant ("Creates a new Vapi assistant",
     // `create_assistant` of @vapi-ai/mcp-server 0.0.11) is written to about that assistant:
     // "Instructions for the assistant" names its input, not a message to the model reading
-    // it. (A tag, or a phrase posing as the system itself, still counts; what the words ask
+    // it; so does "System message guiding the LLM reply" (`system_prompt` of a chat tool,
+    // sarvam-mcp 0.2.5). (A tag, or a phrase posing as the system itself, still counts; what the words ask
     // is judged by the other rules.)
     if concepts & C::Authority.bit() != 0
-        && scope.about & C::AboutInstructions.bit() != 0
+        && (scope.about & C::AboutInstructions.bit() != 0
+            || MODEL_INPUT_NAMES.iter().any(|name| lazy.model_input(name)))
         && (literal | unspaced_concepts) & C::Authority.bit() == 0
         && found
             .iter()
             .filter(|m| m.concepts & C::Authority.bit() != 0)
             .all(|m| {
                 m.end > m.start
-                    && ws
-                        .get(m.end - 1)
-                        .is_some_and(|&(s, e)| ADDRESSEES.contains(&&folded[s..e]))
+                    && ws.get(m.end - 1).is_some_and(|&(s, e)| {
+                        ADDRESSEES.contains(&&folded[s..e]) || MODEL_INPUTS.contains(&&folded[s..e])
+                    })
             })
     {
         concepts &= !C::Authority.bit();
@@ -545,7 +629,9 @@ fn example_value(folded: &str, verb_end: usize, address: usize) -> bool {
         if let Some(at) = before.rfind(marker) {
             let value = before[at + marker.len()..]
                 .trim_start_matches(&[',', ':', ' ', '"', '\'', '`'][..]);
-            if !value.contains(char::is_whitespace) {
+            // (An object or a list given as the example holds the address: "e.g.
+            // {\"#email\": \"test@x.com\"}", fasttest-mcp 1.0.4.)
+            if !value.contains(char::is_whitespace) || value.starts_with(['{', '[']) {
                 return true;
             }
         }
@@ -832,6 +918,27 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         let between = &folded[ws[i - 1].1..ws[i].0];
         between.contains(&[',', ':', ';', '(', ')', '—', '–', '-', '[', ']', '>', '*'][..])
             || COMMAND_OPENERS.contains(&word(i - 1))
+    };
+    // One word in a list of nouns, not a verb after a comma: "accepts first_name, last_name,
+    // email and companies only" (callrail-mcp 1.3.1). The item before the comma is one word,
+    // itself after a comma, and no verb's form, and the list goes on after it; "read, copy and
+    // send it" is a list of verbs, "read the key, copy and send it" a clause and two verbs.
+    let listed_noun = |m: &Match| {
+        let verb_at = |i: usize| {
+            let mut verb = false;
+            for f in found {
+                verb |= f.start == i && f.concepts & (ACTIONS | C::Verb.bit()) != 0;
+            }
+            verb
+        };
+        m.end == m.start + 1
+            && m.start > 1
+            && folded[ws[m.start - 1].1..ws[m.start].0].trim() == ","
+            && folded[ws[m.start - 2].1..ws[m.start - 1].0].trim() == ","
+            && !verb_at(m.start - 1)
+            && ws.get(m.end).is_some_and(|&(s, e)| {
+                matches!(&folded[s..e], "and" | "or") || folded[ws[m.end - 1].1..s].contains(',')
+            })
     };
     // What each negation governs: the words after it in its clause (`not only` governs
     // nothing). A form that holds its own negation (`do not tell`, `without asking`) means
@@ -1166,6 +1273,19 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
             && matches!(
                 word(m.start - 1),
                 "caller" | "client" | "agent" | "model" | "assistant" | "llm" | "you"
+            )
+        {
+            c &= !C::Conceal.bit();
+        }
+        // What was not said is a report of the past, not something to keep back: "the
+        // destination, recording flag and greeting you did not mention are preserved"
+        // (callrail-mcp 1.3.1). "do not mention", "never mention" still conceal.
+        if c & C::Conceal.bit() != 0
+            && m.start > 0
+            && word(m.start) == "not"
+            && matches!(
+                word(m.start - 1),
+                "did" | "had" | "has" | "have" | "was" | "were"
             )
         {
             c &= !C::Conceal.bit();
@@ -1515,13 +1635,18 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         // `including` lists what something holds ("to get full information including reviews,
         // phone number, website", @cablate/mcp-google-map 0.0.55): a preposition, not a move,
         // unless what follows says where it goes ("including the user's address in the query").
+        // So do Spanish `incluido`, `incluyendo` ("toda la cadena de Comunicaciones …, incluido
+        // el pasado", almanac 0.7.2).
         if c & ACTIONS != 0
             && m.end == m.start + 1
-            && word(m.start) == "including"
+            && INCLUDING.contains(&word(m.start))
             && !{
                 let mut placed = false;
                 for i in m.end..ws.len().min(m.end + 15) {
-                    placed |= matches!(word(i), "in" | "into" | "inside" | "within" | "to");
+                    placed |= matches!(
+                        word(i),
+                        "in" | "into" | "inside" | "within" | "to" | "en" | "dentro"
+                    );
                 }
                 placed
             }
@@ -1543,13 +1668,15 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
             }
         }
         // One or two words (`read-only`, an enum value `send`) are a label, not a command;
-        // nor is a verb's form before `of`, a noun: "Count of implicit … binders not probed"
-        // (lean-lsp-mcp 0.32.0), "List of …".
+        // nor is a verb's form before `of` or a modal, a noun ([`NOT_AFTER_A_VERB`]).
         if m.base
             && c & ACTIONS != 0
             && opens_clause(m.start)
             && ws.len() >= 3
-            && ws.get(m.end).is_none_or(|&(s, e)| &folded[s..e] != "of")
+            && ws
+                .get(m.end)
+                .is_none_or(|&(s, e)| !NOT_AFTER_A_VERB.contains(&&folded[s..e]))
+            && !listed_noun(m)
         {
             extra |= C::Imperative.bit();
             directed = true;

@@ -304,9 +304,47 @@ pub(crate) fn unreadable(counts: [usize; 6], words: usize, function_hits: usize)
     words >= 8 && function_hits * 100 < words * 25
 }
 
+/// Whether a text has two words in a row, as prose does: two runs of letters with a space
+/// between and no separator of fields (`,` `:` `;` `=` a brace or a bracket) after the first.
+/// A name, a tag or a shape of fields ("{ slug, punto, secciones: [{punto, titulo}], note }")
+/// has none; "See [the read limits](…)" has.
+pub(crate) fn words_in_a_row(text: &str) -> bool {
+    const OPENERS: &[char] = &['[', '(', '"', '\'', '`', '*', '_'];
+    const CLOSERS: &[char] = &[
+        '.', ',', ';', ':', '!', '?', ')', ']', '"', '\'', '`', '*', '_',
+    ];
+    const SEPARATORS: &[char] = &[',', ':', ';', '=', '{', '}', '[', ']'];
+    let mut previous_word = false;
+    for token in text.split_whitespace() {
+        let bare = token.trim_start_matches(OPENERS).trim_end_matches(CLOSERS);
+        let word = !bare.is_empty() && bare.chars().all(char::is_alphabetic);
+        if word && previous_word {
+            return true;
+        }
+        let opened = token.trim_start_matches(OPENERS);
+        previous_word =
+            opened.chars().next().is_some_and(char::is_alphabetic) && !token.ends_with(SEPARATORS);
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn words_in_a_row_are_prose() {
+        for prose in [
+            "Cada sección trae",
+            "see list_tables first",
+            "解析 单个 文件",
+        ] {
+            assert!(words_in_a_row(prose), "{prose:?}");
+        }
+        for tokens in ["acce", "{ to_slug, punto, note }", "a_b, c_d", "x: 1, y: 2"] {
+            assert!(!words_in_a_row(tokens), "{tokens:?}");
+        }
+    }
 
     /// `position` against `binary_search_by_key` on both tables: every key, and characters
     /// between and around them (the keys are ascending and each once, so the index is one).

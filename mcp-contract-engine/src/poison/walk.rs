@@ -257,8 +257,11 @@ pub(super) fn finding(
     segs: &[Seg<'_>],
     before: Option<&str>,
     text: &str,
-    hits: Vec<Hit>,
+    mut hits: Vec<Hit>,
 ) -> Finding {
+    if consent_flag(segs) {
+        hits.retain(|h| !defines_the_flag(&h.key));
+    }
     let place = schema_place(segs);
     let field = match &place {
         Some((_, _, field)) => field.clone(),
@@ -275,6 +278,67 @@ pub(super) fn finding(
         after: text.to_owned(),
         hits,
     }
+}
+
+/// Words of an argument's name that make it a flag of the user's consent (`confirm`,
+/// `user_approved`, `consentGiven`).
+const CONSENT_FLAGS: &[&str] = &[
+    "confirm",
+    "confirmed",
+    "confirmation",
+    "approve",
+    "approved",
+    "approval",
+    "consent",
+    "consented",
+    "agree",
+    "agreed",
+    "accept",
+    "accepted",
+    "acknowledge",
+    "acknowledged",
+    "authorize",
+    "authorized",
+    "authorise",
+    "authorised",
+];
+
+/// Whether `segs` is the description of an argument named for the user's consent: a consent
+/// claimed there says what setting the flag means ("The user agreed to the credits quoted.",
+/// `confirm` of cited 0.7.0's generate_fixes), not that it was given. What else the text asks
+/// (setting the flag always, skipping the question) is read as anywhere else.
+fn consent_flag(segs: &[Seg<'_>]) -> bool {
+    if !matches!(segs.last(), Some(Seg::Key("description" | "title"))) {
+        return false;
+    }
+    let Some(name) = field_of(segs) else {
+        return false;
+    };
+    let words = super::intent::split_name(name).to_lowercase();
+    words.split_whitespace().any(|w| CONSENT_FLAGS.contains(&w))
+}
+
+/// Whether a hit (by its key) is a consent claimed in a sentence that asks nothing (no
+/// voice: no imperative, no obligation, no model named): the meaning of a consent flag, on the
+/// flag's own description. Read alone or with the sentence that points at the flag ("the call
+/// returns the price for the user to confirm (confirm=true)"). "Leave as true unless the user
+/// explicitly objected" asks.
+fn defines_the_flag(key: &str) -> bool {
+    let sentence = if let Some(rest) = key.strip_prefix("claimed-consent:") {
+        rest
+    } else if let Some(rest) = key.strip_prefix("referenced:claimed-consent:") {
+        // (The flag's own sentence is the second of the two.)
+        match rest.rsplit_once(" … ") {
+            Some((_, target)) => target,
+            None => return false,
+        }
+    } else {
+        return false;
+    };
+    let mut folded = String::new();
+    let scope = super::intent::LazyScope::none();
+    let facts = super::intent::facts(sentence, Place::Argument, &scope, &mut folded);
+    facts.concepts & super::intent::VOICE == 0
 }
 
 /// How strictly a text is read, by where it is: item prose, an argument's or an output

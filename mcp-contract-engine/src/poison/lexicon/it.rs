@@ -6,7 +6,7 @@ pub(crate) static IT: Language = Language {
     code: "it",
     name: "Italian",
     word_endings: "zione zioni mente ando endo",
-    function_words: "di e il la che a in un per è non una del i con le si da lo al della come ma più sono dei \
+    function_words: "di e il la che a in un per è non una del i con le si da lo al della come ma più sono dei stesso stessa stessi stesse nello negli nelle \
         ha anche se gli nel alla o questo questa ci mi ti ne ho cosa tutto tutti tutte sua suo \
         suoi sue loro quando molto dove sul nella delle degli ogni dopo prima senza essere stato \
         fare può deve devono sempre mai già solo tra fra chi quale quali dell all nell sull dall \
