@@ -432,10 +432,12 @@ pub fn live_in(texts: &Texts<'_>) -> Vec<Finding> {
         scan::scan(text.text, text.place, &scope, options, &mut hits, None);
         if !hits.is_empty() {
             let segs = paths.get_or_insert_with(|| drift::Paths::of(value)).get(at);
-            let finding = walk::finding(segs, None, text.text, std::mem::take(&mut hits));
-            if !finding.hits.is_empty() {
-                findings.push(finding);
-            }
+            findings.extend(walk::finding(
+                segs,
+                None,
+                text.text,
+                std::mem::take(&mut hits),
+            ));
         }
     }
     findings
@@ -531,10 +533,7 @@ mod tests {
                 hits.clear();
                 scan::scan(text, place, &scope, options, &mut hits, None);
                 if !hits.is_empty() {
-                    let finding = walk::finding(segs, None, text, std::mem::take(&mut hits));
-                    if !finding.hits.is_empty() {
-                        findings.push(finding);
-                    }
+                    findings.extend(walk::finding(segs, None, text, std::mem::take(&mut hits)));
                 }
             },
         );

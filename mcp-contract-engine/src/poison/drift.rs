@@ -340,10 +340,7 @@ fn judge_sides(
         let path = new_side.path(i);
         // (The last old text of the path, as a map from paths to texts kept it.)
         let before = old_side.text_at(path, true);
-        let finding = walk::finding(path, before, new_side.texts[i].text, hits);
-        if !finding.hits.is_empty() {
-            findings.push(finding);
-        }
+        findings.extend(walk::finding(path, before, new_side.texts[i].text, hits));
     }
     if findings.iter().all(Finding::unreadable_only) {
         findings.extend(whole_item(new_side, old_side, &reads));
@@ -381,11 +378,9 @@ fn whole_item(new: &Side<'_>, old: &Side<'_>, reads: &[(usize, scan::Read)]) -> 
     };
     let path = new.path(at);
     let before = old.text_at(path, false);
-    let finding = walk::finding(path, before, new.texts[at].text, vec![hit]);
-    if finding.hits.is_empty() {
-        return Vec::new();
-    }
-    vec![finding]
+    walk::finding(path, before, new.texts[at].text, vec![hit])
+        .into_iter()
+        .collect()
 }
 
 /// The new hits the old item did not have: occurrences the same field already had are not

@@ -26,31 +26,31 @@ fn function_words(folded: &str, ws: &[(usize, usize)]) -> (usize, usize, usize) 
         counted += 1;
         let mut languages = known(w).unwrap_or(0);
         if languages & 1 == 0 {
-            // English (the first language) by its inflections.
+            // English (the first language) by its inflections: a known stem before `s`, `es`,
+            // `ed`, `d`, `ing` or `ly`, or before `ing` with its `e` dropped (`making`).
+            // A word that is only an ending is English when it is one letter spelt alone (`s`,
+            // `d`); `es` is the Spanish, Catalan and French "is" ("El ordering es jerárquico
+            // real" of almanac 0.7.2 was English by it).
             let stems = [
                 w.strip_suffix('s'),
                 w.strip_suffix("es"),
                 w.strip_suffix("ed"),
                 w.strip_suffix('d'),
                 w.strip_suffix("ing"),
-                w.strip_suffix("ing")
-                    .map(|s| format!("{s}e"))
-                    .as_deref()
-                    .and_then(|s| known(s).map(|_| "")),
                 w.strip_suffix("ly"),
             ];
-            let mut english = false;
-            for &stem in &stems {
-                let Some(stem) = stem else {
-                    continue;
-                };
-                // (A letter spelt alone counts as English, as it did; `es` is the Spanish,
-                // Catalan and French "is", no inflection of nothing: "El ordering es
-                // jerárquico real" of almanac 0.7.2 was English by it.)
-                if stem.is_empty() && w != "es" || known(stem).is_some_and(|l| l & 1 != 0) {
-                    english = true;
+            let mut english = w
+                .strip_suffix("ing")
+                .is_some_and(|s| known(&format!("{s}e")).is_some());
+            for stem in stems.into_iter().flatten() {
+                if english {
                     break;
                 }
+                english = if stem.is_empty() {
+                    w.len() == 1
+                } else {
+                    known(stem).is_some_and(|l| l & 1 != 0)
+                };
             }
             if english {
                 languages |= 1;

@@ -428,8 +428,8 @@ pub(crate) fn facts(
     // `create_assistant` of @vapi-ai/mcp-server 0.0.11) is written to about that assistant:
     // "Instructions for the assistant" names its input, not a message to the model reading
     // it; so does "System message guiding the LLM reply" (`system_prompt` of a chat tool,
-    // sarvam-mcp 0.2.5). (A tag, or a phrase posing as the system itself, still counts; what the words ask
-    // is judged by the other rules.)
+    // sarvam-mcp 0.2.5). (A tag, or a phrase posing as the system itself, still counts; what
+    // the words ask is judged by the other rules.)
     if concepts & C::Authority.bit() != 0
         && (scope.about & C::AboutInstructions.bit() != 0
             || MODEL_INPUT_NAMES.iter().any(|name| lazy.model_input(name)))

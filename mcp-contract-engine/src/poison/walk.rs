@@ -253,14 +253,19 @@ fn schema_place(segs: &[Seg<'_>]) -> Option<(Direction, String, String)> {
     Some((direction, node, field))
 }
 
+/// The finding of a text's hits at `segs`; `None` when none is left once what the place itself
+/// explains is set aside (a consent flag's meaning on its own description: [`consent_flag`]).
 pub(super) fn finding(
     segs: &[Seg<'_>],
     before: Option<&str>,
     text: &str,
     mut hits: Vec<Hit>,
-) -> Finding {
+) -> Option<Finding> {
     if consent_flag(segs) {
         hits.retain(|h| !defines_the_flag(&h.key));
+    }
+    if hits.is_empty() {
+        return None;
     }
     let place = schema_place(segs);
     let field = match &place {
@@ -270,14 +275,14 @@ pub(super) fn finding(
             _ => String::new(),
         },
     };
-    Finding {
+    Some(Finding {
         path: render(segs),
         schema: place.map(|(direction, node, _)| (direction, node)),
         field,
         before: before.map(str::to_owned),
         after: text.to_owned(),
         hits,
-    }
+    })
 }
 
 /// Words of an argument's name that make it a flag of the user's consent (`confirm`,
