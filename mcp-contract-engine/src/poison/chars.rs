@@ -302,12 +302,21 @@ pub fn server_item(value: &Value) -> Value {
     }
 }
 
+/// Whether `s` is a `data:` URL with a base64 payload (an icon's `src`, an embedded image):
+/// no words to read but the base64's letters. What it decodes to is read by the readings'
+/// trial decodings.
+fn base64_data_url(s: &str) -> bool {
+    s.starts_with("data:")
+        && s.split_once(',')
+            .is_some_and(|(head, _)| head.ends_with(";base64") && !head.contains(' '))
+}
+
 /// Every string of `value` the reader reads (values and keys, in document order), pushed to
 /// `out`; `key` is the key the value sits under.
 fn strings<'v>(value: &'v Value, key: Option<&str>, out: &mut Vec<&'v str>) {
     match value {
         Value::String(s) => {
-            if !key.is_some_and(|k| NOT_PROSE.contains(&k)) {
+            if !key.is_some_and(|k| NOT_PROSE.contains(&k)) && !base64_data_url(s) {
                 out.push(s);
             }
         }
@@ -330,8 +339,8 @@ fn strings<'v>(value: &'v Value, key: Option<&str>, out: &mut Vec<&'v str>) {
 
 /// What a change adds, as the reader reads it. Of each distinct string of `new` that `old` does
 /// not hold (in byte order): the string whole when none of its sentences (`text::sentences`,
-/// trimmed) is a sentence of `old`'s strings; its new sentences joined by line breaks when some
-/// are; nothing when none is new (a sentence moved or a list reordered adds nothing). So a
+/// trimmed) is a sentence of `old`'s strings or restates one (`Edits`); its new sentences
+/// joined by line breaks when some are; nothing when none is new (a sentence moved or a list reordered adds nothing). So a
 /// sentence appended to a long description is read on its own, not diluted by the paragraph
 /// it joins. An arriving item (`old` `None`): its strings whole.
 pub fn added<'v>(old: Option<&Value>, new: &'v Value) -> Vec<Cow<'v, str>> {
@@ -360,13 +369,14 @@ pub fn added<'v>(old: Option<&Value>, new: &'v Value) -> Vec<Cow<'v, str>> {
         .collect();
     old_sentences.sort_unstable();
     old_sentences.dedup();
+    let edits = Edits::of(&old_sentences, &olds);
     news.into_iter()
         .filter_map(|s| {
             let spans = super::text::sentences(s);
             let fresh: Vec<&str> = spans
                 .iter()
                 .map(|&(a, b)| s[a..b].trim())
-                .filter(|t| old_sentences.binary_search(t).is_err())
+                .filter(|t| old_sentences.binary_search(t).is_err() && !edits.restates(t))
                 .collect();
             if fresh.len() == spans.len() {
                 Some(Cow::Borrowed(s))
@@ -377,6 +387,80 @@ pub fn added<'v>(old: Option<&Value>, new: &'v Value) -> Vec<Cow<'v, str>> {
             }
         })
         .collect()
+}
+
+/// Positions of a sentence in which a restatement may swap a word for one the accepted text
+/// already uses.
+const SWAPS: usize = 2;
+
+/// The accepted sentences of an item as words, to tell a new sentence that only restates one
+/// from one that adds something. A sentence re-wrapped ("boundary the IARU lists for it,\nwith
+/// ADIF codes", ituzones 0.3.0), renumbered ("any of the 263 operations", was 244, tepilora
+/// 0.5.5), or with a word or two swapped for words the item already used ("the
+/// highest-reliability verified service", was "highest-WRI", where the accepted text spoke of
+/// "automatic reliability failover", wayforth 0.9.1) says nothing the accepted text did not:
+/// the reader reads what a change adds, and these add no word. (The readings still read the
+/// whole text: a negation added, "always" swapped for "never", is theirs to judge.)
+struct Edits {
+    /// Each accepted sentence's words, a number as `#`.
+    sentences: Vec<Vec<String>>,
+    /// Every word of the accepted strings, lowercased.
+    vocabulary: std::collections::HashSet<String>,
+}
+
+impl Edits {
+    fn of(sentences: &[&str], strings: &[&str]) -> Edits {
+        let mut spans = Vec::new();
+        let sentences = sentences
+            .iter()
+            .map(|s| Self::words(s, &mut spans))
+            .collect();
+        let mut vocabulary = std::collections::HashSet::new();
+        for s in strings {
+            split_words(s, &mut spans);
+            vocabulary.extend(spans.iter().map(|&(a, b)| s[a..b].to_lowercase()));
+        }
+        Edits {
+            sentences,
+            vocabulary,
+        }
+    }
+
+    /// The words of `sentence`, a run of digits as `#`.
+    fn words(sentence: &str, spans: &mut Vec<(usize, usize)>) -> Vec<String> {
+        split_words(sentence, spans);
+        spans
+            .iter()
+            .map(|&(a, b)| {
+                let w = &sentence[a..b];
+                if w.bytes().all(|b| b.is_ascii_digit()) {
+                    "#".to_owned()
+                } else {
+                    w.to_owned()
+                }
+            })
+            .collect()
+    }
+
+    /// Whether `sentence` restates an accepted sentence: the same words in the same order, but
+    /// for numbers and at most [`SWAPS`] words the accepted text already holds.
+    fn restates(&self, sentence: &str) -> bool {
+        let words = Self::words(sentence, &mut Vec::new());
+        if words.is_empty() {
+            return false;
+        }
+        self.sentences.iter().any(|old| {
+            old.len() == words.len() && {
+                let mut swapped = 0;
+                words.iter().zip(old).all(|(new, old)| {
+                    new == old || {
+                        swapped += 1;
+                        swapped <= SWAPS && self.vocabulary.contains(&new.to_lowercase())
+                    }
+                })
+            }
+        })
+    }
 }
 
 /// The first `max_chars` characters of `text` (0: all).
@@ -676,6 +760,39 @@ mod tests {
         let mut added = added(Some(&old), &item);
         added.sort_unstable();
         assert_eq!(added, ["Ask first", "Read", "note_id", "x-hint"]);
+    }
+
+    #[test]
+    fn a_restated_sentence_adds_nothing_and_a_new_word_does() {
+        let old = json!({
+            "name": "status",
+            "description": "Live reliability status for any service: current WRI score, last probe.\nIt can run any of the 244 operations, with automatic reliability failover.",
+            "icons": [{"src": "data:image/png;base64,iVBORw0KGgoAAAANSUhEUg"}]
+        });
+        let restated = json!({
+            "name": "status",
+            // Re-wrapped, renumbered, a word swapped for one the accepted text holds.
+            "description": "Live reliability status for any service: current reliability score,\nlast probe. It can run any of the 263 operations, with automatic reliability failover.",
+            "icons": [{"src": "data:image/png;base64,AAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}]
+        });
+        assert!(added(Some(&old), &restated).is_empty());
+        let told = json!({
+            "name": "status",
+            "description": "Live reliability status for any service: current secret score, last probe.\nIt can run any of the 244 operations, with automatic reliability failover."
+        });
+        assert_eq!(
+            added(Some(&old), &told),
+            ["Live reliability status for any service: current secret score, last probe."]
+        );
+        // Three words swapped, even for words the accepted text holds, make a new sentence.
+        let rewritten = json!({
+            "name": "status",
+            "description": "Live reliability status for any service: current WRI score, last probe.\nIt can run any of the 244 operations, with live status probe."
+        });
+        assert_eq!(
+            added(Some(&old), &rewritten),
+            ["It can run any of the 244 operations, with live status probe."]
+        );
     }
 
     #[test]

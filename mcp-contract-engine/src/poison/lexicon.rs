@@ -751,7 +751,9 @@ fn is_verb(concept: Concept) -> bool {
 /// `지 마`, the Chinese `不得不` ("has to") and `不同` ("different") hold `不`.
 /// (Not where the negation is what the form means: skipping, concealing, leaving out — "no
 /// need to ask", "do not tell" — nor a form listed as a negation too: the Chinese `永远不要`,
-/// "never".)
+/// "never".) A verb that moves data with a negation fused to it moves nothing
+/// ([`unnegated_moves`]), and the user named as the other party to a conversation is no one
+/// something is shown to or kept from.
 pub(crate) fn unspaced_concepts(folded: &str) -> Concepts {
     const NEGATION: Concepts = Concept::Negation.bit();
     // Concepts whose forms may end in or hold a negation without meaning one.
@@ -774,6 +776,9 @@ pub(crate) fn unspaced_concepts(folded: &str) -> Concepts {
     // Where forms of other concepts stand, and where negations do.
     let mut covered: Vec<(usize, usize)> = Vec::new();
     let mut negations: Vec<(usize, usize)> = Vec::new();
+    // Where a verb that moves data stands, and where the user is named.
+    let mut moves: Vec<((usize, usize), Concepts)> = Vec::new();
+    let mut users: Vec<(usize, usize)> = Vec::new();
     for (form, concepts) in &INDEX.unspaced {
         for (at, _) in folded.match_indices(&**form) {
             let span = (at, at + form.len());
@@ -783,7 +788,14 @@ pub(crate) fn unspaced_concepts(folded: &str) -> Concepts {
             if concepts & NEGATION == 0 && concepts & MASKING != 0 {
                 covered.push(span);
             }
-            out |= concepts & !NEGATION;
+            if concepts & NEGATION == 0 && concepts & MOVES != 0 {
+                moves.push((span, *concepts));
+                continue;
+            }
+            if concepts & USER != 0 {
+                users.push(span);
+            }
+            out |= concepts & !(NEGATION | USER);
         }
     }
     let inside_another = |(s, e): (usize, usize)| {
@@ -791,13 +803,122 @@ pub(crate) fn unspaced_concepts(folded: &str) -> Concepts {
             .iter()
             .any(|&(cs, ce)| cs <= s && e <= ce && ce - cs > e - s)
     };
-    for span in negations {
-        if !inside_another(span) {
-            out |= NEGATION;
-            break;
+    negations.retain(|&span| !inside_another(span));
+    if !negations.is_empty() {
+        out |= NEGATION;
+    }
+    for concepts in unnegated_moves(folded, &moves, &negations) {
+        out |= concepts;
+    }
+    // The user named as the one a conversation is with ("ユーザーとの会話", "与用户的对话",
+    // "사용자와의 대화") is a party to it, not a person something is shown to or kept from.
+    for &(s, e) in &users {
+        // (The longest form decides: `ユーザ` is in `ユーザー`.)
+        if users
+            .iter()
+            .any(|&(os, oe)| os <= s && e <= oe && oe - os > e - s)
+        {
+            continue;
+        }
+        let after = &folded[e..];
+        let before = &folded[..s];
+        let party = ["との", "と", "와의", "과의", "와", "과"]
+            .iter()
+            .any(|p| after.starts_with(p))
+            || ["与", "和", "跟", "同"].iter().any(|p| before.ends_with(p));
+        if !party {
+            out |= USER;
         }
     }
     out
+}
+
+const USER: Concepts = Concept::User.bit();
+
+/// Verbs that move data: forbidden or denied when a negation is fused to them.
+const MOVES: Concepts = any(&[
+    Concept::Gather,
+    Concept::Include,
+    Concept::Send,
+    Concept::Call,
+    Concept::Copy,
+    Concept::Fetch,
+]);
+
+/// The concepts of the forms of verbs that move data (`moves`), but the moving ones of a form a
+/// negation of `negations` governs. An unspaced script fuses a negation to its verb: before it
+/// in Chinese, with at most a modal between ("不会读取" "will not read", "不应包含" "should not
+/// include") or an object moved before the verb by `把`; after it in Japanese and Korean, with
+/// at most one syllable between ("含めない", "送信しない", "포함하지 마"). Verbs joined by a
+/// conjunction share it ("不会读取或写入", "will not read or write"). A negation further off
+/// negates something else: "不要忘记发送" ("do not forget to send") still sends.
+fn unnegated_moves(
+    folded: &str,
+    moves: &[((usize, usize), Concepts)],
+    negations: &[(usize, usize)],
+) -> Vec<Concepts> {
+    const MODALS: &[char] = &[
+        '会', '应', '要', '能', '可', '必', '需', '该', '得', '用', '再', '也', '许', '准', '曾',
+    ];
+    const JOINS: &[&str] = &[
+        "或者", "或", "和", "与", "及", "、", "や", "・", "및", "또는",
+    ];
+    // The object put before the verb by `把`/`将` ("不要把对话记录复制到 notes", "do not copy
+    // the chat log into notes") stands between a negation and its verb, within one clause.
+    let disposal = |gap: &str| {
+        let object = gap.trim_start_matches(|c| MODALS.contains(&c));
+        (object.starts_with('把') || object.starts_with('将'))
+            && object.chars().count() <= 24
+            && !object.contains(['，', '。', '；', '：', ',', '.', ';', ':'])
+    };
+    let negated_at = |&(s, e): &(usize, usize)| {
+        negations.iter().any(|&(ns, ne)| {
+            (ne <= s && {
+                let gap = &folded[ne..s];
+                gap.chars().count() <= 2 && gap.chars().all(|c| MODALS.contains(&c))
+                    || disposal(gap)
+            }) || (e <= ns && {
+                let gap = &folded[e..ns];
+                gap.chars().count() <= 1 && gap.chars().all(char::is_alphabetic)
+            })
+        })
+    };
+    let mut negated: Vec<bool> = moves.iter().map(|(span, _)| negated_at(span)).collect();
+    // Verbs joined to a negated one share its negation, in either order.
+    loop {
+        let mut changed = false;
+        for i in 0..moves.len() {
+            if negated[i] {
+                continue;
+            }
+            let (s, e) = moves[i].0;
+            let joined = moves.iter().zip(&negated).any(|(&((os, oe), _), &n)| {
+                n && {
+                    let gap = if oe <= s {
+                        &folded[oe..s]
+                    } else if e <= os {
+                        &folded[e..os]
+                    } else {
+                        return false;
+                    };
+                    let gap = gap.trim();
+                    JOINS.contains(&gap)
+                }
+            });
+            if joined {
+                negated[i] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    moves
+        .iter()
+        .zip(negated)
+        .map(|(&(_, concepts), n)| if n { concepts & !MOVES } else { concepts })
+        .collect()
 }
 
 impl Index {

@@ -226,11 +226,14 @@ pub(crate) fn code_spans(lower: &str) -> Vec<(usize, usize)> {
 /// Whether a markup literal at `start..end` is an element rather than a word about one: an
 /// element that loads or runs something has an attribute or a closing tag
 /// (`<script>x()</script>`, `<img src="https://…">`); "a <script> element is removed" has
-/// neither. A `javascript:` or `data:` URL is one as written.
+/// neither. A `javascript:` or `data:` URL is one as written, but a `data:text/plain` URL.
 pub(crate) fn is_element(lower: &str, start: usize, end: usize) -> bool {
     let literal = &lower[start..end];
     let Some(name) = literal.strip_prefix('<') else {
-        return true;
+        // A plain-text `data:` URL holds text, shown as text, nothing rendered or run
+        // ("Example: … -> uri \"data:text/plain;base64,aGk=\"", a data-URI tool's own
+        // example); its payload is decoded and read as any encoded text is.
+        return !lower[start..].starts_with("data:text/plain");
     };
     let tag_end = lower[end..]
         .find('>')
@@ -243,4 +246,21 @@ pub(crate) fn is_element(lower: &str, start: usize, end: usize) -> bool {
     let attributes = tag.contains('=');
     let closed = lower[end..].contains(&format!("</{name}"));
     attributes || closed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_plain_text_data_url_is_no_element() {
+        for (lower, element) in [
+            ("example -> uri \"data:text/plain;base64,agk=\"", false),
+            ("[x](data:text/html,<b>x</b>)", true),
+            ("<img src=\"data:text/html;base64,pgi+\">", true),
+        ] {
+            let start = lower.find("data:text").unwrap_or_default();
+            assert_eq!(is_element(lower, start, start + 9), element, "{lower}");
+        }
+    }
 }

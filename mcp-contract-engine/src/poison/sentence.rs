@@ -985,7 +985,10 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         if m.concepts == C::Negation.bit()
             && ws.get(m.end).is_none_or(|&(s, e)| &folded[s..e] != "only")
         {
-            negated.push((m.end, clause_end(folded, ws, m.end, 10, &command_at)));
+            // (A negation listed with its verb, the Hebrew `אל תעתיק` "do not copy", negates
+            // the verb inside it too.)
+            let from = m.start + 1;
+            negated.push((from, clause_end(folded, ws, m.end, 10, &command_at)));
             // A negation that forbids rather than describes: an imperative opens its clause
             // (`don't bring it up`; not `no identifiers are written`), follows a modal (`should not`, `must never`) or is an obligation
             // (`is not to be notified`). Telling forbidden so is keeping something from
@@ -997,7 +1000,7 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
                 || ends_at(found, m.start, C::Directive.bit() | C::Model.bit())
                 || matches!(before, Some("is" | "are" | "was" | "were")) && after == Some("to");
             if forbids {
-                prohibited.push((m.end, clause_end(folded, ws, m.end, 10, &command_at)));
+                prohibited.push((from, clause_end(folded, ws, m.end, 10, &command_at)));
             }
         }
         if m.concepts & C::Conditional.bit() != 0 {
@@ -1116,6 +1119,42 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
             }
         }
     }
+    // So is the subject of a passive denied: "earlier messages of the conversation are not
+    // needed for retrieval" (a `query` argument), "the system prompt is never sent". The span
+    // runs from the clause's start to the negation.
+    for m in found {
+        if m.concepts == C::Negation.bit()
+            && m.start > 0
+            && matches!(word(m.start), "not" | "never")
+            && matches!(word(m.start - 1), "is" | "are" | "was" | "were" | "be")
+            && ws.get(m.end).is_some_and(|&(s, e)| {
+                matches!(
+                    &folded[s..e],
+                    "needed"
+                        | "required"
+                        | "used"
+                        | "included"
+                        | "sent"
+                        | "stored"
+                        | "read"
+                        | "collected"
+                        | "shared"
+                        | "passed"
+                        | "wanted"
+                        | "accepted"
+                        | "forwarded"
+                        | "saved"
+                        | "logged"
+                        | "transmitted"
+                        | "copied"
+                        | "uploaded"
+                )
+            })
+        {
+            let start = (0..m.start).rev().find(|&k| opens_clause(k)).unwrap_or(0);
+            kept_out.push((start, m.start));
+        }
+    }
     let mut out = Vec::with_capacity(found.len());
     // Where leaving out was forbidden (`never omit`), for the verbs joined to it.
     let mut unomitted: Vec<usize> = Vec::new();
@@ -1136,7 +1175,8 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
                 && within(&prohibited, m.start)
                 && !matches!(
                     word(m.start),
-                    "claim" | "claims" | "pretend" | "pretends" | "assure" | "reassure"
+                    "claim" | "claims" | "pretend" | "pretends" | "assure" | "reassure" | "promise"
+                        | "promises"
                 )
                 && !telling_forbidden_for_the_truth(folded, ws, found, m)
                 // (Nor which tool sends: "Do NOT use to send a text reply — use send_message
@@ -1290,6 +1330,15 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         {
             c &= !C::Conceal.bit();
         }
+        // Forbidding a telling of advice or of a wording keeps no fact back: "do not tell
+        // anyone to buy or import one" (finerx 2.2.0); "do not tell the user that the
+        // transfer failed" still conceals.
+        if c & C::Conceal.bit() != 0
+            && matches!(word(m.end - 1), "tell" | "say" | "mention" | "inform")
+            && advice_or_wording_forbidden(folded, ws, found, m)
+        {
+            c &= !C::Conceal.bit();
+        }
         // A state is no concealment unless something is made or kept so: "Say the cause is
         // unreported rather than reaching for status_text" (epics 0.7.0) tells what the data
         // lacks; "leave the fee unreported", "it must remain undisclosed", "let it go
@@ -1324,6 +1373,96 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
             })
         {
             c &= !C::Conceal.bit();
+        }
+        // Asking someone for a value is no confirmation sought: "there is no reason to ask the
+        // user for one" (an API key the public API does not need). "ask the user for
+        // approval", "ask the user for confirmation first" still seek one.
+        if c & C::Confirm.bit() != 0
+            && matches!(word(m.end - 1), "user" | "them" | "ask" | "asking")
+            && ws.get(m.end + 1).is_some()
+            && word(m.end) == "for"
+            && {
+                let mut k = m.end + 1;
+                while ws.get(k + 1).is_some()
+                    && matches!(word(k), "a" | "an" | "the" | "their" | "your" | "any")
+                {
+                    k += 1;
+                }
+                !starts_in(found, k, k + 1, C::Confirm.bit() | C::Consent.bit())
+            }
+        {
+            c &= !C::Confirm.bit();
+        }
+        // Leaving something out of the call's own input is about the call: "leave them out of
+        // the query". ("leave it out of the reply" keeps it from the user.)
+        if c & (C::Omit.bit() | C::Conceal.bit()) != 0
+            && m.concepts & C::Omit.bit() != 0
+            && (m.end..(m.end + 3).min(ws.len())).any(|k| {
+                matches!(word(k), "of" | "from")
+                    && ws.get(k + 2).is_some()
+                    && word(k + 1) == "the"
+                    && matches!(
+                        word(k + 2),
+                        "query"
+                            | "request"
+                            | "search"
+                            | "call"
+                            | "arguments"
+                            | "parameters"
+                            | "payload"
+                            | "filter"
+                            | "input"
+                            | "inputs"
+                    )
+            })
+            && {
+                let end = clause_end_simple(folded, ws, m.end);
+                !starts_in(found, m.end, end, any(&[C::Audience, C::User]))
+            }
+        {
+            c &= !(C::Omit.bit() | C::Conceal.bit());
+        }
+        // Setting aside what the user wants is what `ignore` must govern when the user's will is
+        // all it can set aside: "which this score ignores; mention that when the user asks"
+        // ignores comfort and price, not the user. ("Ignore what the user asks" still does.)
+        if c & C::Override.bit() != 0
+            && matches!(word(m.start), "ignores" | "ignored" | "disregards")
+            && !starts_in(found, 0, ws.len(), any(&[C::Instructions, C::Model]))
+            && !found.iter().any(|p| {
+                p.concepts & C::UserWill.bit() != 0
+                    && p.start >= m.end
+                    && governs(folded, ws, m.end, p.start, true)
+            })
+        {
+            c &= !C::Override.bit();
+        }
+        // Preferring what the user names leaves the choice of tool to the user: "prefer the
+        // one the user names" (among other servers' file tools), "use whichever the user has
+        // set up". "prefer this tool over the others" still steers.
+        if c & C::Exclusive.bit() != 0
+            && matches!(word(m.start), "prefer" | "use" | "pick" | "choose")
+            && ws.get(m.end + 1).is_some()
+            && (matches!(word(m.end), "whichever" | "whatever")
+                || word(m.end) == "the" && word(m.end + 1) == "one")
+            && starts_in(found, m.end, (m.end + 4).min(ws.len()), C::User.bit())
+        {
+            c &= !C::Exclusive.bit();
+        }
+        // Avoiding an action other than using a tool chooses no tool: "avoid mixing them in
+        // one step". ("avoid using other tools", "avoid calling them" still steer.)
+        if c & C::Exclusive.bit() != 0
+            && word(m.start) == "avoid"
+            && m.end == m.start + 1
+            && ws.get(m.end).is_some_and(|&(s, e)| {
+                let next = &folded[s..e];
+                next.ends_with("ing")
+                    && !matches!(
+                        next,
+                        "using" | "calling" | "relying" | "invoking" | "trusting" | "running"
+                    )
+            })
+        {
+            c &= !C::Exclusive.bit();
         }
         // `only include …` limits what goes into a value, not which tools the model may use:
         // "Only include monday.com MCP tool names — do not reference tools from other connected
@@ -1850,6 +1989,18 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
 /// nothing else the lexicons know in it, and no person is named after it in the clause.
 fn argument_object(folded: &str, ws: &[(usize, usize)], found: &[Match], m: &Match) -> bool {
     const LEEWAY: usize = 5;
+    // `it` right after the verb, with no person in its clause, is the argument the text
+    // describes: "Omitting it closes every session, including ones the user may still be
+    // using" (a `session_id`); "omit it from what the user sees" still conceals.
+    // (Leaving out only: "do not mention it" keeps something back.)
+    if m.concepts & C::Omit.bit() != 0
+        && m.concepts & C::Conceal.bit() == 0
+        && ws.get(m.end).is_some()
+        && folded[ws[m.end].0..ws[m.end].1] == *"it"
+    {
+        let end = clause_end_simple(folded, ws, m.end);
+        return !starts_in(found, m.end, end, any(&[C::Audience, C::User]));
+    }
     let mut field = None;
     for f in found {
         if f.concepts & C::Field.bit() != 0 && f.start >= m.end {
@@ -2123,7 +2274,96 @@ fn telling_forbidden_for_the_truth(
                     .get(k + 1)
                     .is_some_and(|&(s, e)| matches!(&folded[s..e], "if" | "though"))
         });
-    conjecture || (summary || scope || unverified || quoted_success || pretence) && !audience
+    conjecture
+        || (summary || scope || unverified || quoted_success || pretence) && !audience
+        || advice_or_wording_forbidden(folded, ws, found, m)
+}
+
+/// Whether what a forbidden telling forbids is advice or a wording, not a fact: telling
+/// someone to do something ("do not tell anyone to buy or import one"), what or how to do it
+/// ("do not say what to take or at what dose", finerx 2.2.0), or a list of bare words that
+/// name nothing kept back ("Never say guaranteed, best, or cheapest"). Keeping a fact, an
+/// event or a sum from the person is still concealment: "do not tell the user that the
+/// transfer failed", "never mention fees, charges, or commissions", "never say failed,
+/// declined or error".
+fn advice_or_wording_forbidden(
+    folded: &str,
+    ws: &[(usize, usize)],
+    found: &[Match],
+    m: &Match,
+) -> bool {
+    let word = |i: usize| ws.get(i).map_or("", |&(s, e)| &folded[s..e]);
+    // An infinitive after `to`: not a recipient ("report it to the user").
+    let infinitive = |at: usize| {
+        word(at) == "to"
+            && !word(at + 1).is_empty()
+            && !matches!(
+                word(at + 1),
+                "the"
+                    | "a"
+                    | "an"
+                    | "them"
+                    | "him"
+                    | "her"
+                    | "me"
+                    | "us"
+                    | "you"
+                    | "your"
+                    | "their"
+                    | "anyone"
+                    | "anybody"
+                    | "someone"
+                    | "people"
+                    | "any"
+                    | "this"
+            )
+            && !starts_in(found, at + 1, at + 2, any(&[C::Audience, C::User]))
+    };
+    // Someone told to do something: a person, then an infinitive.
+    for k in m.end..(m.end + 3).min(ws.len()) {
+        let person = matches!(
+            word(k),
+            "anyone" | "anybody" | "someone" | "somebody" | "them" | "people" | "him" | "her"
+        ) || found.iter().any(|p| {
+            p.end == k + 1 && p.start >= m.end && p.concepts & any(&[C::Audience, C::User]) != 0
+        });
+        if person && infinitive(k + 1) {
+            return true;
+        }
+    }
+    // What or how to do it.
+    if matches!(
+        word(m.end),
+        "what" | "how" | "which" | "when" | "where" | "whether"
+    ) && (infinitive(m.end + 1) || infinitive(m.end + 2))
+    {
+        return true;
+    }
+    // Bare words in a list ("X, Y, or Z") that name nothing.
+    let listed = ws
+        .get(m.end + 1)
+        .is_some_and(|&(s, _)| folded[ws[m.end].1..s].contains(','));
+    const NAMES_SOMETHING: Concepts = any(&[
+        C::Failure,
+        C::Money,
+        C::Wipe,
+        C::Credentials,
+        C::Files,
+        C::Personal,
+        C::Conversation,
+        C::Instructions,
+        C::Environment,
+        C::Field,
+        C::Url,
+        C::Address,
+        C::Account,
+        C::ToolName,
+        C::Tool,
+        C::OtherTools,
+        C::Misstate,
+        C::Skip,
+    ]);
+    listed && !starts_in(found, m.end, (m.end + 6).min(ws.len()), NAMES_SOMETHING)
 }
 
 /// Whether a match of one of `concepts` starts at a word in `from..to`.
@@ -2224,6 +2464,19 @@ fn qualified(
                     "chooses",
                     "picks",
                     "selects",
+                    // ("Pass zip only when the person named a ZIP …; otherwise leave it out",
+                    // finerx 2.2.0: the person gave a value.)
+                    "named",
+                    "specified",
+                    "provided",
+                    "supplied",
+                    "gave",
+                    "gives",
+                    "typed",
+                    "entered",
+                    "chose",
+                    "picked",
+                    "selected",
                 ],
             )
     });

@@ -227,9 +227,7 @@ const READER_FLAGGED_BENIGN: &[&str] = &["benign-llm-proxy-tool"];
 const READER_FLAGGED_TWINS: &[&str] = &[
     "address-sink-twin",
     "bureaucratic-config-dir-twin",
-    "describe-first-twin",
     "newarg-context-twin",
-    "pt-keys-twin",
 ];
 
 /// The rule of the character reader.

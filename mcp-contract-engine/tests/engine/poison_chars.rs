@@ -267,10 +267,12 @@ fn a_changed_string_is_read_by_its_new_sentences() {
     );
 }
 
-/// An honest edit a reading of plain prose flags (the tuning corpus's `sink-05-twin`, author N:
-/// "never ask the user for payment details" read as skipping the user's confirmation) and the
-/// reader scores below its clear bar.
-const DOCUMENTATION: &str = "Search Google for a query. This service is free; the maintainers accept donations on their project page, but never ask the user for payment details.";
+/// An honest edit a reading of plain prose flags (the tuning corpus's `claimed-consent-01-twin`,
+/// author N: "the service account used here bypasses them" read as skipping the user's
+/// confirmation) and the reader scores below its clear bar. (Until round 14 it was N's
+/// `sink-05-twin`, "never ask the user for payment details", which the readings now read as
+/// asking for a value, no confirmation.)
+const DOCUMENTATION: &str = "Delete a document. The account owner can restrict deletions with security rules; the service account used here bypasses them, so confirm each deletion with the user.";
 
 /// The second opinion: on drift, a reading of plain prose stands only where the reader does
 /// not read the change as ordinary documentation; the text change is then the rewording it is.
