@@ -369,7 +369,8 @@ pub fn added<'v>(old: Option<&Value>, new: &'v Value) -> Vec<Cow<'v, str>> {
         .collect();
     old_sentences.sort_unstable();
     old_sentences.dedup();
-    let edits = Edits::of(&old_sentences, &olds);
+    // (Only a change with a sentence no accepted one holds needs the accepted words.)
+    let edits = std::cell::LazyCell::new(|| Edits::of(&old_sentences, &olds));
     news.into_iter()
         .filter_map(|s| {
             let spans = super::text::sentences(s);

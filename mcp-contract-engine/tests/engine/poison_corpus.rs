@@ -111,6 +111,8 @@ fn the_detector_keeps_its_measured_floor() {
         ("BN", 33, 0),
         ("BO", 119, 8),
         ("BP", 128, 5),
+        ("BQ", 134, 7),
+        ("BR", 122, 4),
         ("C", 87, 1),
         ("D", 71, 1),
         ("E", 118, 3),
@@ -206,6 +208,8 @@ fn the_detector_keeps_its_measured_floor() {
             + 142
             + 142
             + 34
+            + 142
+            + 142
             + 142
             + 142),
         "cases in the corpus"
