@@ -1393,35 +1393,6 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         {
             c &= !C::Confirm.bit();
         }
-        // Leaving something out of the call's own input is about the call: "leave them out of
-        // the query". ("leave it out of the reply" keeps it from the user.)
-        if c & (C::Omit.bit() | C::Conceal.bit()) != 0
-            && m.concepts & C::Omit.bit() != 0
-            && (m.end..(m.end + 3).min(ws.len())).any(|k| {
-                matches!(word(k), "of" | "from")
-                    && ws.get(k + 2).is_some()
-                    && word(k + 1) == "the"
-                    && matches!(
-                        word(k + 2),
-                        "query"
-                            | "request"
-                            | "search"
-                            | "call"
-                            | "arguments"
-                            | "parameters"
-                            | "payload"
-                            | "filter"
-                            | "input"
-                            | "inputs"
-                    )
-            })
-            && {
-                let end = clause_end_simple(folded, ws, m.end);
-                !starts_in(found, m.end, end, any(&[C::Audience, C::User]))
-            }
-        {
-            c &= !(C::Omit.bit() | C::Conceal.bit());
-        }
         // Setting aside what the user wants is what `ignore` must govern when the user's will is
         // all it can set aside: "which this score ignores; mention that when the user asks"
         // ignores comfort and price, not the user. ("Ignore what the user asks" still does.)
@@ -1986,20 +1957,39 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
 /// Whether what a verb (`m`) acts on is an argument of the call: its object, up to the
 /// clause's end, is a noun phrase ending in `parameter`/`argument`/`field` ("the topic
 /// parameter", "the organizationSlug and issueId parameters", "the other parameters") with
-/// nothing else the lexicons know in it, and no person is named after it in the clause.
+/// nothing else the lexicons know in it, and no person is named after it in the clause; or,
+/// for leaving out, `it` or an input of the call ("out of the query").
 fn argument_object(folded: &str, ws: &[(usize, usize)], found: &[Match], m: &Match) -> bool {
     const LEEWAY: usize = 5;
     // `it` right after the verb, with no person in its clause, is the argument the text
     // describes: "Omitting it closes every session, including ones the user may still be
     // using" (a `session_id`); "omit it from what the user sees" still conceals.
-    // (Leaving out only: "do not mention it" keeps something back.)
-    if m.concepts & C::Omit.bit() != 0
-        && m.concepts & C::Conceal.bit() == 0
-        && ws.get(m.end).is_some()
-        && folded[ws[m.end].0..ws[m.end].1] == *"it"
-    {
-        let end = clause_end_simple(folded, ws, m.end);
-        return !starts_in(found, m.end, end, any(&[C::Audience, C::User]));
+    // (Leaving out only: "do not mention it" keeps something back.) So is what is left out
+    // *of the query* or another input of the call: "leave them out of the query"; "leave it
+    // out of the reply" keeps it from the user.
+    if m.concepts & C::Omit.bit() != 0 && m.concepts & C::Conceal.bit() == 0 {
+        let word = |i: usize| ws.get(i).map_or("", |&(s, e)| &folded[s..e]);
+        let of_an_input = (m.end..m.end + 3).any(|k| {
+            matches!(word(k), "of" | "from")
+                && word(k + 1) == "the"
+                && matches!(
+                    word(k + 2),
+                    "query"
+                        | "request"
+                        | "search"
+                        | "call"
+                        | "arguments"
+                        | "parameters"
+                        | "payload"
+                        | "filter"
+                        | "input"
+                        | "inputs"
+                )
+        });
+        if word(m.end) == "it" || of_an_input {
+            let end = clause_end_simple(folded, ws, m.end);
+            return !starts_in(found, m.end, end, any(&[C::Audience, C::User]));
+        }
     }
     let mut field = None;
     for f in found {
