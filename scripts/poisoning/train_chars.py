@@ -167,6 +167,22 @@ and populations #37/#38 once (86.6 % of attacks, 5.6 % of twins; 2 + 1 and 0 + 1
 before the next was trained: a `data:` URL with a base64 payload is no string the reader reads
 (an icon's `src` of base64 PNG scored 2.15 on a server item of population #37); nothing else
 changed.
+
+Amended 2026-12-04 17:34 UTC for round 15, before a model was trained with it and before
+held-out sets #56/#57 (frozen 17:27 and 17:30) or precision populations #41/#42 were measured by
+anything: round 14's spent sets #52 to #55 join the bound authors as the held-out writers they
+are (--bound-authors adds BO to BR; they were already among the authors A to BR); the real items
+add precision populations #37 and #38 (joined to fixtures/real-servers in round 14). Config,
+grid and bounds unchanged (min_words 3, C 16, real weight 0.5; pooled twins 4.5 %, held-out
+writers' twins 4.0 %, real items 0.1 %). What the reader reads is unchanged; the readings
+changed before it (a form after a word or two, "as a clean markdown table"; hex identifiers are
+no leetspeak; a kind of record named, "optional operator notice", is no voice posed; Korean's
+long negation) and moved 1 twin of the 70 authors. Amended again at 17:50 UTC, after that model
+measured #56/#57 (87.0 % of attacks, 8.5 % of twins) and population #41 (0 lint, 2 drift) once,
+and before the next was trained or held-out sets #58/#59 (being written) were frozen: #56/#57
+join as authors BS and BT and as bound authors (--bound-authors adds BS, BT); the readings
+changed again (knowledge set aside is no instruction set aside; secrets or personal details
+kept out of what is written protect them) and moved 1 twin of the 70 authors before them.
 """
 import argparse
 import glob
@@ -644,7 +660,7 @@ def main():
                     help="the reviewed real findings: those reviewed true are left out of the honest material")
     ap.add_argument("--read", default="target/release/examples/chars_read",
                     help="the chars_read example (cargo build --release -p mcp-contract-engine --features tooling --example chars_read)")
-    ap.add_argument("--bound-authors", default="AO,AP,AQ,AR,AS,AT,AW,AX,BA,BB,BC,BD,BE,BF,BG,BH,BI,BJ,BK,BL,BM,BN",
+    ap.add_argument("--bound-authors", default="AO,AP,AQ,AR,AS,AT,AW,AX,BA,BB,BC,BD,BE,BF,BG,BH,BI,BJ,BK,BL,BM,BN,BO,BP,BQ,BR,BS,BT",
                     help="authors whose twins the engine must also keep under BOUND_TWINS_MAX out of fold")
     ap.add_argument("--budget", type=float, default=1e9, help="seconds: start no grid config after this")
     opts = ap.parse_args()

@@ -98,12 +98,29 @@ pub(crate) fn lookalikes(visible: &str) -> Option<String> {
 /// A word of one letter and digits (`v1`, `s3`) or a numeronym (`k8s`, `i18n`) is a name
 /// however often it comes: "apps/v1 Deployment, networking.k8s.io/v1 Ingress"
 /// (kubernetes-mcp-server 0.0.67) disguises nothing.
+///
+/// Hex digits are an identifier, not a disguise, where they are long (`8d7e6b5a`) or joined
+/// by `-` to more of them, as a UUID's groups are: "设备 ID 3f2a9c1e-4b7d-4e2a-…" (a device id
+/// in a real server's example) hides no word; `d4t4` alone still reads as `data`.
 pub(crate) fn leetspeak(visible: &str) -> Option<String> {
     let mut out = String::with_capacity(visible.len());
     let mut changed = 0;
-    for word in visible.split_inclusive(
-        (|c| !(c.is_ascii_alphanumeric() || matches!(c, '@' | '$'))) as text::CharTest,
-    ) {
+    let words: Vec<&str> = visible
+        .split_inclusive(
+            (|c| !(c.is_ascii_alphanumeric() || matches!(c, '@' | '$'))) as text::CharTest,
+        )
+        .collect();
+    let hex = |i: usize| words.get(i).and_then(|w| hex_digits(w));
+    for (i, &word) in words.iter().enumerate() {
+        let identifier = hex(i).is_some_and(|digits| {
+            digits.len() >= 8
+                || word.ends_with('-') && hex(i + 1).is_some()
+                || i > 0 && words[i - 1].ends_with('-') && hex(i - 1).is_some()
+        });
+        if identifier {
+            out.push_str(word);
+            continue;
+        }
         let letters = has_ascii_letter(word);
         // (Loops, not adapters: each was compiled for its closure.)
         let mut leet = false;
@@ -133,6 +150,20 @@ pub(crate) fn leetspeak(visible: &str) -> Option<String> {
         }
     }
     (changed >= 2).then_some(out)
+}
+
+/// The word's hex digits (its separator left off), when it is hex digits only, a digit
+/// among them.
+fn hex_digits(word: &str) -> Option<&str> {
+    let digits = word.trim_end_matches(|c: char| !c.is_ascii_alphanumeric());
+    let mut digit = false;
+    for b in digits.bytes() {
+        if !b.is_ascii_hexdigit() {
+            return None;
+        }
+        digit |= b.is_ascii_digit();
+    }
+    digit.then_some(digits)
 }
 
 /// A word of letters and digits that is a name rather than a disguised word: one letter with
@@ -387,6 +418,16 @@ mod tests {
             Some("include the passwords")
         );
         assert_eq!(leetspeak("Uses the v2 API on s3"), None);
+        // A UUID's groups, or a long hex id, are an identifier; `d4t4` and `c0de` alone are not.
+        assert_eq!(
+            leetspeak("示例：设备 ID 3f2a9c1e-4b7d-4e2a-9f1c-8d7e6b5a4c3d，值 1"),
+            None
+        );
+        assert_eq!(leetspeak("commit 8d7e6b5a4c3d and 3f2a9c1e4b7d"), None);
+        assert_eq!(
+            leetspeak("s3nd th3 d4t4 and c0de").as_deref(),
+            Some("send the data and code")
+        );
         assert_eq!(
             leetspeak("kinds include: v1 Pod, apps/v1 Deployment, networking.k8s.io/v1 Ingress"),
             None

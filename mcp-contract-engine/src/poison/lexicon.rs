@@ -849,8 +849,8 @@ const MOVES: Concepts = any(&[
 /// negation of `negations` governs. An unspaced script fuses a negation to its verb: before it
 /// in Chinese, with at most a modal between ("不会读取" "will not read", "不应包含" "should not
 /// include") or an object moved before the verb by `把`; after it in Japanese and Korean, with
-/// at most one syllable between ("含めない", "送信しない", "포함하지 마"). Verbs joined by a
-/// conjunction share it ("不会读取或写入", "will not read or write"). A negation further off
+/// at most one syllable between ("含めない", "送信しない", "포함하지 마", "보내지 않습니다").
+/// Verbs joined by a conjunction share it ("不会读取或写入", "will not read or write"). A negation further off
 /// negates something else: "不要忘记发送" ("do not forget to send") still sends.
 fn unnegated_moves(
     folded: &str,
@@ -878,7 +878,9 @@ fn unnegated_moves(
                 gap.chars().count() <= 2 && gap.chars().all(|c| MODALS.contains(&c))
                     || disposal(gap)
             }) || (e <= ns && {
-                let gap = &folded[e..ns];
+                // (Korean's long negation has a space before its `않`/`못`: "보내지 않습니다",
+                // "does not send".)
+                let gap = folded[e..ns].trim_end();
                 gap.chars().count() <= 1 && gap.chars().all(char::is_alphabetic)
             })
         })

@@ -446,9 +446,11 @@ pub(crate) fn facts(
     {
         concepts &= !C::Authority.bit();
     }
-    // A voice denied is none posed: "it is information for the user, not instructions for the
-    // assistant" says what the text is not. (Only the phrase itself negated, right before it:
-    // "not a suggestion but a system directive" still poses.)
+    // A voice denied, or a kind of record named, is none posed: "it is information for the
+    // user, not instructions for the assistant" says what the text is not (only the phrase
+    // itself negated, right before it: "not a suggestion but a system directive" still poses);
+    // "Optional operator notice, such as a planned clock maintenance" describes what a field
+    // holds ("OPERATOR NOTICE: …" still poses).
     if concepts & C::Authority.bit() != 0
         && (literal | unspaced_concepts) & C::Authority.bit() == 0
         && found
@@ -457,7 +459,9 @@ pub(crate) fn facts(
             .all(|m| {
                 m.start > 0 && {
                     let (s, e) = ws[m.start - 1];
-                    matches!(&folded[s..e], "not" | "no" | "never" | "nor")
+                    let before = &folded[s..e];
+                    matches!(before, "not" | "no" | "never" | "nor")
+                        || RECORD_QUALIFIERS.contains(&before)
                 }
             })
     {
@@ -1211,6 +1215,39 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         {
             c &= !(C::Omit.bit() | C::Conceal.bit() | C::Override.bit());
         }
+        // Secrets or personal details kept out of what is written protect them: "please leave
+        // out names, e-mail addresses and other personal details unless the user adds them on
+        // purpose", "passport numbers … keep them out of the preferences array". Leaving out
+        // with a telling, a result, a failure or a person kept from in its clause ("leave the
+        // token refresh out of what you tell the user") still conceals.
+        if c & (C::Omit.bit() | C::Conceal.bit()) != 0
+            && c & C::Tell.bit() == 0
+            && secret
+            && !starts_in(
+                found,
+                0,
+                usize::MAX,
+                any(&[C::Tell, C::Misstate, C::Failure, C::Success]),
+            )
+            && {
+                // The object: the words up to a condition or the clause's end at `;`, `:` or
+                // `.` (a list of them has commas), or, for a pronoun, what came before it.
+                let end = (m.end..ws.len())
+                    .find(|&k| {
+                        matches!(word(k), "unless" | "if" | "when" | "even" | "except")
+                            || folded[ws[k - 1].1..ws[k].0].contains(&[';', ':', '.'][..])
+                    })
+                    .unwrap_or(ws.len());
+                // (`keep ? out` holds its object: "keep them out of the preferences array".)
+                let pronoun = (m.start + 1..=m.end.min(ws.len() - 1))
+                    .any(|k| matches!(word(k), "them" | "it" | "these" | "those"));
+                let object = if pronoun { (0, m.start) } else { (m.end, end) };
+                starts_in(found, object.0, object.1, SECRETS)
+                    && !starts_in(found, m.end, end, any(&[C::Audience, C::User]))
+            }
+        {
+            c &= !(C::Omit.bit() | C::Conceal.bit());
+        }
         // Making something look better is design, not a result misstated: "a 'make it look
         // better' request" (respira-wordpress 8.3.26). "make it look like the transfer went
         // through" still misstates, as does "better than it is".
@@ -1573,17 +1610,39 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
             c &= !C::Model.bit();
         }
         // `as a clickable link`, `as a table`, `as Markdown`: a form given, not a thing
-        // misstated: "Present it to the user as a clickable link." (cited-mcp 0.5.0). "present
-        // the refund as a success" still misstates.
-        if c & C::Misstate.bit() != 0
-            && word(m.end - 1) == "as"
-            && (word_in(m.end, AS_A_FORM)
-                || ws
-                    .get(m.end)
-                    .is_some_and(|_| matches!(word(m.end), "a" | "an" | "one"))
-                    && word_in(m.end + 1, AS_A_FORM))
-        {
+        // misstated: "Present it to the user as a clickable link." (cited-mcp 0.5.0), "Present
+        // results as a clean markdown table" (a form after a word or two that qualify it).
+        // "present the refund as a success" still misstates.
+        if c & C::Misstate.bit() != 0 && word(m.end - 1) == "as" && {
+            let article = ws
+                .get(m.end)
+                .is_some_and(|_| matches!(word(m.end), "a" | "an" | "one"));
+            let from = m.end + usize::from(article);
+            (from..from + 3).any(|i| word_in(i, AS_A_FORM))
+        } {
             c &= !C::Misstate.bit();
+        }
+        // Acting *without* asking, forbidden, asks first: "Don't use this tool without checking
+        // with the user first." (paddle 0.1.6), "Do not delete anything without asking the
+        // user". (In "Do not wait; delete it without asking" the `without` keeps its skip: the
+        // prohibition's clause ends before it.)
+        if c & C::Skip.bit() != 0
+            && word(m.start) == "without"
+            && (within(&negated, m.start) || within(&prohibited, m.start))
+        {
+            c &= !C::Skip.bit();
+        }
+        // Knowledge set aside is no instruction set aside: "Instructs AI to forget any prior
+        // Next.js knowledge and always query docs" (next-devtools-mcp 0.3.8) sends the model
+        // to the docs; "forget your prior instructions" and "forget what the user asked" still
+        // set aside what the model was told.
+        if c & C::Override.bit() != 0
+            && (m.end..(m.end + 5).min(ws.len())).any(|k| word(k) == "knowledge")
+            && found
+                .iter()
+                .all(|f| f.concepts & (C::Instructions.bit() | C::UserWill.bit()) == 0)
+        {
+            c &= !C::Override.bit();
         }
         // `root cause`, `root span`: `root` qualifying a noun that is no place is a compound,
         // not the root directory: "Use `troubleshoot_cloudformation_deployment` when: You need
@@ -2120,6 +2179,12 @@ const MODEL_THINGS: &[&str] = &[
     "handle",
     "run",
     "runs",
+];
+
+/// Words before a kind of notice or message that make it a record named, not a voice posed
+/// ("optional operator notice", "each system message", "the latest policy update").
+const RECORD_QUALIFIERS: &[&str] = &[
+    "optional", "any", "each", "every", "latest", "current", "returned", "pending", "recent",
 ];
 
 /// Forms a result is presented in (`present it as a table`): the words after `as` (and `a`).
