@@ -1112,6 +1112,29 @@ const REVIEWED: &[(&str, &str, bool)] = &[
     ("nutanix", "read/write latency (µs) over the", false),
     ("nutanix", "total storage capacity/usage", false),
     ("steam", "hide games the user already owns", false),
+    // Round 15's populations 43 and 44 (precision43, precision44), read when they joined.
+    ("omniroute", "\"preserveSystemPrompt\"", false),
+    (
+        "bruno",
+        "Optional names of environment variables to read",
+        false,
+    ),
+    ("jmri", "always report a failed command or a", true),
+    ("jmri", "address outside it is refused here", false),
+    ("jmri", "don't say that", true),
+    ("jmri", "explanatory responses for", true),
+    ("jmri", "turn_on=True is REFUSED", false),
+    ("jmri", "report that honestly, not as", true),
+    ("opensolr", "That list is the whole set, not a", true),
+    ("opensolr", "Use opensolr_search for retrieval", true),
+    (
+        "opensolr",
+        "Read local files on Opensolr without indexing them",
+        false,
+    ),
+    ("plane-ce", "are silently skipped", false),
+    ("sonilo", "omit it unless the user asks for stricter", true),
+    ("whitebit", "refuse to call trading tools", true),
 ];
 
 /// The verdict of [`REVIEWED`] on one finding's line.
