@@ -849,7 +849,7 @@ const MOVES: Concepts = any(&[
 /// negation of `negations` governs. An unspaced script fuses a negation to its verb: before it
 /// in Chinese, with at most a modal between ("不会读取" "will not read", "不应包含" "should not
 /// include") or an object moved before the verb by `把`; after it in Japanese and Korean, with
-/// at most one syllable between ("含めない", "送信しない", "포함하지 마", "보내지 않습니다").
+/// at most one syllable between ("含めない", "送信しない", "含めず", "포함하지 마", "보내지 않습니다").
 /// Verbs joined by a conjunction share it ("不会读取或写入", "will not read or write"). A negation further off
 /// negates something else: "不要忘记发送" ("do not forget to send") still sends.
 fn unnegated_moves(
@@ -885,7 +885,21 @@ fn unnegated_moves(
             })
         })
     };
-    let mut negated: Vec<bool> = moves.iter().map(|(span, _)| negated_at(span)).collect();
+    // Japanese's written negative `ず` ("含めず、", "送らずに": "without including", "without
+    // sending") is fused to its verb, with at most one kana of the verb's stem between. Alone
+    // it is no negation: `必ず` is "always", `まず` "first".
+    let zu = |&(_, e): &(usize, usize)| {
+        let mut after = folded[e..].chars();
+        match (after.next(), after.next()) {
+            (Some('ず'), _) => true,
+            (Some(kana), Some('ず')) => ('\u{3041}'..='\u{3096}').contains(&kana),
+            _ => false,
+        }
+    };
+    let mut negated: Vec<bool> = moves
+        .iter()
+        .map(|(span, _)| negated_at(span) || zu(span))
+        .collect();
     // Verbs joined to a negated one share its negation, in either order.
     loop {
         let mut changed = false;

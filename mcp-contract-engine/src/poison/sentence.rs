@@ -553,6 +553,12 @@ pub(crate) fn facts(
     {
         concepts |= C::OnRequest.bit();
     }
+    // Data moved only once the user has agreed to it is moved at the user's request: "please
+    // check with the user before including a precise street address in a query". (Not when
+    // the asking is forbidden or waived: "no need to check with the user before sending".)
+    if concepts & C::OnRequest.bit() == 0 && user_asked_before_moving(folded, &ws, &found) {
+        concepts |= C::OnRequest.bit();
+    }
     // The user's will named and followed ("for each intent the user selects").
     if concepts & C::UserWill.bit() != 0 && concepts & (C::Against.bit() | C::Default.bit()) == 0 {
         concepts |= C::Respected.bit();
@@ -1193,6 +1199,22 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
             }
             c &= !(ACTIONS | C::Imperative.bit());
         }
+        // A success denied as the form a telling takes asks for the truth: "if the observed
+        // aspect still doesn't match, "confirmed" is false — report that honestly, not as
+        // success" (jmri-mcp 1.1.0). "Report it as a success, not as a failure" still claims one.
+        if c & C::Success.bit() != 0 {
+            let mut k = m.start;
+            if k > 0 && matches!(word(k - 1), "a" | "an") {
+                k -= 1;
+            }
+            if k >= 2
+                && word(k - 1) == "as"
+                && (matches!(word(k - 2), "not" | "never")
+                    || k >= 3 && word(k - 2) == "than" && word(k - 3) == "rather")
+            {
+                c &= !C::Success.bit();
+            }
+        }
         // `never omit or hide "legacyAutomations"` asks for everything to be shown: leaving out
         // forbidden is no concealment (@mondaydotcomorg/monday-api-mcp 3.3.0); the verbs
         // joined by `or` share the negation (a clause ends before a second command otherwise).
@@ -1241,11 +1263,47 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
                 // (`keep ? out` holds its object: "keep them out of the preferences array".)
                 let pronoun = (m.start + 1..=m.end.min(ws.len() - 1))
                     .any(|k| matches!(word(k), "them" | "it" | "these" | "those"));
-                let object = if pronoun { (0, m.start) } else { (m.end, end) };
+                // (So does `keep ? ? out` a noun: "keep personal data out of the encoded text".)
+                let object = if pronoun {
+                    (0, m.start)
+                } else {
+                    (m.start + 1, end)
+                };
                 starts_in(found, object.0, object.1, SECRETS)
                     && !starts_in(found, m.end, end, any(&[C::Audience, C::User]))
             }
         {
+            c &= !(C::Omit.bit() | C::Conceal.bit());
+        }
+        // What a person would rather not share, left out, is their wish kept: "draft it from
+        // the conversation, show the draft, and leave out anything they would rather not
+        // share". (Not what they would rather not see or know: that keeps it from them.)
+        if c & (C::Omit.bit() | C::Conceal.bit()) != 0 && {
+            let end = clause_end_simple(folded, ws, m.end.saturating_sub(1));
+            (m.end..end).any(|k| {
+                let unwilling = matches!(word(k), "rather" | "prefer")
+                    && ws.get(k + 1).is_some_and(|_| word(k + 1) == "not")
+                    || matches!(word(k), "not" | "don't" | "doesn't" | "dont" | "doesnt")
+                        && ws
+                            .get(k + 1)
+                            .is_some_and(|_| matches!(word(k + 1), "want" | "wish"));
+                unwilling
+                    && (k + 2..end.min(k + 5)).any(|j| {
+                        matches!(
+                            word(j),
+                            "share"
+                                | "send"
+                                | "include"
+                                | "disclose"
+                                | "reveal"
+                                | "post"
+                                | "publish"
+                                | "give"
+                                | "expose"
+                        )
+                    })
+            })
+        } {
             c &= !(C::Omit.bit() | C::Conceal.bit());
         }
         // Making something look better is design, not a result misstated: "a 'make it look
@@ -2013,6 +2071,30 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
     (out, extra)
 }
 
+/// Whether the sentence asks the user before data is moved: `check with the user before
+/// including`, `ask the user before sending`, `confirm with the user before you copy`, the
+/// asking not forbidden or waived (`never`, `without`, `no need to`, `skip`).
+fn user_asked_before_moving(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> bool {
+    let word = |i: usize| ws.get(i).map_or("", |&(s, e)| &folded[s..e]);
+    (0..ws.len()).any(|k| {
+        matches!(word(k), "check" | "confirm" | "ask" | "verify")
+            && !(k.saturating_sub(3)..k).any(|j| {
+                matches!(
+                    word(j),
+                    "not" | "never" | "don't" | "dont" | "without" | "no" | "skip" | "needn't"
+                )
+            })
+            && (k + 1..ws.len().min(k + 5)).any(|u| {
+                starts_at(found, u, C::User.bit())
+                    && (u + 1..ws.len().min(u + 3)).any(|b| {
+                        word(b) == "before"
+                            && (b + 1..ws.len().min(b + 4))
+                                .any(|v| starts_at(found, v, PASS | C::Copy.bit()))
+                    })
+            })
+    })
+}
+
 /// Whether what a verb (`m`) acts on is an argument of the call: its object, up to the
 /// clause's end, is a noun phrase ending in `parameter`/`argument`/`field` ("the topic
 /// parameter", "the organizationSlug and issueId parameters", "the other parameters") with
@@ -2028,12 +2110,15 @@ fn argument_object(folded: &str, ws: &[(usize, usize)], found: &[Match], m: &Mat
     // out of the reply" keeps it from the user.
     if m.concepts & C::Omit.bit() != 0 && m.concepts & C::Conceal.bit() == 0 {
         let word = |i: usize| ws.get(i).map_or("", |&(s, e)| &folded[s..e]);
-        let of_an_input = (m.end..m.end + 3).any(|k| {
+        // (The form may hold the `of`: `keep ? out of`.)
+        let of_an_input = (m.end.saturating_sub(1)..m.end + 3).any(|k| {
             matches!(word(k), "of" | "from")
                 && word(k + 1) == "the"
                 && matches!(
                     word(k + 2),
                     "query"
+                        | "index"
+                        | "cache"
                         | "request"
                         | "search"
                         | "call"
@@ -2046,7 +2131,15 @@ fn argument_object(folded: &str, ws: &[(usize, usize)], found: &[Match], m: &Mat
                 )
         });
         if word(m.end) == "it" || of_an_input {
-            let end = clause_end_simple(folded, ws, m.end);
+            // (A person in a condition after it is the one whose request sets the value, not
+            // one kept from it: "prompt_influence (float, optional): … omit it unless the user
+            // asks for stricter or looser prompt adherence" (sonilo-mcp 0.19.0).)
+            let mut end = clause_end_simple(folded, ws, m.end);
+            if let Some(k) = (m.end + 1..end)
+                .find(|&k| matches!(word(k), "unless" | "if" | "when" | "whenever" | "until"))
+            {
+                end = k;
+            }
             return !starts_in(found, m.end, end, any(&[C::Audience, C::User]));
         }
     }
