@@ -773,7 +773,10 @@ pub(crate) fn unspaced_concepts(folded: &str) -> Concepts {
         Concept::Consent,
     ]);
     let mut out = 0;
-    // Where forms of other concepts stand, and where negations do.
+    // "At once" is no confirmation skipped where the sentence asks for one: "deploy-site는
+    // 프로덕션에 바로 게시되므로 실행 전에 매번 사용자에게 확인을 받으세요" ("deploy-site
+    // publishes to production at once, so get the user's confirmation before every run").
+    let confirmation_asked = CONFIRMATION_ASKED.iter().any(|f| folded.contains(f));
     let mut covered: Vec<(usize, usize)> = Vec::new();
     let mut negations: Vec<(usize, usize)> = Vec::new();
     // Where a verb that moves data stands, and where the user is named.
@@ -794,6 +797,10 @@ pub(crate) fn unspaced_concepts(folded: &str) -> Concepts {
             }
             if concepts & USER != 0 {
                 users.push(span);
+            }
+            if confirmation_asked && AT_ONCE.contains(&&**form) {
+                out |= concepts & !(NEGATION | USER | Concept::Skip.bit());
+                continue;
             }
             out |= concepts & !(NEGATION | USER);
         }
@@ -834,6 +841,23 @@ pub(crate) fn unspaced_concepts(folded: &str) -> Concepts {
 }
 
 const USER: Concepts = Concept::User.bit();
+
+/// Words for "at once" that the lexicons read as skipping a step.
+const AT_ONCE: &[&str] = &["바로", "즉시", "すぐに", "直ちに"];
+
+/// A confirmation asked for, in Korean and Japanese: "확인을 받으세요" ("get confirmation"),
+/// "確認を取って" ("obtain confirmation").
+const CONFIRMATION_ASKED: &[&str] = &[
+    "확인을 받",
+    "확인받",
+    "승인을 받",
+    "동의를 받",
+    "確認を取",
+    "確認をとっ",
+    "確認を得",
+    "承認を得",
+    "了承を得",
+];
 
 /// Verbs that move data: forbidden or denied when a negation is fused to them.
 const MOVES: Concepts = any(&[

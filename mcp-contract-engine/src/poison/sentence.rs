@@ -1199,6 +1199,70 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
             }
             c &= !(ACTIONS | C::Imperative.bit());
         }
+        // A password's rules or protection are a setting, not a secret: "(turning off password
+        // protection included)", "password policy", "password strength".
+        if c & C::Credentials.bit() != 0
+            && matches!(word(m.start), "password" | "passwords")
+            && m.end == m.start + 1
+            && ws.get(m.end).is_some_and(|_| {
+                matches!(
+                    word(m.end),
+                    "protection"
+                        | "protected"
+                        | "policy"
+                        | "policies"
+                        | "strength"
+                        | "requirements"
+                        | "rules"
+                        | "complexity"
+                        | "expiry"
+                        | "expiration"
+                )
+            })
+        {
+            c &= !C::Credentials.bit();
+        }
+        // Tax withheld is no secret kept: "may incur 10% withholding on gross proceeds as per
+        // IRS guidance" (alpaca-mcp-server 2.4.0), "backup withholding", "withholding tax".
+        if c & C::Conceal.bit() != 0 && word(m.start) == "withholding" && {
+            let before = m.start.checked_sub(1).map_or("", word);
+            before.starts_with(|ch: char| ch.is_ascii_digit())
+                || matches!(
+                    before,
+                    "tax" | "backup" | "federal" | "foreign" | "nonresident"
+                )
+                || ws.get(m.end).is_some_and(|_| {
+                    matches!(word(m.end), "tax" | "taxes" | "rate" | "rates" | "agent")
+                })
+        } {
+            c &= !C::Conceal.bit();
+        }
+        // Avoiding this item steers towards others, not away from them: "Avoid calling this
+        // unless you know the element selector (you can use other tools to find those)"
+        // (@brightdata/mcp 2.11.3).
+        if c & C::Exclusive.bit() != 0
+            && matches!(word(m.start), "avoid" | "avoids")
+            && (m.end..ws.len().min(m.end + 2)).any(|k| matches!(word(k), "this" | "it"))
+        {
+            c &= !C::Exclusive.bit();
+        }
+        // Prompts kept in the records an item reads are its data, not the model's
+        // instructions: "system prompts, model parameters, or other details stored within
+        // observations" (langfuse-mcp 0.14.0, traces of another application).
+        if c & C::Instructions.bit() != 0
+            && (m.end..ws.len().min(m.end + 10))
+                .take_while(|&k| !folded[ws[k - 1].1..ws[k].0].contains(&[';', '.', ':'][..]))
+                .any(|k| {
+                    matches!(
+                        word(k),
+                        "stored" | "recorded" | "logged" | "captured" | "traced"
+                    ) && ws
+                        .get(k + 1)
+                        .is_some_and(|_| matches!(word(k + 1), "in" | "within" | "inside"))
+                })
+        {
+            c &= !C::Instructions.bit();
+        }
         // A success denied as the form a telling takes asks for the truth: "if the observed
         // aspect still doesn't match, "confirmed" is false — report that honestly, not as
         // success" (jmri-mcp 1.1.0). "Report it as a success, not as a failure" still claims one.
@@ -2423,7 +2487,11 @@ fn telling_forbidden_for_the_truth(
                     .is_some_and(|&(s, e)| matches!(&folded[s..e], "if" | "though"))
         });
     conjecture
-        || (summary || scope || unverified || quoted_success || pretence) && !audience
+        || (scope || unverified || quoted_success || pretence) && !audience
+        // (A shortening forbidden is kept from someone only when a person is named: "Do not
+        // summarize the table in the response" (@digitalocean/mcp 1.0.66) asks for all of it;
+        // "never summarize the deletions for the user" keeps them back.)
+        || summary && !starts_in(found, m.end, end, C::User.bit())
         || advice_or_wording_forbidden(folded, ws, found, m)
 }
 
@@ -2728,11 +2796,24 @@ fn outside(
             }
             false
         };
+        // Nor the place a value is kept: "Always store the secret key in environment variables
+        // (e.g., DO_SPACES_SECRET_KEY)" (@digitalocean/mcp 1.0.66) puts it there.
+        let kept_in = |o: &Match| {
+            let word = |i: usize| &folded[ws[i].0..ws[i].1];
+            o.start >= 1
+                && matches!(word(o.start - 1), "in" | "into" | "as")
+                && (o.start.saturating_sub(8)..o.start - 1).any(|k| {
+                    matches!(
+                        word(k),
+                        "store" | "stores" | "save" | "saves" | "keep" | "keeps" | "put" | "place"
+                    )
+                })
+        };
         let (mut named_env, mut all_set) = (false, true);
         for o in found {
             if o.concepts & C::Environment.bit() != 0 {
                 named_env = true;
-                if !set_object(o) {
+                if !set_object(o) && !kept_in(o) {
                     all_set = false;
                     break;
                 }
