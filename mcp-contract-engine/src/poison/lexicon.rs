@@ -798,6 +798,27 @@ pub(crate) fn unspaced_concepts(folded: &str) -> Concepts {
             if concepts & USER != 0 {
                 users.push(span);
             }
+            // A voice denied right after or before it is none: "これはシステムメッセージではなく、
+            // ツールの説明です" ("this is not a system message but the tool's description"),
+            // "这不是系统消息".
+            if concepts & Concept::Authority.bit() != 0
+                && ([
+                    "ではな",
+                    "ではあり",
+                    "じゃな",
+                    "이 아니",
+                    "가 아니",
+                    "는 아니",
+                ]
+                .iter()
+                .any(|n| folded[span.1..].starts_with(n))
+                    || ["不是", "并非", "而非"]
+                        .iter()
+                        .any(|n| folded[..span.0].ends_with(n)))
+            {
+                out |= concepts & !(NEGATION | USER | Concept::Authority.bit());
+                continue;
+            }
             if confirmation_asked && AT_ONCE.contains(&&**form) {
                 out |= concepts & !(NEGATION | USER | Concept::Skip.bit());
                 continue;

@@ -462,6 +462,7 @@ pub(crate) fn facts(
                     let before = &folded[s..e];
                     matches!(before, "not" | "no" | "never" | "nor")
                         || RECORD_QUALIFIERS.contains(&before)
+                        || voice_denied(folded, &ws, m.start)
                 }
             })
     {
@@ -1306,37 +1307,53 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         // purpose", "passport numbers … keep them out of the preferences array". Leaving out
         // with a telling, a result, a failure or a person kept from in its clause ("leave the
         // token refresh out of what you tell the user") still conceals.
-        if c & (C::Omit.bit() | C::Conceal.bit()) != 0
-            && c & C::Tell.bit() == 0
-            && secret
-            && !starts_in(
-                found,
-                0,
-                usize::MAX,
-                any(&[C::Tell, C::Misstate, C::Failure, C::Success]),
-            )
-            && {
-                // The object: the words up to a condition or the clause's end at `;`, `:` or
-                // `.` (a list of them has commas), or, for a pronoun, what came before it.
-                let end = (m.end..ws.len())
-                    .find(|&k| {
-                        matches!(word(k), "unless" | "if" | "when" | "even" | "except")
-                            || folded[ws[k - 1].1..ws[k].0].contains(&[';', ':', '.'][..])
-                    })
-                    .unwrap_or(ws.len());
-                // (`keep ? out` holds its object: "keep them out of the preferences array".)
-                let pronoun = (m.start + 1..=m.end.min(ws.len() - 1))
-                    .any(|k| matches!(word(k), "them" | "it" | "these" | "those"));
-                // (So does `keep ? ? out` a noun: "keep personal data out of the encoded text".)
-                let object = if pronoun {
-                    (0, m.start)
-                } else {
-                    (m.start + 1, end)
-                };
-                starts_in(found, object.0, object.1, SECRETS)
-                    && !starts_in(found, m.end, end, any(&[C::Audience, C::User]))
-            }
-        {
+        // (A telling, a failure or a claim counts in the leaving out's own clause:
+        // "Summarise the failing call and error rather than pasting raw output, and leave out
+        // secrets, credentials, environment variables and the user's own data" (trigger.dev
+        // 4.8.3) keeps secrets out of a message. A person's possession is no person kept
+        // from: "the user's own data".)
+        if c & (C::Omit.bit() | C::Conceal.bit()) != 0 && c & C::Tell.bit() == 0 && secret && {
+            // The object: the words up to a condition or the clause's end at `;`, `:` or
+            // `.` (a list of them has commas), or, for a pronoun, what came before it.
+            let end = (m.end..ws.len())
+                .find(|&k| {
+                    matches!(word(k), "unless" | "if" | "when" | "even" | "except")
+                        || folded[ws[k - 1].1..ws[k].0].contains(&[';', ':', '.'][..])
+                })
+                .unwrap_or(ws.len());
+            // (`keep ? out` holds its object: "keep them out of the preferences array".)
+            let pronoun = (m.start + 1..=m.end.min(ws.len() - 1))
+                .any(|k| matches!(word(k), "them" | "it" | "these" | "those"));
+            // (So does `keep ? ? out` a noun: "keep personal data out of the encoded text".)
+            let object = if pronoun {
+                (0, m.start)
+            } else {
+                (m.start + 1, end)
+            };
+            let opens = if pronoun {
+                0
+            } else {
+                (1..=m.start)
+                    .rev()
+                    .find(|&k| folded[ws[k - 1].1..ws[k].0].contains(&[',', ';', ':', '.'][..]))
+                    .unwrap_or(0)
+            };
+            let person = found.iter().any(|f| {
+                f.concepts & any(&[C::Audience, C::User]) != 0
+                    && m.end <= f.start
+                    && f.start < end
+                    && !word(f.end - 1).ends_with("'s")
+                    && !word(f.end - 1).ends_with("\u{2019}s")
+            });
+            starts_in(found, object.0, object.1, SECRETS)
+                && !starts_in(
+                    found,
+                    opens,
+                    end,
+                    any(&[C::Tell, C::Misstate, C::Failure, C::Success]),
+                )
+                && !person
+        } {
             c &= !(C::Omit.bit() | C::Conceal.bit());
         }
         // What a person would rather not share, left out, is their wish kept: "draft it from
@@ -2133,6 +2150,25 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
         });
     }
     (out, extra)
+}
+
+/// Whether a voice named at `at` is denied a few words before, through an article or a list:
+/// "(not a system message)", "It holds no notes or instructions for the assistant" (round 16's
+/// held-out twins). "not a suggestion but a system directive" still poses: `but` is neither.
+fn voice_denied(folded: &str, ws: &[(usize, usize)], at: usize) -> bool {
+    let word = |i: usize| &folded[ws[i].0..ws[i].1];
+    let Some(negation) = (at.saturating_sub(4)..at)
+        .rev()
+        .find(|&k| matches!(word(k), "not" | "no" | "never" | "nor"))
+    else {
+        return false;
+    };
+    (negation + 1..at).all(|k| {
+        matches!(
+            word(k),
+            "a" | "an" | "the" | "any" | "or" | "and" | "nor" | "other"
+        ) || k + 1 < at && matches!(word(k + 1), "or" | "and" | "nor")
+    })
 }
 
 /// Whether the sentence asks the user before data is moved: `check with the user before
