@@ -126,6 +126,8 @@ fn the_detector_keeps_its_measured_floor() {
         ("CB", 106, 15),
         ("CC", 127, 19),
         ("CD", 115, 9),
+        ("CE", 118, 11),
+        ("CF", 126, 20),
         ("D", 71, 0),
         ("E", 118, 3),
         ("F", 150, 1),
@@ -155,6 +157,8 @@ fn the_detector_keeps_its_measured_floor() {
     assert_eq!(
         cases.len(),
         2 * (110
+            + 142
+            + 142
             + 142
             + 142
             + 142
