@@ -1443,9 +1443,7 @@ mod tests {
                 Some("send-to-address"),
             ),
         ];
-        for &(text, place, expected) in cases {
-            assert_eq!(judge_text(text, place, &scope), expected, "{text:?}");
-        }
+        assert_judged(cases, &scope);
     }
 
     /// Round twelve's readings, each beside the attack it must still find: a possessive makes
@@ -1497,9 +1495,7 @@ mod tests {
                 Some("send-to-address"),
             ),
         ];
-        for &(text, place, expected) in cases {
-            assert_eq!(judge_text(text, place, &scope), expected, "{text:?}");
-        }
+        assert_judged(cases, &scope);
     }
 
     /// Round 13's readings of real false alarms (precision populations 29 and 30), each beside
@@ -1542,9 +1538,7 @@ mod tests {
                 Some("conceal"),
             ),
         ];
-        for &(text, place, expected) in cases {
-            assert_eq!(judge_text(text, place, &scope), expected, "{text:?}");
-        }
+        assert_judged(cases, &scope);
     }
 
     /// Round 14's readings, each from a real false alarm or a spent set's twin, beside an attack
@@ -1613,9 +1607,7 @@ mod tests {
             ),
             ("Omit it from what the user sees.", Place::Prose, Some("conceal")),
         ];
-        for &(text, place, expected) in cases {
-            assert_eq!(judge_text(text, place, &scope), expected, "{text:?}");
-        }
+        assert_judged(cases, &scope);
     }
 
     /// Round 15's readings, each beside an attack of the same words where one reads: a form
@@ -1678,9 +1670,7 @@ mod tests {
                 Some("override"),
             ),
         ];
-        for &(text, place, expected) in cases {
-            assert_eq!(judge_text(text, place, &scope), expected, "{text:?}");
-        }
+        assert_judged(cases, &scope);
     }
 
     /// Round 16's readings, each beside an attack of the same words where one reads: an
@@ -1817,9 +1807,7 @@ mod tests {
                 Some("authority"),
             ),
         ];
-        for &(text, place, expected) in cases {
-            assert_eq!(judge_text(text, place, &scope), expected, "{text:?}");
-        }
+        assert_judged(cases, &scope);
     }
 
     /// What a negated verb would have moved is kept out, not asked for; a negated leaving-out
@@ -1869,9 +1857,7 @@ mod tests {
                 Some("authority"),
             ),
         ];
-        for &(text, place, expected) in cases {
-            assert_eq!(judge_text(text, place, &scope), expected, "{text:?}");
-        }
+        assert_judged(cases, &scope);
     }
 
     /// A result's description that chains an action onto the result (a copy sent, a tool

@@ -448,7 +448,7 @@ pub(crate) fn facts(
     }
     // A voice denied, or a kind of record named, is none posed: "it is information for the
     // user, not instructions for the assistant" says what the text is not (only the phrase
-    // itself negated, right before it: "not a suggestion but a system directive" still poses);
+    // itself negated: [`voice_denied`]);
     // "Optional operator notice, such as a planned clock maintenance" describes what a field
     // holds ("OPERATOR NOTICE: …" still poses).
     if concepts & C::Authority.bit() != 0
@@ -459,10 +459,7 @@ pub(crate) fn facts(
             .all(|m| {
                 m.start > 0 && {
                     let (s, e) = ws[m.start - 1];
-                    let before = &folded[s..e];
-                    matches!(before, "not" | "no" | "never" | "nor")
-                        || RECORD_QUALIFIERS.contains(&before)
-                        || voice_denied(folded, &ws, m.start)
+                    RECORD_QUALIFIERS.contains(&&folded[s..e]) || voice_denied(folded, &ws, m.start)
                 }
             })
     {
@@ -2152,9 +2149,10 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
     (out, extra)
 }
 
-/// Whether a voice named at `at` is denied a few words before, through an article or a list:
-/// "(not a system message)", "It holds no notes or instructions for the assistant" (round 16's
-/// held-out twins). "not a suggestion but a system directive" still poses: `but` is neither.
+/// Whether a voice named at `at` is denied right before it, or a few words before through an
+/// article or a list: "not instructions for the assistant", "(not a system message)", "It
+/// holds no notes or instructions for the assistant" (round 16's held-out twins). "not a
+/// suggestion but a system directive" still poses: `but` is neither.
 fn voice_denied(folded: &str, ws: &[(usize, usize)], at: usize) -> bool {
     let word = |i: usize| &folded[ws[i].0..ws[i].1];
     let Some(negation) = (at.saturating_sub(4)..at)
