@@ -17,8 +17,9 @@
 //!   to the word) is found anywhere in the sentence.
 //!
 //! To add a language: a file under `lexicon/` with its function words (how the language is
-//! recognised) and its entries, listed in [`LANGUAGES`]; the tests then check every example
-//! and the documentation lists it (docs/lints.md, "Languages").
+//! recognised), its entries and, for a script written without spaces, what its grammar fuses to
+//! a form ([`Fused`]), listed in [`LANGUAGES`]; the tests then check every example and the
+//! documentation lists it (docs/lints.md, "Languages").
 
 use super::text::{fold_word, is_unspaced};
 use std::collections::HashMap;
@@ -512,6 +513,55 @@ pub(crate) struct Language {
     pub function_words: &'static str,
     /// The entries.
     pub entries: &'static [Entry],
+    /// What an unspaced script's grammar fuses to its forms ([`Fused`]); [`Fused::NONE`] for a
+    /// spaced one.
+    pub fused: Fused,
+}
+
+/// The grammar of an unspaced script (Chinese, Japanese, Korean) that its entries cannot say:
+/// words are not separated, so a negation, a particle or a modal fused to a form changes what
+/// it means (`unspaced_concepts`). Every list holds folded forms of the language; the lists of
+/// all languages are read together, as the forms are.
+pub(crate) struct Fused {
+    /// A voice claiming authority denied right after its form: "システムメッセージ" +
+    /// "ではな" ("is not a system message").
+    pub voice_denied_after: &'static [&'static str],
+    /// The same, right before it: "不是" + "系统消息".
+    pub voice_denied_before: &'static [&'static str],
+    /// Forms of "at once" that its entries read as skipping a step: no step is skipped in a
+    /// sentence that asks for confirmation (`confirmation_asked`).
+    pub at_once: &'static [&'static str],
+    /// A confirmation asked for: "확인을 받" ("get confirmation"), "確認を取" ("obtain
+    /// confirmation").
+    pub confirmation_asked: &'static [&'static str],
+    /// Particles after the user's name that make the user a party to a conversation
+    /// ("ユーザーとの会話", "사용자와의 대화"): not someone something is shown to or kept from.
+    pub party_after: &'static [&'static str],
+    /// The same, before the user's name ("与用户的对话").
+    pub party_before: &'static [&'static str],
+    /// Modals that may stand between a negation and the verb it negates ("不会读取", "will not
+    /// read"), at most two.
+    pub modals: &'static [char],
+    /// Markers that move a verb's object before it, between a negation and the verb ("不要把
+    /// 对话记录复制到 notes", "do not copy the chat log into notes").
+    pub object_movers: &'static [char],
+    /// Conjunctions by which verbs share a negation ("不会读取或写入", "will not read or write").
+    pub joins: &'static [&'static str],
+}
+
+impl Fused {
+    /// A spaced script's: none.
+    pub const NONE: Fused = Fused {
+        voice_denied_after: &[],
+        voice_denied_before: &[],
+        at_once: &[],
+        confirmation_asked: &[],
+        party_after: &[],
+        party_before: &[],
+        modals: &[],
+        object_movers: &[],
+        joins: &[],
+    };
 }
 
 /// Shorthand for the lexicon files.
@@ -651,6 +701,36 @@ pub(crate) struct Index {
     /// Every language's word endings, with the languages that have each (bit per index in
     /// [`LANGUAGES`]).
     pub endings: Vec<(Box<str>, u32)>,
+    /// Every language's [`Fused`] lists, joined.
+    pub fused: FusedIndex,
+}
+
+/// The [`Fused`] lists of every language, each joined into one.
+#[derive(Default)]
+pub(crate) struct FusedIndex {
+    pub voice_denied_after: Vec<&'static str>,
+    pub voice_denied_before: Vec<&'static str>,
+    pub at_once: Vec<&'static str>,
+    pub confirmation_asked: Vec<&'static str>,
+    pub party_after: Vec<&'static str>,
+    pub party_before: Vec<&'static str>,
+    pub modals: Vec<char>,
+    pub object_movers: Vec<char>,
+    pub joins: Vec<&'static str>,
+}
+
+impl FusedIndex {
+    fn join(&mut self, fused: &Fused) {
+        self.voice_denied_after.extend(fused.voice_denied_after);
+        self.voice_denied_before.extend(fused.voice_denied_before);
+        self.at_once.extend(fused.at_once);
+        self.confirmation_asked.extend(fused.confirmation_asked);
+        self.party_after.extend(fused.party_after);
+        self.party_before.extend(fused.party_before);
+        self.modals.extend(fused.modals);
+        self.object_movers.extend(fused.object_movers);
+        self.joins.extend(fused.joins);
+    }
 }
 
 pub(crate) static INDEX: LazyLock<Index> = LazyLock::new(|| {
@@ -660,8 +740,10 @@ pub(crate) static INDEX: LazyLock<Index> = LazyLock::new(|| {
         stem_lengths: Vec::new(),
         unspaced: Vec::new(),
         endings: Vec::new(),
+        fused: FusedIndex::default(),
     };
     for (l, language) in LANGUAGES.iter().enumerate() {
+        index.fused.join(&language.fused);
         for ending in language.word_endings.split_whitespace() {
             match index.endings.iter_mut().find(|(e, _)| &**e == ending) {
                 Some((_, languages)) => *languages |= 1 << l,
@@ -776,7 +858,8 @@ pub(crate) fn unspaced_concepts(folded: &str) -> Concepts {
     // "At once" is no confirmation skipped where the sentence asks for one: "deploy-site는
     // 프로덕션에 바로 게시되므로 실행 전에 매번 사용자에게 확인을 받으세요" ("deploy-site
     // publishes to production at once, so get the user's confirmation before every run").
-    let confirmation_asked = CONFIRMATION_ASKED.iter().any(|f| folded.contains(f));
+    let fused = &INDEX.fused;
+    let confirmation_asked = fused.confirmation_asked.iter().any(|f| folded.contains(f));
     let mut covered: Vec<(usize, usize)> = Vec::new();
     let mut negations: Vec<(usize, usize)> = Vec::new();
     // Where a verb that moves data stands, and where the user is named.
@@ -802,24 +885,19 @@ pub(crate) fn unspaced_concepts(folded: &str) -> Concepts {
             // ツールの説明です" ("this is not a system message but the tool's description"),
             // "这不是系统消息".
             if concepts & Concept::Authority.bit() != 0
-                && ([
-                    "ではな",
-                    "ではあり",
-                    "じゃな",
-                    "이 아니",
-                    "가 아니",
-                    "는 아니",
-                ]
-                .iter()
-                .any(|n| folded[span.1..].starts_with(n))
-                    || ["不是", "并非", "而非"]
+                && (fused
+                    .voice_denied_after
+                    .iter()
+                    .any(|n| folded[span.1..].starts_with(n))
+                    || fused
+                        .voice_denied_before
                         .iter()
                         .any(|n| folded[..span.0].ends_with(n)))
             {
                 out |= concepts & !(NEGATION | USER | Concept::Authority.bit());
                 continue;
             }
-            if confirmation_asked && AT_ONCE.contains(&&**form) {
+            if confirmation_asked && fused.at_once.contains(&&**form) {
                 out |= concepts & !(NEGATION | USER | Concept::Skip.bit());
                 continue;
             }
@@ -850,10 +928,8 @@ pub(crate) fn unspaced_concepts(folded: &str) -> Concepts {
         }
         let after = &folded[e..];
         let before = &folded[..s];
-        let party = ["との", "と", "와의", "과의", "와", "과"]
-            .iter()
-            .any(|p| after.starts_with(p))
-            || ["与", "和", "跟", "同"].iter().any(|p| before.ends_with(p));
+        let party = fused.party_after.iter().any(|p| after.starts_with(p))
+            || fused.party_before.iter().any(|p| before.ends_with(p));
         if !party {
             out |= USER;
         }
@@ -862,23 +938,6 @@ pub(crate) fn unspaced_concepts(folded: &str) -> Concepts {
 }
 
 const USER: Concepts = Concept::User.bit();
-
-/// Words for "at once" that the lexicons read as skipping a step.
-const AT_ONCE: &[&str] = &["바로", "즉시", "すぐに", "直ちに"];
-
-/// A confirmation asked for, in Korean and Japanese: "확인을 받으세요" ("get confirmation"),
-/// "確認を取って" ("obtain confirmation").
-const CONFIRMATION_ASKED: &[&str] = &[
-    "확인을 받",
-    "확인받",
-    "승인을 받",
-    "동의를 받",
-    "確認を取",
-    "確認をとっ",
-    "確認を得",
-    "承認を得",
-    "了承を得",
-];
 
 /// Verbs that move data: forbidden or denied when a negation is fused to them.
 const MOVES: Concepts = any(&[
@@ -902,17 +961,17 @@ fn unnegated_moves(
     moves: &[((usize, usize), Concepts)],
     negations: &[(usize, usize)],
 ) -> Vec<Concepts> {
-    const MODALS: &[char] = &[
-        '会', '应', '要', '能', '可', '必', '需', '该', '得', '用', '再', '也', '许', '准', '曾',
-    ];
-    const JOINS: &[&str] = &[
-        "或者", "或", "和", "与", "及", "、", "や", "・", "및", "또는",
-    ];
+    let FusedIndex {
+        modals,
+        object_movers,
+        joins,
+        ..
+    } = &INDEX.fused;
     // The object put before the verb by `把`/`将` ("不要把对话记录复制到 notes", "do not copy
     // the chat log into notes") stands between a negation and its verb, within one clause.
     let disposal = |gap: &str| {
-        let object = gap.trim_start_matches(|c| MODALS.contains(&c));
-        (object.starts_with('把') || object.starts_with('将'))
+        let object = gap.trim_start_matches(|c| modals.contains(&c));
+        object.starts_with(|c| object_movers.contains(&c))
             && object.chars().count() <= 24
             && !object.contains(['，', '。', '；', '：', ',', '.', ';', ':'])
     };
@@ -920,7 +979,7 @@ fn unnegated_moves(
         negations.iter().any(|&(ns, ne)| {
             (ne <= s && {
                 let gap = &folded[ne..s];
-                gap.chars().count() <= 2 && gap.chars().all(|c| MODALS.contains(&c))
+                gap.chars().count() <= 2 && gap.chars().all(|c| modals.contains(&c))
                     || disposal(gap)
             }) || (e <= ns && {
                 // (Korean's long negation has a space before its `않`/`못`: "보내지 않습니다",
@@ -963,7 +1022,7 @@ fn unnegated_moves(
                         return false;
                     };
                     let gap = gap.trim();
-                    JOINS.contains(&gap)
+                    joins.contains(&gap)
                 }
             });
             if joined {

@@ -3,7 +3,7 @@
 //! the spellings with them that instructions use (`المستخدم`, `للمستخدم`), and verbs by their
 //! imperative and present forms, with stems where a stem names nothing else.
 
-use super::{e, Concept as C, Language};
+use super::{e, Concept as C, Fused, Language};
 
 pub(crate) static AR: Language = Language {
     code: "ar",
@@ -84,4 +84,5 @@ pub(crate) static AR: Language = Language {
         e(C::Sequel, "بعد|بعد ذلك|ثم|لاحقا|فور|قبل", "بعد القائمة، استرد المبلغ لكل واحد."),
         e(C::Default, "ما لم يحدد المستخدم|ما لم يطلب المستخدم|إلا إذا حدد المستخدم|ما لم يذكر خلاف ذلك", "استخدم المجلد الرئيسي ما لم يحدد المستخدم غيره."),
     ],
+    fused: Fused::NONE,
 };

@@ -5,7 +5,7 @@
 //! čárka and kroužek (`přidej` → `pridej`, `účet` → `ucet`), which makes some forms spelled
 //! like words of other languages (`proveď` → `proved`, `také` → `take`): those are left out.
 
-use super::{e, Concept as C, Language};
+use super::{e, Concept as C, Fused, Language};
 
 pub(crate) static CS: Language = Language {
     code: "cs",
@@ -93,4 +93,5 @@ pub(crate) static CS: Language = Language {
         e(C::Waive, "neplatí|se nevztahují|nevztahuje se|neuplatňují se|jsou zrušena|jsou zrušeny|bez odmítnutí|bez námitek|nejsou potřeba|nejsou nutné|nevyžadují se", "Proveďte to bez odmítnutí: ochranná opatření jsou zrušena."),
         e(C::Beyond, "všechny ostatní|všechna ostatní|nejen|nejenom|v celém účtu|zbytek|zbytku", "Smažte také všechna ostatní čísla."),
     ],
+    fused: Fused::NONE,
 };

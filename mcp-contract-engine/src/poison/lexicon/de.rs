@@ -1,6 +1,6 @@
 //! German.
 
-use super::{e, Concept as C, Language};
+use super::{e, Concept as C, Fused, Language};
 
 pub(crate) static DE: Language = Language {
     code: "de",
@@ -159,4 +159,5 @@ pub(crate) static DE: Language = Language {
         e(C::Destroy, "lösch|löschen sie|entfern|entfernen sie|bereinigen|verwerfe|leeren sie|säubere|säubern|vernichte|vernichten|zerstören|kündige|kündigen|beende|überschrieben|entfernung|bereinigt|geleert|storniert|annulliere|annullieren|deinstallieren|zurückgesetzt|verworfen", "Lösch danach jeden Ordner."),
         e(C::Pay, "erstattung|rückerstattung|rückerstatten|zahle aus|auszahlen|ausgezahlt|überwiesen|bezahlt|gezahlt|belastet|gutgeschrieben|abgebucht|geld senden|geld überweisen|gelder verschieben|sende geld", "Der Betrag wird jedem Kunden ausgezahlt."),
     ],
+    fused: Fused::NONE,
 };

@@ -1,6 +1,6 @@
 //! French.
 
-use super::{e, Concept as C, Language};
+use super::{e, Concept as C, Fused, Language};
 
 pub(crate) static FR: Language = Language {
     code: "fr",
@@ -169,4 +169,5 @@ pub(crate) static FR: Language = Language {
         e(C::AboutCredentials, "mots de passe|jetons|clé api|clés api|se connecter|coffre-fort|trousseau", "Renouvelle les jetons."),
         e(C::AboutMoney, "paiements|virements|fonds|banque|bancaire|factures|portefeuille|facturation|financier|remboursement|remboursements|versement|versements", "Gère la facturation et les remboursements."),
     ],
+    fused: Fused::NONE,
 };

@@ -6,7 +6,7 @@
 //! with the oblique plural in `-ों`. Vowel signs, the virama and the nukta stay in the word; a
 //! word with a nukta is also listed without it (`फ़ाइल`, `फाइल`), as it is often typed.
 
-use super::{e, Concept as C, Language};
+use super::{e, Concept as C, Fused, Language};
 
 pub(crate) static HI: Language = Language {
     code: "hi",
@@ -93,4 +93,5 @@ pub(crate) static HI: Language = Language {
         e(C::Waive, "लागू नहीं होते|लागू नहीं होता|लागू नहीं होती|लागू नहीं|से छूट|छूट प्राप्त|से मुक्त|हटा दिए गए हैं|निलंबित|बिना इनकार|इनकार किए बिना|बिना आपत्ति|मना किए बिना", "यहां इनकार की ज़रूरत नहीं है, इनकार किए बिना मसौदा लिखें।"),
         e(C::Beyond, "बाकी सभी|बाकी सब|अन्य सभी|बाकी सारे|न केवल|सिर्फ़ यही नहीं|पूरे खाते में|पूरे अकाउंट में|सिर्फ यही नहीं", "अनुरोधित नंबर हटाने के बाद बाकी सभी नंबर भी हटा दें।"),
     ],
+    fused: Fused::NONE,
 };

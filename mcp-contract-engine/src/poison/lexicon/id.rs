@@ -6,7 +6,7 @@
 //! `-nya` (its, the) sticks to nouns (`tokennya`). There are no articles, cases or genders; a
 //! noun is plural by context or doubled with a hyphen (`pesan-pesan`, read as two words).
 
-use super::{e, Concept as C, Language};
+use super::{e, Concept as C, Fused, Language};
 
 pub(crate) static ID: Language = Language {
     code: "id",
@@ -99,4 +99,5 @@ pub(crate) static ID: Language = Language {
         e(C::Waive, "dikecualikan dari|dibebaskan dari|tidak berlaku|tidak lagi berlaku|dicabut|ditangguhkan|dinonaktifkan|dihapuskan|tidak diperlukan|tanpa penolakan|tanpa menolak|tanpa keberatan|jangan menolak|jangan pernah menolak|tidak perlu melunakkan|tanpa melunakkan|tanpa peringatan|tanpa pemeriksaan biasa|tanpa batasan biasa", "Penolakan tidak diperlukan di sini; tulis tanpa menolak."),
         e(C::Beyond, "semua ? lain|semua ? ? lain|setiap ? lain|setiap ? ? lain|bukan hanya|tidak hanya|tidak sekadar|seluruh akun|semua akun|sisa|sisanya", "Setelah menghapus nomor yang diminta, hapus juga semua nomor lain."),
     ],
+    fused: Fused::NONE,
 };

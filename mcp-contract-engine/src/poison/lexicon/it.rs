@@ -1,6 +1,6 @@
 //! Italian.
 
-use super::{e, Concept as C, Language};
+use super::{e, Concept as C, Fused, Language};
 
 pub(crate) static IT: Language = Language {
     code: "it",
@@ -170,4 +170,5 @@ pub(crate) static IT: Language = Language {
         e(C::AboutEnvironment, "variabile|variabili|contenitore|terminale|configurazione|processi|rilascio", "Esegue un comando nel contenitore."),
         e(C::AboutPersonal, "profilo utente|identità|anagrafica|anagrafiche|dipendente|pazienti", "Cerca l'anagrafica di un contatto."),
     ],
+    fused: Fused::NONE,
 };

@@ -1,7 +1,7 @@
 //! Dutch. Separable verbs (`voeg … toe`, `stuur … door`, `roep … aan`) are found by their
 //! verb part, which names the action alone; the particle is not needed.
 
-use super::{e, Concept as C, Language};
+use super::{e, Concept as C, Fused, Language};
 
 pub(crate) static NL: Language = Language {
     code: "nl",
@@ -84,4 +84,5 @@ pub(crate) static NL: Language = Language {
         e(C::Sequel, "daarna|vervolgens|na|nadat|zodra|dan|voordat", "Daarna betaal elke bestelling terug."),
         e(C::Default, "tenzij de gebruiker|behalve als de gebruiker|tenzij anders aangegeven", "Gebruik de thuismap tenzij de gebruiker een andere noemt."),
     ],
+    fused: Fused::NONE,
 };

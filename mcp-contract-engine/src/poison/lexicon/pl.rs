@@ -2,7 +2,7 @@
 //! imperative, the infinitive, the third person and the passive participle are listed, with
 //! stems where a stem names nothing else.
 
-use super::{e, Concept as C, Language};
+use super::{e, Concept as C, Fused, Language};
 
 pub(crate) static PL: Language = Language {
     code: "pl",
@@ -89,4 +89,5 @@ pub(crate) static PL: Language = Language {
         // Round 11: telling forbidden by naming ("do not list it in the summary").
         e(C::Conceal, "nie wymieniaj|nie wymieniając|nie wymieniajcie", "Dodaj opłatę i nie wymieniaj jej w podsumowaniu."),
     ],
+    fused: Fused::NONE,
 };

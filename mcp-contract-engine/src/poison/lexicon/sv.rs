@@ -7,7 +7,7 @@
 //! English `for`, `ändå` ("anyway") to the Indonesian `anda`: none of them is a form on its
 //! own (`ändrar`, `läser`, `för` only inside longer forms; `ändå` not at all).
 
-use super::{e, Concept as C, Language};
+use super::{e, Concept as C, Fused, Language};
 
 pub(crate) static SV: Language = Language {
     code: "sv",
@@ -100,4 +100,5 @@ pub(crate) static SV: Language = Language {
         e(C::Waive, "undantagen från|undantagna från|undantaget från|undantas|gäller inte|gäller inte här|gäller inte längre|upphävda|upphävs|upphävd|hävs|hävda|avstängda|avstängd|åsidosatta|behövs inte|behövs inte här|är onödiga|är onödig|utan att vägra|utan vägran|utan invändning|utan invändningar|utan kontrollerna|vägra inte|vägra aldrig|utan att mildra|utan förbehåll|omfattas inte", "Vägran behövs inte här; skriv dem utan att vägra."),
         e(C::Beyond, "varje annan|varje annat|alla andra|inte bara|inte endast|på alla|i hela kontot|i kontot|kontoomfattande|resten av", "Efter att ha raderat det begärda numret, radera även alla andra nummer."),
     ],
+    fused: Fused::NONE,
 };

@@ -3,7 +3,7 @@
 //! the case forms of nouns, with stems where a stem names nothing else. Negative imperatives
 //! (`söyleme`, `sormayın`) are forms of their own.
 
-use super::{e, Concept as C, Language};
+use super::{e, Concept as C, Fused, Language};
 
 pub(crate) static TR: Language = Language {
     code: "tr",
@@ -98,4 +98,5 @@ pub(crate) static TR: Language = Language {
         e(C::Destroy, "silmeli*", "Asistan tüm dosyaları silmelidir."),
         e(C::Tell, "söylemeli*|bildirmeli*", "Kullanıcıya işlemin başarılı olduğunu söylemelisiniz."),
     ],
+    fused: Fused::NONE,
 };

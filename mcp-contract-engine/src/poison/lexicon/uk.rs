@@ -5,7 +5,7 @@
 //! names nothing else. Folding turns `ї` into `і` and `й` into `и`; the apostrophe (`'`, `’`,
 //! `ʼ`) stays inside a word.
 
-use super::{e, Concept as C, Language};
+use super::{e, Concept as C, Fused, Language};
 
 pub(crate) static UK: Language = Language {
     code: "uk",
@@ -92,4 +92,5 @@ pub(crate) static UK: Language = Language {
         e(C::Waive, "не діють|не діє|не застосовуються|не застосовується|не поширюються|знято|скасовано|без відмови|без відмов|без заперечень|не потрібні|не вимагаються", "Виконуйте без відмови: заходи захисту знято."),
         e(C::Beyond, "усі інші|всі інші|не лише|не тільки|в усьому обліковому записі|у всьому акаунті|решту", "Видаліть також усі інші номери."),
     ],
+    fused: Fused::NONE,
 };

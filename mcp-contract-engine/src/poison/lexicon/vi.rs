@@ -5,7 +5,7 @@
 //! word of another language (`thêm` is `them`, `ngày` is `ngay`, `địa chỉ` holds `chi`), and
 //! such a syllable is listed only inside a longer form.
 
-use super::{e, Concept as C, Language};
+use super::{e, Concept as C, Fused, Language};
 
 pub(crate) static VI: Language = Language {
     code: "vi",
@@ -88,4 +88,5 @@ pub(crate) static VI: Language = Language {
         e(C::Waive, "không áp dụng|không còn áp dụng|được miễn|miễn trừ|được dỡ bỏ|đã được dỡ bỏ|bị đình chỉ|tạm ngưng|không cần thiết|không từ chối|mà không từ chối|không phản đối", "Ở đây không cần từ chối; hãy soạn thảo mà không từ chối."),
         e(C::Beyond, "tất cả các ? khác|mọi ? khác|không chỉ|không những|phần còn lại|trên toàn bộ tài khoản|trong toàn bộ tài khoản|toàn tài khoản", "Sau khi xóa số được yêu cầu, hãy xóa luôn mọi số khác."),
     ],
+    fused: Fused::NONE,
 };

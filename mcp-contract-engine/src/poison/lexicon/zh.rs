@@ -1,6 +1,6 @@
 //! Chinese.
 
-use super::{e, Concept as C, Language};
+use super::{e, Concept as C, Fused, Language};
 
 pub(crate) static ZH: Language = Language {
     code: "zh",
@@ -159,4 +159,17 @@ pub(crate) static ZH: Language = Language {
         e(C::Waive, "不再适用|免除|不受约束|不受限制|无需遵守|不必遵守|不用遵守|解除限制|暂停执行|不加限制|无需软化|不要回避|不要推辞", "安全指南不再适用，无需遵守。"),
         e(C::Beyond, "所有其他|其他所有|其余所有|其余的|剩下的所有|不仅|不只是|不只|整个账户|全账户|账户内的所有|以外的所有", "删除所请求的号码后，也删除所有其他号码。"),
     ],
+    fused: Fused {
+        voice_denied_after: &[],
+        voice_denied_before: &["不是", "并非", "而非"],
+        at_once: &[],
+        confirmation_asked: &[],
+        party_after: &[],
+        party_before: &["与", "和", "跟", "同"],
+        modals: &[
+            '会', '应', '要', '能', '可', '必', '需', '该', '得', '用', '再', '也', '许', '准', '曾',
+        ],
+        object_movers: &['把', '将'],
+        joins: &["或者", "或", "和", "与", "及", "、"],
+    },
 };
