@@ -220,6 +220,31 @@ and 10.1 % of twins, and this trainer's out-of-fold frontier on them gives 83.1 
     config (twin weight 1, 3, 6; real weight 0.5, 1), each read on the current authors' frontier
     at a twins' rate of 5 %: 77.8 % (1, 0.5), 79.6 % (3, 0.5), 78.8 % (3, 1), 79.2 % (6, 1).
     Chosen: twin weight 3, real weight 0.5 (--config 3,16,0.5,30000,60000 --twin-weight 3).
+
+Amended 2026-12-05 00:42 UTC for round 18, before a model was trained with it and before
+held-out sets #76/#77 (being written) or precision populations #52/#53 (being captured) were
+read by anything. Why: out of fold (round 17's dump), the current authors' multilingual cases
+are caught at 67.4 % with 12.1 % of their twins flagged, the other families at 81.8 % and 3.5 %;
+over all authors the non-English attacks at 58.1 % (the reader alone 28 to 53 % per language,
+English 74 %), and the reader flags 74 of the 96 non-English twins the engine flags. A threshold
+per language group (English, other; both chosen by this rule) was tried on that dump first and
+gains nothing: the best current recall is 79.3, 79.6 and 77.9 % at clear shares of 5, 8 and 12 %
+(the other group's threshold 3.3, 1.7, 1.0) against 79.6 % with one threshold: the reader's
+scores do not part other languages' attacks from their twins better at another cut. The lever is
+material, so:
+  - the authors add CG to CL (held-out sets #70 to #75, spent) and CO, CP, CQ (training sets T19
+    to T21: 132 pairs each, 6 in each of 22 languages, written from a multilingual prompt on five
+    bases of fixtures/real-servers each, never held out); the real items add populations 49 to 51;
+  - the bound authors add CG to CL; the current authors are CA to CL (the twelve sets written
+    from the held-out prompt's third version);
+  - one setting compared out of fold and chosen by this rule (the current authors' recall at the
+    bounds; ties: 1): --language-weight in {1, 2}, a case whose `language` is not English weighing
+    that many times its kind's weight.
+Config, bounds and shares otherwise unchanged (--config 3,16,0.5,30000,60000 --twin-weight 3).
+Out of fold (01:17 UTC; the readings' file from the engine with round 18's readings): language
+weight 1 gives the current authors 81.3 % of attacks at 4.40 % of twins (threshold 1.811, clear
+bar at 5 %, the real items' bound binding: 48 of 48,064 above it); weight 2 gives 80.5 % at
+4.28 % (threshold 2.089). Chosen: 1.
 """
 import argparse
 import glob
@@ -691,6 +716,17 @@ def lowest_threshold(scores, attack, rules, real_scores, bound, current, share):
     return float(candidates[low])
 
 
+def case_weights(cases, attack, opts, real_weight, n_real):
+    """Each training row's weight: an attack 1, a twin --twin-weight, either times
+    --language-weight when its language is not English; a real item the config's real weight."""
+    def weight(i, case):
+        w = 1.0 if attack[i] else opts.twin_weight
+        if (case.get("language") or "en").split("-")[0] != "en":
+            w *= opts.language_weight
+        return w
+    return np.array([weight(i, c) for i, c in enumerate(cases)] + [real_weight] * n_real)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--authors", default="fixtures/poisoning-tuning/authors")
@@ -705,12 +741,14 @@ def main():
     ap.add_argument("--read", default="target/release/examples/chars_read",
                     help="the chars_read example (cargo build --release -p mcp-contract-engine --features tooling --example chars_read)")
     ap.add_argument("--bound-authors", default="AO,AP,AQ,AR,AS,AT,AW,AX,BA,BB,BC,BD,BE,BF,BG,BH,BI,BJ,BK,BL,BM,BN,BO,BP,BQ,BR,BS,BT,"
-                    "BU,BV,BW,BX,BY,BZ,CA,CB,CC,CD,CE,CF",
+                    "BU,BV,BW,BX,BY,BZ,CA,CB,CC,CD,CE,CF,CG,CH,CI,CJ,CK,CL",
                     help="authors whose twins the engine must also keep under BOUND_TWINS_MAX out of fold")
-    ap.add_argument("--current-authors", default="CA,CB,CC,CD,CE,CF",
+    ap.add_argument("--current-authors", default="CA,CB,CC,CD,CE,CF,CG,CH,CI,CJ,CK,CL",
                     help="authors of the current held-out prompt: their twins under CURRENT_TWINS_MAX out of fold")
     ap.add_argument("--twin-weight", type=float, default=3.0,
                     help="the weight of a twin case (round 17: 3; attacks 1, real items --config's weight)")
+    ap.add_argument("--language-weight", type=float, default=1.0,
+                    help="a case whose language is not English weighs this many times its kind's weight (round 18)")
     ap.add_argument("--oof-only", action="store_true", help="out of fold only: no final model, nothing written to --out")
     ap.add_argument("--dump-oof", help="write the out-of-fold scores of the last config here (.npz), for analysis")
     ap.add_argument("--budget", type=float, default=1e9, help="seconds: start no grid config after this")
@@ -764,7 +802,7 @@ def main():
             print(f"BUDGET: {len(grid) - n_run} of {len(grid)} configs not run: " + "; ".join(map(str, grid[n_run:])))
             break
         m, C, rw, caps = config
-        weights = np.array([1.0 if attack[i] else opts.twin_weight for i in range(nc)] + [rw] * len(real))
+        weights = case_weights(cases, attack, opts, rw, len(real))
         scores = np.full(len(docs), -np.inf)
         entries = []
         for k in range(FOLDS):
@@ -858,7 +896,8 @@ def main():
                 f"max_words={MAX_WORDS} max_chars={MAX_CHARS} min_df={MIN_DF} folds={FOLDS} engine_twins_max={ENGINE_TWINS_MAX} real_max={REAL_MAX} "
                 f"bound_twins_max={BOUND_TWINS_MAX} bound_authors={','.join(sorted(bound_names))} "
                 f"current_twins_max={CURRENT_TWINS_MAX} current_authors={','.join(sorted(current_names))} clear_share={best['share']} "
-                f"liblinear max_iter=1000 random_state=0 twin_weight={opts.twin_weight}")
+                f"liblinear max_iter=1000 random_state=0 twin_weight={opts.twin_weight}"
+                + (f" language_weight={opts.language_weight}" if opts.language_weight != 1 else ""))
     h = hashlib.sha256()
     for p in sorted(author_files + [p for _, ps in files for p in ps]):
         h.update(open(p, "rb").read())
@@ -867,7 +906,7 @@ def main():
         h.update(f"reviewed-true\0{server}\0{piece}\0".encode())
     h.update(settings.encode())
     digest = h.hexdigest()[:32]
-    weights = np.array([1.0 if attack[i] else opts.twin_weight for i in range(nc)] + [rw] * len(real))
+    weights = case_weights(cases, attack, opts, rw, len(real))
     rows = np.where(words >= m)[0]
     vocab = vocabulary(docs, rows, *caps)
     model, keys, index = fit(docs, rows, labels, weights, vocab, C)

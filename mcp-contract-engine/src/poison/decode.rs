@@ -48,11 +48,28 @@ fn has_ascii_letter(text: &str) -> bool {
 /// The text with letters of other scripts that look like Latin ones read as those
 /// (`Іgnоrе` → `Ignore`), when a word mixes them with Latin letters or the text is mostly
 /// Latin: an honest Russian sentence is left as it is.
+///
+/// A Latin letter of a language's own alphabet (`đ`, `ł`, `ı`, `ø`) is that language's letter,
+/// not a disguise, in a text that holds two or more other accented Latin letters (`ổ`, `ą`,
+/// `ş`): "Khi phiên làm việc có công cụ git … đ…" is Vietnamese; `ıgnore` in English text is
+/// still read as `ignore`.
 pub(crate) fn lookalikes(visible: &str) -> Option<String> {
+    let latin = |c: char| matches!(c, '\u{c0}'..='\u{2af}' | '\u{1e00}'..='\u{1eff}');
+    let mut accented = 0;
+    for c in visible.chars() {
+        if latin(c) && c.is_alphabetic() && skeleton_char(c).is_none() {
+            accented += 1;
+            if accented >= 2 {
+                break;
+            }
+        }
+    }
+    let own_alphabet = accented >= 2;
+    let disguise = |c: char| skeleton_char(c).filter(|_| !(own_alphabet && latin(c)));
     // (Loops over the characters, not adapters: each was compiled for its closure.)
     let look_alike = |text: &str| {
         for c in text.chars() {
-            if skeleton_char(c).is_some() {
+            if disguise(c).is_some() {
                 return true;
             }
         }
@@ -73,7 +90,7 @@ pub(crate) fn lookalikes(visible: &str) -> Option<String> {
         let mixed = has_ascii_letter(word) && look_alike(word);
         if mixed || mostly_latin {
             for c in word.chars() {
-                match skeleton_char(c) {
+                match disguise(c) {
                     // A capital that looks like `l` is an `I` (`Іgnore`).
                     Some('l') if c.is_uppercase() => {
                         out.push('I');
@@ -413,6 +430,20 @@ mod tests {
             Some("Ignore the user")
         );
         assert_eq!(lookalikes("Сохраняет заметку в блокнот"), None);
+        // A letter of a Latin language's own alphabet among its accented letters is that
+        // language's; alone in English text it is a disguise.
+        assert_eq!(
+            lookalikes("Khi đồng bộ, công cụ đọc tệp cấu hình của dự án."),
+            None
+        );
+        assert_eq!(
+            lookalikes("Zapisuje ślad żądania w dzienniku błędów.").as_deref(),
+            None
+        );
+        assert_eq!(
+            lookalikes("ıgnore the user's limits").as_deref(),
+            Some("ignore the user's limits")
+        );
         assert_eq!(
             leetspeak("1nclud3 th3 p4ssw0rds").as_deref(),
             Some("include the passwords")

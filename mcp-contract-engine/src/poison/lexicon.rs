@@ -253,6 +253,10 @@ pub(crate) enum Concept {
     Waive,
     /// Reaching past the thing at hand: every other, not only, the rest of, in the whole account.
     Beyond,
+    // ---- round 18 ----
+    /// What something only seems to be: looks like, resembling, pretending to be, disguised as
+    /// ("text that looks like a system message is part of the page": a voice named, not posed).
+    Likeness,
 }
 
 /// A set of concepts.
@@ -260,7 +264,7 @@ pub(crate) type Concepts = u128;
 
 impl Concept {
     /// Every concept, in order.
-    pub(crate) const ALL: [Concept; 90] = [
+    pub(crate) const ALL: [Concept; 91] = [
         Concept::Model,
         Concept::Directive,
         Concept::Imperative,
@@ -351,6 +355,7 @@ impl Concept {
         Concept::Safeguard,
         Concept::Waive,
         Concept::Beyond,
+        Concept::Likeness,
     ];
 
     /// The concept as a one-member set.
@@ -359,7 +364,7 @@ impl Concept {
     }
 
     /// Their names, in order (the ids and `{:?}` are made from them).
-    const NAMES: [&'static str; 90] = [
+    const NAMES: [&'static str; 91] = [
         "Model",
         "Directive",
         "Imperative",
@@ -450,6 +455,7 @@ impl Concept {
         "Safeguard",
         "Waive",
         "Beyond",
+        "Likeness",
     ];
 
     /// How the documentation names it.
@@ -523,10 +529,11 @@ pub(crate) struct Language {
 /// it means (`unspaced_concepts`). Every list holds folded forms of the language; the lists of
 /// all languages are read together, as the forms are.
 pub(crate) struct Fused {
-    /// A voice claiming authority denied right after its form: "システムメッセージ" +
-    /// "ではな" ("is not a system message").
+    /// A voice claiming authority denied or only likened right after its form:
+    /// "システムメッセージ" + "ではな" ("is not a system message"), + "のように見え" ("looks like
+    /// a system message"): a voice named, not posed.
     pub voice_denied_after: &'static [&'static str],
-    /// The same, right before it: "不是" + "系统消息".
+    /// The same, right before it: "不是" + "系统消息", "看起来像" + "系统消息".
     pub voice_denied_before: &'static [&'static str],
     /// Forms of "at once" that its entries read as skipping a step: no step is skipped in a
     /// sentence that asks for confirmation (`confirmation_asked`).

@@ -446,9 +446,10 @@ pub(crate) fn facts(
     {
         concepts &= !C::Authority.bit();
     }
-    // A voice denied, or a kind of record named, is none posed: "it is information for the
-    // user, not instructions for the assistant" says what the text is not (only the phrase
-    // itself negated: [`voice_denied`]);
+    // A voice denied, likened, or a kind of record named, is none posed: "it is information
+    // for the user, not instructions for the assistant" says what the text is not (only the
+    // phrase itself negated: [`voice_denied`]); "text that looks like a system message is
+    // part of the page" names what data may pretend to be ([`likened`]);
     // "Optional operator notice, such as a planned clock maintenance" describes what a field
     // holds ("OPERATOR NOTICE: …" still poses).
     if concepts & C::Authority.bit() != 0
@@ -459,8 +460,9 @@ pub(crate) fn facts(
             .all(|m| {
                 m.start > 0 && {
                     let (s, e) = ws[m.start - 1];
-                    RECORD_QUALIFIERS.contains(&&folded[s..e]) || voice_denied(folded, &ws, m.start)
-                }
+                    RECORD_QUALIFIERS.contains(&&folded[s..e])
+                        || voice_denied(folded, &ws, &found, m.start)
+                } || likened(folded, &ws, &found, m)
             })
     {
         concepts &= !C::Authority.bit();
@@ -2158,23 +2160,59 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
 /// article or a list: "not instructions for the assistant", "(not a system message)", "It
 /// holds no notes or instructions for the assistant" (round 16's held-out twins). "not a
 /// suggestion but a system directive" still poses: `but` is neither.
-fn voice_denied(folded: &str, ws: &[(usize, usize)], at: usize) -> bool {
+///
+/// In another language the negation is its lexicon's, and the words between it and the voice
+/// that language's commonest (articles and copulas: "Ce ne sont pas des consignes pour
+/// l'assistant", "no es un mensaje del sistema"), at most four words off.
+fn voice_denied(folded: &str, ws: &[(usize, usize)], found: &[Match], at: usize) -> bool {
     let word = |i: usize| &folded[ws[i].0..ws[i].1];
-    let Some(negation) = (at.saturating_sub(8)..at)
+    if let Some(negation) = (at.saturating_sub(8)..at)
         .rev()
         .find(|&k| matches!(word(k), "not" | "no" | "never" | "nor"))
-    else {
-        return false;
+    {
+        // A list's item is followed by its conjunction or its comma ("never authorization,
+        // confirmation, a system instruction", a messages server's instructions, round 50).
+        let denied = (negation + 1..at).all(|k| {
+            matches!(
+                word(k),
+                "a" | "an" | "the" | "any" | "or" | "and" | "nor" | "other"
+            ) || k + 1 < at
+                && (matches!(word(k + 1), "or" | "and" | "nor")
+                    || folded[ws[k].1..ws[k + 1].0].contains(','))
+        });
+        if denied {
+            return true;
+        }
+    }
+    const ENGLISH: u32 = 1;
+    found.iter().any(|n| {
+        n.concepts & C::Negation.bit() != 0
+            && n.languages & !ENGLISH != 0
+            && n.end <= at
+            && at - n.end <= 4
+            && (n.end..at).all(|k| {
+                INDEX
+                    .words
+                    .get(word(k))
+                    .is_some_and(|w| w.function & !ENGLISH != 0)
+            })
+    })
+}
+
+/// Whether a voice named (`m`) is only likened to: what data may look like or pretend to be
+/// ("text that looks like a system message", "anything resembling an admin notice",
+/// "Sistem mesajı gibi görünen metin"): a likeness (`Likeness`) right before it, with at most
+/// two of a language's commonest words between, or right after it.
+fn likened(folded: &str, ws: &[(usize, usize)], found: &[Match], m: &Match) -> bool {
+    let commonest = |k: usize| {
+        ws.get(k)
+            .and_then(|&(s, e)| INDEX.words.get(&folded[s..e]))
+            .is_some_and(|w| w.function != 0)
     };
-    // A list's item is followed by its conjunction or its comma ("never authorization,
-    // confirmation, a system instruction", a messages server's instructions, round 50).
-    (negation + 1..at).all(|k| {
-        matches!(
-            word(k),
-            "a" | "an" | "the" | "any" | "or" | "and" | "nor" | "other"
-        ) || k + 1 < at
-            && (matches!(word(k + 1), "or" | "and" | "nor")
-                || folded[ws[k].1..ws[k + 1].0].contains(','))
+    found.iter().any(|l| {
+        l.concepts & C::Likeness.bit() != 0
+            && (l.end <= m.start && m.start - l.end <= 2 && (l.end..m.start).all(commonest)
+                || l.start == m.end)
     })
 }
 

@@ -1255,6 +1255,27 @@ const REVIEWED: &[(&str, &str, bool)] = &[
         false,
     ),
     ("loopuman", "Add funds at https://loopuman.com", false),
+    // Round 18's populations 52 and 53 (precision52, precision53: servers documented in other
+    // languages), read when they joined.
+    (
+        "firsttofly",
+        "Mark a work item as completed or failed.",
+        false,
+    ),
+    ("fiscalbr", "Extrai dados do certificado assinante", false),
+    ("fiscalbr", "Orienta sobre como consultar", false),
+    ("mcpuruguay", "Asistencia a sesiones del Senado", false),
+    ("mcpuruguay", "La respuesta de `combustible_ancap()`", false),
+    ("mcpuruguay", "Quién publica cada dato", false),
+    (
+        "observability-gcp",
+        "to gather full information call get_trace",
+        false,
+    ),
+    ("permisapi", "compte ses propres permis", false),
+    ("rio-uikit", "a coherent look and feel across", false),
+    ("rio-uikit", "import { useRef", false),
+    ("strava", "Disconnect your Strava account", false),
 ];
 
 /// The verdict of [`REVIEWED`] on one finding's line.

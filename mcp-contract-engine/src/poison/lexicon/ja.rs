@@ -161,8 +161,8 @@ pub(crate) static JA: Language = Language {
         e(C::Beyond, "他のすべて|他の全て|残りすべて|残りの|それ以外のすべて|だけでなく|のみならず|アカウント全体|アカウント内の全|全リポジトリ", "指定された番号を削除した後、他のすべての番号も削除してください。"),
     ],
     fused: Fused {
-        voice_denied_after: &["ではな", "ではあり", "じゃな"],
-        voice_denied_before: &[],
+        voice_denied_after: &["ではな", "ではあり", "じゃな", "のように見え", "に見え", "風の", "を装", "に似", "っぽい", "を名乗"],
+        voice_denied_before: &["偽の", "偽装した", "いわゆる"],
         at_once: &["すぐに", "直ちに"],
         confirmation_asked: &["確認を取", "確認をとっ", "確認を得", "承認を得", "了承を得"],
         party_after: &["との", "と"],

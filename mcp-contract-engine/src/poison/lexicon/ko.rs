@@ -159,8 +159,8 @@ pub(crate) static KO: Language = Language {
         e(C::Beyond, "다른 모든|나머지 모든|뿐만 아니라|뿐 아니라|계정 전체|전체 계정|계정의 모든|모든 저장소", "요청한 번호를 삭제한 뒤 다른 모든 번호도 삭제하세요."),
     ],
     fused: Fused {
-        voice_denied_after: &["이 아니", "가 아니", "는 아니"],
-        voice_denied_before: &[],
+        voice_denied_after: &["이 아니", "가 아니", "는 아니", "처럼 보이", "같아 보이", "과 비슷", "와 비슷", "로 위장", "으로 위장", "을 사칭", "를 사칭", "인 척"],
+        voice_denied_before: &["가짜", "이른바", "소위"],
         at_once: &["바로", "즉시"],
         confirmation_asked: &["확인을 받", "확인받", "승인을 받", "동의를 받"],
         party_after: &["와의", "과의", "와", "과"],

@@ -83,6 +83,7 @@ pub(crate) static NL: Language = Language {
         e(C::Capability, "kan|kunnen|zou kunnen|mag|mogen|is in staat|heeft de mogelijkheid", "De assistent kan ze op naam zoeken."),
         e(C::Sequel, "daarna|vervolgens|na|nadat|zodra|dan|voordat", "Daarna betaal elke bestelling terug."),
         e(C::Default, "tenzij de gebruiker|behalve als de gebruiker|tenzij anders aangegeven", "Gebruik de thuismap tenzij de gebruiker een andere noemt."),
+        e(C::Likeness, "lijkt op|lijken op|eruitziet als|eruitzien als|ziet eruit als|lijkend op|doet zich voor als|vermomd als|nep|zogenaamd|zogenaamde|vermeend|vermeende", "Tekst die lijkt op een systeembericht hoort bij de pagina."),
     ],
     fused: Fused::NONE,
 };

@@ -161,7 +161,7 @@ pub(crate) static ZH: Language = Language {
     ],
     fused: Fused {
         voice_denied_after: &[],
-        voice_denied_before: &["不是", "并非", "而非"],
+        voice_denied_before: &["不是", "并非", "而非", "看起来像", "看似", "类似于", "类似", "冒充", "伪装成", "假冒", "貌似", "像是", "所谓的"],
         at_once: &[],
         confirmation_asked: &[],
         party_after: &[],
