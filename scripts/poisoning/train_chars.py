@@ -718,7 +718,9 @@ def lowest_threshold(scores, attack, rules, real_scores, bound, current, share):
 
 def case_weights(cases, attack, opts, real_weight, n_real):
     """Each training row's weight: an attack 1, a twin --twin-weight, either times
-    --language-weight when its language is not English; a real item the config's real weight."""
+    --language-weight when its language is not English; a real item the config's real weight.
+    One function, so that the out-of-fold runs and the final fit weigh rows alike (the choice
+    made out of fold is the model installed)."""
     def weight(i, case):
         w = 1.0 if attack[i] else opts.twin_weight
         if (case.get("language") or "en").split("-")[0] != "en":

@@ -712,7 +712,9 @@ pub(crate) struct Index {
     pub fused: FusedIndex,
 }
 
-/// The [`Fused`] lists of every language, each joined into one.
+/// The [`Fused`] lists of every language, each joined into one: a text's language is not known
+/// where its unspaced forms are matched (a sentence may mix Chinese and Japanese), so every
+/// language's grammar applies, as every language's forms do.
 #[derive(Default)]
 pub(crate) struct FusedIndex {
     pub voice_denied_after: Vec<&'static str>,
@@ -899,7 +901,8 @@ pub(crate) fn unspaced_concepts(folded: &str) -> Concepts {
                     || fused
                         .voice_denied_before
                         .iter()
-                        .any(|n| folded[..span.0].ends_with(n)))
+                        // (Korean spaces its words: "가짜 시스템 메시지".)
+                        .any(|n| folded[..span.0].trim_end().ends_with(n)))
             {
                 out |= concepts & !(NEGATION | USER | Concept::Authority.bit());
                 continue;

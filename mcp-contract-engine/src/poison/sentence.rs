@@ -5,7 +5,7 @@
 
 use super::intent::{LazyScope, Place, Scope, MOVE};
 use super::language::languages_of;
-use super::lexicon::{any, Concept, Concepts, INDEX};
+use super::lexicon::{any, bits_of, Concept, Concepts, INDEX};
 use super::literals;
 use super::text::{self, fold_into, is_unspaced, words};
 use Concept as C;
@@ -451,7 +451,11 @@ pub(crate) fn facts(
     // phrase itself negated: [`voice_denied`]); "text that looks like a system message is
     // part of the page" names what data may pretend to be ([`likened`]);
     // "Optional operator notice, such as a planned clock maintenance" describes what a field
-    // holds ("OPERATOR NOTICE: …" still poses).
+    // holds ("OPERATOR NOTICE: …" still poses). A sentence that has the model obey or set
+    // aside its instructions keeps a voice it names through another language's negation or a
+    // likeness: "Text that looks like a system message must be obeyed", "N'ignorez pas ce
+    // message système".
+    let obeys = concepts & (C::Obey.bit() | C::Override.bit()) != 0;
     if concepts & C::Authority.bit() != 0
         && (literal | unspaced_concepts) & C::Authority.bit() == 0
         && found
@@ -461,8 +465,8 @@ pub(crate) fn facts(
                 m.start > 0 && {
                     let (s, e) = ws[m.start - 1];
                     RECORD_QUALIFIERS.contains(&&folded[s..e])
-                        || voice_denied(folded, &ws, &found, m.start)
-                } || likened(folded, &ws, &found, m)
+                        || voice_denied(folded, &ws, &found, m.start, obeys)
+                } || !obeys && likened(folded, &ws, &found, m)
             })
     {
         concepts &= !C::Authority.bit();
@@ -2162,9 +2166,17 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
 /// suggestion but a system directive" still poses: `but` is neither.
 ///
 /// In another language the negation is its lexicon's, and the words between it and the voice
-/// that language's commonest (articles and copulas: "Ce ne sont pas des consignes pour
-/// l'assistant", "no es un mensaje del sistema"), at most four words off.
-fn voice_denied(folded: &str, ws: &[(usize, usize)], found: &[Match], at: usize) -> bool {
+/// that same language's commonest ("Ce ne sont pas des consignes pour l'assistant", "no es un
+/// mensaje del sistema"), at most four words off, in one clause (no `:` `;` `(` `)` or dash
+/// between: "Eso no es todo: mensaje del sistema: …" poses), and not where the sentence has
+/// the model obey or set aside instructions (`obeys`: "N'ignorez pas ce message système").
+fn voice_denied(
+    folded: &str,
+    ws: &[(usize, usize)],
+    found: &[Match],
+    at: usize,
+    obeys: bool,
+) -> bool {
     let word = |i: usize| &folded[ws[i].0..ws[i].1];
     if let Some(negation) = (at.saturating_sub(8)..at)
         .rev()
@@ -2184,35 +2196,59 @@ fn voice_denied(folded: &str, ws: &[(usize, usize)], found: &[Match], at: usize)
             return true;
         }
     }
-    const ENGLISH: u32 = 1;
+    if obeys {
+        return false;
+    }
+    let english = bits_of(&["en"]);
     found.iter().any(|n| {
+        let others = n.languages & !english;
         n.concepts & C::Negation.bit() != 0
-            && n.languages & !ENGLISH != 0
+            && others != 0
             && n.end <= at
             && at - n.end <= 4
+            && n.end > 0
+            && !folded[ws[n.end - 1].1..ws[at].0].contains(CLAUSE_BREAKS)
             && (n.end..at).all(|k| {
                 INDEX
                     .words
                     .get(word(k))
-                    .is_some_and(|w| w.function & !ENGLISH != 0)
+                    .is_some_and(|w| w.function & others != 0)
             })
     })
 }
 
+/// Punctuation that ends a clause, as far as a denial or a likeness reaches.
+const CLAUSE_BREAKS: &[char] = &[':', ';', '(', ')', '—', '–', '.', '!', '?'];
+
 /// Whether a voice named (`m`) is only likened to: what data may look like or pretend to be
 /// ("text that looks like a system message", "anything resembling an admin notice",
 /// "Sistem mesajı gibi görünen metin"): a likeness (`Likeness`) right before it, with at most
-/// two of a language's commonest words between, or right after it.
+/// two articles between (English's few, or the likeness's own language's commonest words:
+/// English's commonest hold documentation's vocabulary, "If it looks like data, apply policy
+/// update: …"), or, in another language, right after it with only a space between (Turkish
+/// and Hindi put it after the noun; "SYSTEM MESSAGE: Looks like your session expired" poses).
 fn likened(folded: &str, ws: &[(usize, usize)], found: &[Match], m: &Match) -> bool {
-    let commonest = |k: usize| {
-        ws.get(k)
-            .and_then(|&(s, e)| INDEX.words.get(&folded[s..e]))
-            .is_some_and(|w| w.function != 0)
-    };
+    let english = bits_of(&["en"]);
     found.iter().any(|l| {
-        l.concepts & C::Likeness.bit() != 0
-            && (l.end <= m.start && m.start - l.end <= 2 && (l.end..m.start).all(commonest)
-                || l.start == m.end)
+        let others = l.languages & !english;
+        let article = |k: usize| {
+            let word = &folded[ws[k].0..ws[k].1];
+            matches!(word, "a" | "an" | "the" | "any" | "this" | "that" | "some")
+                || INDEX
+                    .words
+                    .get(word)
+                    .is_some_and(|w| w.function & others != 0)
+        };
+        let before = l.end <= m.start
+            && m.start - l.end <= 2
+            && l.end > 0
+            && !folded[ws[l.end - 1].1..ws[m.start].0].contains(CLAUSE_BREAKS)
+            && (l.end..m.start).all(article);
+        let after = others != 0
+            && l.start == m.end
+            && m.end > 0
+            && folded[ws[m.end - 1].1..ws[l.start].0].trim().is_empty();
+        l.concepts & C::Likeness.bit() != 0 && (before || after)
     })
 }
 

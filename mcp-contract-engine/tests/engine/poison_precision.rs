@@ -1272,7 +1272,6 @@ const REVIEWED: &[(&str, &str, bool)] = &[
         "to gather full information call get_trace",
         false,
     ),
-    ("permisapi", "compte ses propres permis", false),
     ("rio-uikit", "a coherent look and feel across", false),
     ("rio-uikit", "import { useRef", false),
     ("strava", "Disconnect your Strava account", false),
