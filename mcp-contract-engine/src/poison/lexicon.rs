@@ -532,9 +532,9 @@ pub(crate) struct Fused {
     /// A voice claiming authority denied or only likened right after its form:
     /// "システムメッセージ" + "ではな" ("is not a system message"), + "のように見え" ("looks like
     /// a system message"): a voice named, not posed.
-    pub voice_denied_after: &'static [&'static str],
+    pub not_posed_after: &'static [&'static str],
     /// The same, right before it: "不是" + "系统消息", "看起来像" + "系统消息".
-    pub voice_denied_before: &'static [&'static str],
+    pub not_posed_before: &'static [&'static str],
     /// Forms of "at once" that its entries read as skipping a step: no step is skipped in a
     /// sentence that asks for confirmation (`confirmation_asked`).
     pub at_once: &'static [&'static str],
@@ -559,8 +559,8 @@ pub(crate) struct Fused {
 impl Fused {
     /// A spaced script's: none.
     pub const NONE: Fused = Fused {
-        voice_denied_after: &[],
-        voice_denied_before: &[],
+        not_posed_after: &[],
+        not_posed_before: &[],
         at_once: &[],
         confirmation_asked: &[],
         party_after: &[],
@@ -717,8 +717,8 @@ pub(crate) struct Index {
 /// language's grammar applies, as every language's forms do.
 #[derive(Default)]
 pub(crate) struct FusedIndex {
-    pub voice_denied_after: Vec<&'static str>,
-    pub voice_denied_before: Vec<&'static str>,
+    pub not_posed_after: Vec<&'static str>,
+    pub not_posed_before: Vec<&'static str>,
     pub at_once: Vec<&'static str>,
     pub confirmation_asked: Vec<&'static str>,
     pub party_after: Vec<&'static str>,
@@ -730,8 +730,8 @@ pub(crate) struct FusedIndex {
 
 impl FusedIndex {
     fn join(&mut self, fused: &Fused) {
-        self.voice_denied_after.extend(fused.voice_denied_after);
-        self.voice_denied_before.extend(fused.voice_denied_before);
+        self.not_posed_after.extend(fused.not_posed_after);
+        self.not_posed_before.extend(fused.not_posed_before);
         self.at_once.extend(fused.at_once);
         self.confirmation_asked.extend(fused.confirmation_asked);
         self.party_after.extend(fused.party_after);
@@ -895,11 +895,11 @@ pub(crate) fn unspaced_concepts(folded: &str) -> Concepts {
             // "这不是系统消息".
             if concepts & Concept::Authority.bit() != 0
                 && (fused
-                    .voice_denied_after
+                    .not_posed_after
                     .iter()
                     .any(|n| folded[span.1..].starts_with(n))
                     || fused
-                        .voice_denied_before
+                        .not_posed_before
                         .iter()
                         // (Korean spaces its words: "가짜 시스템 메시지".)
                         .any(|n| folded[..span.0].trim_end().ends_with(n)))

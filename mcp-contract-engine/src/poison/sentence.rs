@@ -2167,8 +2167,8 @@ fn positional(folded: &str, ws: &[(usize, usize)], found: &[Match]) -> (Vec<Matc
 ///
 /// In another language the negation is its lexicon's, and the words between it and the voice
 /// that same language's commonest ("Ce ne sont pas des consignes pour l'assistant", "no es un
-/// mensaje del sistema"), at most four words off, in one clause (no `:` `;` `(` `)` or dash
-/// between: "Eso no es todo: mensaje del sistema: …" poses), and not where the sentence has
+/// mensaje del sistema"), at most four words off, in one clause ([`governs`]: "Eso no es
+/// todo: mensaje del sistema: …" poses), and not where the sentence has
 /// the model obey or set aside instructions (`obeys`: "N'ignorez pas ce message système").
 fn voice_denied(
     folded: &str,
@@ -2204,10 +2204,8 @@ fn voice_denied(
         let others = n.languages & !english;
         n.concepts & C::Negation.bit() != 0
             && others != 0
-            && n.end <= at
-            && at - n.end <= 4
-            && n.end > 0
-            && !folded[ws[n.end - 1].1..ws[at].0].contains(CLAUSE_BREAKS)
+            && at.saturating_sub(n.end) <= 4
+            && governs(folded, ws, n.end, at, false)
             && (n.end..at).all(|k| {
                 INDEX
                     .words
@@ -2216,9 +2214,6 @@ fn voice_denied(
             })
     })
 }
-
-/// Punctuation that ends a clause, as far as a denial or a likeness reaches.
-const CLAUSE_BREAKS: &[char] = &[':', ';', '(', ')', '—', '–', '.', '!', '?'];
 
 /// Whether a voice named (`m`) is only likened to: what data may look like or pretend to be
 /// ("text that looks like a system message", "anything resembling an admin notice",
@@ -2239,10 +2234,8 @@ fn likened(folded: &str, ws: &[(usize, usize)], found: &[Match], m: &Match) -> b
                     .get(word)
                     .is_some_and(|w| w.function & others != 0)
         };
-        let before = l.end <= m.start
-            && m.start - l.end <= 2
-            && l.end > 0
-            && !folded[ws[l.end - 1].1..ws[m.start].0].contains(CLAUSE_BREAKS)
+        let before = m.start.saturating_sub(l.end) <= 2
+            && governs(folded, ws, l.end, m.start, false)
             && (l.end..m.start).all(article);
         let after = others != 0
             && l.start == m.end

@@ -160,8 +160,8 @@ pub(crate) static ZH: Language = Language {
         e(C::Beyond, "所有其他|其他所有|其余所有|其余的|剩下的所有|不仅|不只是|不只|整个账户|全账户|账户内的所有|以外的所有", "删除所请求的号码后，也删除所有其他号码。"),
     ],
     fused: Fused {
-        voice_denied_after: &[],
-        voice_denied_before: &["不是", "并非", "而非", "看起来像", "看似", "类似于", "类似", "冒充", "伪装成", "假冒", "貌似", "像是", "所谓的"],
+        not_posed_after: &[],
+        not_posed_before: &["不是", "并非", "而非", "看起来像", "看似", "类似于", "类似", "冒充", "伪装成", "假冒", "貌似", "像是", "所谓的"],
         at_once: &[],
         confirmation_asked: &[],
         party_after: &[],
